@@ -1,0 +1,97 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import { ErrorCode } from '@podforge/contract';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Config } from './config';
+import type { Database, Db } from './db/client';
+import { TokenCipher } from './lib/crypto';
+import { secretFromConfigOrFile } from './lib/secrets';
+import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
+import { registerCsrfGuard } from './plugins/csrf';
+import { registerErrorHandling } from './plugins/errors';
+import { workspacePlugin } from './plugins/workspace';
+import { LocalDiskStorage } from './storage/local-disk.storage';
+import type { Storage } from './storage/storage';
+
+/** What routes and services need; built once per app so tests can swap any part (clock, storage, clients). */
+export type AppDeps = {
+  config: Config;
+  database: Database;
+  db: Db;
+  storage: Storage;
+  cipher: TokenCipher;
+  now: () => Date;
+};
+
+export type BuildAppOptions = {
+  config: Config;
+  database: Database;
+  storage?: Storage;
+  now?: () => Date;
+  logger?: boolean;
+};
+
+export function createDeps(options: BuildAppOptions): AppDeps {
+  const { config, database } = options;
+  return {
+    config,
+    database,
+    db: database.db,
+    storage: options.storage ?? new LocalDiskStorage(path.join(config.dataDir, 'files')),
+    cipher: new TokenCipher(secretFromConfigOrFile(config.encryptionKey, config.dataDir, 'encryption.key')),
+    now: options.now ?? (() => new Date()),
+  };
+}
+
+/**
+ * Plugins load in a fixed order: error handling, security (workspace cookie, cross-site guard), API routes, then
+ * the built web app with its single-page fallback.
+ */
+export async function buildApp(options: BuildAppOptions): Promise<{ app: FastifyInstance; deps: AppDeps }> {
+  const deps = createDeps(options);
+  const { config } = deps;
+  const app = Fastify({
+    logger: options.logger === false ? false : { level: config.logLevel },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+  });
+
+  registerErrorHandling(app);
+  await app.register(workspacePlugin, {
+    db: deps.db,
+    secret: secretFromConfigOrFile(config.sessionSecret, config.dataDir, 'session.secret'),
+  });
+  registerCsrfGuard(app);
+
+  await app.register(dashboardRoutes, { deps });
+
+  const webDist = config.webDistDir;
+  const hasWeb = webDist !== null && fs.existsSync(path.join(webDist, 'index.html'));
+  if (hasWeb) {
+    await app.register(fastifyStatic, {
+      root: webDist,
+      wildcard: false,
+      index: false,
+      setHeaders(reply, filePath) {
+        // Vite puts a content hash in every asset name, so those never change.
+        if (filePath.includes(`${path.sep}assets${path.sep}`)) {
+          reply.header("Cache-Control", "public, max-age=31536000, immutable");
+        }
+      },
+    });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url.split('?')[0] ?? '';
+    if (hasWeb && request.method === 'GET' && !url.startsWith('/api/') && !path.extname(url)) {
+      // Client-side routes (including the app's own 404 page) are all served the single page.
+      return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
+    }
+    return reply
+      .status(404)
+      .send({ error: `Route ${request.method} ${url} not found`, code: ErrorCode.NotFound });
+  });
+
+  return { app, deps };
+}

@@ -1,0 +1,249 @@
+import { sql } from 'drizzle-orm';
+import {
+  date,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+/**
+ * Every table but `workspaces` carries `workspace_id`, and every query filters on it: a row of another workspace
+ * must be indistinguishable from a row that does not exist.
+ */
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const workspaceId = () =>
+  uuid('workspace_id')
+    .notNull()
+    .references(() => workspaces.id, { onDelete: 'cascade' });
+
+export const workspaces = pgTable('workspaces', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  /** SHA-256 of the session token in the cookie; the token itself is never stored. */
+  tokenHash: text('token_hash').notNull().unique(),
+  createdAt: createdAt(),
+});
+
+export const designs = pgTable(
+  'designs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    workspaceId: workspaceId(),
+    name: text('name').notNull(),
+    /** Type sniffed from the bytes: png, jpeg, svg or pdf. */
+    type: text('type').notNull(),
+    mimeType: text('mime_type').notNull(),
+    bytes: integer('bytes').notNull(),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    source: text('source', { enum: ['upload', 'ai'] }).notNull(),
+    prompt: text('prompt'),
+    /** Storage keys: the original (sanitised for SVG), a print-ready PNG and a thumbnail of at most 512 px. */
+    originalKey: text('original_key').notNull(),
+    printKey: text('print_key').notNull(),
+    thumbnailKey: text('thumbnail_key').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('designs_workspace_created_idx').on(t.workspaceId, t.createdAt)],
+);
+
+export const products = pgTable(
+  'products',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    workspaceId: workspaceId(),
+    title: text('title').notNull(),
+    description: text('description').notNull().default(''),
+    price: numeric('price', { precision: 10, scale: 2 }).notNull().default('0'),
+    tags: jsonb('tags').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+    productType: text('product_type').notNull(),
+    status: text('status', { enum: ['draft', 'ready', 'processing', 'live'] })
+      .notNull()
+      .default('draft'),
+    designId: uuid('design_id').references(() => designs.id, { onDelete: 'set null' }),
+    catalogProductId: text('catalog_product_id'),
+    templateId: text('template_id'),
+    mockupUrl: text('mockup_url'),
+    platform: text('platform'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('products_workspace_created_idx').on(t.workspaceId, t.createdAt),
+    index('products_workspace_status_idx').on(t.workspaceId, t.status),
+  ],
+);
+
+export const productVariants = pgTable(
+  'product_variants',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    workspaceId: workspaceId(),
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    option: text('option').notNull(),
+    price: numeric('price', { precision: 10, scale: 2 }).notNull(),
+    sku: text('sku'),
+    /** What the fulfilment provider charges for the blank, so margin can be shown. */
+    baseCost: numeric('base_cost', { precision: 10, scale: 2 }),
+  },
+  (t) => [index('product_variants_product_idx').on(t.productId, t.position)],
+);
+
+export const mockups = pgTable(
+  'mockups',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    workspaceId: workspaceId(),
+    designId: uuid('design_id')
+      .notNull()
+      .references(() => designs.id, { onDelete: 'cascade' }),
+    productId: uuid('product_id').references(() => products.id, { onDelete: 'set null' }),
+    productType: text('product_type').notNull(),
+    templateId: text('template_id').notNull(),
+    color: text('color'),
+    adjustments: jsonb('adjustments').$type<Record<string, number>>().notNull(),
+    storageKey: text('storage_key').notNull(),
+    previewKey: text('preview_key').notNull(),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('mockups_workspace_design_idx').on(t.workspaceId, t.designId)],
+);
+
+/** A connected store (Shopify, later Etsy...) or fulfilment service (Printful). */
+export const integrations = pgTable(
+  'integrations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    workspaceId: workspaceId(),
+    kind: text('kind', { enum: ['store', 'fulfillment'] }).notNull(),
+    platform: text('platform').notNull(),
+    /** Shop domain (Shopify) or account/store id (Printful). */
+    externalId: text('external_id').notNull(),
+    storeName: text('store_name'),
+    /** AES-256-GCM ciphertext (see lib/crypto.ts); never the plain token. */
+    accessTokenEnc: text('access_token_enc'),
+    refreshTokenEnc: text('refresh_token_enc'),
+    tokenExpiresAt: timestamp('token_expires_at', { withTimezone: true }),
+    scopes: text('scopes'),
+    status: text('status', { enum: ['connected', 'pending', 'error', 'disconnected'] })
+      .notNull()
+      .default('pending'),
+    verifiedAt: timestamp('verified_at', { withTimezone: true }),
+    lastSyncAt: timestamp('last_sync_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('integrations_workspace_platform_external_uq').on(t.workspaceId, t.platform, t.externalId)],
+);
+
+/** One row per (product, store) push: a retried push updates this row, never creates a second remote product. */
+export const publications = pgTable(
+  'publications',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    workspaceId: workspaceId(),
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    integrationId: uuid('integration_id')
+      .notNull()
+      .references(() => integrations.id, { onDelete: 'cascade' }),
+    remoteProductId: text('remote_product_id'),
+    remoteUrl: text('remote_url'),
+    status: text('status', { enum: ['pending', 'processing', 'published', 'failed'] })
+      .notNull()
+      .default('pending'),
+    error: text('error'),
+    publishedAt: timestamp('published_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('publications_product_integration_uq').on(t.productId, t.integrationId),
+    index('publications_workspace_published_idx').on(t.workspaceId, t.publishedAt),
+  ],
+);
+
+export const schedules = pgTable(
+  'schedules',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    workspaceId: workspaceId(),
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    platform: text('platform').notNull(),
+    integrationId: text('integration_id').notNull().default('default'),
+    scheduledDate: date('scheduled_date').notNull(),
+    scheduledTime: text('scheduled_time').notNull(),
+    /** The browser's IANA zone; `runAt` is date + time in this zone. */
+    timeZone: text('time_zone').notNull().default('UTC'),
+    runAt: timestamp('run_at', { withTimezone: true }).notNull(),
+    status: text('status', { enum: ['pending', 'running', 'completed', 'failed', 'cancelled'] })
+      .notNull()
+      .default('pending'),
+    jobId: text('job_id'),
+    result: jsonb('result'),
+    error: text('error'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('schedules_workspace_product_idx').on(t.workspaceId, t.productId)],
+);
+
+/** Every AI call; feeds 'Recent Generations' and the monthly credits. */
+export const aiGenerations = pgTable(
+  'ai_generations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    workspaceId: workspaceId(),
+    kind: text('kind').notNull(),
+    request: jsonb('request').notNull(),
+    result: jsonb('result'),
+    provider: text('provider').notNull(),
+    credits: integer('credits').notNull().default(1),
+    createdAt: createdAt(),
+  },
+  (t) => [index('ai_generations_workspace_created_idx').on(t.workspaceId, t.createdAt)],
+);
+
+/** Orders read from connected stores; the source of sales, profit and order value. */
+export const storeOrders = pgTable(
+  'store_orders',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    workspaceId: workspaceId(),
+    integrationId: uuid('integration_id')
+      .notNull()
+      .references(() => integrations.id, { onDelete: 'cascade' }),
+    remoteOrderId: text('remote_order_id').notNull(),
+    currency: text('currency').notNull(),
+    total: numeric('total', { precision: 12, scale: 2 }).notNull(),
+    /** Fulfilment cost of the items, when known; profit = total - cost. */
+    cost: numeric('cost', { precision: 12, scale: 2 }),
+    orderedAt: timestamp('ordered_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    uniqueIndex('store_orders_integration_remote_uq').on(t.integrationId, t.remoteOrderId),
+    index('store_orders_workspace_ordered_idx').on(t.workspaceId, t.orderedAt),
+  ],
+);
+
+/** Single-use OAuth state nonces (Printful, Shopify), bound to the workspace that started the flow. */
+export const oauthStates = pgTable('oauth_states', {
+  state: text('state').primaryKey(),
+  workspaceId: workspaceId(),
+  provider: text('provider').notNull(),
+  /** Extra data the callback needs, e.g. the shop domain. */
+  data: jsonb('data'),
+  createdAt: createdAt(),
+});

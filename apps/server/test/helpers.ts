@@ -1,0 +1,121 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { eq } from 'drizzle-orm';
+import pg from 'pg';
+import { type AppDeps, buildApp } from '../src/app';
+import { loadConfig, type Config } from '../src/config';
+import { type Database, type Db, openDatabase } from '../src/db/client';
+import { workspaces } from '../src/db/schema';
+import { sha256 } from '../src/lib/crypto';
+
+/**
+ * Opens a fresh, migrated database: in-memory PGlite, or (TEST_DB=postgres) a new database on the server at
+ * TEST_DATABASE_URL that is dropped again on close.
+ */
+export async function openTestDatabase(): Promise<Database> {
+  if (process.env.TEST_DB !== 'postgres') {
+    const database = await openDatabase({ pgliteDir: null });
+    await database.migrate();
+    return database;
+  }
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
+  const name = `podforge_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ url: url.toString() });
+  await database.migrate();
+  return {
+    ...database,
+    async close() {
+      await database.close();
+      const cleanup = new pg.Client({ connectionString: adminUrl });
+      await cleanup.connect();
+      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await cleanup.end();
+    },
+  };
+}
+
+export type TestApp = {
+  app: FastifyInstance;
+  deps: AppDeps;
+  config: Config;
+  dataDir: string;
+  /** A browser-like caller that keeps its session cookie between requests. */
+  client(): TestClient;
+  close(): Promise<void>;
+};
+
+export type TestAppOptions = {
+  env?: Record<string, string>;
+  now?: () => Date;
+  /** Runs before the app is ready, e.g. to add a route that only a test needs. */
+  setup?: (app: FastifyInstance) => void;
+};
+
+export async function createTestApp(overrides: TestAppOptions = {}): Promise<TestApp> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'podforge-test-'));
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', WEB_DIST_DIR: '', ...overrides.env });
+  config.webDistDir = overrides.env?.WEB_DIST_DIR ?? null;
+  const database = await openTestDatabase();
+  const { app, deps } = await buildApp({ config, database, logger: false, ...(overrides.now ? { now: overrides.now } : {}) });
+  overrides.setup?.(app);
+  await app.ready();
+  return {
+    app,
+    deps,
+    config,
+    dataDir,
+    client: () => new TestClient(app),
+    async close() {
+      await app.close();
+      await database.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export class TestClient {
+  cookie: string | null = null;
+
+  constructor(private readonly app: FastifyInstance) {}
+
+  async request(options: InjectOptions): Promise<LightMyRequestResponse> {
+    const headers = { ...(options.headers ?? {}) } as Record<string, string>;
+    if (this.cookie && !headers.cookie) headers.cookie = this.cookie;
+    const response = await this.app.inject({ ...options, headers });
+    const setCookie = response.cookies.find((c) => c.name === 'pf_session');
+    if (setCookie) this.cookie = `pf_session=${setCookie.value}`;
+    return response;
+  }
+
+  get(url: string, headers: Record<string, string> = {}) {
+    return this.request({ method: 'GET', url, headers });
+  }
+
+  post(url: string, payload?: unknown, headers: Record<string, string> = {}) {
+    return this.request({ method: 'POST', url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+  }
+
+  delete(url: string, headers: Record<string, string> = {}) {
+    return this.request({ method: 'DELETE', url, headers });
+  }
+
+  /** The workspace id behind this client's cookie (tests insert rows for it). */
+  async workspaceId(db: Db): Promise<string> {
+    if (!this.cookie) await this.get('/api/dashboard/stats');
+    const signed = decodeURIComponent(this.cookie?.split('=').slice(1).join('=') ?? '');
+    const unsigned = this.app.unsignCookie(signed);
+    if (!unsigned.valid || !unsigned.value) throw new Error('session cookie is not valid');
+    const [row] = await db.select().from(workspaces).where(eq(workspaces.tokenHash, sha256(unsigned.value)));
+    if (!row) throw new Error('no workspace for this cookie');
+    return row.id;
+  }
+}
