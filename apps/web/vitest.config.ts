@@ -1,9 +1,9 @@
 import { defineProject } from 'vitest/config';
 
 export default defineProject({
+  resolve: { alias: { '@': new URL('./src', import.meta.url).pathname } },
   test: {
     name: 'web',
-    root: './apps/web',
     include: ['src/**/*.test.{ts,tsx}'],
     environment: 'jsdom',
     setupFiles: ['./src/test/setup.ts'],

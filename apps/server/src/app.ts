@@ -76,7 +76,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
       setHeaders(reply, filePath) {
         // Vite puts a content hash in every asset name, so those never change.
         if (filePath.includes(`${path.sep}assets${path.sep}`)) {
-          reply.header("Cache-Control", "public, max-age=31536000, immutable");
+          reply.header('Cache-Control', 'public, max-age=31536000, immutable');
         }
       },
     });
@@ -88,9 +88,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
       // Client-side routes (including the app's own 404 page) are all served the single page.
       return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
     }
-    return reply
-      .status(404)
-      .send({ error: `Route ${request.method} ${url} not found`, code: ErrorCode.NotFound });
+    return reply.status(404).send({ error: `Route ${request.method} ${url} not found`, code: ErrorCode.NotFound });
   });
 
   return { app, deps };

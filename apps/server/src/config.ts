@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { WEB_DIST_DIR } from './lib/paths';
 
 /**
  * Every environment variable the server reads, in one place. The README's configuration table lists the same
@@ -55,7 +56,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     encryptionKey: e.ENCRYPTION_KEY,
     aiMonthlyCredits: e.AI_MONTHLY_CREDITS,
     logLevel: e.LOG_LEVEL,
-    webDistDir: e.WEB_DIST_DIR ?? new URL('../../web/dist', import.meta.url).pathname,
+    webDistDir: e.WEB_DIST_DIR === '' ? null : (e.WEB_DIST_DIR ?? WEB_DIST_DIR),
     trustProxy: e.TRUST_PROXY,
   };
 }

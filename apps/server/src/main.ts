@@ -19,5 +19,6 @@ const shutdown = async (signal: string) => {
 process.once('SIGINT', () => void shutdown('SIGINT'));
 process.once('SIGTERM', () => void shutdown('SIGTERM'));
 
-await app.listen({ port: config.port, host: config.host });
-app.log.info(`Podforge is running at http://localhost:${config.port} (database: ${database.kind})`);
+const address = await app.listen({ port: config.port, host: config.host });
+// The end-to-end tests read this line to learn the port when PORT=0.
+app.log.info({ address, database: database.kind }, `Podforge is running at ${address}`);

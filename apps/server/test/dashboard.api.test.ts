@@ -48,16 +48,46 @@ describe('GET /api/dashboard/stats', () => {
       .returning({ id: products.id });
     const [store] = await db
       .insert(integrations)
-      .values({ workspaceId: ws, kind: 'store', platform: 'shopify', externalId: 'a.myshopify.com', status: 'connected' })
+      .values({
+        workspaceId: ws,
+        kind: 'store',
+        platform: 'shopify',
+        externalId: 'a.myshopify.com',
+        status: 'connected',
+      })
       .returning({ id: integrations.id });
     const storeId = store?.id ?? '';
     const ids = inserted.map((p) => p.id);
     // 3 pushes in the last 7 days, 1 in the 7 days before, 1 failed push that does not count.
     await db.insert(publications).values([
-      { workspaceId: ws, productId: ids[0] ?? '', integrationId: storeId, status: 'published', publishedAt: daysAgo(1) },
-      { workspaceId: ws, productId: ids[1] ?? '', integrationId: storeId, status: 'published', publishedAt: daysAgo(2) },
-      { workspaceId: ws, productId: ids[4] ?? '', integrationId: storeId, status: 'published', publishedAt: daysAgo(6) },
-      { workspaceId: ws, productId: ids[2] ?? '', integrationId: storeId, status: 'published', publishedAt: daysAgo(10) },
+      {
+        workspaceId: ws,
+        productId: ids[0] ?? '',
+        integrationId: storeId,
+        status: 'published',
+        publishedAt: daysAgo(1),
+      },
+      {
+        workspaceId: ws,
+        productId: ids[1] ?? '',
+        integrationId: storeId,
+        status: 'published',
+        publishedAt: daysAgo(2),
+      },
+      {
+        workspaceId: ws,
+        productId: ids[4] ?? '',
+        integrationId: storeId,
+        status: 'published',
+        publishedAt: daysAgo(6),
+      },
+      {
+        workspaceId: ws,
+        productId: ids[2] ?? '',
+        integrationId: storeId,
+        status: 'published',
+        publishedAt: daysAgo(10),
+      },
       { workspaceId: ws, productId: ids[3] ?? '', integrationId: storeId, status: 'failed', publishedAt: daysAgo(1) },
     ]);
     // AI usage: 7 credits this month, 20 last month (does not count).
@@ -67,8 +97,24 @@ describe('GET /api/dashboard/stats', () => {
       { workspaceId: ws, kind: 'design', request: {}, provider: 'offline', credits: 20, createdAt: daysAgo(40) },
     ]);
     await db.insert(storeOrders).values([
-      { workspaceId: ws, integrationId: storeId, remoteOrderId: '1', currency: 'USD', total: '30.00', cost: '12.50', orderedAt: daysAgo(2) },
-      { workspaceId: ws, integrationId: storeId, remoteOrderId: '2', currency: 'USD', total: '20.00', cost: '9.00', orderedAt: daysAgo(4) },
+      {
+        workspaceId: ws,
+        integrationId: storeId,
+        remoteOrderId: '1',
+        currency: 'USD',
+        total: '30.00',
+        cost: '12.50',
+        orderedAt: daysAgo(2),
+      },
+      {
+        workspaceId: ws,
+        integrationId: storeId,
+        remoteOrderId: '2',
+        currency: 'USD',
+        total: '20.00',
+        cost: '9.00',
+        orderedAt: daysAgo(4),
+      },
     ]);
 
     const stats = (await client.get('/api/dashboard/stats')).json();
@@ -86,7 +132,11 @@ describe('GET /api/dashboard/stats', () => {
       conversionRate: null,
       aov: { amount: '25.00', currency: 'USD' },
     });
-    expect(stats.recentUploads.map((r: { title: string }) => r.title)).toEqual(['Newest draft', 'New ready', 'Old processing']);
+    expect(stats.recentUploads.map((r: { title: string }) => r.title)).toEqual([
+      'Newest draft',
+      'New ready',
+      'Old processing',
+    ]);
 
     const recent = (await client.get('/api/dashboard/recent-uploads')).json();
     expect(recent).toHaveLength(3);

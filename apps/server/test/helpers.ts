@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { eq } from 'drizzle-orm';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { type AppDeps, buildApp } from '../src/app';
-import { loadConfig, type Config } from '../src/config';
+import { type Config, loadConfig } from '../src/config';
 import { type Database, type Db, openDatabase } from '../src/db/client';
 import { workspaces } from '../src/db/schema';
 import { sha256 } from '../src/lib/crypto';
@@ -65,7 +65,12 @@ export async function createTestApp(overrides: TestAppOptions = {}): Promise<Tes
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', WEB_DIST_DIR: '', ...overrides.env });
   config.webDistDir = overrides.env?.WEB_DIST_DIR ?? null;
   const database = await openTestDatabase();
-  const { app, deps } = await buildApp({ config, database, logger: false, ...(overrides.now ? { now: overrides.now } : {}) });
+  const { app, deps } = await buildApp({
+    config,
+    database,
+    logger: false,
+    ...(overrides.now ? { now: overrides.now } : {}),
+  });
   overrides.setup?.(app);
   await app.ready();
   return {
@@ -101,7 +106,12 @@ export class TestClient {
   }
 
   post(url: string, payload?: unknown, headers: Record<string, string> = {}) {
-    return this.request({ method: 'POST', url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+    return this.request({
+      method: 'POST',
+      url,
+      headers,
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
   }
 
   delete(url: string, headers: Record<string, string> = {}) {
@@ -114,7 +124,10 @@ export class TestClient {
     const signed = decodeURIComponent(this.cookie?.split('=').slice(1).join('=') ?? '');
     const unsigned = this.app.unsignCookie(signed);
     if (!unsigned.valid || !unsigned.value) throw new Error('session cookie is not valid');
-    const [row] = await db.select().from(workspaces).where(eq(workspaces.tokenHash, sha256(unsigned.value)));
+    const [row] = await db
+      .select()
+      .from(workspaces)
+      .where(eq(workspaces.tokenHash, sha256(unsigned.value)));
     if (!row) throw new Error('no workspace for this cookie');
     return row.id;
   }

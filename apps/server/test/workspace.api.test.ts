@@ -103,7 +103,9 @@ describe('cross-site protection', () => {
   });
 
   it('lets a same-origin JSON request through to routing', async () => {
-    const response = await t.client().post('/api/anything', { a: 1 }, { origin: 'http://localhost:80', host: 'localhost:80' });
+    const response = await t
+      .client()
+      .post('/api/anything', { a: 1 }, { origin: 'http://localhost:80', host: 'localhost:80' });
     expect(response.statusCode).toBe(404);
   });
 });

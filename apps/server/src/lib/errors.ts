@@ -18,8 +18,7 @@ export class AppError extends Error {
 export const badRequest = (message: string) => new AppError(400, ErrorCode.BadRequest, message);
 export const notFound = (what: string) => new AppError(404, ErrorCode.NotFound, `${what} not found`);
 export const conflict = (message: string) => new AppError(409, ErrorCode.Conflict, message);
-export const unsupportedMediaType = (message: string) =>
-  new AppError(415, ErrorCode.UnsupportedMediaType, message);
+export const unsupportedMediaType = (message: string) => new AppError(415, ErrorCode.UnsupportedMediaType, message);
 export const payloadTooLarge = (message: string) => new AppError(413, ErrorCode.PayloadTooLarge, message);
 export const unprocessable = (message: string) => new AppError(422, ErrorCode.Unprocessable, message);
 export const upstreamError = (message: string) => new AppError(502, ErrorCode.Upstream, message);

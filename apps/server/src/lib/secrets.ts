@@ -1,6 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 
 /**
  * Reads a secret from configuration or, for the embedded default, from a file in the data folder that is

@@ -54,7 +54,10 @@ export const workspacePlugin = fp<{ db: Db; secret: string }>(async (app: Fastif
       return;
     }
     const token = randomToken(16);
-    const [created] = await db.insert(workspaces).values({ tokenHash: sha256(token) }).returning({ id: workspaces.id });
+    const [created] = await db
+      .insert(workspaces)
+      .values({ tokenHash: sha256(token) })
+      .returning({ id: workspaces.id });
     if (!created) throw new Error('Workspace was not created');
     request.workspaceId = created.id;
     reply.setCookie(SESSION_COOKIE, token, {

@@ -9,7 +9,10 @@ const ZRecentQuery = z.object({ limit: zQueryInt(1, 50).default(3) });
 
 export async function dashboardRoutes(app: FastifyInstance, { deps }: { deps: AppDeps }) {
   app.get('/api/dashboard/stats', async (request) =>
-    getDashboardStats(deps.db, request.workspaceId, { now: deps.now(), aiMonthlyCredits: deps.config.aiMonthlyCredits }),
+    getDashboardStats(deps.db, request.workspaceId, {
+      now: deps.now(),
+      aiMonthlyCredits: deps.config.aiMonthlyCredits,
+    }),
   );
 
   app.get('/api/dashboard/recent-uploads', async (request) => {

@@ -33,7 +33,9 @@ async function countProducts(db: Db, workspaceId: string, createdBefore?: Date) 
   const [row] = await db
     .select({ n: count() })
     .from(products)
-    .where(and(eq(products.workspaceId, workspaceId), createdBefore ? lt(products.createdAt, createdBefore) : undefined));
+    .where(
+      and(eq(products.workspaceId, workspaceId), createdBefore ? lt(products.createdAt, createdBefore) : undefined),
+    );
   return row?.n ?? 0;
 }
 

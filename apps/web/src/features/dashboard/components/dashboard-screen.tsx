@@ -1,0 +1,36 @@
+import { useDashboardStats } from '../api/get-dashboard-stats';
+import { useRecentUploads } from '../api/get-recent-uploads';
+import { AiShortcuts } from './ai-shortcuts';
+import { PerformanceSnapshot } from './performance-snapshot';
+import { QuickActions, type QuickActionTarget } from './quick-actions';
+import { RecentUploads } from './recent-uploads';
+import { StatCards } from './stat-cards';
+
+/** The dashboard tab and the overview at `/`: stat cards, quick actions, recent uploads, snapshot and AI shortcuts. */
+export function DashboardScreen({ onNavigate }: { onNavigate: (target: QuickActionTarget) => void }) {
+  const stats = useDashboardStats();
+  const recent = useRecentUploads();
+  // A failed call shows zeros or the empty-list text, never an error (spec section 7).
+  const recentUploads = recent.isError ? [] : recent.data;
+  return (
+    <div className="space-y-6">
+      <div>
+        <h1 className="text-2xl font-bold tracking-tight">Dashboard</h1>
+        <p className="text-slate-500">Your print-on-demand business at a glance.</p>
+      </div>
+      <StatCards stats={stats.isError ? undefined : stats.data} isLoading={stats.isLoading} />
+      <div className="grid gap-6 xl:grid-cols-3">
+        <div className="space-y-6 xl:col-span-2">
+          <QuickActions onSelect={onNavigate} />
+          <RecentUploads
+            uploads={recentUploads}
+            isLoading={recent.isLoading}
+            onViewAll={() => onNavigate('my-products')}
+          />
+          <AiShortcuts />
+        </div>
+        <PerformanceSnapshot stats={stats.isError ? undefined : stats.data} recent={recentUploads ?? []} />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,56 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** Starts `node apps/server/dist/main.js` (built by `npm run test:e2e`) on a free port; resolves with its URL. */
+function startServer(env: NodeJS.ProcessEnv): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [path.join(repoRoot, 'apps/server/dist/main.js')], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`Server did not start in 30 s:\n${output}`)), 30_000);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = output.match(/Podforge is running at (http:\/\/[^\s"]+)/);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve({ url: match[1], child });
+      }
+    });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`Server exited with ${code}:\n${output}`));
+    });
+  });
+}
+
+export default async function globalSetup() {
+  if (!fs.existsSync(path.join(repoRoot, 'apps/server/dist/main.js'))) {
+    throw new Error('Build first: npm run build (npm run test:e2e does it)');
+  }
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'podforge-e2e-'));
+  const { url, child } = await startServer({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'info',
+    DATABASE_URL: '',
+  });
+  process.env.E2E_BASE_URL = url;
+  process.env.E2E_DATA_DIR = dataDir;
+
+  return async () => {
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.once('exit', resolve));
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+}
