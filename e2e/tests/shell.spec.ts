@@ -13,7 +13,7 @@ const TAB_HEADINGS = [
 test('the header and sidebar show the product, plan and every tab', async ({ page }) => {
   await page.goto('/');
   await expect(page.getByRole('link', { name: 'Podforge logo Podforge AI Product Designer' })).toBeVisible();
-  await expect(page.getByText('Pro Plan')).toBeVisible();
+  await expect(page.getByRole('banner').getByText('Pro Plan')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Settings' })).toBeVisible();
   const nav = page.getByRole('navigation', { name: 'Main' });
   for (const { label } of TAB_HEADINGS) await expect(nav.getByRole('link', { name: label })).toBeVisible();
@@ -87,4 +87,18 @@ test('F8 moves focus to the notifications region', async ({ page }) => {
   await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
   await page.keyboard.press('F8');
   await expect(page.getByRole('region', { name: /Notifications/ }).locator('ol')).toBeFocused();
+});
+
+test('the settings button opens the workspace settings with the real credit figures', async ({ page }) => {
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Settings' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Workspace settings' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByTestId('settings-credits')).toContainText('0 of 200 used · 200 left');
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await page.getByRole('button', { name: 'Account' }).click();
+  await dialog.getByRole('link', { name: 'Manage integrations' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Store Integrations' })).toBeVisible();
+  await expect(dialog).toBeHidden();
 });

@@ -22,7 +22,7 @@ export function PerformanceSnapshot({
 }) {
   const store = stats?.store ?? null;
   return (
-    <Card aria-label="Performance snapshot">
+    <Card aria-label="Performance snapshot" className="self-start">
       <CardHeader>
         <CardTitle>Performance Snapshot</CardTitle>
         <CardDescription>{stats?.month ?? 'This month'}</CardDescription>
