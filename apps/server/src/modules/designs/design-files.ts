@@ -44,10 +44,10 @@ async function sniff(head: Buffer): Promise<TDesignType | null> {
   if (found?.ext === 'png') return 'png';
   if (found?.ext === 'jpg') return 'jpeg';
   if (found?.ext === 'pdf') return 'pdf';
-  if (found) return null;
+  if (found && found.ext !== 'xml') return null;
   // SVG is text, which file-type does not identify: skip an XML declaration, comments and whitespace, then expect <svg.
   const text = head.toString('utf8').replace(/^\uFEFF/, '');
-  const rest = text.replace(/^(\s|<\?xml[^>]*\?>|<!--[\s\S]*?-->)*/, '');
+  const rest = text.replace(/^(\s|<\?xml[^>]*\?>|<!--[\s\S]*?-->|<!DOCTYPE[^>[]*(\[[\s\S]*?\])?\s*>)*/i, '');
   return /^<svg[\s>]/i.test(rest) ? 'svg' : null;
 }
 
@@ -93,7 +93,8 @@ export async function processDesignFile(filePath: string, name: string, bytes: n
   if (type === 'png' || type === 'jpeg') {
     let meta: Metadata;
     try {
-      meta = await sharp(filePath, SHARP_INPUT).metadata();
+      // Only the header is read here, so the pixel limit is checked by us below with a clear message.
+      meta = await sharp(filePath, { ...SHARP_INPUT, limitInputPixels: false }).metadata();
     } catch {
       throw unprocessable(`${name} is not a valid ${type.toUpperCase()} image`);
     }
@@ -130,7 +131,7 @@ export async function processDesignFile(filePath: string, name: string, bytes: n
     const buffer = Buffer.from(clean, 'utf8');
     let print: { data: Buffer; info: OutputInfo };
     try {
-      const meta = await sharp(buffer, SHARP_INPUT).metadata();
+      const meta = await sharp(buffer, { ...SHARP_INPUT, limitInputPixels: false }).metadata();
       checkPixels(name, meta.width, meta.height);
       print = await sharp(buffer, SHARP_INPUT).png().toBuffer({ resolveWithObject: true });
     } catch (error) {
@@ -152,7 +153,8 @@ export async function processDesignFile(filePath: string, name: string, bytes: n
   try {
     rendered = await renderPdfFirstPage(await fsp.readFile(filePath));
   } catch (error) {
-    if (error instanceof PdfRenderError) throw unprocessable(`${name} is not a PDF that can be rendered: ${error.message}`);
+    if (error instanceof PdfRenderError)
+      throw unprocessable(`${name} is not a PDF that can be rendered: ${error.message}`);
     throw error;
   }
   return {

@@ -2,10 +2,10 @@ import fsp from 'node:fs/promises';
 import multipart from '@fastify/multipart';
 import {
   DESIGN_MAX_BYTES,
+  type TUploadFilesItem,
   ZDesignFileParams,
   ZDesignIdParams,
   ZDesignListQuery,
-  type TUploadFilesItem,
 } from '@podforge/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app';
@@ -38,7 +38,7 @@ export async function designsRoutes(app: FastifyInstance, { deps }: { deps: AppD
   app.post('/api/designs/upload', async (request, reply) => {
     if (!request.isMultipart()) throw badRequest('Send the design as multipart/form-data with a field "file"');
     const part = await request.file();
-    if (!part || part.fieldname !== 'file') throw badRequest('Send the design in a multipart field named "file"');
+    if (part?.fieldname !== 'file') throw badRequest('Send the design in a multipart field named "file"');
     const name = cleanFileName(part.filename);
     const { tempPath, bytes } = await receiveToTempFile(deps, name, part.file);
     try {

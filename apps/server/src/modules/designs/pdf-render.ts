@@ -75,14 +75,17 @@ export function renderPdfFirstPage(
       () => finish(() => reject(new PdfRenderError(`rendering took longer than ${timeoutMs / 1000} s`))),
       timeoutMs,
     );
-    worker.once('message', (message: { ok: boolean; png?: Uint8Array; width?: number; height?: number; message?: string }) => {
-      if (message.ok && message.png) {
-        const png = Buffer.from(message.png.buffer, message.png.byteOffset, message.png.byteLength);
-        finish(() => resolve({ png, width: message.width ?? 0, height: message.height ?? 0 }));
-      } else {
-        finish(() => reject(new PdfRenderError(message.message ?? 'the PDF could not be rendered')));
-      }
-    });
+    worker.once(
+      'message',
+      (message: { ok: boolean; png?: Uint8Array; width?: number; height?: number; message?: string }) => {
+        if (message.ok && message.png) {
+          const png = Buffer.from(message.png.buffer, message.png.byteOffset, message.png.byteLength);
+          finish(() => resolve({ png, width: message.width ?? 0, height: message.height ?? 0 }));
+        } else {
+          finish(() => reject(new PdfRenderError(message.message ?? 'the PDF could not be rendered')));
+        }
+      },
+    );
     worker.once('error', (error) => finish(() => reject(new PdfRenderError(error.message))));
     worker.once('exit', (code) => finish(() => reject(new PdfRenderError(`the renderer stopped (${code})`))));
   });

@@ -23,7 +23,7 @@ export function sanitizeSvg(text: string): string {
   if (!/<svg[\s>]/i.test(source)) throw new HostileSvgError('it has no <svg> element');
   const found: string[] = [];
 
-  purify.addHook('uponSanitizeElement', (node, data) => {
+  purify.addHook('uponSanitizeElement', (_node, data) => {
     if (HOSTILE_ELEMENTS.has(data.tagName.toLowerCase())) found.push(`a <${data.tagName}> element`);
   });
   purify.addHook('uponSanitizeAttribute', (_node, data) => {
