@@ -48,8 +48,9 @@ export function UploadScreen() {
     for (const file of accepted) {
       const id = crypto.randomUUID();
       setQueue((items) => [...items, { id, file, progress: UPLOADING_PROGRESS, status: 'uploading' }]);
-      upload.mutate(file, {
-        onSuccess: (design) => {
+      // mutateAsync: per-call callbacks of mutate() fire only for the latest call, and several files upload at once.
+      upload.mutateAsync(file).then(
+        (design) => {
           update(id, { status: 'complete', progress: 100, design });
           toast({
             title: 'Upload Complete',
@@ -57,7 +58,7 @@ export function UploadScreen() {
             variant: 'success',
           });
         },
-        onError: () => {
+        () => {
           update(id, { status: 'error', progress: 0 });
           toast({
             title: 'Upload Failed',
@@ -65,7 +66,7 @@ export function UploadScreen() {
             variant: 'destructive',
           });
         },
-      });
+      );
     }
   };
 
