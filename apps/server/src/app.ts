@@ -8,10 +8,11 @@ import type { Database, Db } from './db/client';
 import { TokenCipher } from './lib/crypto';
 import { secretFromConfigOrFile } from './lib/secrets';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
+import { designsRoutes } from './modules/designs/designs.routes';
 import { registerCsrfGuard } from './plugins/csrf';
 import { registerErrorHandling } from './plugins/errors';
 import { workspacePlugin } from './plugins/workspace';
-import { LocalDiskStorage } from './storage/local-disk.storage';
+import { createStorage } from './storage/create-storage';
 import type { Storage } from './storage/storage';
 
 /** What routes and services need; built once per app so tests can swap any part (clock, storage, clients). */
@@ -38,7 +39,7 @@ export function createDeps(options: BuildAppOptions): AppDeps {
     config,
     database,
     db: database.db,
-    storage: options.storage ?? new LocalDiskStorage(path.join(config.dataDir, 'files')),
+    storage: options.storage ?? createStorage(config),
     cipher: new TokenCipher(secretFromConfigOrFile(config.encryptionKey, config.dataDir, 'encryption.key')),
     now: options.now ?? (() => new Date()),
   };
@@ -65,6 +66,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
   registerCsrfGuard(app);
 
   await app.register(dashboardRoutes, { deps });
+  await app.register(designsRoutes, { deps });
 
   const webDist = config.webDistDir;
   const hasWeb = webDist !== null && fs.existsSync(path.join(webDist, 'index.html'));

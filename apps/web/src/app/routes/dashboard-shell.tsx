@@ -24,7 +24,9 @@ function renderTab(tab: TabId | null, params: URLSearchParams, goTo: (id: TabId)
     case 'dashboard':
       return <DashboardScreen onNavigate={goTo} />;
     case 'create-product':
-      return <CreateProductScreen step={params.get('step')} focus={params.get('focus')} />;
+      return (
+        <CreateProductScreen step={params.get('step')} focus={params.get('focus')} designId={params.get('designId')} />
+      );
     case 'upload':
       return <UploadScreen />;
     case 'products':

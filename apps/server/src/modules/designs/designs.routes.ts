@@ -1,0 +1,109 @@
+import fsp from 'node:fs/promises';
+import multipart from '@fastify/multipart';
+import {
+  DESIGN_MAX_BYTES,
+  type TUploadFilesItem,
+  ZDesignFileParams,
+  ZDesignIdParams,
+  ZDesignListQuery,
+} from '@podforge/contract';
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from '../../app';
+import { AppError, badRequest } from '../../lib/errors';
+import { parseInput } from '../../lib/validate';
+import {
+  cleanFileName,
+  createDesignFromFile,
+  deleteDesign,
+  getDesignRow,
+  listDesigns,
+  openDesignFile,
+  receiveToTempFile,
+  toDesign,
+} from './designs.service';
+
+const MAX_FILES_PER_REQUEST = 20;
+
+/** RFC 6266 filename parameters: an ASCII fallback and the UTF-8 name. */
+function contentDisposition(kind: 'inline' | 'attachment', name: string) {
+  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
+export async function designsRoutes(app: FastifyInstance, { deps }: { deps: AppDeps }) {
+  await app.register(multipart, {
+    limits: { fileSize: DESIGN_MAX_BYTES, files: MAX_FILES_PER_REQUEST, fields: 20, fieldSize: 64 * 1024 },
+  });
+
+  app.post('/api/designs/upload', async (request, reply) => {
+    if (!request.isMultipart()) throw badRequest('Send the design as multipart/form-data with a field "file"');
+    const part = await request.file();
+    if (part?.fieldname !== 'file') throw badRequest('Send the design in a multipart field named "file"');
+    const name = cleanFileName(part.filename);
+    const { tempPath, bytes } = await receiveToTempFile(deps, name, part.file);
+    try {
+      const design = await createDesignFromFile(deps, request.workspaceId, { name, tempPath, bytes });
+      return reply.status(201).send(design);
+    } finally {
+      await fsp.rm(tempPath, { force: true });
+    }
+  });
+
+  app.post('/api/upload/files', async (request) => {
+    if (!request.isMultipart()) throw badRequest('Send the files as multipart/form-data in fields named "files"');
+    const results: TUploadFilesItem[] = [];
+    for await (const part of request.parts()) {
+      if (part.type !== 'file') continue;
+      const name = cleanFileName(part.filename);
+      if (part.fieldname !== 'files') {
+        part.file.resume();
+        results.push({ name, error: 'Send files in multipart fields named "files"', status: 400 });
+        continue;
+      }
+      let tempPath: string | null = null;
+      try {
+        const received = await receiveToTempFile(deps, name, part.file);
+        tempPath = received.tempPath;
+        results.push(await createDesignFromFile(deps, request.workspaceId, { name, ...received }));
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        results.push({ name, error: error.message, status: error.statusCode });
+      } finally {
+        if (tempPath) await fsp.rm(tempPath, { force: true });
+      }
+    }
+    if (results.length === 0) throw badRequest('Send at least one file in a multipart field named "files"');
+    return { files: results };
+  });
+
+  app.get('/api/designs', async (request) => {
+    const { limit } = parseInput(ZDesignListQuery, request.query, 'query');
+    return listDesigns(deps, request.workspaceId, limit);
+  });
+
+  app.get('/api/designs/:id', async (request) => {
+    const { id } = parseInput(ZDesignIdParams, request.params, 'params');
+    return toDesign(await getDesignRow(deps, request.workspaceId, id));
+  });
+
+  app.delete('/api/designs/:id', async (request, reply) => {
+    const { id } = parseInput(ZDesignIdParams, request.params, 'params');
+    await deleteDesign(deps, request.workspaceId, id);
+    return reply.status(204).send();
+  });
+
+  app.get('/api/designs/:id/file/:kind', async (request, reply) => {
+    const { id, kind } = parseInput(ZDesignFileParams, request.params, 'params');
+    const file = await openDesignFile(deps, request.workspaceId, id, kind);
+    // Originals of SVG and PDF can carry active content: the browser must download them, never render them here.
+    const download = kind === 'original' && (file.type === 'svg' || file.type === 'pdf');
+    return reply
+      .header('Content-Type', file.contentType)
+      .header('Content-Length', String(file.bytes))
+      .header('X-Content-Type-Options', 'nosniff')
+      .header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox")
+      .header('Cache-Control', 'private, max-age=3600')
+      .header('Content-Disposition', contentDisposition(download ? 'attachment' : 'inline', file.fileName))
+      .send(file.body);
+  });
+}

@@ -1,0 +1,157 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { DESIGN_MAX_BYTES, type TDesign, type TDesignType } from '@podforge/contract';
+import { and, desc, eq } from 'drizzle-orm';
+import type { AppDeps } from '../../app';
+import { designs } from '../../db/schema';
+import { notFound, payloadTooLarge } from '../../lib/errors';
+import { EXTENSION, MIME, processDesignFile } from './design-files';
+
+type DesignRow = typeof designs.$inferSelect;
+export type DesignFileKind = 'original' | 'print' | 'thumbnail';
+
+export function toDesign(row: DesignRow): TDesign {
+  const base = `/api/designs/${row.id}/file`;
+  return {
+    id: row.id,
+    name: row.name,
+    type: row.type as TDesignType,
+    size: row.bytes,
+    width: row.width,
+    height: row.height,
+    url: `${base}/print`,
+    thumbnailUrl: `${base}/thumbnail`,
+    originalUrl: `${base}/original`,
+    source: row.source,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/** A file name safe to store and show: no folders, no control characters, at most 200 characters. */
+export function cleanFileName(raw: string | undefined): string {
+  const base = (raw ?? '').split(/[\\/]/).pop() ?? '';
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point.
+  const cleaned = base.replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  return cleaned.slice(-200) || 'design';
+}
+
+/**
+ * Streams one uploaded file to a temporary file under DATA_DIR/tmp (never whole in memory). A file over the limit
+ * answers 413 and leaves nothing behind. The caller removes the temporary file when done.
+ */
+export async function receiveToTempFile(
+  deps: AppDeps,
+  name: string,
+  stream: Readable & { truncated?: boolean },
+): Promise<{ tempPath: string; bytes: number }> {
+  const dir = path.join(deps.config.dataDir, 'tmp');
+  await fsp.mkdir(dir, { recursive: true });
+  const tempPath = path.join(dir, `upload-${randomBytes(8).toString('hex')}`);
+  const tooLarge = () => payloadTooLarge(`${name} is larger than ${DESIGN_MAX_BYTES / 1024 / 1024} MB`);
+  try {
+    await pipeline(stream, fs.createWriteStream(tempPath, { flags: 'wx' }));
+  } catch (error) {
+    await fsp.rm(tempPath, { force: true });
+    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
+    throw error;
+  }
+  // @fastify/multipart cuts a file at the limit without an error: the cut file must not pass as a whole one.
+  if (stream.truncated) {
+    await fsp.rm(tempPath, { force: true });
+    throw tooLarge();
+  }
+  const { size } = await fsp.stat(tempPath);
+  return { tempPath, bytes: size };
+}
+
+/**
+ * Validates and processes an uploaded file, stores original, print PNG and thumbnail, then records the design.
+ * Any failure removes whatever was stored, so a refused file leaves no object and no row.
+ */
+export async function createDesignFromFile(
+  deps: AppDeps,
+  workspaceId: string,
+  input: { name: string; tempPath: string; bytes: number },
+): Promise<TDesign> {
+  const processed = await processDesignFile(input.tempPath, input.name, input.bytes);
+  const id = randomUUID();
+  const prefix = `${workspaceId}/designs/${id}`;
+  const keys = {
+    original: `${prefix}/original.${EXTENSION[processed.type]}`,
+    print: `${prefix}/print.png`,
+    thumbnail: `${prefix}/thumbnail.png`,
+  };
+  try {
+    const original =
+      'path' in processed.original ? fs.createReadStream(processed.original.path) : processed.original.buffer;
+    await deps.storage.put(keys.original, original, MIME[processed.type]);
+    await deps.storage.put(keys.print, processed.print, 'image/png');
+    await deps.storage.put(keys.thumbnail, processed.thumbnail, 'image/png');
+    const [row] = await deps.db
+      .insert(designs)
+      .values({
+        id,
+        workspaceId,
+        name: input.name,
+        type: processed.type,
+        mimeType: MIME[processed.type],
+        bytes: processed.originalBytes,
+        width: processed.width,
+        height: processed.height,
+        source: 'upload',
+        originalKey: keys.original,
+        printKey: keys.print,
+        thumbnailKey: keys.thumbnail,
+        createdAt: deps.now(),
+      })
+      .returning();
+    if (!row) throw new Error('design insert returned no row');
+    return toDesign(row);
+  } catch (error) {
+    await Promise.allSettled(Object.values(keys).map((key) => deps.storage.delete(key)));
+    throw error;
+  }
+}
+
+export async function listDesigns(deps: AppDeps, workspaceId: string, limit: number): Promise<TDesign[]> {
+  const rows = await deps.db
+    .select()
+    .from(designs)
+    .where(eq(designs.workspaceId, workspaceId))
+    .orderBy(desc(designs.createdAt), desc(designs.id))
+    .limit(limit);
+  return rows.map(toDesign);
+}
+
+export async function getDesignRow(deps: AppDeps, workspaceId: string, id: string): Promise<DesignRow> {
+  const [row] = await deps.db
+    .select()
+    .from(designs)
+    .where(and(eq(designs.id, id), eq(designs.workspaceId, workspaceId)));
+  if (!row) throw notFound('Design');
+  return row;
+}
+
+export async function deleteDesign(deps: AppDeps, workspaceId: string, id: string): Promise<void> {
+  const [row] = await deps.db
+    .delete(designs)
+    .where(and(eq(designs.id, id), eq(designs.workspaceId, workspaceId)))
+    .returning();
+  if (!row) throw notFound('Design');
+  await Promise.all([row.originalKey, row.printKey, row.thumbnailKey].map((key) => deps.storage.delete(key)));
+}
+
+export async function openDesignFile(deps: AppDeps, workspaceId: string, id: string, kind: DesignFileKind) {
+  const row = await getDesignRow(deps, workspaceId, id);
+  const key = kind === 'original' ? row.originalKey : kind === 'print' ? row.printKey : row.thumbnailKey;
+  const file = await deps.storage.get(key);
+  if (!file) throw notFound('Design file');
+  const contentType = kind === 'original' ? row.mimeType : 'image/png';
+  const baseName = row.name.replace(/\.[^.]*$/, '');
+  const fileName = kind === 'original' ? row.name : `${baseName}-${kind}.png`;
+  return { ...file, contentType, fileName, type: row.type as TDesignType };
+}

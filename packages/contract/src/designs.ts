@@ -1,0 +1,41 @@
+import { z } from 'zod';
+
+/** Upload limits shared by the Upload Design screen and the server (spec sections 5 and 9). */
+export const DESIGN_MAX_BYTES = 50 * 1024 * 1024;
+/** Pixel cap checked from the header before anything is decoded (pixel bombs). */
+export const DESIGN_MAX_PIXELS = 100_000_000;
+export const DESIGN_THUMBNAIL_MAX = 512;
+
+export const ZDesignType = z.enum(['png', 'jpeg', 'svg', 'pdf']);
+export type TDesignType = z.infer<typeof ZDesignType>;
+
+/** A stored design; `url` is the print PNG, `thumbnailUrl` a PNG of at most 512 px. */
+export const ZDesign = z.object({
+  id: z.string(),
+  name: z.string(),
+  type: ZDesignType,
+  /** Bytes of the original file as uploaded (after sanitising, for SVG). */
+  size: z.number().int(),
+  width: z.number().int(),
+  height: z.number().int(),
+  url: z.string(),
+  thumbnailUrl: z.string(),
+  originalUrl: z.string(),
+  source: z.enum(['upload', 'ai']),
+  createdAt: z.string(),
+});
+export type TDesign = z.infer<typeof ZDesign>;
+
+/** One entry of `POST /api/upload/files`: the design, or the file name with the reason it was refused. */
+export const ZUploadFilesItem = z.union([
+  ZDesign,
+  z.object({ name: z.string(), error: z.string(), status: z.number().int() }),
+]);
+export type TUploadFilesItem = z.infer<typeof ZUploadFilesItem>;
+
+export const ZUploadFilesResponse = z.object({ files: z.array(ZUploadFilesItem) });
+export type TUploadFilesResponse = z.infer<typeof ZUploadFilesResponse>;
+
+export const ZDesignIdParams = z.object({ id: z.uuid() });
+export const ZDesignFileParams = z.object({ id: z.uuid(), kind: z.enum(['original', 'print', 'thumbnail']) });
+export const ZDesignListQuery = z.object({ limit: z.coerce.number().int().min(1).max(200).default(50) });
