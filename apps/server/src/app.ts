@@ -7,7 +7,10 @@ import type { Config } from './config';
 import type { Database, Db } from './db/client';
 import { TokenCipher } from './lib/crypto';
 import { secretFromConfigOrFile } from './lib/secrets';
+import { catalogRoutes } from './modules/catalog/catalog.routes';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
+import { printfulRoutes } from './modules/printful/printful.routes';
+import { PrintfulService } from './modules/printful/printful.service';
 import { registerCsrfGuard } from './plugins/csrf';
 import { registerErrorHandling } from './plugins/errors';
 import { workspacePlugin } from './plugins/workspace';
@@ -22,6 +25,8 @@ export type AppDeps = {
   storage: Storage;
   cipher: TokenCipher;
   now: () => Date;
+  /** Printful connection and catalogue (live when connected, bundled otherwise). */
+  printful: PrintfulService;
 };
 
 export type BuildAppOptions = {
@@ -34,13 +39,16 @@ export type BuildAppOptions = {
 
 export function createDeps(options: BuildAppOptions): AppDeps {
   const { config, database } = options;
+  const cipher = new TokenCipher(secretFromConfigOrFile(config.encryptionKey, config.dataDir, 'encryption.key'));
+  const now = options.now ?? (() => new Date());
   return {
     config,
     database,
     db: database.db,
     storage: options.storage ?? new LocalDiskStorage(path.join(config.dataDir, 'files')),
-    cipher: new TokenCipher(secretFromConfigOrFile(config.encryptionKey, config.dataDir, 'encryption.key')),
-    now: options.now ?? (() => new Date()),
+    cipher,
+    now,
+    printful: new PrintfulService({ db: database.db, cipher, config, now }),
   };
 }
 
@@ -65,6 +73,8 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
   registerCsrfGuard(app);
 
   await app.register(dashboardRoutes, { deps });
+  await app.register(printfulRoutes, { deps });
+  await app.register(catalogRoutes, { deps });
 
   const webDist = config.webDistDir;
   const hasWeb = webDist !== null && fs.existsSync(path.join(webDist, 'index.html'));

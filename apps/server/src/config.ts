@@ -19,6 +19,12 @@ const ZEnv = z.object({
   AI_MONTHLY_CREDITS: z.coerce.number().int().min(0).default(200),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: z.string().optional(),
+  APP_URL: z.url().optional(),
+  PRINTFUL_CLIENT_ID: z.string().optional(),
+  PRINTFUL_CLIENT_SECRET: z.string().optional(),
+  PRINTFUL_API_BASE: z.url().default('https://api.printful.com'),
+  PRINTFUL_OAUTH_BASE: z.url().default('https://www.printful.com'),
+  PRINTFUL_TOKEN: z.string().optional(),
   TRUST_PROXY: z
     .enum(['true', 'false'])
     .default('false')
@@ -38,6 +44,14 @@ export type Config = {
   /** Built web app to serve; null serves the API only. */
   webDistDir: string | null;
   trustProxy: boolean;
+  /** Public base URL for OAuth redirect URLs; taken from the request when absent. */
+  appUrl: string | undefined;
+  printfulClientId: string | undefined;
+  printfulClientSecret: string | undefined;
+  printfulApiBase: string;
+  printfulOauthBase: string;
+  /** A private Printful token: the live catalogue for every workspace without its own connection. */
+  printfulToken: string | undefined;
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -58,5 +72,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     webDistDir: e.WEB_DIST_DIR === '' ? null : (e.WEB_DIST_DIR ?? WEB_DIST_DIR),
     trustProxy: e.TRUST_PROXY,
+    appUrl: e.APP_URL ? e.APP_URL.replace(/\/$/, '') : undefined,
+    printfulClientId: e.PRINTFUL_CLIENT_ID || undefined,
+    printfulClientSecret: e.PRINTFUL_CLIENT_SECRET || undefined,
+    printfulApiBase: e.PRINTFUL_API_BASE,
+    printfulOauthBase: e.PRINTFUL_OAUTH_BASE,
+    printfulToken: e.PRINTFUL_TOKEN || undefined,
   };
 }
