@@ -162,7 +162,7 @@ export class PrintfulService {
   /** The access token to use for this workspace, refreshed first when it is about to expire; null when none. */
   async accessToken(workspaceId: string): Promise<string | null> {
     const row = await this.connection(workspaceId);
-    if (!row || row.status !== 'connected' || !row.accessTokenEnc) return this.deps.config.printfulToken ?? null;
+    if (row?.status !== 'connected' || !row.accessTokenEnc) return this.deps.config.printfulToken ?? null;
     const expiresAt = row.tokenExpiresAt?.getTime();
     if (expiresAt === undefined || expiresAt - REFRESH_MARGIN_MS > this.deps.now().getTime()) {
       return this.deps.cipher.decrypt(row.accessTokenEnc);
@@ -203,6 +203,11 @@ export class PrintfulService {
   async catalogFor(workspaceId: string): Promise<CatalogSourceImpl> {
     const token = await this.accessToken(workspaceId);
     return token ? this.liveCatalog(token) : bundledCatalog;
+  }
+
+  /** Forget cached catalogue answers (tests; a manual refresh). */
+  clearCatalogCache() {
+    this.cache.clear();
   }
 
   private liveCatalog(token: string): CatalogSourceImpl {
