@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startFakePrintful } from '../../apps/server/src/integrations/printful/fake-server';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -38,12 +39,19 @@ export default async function globalSetup() {
     throw new Error('Build first: npm run build (npm run test:e2e does it)');
   }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'podforge-e2e-'));
+  // The server's Printful OAuth and live catalogue go to this local fake (apis.md B and D).
+  const printful = await startFakePrintful({ clientId: 'e2e-printful', clientSecret: 'e2e-printful-secret' });
   const { url, child } = await startServer({
     PORT: '0',
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     LOG_LEVEL: 'info',
     DATABASE_URL: '',
+    PRINTFUL_CLIENT_ID: 'e2e-printful',
+    PRINTFUL_CLIENT_SECRET: 'e2e-printful-secret',
+    PRINTFUL_API_BASE: printful.url,
+    PRINTFUL_OAUTH_BASE: printful.url,
+    PRINTFUL_TOKEN: '',
   });
   process.env.E2E_BASE_URL = url;
   process.env.E2E_DATA_DIR = dataDir;
@@ -51,6 +59,7 @@ export default async function globalSetup() {
   return async () => {
     child.kill('SIGTERM');
     await new Promise((resolve) => child.once('exit', resolve));
+    await printful.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
 }

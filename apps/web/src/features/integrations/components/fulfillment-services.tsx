@@ -163,7 +163,8 @@ export function FulfillmentServices() {
   useEffect(() => {
     if (!outcome) return;
     const notice = OUTCOMES[outcome];
-    if (notice) toast(notice);
+    // After this commit: the Toaster (rendered later in the tree) subscribes in its own effect.
+    const timer = notice ? setTimeout(() => toast(notice), 0) : undefined;
     // Shown once: a reload must not repeat it.
     setParams(
       (prev) => {
@@ -173,6 +174,7 @@ export function FulfillmentServices() {
       },
       { replace: true },
     );
+    return () => clearTimeout(timer);
   }, [outcome, setParams]);
 
   return (
