@@ -1,5 +1,5 @@
 import { Factory, Globe, Printer } from 'lucide-react';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useSearchParams } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -160,11 +160,16 @@ export function FulfillmentServices() {
   const [params, setParams] = useSearchParams();
   const outcome = params.get('printful');
 
+  const shown = useRef(false);
+
   useEffect(() => {
     if (!outcome) return;
     const notice = OUTCOMES[outcome];
-    // After this commit: the Toaster (rendered later in the tree) subscribes in its own effect.
-    const timer = notice ? setTimeout(() => toast(notice), 0) : undefined;
+    if (notice && !shown.current) {
+      shown.current = true;
+      // After this commit: the Toaster, later in the tree, subscribes in its own effect.
+      setTimeout(() => toast(notice), 0);
+    }
     // Shown once: a reload must not repeat it.
     setParams(
       (prev) => {
@@ -174,7 +179,6 @@ export function FulfillmentServices() {
       },
       { replace: true },
     );
-    return () => clearTimeout(timer);
   }, [outcome, setParams]);
 
   return (
