@@ -2,10 +2,22 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { startFakePrintful } from '../../apps/server/src/integrations/printful/fake-server';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+type FakePrintfulModule = {
+  startFakePrintful(options: {
+    clientId: string;
+    clientSecret: string;
+  }): Promise<{ url: string; close(): Promise<void> }>;
+};
+
+/** The server's own fake (apps/server/src/integrations/printful), loaded at run time: it is not part of this TS project. */
+const loadFakePrintful = () =>
+  import(
+    pathToFileURL(path.join(repoRoot, 'apps/server/src/integrations/printful/fake-server.ts')).href
+  ) as Promise<FakePrintfulModule>;
 
 /** Starts `node apps/server/dist/main.js` (built by `npm run test:e2e`) on a free port; resolves with its URL. */
 function startServer(env: NodeJS.ProcessEnv): Promise<{ url: string; child: ChildProcess }> {
@@ -40,6 +52,7 @@ export default async function globalSetup() {
   }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'podforge-e2e-'));
   // The server's Printful OAuth and live catalogue go to this local fake (apis.md B and D).
+  const { startFakePrintful } = await loadFakePrintful();
   const printful = await startFakePrintful({ clientId: 'e2e-printful', clientSecret: 'e2e-printful-secret' });
   const { url, child } = await startServer({
     PORT: '0',
