@@ -94,10 +94,15 @@ export class PrintfulService {
   /** Starts OAuth: a single-use state nonce bound to this workspace, and Printful's authorize URL. */
   async startOAuth(workspaceId: string, redirectUrl: string): Promise<string> {
     const state = randomToken(24);
-    // Old unused nonces are of no use to anyone.
+    // This workspace's old unused nonces are of no use to anyone.
     await this.deps.db
       .delete(oauthStates)
-      .where(lt(oauthStates.createdAt, new Date(this.deps.now().getTime() - STATE_TTL_MS)));
+      .where(
+        and(
+          eq(oauthStates.workspaceId, workspaceId),
+          lt(oauthStates.createdAt, new Date(this.deps.now().getTime() - STATE_TTL_MS)),
+        ),
+      );
     await this.deps.db.insert(oauthStates).values({ state, workspaceId, provider: 'printful', data: { redirectUrl } });
     return this.client.authorizeUrl(state, redirectUrl);
   }
