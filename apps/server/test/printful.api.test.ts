@@ -173,6 +173,10 @@ describe('Printful OAuth', () => {
     expect(callback).toContain('success=0');
     expect((await client.get(callback)).headers.location).toBe('/integrations?printful=denied');
     expect((await status(client)).connected).toBe(false);
+    // A rejection without the state echoed is still a rejection.
+    expect((await client.get('/api/printful/oauth/callback?success=0')).headers.location).toBe(
+      '/integrations?printful=denied',
+    );
   });
 
   it('refreshes the token before it expires, rotating both tokens; a dead refresh token asks to reconnect', async () => {

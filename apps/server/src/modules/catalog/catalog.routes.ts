@@ -38,7 +38,7 @@ export async function catalogRoutes(app: FastifyInstance, { deps }: { deps: AppD
     const seed = findSeed(id);
     const colour = seed?.colours.find(([name]) => `${slug(name)}.svg` === file);
     if (!seed || !colour) throw notFound('Image');
-    return sendSvg(reply, renderProductSvg(seed.type, colour[1], `${seed.name}, ${colour[0]}`));
+    return sendSvg(reply, renderProductSvg(seed.type, colour[1], `${seed.name}, ${colour[0]}`, seed.bodyHex));
   });
 
   app.get('/templates/catalog/categories/:file', async (request, reply) => {

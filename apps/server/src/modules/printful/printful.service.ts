@@ -112,7 +112,8 @@ export class PrintfulService {
     workspaceId: string,
     query: { state?: string | undefined; code?: string | undefined; success?: string | undefined },
   ): Promise<'connected' | 'denied' | 'invalid_state' | 'failed'> {
-    if (!query.state) return 'invalid_state';
+    // Printful may not echo state on a rejection (apis.md B1); nothing is stored then, so no nonce is needed.
+    if (!query.state) return query.success === '0' ? 'denied' : 'invalid_state';
     // Single use: the nonce is deleted whether the flow goes on or not.
     const [stateRow] = await this.deps.db
       .delete(oauthStates)

@@ -28,7 +28,7 @@ function isLight(hex: string): boolean {
   return 0.299 * r + 0.587 * g + 0.114 * b > 186;
 }
 
-function body(type: CatalogType, fill: string, line: string): string {
+function body(type: CatalogType, fill: string, line: string, accent: string | null): string {
   switch (type) {
     case 'tshirt':
       return `<path d="M140 70 L100 85 L40 140 L80 195 L115 170 L115 440 L285 440 L285 170 L320 195 L360 140 L300 85 L260 70 Q200 110 140 70 Z" fill="${fill}" stroke="${line}" stroke-width="3" stroke-linejoin="round"/>
@@ -40,8 +40,8 @@ function body(type: CatalogType, fill: string, line: string): string {
 <path d="M185 120 L180 200 M215 120 L220 200" stroke="${line}" stroke-width="2"/>`;
     case 'mug':
       return `<rect x="90" y="150" width="190" height="220" rx="12" fill="${fill}" stroke="${line}" stroke-width="3"/>
-<path d="M280 195 Q350 195 350 260 Q350 325 280 325" fill="none" stroke="${fill === '#ffffff' ? line : fill}" stroke-width="22"/>
-<ellipse cx="185" cy="152" rx="95" ry="14" fill="${shade(fill, -0.2)}" stroke="${line}" stroke-width="3"/>`;
+<path d="M280 195 Q350 195 350 260 Q350 325 280 325" fill="none" stroke="${accent ?? (fill === '#ffffff' ? line : fill)}" stroke-width="22"/>
+<ellipse cx="185" cy="152" rx="95" ry="14" fill="${accent ?? shade(fill, -0.2)}" stroke="${line}" stroke-width="3"/>`;
     case 'poster':
       return `<rect x="70" y="50" width="260" height="380" fill="${fill}" stroke="${line}" stroke-width="10"/>
 <rect x="100" y="80" width="200" height="320" fill="#ffffff" stroke="${shade(line, 0.4)}" stroke-width="2"/>
@@ -60,12 +60,17 @@ function body(type: CatalogType, fill: string, line: string): string {
   }
 }
 
-export function renderProductSvg(type: CatalogType, colourHex: string, label: string): string {
-  const fill = /^#[0-9a-fA-F]{6}$/.test(colourHex) ? escapeAttr(colourHex).toLowerCase() : '#ffffff';
+const HEX = /^#[0-9a-fA-F]{6}$/;
+
+/** `bodyHex`, when given, is the product's own colour and `colourHex` only an accent (rim and handle of a mug). */
+export function renderProductSvg(type: CatalogType, colourHex: string, label: string, bodyHex?: string): string {
+  const colour = HEX.test(colourHex) ? escapeAttr(colourHex).toLowerCase() : '#ffffff';
+  const fill = bodyHex && HEX.test(bodyHex) ? escapeAttr(bodyHex).toLowerCase() : colour;
+  const accent = fill === colour ? null : colour;
   const line = isLight(fill) ? '#94a3b8' : shade(fill, -0.45);
   const text = label.replace(/[<>&"']/g, '');
   return `<svg xmlns="http://www.w3.org/2000/svg" width="400" height="500" viewBox="0 0 400 500" role="img" aria-label="${text}">
 <rect width="400" height="500" fill="#f1f5f9"/>
-${body(type, fill, line)}
+${body(type, fill, line, accent)}
 </svg>`;
 }

@@ -30,6 +30,8 @@ export type ProductSeed = {
   colours: readonly Colour[];
   sizes: readonly SizePrice[];
   printAreas: readonly PrintArea[];
+  /** Body colour when the variant colour is only an accent (a white mug with a coloured inside). */
+  bodyHex?: string;
 };
 
 const WHITE: Colour = ['White', '#ffffff'];
@@ -397,6 +399,7 @@ export const PRODUCT_SEEDS: readonly ProductSeed[] = [
     brand: 'Printful',
     model: 'Mug with Color Inside',
     description: 'A white ceramic mug with a coloured glaze inside and on the handle.',
+    bodyHex: '#ffffff',
     colours: [
       ['Black', '#0c0c0c'],
       ['Red', '#d0071e'],
