@@ -2,9 +2,22 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+type FakePrintfulModule = {
+  startFakePrintful(options: {
+    clientId: string;
+    clientSecret: string;
+  }): Promise<{ url: string; close(): Promise<void> }>;
+};
+
+/** The server's own fake (apps/server/src/integrations/printful), loaded at run time: it is not part of this TS project. */
+const loadFakePrintful = () =>
+  import(
+    pathToFileURL(path.join(repoRoot, 'apps/server/src/integrations/printful/fake-server.ts')).href
+  ) as Promise<FakePrintfulModule>;
 
 /** Starts `node apps/server/dist/main.js` (built by `npm run test:e2e`) on a free port; resolves with its URL. */
 function startServer(env: NodeJS.ProcessEnv): Promise<{ url: string; child: ChildProcess }> {
@@ -38,12 +51,20 @@ export default async function globalSetup() {
     throw new Error('Build first: npm run build (npm run test:e2e does it)');
   }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'podforge-e2e-'));
+  // The server's Printful OAuth and live catalogue go to this local fake (apis.md B and D).
+  const { startFakePrintful } = await loadFakePrintful();
+  const printful = await startFakePrintful({ clientId: 'e2e-printful', clientSecret: 'e2e-printful-secret' });
   const { url, child } = await startServer({
     PORT: '0',
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     LOG_LEVEL: 'info',
     DATABASE_URL: '',
+    PRINTFUL_CLIENT_ID: 'e2e-printful',
+    PRINTFUL_CLIENT_SECRET: 'e2e-printful-secret',
+    PRINTFUL_API_BASE: printful.url,
+    PRINTFUL_OAUTH_BASE: printful.url,
+    PRINTFUL_TOKEN: '',
   });
   process.env.E2E_BASE_URL = url;
   process.env.E2E_DATA_DIR = dataDir;
@@ -51,6 +72,7 @@ export default async function globalSetup() {
   return async () => {
     child.kill('SIGTERM');
     await new Promise((resolve) => child.once('exit', resolve));
+    await printful.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
 }

@@ -7,8 +7,11 @@ import type { Config } from './config';
 import type { Database, Db } from './db/client';
 import { TokenCipher } from './lib/crypto';
 import { secretFromConfigOrFile } from './lib/secrets';
+import { catalogRoutes } from './modules/catalog/catalog.routes';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
 import { designsRoutes } from './modules/designs/designs.routes';
+import { printfulRoutes } from './modules/printful/printful.routes';
+import { PrintfulService } from './modules/printful/printful.service';
 import { registerCsrfGuard } from './plugins/csrf';
 import { registerErrorHandling } from './plugins/errors';
 import { workspacePlugin } from './plugins/workspace';
@@ -23,6 +26,8 @@ export type AppDeps = {
   storage: Storage;
   cipher: TokenCipher;
   now: () => Date;
+  /** Printful connection and catalogue (live when connected, bundled otherwise). */
+  printful: PrintfulService;
 };
 
 export type BuildAppOptions = {
@@ -35,13 +40,16 @@ export type BuildAppOptions = {
 
 export function createDeps(options: BuildAppOptions): AppDeps {
   const { config, database } = options;
+  const cipher = new TokenCipher(secretFromConfigOrFile(config.encryptionKey, config.dataDir, 'encryption.key'));
+  const now = options.now ?? (() => new Date());
   return {
     config,
     database,
     db: database.db,
     storage: options.storage ?? createStorage(config),
-    cipher: new TokenCipher(secretFromConfigOrFile(config.encryptionKey, config.dataDir, 'encryption.key')),
-    now: options.now ?? (() => new Date()),
+    cipher,
+    now,
+    printful: new PrintfulService({ db: database.db, cipher, config, now }),
   };
 }
 
@@ -67,6 +75,8 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
 
   await app.register(dashboardRoutes, { deps });
   await app.register(designsRoutes, { deps });
+  await app.register(printfulRoutes, { deps });
+  await app.register(catalogRoutes, { deps });
 
   const webDist = config.webDistDir;
   const hasWeb = webDist !== null && fs.existsSync(path.join(webDist, 'index.html'));

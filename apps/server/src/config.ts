@@ -19,6 +19,12 @@ const ZEnv = z.object({
   AI_MONTHLY_CREDITS: z.coerce.number().int().min(0).default(200),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: z.string().optional(),
+  APP_URL: z.url().optional(),
+  PRINTFUL_CLIENT_ID: z.string().optional(),
+  PRINTFUL_CLIENT_SECRET: z.string().optional(),
+  PRINTFUL_API_BASE: z.url().default('https://api.printful.com'),
+  PRINTFUL_OAUTH_BASE: z.url().default('https://www.printful.com'),
+  PRINTFUL_TOKEN: z.string().optional(),
   TRUST_PROXY: z
     .enum(['true', 'false'])
     .default('false')
@@ -56,6 +62,14 @@ export type Config = {
     secretAccessKey: string | undefined;
     forcePathStyle: boolean;
   } | null;
+  /** Public base URL for OAuth redirect URLs; taken from the request when absent. */
+  appUrl: string | undefined;
+  printfulClientId: string | undefined;
+  printfulClientSecret: string | undefined;
+  printfulApiBase: string;
+  printfulOauthBase: string;
+  /** A private Printful token: the live catalogue for every workspace without its own connection. */
+  printfulToken: string | undefined;
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -86,5 +100,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           forcePathStyle: e.S3_FORCE_PATH_STYLE,
         }
       : null,
+    appUrl: e.APP_URL ? e.APP_URL.replace(/\/$/, '') : undefined,
+    printfulClientId: e.PRINTFUL_CLIENT_ID || undefined,
+    printfulClientSecret: e.PRINTFUL_CLIENT_SECRET || undefined,
+    printfulApiBase: e.PRINTFUL_API_BASE,
+    printfulOauthBase: e.PRINTFUL_OAUTH_BASE,
+    printfulToken: e.PRINTFUL_TOKEN || undefined,
   };
 }

@@ -63,6 +63,8 @@ export function useToast() {
   const [state, setLocal] = React.useState<State>(memoryState);
   React.useEffect(() => {
     listeners.push(setLocal);
+    // A screen that mounts before the Toaster may already have raised a toast: pick it up.
+    setLocal(memoryState);
     return () => {
       const index = listeners.indexOf(setLocal);
       if (index > -1) listeners.splice(index, 1);

@@ -1,4 +1,6 @@
-// Store and fulfilment connections come with their own issues; until then the page shows its sections.
+import { FulfillmentServices } from './fulfillment-services';
+
+// The Store Platforms section's content comes with the Shopify issue.
 export function IntegrationsScreen() {
   return (
     <div className="space-y-8">
@@ -15,6 +17,7 @@ export function IntegrationsScreen() {
         <h2 id="fulfillment-services" className="text-lg font-semibold">
           Fulfillment Services
         </h2>
+        <FulfillmentServices />
       </section>
     </div>
   );

@@ -1,9 +1,191 @@
-// The full screen comes with its own issue; until then it shows its heading.
+import { CATALOG_CATEGORY_FILTERS, CATALOG_PRICE_FILTERS } from '@podforge/contract';
+import { ChevronLeft, ChevronRight, Search } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { Skeleton } from '@/components/ui/skeleton';
+import { ApiError } from '@/lib/api-client';
+import { useCatalogProducts } from '../api/get-catalog-products';
+import { ProductCard } from './product-card';
+
+const SKELETON_CARDS = 8;
+const SEARCH_DEBOUNCE_MS = 250;
+
+const fieldClass =
+  'h-10 rounded-md border border-slate-300 bg-white px-3 text-sm focus:outline-none focus:ring-2 focus:ring-brand-500';
+
+function useDebounced<T>(value: T, ms: number): T {
+  const [debounced, setDebounced] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setDebounced(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return debounced;
+}
+
 export function ProductPickerScreen() {
+  const [searchInput, setSearchInput] = useState('');
+  const [category, setCategory] = useState<string>('All Categories');
+  const [priceLabel, setPriceLabel] = useState<string>('All Prices');
+  const [page, setPage] = useState(1);
+  const search = useDebounced(searchInput, SEARCH_DEBOUNCE_MS);
+  const price = CATALOG_PRICE_FILTERS.find((p) => p.label === priceLabel) ?? CATALOG_PRICE_FILTERS[0];
+
+  const { data, isPending, isError, error, isPlaceholderData } = useCatalogProducts({
+    search,
+    category,
+    minPrice: price.min,
+    maxPrice: price.max,
+    page,
+  });
+
   return (
-    <div className="space-y-2">
-      <h1 className="text-2xl font-bold tracking-tight">Product Picker</h1>
-      <p className="text-slate-500">Browse the print-on-demand catalogue and pick a product for your design.</p>
+    <div className="space-y-6">
+      <div className="flex flex-wrap items-end justify-between gap-2">
+        <div>
+          <h1 className="text-2xl font-bold tracking-tight">Product Picker</h1>
+          <p className="text-slate-500">Browse the print-on-demand catalogue and pick a product for your design.</p>
+        </div>
+        {data && (
+          <p className="text-sm text-slate-500" data-testid="catalog-source">
+            {data.source === 'printful' ? 'Live Printful catalogue' : 'Bundled Printful catalogue'}
+          </p>
+        )}
+      </div>
+
+      <Card className="flex flex-col gap-3 p-4 md:flex-row md:items-center">
+        <label className="relative flex-1">
+          <span className="sr-only">Search products</span>
+          <Search className="absolute left-3 top-3 h-4 w-4 text-slate-400" aria-hidden="true" />
+          <input
+            type="search"
+            placeholder="Search products..."
+            value={searchInput}
+            onChange={(e) => {
+              // A new filter starts again at page 1.
+              setSearchInput(e.target.value);
+              setPage(1);
+            }}
+            className={`${fieldClass} w-full pl-9`}
+          />
+        </label>
+        <label className="flex items-center gap-2">
+          <span className="sr-only">Category</span>
+          <select
+            value={category}
+            onChange={(e) => {
+              setCategory(e.target.value);
+              setPage(1);
+            }}
+            className={fieldClass}
+            aria-label="Category"
+          >
+            {CATALOG_CATEGORY_FILTERS.map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="flex items-center gap-2">
+          <span className="sr-only">Price</span>
+          <select
+            value={priceLabel}
+            onChange={(e) => {
+              setPriceLabel(e.target.value);
+              setPage(1);
+            }}
+            className={fieldClass}
+            aria-label="Price"
+          >
+            {CATALOG_PRICE_FILTERS.map((p) => (
+              <option key={p.label} value={p.label}>
+                {p.label}
+              </option>
+            ))}
+          </select>
+        </label>
+      </Card>
+
+      {isPending ? (
+        <div
+          className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4"
+          role="status"
+          aria-busy="true"
+          aria-label="Loading products"
+        >
+          {Array.from({ length: SKELETON_CARDS }, (_, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: placeholders have no identity.
+            <Card key={i} className="overflow-hidden" data-testid="product-skeleton">
+              <Skeleton className="aspect-[4/5] rounded-none" />
+              <div className="space-y-2 p-4">
+                <Skeleton className="h-4 w-3/4" />
+                <Skeleton className="h-3 w-full" />
+                <Skeleton className="h-3 w-1/3" />
+              </div>
+            </Card>
+          ))}
+        </div>
+      ) : isError ? (
+        <Card className="p-10 text-center" role="alert">
+          <p className="font-medium">Could not load products.</p>
+          <p className="text-sm text-slate-500">
+            {error instanceof ApiError ? (error.serverMessage ?? error.message) : 'Please try again.'}
+          </p>
+        </Card>
+      ) : data.items.length === 0 ? (
+        <Card className="p-10 text-center">
+          <p className="font-medium">No products found.</p>
+          <p className="text-sm text-slate-500">Try adjusting your search or filters.</p>
+        </Card>
+      ) : (
+        <>
+          <div
+            className={`grid gap-4 sm:grid-cols-2 lg:grid-cols-4 ${isPlaceholderData ? 'opacity-60' : ''}`}
+            aria-busy={isPlaceholderData}
+          >
+            {data.items.map((product) => (
+              <ProductCard key={product.id} product={product} />
+            ))}
+          </div>
+          <nav className="flex items-center justify-center gap-1" aria-label="Pages">
+            <Button
+              variant="outline"
+              size="sm"
+              onClick={() => setPage((p) => p - 1)}
+              disabled={page <= 1}
+              aria-label="Previous page"
+            >
+              <ChevronLeft />
+            </Button>
+            {Array.from({ length: data.totalPages }, (_, i) => i + 1).map((n) => (
+              <Button
+                key={n}
+                variant={n === page ? 'default' : 'outline'}
+                size="sm"
+                onClick={() => setPage(n)}
+                aria-current={n === page ? 'page' : undefined}
+                aria-label={`Page ${n}`}
+              >
+                {n}
+              </Button>
+            ))}
+            <Button
+              variant="outline"
+              size="sm"
+              onClick={() => setPage((p) => p + 1)}
+              disabled={page >= data.totalPages}
+              aria-label="Next page"
+            >
+              <ChevronRight />
+            </Button>
+          </nav>
+          <p className="text-center text-xs text-slate-500">
+            Showing {(data.page - 1) * data.pageSize + 1} to {Math.min(data.page * data.pageSize, data.total)} of{' '}
+            {data.total} products
+          </p>
+        </>
+      )}
     </div>
   );
 }

@@ -1,0 +1,203 @@
+/**
+ * Printful API client (apis.md section B). Base URLs, fetch, clock and sleep are injectable so the same code runs
+ * against api.printful.com and the local fake, and rate-limit waits take no time in tests.
+ */
+
+export class PrintfulError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'PrintfulError';
+  }
+}
+
+export type PrintfulClientOptions = {
+  apiBase: string;
+  oauthBase: string;
+  clientId?: string | undefined;
+  clientSecret?: string | undefined;
+  fetch?: typeof fetch;
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+  /** Requests per window; Printful's general limit is 120 per 60 s. */
+  rateLimit?: { requests: number; windowMs: number };
+  /** How many times a 429 is waited out and retried before giving up. */
+  maxRetries?: number;
+};
+
+export type PrintfulTokens = { accessToken: string; refreshToken: string | null; expiresAt: Date | null };
+
+/**
+ * A token bucket: bursts up to `capacity`, refilled evenly (120/60 s is one every 500 ms), so a page of calls
+ * goes out at once but a long crawl is paced under Printful's limit.
+ */
+export class RateLimiter {
+  private tokens: number;
+  private updatedAt: number;
+  /** Earliest time the server said we may call again (Retry-After, or an empty X-Ratelimit-Remaining). */
+  private blockedUntil = 0;
+
+  constructor(
+    private readonly capacity: number,
+    private readonly windowMs: number,
+    private readonly now: () => number,
+    private readonly sleep: (ms: number) => Promise<void>,
+  ) {
+    this.tokens = capacity;
+    this.updatedAt = now();
+  }
+
+  private refill() {
+    const t = this.now();
+    this.tokens = Math.min(this.capacity, this.tokens + ((t - this.updatedAt) * this.capacity) / this.windowMs);
+    this.updatedAt = t;
+  }
+
+  async take(): Promise<void> {
+    for (;;) {
+      const wait = this.blockedUntil - this.now();
+      if (wait > 0) {
+        await this.sleep(wait);
+        continue;
+      }
+      this.refill();
+      if (this.tokens >= 1) {
+        this.tokens -= 1;
+        return;
+      }
+      await this.sleep(Math.ceil(((1 - this.tokens) * this.windowMs) / this.capacity));
+    }
+  }
+
+  blockFor(ms: number) {
+    this.blockedUntil = Math.max(this.blockedUntil, this.now() + ms);
+  }
+}
+
+/** apis.md B4 client rule: status from HTTP, message from error.message ?? result ?? data ?? detail ?? details ?? title. */
+export function printfulErrorMessage(body: unknown, fallback: string): string {
+  if (!body || typeof body !== 'object') return fallback;
+  const b = body as Record<string, unknown>;
+  const error = b.error as Record<string, unknown> | string | undefined;
+  const candidates = [
+    typeof error === 'object' && error ? error.message : undefined,
+    typeof error === 'string' ? (b.error_description ?? error) : undefined,
+    b.result,
+    b.data,
+    b.detail,
+    b.details,
+    b.title,
+  ];
+  const found = candidates.find((c) => typeof c === 'string' && c.length > 0);
+  return typeof found === 'string' ? found.slice(0, 300) : fallback;
+}
+
+const retryAfterMs = (headers: Headers): number => {
+  const value = Number(headers.get('retry-after') ?? headers.get('x-ratelimit-reset') ?? '');
+  return Number.isFinite(value) && value > 0 ? Math.min(value * 1000, 120_000) : 60_000;
+};
+
+export class PrintfulClient {
+  private readonly fetchImpl: typeof fetch;
+  private readonly now: () => number;
+  private readonly sleep: (ms: number) => Promise<void>;
+  readonly limiter: RateLimiter;
+  private readonly maxRetries: number;
+
+  constructor(private readonly options: PrintfulClientOptions) {
+    this.fetchImpl = options.fetch ?? fetch;
+    this.now = options.now ?? Date.now;
+    this.sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+    const { requests, windowMs } = options.rateLimit ?? { requests: 120, windowMs: 60_000 };
+    this.limiter = new RateLimiter(requests, windowMs, this.now, (ms) => this.sleep(ms));
+    this.maxRetries = options.maxRetries ?? 3;
+  }
+
+  get oauthConfigured(): boolean {
+    return Boolean(this.options.clientId && this.options.clientSecret);
+  }
+
+  authorizeUrl(state: string, redirectUrl: string): string {
+    const url = new URL('/oauth/authorize', this.options.oauthBase);
+    url.searchParams.set('client_id', this.options.clientId ?? '');
+    url.searchParams.set('state', state);
+    // Printful's parameter is redirect_url, not redirect_uri.
+    url.searchParams.set('redirect_url', redirectUrl);
+    return url.toString();
+  }
+
+  exchangeCode(code: string): Promise<PrintfulTokens> {
+    return this.tokenRequest({ grant_type: 'authorization_code', code });
+  }
+
+  refresh(refreshToken: string): Promise<PrintfulTokens> {
+    return this.tokenRequest({ grant_type: 'refresh_token', refresh_token: refreshToken });
+  }
+
+  private async tokenRequest(params: Record<string, string>): Promise<PrintfulTokens> {
+    if (!this.oauthConfigured) throw new PrintfulError(400, 'Printful OAuth is not configured');
+    const body = new URLSearchParams({
+      ...params,
+      client_id: this.options.clientId ?? '',
+      client_secret: this.options.clientSecret ?? '',
+    });
+    let response: Response;
+    try {
+      response = await this.fetchImpl(new URL('/oauth/token', this.options.oauthBase), {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
+        body,
+      });
+    } catch {
+      throw new PrintfulError(502, 'Printful could not be reached');
+    }
+    const json = (await response.json().catch(() => null)) as Record<string, unknown> | null;
+    if (!response.ok || !json || typeof json.access_token !== 'string') {
+      throw new PrintfulError(
+        response.ok ? 502 : response.status,
+        printfulErrorMessage(json, `Printful refused the authorisation (${response.status})`),
+      );
+    }
+    // expires_at is unix seconds sent as a string.
+    const expires = Number(json.expires_at);
+    return {
+      accessToken: json.access_token,
+      refreshToken: typeof json.refresh_token === 'string' ? json.refresh_token : null,
+      expiresAt: Number.isFinite(expires) && expires > 0 ? new Date(expires * 1000) : null,
+    };
+  }
+
+  /** GET an API path with a bearer token; waits out 429s (Retry-After) up to maxRetries, paces under the limit. */
+  async get<T>(path: string, token: string, query: Record<string, string | undefined> = {}): Promise<T> {
+    const url = new URL(path, this.options.apiBase);
+    for (const [key, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(key, value);
+    for (let attempt = 0; ; attempt++) {
+      await this.limiter.take();
+      let response: Response;
+      try {
+        response = await this.fetchImpl(url, {
+          headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' },
+        });
+      } catch {
+        throw new PrintfulError(502, 'Printful could not be reached');
+      }
+      if (response.status === 429) {
+        await response.body?.cancel();
+        const wait = retryAfterMs(response.headers);
+        this.limiter.blockFor(wait);
+        if (attempt < this.maxRetries) continue;
+        throw new PrintfulError(429, 'Printful is rate limiting requests; try again in a minute');
+      }
+      // The server's own count wins over ours: an empty bucket means wait for its reset.
+      if (response.headers.get('x-ratelimit-remaining') === '0') this.limiter.blockFor(retryAfterMs(response.headers));
+      const json = (await response.json().catch(() => null)) as unknown;
+      if (!response.ok) {
+        throw new PrintfulError(response.status, printfulErrorMessage(json, `Printful answered ${response.status}`));
+      }
+      if (json === null) throw new PrintfulError(502, 'Printful sent an unreadable answer');
+      return json as T;
+    }
+  }
+}

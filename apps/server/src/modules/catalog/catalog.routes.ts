@@ -1,0 +1,52 @@
+import { ZShopifyCatalogProductsQuery } from '@podforge/contract';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { AppDeps } from '../../app';
+import { BUNDLED_CATEGORIES, categoryType, findSeed, slug } from '../../integrations/printful/catalog/bundled';
+import { renderProductSvg } from '../../integrations/printful/catalog/product-image';
+import { notFound } from '../../lib/errors';
+import { parseInput } from '../../lib/validate';
+import { listCatalogCategories, listCatalogTemplates } from './catalog.service';
+
+const ZProductImageParams = z.object({
+  id: z.coerce.number().int().min(1),
+  file: z.string().regex(/^[a-z0-9-]+\.svg$/),
+});
+const ZCategoryImageParams = z.object({ file: z.string().regex(/^\d+\.svg$/) });
+
+const sendSvg = (reply: import('fastify').FastifyReply, svg: string) =>
+  reply
+    .header('Content-Type', 'image/svg+xml; charset=utf-8')
+    .header('Cache-Control', 'public, max-age=86400')
+    // SVG opened directly must not run anything.
+    .header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'")
+    .send(svg);
+
+export async function catalogRoutes(app: FastifyInstance, { deps }: { deps: AppDeps }) {
+  app.get('/api/catalog/shopify/categories', async (request) =>
+    listCatalogCategories(await deps.printful.catalogFor(request.workspaceId), undefined),
+  );
+
+  app.get('/api/catalog/shopify/products', async (request) => {
+    const { categoryId } = parseInput(ZShopifyCatalogProductsQuery, request.query, 'query');
+    return listCatalogTemplates(await deps.printful.catalogFor(request.workspaceId), categoryId);
+  });
+
+  // Bundled catalogue pictures, drawn on request (cheap, and cached by the browser for a day).
+  app.get('/templates/catalog/products/:id/:file', async (request, reply) => {
+    const { id, file } = parseInput(ZProductImageParams, request.params, 'params');
+    const seed = findSeed(id);
+    const colour = seed?.colours.find(([name]) => `${slug(name)}.svg` === file);
+    if (!seed || !colour) throw notFound('Image');
+    return sendSvg(reply, renderProductSvg(seed.type, colour[1], `${seed.name}, ${colour[0]}`, seed.bodyHex));
+  });
+
+  app.get('/templates/catalog/categories/:file', async (request, reply) => {
+    const { file } = parseInput(ZCategoryImageParams, request.params, 'params');
+    const id = Number(file.replace('.svg', ''));
+    const category = BUNDLED_CATEGORIES.find((c) => c.id === id);
+    const type = categoryType(id);
+    if (!category || !type) throw notFound('Image');
+    return sendSvg(reply, renderProductSvg(type, '#ffffff', category.name));
+  });
+}

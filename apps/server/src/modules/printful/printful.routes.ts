@@ -1,0 +1,44 @@
+import { ZCatalogCategoriesQuery, ZCatalogProductsQuery, ZPrintfulCallbackQuery } from '@podforge/contract';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppDeps } from '../../app';
+import { conflict } from '../../lib/errors';
+import { parseInput } from '../../lib/validate';
+import { listCatalogCategories, listCatalogProducts } from '../catalog/catalog.service';
+
+/** Where Printful sends the user back: APP_URL when set (behind a proxy), else this request's own origin. */
+const callbackUrl = (deps: AppDeps, request: FastifyRequest) =>
+  `${deps.config.appUrl ?? `${request.protocol}://${request.host}`}/api/printful/oauth/callback`;
+
+export async function printfulRoutes(app: FastifyInstance, { deps }: { deps: AppDeps }) {
+  app.get('/api/printful/products', async (request) => {
+    const query = parseInput(ZCatalogProductsQuery, request.query, 'query');
+    return listCatalogProducts(await deps.printful.catalogFor(request.workspaceId), query);
+  });
+
+  app.get('/api/printful/categories', async (request) => {
+    const { parent_id } = parseInput(ZCatalogCategoriesQuery, request.query, 'query');
+    return listCatalogCategories(await deps.printful.catalogFor(request.workspaceId), parent_id);
+  });
+
+  app.get('/api/printful/status', async (request) => deps.printful.status(request.workspaceId));
+
+  app.post('/api/printful/disconnect', async (request) => {
+    const status = await deps.printful.disconnect(request.workspaceId);
+    if (status.connected && status.via === 'token') {
+      throw conflict('Printful is connected by the server setting PRINTFUL_TOKEN; remove it to disconnect');
+    }
+    return status;
+  });
+
+  // A browser navigation, not a fetch: outcomes are redirects back to the Integrations page.
+  app.get('/api/printful/oauth/start', async (request, reply) => {
+    if (!deps.printful.client.oauthConfigured) return reply.redirect('/integrations?printful=not_configured');
+    return reply.redirect(await deps.printful.startOAuth(request.workspaceId, callbackUrl(deps, request)));
+  });
+
+  app.get('/api/printful/oauth/callback', async (request, reply) => {
+    const query = parseInput(ZPrintfulCallbackQuery, request.query, 'query');
+    const outcome = await deps.printful.finishOAuth(request.workspaceId, query);
+    return reply.redirect(`/integrations?printful=${outcome}`);
+  });
+}

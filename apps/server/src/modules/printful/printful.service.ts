@@ -1,0 +1,307 @@
+import type { TCatalogCategory, TCatalogProduct, TPrintfulStatus } from '@podforge/contract';
+import { ErrorCode } from '@podforge/contract';
+import { and, eq, lt } from 'drizzle-orm';
+import type { Config } from '../../config';
+import type { Db } from '../../db/client';
+import { integrations, oauthStates } from '../../db/schema';
+import { TtlCache } from '../../integrations/printful/cache';
+import { PrintfulClient, PrintfulError } from '../../integrations/printful/client';
+import type { TokenCipher } from '../../lib/crypto';
+import { randomToken } from '../../lib/crypto';
+import { AppError, upstreamError } from '../../lib/errors';
+import { bundledCatalog, type CatalogListing, type CatalogSourceImpl } from '../catalog/catalog.service';
+
+const STATE_TTL_MS = 10 * 60_000;
+/** Refresh this long before the access token's expiry, so a call never goes out with a dying token. */
+const REFRESH_MARGIN_MS = 5 * 60_000;
+const CATALOG_TTL_MS = 10 * 60_000;
+/** Printful's v2 placements give print areas in inches; files are prepared at 150 DPI. */
+const PRINT_DPI = 150;
+
+type Deps = { db: Db; cipher: TokenCipher; config: Config; now: () => Date };
+
+type V2Product = {
+  id: number;
+  main_category_id: number;
+  type: string;
+  name: string;
+  brand: string | null;
+  model: string | null;
+  image: string;
+  variant_count: number;
+  description: string;
+  sizes?: string[];
+  colors?: { name: string; value: string }[];
+  placements?: { placement: string; technique: string; print_area_width: number; print_area_height: number }[];
+};
+type V2Variant = { id: number; name: string; size: string; color: string; color_code: string; image: string };
+type V2Prices = { data: { variants: { id: number; techniques: { price: string }[] }[] } };
+type Paged<T> = { data: T[]; paging?: { total: number; offset: number; limit: number } };
+
+export function toPrintfulAppError(error: unknown): never {
+  if (error instanceof PrintfulError) {
+    if (error.status === 429) throw new AppError(503, ErrorCode.RateLimited, `Printful: ${error.message}`);
+    if (error.status === 401 || error.status === 403) {
+      throw upstreamError('Printful rejected the connection; reconnect Printful on the Integrations page');
+    }
+    throw upstreamError(`Printful: ${error.message}`);
+  }
+  throw error;
+}
+
+export class PrintfulService {
+  client: PrintfulClient;
+  private readonly cache: TtlCache;
+  private readonly refreshing = new Map<string, Promise<string>>();
+
+  constructor(private readonly deps: Deps) {
+    const { config } = deps;
+    this.client = new PrintfulClient({
+      apiBase: config.printfulApiBase,
+      oauthBase: config.printfulOauthBase,
+      clientId: config.printfulClientId,
+      clientSecret: config.printfulClientSecret,
+    });
+    this.cache = new TtlCache(CATALOG_TTL_MS, () => deps.now().getTime());
+  }
+
+  private async connection(workspaceId: string) {
+    const [row] = await this.deps.db
+      .select()
+      .from(integrations)
+      .where(
+        and(
+          eq(integrations.workspaceId, workspaceId),
+          eq(integrations.platform, 'printful'),
+          eq(integrations.kind, 'fulfillment'),
+        ),
+      )
+      .limit(1);
+    return row ?? null;
+  }
+
+  async status(workspaceId: string): Promise<TPrintfulStatus> {
+    const oauthConfigured = this.client.oauthConfigured;
+    const row = await this.connection(workspaceId);
+    if (row && row.status === 'connected') {
+      return { connected: true, via: 'oauth', oauthConfigured, ...(row.storeName ? { storeName: row.storeName } : {}) };
+    }
+    if (this.deps.config.printfulToken)
+      return { connected: true, via: 'token', oauthConfigured, storeName: 'Printful (private token)' };
+    return { connected: false, oauthConfigured };
+  }
+
+  /** Starts OAuth: a single-use state nonce bound to this workspace, and Printful's authorize URL. */
+  async startOAuth(workspaceId: string, redirectUrl: string): Promise<string> {
+    const state = randomToken(24);
+    // This workspace's old unused nonces are of no use to anyone.
+    await this.deps.db
+      .delete(oauthStates)
+      .where(
+        and(
+          eq(oauthStates.workspaceId, workspaceId),
+          lt(oauthStates.createdAt, new Date(this.deps.now().getTime() - STATE_TTL_MS)),
+        ),
+      );
+    await this.deps.db.insert(oauthStates).values({ state, workspaceId, provider: 'printful', data: { redirectUrl } });
+    return this.client.authorizeUrl(state, redirectUrl);
+  }
+
+  /** The callback: check the nonce, then success, then exchange the code. Answers the outcome for the redirect. */
+  async finishOAuth(
+    workspaceId: string,
+    query: { state?: string | undefined; code?: string | undefined; success?: string | undefined },
+  ): Promise<'connected' | 'denied' | 'invalid_state' | 'failed'> {
+    // Printful may not echo state on a rejection (apis.md B1); nothing is stored then, so no nonce is needed.
+    if (!query.state) return query.success === '0' ? 'denied' : 'invalid_state';
+    // Single use: the nonce is deleted whether the flow goes on or not.
+    const [stateRow] = await this.deps.db
+      .delete(oauthStates)
+      .where(
+        and(
+          eq(oauthStates.state, query.state),
+          eq(oauthStates.workspaceId, workspaceId),
+          eq(oauthStates.provider, 'printful'),
+        ),
+      )
+      .returning();
+    if (!stateRow || stateRow.createdAt.getTime() < this.deps.now().getTime() - STATE_TTL_MS) return 'invalid_state';
+    if (query.success !== '1') return 'denied';
+    if (!query.code) return 'failed';
+    try {
+      const tokens = await this.client.exchangeCode(query.code);
+      const stores = await this.client.get<{ result: { id: number; name: string }[] }>('/stores', tokens.accessToken);
+      const store = stores.result?.[0];
+      const { cipher, db, now } = this.deps;
+      await db.transaction(async (tx) => {
+        // One Printful connection per workspace: reconnecting replaces the old one.
+        await tx
+          .delete(integrations)
+          .where(and(eq(integrations.workspaceId, workspaceId), eq(integrations.platform, 'printful')));
+        await tx.insert(integrations).values({
+          workspaceId,
+          kind: 'fulfillment',
+          platform: 'printful',
+          externalId: store ? String(store.id) : 'printful',
+          storeName: store?.name ?? 'Printful',
+          accessTokenEnc: cipher.encrypt(tokens.accessToken),
+          refreshTokenEnc: tokens.refreshToken ? cipher.encrypt(tokens.refreshToken) : null,
+          tokenExpiresAt: tokens.expiresAt,
+          status: 'connected',
+          verifiedAt: now(),
+        });
+      });
+      return 'connected';
+    } catch (error) {
+      if (error instanceof PrintfulError) return 'failed';
+      throw error;
+    }
+  }
+
+  async disconnect(workspaceId: string): Promise<TPrintfulStatus> {
+    await this.deps.db
+      .delete(integrations)
+      .where(and(eq(integrations.workspaceId, workspaceId), eq(integrations.platform, 'printful')));
+    return this.status(workspaceId);
+  }
+
+  /** The access token to use for this workspace, refreshed first when it is about to expire; null when none. */
+  async accessToken(workspaceId: string): Promise<string | null> {
+    const row = await this.connection(workspaceId);
+    if (row?.status !== 'connected' || !row.accessTokenEnc) return this.deps.config.printfulToken ?? null;
+    const expiresAt = row.tokenExpiresAt?.getTime();
+    if (expiresAt === undefined || expiresAt - REFRESH_MARGIN_MS > this.deps.now().getTime()) {
+      return this.deps.cipher.decrypt(row.accessTokenEnc);
+    }
+    // Refresh tokens rotate: two refreshes with the same one would break the second, so share one per workspace.
+    const existing = this.refreshing.get(workspaceId);
+    if (existing) return existing;
+    const promise = this.refreshRow(row).finally(() => this.refreshing.delete(workspaceId));
+    this.refreshing.set(workspaceId, promise);
+    return promise;
+  }
+
+  private async refreshRow(row: typeof integrations.$inferSelect): Promise<string> {
+    const { cipher, db } = this.deps;
+    if (!row.refreshTokenEnc) throw upstreamError('Printful authorisation expired; reconnect Printful');
+    try {
+      const tokens = await this.client.refresh(cipher.decrypt(row.refreshTokenEnc));
+      await db
+        .update(integrations)
+        .set({
+          accessTokenEnc: cipher.encrypt(tokens.accessToken),
+          refreshTokenEnc: tokens.refreshToken ? cipher.encrypt(tokens.refreshToken) : row.refreshTokenEnc,
+          tokenExpiresAt: tokens.expiresAt,
+        })
+        .where(and(eq(integrations.id, row.id), eq(integrations.workspaceId, row.workspaceId)));
+      return tokens.accessToken;
+    } catch (error) {
+      if (!(error instanceof PrintfulError)) throw error;
+      await db
+        .update(integrations)
+        .set({ status: 'error' })
+        .where(and(eq(integrations.id, row.id), eq(integrations.workspaceId, row.workspaceId)));
+      throw upstreamError('Printful authorisation expired; reconnect Printful on the Integrations page');
+    }
+  }
+
+  /** The catalogue this workspace sees: live Printful when connected, the bundled snapshot otherwise. */
+  async catalogFor(workspaceId: string): Promise<CatalogSourceImpl> {
+    const token = await this.accessToken(workspaceId);
+    return token ? this.liveCatalog(token) : bundledCatalog;
+  }
+
+  /** Forget cached catalogue answers (tests; a manual refresh). */
+  clearCatalogCache() {
+    this.cache.clear();
+  }
+
+  private liveCatalog(token: string): CatalogSourceImpl {
+    const get = <T>(path: string, query: Record<string, string> = {}) =>
+      this.client.get<T>(path, token, query).catch(toPrintfulAppError);
+    // The catalogue is the same for every store; cache keys leave the token out.
+    const cached = <T>(key: string, load: () => Promise<T>) => this.cache.get(key, load);
+
+    const categories = () =>
+      cached('categories', async () => {
+        const body =
+          await get<Paged<{ id: number; parent_id: number; title: string; image_url: string }>>(
+            '/v2/catalog-categories',
+          );
+        return body.data.map(
+          (c): TCatalogCategory => ({ id: c.id, parentId: c.parent_id ?? 0, name: c.title, image: c.image_url }),
+        );
+      });
+
+    const allProducts = () =>
+      cached('products', async () => {
+        const all: V2Product[] = [];
+        // The v2 list has no name search, so the whole catalogue is read (100 a page) and searched here.
+        for (let offset = 0; offset < 5000; offset += 100) {
+          const body = await get<Paged<V2Product>>('/v2/catalog-products', { limit: '100', offset: String(offset) });
+          all.push(...body.data);
+          if (body.data.length < 100 || (body.paging && offset + 100 >= body.paging.total)) break;
+        }
+        return all;
+      });
+
+    const product = (listing: CatalogListing) =>
+      cached(`product:${listing.id}`, async (): Promise<TCatalogProduct> => {
+        const p = (await allProducts()).find((x) => x.id === listing.id);
+        if (!p) throw upstreamError(`Printful: product ${listing.id} is no longer in the catalogue`);
+        const [variants, prices] = await Promise.all([
+          get<Paged<V2Variant>>(`/v2/catalog-products/${p.id}/catalog-variants`, { limit: '100' }),
+          get<V2Prices>(`/v2/catalog-products/${p.id}/prices`, { currency: 'USD' }),
+        ]);
+        const priceOf = new Map(prices.data.variants.map((v) => [v.id, v.techniques[0]?.price ?? '0.00']));
+        const mapped = variants.data.map((v) => ({
+          id: v.id,
+          name: v.name,
+          size: v.size,
+          color: v.color,
+          colorCode: v.color_code,
+          price: priceOf.get(v.id) ?? '0.00',
+        }));
+        const amounts = mapped.map((v) => Number(v.price)).filter((n) => n > 0);
+        const colourImages = [...new Map(variants.data.map((v) => [v.color, v.image])).values()];
+        return {
+          id: p.id,
+          categoryId: p.main_category_id,
+          type: p.type,
+          name: p.name,
+          brand: p.brand ?? '',
+          model: p.model ?? '',
+          description: p.description,
+          basePrice: amounts.length ? Math.min(...amounts) : 0,
+          currency: 'USD',
+          mockupUrls: [p.image, ...colourImages.filter((u) => u !== p.image)],
+          variantCount: p.variant_count,
+          variants: mapped,
+          sizes: p.sizes ?? [],
+          colors: p.colors ?? [],
+          printAreas: (p.placements ?? []).map((a) => ({
+            placement: a.placement,
+            title: a.placement,
+            technique: a.technique,
+            widthPx: Math.round(a.print_area_width * PRINT_DPI),
+            heightPx: Math.round(a.print_area_height * PRINT_DPI),
+            dpi: PRINT_DPI,
+          })),
+        };
+      });
+
+    return {
+      source: 'printful',
+      categories,
+      listings: async () =>
+        (await allProducts()).map((p) => ({
+          id: p.id,
+          categoryId: p.main_category_id,
+          name: p.name,
+          description: p.description ?? '',
+        })),
+      product,
+      maxPricedProducts: 100,
+    };
+  }
+}

@@ -1,0 +1,191 @@
+import { Factory, Globe, Printer } from 'lucide-react';
+import { useEffect, useRef } from 'react';
+import { useSearchParams } from 'react-router';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { Skeleton } from '@/components/ui/skeleton';
+import { toast } from '@/components/ui/use-toast';
+import { ApiError } from '@/lib/api-client';
+import { useDisconnectPrintful } from '../api/disconnect-printful';
+import { usePrintfulStatus } from '../api/get-printful-status';
+
+/** What the OAuth callback reports back in `?printful=` (see printful.routes.ts). */
+const OUTCOMES: Record<string, { title: string; description: string; variant: 'success' | 'destructive' }> = {
+  connected: {
+    title: 'Printful Connected',
+    description: 'The live Printful catalogue is now in use.',
+    variant: 'success',
+  },
+  denied: {
+    title: 'Printful Not Connected',
+    description: 'The connection was cancelled on Printful.',
+    variant: 'destructive',
+  },
+  invalid_state: {
+    title: 'Printful Not Connected',
+    description: 'The connection request expired or did not come from this browser. Please try again.',
+    variant: 'destructive',
+  },
+  failed: {
+    title: 'Printful Not Connected',
+    description: 'Printful did not accept the authorisation. Please try again.',
+    variant: 'destructive',
+  },
+  not_configured: {
+    title: 'Printful Not Configured',
+    description: 'Set PRINTFUL_CLIENT_ID and PRINTFUL_CLIENT_SECRET on the server to connect Printful.',
+    variant: 'destructive',
+  },
+};
+
+function ServiceCard({
+  icon: Icon,
+  name,
+  description,
+  badge,
+  children,
+}: {
+  icon: typeof Printer;
+  name: string;
+  description: string;
+  badge: React.ReactNode;
+  children: React.ReactNode;
+}) {
+  return (
+    <Card className="flex flex-col gap-4 p-5" data-testid={`fulfillment-${name.toLowerCase()}`}>
+      <div className="flex items-start justify-between gap-3">
+        <div className="flex items-center gap-3">
+          <div className="flex h-10 w-10 items-center justify-center rounded-lg bg-slate-100">
+            <Icon className="h-5 w-5 text-slate-600" aria-hidden="true" />
+          </div>
+          <div>
+            <h3 className="font-semibold">{name}</h3>
+            <p className="text-sm text-slate-500">{description}</p>
+          </div>
+        </div>
+        {badge}
+      </div>
+      <div className="mt-auto">{children}</div>
+    </Card>
+  );
+}
+
+const badgeClass = 'shrink-0 rounded-full px-2.5 py-0.5 text-xs font-medium';
+
+function PrintfulCard() {
+  const { data: status, isPending, isError } = usePrintfulStatus();
+  const disconnect = useDisconnectPrintful();
+
+  const badge = isPending ? (
+    <Skeleton className="h-5 w-20" />
+  ) : status?.connected ? (
+    <span className={`${badgeClass} bg-green-100 text-green-800`}>Connected</span>
+  ) : (
+    <span className={`${badgeClass} bg-slate-100 text-slate-700`}>{isError ? 'Status unknown' : 'Not connected'}</span>
+  );
+
+  return (
+    <ServiceCard
+      icon={Printer}
+      name="Printful"
+      description="Print-on-demand fulfilment with 300+ products"
+      badge={badge}
+    >
+      {status?.connected ? (
+        <div className="space-y-3">
+          <p className="text-sm text-slate-600">
+            Store: <span className="font-medium text-slate-900">{status.storeName ?? 'Printful'}</span>
+          </p>
+          {status.via === 'token' ? (
+            <p className="text-xs text-slate-500">Connected by the server's PRINTFUL_TOKEN setting.</p>
+          ) : (
+            <Button
+              variant="outline"
+              className="w-full"
+              disabled={disconnect.isPending}
+              onClick={() =>
+                disconnect.mutate(undefined, {
+                  onSuccess: () =>
+                    toast({ title: 'Printful Disconnected', description: 'The bundled catalogue is in use again.' }),
+                  onError: (error) =>
+                    toast({
+                      title: 'Disconnect Failed',
+                      description:
+                        error instanceof ApiError ? (error.serverMessage ?? error.message) : 'Please try again.',
+                      variant: 'destructive',
+                    }),
+                })
+              }
+            >
+              {disconnect.isPending ? 'Disconnecting...' : 'Disconnect'}
+            </Button>
+          )}
+        </div>
+      ) : status && !status.oauthConfigured ? (
+        <div className="space-y-2">
+          <Button className="w-full" disabled>
+            Connect
+          </Button>
+          <p className="text-xs text-slate-500">
+            Set PRINTFUL_CLIENT_ID and PRINTFUL_CLIENT_SECRET (or PRINTFUL_TOKEN) on the server to connect. Until then
+            the bundled catalogue is used.
+          </p>
+        </div>
+      ) : (
+        // A full-page navigation: Printful's consent page, then back to our callback.
+        <Button asChild className="w-full" disabled={isPending}>
+          <a href="/api/printful/oauth/start">Connect</a>
+        </Button>
+      )}
+    </ServiceCard>
+  );
+}
+
+function ComingSoonCard({ icon, name, description }: { icon: typeof Printer; name: string; description: string }) {
+  return (
+    <ServiceCard
+      icon={icon}
+      name={name}
+      description={description}
+      badge={<span className={`${badgeClass} bg-amber-100 text-amber-800`}>Coming Soon</span>}
+    >
+      <Button variant="secondary" className="w-full" disabled>
+        Not Available
+      </Button>
+    </ServiceCard>
+  );
+}
+
+export function FulfillmentServices() {
+  const [params, setParams] = useSearchParams();
+  const outcome = params.get('printful');
+
+  const shown = useRef(false);
+
+  useEffect(() => {
+    if (!outcome) return;
+    const notice = OUTCOMES[outcome];
+    if (notice && !shown.current) {
+      shown.current = true;
+      // After this commit: the Toaster, later in the tree, subscribes in its own effect.
+      setTimeout(() => toast(notice), 0);
+    }
+    // Shown once: a reload must not repeat it.
+    setParams(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        next.delete('printful');
+        return next;
+      },
+      { replace: true },
+    );
+  }, [outcome, setParams]);
+
+  return (
+    <div className="mt-4 grid gap-4 md:grid-cols-3">
+      <PrintfulCard />
+      <ComingSoonCard icon={Globe} name="Gelato" description="Local production in 32+ countries" />
+      <ComingSoonCard icon={Factory} name="Printify" description="A network of print providers" />
+    </div>
+  );
+}

@@ -1,0 +1,140 @@
+import { z } from 'zod';
+
+/** A variant of a catalogue product: one colour and size, with its base cost as a decimal string. */
+export const ZCatalogVariant = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  size: z.string(),
+  color: z.string(),
+  colorCode: z.string(),
+  price: z.string(),
+});
+export type TCatalogVariant = z.infer<typeof ZCatalogVariant>;
+
+export const ZPrintArea = z.object({
+  placement: z.string(),
+  title: z.string(),
+  technique: z.string(),
+  widthPx: z.number().int(),
+  heightPx: z.number().int(),
+  dpi: z.number().int(),
+});
+export type TPrintArea = z.infer<typeof ZPrintArea>;
+
+/** Spec section 3, 'Catalogue product (picker)', with the fields Printful adds. */
+export const ZCatalogProduct = z.object({
+  id: z.number().int(),
+  categoryId: z.number().int(),
+  type: z.string(),
+  name: z.string(),
+  brand: z.string(),
+  model: z.string(),
+  description: z.string(),
+  /** The lowest variant cost, in USD. */
+  basePrice: z.number(),
+  currency: z.string(),
+  mockupUrls: z.array(z.string()),
+  variantCount: z.number().int(),
+  variants: z.array(ZCatalogVariant),
+  sizes: z.array(z.string()),
+  colors: z.array(z.object({ name: z.string(), value: z.string() })),
+  printAreas: z.array(ZPrintArea),
+});
+export type TCatalogProduct = z.infer<typeof ZCatalogProduct>;
+
+export const CATALOG_PAGE_SIZE = 12;
+
+const zOptionalNumber = z
+  .string()
+  .trim()
+  .regex(/^\d+(\.\d{1,2})?$/, 'must be a non-negative amount like 15 or 15.50')
+  .transform(Number);
+
+/** `GET /api/printful/products`: search on name and description, category by id or name, price range, page. */
+export const ZCatalogProductsQuery = z
+  .object({
+    search: z.string().trim().max(100).optional(),
+    category: z.string().trim().max(60).optional(),
+    minPrice: zOptionalNumber.optional(),
+    maxPrice: zOptionalNumber.optional(),
+    page: z.coerce.number().int().min(1).max(1000).default(1),
+    pageSize: z.coerce.number().int().min(1).max(100).default(CATALOG_PAGE_SIZE),
+  })
+  .refine((q) => q.minPrice === undefined || q.maxPrice === undefined || q.minPrice <= q.maxPrice, {
+    message: 'minPrice must not be above maxPrice',
+    path: ['minPrice'],
+  });
+export type TCatalogProductsQuery = z.infer<typeof ZCatalogProductsQuery>;
+
+export const ZCatalogSource = z.enum(['bundled', 'printful']);
+export type TCatalogSource = z.infer<typeof ZCatalogSource>;
+
+export const ZCatalogProductPage = z.object({
+  items: z.array(ZCatalogProduct),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  total: z.number().int(),
+  totalPages: z.number().int(),
+  /** Where the catalogue came from: the bundled snapshot, or the connected Printful account. */
+  source: ZCatalogSource,
+});
+export type TCatalogProductPage = z.infer<typeof ZCatalogProductPage>;
+
+export const ZCatalogCategory = z.object({
+  id: z.number().int(),
+  parentId: z.number().int(),
+  name: z.string(),
+  image: z.string(),
+});
+export type TCatalogCategory = z.infer<typeof ZCatalogCategory>;
+
+export const ZCatalogCategoriesQuery = z.object({
+  parent_id: z.coerce.number().int().min(0).optional(),
+});
+
+/** Spec section 3, 'Catalog template': a catalogue product as the start of a Shopify product. */
+export const ZCatalogTemplate = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  description: z.string(),
+  price: z.number(),
+  imageUrl: z.string(),
+});
+export type TCatalogTemplate = z.infer<typeof ZCatalogTemplate>;
+
+export const ZShopifyCatalogProductsQuery = z.object({
+  categoryId: z.coerce.number().int().min(1).optional(),
+});
+
+/** The spec's category filter names (section 9) and price bands; the picker sends minPrice/maxPrice. */
+export const CATALOG_CATEGORY_FILTERS = [
+  'All Categories',
+  'T-Shirts',
+  'Hoodies',
+  'Mugs',
+  'Posters',
+  'Phone Cases',
+] as const;
+export const CATALOG_PRICE_FILTERS = [
+  { label: 'All Prices', min: undefined, max: undefined },
+  { label: 'Under $15', min: undefined, max: 14.99 },
+  { label: '$15 - $25', min: 15, max: 25 },
+  { label: '$25 - $40', min: 25, max: 40 },
+  { label: 'Over $40', min: 40.01, max: undefined },
+] as const;
+
+export const ZPrintfulStatus = z.object({
+  connected: z.boolean(),
+  storeName: z.string().optional(),
+  /** 'oauth' when this workspace connected its account, 'token' when the server has PRINTFUL_TOKEN. */
+  via: z.enum(['oauth', 'token']).optional(),
+  /** Whether Connect can start (PRINTFUL_CLIENT_ID and PRINTFUL_CLIENT_SECRET are set). */
+  oauthConfigured: z.boolean(),
+});
+export type TPrintfulStatus = z.infer<typeof ZPrintfulStatus>;
+
+export const ZPrintfulCallbackQuery = z.object({
+  state: z.string().max(200).optional(),
+  code: z.string().max(2000).optional(),
+  success: z.string().max(5).optional(),
+});
