@@ -1,2 +1,3 @@
 export * from './common';
 export * from './dashboard';
+export * from './mockups';
