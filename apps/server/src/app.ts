@@ -8,6 +8,7 @@ import type { Database, Db } from './db/client';
 import { TokenCipher } from './lib/crypto';
 import { secretFromConfigOrFile } from './lib/secrets';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
+import { mockupsRoutes } from './modules/mockups/mockups.routes';
 import { registerCsrfGuard } from './plugins/csrf';
 import { registerErrorHandling } from './plugins/errors';
 import { workspacePlugin } from './plugins/workspace';
@@ -65,6 +66,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
   registerCsrfGuard(app);
 
   await app.register(dashboardRoutes, { deps });
+  await app.register(mockupsRoutes, { deps });
 
   const webDist = config.webDistDir;
   const hasWeb = webDist !== null && fs.existsSync(path.join(webDist, 'index.html'));

@@ -93,7 +93,13 @@ export class TemplateStore {
       return hit;
     }
     const job = this.fullPng(productType, template, colorId).then(async (png) => {
-      const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+      // A near-grey render may be stored as a greyscale PNG: always decode to 3-channel sRGB.
+      const { data, info } = await sharp(png)
+        .removeAlpha()
+        .toColourspace('srgb')
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      if (info.channels !== 3) throw new Error(`template decoded to ${info.channels} channels`);
       return { data, width: info.width, height: info.height, channels: 3 as const };
     });
     job.catch(() => this.raws.delete(key));
@@ -174,22 +180,28 @@ export async function composeMockup(
   layer: DesignLayer | null,
 ): Promise<{ png: Buffer; preview: Buffer; width: number; height: number }> {
   const raw = { width: template.width, height: template.height, channels: template.channels };
-  const composed = layer
-    ? await sharp(template.data, { raw })
-        .composite([
-          {
-            input: layer.data,
-            raw: { width: layer.width, height: layer.height, channels: 4 },
-            left: layer.left,
-            top: layer.top,
-          },
-        ])
-        .raw()
-        .toBuffer()
-    : template.data;
+  let composed: { data: Buffer; raw: { width: number; height: number; channels: 1 | 2 | 3 | 4 } } = {
+    data: template.data,
+    raw,
+  };
+  if (layer) {
+    // Compositing adds an alpha channel: read the channel count back rather than assume it.
+    const { data, info } = await sharp(template.data, { raw })
+      .composite([
+        {
+          input: layer.data,
+          raw: { width: layer.width, height: layer.height, channels: 4 },
+          left: layer.left,
+          top: layer.top,
+        },
+      ])
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    composed = { data, raw: { width: info.width, height: info.height, channels: info.channels } };
+  }
   const [png, preview] = await Promise.all([
-    sharp(composed, { raw }).png(PNG_OPTIONS).toBuffer(),
-    sharp(composed, { raw }).resize(MOCKUP_PREVIEW_WIDTH).png().toBuffer(),
+    sharp(composed.data, { raw: composed.raw }).removeAlpha().png(PNG_OPTIONS).toBuffer(),
+    sharp(composed.data, { raw: composed.raw }).removeAlpha().resize(MOCKUP_PREVIEW_WIDTH).png().toBuffer(),
   ]);
   return { png, preview, width: template.width, height: template.height };
 }
