@@ -64,7 +64,12 @@ describe('mockups API', () => {
   });
 
   it('renders a mockup with the design inside the design area and the template outside it', async () => {
-    const res = await client.post('/api/mockups', { designId, productType: 'mug', templateId: 'mug-right', adjustments: ADJ });
+    const res = await client.post('/api/mockups', {
+      designId,
+      productType: 'mug',
+      templateId: 'mug-right',
+      adjustments: ADJ,
+    });
     expect(res.statusCode).toBe(201);
     const body = res.json();
     expect(body).toMatchObject({ width: 2000, height: 2500, url: `/api/mockups/${body.id}/file` });
@@ -93,7 +98,8 @@ describe('mockups API', () => {
     const png = (await client.get(res.json().url)).rawPayload;
     const under = await pixel(mugTemplate, 1000, 800);
     const got = await pixel(png, 1000, 800);
-    for (const ch of ['r', 'g', 'b'] as const) expect(Math.abs(got[ch] - (RED[ch] + under[ch]) / 2)).toBeLessThanOrEqual(3);
+    for (const ch of ['r', 'g', 'b'] as const)
+      expect(Math.abs(got[ch] - (RED[ch] + under[ch]) / 2)).toBeLessThanOrEqual(3);
   });
 
   it('clips a rotated design larger than the template to the design area without failing', async () => {
@@ -137,7 +143,12 @@ describe('mockups API', () => {
       expect(res.statusCode).toBe(400);
       expect(res.json().code).toBe('VALIDATION_FAILED');
     }
-    const unknown = await client.post('/api/mockups', { designId, productType: 'mug', templateId: 'x', adjustments: ADJ });
+    const unknown = await client.post('/api/mockups', {
+      designId,
+      productType: 'mug',
+      templateId: 'x',
+      adjustments: ADJ,
+    });
     expect(unknown.statusCode).toBe(400);
     expect((await other.get(`/api/mockups/templates`)).statusCode).toBe(200);
   });
@@ -152,7 +163,9 @@ describe('mockups API', () => {
     expect(sync.statusCode).toBe(200);
     const done = sync.json();
     expect(done).toMatchObject({ status: 'done', done: 8, total: 8 });
-    expect(new Set(done.mockups.map((m: { templateId: string; color: string }) => `${m.templateId}/${m.color}`)).size).toBe(8);
+    expect(
+      new Set(done.mockups.map((m: { templateId: string; color: string }) => `${m.templateId}/${m.color}`)).size,
+    ).toBe(8);
     const started = await client.post('/api/mockups/batch', {
       designId,
       productType: 'mug',
@@ -187,7 +200,9 @@ describe('mockups API', () => {
     });
     expect((await q(sharpDesign.id, 150)).json()).toMatchObject({ dpi: 200, level: 'ok' });
     expect((await q(designId, 100)).json()).toMatchObject({ level: 'low', label: 'Too low for print' });
-    expect((await t.client().get(`/api/mockups/print-readiness?designId=${designId}&productType=tshirt`)).statusCode).toBe(404);
+    expect(
+      (await t.client().get(`/api/mockups/print-readiness?designId=${designId}&productType=tshirt`)).statusCode,
+    ).toBe(404);
   });
 
   it('renders the print file at the print area size on a transparent background', async () => {

@@ -133,8 +133,7 @@ ${seam('M101 450 Q200 462 299 450', hex)}
 ${seam('M66 186 L98 166', hex)}${seam('M334 186 L302 166', hex)}
 ${seam('M108 72 L98 168', hex)}${seam('M292 72 L302 168', hex)}
 `;
-    const backdrop =
-      view === 'hanging' ? { from: '#efe6da', to: '#b9a58c' } : { from: '#fbfbfb', to: '#c9ccd1' };
+    const backdrop = view === 'hanging' ? { from: '#efe6da', to: '#b9a58c' } : { from: '#fbfbfb', to: '#c9ccd1' };
     return svgDoc(body, backdrop);
   };
 }
@@ -199,8 +198,7 @@ ${table}
 <path d="M108 64 Q200 84 292 64" fill="none" stroke="#fff" stroke-opacity="0.35" stroke-width="1.2"/>
 <rect x="150" y="74" width="10" height="236" fill="#fff" fill-opacity="0.25" filter="url(#soft)"/>
 `;
-    const backdrop =
-      view === 'lifestyle' ? { from: '#f3ede4', to: '#c8b8a2' } : { from: '#fbfbfb', to: '#c9ccd1' };
+    const backdrop = view === 'lifestyle' ? { from: '#f3ede4', to: '#c8b8a2' } : { from: '#fbfbfb', to: '#c9ccd1' };
     return svgDoc(body, backdrop);
   };
 }

@@ -34,7 +34,10 @@ export function templateImagePath(productType: string, templateId: string, color
   return `/templates/mockups/${productType}/${templateId}/${colorId}${preview ? '.preview' : ''}.png`;
 }
 
-export function listTemplates(productTypeInput: string | undefined): { productType: string; templates: TMockupTemplate[] } {
+export function listTemplates(productTypeInput: string | undefined): {
+  productType: string;
+  templates: TMockupTemplate[];
+} {
   const productType = mockupProductType(productTypeInput);
   const set = TEMPLATE_SETS[productType];
   const defaultColor = set.colors[0]?.id ?? 'white';

@@ -62,20 +62,16 @@ describe('preview and server render agree', () => {
       if (Math.abs((rgba[i] ?? 0) - (server[j] ?? 0)) > 60) designPixelsDiffer += 1;
     }
     const meanDifference = total / (MOCKUP_CANVAS.width * MOCKUP_CANVAS.height * 3) / 255;
-    console.info(`preview vs render: mean difference ${(meanDifference * 100).toFixed(2)}%, ${designPixelsDiffer} pixels differ`);
+    console.info(
+      `preview vs render: mean difference ${(meanDifference * 100).toFixed(2)}%, ${designPixelsDiffer} pixels differ`,
+    );
     expect(meanDifference).toBeLessThan(0.02);
     // Edge pixels may differ by antialiasing; a misplaced design would differ over thousands.
     expect(designPixelsDiffer).toBeLessThan(600);
 
     // And the comparison is not vacuous: a different offset is measurably different.
     const moved = createCanvas(MOCKUP_CANVAS.width, MOCKUP_CANVAS.height).getContext('2d');
-    moved.drawImage(
-      await loadImage(await store.png('tshirt', template, 'heather-grey', 'preview')),
-      0,
-      0,
-      400,
-      500,
-    );
+    moved.drawImage(await loadImage(await store.png('tshirt', template, 'heather-grey', 'preview')), 0, 0, 400, 500);
     drawPlacement(moved, await loadImage(design), { ...placement, centerX: placement.centerX + 40 });
     const movedRgba = moved.getImageData(0, 0, 400, 500).data;
     let movedTotal = 0;
