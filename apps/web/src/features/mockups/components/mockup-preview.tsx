@@ -161,6 +161,11 @@ export function MockupPreview({ productType, design, onChange }: Props) {
           onPointerCancel={onPointerUp}
           onKeyDown={onKeyDown}
         />
+        {template && !templateImage && (
+          <p className="text-sm text-slate-500" role="status">
+            Loading template…
+          </p>
+        )}
         {design && <PrintReadinessBadge productType={productType} design={design} scale={adjustments.scale} />}
       </div>
       <div className="space-y-4">
