@@ -20,7 +20,14 @@ export const PREVIEW_TEMPLATE_WIDTH = 800;
 export const MOCKUP_PREVIEW_WIDTH = 512;
 const PNG_OPTIONS = { compressionLevel: 2, adaptiveFiltering: false } as const;
 
-export type RawImage = { data: Buffer; width: number; height: number; channels: 3 | 4 };
+export type RawImage = {
+  data: Buffer;
+  width: number;
+  height: number;
+  channels: 3 | 4;
+  /** The same at MOCKUP_PREVIEW_WIDTH, so the 512 px preview is composited small instead of scaled down. */
+  small?: { data: Buffer; width: number; height: number; channels: 3 };
+};
 
 /** The design after resize, rotation, opacity and clipping: ready to composite at (left, top). */
 export type DesignLayer = { data: Buffer; width: number; height: number; left: number; top: number };
@@ -94,13 +101,22 @@ export class TemplateStore {
     }
     const job = this.fullPng(productType, template, colorId).then(async (png) => {
       // A near-grey render may be stored as a greyscale PNG: always decode to 3-channel sRGB.
-      const { data, info } = await sharp(png)
-        .removeAlpha()
-        .toColourspace('srgb')
-        .raw()
-        .toBuffer({ resolveWithObject: true });
-      if (info.channels !== 3) throw new Error(`template decoded to ${info.channels} channels`);
-      return { data, width: info.width, height: info.height, channels: 3 as const };
+      const decode = (width?: number) =>
+        sharp(png)
+          .removeAlpha()
+          .resize(width ?? null)
+          .toColourspace('srgb')
+          .raw()
+          .toBuffer({ resolveWithObject: true });
+      const [full, small] = await Promise.all([decode(), decode(MOCKUP_PREVIEW_WIDTH)]);
+      if (full.info.channels !== 3 || small.info.channels !== 3) throw new Error('template did not decode to RGB');
+      return {
+        data: full.data,
+        width: full.info.width,
+        height: full.info.height,
+        channels: 3 as const,
+        small: { data: small.data, width: small.info.width, height: small.info.height, channels: 3 as const },
+      };
     });
     job.catch(() => this.raws.delete(key));
     this.raws.set(key, job);
@@ -120,23 +136,15 @@ export class TemplateStore {
 export async function prepareDesignLayer(design: Buffer, placement: Placement): Promise<DesignLayer | null> {
   const width = Math.max(1, Math.round(placement.width));
   const height = Math.max(1, Math.round(placement.height));
-  const resized = await sharp(design)
-    .ensureAlpha()
-    .resize(width, height, { fit: 'fill', kernel: 'lanczos3' })
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  let data = resized.data;
-  let w = resized.info.width;
-  let h = resized.info.height;
+  // One pipeline: resize, rotate (the canvas grows to the rotated bounds) and scale the alpha channel.
+  let pipeline = sharp(design).ensureAlpha().resize(width, height, { fit: 'fill', kernel: 'lanczos3' });
   if (placement.rotation % 360 !== 0) {
-    const rotated = await sharp(data, { raw: { width: w, height: h, channels: 4 } })
-      .rotate(placement.rotation, { background: { r: 0, g: 0, b: 0, alpha: 0 } })
-      .raw()
-      .toBuffer({ resolveWithObject: true });
-    data = rotated.data;
-    w = rotated.info.width;
-    h = rotated.info.height;
+    pipeline = pipeline.rotate(placement.rotation, { background: { r: 0, g: 0, b: 0, alpha: 0 } });
   }
+  if (placement.opacity < 1) pipeline = pipeline.linear([1, 1, 1, placement.opacity], [0, 0, 0, 0]);
+  const { data, info } = await pipeline.raw().toBuffer({ resolveWithObject: true });
+  const w = info.width;
+  const h = info.height;
   const left = Math.round(placement.centerX - w / 2);
   const top = Math.round(placement.centerY - h / 2);
   const clip = {
@@ -147,15 +155,12 @@ export async function prepareDesignLayer(design: Buffer, placement: Placement): 
   };
   const inside = intersectRects({ x: left, y: top, width: w, height: h }, clip);
   if (!inside) return null;
+  if (inside.width === w && inside.height === h) return { data, width: w, height: h, left, top };
   const out = Buffer.allocUnsafe(inside.width * inside.height * 4);
   const rowBytes = inside.width * 4;
   for (let row = 0; row < inside.height; row++) {
     const from = ((inside.y - top + row) * w + (inside.x - left)) * 4;
     data.copy(out, row * rowBytes, from, from + rowBytes);
-  }
-  if (placement.opacity < 1) {
-    const alpha = placement.opacity;
-    for (let i = 3; i < out.length; i += 4) out[i] = Math.round((out[i] ?? 0) * alpha);
   }
   return { data: out, width: inside.width, height: inside.height, left: inside.x, top: inside.y };
 }
@@ -174,36 +179,51 @@ export function mockupPlacement(
   });
 }
 
+const layerInput = (layer: DesignLayer) => ({
+  input: layer.data,
+  raw: { width: layer.width, height: layer.height, channels: 4 as const },
+  left: layer.left,
+  top: layer.top,
+});
+
+/** The layer scaled by `k` for the small preview, kept inside a `maxWidth` x `maxHeight` base. */
+async function scaleLayer(layer: DesignLayer, k: number, maxWidth: number, maxHeight: number) {
+  const left = Math.min(maxWidth - 1, Math.round(layer.left * k));
+  const top = Math.min(maxHeight - 1, Math.round(layer.top * k));
+  const width = Math.max(1, Math.min(maxWidth - left, Math.round(layer.width * k)));
+  const height = Math.max(1, Math.min(maxHeight - top, Math.round(layer.height * k)));
+  const data = await sharp(layer.data, { raw: { width: layer.width, height: layer.height, channels: 4 } })
+    .resize(width, height, { fit: 'fill' })
+    .raw()
+    .toBuffer();
+  return { data, width, height, left, top };
+}
+
 /** Composites a prepared layer on a template and encodes the full PNG and a 512 px preview. */
 export async function composeMockup(
   template: RawImage,
   layer: DesignLayer | null,
 ): Promise<{ png: Buffer; preview: Buffer; width: number; height: number }> {
   const raw = { width: template.width, height: template.height, channels: template.channels };
-  let composed: { data: Buffer; raw: { width: number; height: number; channels: 1 | 2 | 3 | 4 } } = {
-    data: template.data,
-    raw,
+  const full = async () => {
+    const base = sharp(template.data, { raw });
+    return (layer ? base.composite([layerInput(layer)]) : base).removeAlpha().png(PNG_OPTIONS).toBuffer();
   };
-  if (layer) {
-    // Compositing adds an alpha channel: read the channel count back rather than assume it.
-    const { data, info } = await sharp(template.data, { raw })
-      .composite([
-        {
-          input: layer.data,
-          raw: { width: layer.width, height: layer.height, channels: 4 },
-          left: layer.left,
-          top: layer.top,
-        },
-      ])
-      .raw()
-      .toBuffer({ resolveWithObject: true });
-    composed = { data, raw: { width: info.width, height: info.height, channels: info.channels } };
-  }
-  const [png, preview] = await Promise.all([
-    sharp(composed.data, { raw: composed.raw }).removeAlpha().png(PNG_OPTIONS).toBuffer(),
-    sharp(composed.data, { raw: composed.raw }).removeAlpha().resize(MOCKUP_PREVIEW_WIDTH).png().toBuffer(),
-  ]);
-  return { png, preview, width: template.width, height: template.height };
+  const preview = async () => {
+    const small = template.small;
+    if (!small) {
+      const base = sharp(template.data, { raw });
+      const composed = await (layer ? base.composite([layerInput(layer)]) : base)
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      return sharp(composed.data, { raw: composed.info }).removeAlpha().resize(MOCKUP_PREVIEW_WIDTH).png().toBuffer();
+    }
+    const base = sharp(small.data, { raw: { width: small.width, height: small.height, channels: 3 } });
+    const scaled = layer ? await scaleLayer(layer, small.width / template.width, small.width, small.height) : null;
+    return (scaled ? base.composite([layerInput(scaled)]) : base).removeAlpha().png().toBuffer();
+  };
+  const [png, previewPng] = await Promise.all([full(), preview()]);
+  return { png, preview: previewPng, width: template.width, height: template.height };
 }
 
 /** The placed design alone at the print area's full pixel size, on a transparent background. */
@@ -228,18 +248,6 @@ export async function renderPrintFile(
   const base = sharp({
     create: { width: print.widthPx, height: print.heightPx, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } },
   });
-  const png = await (layer
-    ? base.composite([
-        {
-          input: layer.data,
-          raw: { width: layer.width, height: layer.height, channels: 4 },
-          left: layer.left,
-          top: layer.top,
-        },
-      ])
-    : base
-  )
-    .png(PNG_OPTIONS)
-    .toBuffer();
+  const png = await (layer ? base.composite([layerInput(layer)]) : base).png(PNG_OPTIONS).toBuffer();
   return { png, width: print.widthPx, height: print.heightPx };
 }
