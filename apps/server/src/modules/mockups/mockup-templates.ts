@@ -92,6 +92,12 @@ function folds(paths: string[], hex: string): string {
 const seam = (d: string, hex: string) =>
   `<path d="${d}" fill="none" stroke="${luminance(hex) < 0.3 ? '#fff' : '#000'}" stroke-opacity="0.22" stroke-width="0.7" stroke-dasharray="2.2 1.6"/>`;
 
+/**
+ * The spec's t-shirt and hoodie design areas are centred at x 250, not on the canvas: the garments are drawn
+ * around x 200 and shifted so the chest sits under the design area (the right sleeve runs off the frame).
+ */
+const GARMENT_SHIFT = 50;
+
 const TSHIRT =
   'M160 60 Q200 88 240 60 L292 72 L364 134 L334 190 L302 168 L304 456 Q200 468 96 456 L98 168 L66 190 L36 134 L108 72 Z';
 const TSHIRT_BACK_NECK = 'M160 60 Q200 72 240 60';
@@ -111,7 +117,7 @@ function tshirt(view: 'front' | 'back' | 'hanging') {
         ? `<path d="M200 38 q0 -16 12 -16 q12 0 10 12" fill="none" stroke="#7a7d84" stroke-width="3"/>
            <path d="M112 74 L200 40 L288 74" fill="none" stroke="#8a5a32" stroke-width="7" stroke-linecap="round"/>`
         : '';
-    const body = `
+    const body = `<g transform="translate(${GARMENT_SHIFT} 0)">
 <ellipse cx="200" cy="468" rx="150" ry="14" fill="#000" fill-opacity="0.28" filter="url(#shadow)"/>
 ${hanger}
 <path d="${TSHIRT}" fill="${hex}"/>
@@ -132,7 +138,7 @@ ${neck}
 ${seam('M101 450 Q200 462 299 450', hex)}
 ${seam('M66 186 L98 166', hex)}${seam('M334 186 L302 166', hex)}
 ${seam('M108 72 L98 168', hex)}${seam('M292 72 L302 168', hex)}
-`;
+</g>`;
     const backdrop = view === 'hanging' ? { from: '#efe6da', to: '#b9a58c' } : { from: '#fbfbfb', to: '#c9ccd1' };
     return svgDoc(body, backdrop);
   };
@@ -155,7 +161,7 @@ function hoodie(view: 'front' | 'back' | 'lifestyle') {
            <path d="M186 112 L182 176 M214 112 L218 176" stroke="#e9e6df" stroke-width="2.4" stroke-linecap="round"/>
            <path d="M110 380 L290 380 L306 452 L94 452 Z" fill="#000" fill-opacity="0.06"/>
            ${seam('M110 380 L290 380', hex)}${seam('M110 380 L94 452', hex)}${seam('M290 380 L306 452', hex)}`;
-    const body = `
+    const body = `<g transform="translate(${GARMENT_SHIFT} 0)">
 <ellipse cx="200" cy="474" rx="160" ry="14" fill="#000" fill-opacity="0.28" filter="url(#shadow)"/>
 <path d="${HOODIE}" fill="${hex}"/>
 <path d="${HOODIE}" fill="url(#sideShade)"/>
@@ -165,7 +171,7 @@ ${folds(['M100 240 Q118 300 104 380', 'M300 240 Q282 300 296 380', 'M40 260 Q60 
 <path d="M82 440 Q200 452 318 440 L318 462 Q200 474 82 462 Z" fill="#000" fill-opacity="0.14"/>
 <path d="M18 400 L54 408 L56 388 L22 380 Z M382 400 L346 408 L344 388 L378 380 Z" fill="#000" fill-opacity="0.16"/>
 ${seam('M100 92 L82 210', hex)}${seam('M300 92 L318 210', hex)}
-`;
+</g>`;
     const backdrop = view === 'lifestyle' ? { from: '#e3ebf0', to: '#8fa3b3' } : { from: '#fbfbfb', to: '#c9ccd1' };
     return svgDoc(body, backdrop);
   };
