@@ -213,5 +213,18 @@ describe('mockups API', () => {
     expect([meta.width, meta.height, meta.hasAlpha]).toEqual([4500, 5400, true]);
     expect(await pixel(res.rawPayload, 2250, 2700)).toEqual({ ...RED, a: 255 });
     expect((await pixel(res.rawPayload, 10, 10)).a).toBe(0);
+    // A design pushed past the print area's edge is cut at it, not failed.
+    const off = await client.post('/api/mockups/print-file', {
+      designId,
+      productType: 'mug',
+      adjustments: { scale: 200, rotation: 30, x: 100, y: 100, opacity: 50 },
+    });
+    expect(off.statusCode).toBe(200);
+    const offMeta = await sharp(off.rawPayload).metadata();
+    expect([offMeta.width, offMeta.height]).toEqual([1050, 1050]);
+    const corner = await pixel(off.rawPayload, 1049, 1049);
+    expect(corner).toMatchObject({ r: RED.r, g: RED.g, b: RED.b });
+    expect(Math.abs(corner.a - 128)).toBeLessThanOrEqual(1);
+    expect((await pixel(off.rawPayload, 5, 5)).a).toBe(0);
   }, 30_000);
 });
