@@ -10,6 +10,7 @@ import { secretFromConfigOrFile } from './lib/secrets';
 import { catalogRoutes } from './modules/catalog/catalog.routes';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
 import { designsRoutes } from './modules/designs/designs.routes';
+import { mockupsRoutes } from './modules/mockups/mockups.routes';
 import { printfulRoutes } from './modules/printful/printful.routes';
 import { PrintfulService } from './modules/printful/printful.service';
 import { registerCsrfGuard } from './plugins/csrf';
@@ -77,6 +78,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
   await app.register(designsRoutes, { deps });
   await app.register(printfulRoutes, { deps });
   await app.register(catalogRoutes, { deps });
+  await app.register(mockupsRoutes, { deps });
 
   const webDist = config.webDistDir;
   const hasWeb = webDist !== null && fs.existsSync(path.join(webDist, 'index.html'));

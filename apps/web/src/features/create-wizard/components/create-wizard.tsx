@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { MockupsStep } from '@/features/mockups/components/mockups-step';
 import { cn } from '@/lib/utils';
 import { WIZARD_STEPS, type WizardStepId } from '../wizard-steps';
 
@@ -39,6 +40,7 @@ export function CreateWizard({ step }: { step: WizardStepId }) {
         })}
       </ol>
       <h2 className="text-lg font-semibold">{active?.label}</h2>
+      {step === 'mockups' && <MockupsStep />}
     </div>
   );
 }

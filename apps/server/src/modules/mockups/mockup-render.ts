@@ -1,0 +1,289 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  computePlacement,
+  DESIGN_AREAS,
+  intersectRects,
+  type MockupAdjustments,
+  type Placement,
+  printAreaFor,
+  type TMockupProductType,
+} from '@podforge/contract';
+import sharp from 'sharp';
+import { TEMPLATE_HEIGHT, TEMPLATE_SETS, TEMPLATE_WIDTH, type TemplateDef } from './mockup-templates';
+
+// sharp runs one thread per operation here unless told otherwise (design.md pitfalls).
+sharp.concurrency(os.availableParallelism());
+
+export const PREVIEW_TEMPLATE_WIDTH = 800;
+export const MOCKUP_PREVIEW_WIDTH = 512;
+const PNG_OPTIONS = { compressionLevel: 2, adaptiveFiltering: false } as const;
+
+export type RawImage = {
+  data: Buffer;
+  width: number;
+  height: number;
+  channels: 3 | 4;
+  /** The same at MOCKUP_PREVIEW_WIDTH, so the 512 px preview is composited small instead of scaled down. */
+  small?: { data: Buffer; width: number; height: number; channels: 3 };
+};
+
+/** The design after resize, rotation, opacity and clipping: ready to composite at (left, top). */
+export type DesignLayer = { data: Buffer; width: number; height: number; left: number; top: number };
+
+export function findTemplate(productType: TMockupProductType, templateId: string): TemplateDef | undefined {
+  return TEMPLATE_SETS[productType].templates.find((t) => t.id === templateId);
+}
+
+/**
+ * Template renders are made once from their SVG, kept as PNG under `dir` (survives restarts) and as decoded
+ * pixels in a small in-memory LRU, so a render only decodes what it has not seen recently.
+ */
+export class TemplateStore {
+  private readonly raws = new Map<string, Promise<RawImage>>();
+  private readonly pending = new Map<string, Promise<Buffer>>();
+
+  constructor(
+    private readonly dir: string,
+    private readonly maxRaw = 12,
+  ) {}
+
+  private async fullPng(productType: TMockupProductType, template: TemplateDef, colorId: string): Promise<Buffer> {
+    const file = path.join(this.dir, productType, `${template.id}-${colorId}.png`);
+    const existing = await fs.readFile(file).catch(() => null);
+    if (existing) return existing;
+    const key = file;
+    let job = this.pending.get(key);
+    if (!job) {
+      const color = TEMPLATE_SETS[productType].colors.find((col) => col.id === colorId);
+      if (!color) throw new Error(`unknown colour ${colorId}`);
+      job = (async () => {
+        const png = await sharp(Buffer.from(template.svg(color)), { density: 72 })
+          .resize(TEMPLATE_WIDTH, TEMPLATE_HEIGHT)
+          .png({ compressionLevel: 6 })
+          .toBuffer();
+        await fs.mkdir(path.dirname(file), { recursive: true });
+        // Write then rename so a half-written file is never read as a template.
+        const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+        await fs.writeFile(tmp, png);
+        await fs.rename(tmp, file);
+        return png;
+      })().finally(() => this.pending.delete(key));
+      this.pending.set(key, job);
+    }
+    return job;
+  }
+
+  async png(
+    productType: TMockupProductType,
+    template: TemplateDef,
+    colorId: string,
+    size: 'full' | 'preview',
+  ): Promise<Buffer> {
+    const full = await this.fullPng(productType, template, colorId);
+    if (size === 'full') return full;
+    const file = path.join(this.dir, productType, `${template.id}-${colorId}.preview.png`);
+    const existing = await fs.readFile(file).catch(() => null);
+    if (existing) return existing;
+    const preview = await sharp(full).resize(PREVIEW_TEMPLATE_WIDTH).png().toBuffer();
+    await fs.writeFile(file, preview);
+    return preview;
+  }
+
+  raw(productType: TMockupProductType, template: TemplateDef, colorId: string): Promise<RawImage> {
+    const key = `${productType}/${template.id}/${colorId}`;
+    const hit = this.raws.get(key);
+    if (hit) {
+      this.raws.delete(key);
+      this.raws.set(key, hit);
+      return hit;
+    }
+    const job = this.fullPng(productType, template, colorId).then(async (png) => {
+      // A near-grey render may be stored as a greyscale PNG: always decode to 3-channel sRGB.
+      const decode = (width?: number) =>
+        sharp(png)
+          .removeAlpha()
+          .resize(width ?? null)
+          .toColourspace('srgb')
+          .raw()
+          .toBuffer({ resolveWithObject: true });
+      const [full, small] = await Promise.all([decode(), decode(MOCKUP_PREVIEW_WIDTH)]);
+      if (full.info.channels !== 3 || small.info.channels !== 3) throw new Error('template did not decode to RGB');
+      return {
+        data: full.data,
+        width: full.info.width,
+        height: full.info.height,
+        channels: 3 as const,
+        small: { data: small.data, width: small.info.width, height: small.info.height, channels: 3 as const },
+      };
+    });
+    job.catch(() => this.raws.delete(key));
+    this.raws.set(key, job);
+    while (this.raws.size > this.maxRaw) {
+      const oldest = this.raws.keys().next().value;
+      if (oldest === undefined) break;
+      this.raws.delete(oldest);
+    }
+    return job;
+  }
+}
+
+/**
+ * Resizes, rotates, fades and clips the design as `placement` says. Returns null when nothing of it falls inside
+ * the design area. Clipping here also keeps sharp's composite from throwing on a layer larger than its base.
+ */
+/** The design resized, rotated (the canvas grows to the rotated bounds) and faded, placed but not clipped. */
+async function renderDesignRaw(design: Buffer, placement: Placement) {
+  const width = Math.max(1, Math.round(placement.width));
+  const height = Math.max(1, Math.round(placement.height));
+  let pipeline = sharp(design).ensureAlpha().resize(width, height, { fit: 'fill', kernel: 'lanczos3' });
+  if (placement.rotation % 360 !== 0) {
+    pipeline = pipeline.rotate(placement.rotation, { background: { r: 0, g: 0, b: 0, alpha: 0 } });
+  }
+  if (placement.opacity < 1) pipeline = pipeline.linear([1, 1, 1, placement.opacity], [0, 0, 0, 0]);
+  const { data, info } = await pipeline.raw().toBuffer({ resolveWithObject: true });
+  return {
+    data,
+    width: info.width,
+    height: info.height,
+    left: Math.round(placement.centerX - info.width / 2),
+    top: Math.round(placement.centerY - info.height / 2),
+  };
+}
+
+/**
+ * Resizes, rotates, fades and clips the design as `placement` says. Returns null when nothing of it falls inside
+ * the design area. Clipping here also keeps sharp's composite from throwing on a layer larger than its base.
+ */
+export async function prepareDesignLayer(design: Buffer, placement: Placement): Promise<DesignLayer | null> {
+  const { data, width: w, height: h, left, top } = await renderDesignRaw(design, placement);
+  const clip = {
+    x: Math.round(placement.clip.x),
+    y: Math.round(placement.clip.y),
+    width: Math.round(placement.clip.width),
+    height: Math.round(placement.clip.height),
+  };
+  const inside = intersectRects({ x: left, y: top, width: w, height: h }, clip);
+  if (!inside) return null;
+  if (inside.width === w && inside.height === h) return { data, width: w, height: h, left, top };
+  const out = Buffer.allocUnsafe(inside.width * inside.height * 4);
+  const rowBytes = inside.width * 4;
+  for (let row = 0; row < inside.height; row++) {
+    const from = ((inside.y - top + row) * w + (inside.x - left)) * 4;
+    data.copy(out, row * rowBytes, from, from + rowBytes);
+  }
+  return { data: out, width: inside.width, height: inside.height, left: inside.x, top: inside.y };
+}
+
+export function mockupPlacement(
+  productType: TMockupProductType,
+  design: { width: number; height: number },
+  adjustments: MockupAdjustments,
+  templateWidth = TEMPLATE_WIDTH,
+): Placement {
+  return computePlacement({
+    area: DESIGN_AREAS[productType],
+    design,
+    adjustments,
+    factor: templateWidth / 400,
+  });
+}
+
+const layerInput = (layer: DesignLayer) => ({
+  input: layer.data,
+  raw: { width: layer.width, height: layer.height, channels: 4 as const },
+  left: layer.left,
+  top: layer.top,
+});
+
+/** The layer scaled by `k` for the small preview, kept inside a `maxWidth` x `maxHeight` base. */
+async function scaleLayer(layer: DesignLayer, k: number, maxWidth: number, maxHeight: number) {
+  const left = Math.min(maxWidth - 1, Math.round(layer.left * k));
+  const top = Math.min(maxHeight - 1, Math.round(layer.top * k));
+  const width = Math.max(1, Math.min(maxWidth - left, Math.round(layer.width * k)));
+  const height = Math.max(1, Math.min(maxHeight - top, Math.round(layer.height * k)));
+  const data = await sharp(layer.data, { raw: { width: layer.width, height: layer.height, channels: 4 } })
+    .resize(width, height, { fit: 'fill' })
+    .raw()
+    .toBuffer();
+  return { data, width, height, left, top };
+}
+
+/** Composites a prepared layer on a template and encodes the full PNG and a 512 px preview. */
+export async function composeMockup(
+  template: RawImage,
+  layer: DesignLayer | null,
+): Promise<{ png: Buffer; preview: Buffer; width: number; height: number }> {
+  const raw = { width: template.width, height: template.height, channels: template.channels };
+  const full = async () => {
+    const base = sharp(template.data, { raw });
+    return (layer ? base.composite([layerInput(layer)]) : base).removeAlpha().png(PNG_OPTIONS).toBuffer();
+  };
+  const preview = async () => {
+    const small = template.small;
+    if (!small) {
+      const base = sharp(template.data, { raw });
+      const composed = await (layer ? base.composite([layerInput(layer)]) : base)
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      return sharp(composed.data, { raw: composed.info }).removeAlpha().resize(MOCKUP_PREVIEW_WIDTH).png().toBuffer();
+    }
+    const base = sharp(small.data, { raw: { width: small.width, height: small.height, channels: 3 } });
+    const scaled = layer ? await scaleLayer(layer, small.width / template.width, small.width, small.height) : null;
+    return (scaled ? base.composite([layerInput(scaled)]) : base).removeAlpha().png().toBuffer();
+  };
+  const [png, previewPng] = await Promise.all([full(), preview()]);
+  return { png, preview: previewPng, width: template.width, height: template.height };
+}
+
+/** The placed design alone at the print area's full pixel size, on a transparent background. */
+export async function renderPrintFile(
+  productType: TMockupProductType,
+  design: Buffer,
+  designSize: { width: number; height: number },
+  adjustments: MockupAdjustments,
+): Promise<{ png: Buffer; width: number; height: number }> {
+  const print = printAreaFor(productType);
+  const area = DESIGN_AREAS[productType];
+  const placement = computePlacement({
+    area,
+    design: designSize,
+    adjustments,
+    factor: print.widthPx / area.width,
+    origin: { x: area.x, y: area.y },
+  });
+  const placed = await renderDesignRaw(design, placement);
+  const inside = intersectRects(
+    { x: placed.left, y: placed.top, width: placed.width, height: placed.height },
+    { x: 0, y: 0, width: print.widthPx, height: print.heightPx },
+  );
+  // Extract and extend in one pipeline: far cheaper than compositing onto a 4500x5400 transparent canvas.
+  const png = await (inside
+    ? sharp(placed.data, { raw: { width: placed.width, height: placed.height, channels: 4 } })
+        .extract({
+          left: inside.x - placed.left,
+          top: inside.y - placed.top,
+          width: inside.width,
+          height: inside.height,
+        })
+        .extend({
+          left: inside.x,
+          top: inside.y,
+          right: print.widthPx - inside.x - inside.width,
+          bottom: print.heightPx - inside.y - inside.height,
+          background: { r: 0, g: 0, b: 0, alpha: 0 },
+        })
+    : sharp({
+        create: {
+          width: print.widthPx,
+          height: print.heightPx,
+          channels: 4,
+          background: { r: 0, g: 0, b: 0, alpha: 0 },
+        },
+      })
+  )
+    .png(PNG_OPTIONS)
+    .toBuffer();
+  return { png, width: print.widthPx, height: print.heightPx };
+}

@@ -1,0 +1,96 @@
+import path from 'node:path';
+import {
+  mockupProductType,
+  ZCreateMockup,
+  ZCreateMockupBatch,
+  ZCreatePrintFile,
+  ZMockupTemplatesQuery,
+  ZPrintReadinessQuery,
+} from '@podforge/contract';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { AppDeps } from '../../app';
+import { notFound } from '../../lib/errors';
+import { parseInput } from '../../lib/validate';
+import { findTemplate, TemplateStore } from './mockup-render';
+import { TEMPLATE_SETS } from './mockup-templates';
+import {
+  createMockup,
+  createPrintFile,
+  getMockupFile,
+  getPrintReadiness,
+  listTemplates,
+  MockupJobs,
+} from './mockups.service';
+
+const ZId = z.object({ id: z.uuid() });
+const ZJobId = z.object({ jobId: z.uuid() });
+const ZTemplateImage = z.object({
+  productType: z.string().max(40),
+  templateId: z.string().max(60),
+  file: z.string().regex(/^[a-z0-9-]+(\.preview)?\.png$/),
+});
+
+export async function mockupsRoutes(app: FastifyInstance, { deps }: { deps: AppDeps }) {
+  const templates = new TemplateStore(path.join(deps.config.dataDir, 'mockup-templates'));
+  const jobs = new MockupJobs();
+  const serviceDeps = { ...deps, templates };
+
+  app.get('/api/mockups/templates', async (request) => {
+    const { productType } = parseInput(ZMockupTemplatesQuery, request.query, 'query');
+    return listTemplates(productType);
+  });
+
+  // Template images are public product renders, the same for every workspace (the cookie plugin skips /templates/).
+  app.get('/templates/mockups/:productType/:templateId/:file', async (request, reply) => {
+    const params = parseInput(ZTemplateImage, request.params, 'params');
+    const productType = mockupProductType(params.productType);
+    if (productType !== params.productType) throw notFound('Template');
+    const template = findTemplate(productType, params.templateId);
+    const preview = params.file.endsWith('.preview.png');
+    const colorId = params.file.replace(/(\.preview)?\.png$/, '');
+    if (!template || !TEMPLATE_SETS[productType].colors.some((c) => c.id === colorId)) throw notFound('Template');
+    const png = await templates.png(productType, template, colorId, preview ? 'preview' : 'full');
+    return reply.type('image/png').header('Cache-Control', 'public, max-age=86400').send(png);
+  });
+
+  app.post('/api/mockups', async (request, reply) => {
+    const input = parseInput(ZCreateMockup, request.body, 'body');
+    return reply.status(201).send(await createMockup(serviceDeps, request.workspaceId, input));
+  });
+
+  app.post('/api/mockups/batch', async (request, reply) => {
+    const input = parseInput(ZCreateMockupBatch, request.body, 'body');
+    const { job, wait } = await jobs.start(serviceDeps, request.workspaceId, input);
+    return reply.status(wait ? 200 : 202).send(job);
+  });
+
+  app.get('/api/mockups/batch/:jobId', async (request) => {
+    const { jobId } = parseInput(ZJobId, request.params, 'params');
+    return jobs.get(request.workspaceId, jobId);
+  });
+
+  app.get('/api/mockups/print-readiness', async (request) => {
+    const input = parseInput(ZPrintReadinessQuery, request.query, 'query');
+    return getPrintReadiness(serviceDeps, request.workspaceId, input);
+  });
+
+  app.post('/api/mockups/print-file', async (request, reply) => {
+    const input = parseInput(ZCreatePrintFile, request.body, 'body');
+    const out = await createPrintFile(serviceDeps, request.workspaceId, input);
+    return reply
+      .type('image/png')
+      .header('Content-Disposition', `attachment; filename="print-${out.productType}-${out.width}x${out.height}.png"`)
+      .header('X-Print-Width', String(out.width))
+      .header('X-Print-Height', String(out.height))
+      .send(out.png);
+  });
+
+  for (const which of ['file', 'preview'] as const) {
+    app.get(`/api/mockups/:id/${which}`, async (request, reply) => {
+      const { id } = parseInput(ZId, request.params, 'params');
+      const png = await getMockupFile(serviceDeps, request.workspaceId, id, which);
+      return reply.type('image/png').header('Cache-Control', 'private, max-age=3600').send(png);
+    });
+  }
+}

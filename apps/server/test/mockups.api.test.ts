@@ -1,0 +1,230 @@
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertDesign, solidPng } from './fixtures/designs';
+import { createTestApp, type TestApp, type TestClient } from './helpers';
+
+const RED = { r: 230, g: 20, b: 30 };
+const ADJ = { scale: 100, rotation: 0, x: 0, y: 0, opacity: 100 };
+
+async function pixel(png: Buffer, x: number, y: number) {
+  const { data, info } = await sharp(png)
+    .extract({ left: x, top: y, width: 1, height: 1 })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { r: data[0] ?? 0, g: data[1] ?? 0, b: data[2] ?? 0, a: info.channels === 4 ? (data[3] ?? 0) : 255 };
+}
+
+describe('mockups API', () => {
+  let t: TestApp;
+  let client: TestClient;
+  let designId: string;
+  let mugTemplate: Buffer;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    client = t.client();
+    const ws = await client.workspaceId(t.deps.db);
+    designId = (await insertDesign(t.deps, ws, await solidPng(400, 400, RED))).id;
+    const res = await client.get('/templates/mockups/mug/mug-right/white.png');
+    mugTemplate = res.rawPayload;
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('lists each template set with its design area, images and colours; others fall back to t-shirts', async () => {
+    for (const [type, area] of [
+      ['tshirt', { x: 150, y: 120, width: 200, height: 240 }],
+      ['hoodie', { x: 140, y: 160, width: 220, height: 260 }],
+      ['mug', { x: 120, y: 80, width: 160, height: 160 }],
+      ['poster', { x: 50, y: 50, width: 300, height: 400 }],
+    ] as const) {
+      const res = await client.get(`/api/mockups/templates?productType=${type}`);
+      expect(res.statusCode).toBe(200);
+      const body = res.json();
+      expect(body.productType).toBe(type);
+      expect(body.templates.length).toBeGreaterThanOrEqual(3);
+      for (const tpl of body.templates) {
+        expect(tpl.designArea).toEqual(area);
+        expect(tpl.colors.length).toBeGreaterThanOrEqual(4);
+        expect(tpl.imageUrl).toMatch(new RegExp(`^/templates/mockups/${type}/`));
+      }
+    }
+    const fallback = (await client.get('/api/mockups/templates?productType=tote')).json();
+    expect(fallback.productType).toBe('tshirt');
+  });
+
+  it('serves template renders at 2000x2500 and 800x1000, and 404 for unknown ones', async () => {
+    const meta = await sharp(mugTemplate).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['png', 2000, 2500]);
+    const preview = await client.get('/templates/mockups/mug/mug-right/white.preview.png');
+    expect((await sharp(preview.rawPayload).metadata()).width).toBe(800);
+    expect((await client.get('/templates/mockups/mug/nope/white.png')).statusCode).toBe(404);
+    expect((await client.get('/templates/mockups/mug/mug-right/purple.png')).statusCode).toBe(404);
+  });
+
+  it('renders a mockup with the design inside the design area and the template outside it', async () => {
+    const res = await client.post('/api/mockups', {
+      designId,
+      productType: 'mug',
+      templateId: 'mug-right',
+      adjustments: ADJ,
+    });
+    expect(res.statusCode).toBe(201);
+    const body = res.json();
+    expect(body).toMatchObject({ width: 2000, height: 2500, url: `/api/mockups/${body.id}/file` });
+    const png = (await client.get(body.url)).rawPayload;
+    // Mug design area 120,80,160,160 -> 600..1400 x 400..1200 in template pixels.
+    expect(await pixel(png, 1000, 800)).toMatchObject({ r: RED.r, g: RED.g, b: RED.b });
+    expect(await pixel(png, 620, 420)).toMatchObject({ r: RED.r, g: RED.g, b: RED.b });
+    for (const [x, y] of [
+      [40, 40],
+      [1000, 1500],
+      [1800, 900],
+    ] as const) {
+      expect(await pixel(png, x, y)).toEqual(await pixel(mugTemplate, x, y));
+    }
+    const preview = (await client.get(body.previewUrl)).rawPayload;
+    expect((await sharp(preview).metadata()).width).toBe(512);
+  });
+
+  it('honours opacity', async () => {
+    const res = await client.post('/api/mockups', {
+      designId,
+      productType: 'mug',
+      templateId: 'mug-right',
+      adjustments: { ...ADJ, opacity: 50 },
+    });
+    const png = (await client.get(res.json().url)).rawPayload;
+    const under = await pixel(mugTemplate, 1000, 800);
+    const got = await pixel(png, 1000, 800);
+    for (const ch of ['r', 'g', 'b'] as const)
+      expect(Math.abs(got[ch] - (RED[ch] + under[ch]) / 2)).toBeLessThanOrEqual(3);
+  });
+
+  it('clips a rotated design larger than the template to the design area without failing', async () => {
+    const ws = await client.workspaceId(t.deps.db);
+    const big = await insertDesign(t.deps, ws, await solidPng(3000, 3000, RED));
+    const res = await client.post('/api/mockups', {
+      designId: big.id,
+      productType: 'mug',
+      templateId: 'mug-right',
+      adjustments: { scale: 200, rotation: 45, x: 100, y: -100, opacity: 100 },
+    });
+    expect(res.statusCode).toBe(201);
+    const png = (await client.get(res.json().url)).rawPayload;
+    expect(await pixel(png, 1390, 410)).toMatchObject({ r: RED.r, g: RED.g, b: RED.b });
+    expect(await pixel(png, 1420, 380)).toEqual(await pixel(mugTemplate, 1420, 380));
+  });
+
+  it('answers 404 for a missing or foreign design and 400 for adjustments out of range', async () => {
+    const other = t.client();
+    const foreign = await other.post('/api/mockups', {
+      designId,
+      productType: 'mug',
+      templateId: 'mug-right',
+      adjustments: ADJ,
+    });
+    expect(foreign.statusCode).toBe(404);
+    const missing = await client.post('/api/mockups', {
+      designId: '00000000-0000-4000-8000-000000000000',
+      productType: 'mug',
+      templateId: 'mug-right',
+      adjustments: ADJ,
+    });
+    expect(missing.statusCode).toBe(404);
+    for (const bad of [{ scale: 5 }, { scale: 205 }, { rotation: 181 }, { x: -101 }, { y: 101 }, { opacity: 0 }]) {
+      const res = await client.post('/api/mockups', {
+        designId,
+        productType: 'mug',
+        templateId: 'mug-right',
+        adjustments: { ...ADJ, ...bad },
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().code).toBe('VALIDATION_FAILED');
+    }
+    const unknown = await client.post('/api/mockups', {
+      designId,
+      productType: 'mug',
+      templateId: 'x',
+      adjustments: ADJ,
+    });
+    expect(unknown.statusCode).toBe(400);
+    expect((await other.get(`/api/mockups/templates`)).statusCode).toBe(200);
+  });
+
+  it('renders a batch on every template and colour, in one answer or as a job with progress', async () => {
+    const sync = await client.post('/api/mockups/batch', {
+      designId,
+      productType: 'mug',
+      adjustments: ADJ,
+      templateIds: ['mug-right', 'mug-left'],
+    });
+    expect(sync.statusCode).toBe(200);
+    const done = sync.json();
+    expect(done).toMatchObject({ status: 'done', done: 8, total: 8 });
+    expect(
+      new Set(done.mockups.map((m: { templateId: string; color: string }) => `${m.templateId}/${m.color}`)).size,
+    ).toBe(8);
+    const started = await client.post('/api/mockups/batch', {
+      designId,
+      productType: 'mug',
+      adjustments: ADJ,
+      templateIds: ['mug-right'],
+      colors: ['white', 'black'],
+      async: true,
+    });
+    expect(started.statusCode).toBe(202);
+    let job = started.json();
+    expect(job.total).toBe(2);
+    for (let i = 0; i < 100 && job.status === 'running'; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      job = (await client.get(`/api/mockups/batch/${job.jobId}`)).json();
+    }
+    expect(job).toMatchObject({ status: 'done', done: 2, total: 2 });
+    const black = (await client.get(job.mockups[1].url)).rawPayload;
+    expect(await pixel(black, 1000, 800)).toMatchObject({ r: RED.r });
+    expect((await t.client().get(`/api/mockups/batch/${job.jobId}`)).statusCode).toBe(404);
+  });
+
+  it('answers the print readiness of a design at a scale', async () => {
+    const ws = await client.workspaceId(t.deps.db);
+    const sharpDesign = await insertDesign(t.deps, ws, await solidPng(4500, 5400, RED));
+    const q = (id: string, scale: number) =>
+      client.get(`/api/mockups/print-readiness?designId=${id}&productType=tshirt&scale=${scale}`);
+    expect((await q(sharpDesign.id, 100)).json()).toMatchObject({
+      dpi: 300,
+      level: 'ready',
+      label: 'Print ready',
+      printArea: { widthPx: 4500, heightPx: 5400 },
+    });
+    expect((await q(sharpDesign.id, 150)).json()).toMatchObject({ dpi: 200, level: 'ok' });
+    expect((await q(designId, 100)).json()).toMatchObject({ level: 'low', label: 'Too low for print' });
+    expect(
+      (await t.client().get(`/api/mockups/print-readiness?designId=${designId}&productType=tshirt`)).statusCode,
+    ).toBe(404);
+  });
+
+  it('renders the print file at the print area size on a transparent background', async () => {
+    const res = await client.post('/api/mockups/print-file', { designId, productType: 'tshirt', adjustments: ADJ });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('image/png');
+    const meta = await sharp(res.rawPayload).metadata();
+    expect([meta.width, meta.height, meta.hasAlpha]).toEqual([4500, 5400, true]);
+    expect(await pixel(res.rawPayload, 2250, 2700)).toEqual({ ...RED, a: 255 });
+    expect((await pixel(res.rawPayload, 10, 10)).a).toBe(0);
+    // A design pushed past the print area's edge is cut at it, not failed.
+    const off = await client.post('/api/mockups/print-file', {
+      designId,
+      productType: 'mug',
+      adjustments: { scale: 200, rotation: 30, x: 100, y: 100, opacity: 50 },
+    });
+    expect(off.statusCode).toBe(200);
+    const offMeta = await sharp(off.rawPayload).metadata();
+    expect([offMeta.width, offMeta.height]).toEqual([1050, 1050]);
+    const corner = await pixel(off.rawPayload, 1049, 1049);
+    expect(corner).toMatchObject({ r: RED.r, g: RED.g, b: RED.b });
+    expect(Math.abs(corner.a - 128)).toBeLessThanOrEqual(1);
+    expect((await pixel(off.rawPayload, 5, 5)).a).toBe(0);
+  }, 30_000);
+});

@@ -1,0 +1,87 @@
+import { DESIGN_AREAS } from '@podforge/contract';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { useState } from 'react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeFetch, json, renderWithProviders } from '@/test/render';
+import { MockupPreview, mockupFileName } from './mockup-preview';
+
+const set = (productType: 'tshirt' | 'mug', ids: string[]) => ({
+  productType,
+  templates: ids.map((id) => ({
+    id,
+    name: `Template ${id}`,
+    productType,
+    imageUrl: `/templates/mockups/${productType}/${id}/white.png`,
+    previewUrl: `/templates/mockups/${productType}/${id}/white.preview.png`,
+    width: 2000,
+    height: 2500,
+    designArea: DESIGN_AREAS[productType],
+    colors: [{ id: 'white', name: 'White', hex: '#fff' }],
+  })),
+});
+
+function Harness() {
+  const [productType, setProductType] = useState('tshirt');
+  return (
+    <>
+      <button type="button" onClick={() => setProductType('mug')}>
+        Switch to mug
+      </button>
+      <MockupPreview productType={productType} design={null} />
+    </>
+  );
+}
+
+describe('MockupPreview', () => {
+  beforeEach(() => {
+    // jsdom has no canvas; the drawing itself is covered by the browser test and the server comparison test.
+    vi.spyOn(HTMLCanvasElement.prototype, 'getContext').mockReturnValue(null);
+    vi.stubGlobal(
+      'fetch',
+      fakeFetch({
+        '/api/mockups/templates?productType=tshirt': () => json(set('tshirt', ['tshirt-front', 'tshirt-back'])),
+        '/api/mockups/templates?productType=mug': () => json(set('mug', ['mug-right', 'mug-left'])),
+      }),
+    );
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+  });
+
+  it('resets to the first template when the product type changes', async () => {
+    renderWithProviders(<Harness />);
+    const select = await screen.findByRole('combobox', { name: 'Template' });
+    await waitFor(() => expect(select).toHaveValue('tshirt-front'));
+    fireEvent.change(select, { target: { value: 'tshirt-back' } });
+    expect(select).toHaveValue('tshirt-back');
+    fireEvent.click(screen.getByRole('button', { name: 'Switch to mug' }));
+    await waitFor(() => expect(screen.getByRole('combobox', { name: 'Template' })).toHaveValue('mug-right'));
+  });
+
+  it('moves sliders within their ranges, nudges with arrow keys and resets', async () => {
+    renderWithProviders(<MockupPreview productType="tshirt" design={{ url: 'x.png', width: 4500, height: 5400 }} />);
+    const scale = screen.getByRole('slider', { name: 'Scale' });
+    expect(scale).toHaveAttribute('min', '10');
+    expect(scale).toHaveAttribute('max', '200');
+    expect(scale).toHaveAttribute('step', '5');
+    expect(screen.getByRole('slider', { name: 'Rotation' })).toHaveAttribute('min', '-180');
+    expect(screen.getByRole('slider', { name: 'Opacity' })).toHaveAttribute('min', '10');
+    expect(screen.getByTestId('print-readiness')).toHaveTextContent('Print ready · 300 DPI');
+    fireEvent.change(scale, { target: { value: '150' } });
+    expect(screen.getByTestId('value-scale')).toHaveTextContent('150%');
+    expect(screen.getByTestId('print-readiness')).toHaveTextContent('OK for most products · 200 DPI');
+    const canvas = screen.getByLabelText(/Mockup canvas/);
+    fireEvent.keyDown(canvas, { key: 'ArrowRight' });
+    fireEvent.keyDown(canvas, { key: 'ArrowUp', shiftKey: true });
+    expect(screen.getByTestId('value-x')).toHaveTextContent('1');
+    expect(screen.getByTestId('value-y')).toHaveTextContent('-10');
+    fireEvent.click(screen.getByRole('button', { name: 'Reset' }));
+    expect(screen.getByTestId('value-scale')).toHaveTextContent('100%');
+    expect(screen.getByTestId('value-x')).toHaveTextContent('0');
+  });
+
+  it('names the download after the product type and a timestamp', () => {
+    expect(mockupFileName('mug', new Date(2026, 10, 22, 9, 5, 7))).toBe('mockup-mug-20261122-090507.png');
+  });
+});

@@ -1,0 +1,91 @@
+import { DESIGN_AREAS } from '@podforge/contract';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeFetch, json, renderWithProviders } from '@/test/render';
+import { MockupsStep } from './mockups-step';
+
+const DESIGN_ID = '11111111-1111-4111-8111-111111111111';
+const JOB_ID = '22222222-2222-4222-8222-222222222222';
+const mockup = (n: number) => ({
+  id: `m${n}`,
+  templateId: 'tshirt-front',
+  color: `c${n}`,
+  url: `/api/mockups/m${n}/file`,
+  previewUrl: `/api/mockups/m${n}/preview`,
+  width: 2000,
+  height: 2500,
+});
+
+describe('MockupsStep', () => {
+  let polls = 0;
+  let batchBody: unknown = null;
+  beforeEach(() => {
+    vi.spyOn(HTMLCanvasElement.prototype, 'getContext').mockReturnValue(null);
+    polls = 0;
+    const fetchRoutes = fakeFetch({
+      '/api/designs': () => json([{ id: DESIGN_ID, name: 'Sunset', width: 4500, height: 5400, url: '/d.png' }]),
+      '/api/mockups/templates?productType=tshirt': () =>
+        json({
+          productType: 'tshirt',
+          templates: [
+            {
+              id: 'tshirt-front',
+              name: 'T-shirt front',
+              productType: 'tshirt',
+              imageUrl: '/templates/mockups/tshirt/tshirt-front/white.png',
+              previewUrl: '/templates/mockups/tshirt/tshirt-front/white.preview.png',
+              width: 2000,
+              height: 2500,
+              designArea: DESIGN_AREAS.tshirt,
+              colors: [{ id: 'white', name: 'White', hex: '#fff' }],
+            },
+          ],
+        }),
+      '/api/mockups/batch': () =>
+        json({ jobId: JOB_ID, status: 'running', done: 0, total: 3, mockups: [], error: null }, 202),
+      [`/api/mockups/batch/${JOB_ID}`]: () => {
+        polls += 1;
+        const done = Math.min(3, polls);
+        return json({
+          jobId: JOB_ID,
+          status: done === 3 ? 'done' : 'running',
+          done,
+          total: 3,
+          mockups: Array.from({ length: done }, (_, i) => mockup(i)),
+          error: null,
+        });
+      },
+    });
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+      if (init?.method === 'POST') batchBody = JSON.parse(String(init.body));
+      return fetchRoutes(input);
+    });
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+  });
+
+  it('generates mockups of the chosen design on the server and shows real progress and results', async () => {
+    renderWithProviders(<MockupsStep />);
+    const generate = screen.getByRole('button', { name: 'Generate Mockups' });
+    expect(generate).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Continue to Details' })).toBeDisabled();
+    fireEvent.change(await screen.findByRole('combobox', { name: 'Design' }), { target: { value: DESIGN_ID } });
+    await waitFor(() => expect(generate).toBeEnabled());
+    fireEvent.click(generate);
+    await waitFor(() => expect(screen.getByTestId('mockup-progress')).toHaveTextContent('3 of 3 rendered'), {
+      timeout: 3000,
+    });
+    expect(polls).toBe(3);
+    expect(batchBody).toMatchObject({
+      designId: DESIGN_ID,
+      productType: 'tshirt',
+      async: true,
+      adjustments: { scale: 100, rotation: 0, x: 0, y: 0, opacity: 100 },
+    });
+    expect(screen.getAllByRole('img')).toHaveLength(3);
+    expect(screen.getByRole('button', { name: 'Regenerate' })).toBeEnabled();
+    expect(screen.getByRole('link', { name: 'Continue to Details' })).toHaveAttribute('href', '/create/details');
+  });
+});

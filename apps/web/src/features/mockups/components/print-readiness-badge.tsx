@@ -1,0 +1,28 @@
+import { DESIGN_AREAS, effectiveDpi, mockupProductType, printReadinessLevel } from '@podforge/contract';
+import { cn } from '@/lib/utils';
+
+const TONES = {
+  ready: 'border-green-200 bg-green-50 text-green-800',
+  ok: 'border-amber-200 bg-amber-50 text-amber-800',
+  low: 'border-red-200 bg-red-50 text-red-800',
+} as const;
+
+/** Effective DPI of the design at its placed size; the same function answers GET /api/mockups/print-readiness. */
+export function PrintReadinessBadge(props: {
+  productType: string;
+  design: { width: number; height: number };
+  scale: number;
+}) {
+  const productType = mockupProductType(props.productType);
+  const dpi = effectiveDpi({ area: DESIGN_AREAS[productType], design: props.design, scale: props.scale, productType });
+  const { level, label } = printReadinessLevel(dpi);
+  return (
+    <div
+      className={cn('rounded-md border px-3 py-2 text-sm', TONES[level])}
+      data-testid="print-readiness"
+      data-level={level}
+    >
+      <span className="font-semibold">{label}</span> · {dpi} DPI at this size
+    </div>
+  );
+}

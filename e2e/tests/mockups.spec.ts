@@ -1,0 +1,79 @@
+import fs from 'node:fs';
+import { expect, test } from '../support/fixtures';
+import { makePng, pngSize } from '../support/png';
+
+// A red design with a blue square in the middle: 300 px, so far too small for print.
+const design = makePng(300, 300, (x, y) =>
+  x >= 100 && x < 200 && y >= 100 && y < 200 ? [20, 60, 200, 255] : [220, 30, 40, 255],
+);
+
+test('the Mockups step edits a design on real templates and downloads the PNG', async ({ page }) => {
+  await page.goto('/create/mockups');
+  await expect(page.getByRole('heading', { level: 2, name: 'Mockups' })).toBeVisible();
+  await page.locator('input[type=file]').setInputFiles({ name: 'design.png', mimeType: 'image/png', buffer: design });
+  await expect(page.getByTestId('print-readiness')).toHaveText(/Too low for print · \d+ DPI/);
+
+  const canvas = page.getByLabel(/Mockup canvas/);
+  const template = page.getByRole('combobox', { name: 'Template' });
+  await expect(template).toHaveValue('tshirt-front');
+  await template.selectOption({ label: 'T-shirt back' });
+  await expect(canvas).toHaveAttribute('data-template', 'tshirt-back');
+
+  // The template image is drawn and the design is inside the t-shirt design area (centre 250,240).
+  const centre = async () =>
+    canvas.evaluate((el: HTMLCanvasElement) =>
+      Array.from(el.getContext('2d')?.getImageData(250, 240, 1, 1).data ?? []),
+    );
+  await expect.poll(centre).toEqual([20, 60, 200, 255]);
+  // The first request renders the template on the server (about a second); Download waits for it.
+  await expect(page.getByRole('button', { name: 'Download Mockup' })).toBeEnabled({ timeout: 20_000 });
+  const corner = await canvas.evaluate((el: HTMLCanvasElement) =>
+    Array.from(el.getContext('2d')?.getImageData(5, 5, 1, 1).data ?? []),
+  );
+  // Studio backdrop from the template render: not the design and not the grey shown while loading.
+  expect(corner[0]).toBeGreaterThan(150);
+  expect(corner).not.toEqual([226, 232, 240, 255]);
+
+  // Drag the design 40 right and 20 down (the canvas is shown at 400 px, one canvas unit per pixel).
+  const box = await canvas.boundingBox();
+  if (!box) throw new Error('no canvas');
+  await page.mouse.move(box.x + 250, box.y + 240);
+  await page.mouse.down();
+  await page.mouse.move(box.x + 270, box.y + 250, { steps: 4 });
+  await page.mouse.move(box.x + 290, box.y + 260, { steps: 4 });
+  await page.mouse.up();
+  await expect(page.getByTestId('value-x')).toHaveText('40');
+  await expect(page.getByTestId('value-y')).toHaveText('20');
+  await expect.poll(centre).toEqual([220, 30, 40, 255]);
+  await canvas.press('ArrowLeft');
+  await expect(page.getByTestId('value-x')).toHaveText('39');
+
+  await page.getByRole('slider', { name: 'Scale' }).fill('150');
+  await expect(page.getByTestId('value-scale')).toHaveText('150%');
+  await page.getByRole('slider', { name: 'Rotation' }).fill('-45');
+  await expect(page.getByTestId('value-rotation')).toHaveText('-45°');
+  await page.getByRole('slider', { name: 'Opacity' }).fill('50');
+  await expect(page.getByTestId('value-opacity')).toHaveText('50%');
+  await page.screenshot({ path: '/tmp/mockups-editor.png', fullPage: true });
+
+  await page.getByRole('button', { name: 'Reset' }).click();
+  await expect(page.getByTestId('value-scale')).toHaveText('100%');
+  await expect(page.getByTestId('value-x')).toHaveText('0');
+  await expect(page.getByTestId('value-rotation')).toHaveText('0°');
+  await expect.poll(centre).toEqual([20, 60, 200, 255]);
+
+  // Changing the product type resets the template to the set's first.
+  await page.getByRole('combobox', { name: 'Product type' }).selectOption('mug');
+  await expect(template).toHaveValue('mug-right');
+  await expect(page.getByRole('button', { name: 'Download Mockup' })).toBeEnabled({ timeout: 20_000 });
+
+  const downloadPromise = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Download Mockup' }).click();
+  const download = await downloadPromise;
+  expect(download.suggestedFilename()).toMatch(/^mockup-mug-\d{8}-\d{6}\.png$/);
+  const file = fs.readFileSync(await download.path());
+  expect(file.subarray(1, 4).toString()).toBe('PNG');
+  expect(pngSize(file)).toEqual({ width: 400, height: 500 });
+  // Without an uploaded design there is nothing to render on the server yet.
+  await expect(page.getByRole('button', { name: 'Generate Mockups' })).toBeDisabled();
+});

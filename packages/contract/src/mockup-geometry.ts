@@ -1,0 +1,201 @@
+/**
+ * The one placement model shared by the browser preview (canvas) and the server renderer (sharp), so what the
+ * seller sees is what is rendered. Pure functions only: no DOM, no sharp. All inputs are in the spec's 400x500
+ * canvas space; `factor` converts canvas units into output pixels (1 for the preview, 5 for a 2000x2500 template).
+ */
+
+export const MOCKUP_CANVAS = { width: 400, height: 500 } as const;
+
+export type Rect = { x: number; y: number; width: number; height: number };
+
+export type MockupAdjustments = {
+  /** Percent of the size that fits the design area. */
+  scale: number;
+  /** Degrees, clockwise. */
+  rotation: number;
+  /** Offset of the design's centre from the design area's centre, in canvas units. */
+  x: number;
+  y: number;
+  /** Percent. */
+  opacity: number;
+};
+
+/** Spec section 5 'Sliders'. */
+export const ADJUSTMENT_LIMITS = {
+  scale: { min: 10, max: 200, step: 5 },
+  rotation: { min: -180, max: 180, step: 5 },
+  x: { min: -100, max: 100, step: 1 },
+  y: { min: -100, max: 100, step: 1 },
+  opacity: { min: 10, max: 100, step: 5 },
+} as const satisfies Record<keyof MockupAdjustments, { min: number; max: number; step: number }>;
+
+export const DEFAULT_ADJUSTMENTS: MockupAdjustments = { scale: 100, rotation: 0, x: 0, y: 0, opacity: 100 };
+
+const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, value));
+
+/** Brings every adjustment into its slider's range (a non-number becomes the default). */
+export function clampAdjustments(input: Partial<MockupAdjustments>): MockupAdjustments {
+  const out = { ...DEFAULT_ADJUSTMENTS };
+  for (const key of Object.keys(ADJUSTMENT_LIMITS) as (keyof MockupAdjustments)[]) {
+    const value = input[key];
+    const { min, max } = ADJUSTMENT_LIMITS[key];
+    out[key] = typeof value === 'number' && Number.isFinite(value) ? clamp(value, min, max) : DEFAULT_ADJUSTMENTS[key];
+  }
+  return out;
+}
+
+/** The largest size with the design's aspect ratio that fits inside `box` (CSS `object-fit: contain`). */
+export function fitContain(box: { width: number; height: number }, image: { width: number; height: number }) {
+  const ratio = Math.min(box.width / image.width, box.height / image.height);
+  return { width: image.width * ratio, height: image.height * ratio };
+}
+
+/** Width and height of the axis-aligned box around a w x h rectangle rotated by `degrees`. */
+export function rotatedBounds(width: number, height: number, degrees: number) {
+  const rad = (degrees * Math.PI) / 180;
+  const cos = Math.abs(Math.cos(rad));
+  const sin = Math.abs(Math.sin(rad));
+  return { width: width * cos + height * sin, height: width * sin + height * cos };
+}
+
+export function intersectRects(a: Rect, b: Rect): Rect | null {
+  const x = Math.max(a.x, b.x);
+  const y = Math.max(a.y, b.y);
+  const right = Math.min(a.x + a.width, b.x + b.width);
+  const bottom = Math.min(a.y + a.height, b.y + b.height);
+  if (right <= x || bottom <= y) return null;
+  return { x, y, width: right - x, height: bottom - y };
+}
+
+export type Placement = {
+  /** The design area in output pixels: the design is clipped to it. */
+  clip: Rect;
+  /** Size the design is drawn at, before rotation, in output pixels. */
+  width: number;
+  height: number;
+  /** Centre of the drawn design in output pixels. */
+  centerX: number;
+  centerY: number;
+  rotation: number;
+  /** 0..1 */
+  opacity: number;
+  /** Axis-aligned box of the rotated design in output pixels. */
+  bounds: Rect;
+};
+
+/**
+ * Where and how a design is drawn: fitted into the design area, scaled, moved by the offset, rotated around its
+ * centre, faded by the opacity and clipped to the design area.
+ */
+export function computePlacement(options: {
+  area: Rect;
+  design: { width: number; height: number };
+  adjustments: Partial<MockupAdjustments>;
+  /** Output pixels per canvas unit. */
+  factor?: number;
+  /** Where the canvas origin lands in the output (the print file puts the design area at 0,0). */
+  origin?: { x: number; y: number };
+}): Placement {
+  const factor = options.factor ?? 1;
+  const origin = options.origin ?? { x: 0, y: 0 };
+  const adj = clampAdjustments(options.adjustments);
+  const clip: Rect = {
+    x: (options.area.x - origin.x) * factor,
+    y: (options.area.y - origin.y) * factor,
+    width: options.area.width * factor,
+    height: options.area.height * factor,
+  };
+  const fitted = fitContain(clip, options.design);
+  const width = fitted.width * (adj.scale / 100);
+  const height = fitted.height * (adj.scale / 100);
+  const centerX = clip.x + clip.width / 2 + adj.x * factor;
+  const centerY = clip.y + clip.height / 2 + adj.y * factor;
+  const rb = rotatedBounds(width, height, adj.rotation);
+  return {
+    clip,
+    width,
+    height,
+    centerX,
+    centerY,
+    rotation: adj.rotation,
+    opacity: adj.opacity / 100,
+    bounds: { x: centerX - rb.width / 2, y: centerY - rb.height / 2, width: rb.width, height: rb.height },
+  };
+}
+
+/** The subset of CanvasRenderingContext2D the preview uses; the browser's and @napi-rs/canvas's both fit. */
+export type Canvas2DLike = {
+  save(): void;
+  restore(): void;
+  beginPath(): void;
+  rect(x: number, y: number, w: number, h: number): void;
+  clip(): void;
+  translate(x: number, y: number): void;
+  rotate(angle: number): void;
+  globalAlpha: number;
+  imageSmoothingQuality?: string;
+  // biome-ignore lint/suspicious/noExplicitAny: each canvas implementation has its own image type.
+  drawImage(image: any, dx: number, dy: number, dw: number, dh: number): void;
+};
+
+/** Draws the design onto a canvas exactly as `computePlacement` says; the server does the same with sharp. */
+export function drawPlacement(ctx: Canvas2DLike, image: unknown, placement: Placement): void {
+  const p = placement;
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(p.clip.x, p.clip.y, p.clip.width, p.clip.height);
+  ctx.clip();
+  ctx.translate(p.centerX, p.centerY);
+  ctx.rotate((p.rotation * Math.PI) / 180);
+  ctx.globalAlpha = p.opacity;
+  ctx.imageSmoothingQuality = 'high';
+  ctx.drawImage(image, -p.width / 2, -p.height / 2, p.width, p.height);
+  ctx.restore();
+}
+
+/** Print areas at 300 DPI, the size a fulfilment order's print file has (Printful's front print areas). */
+export const PRINT_DPI = 300;
+export const PRINT_AREAS: Record<string, { name: string; widthIn: number; heightIn: number }> = {
+  tshirt: { name: 'Front', widthIn: 15, heightIn: 18 },
+  hoodie: { name: 'Front', widthIn: 15, heightIn: 17.75 },
+  mug: { name: 'Side', widthIn: 3.5, heightIn: 3.5 },
+  poster: { name: 'Full print', widthIn: 18, heightIn: 24 },
+};
+
+export function printAreaFor(productType: string) {
+  const area = PRINT_AREAS[productType] ?? PRINT_AREAS.tshirt;
+  if (!area) throw new Error('no print areas');
+  return {
+    ...area,
+    widthPx: Math.round(area.widthIn * PRINT_DPI),
+    heightPx: Math.round(area.heightIn * PRINT_DPI),
+  };
+}
+
+export type PrintReadinessLevel = 'ready' | 'ok' | 'low';
+
+export function printReadinessLevel(dpi: number): { level: PrintReadinessLevel; label: string } {
+  if (dpi >= 300) return { level: 'ready', label: 'Print ready' };
+  if (dpi >= 150) return { level: 'ok', label: 'OK for most products' };
+  return { level: 'low', label: 'Too low for print' };
+}
+
+/**
+ * Effective DPI of a design placed on a product's print area: its pixels over the inches it covers. The design
+ * area in the mockup stands for the whole print area, so the placed fraction of it maps onto the print area.
+ */
+export function effectiveDpi(options: {
+  area: Rect;
+  design: { width: number; height: number };
+  scale: number;
+  productType: string;
+}): number {
+  const print = printAreaFor(options.productType);
+  const placement = computePlacement({
+    area: options.area,
+    design: options.design,
+    adjustments: { scale: options.scale },
+  });
+  const placedWidthIn = (placement.width / options.area.width) * print.widthIn;
+  return Math.round(options.design.width / placedWidthIn);
+}
