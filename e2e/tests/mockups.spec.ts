@@ -10,7 +10,7 @@ const design = makePng(300, 300, (x, y) =>
 test('the Mockups step edits a design on real templates and downloads the PNG', async ({ page }) => {
   await page.goto('/create/mockups');
   await expect(page.getByRole('heading', { level: 2, name: 'Mockups' })).toBeVisible();
-  await page.locator('input[type=file]').setInputFiles({ name: 'design.png', mimeType: 'image/png', buffer: design });
+  await page.getByLabel('Upload a design').setInputFiles({ name: 'design.png', mimeType: 'image/png', buffer: design });
   await expect(page.getByTestId('print-readiness')).toHaveText(/Too low for print · \d+ DPI/);
 
   const canvas = page.getByLabel(/Mockup canvas/);
@@ -24,7 +24,12 @@ test('the Mockups step edits a design on real templates and downloads the PNG', 
     canvas.evaluate((el: HTMLCanvasElement) =>
       Array.from(el.getContext('2d')?.getImageData(250, 240, 1, 1).data ?? []),
     );
-  await expect.poll(centre).toEqual([20, 60, 200, 255]);
+  // The upload turns the design into a print PNG, so colours may move by a step or two.
+  const centreIsNear = (expected: number[]) => async () => {
+    const pixel = await centre();
+    return pixel.length === 4 && pixel.every((value, i) => Math.abs(value - (expected[i] ?? 0)) <= 3);
+  };
+  await expect.poll(centreIsNear([20, 60, 200, 255])).toBe(true);
   // The first request renders the template on the server (about a second); Download waits for it.
   await expect(page.getByRole('button', { name: 'Download Mockup' })).toBeEnabled({ timeout: 20_000 });
   const corner = await canvas.evaluate((el: HTMLCanvasElement) =>
@@ -44,7 +49,7 @@ test('the Mockups step edits a design on real templates and downloads the PNG', 
   await page.mouse.up();
   await expect(page.getByTestId('value-x')).toHaveText('40');
   await expect(page.getByTestId('value-y')).toHaveText('20');
-  await expect.poll(centre).toEqual([220, 30, 40, 255]);
+  await expect.poll(centreIsNear([220, 30, 40, 255])).toBe(true);
   await canvas.press('ArrowLeft');
   await expect(page.getByTestId('value-x')).toHaveText('39');
 
@@ -54,13 +59,12 @@ test('the Mockups step edits a design on real templates and downloads the PNG', 
   await expect(page.getByTestId('value-rotation')).toHaveText('-45°');
   await page.getByRole('slider', { name: 'Opacity' }).fill('50');
   await expect(page.getByTestId('value-opacity')).toHaveText('50%');
-  await page.screenshot({ path: '/tmp/mockups-editor.png', fullPage: true });
 
   await page.getByRole('button', { name: 'Reset' }).click();
   await expect(page.getByTestId('value-scale')).toHaveText('100%');
   await expect(page.getByTestId('value-x')).toHaveText('0');
   await expect(page.getByTestId('value-rotation')).toHaveText('0°');
-  await expect.poll(centre).toEqual([20, 60, 200, 255]);
+  await expect.poll(centreIsNear([20, 60, 200, 255])).toBe(true);
 
   // Changing the product type resets the template to the set's first.
   await page.getByRole('combobox', { name: 'Product type' }).selectOption('mug');
@@ -74,6 +78,14 @@ test('the Mockups step edits a design on real templates and downloads the PNG', 
   const file = fs.readFileSync(await download.path());
   expect(file.subarray(1, 4).toString()).toBe('PNG');
   expect(pngSize(file)).toEqual({ width: 400, height: 500 });
-  // Without an uploaded design there is nothing to render on the server yet.
-  await expect(page.getByRole('button', { name: 'Generate Mockups' })).toBeDisabled();
+
+  // The design was uploaded when it was chosen, so the server renders every mug template and colour.
+  await page.getByRole('button', { name: 'Generate Mockups' }).click();
+  await expect(page.getByTestId('mockup-progress')).toHaveText(/^(\d+) of \1 rendered$/, { timeout: 60_000 });
+  const results = page.getByTestId('mockup-result');
+  await expect(results.first()).toBeVisible();
+  const count = await results.count();
+  expect(count).toBeGreaterThanOrEqual(12);
+  const firstImage = results.first().locator('img');
+  await expect.poll(() => firstImage.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
 });

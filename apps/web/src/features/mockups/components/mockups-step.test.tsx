@@ -71,7 +71,8 @@ describe('MockupsStep', () => {
     const generate = screen.getByRole('button', { name: 'Generate Mockups' });
     expect(generate).toBeDisabled();
     expect(screen.getByRole('button', { name: 'Continue to Details' })).toBeDisabled();
-    fireEvent.change(await screen.findByRole('combobox', { name: 'Design' }), { target: { value: DESIGN_ID } });
+    await screen.findByRole('option', { name: 'Sunset' });
+    fireEvent.change(screen.getByRole('combobox', { name: 'Design' }), { target: { value: DESIGN_ID } });
     await waitFor(() => expect(generate).toBeEnabled());
     fireEvent.click(generate);
     await waitFor(() => expect(screen.getByTestId('mockup-progress')).toHaveTextContent('3 of 3 rendered'), {

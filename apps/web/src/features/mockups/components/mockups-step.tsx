@@ -2,11 +2,13 @@ import { MOCKUP_PRODUCT_TYPES, type TMockup } from '@podforge/contract';
 import { Loader2 } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
+import { useDesigns } from '@/api/designs/get-designs';
+import { useUploadDesign } from '@/api/designs/upload-design';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { toast } from '@/components/ui/use-toast';
+import { ApiError } from '@/lib/api-client';
 import { useGenerateMockups } from '../api/generate-mockups';
-import { useDesignsForMockups } from '../api/get-designs';
 import { type MockupDesignSource, MockupPreview, type MockupSelection } from './mockup-preview';
 
 const PRODUCT_TYPE_LABELS: Record<string, string> = {
@@ -16,18 +18,7 @@ const PRODUCT_TYPE_LABELS: Record<string, string> = {
   poster: 'Poster',
 };
 
-type PickedDesign = MockupDesignSource & { id: string | null };
-
-/** Reads a local image's size so the preview and print readiness work before the file is uploaded. */
-function readLocalImage(file: File): Promise<PickedDesign> {
-  return new Promise((resolve, reject) => {
-    const url = URL.createObjectURL(file);
-    const img = new Image();
-    img.onload = () => resolve({ id: null, url, width: img.naturalWidth, height: img.naturalHeight, name: file.name });
-    img.onerror = () => reject(new Error('Not an image'));
-    img.src = url;
-  });
-}
+type PickedDesign = MockupDesignSource & { id: string };
 
 /** Wizard step 3: place the design on real templates, then render every template and colour on the server. */
 export function MockupsStep() {
@@ -36,7 +27,8 @@ export function MockupsStep() {
   const [selection, setSelection] = useState<MockupSelection | null>(null);
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
   const [results, setResults] = useState<TMockup[]>([]);
-  const designs = useDesignsForMockups();
+  const designs = useDesigns();
+  const upload = useUploadDesign();
   const generate = useGenerateMockups((job) => {
     setProgress({ done: job.done, total: job.total });
     setResults(job.mockups);
@@ -81,18 +73,19 @@ export function MockupsStep() {
               ))}
             </select>
           </label>
-          {designs.isSuccess && serverDesigns.length > 0 ? (
+          <div className="space-y-2">
             <label className="block space-y-1 text-sm font-medium">
               <span>Design</span>
               <select
                 className="block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm"
                 value={design?.id ?? ''}
+                disabled={serverDesigns.length === 0}
                 onChange={(e) => {
                   const picked = serverDesigns.find((d) => d.id === e.target.value);
                   setDesign(picked ? { ...picked } : null);
                 }}
               >
-                <option value="">Choose a design</option>
+                <option value="">{serverDesigns.length ? 'Choose a design' : 'No designs uploaded yet'}</option>
                 {serverDesigns.map((d) => (
                   <option key={d.id} value={d.id}>
                     {d.name}
@@ -100,25 +93,34 @@ export function MockupsStep() {
                 ))}
               </select>
             </label>
-          ) : (
-            <label className="block space-y-1 text-sm font-medium">
-              <span>Design image (preview only until it is uploaded)</span>
+            <label className="flex items-center gap-2 text-sm text-slate-600">
+              <span className="shrink-0">Or upload one:</span>
               <input
                 type="file"
-                accept="image/png,image/jpeg,image/svg+xml,image/webp"
+                aria-label="Upload a design"
+                accept="image/png,image/jpeg,image/svg+xml,application/pdf,.png,.jpg,.jpeg,.svg,.pdf"
                 className="block w-full text-sm"
+                disabled={upload.isPending}
                 onChange={async (e) => {
                   const file = e.target.files?.[0];
+                  e.target.value = '';
                   if (!file) return;
                   try {
-                    setDesign(await readLocalImage(file));
-                  } catch {
-                    toast({ title: 'Not an image', description: file.name, variant: 'destructive' });
+                    setDesign(await upload.mutateAsync(file));
+                  } catch (error) {
+                    toast({
+                      title: 'Upload Failed',
+                      description:
+                        (error instanceof ApiError && error.serverMessage) ||
+                        `Failed to upload ${file.name} . Please try again.`,
+                      variant: 'destructive',
+                    });
                   }
                 }}
               />
+              {upload.isPending && <Loader2 className="h-4 w-4 animate-spin" aria-label="Uploading" />}
             </label>
-          )}
+          </div>
         </CardContent>
       </Card>
 
@@ -151,7 +153,7 @@ export function MockupsStep() {
           {results.length > 0 && (
             <ul className="grid grid-cols-2 gap-3 sm:grid-cols-4 lg:grid-cols-6" aria-label="Generated mockups">
               {results.map((m) => (
-                <li key={m.id}>
+                <li key={m.id} data-testid="mockup-result">
                   <a href={m.url} target="_blank" rel="noreferrer">
                     <img
                       src={m.previewUrl}

@@ -3,10 +3,10 @@ import { CheckCircle2, FileImage, Loader2, Upload, X, XCircle } from 'lucide-rea
 import { useState } from 'react';
 import { type FileRejection, useDropzone } from 'react-dropzone';
 import { useNavigate } from 'react-router';
+import { useUploadDesign } from '@/api/designs/upload-design';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { toast } from '@/components/ui/use-toast';
-import { useUploadDesign } from '../api/upload-design';
 
 /** Spec section 3 'Upload queue item' (client only), plus the stored design once complete. */
 export type UploadQueueItem = {

@@ -1,6 +1,7 @@
 import type { TDesign } from '@podforge/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { designsQueryOptions } from './get-designs';
 
 /** `POST /api/designs/upload`: one file in the multipart field `file`. */
 export function uploadDesign(file: File): Promise<TDesign> {
@@ -16,7 +17,7 @@ export function useUploadDesign() {
     mutationFn: uploadDesign,
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: ['dashboard'] });
-      await queryClient.invalidateQueries({ queryKey: ['designs'] });
+      await queryClient.invalidateQueries({ queryKey: designsQueryOptions().queryKey });
     },
   });
 }
