@@ -1,5 +1,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app';
+import { mockupBatches } from '../src/db/schema';
 import { insertDesign, solidPng } from './fixtures/designs';
 import { createTestApp, type TestApp, type TestClient } from './helpers';
 
@@ -185,6 +187,54 @@ describe('mockups API', () => {
     const black = (await client.get(job.mockups[1].url)).rawPayload;
     expect(await pixel(black, 1000, 800)).toMatchObject({ r: RED.r });
     expect((await t.client().get(`/api/mockups/batch/${job.jobId}`)).statusCode).toBe(404);
+  });
+
+  it('answers a batch poll from any app instance, since progress lives in the database', async () => {
+    const started = await client.post('/api/mockups/batch', {
+      designId,
+      productType: 'mug',
+      adjustments: ADJ,
+      templateIds: ['mug-left'],
+      colors: ['white'],
+      async: true,
+    });
+    const { jobId } = started.json();
+    // A second instance over the same database, as behind a load balancer.
+    const { app: other } = await buildApp({ config: t.config, database: t.deps.database, logger: false });
+    await other.ready();
+    try {
+      let job = { status: 'running' } as { status: string; done?: number; mockups?: unknown[] };
+      for (let i = 0; i < 100 && job.status === 'running'; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        const res = await other.inject({
+          method: 'GET',
+          url: `/api/mockups/batch/${jobId}`,
+          headers: { cookie: client.cookie ?? '' },
+        });
+        expect(res.statusCode).toBe(200);
+        job = res.json();
+      }
+      expect(job).toMatchObject({ status: 'done', done: 1 });
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('reports a batch whose process stopped as failed, keeping what it rendered', async () => {
+    const ws = await client.workspaceId(t.deps.db);
+    const [batch] = await t.deps.db
+      .insert(mockupBatches)
+      .values({
+        workspaceId: ws,
+        designId,
+        productType: 'mug',
+        total: 4,
+        createdAt: new Date(Date.now() - 3 * 60 * 1000),
+      })
+      .returning();
+    const job = (await client.get(`/api/mockups/batch/${batch?.id}`)).json();
+    expect(job).toMatchObject({ status: 'failed', done: 0, total: 4 });
+    expect(job.error).toMatch(/stopped before it finished/);
   });
 
   it('answers the print readiness of a design at a scale', async () => {

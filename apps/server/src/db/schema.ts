@@ -100,14 +100,40 @@ export const mockups = pgTable(
     templateId: text('template_id').notNull(),
     color: text('color'),
     adjustments: jsonb('adjustments').$type<Record<string, number>>().notNull(),
+    /** The batch that rendered it, and its place in the batch's template x colour order. */
+    batchId: uuid('batch_id').references(() => mockupBatches.id, { onDelete: 'set null' }),
+    batchPosition: integer('batch_position'),
     storageKey: text('storage_key').notNull(),
     previewKey: text('preview_key').notNull(),
     width: integer('width').notNull(),
     height: integer('height').notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index('mockups_workspace_design_idx').on(t.workspaceId, t.designId)],
+  (t) => [
+    index('mockups_workspace_design_idx').on(t.workspaceId, t.designId),
+    index('mockups_batch_idx').on(t.batchId, t.batchPosition),
+  ],
 );
+
+/**
+ * A batch render of one design on every template and colour. Progress is the count of its mockups rows, so any app
+ * instance can answer a poll, whichever instance renders.
+ */
+export const mockupBatches = pgTable('mockup_batches', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  workspaceId: workspaceId(),
+  designId: uuid('design_id')
+    .notNull()
+    .references(() => designs.id, { onDelete: 'cascade' }),
+  productType: text('product_type').notNull(),
+  total: integer('total').notNull(),
+  status: text('status', { enum: ['running', 'done', 'failed'] })
+    .notNull()
+    .default('running'),
+  error: text('error'),
+  createdAt: createdAt(),
+  finishedAt: timestamp('finished_at', { withTimezone: true }),
+});
 
 /** A connected store (Shopify, later Etsy...) or fulfilment service (Printful). */
 export const integrations = pgTable(

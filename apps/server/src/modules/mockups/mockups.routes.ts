@@ -17,10 +17,11 @@ import { TEMPLATE_SETS } from './mockup-templates';
 import {
   createMockup,
   createPrintFile,
+  getMockupBatch,
   getMockupFile,
   getPrintReadiness,
   listTemplates,
-  MockupJobs,
+  startMockupBatch,
 } from './mockups.service';
 
 const ZId = z.object({ id: z.uuid() });
@@ -33,7 +34,6 @@ const ZTemplateImage = z.object({
 
 export async function mockupsRoutes(app: FastifyInstance, { deps }: { deps: AppDeps }) {
   const templates = new TemplateStore(path.join(deps.config.dataDir, 'mockup-templates'));
-  const jobs = new MockupJobs();
   const serviceDeps = { ...deps, templates };
 
   app.get('/api/mockups/templates', async (request) => {
@@ -61,13 +61,13 @@ export async function mockupsRoutes(app: FastifyInstance, { deps }: { deps: AppD
 
   app.post('/api/mockups/batch', async (request, reply) => {
     const input = parseInput(ZCreateMockupBatch, request.body, 'body');
-    const { job, wait } = await jobs.start(serviceDeps, request.workspaceId, input);
+    const { job, wait } = await startMockupBatch(serviceDeps, request.workspaceId, input, request.log);
     return reply.status(wait ? 200 : 202).send(job);
   });
 
   app.get('/api/mockups/batch/:jobId', async (request) => {
     const { jobId } = parseInput(ZJobId, request.params, 'params');
-    return jobs.get(request.workspaceId, jobId);
+    return getMockupBatch(serviceDeps, request.workspaceId, jobId);
   });
 
   app.get('/api/mockups/print-readiness', async (request) => {

@@ -14,9 +14,9 @@ import {
   type TMockupTemplate,
   type TPrintReadiness,
 } from '@podforge/contract';
-import { and, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { AppDeps } from '../../app';
-import { designs, mockups } from '../../db/schema';
+import { designs, mockupBatches, mockups } from '../../db/schema';
 import { badRequest, notFound } from '../../lib/errors';
 import {
   composeMockup,
@@ -104,6 +104,7 @@ async function renderAndStore(
   colorId: string,
   adjustments: MockupAdjustments,
   layer: Awaited<ReturnType<typeof prepareDesignLayer>>,
+  batch?: { id: string; position: number },
 ): Promise<TMockup> {
   const template = resolveTemplate(productType, templateId);
   const base = await deps.templates.raw(productType, template, colorId);
@@ -111,26 +112,34 @@ async function renderAndStore(
   const id = randomUUID();
   const storageKey = `${workspaceId}/mockups/${id}/mockup.png`;
   const previewKey = `${workspaceId}/mockups/${id}/preview.png`;
-  await deps.storage.put(storageKey, out.png, 'image/png');
-  await deps.storage.put(previewKey, out.preview, 'image/png');
-  const [row] = await deps.db
-    .insert(mockups)
-    .values({
-      id,
-      workspaceId,
-      designId: design.id,
-      productType,
-      templateId,
-      color: colorId,
-      adjustments,
-      storageKey,
-      previewKey,
-      width: out.width,
-      height: out.height,
-    })
-    .returning();
-  if (!row) throw new Error('mockup insert returned nothing');
-  return toDto(row);
+  try {
+    await deps.storage.put(storageKey, out.png, 'image/png');
+    await deps.storage.put(previewKey, out.preview, 'image/png');
+    const [row] = await deps.db
+      .insert(mockups)
+      .values({
+        id,
+        workspaceId,
+        designId: design.id,
+        productType,
+        templateId,
+        color: colorId,
+        adjustments,
+        batchId: batch?.id ?? null,
+        batchPosition: batch?.position ?? null,
+        storageKey,
+        previewKey,
+        width: out.width,
+        height: out.height,
+      })
+      .returning();
+    if (!row) throw new Error('mockup insert returned nothing');
+    return toDto(row);
+  } catch (error) {
+    // No file without its row.
+    await Promise.allSettled([deps.storage.delete(storageKey), deps.storage.delete(previewKey)]);
+    throw error;
+  }
 }
 
 export async function createMockup(deps: Deps, workspaceId: string, input: TCreateMockup): Promise<TMockup> {
@@ -146,102 +155,86 @@ export async function createMockup(deps: Deps, workspaceId: string, input: TCrea
 export const SYNC_BATCH_LIMIT = 12;
 const BATCH_PARALLELISM = 2;
 
-type Job = TMockupBatchJob & { workspaceId: string; finished: Promise<void>; createdAt: number };
+/** A running batch whose newest render is older than this has lost its process (a restart or crash). */
+const STALLED_AFTER_MS = 2 * 60 * 1000;
+
+type Logger = { error(obj: object, msg: string): void };
 
 /**
- * Batch jobs live in this process's memory: they last seconds, and their results are the stored mockups rows,
- * so nothing is lost but the progress figure if the process ends.
+ * Starts a batch: one `mockup_batches` row, then the renders in this process, each stored as a mockups row of the
+ * batch. Progress is read from the database, so a poll may reach any app instance.
  */
-export class MockupJobs {
-  private readonly jobs = new Map<string, Job>();
+export async function startMockupBatch(
+  deps: Deps,
+  workspaceId: string,
+  input: TCreateMockupBatch,
+  log: Logger,
+): Promise<{ job: TMockupBatchJob; wait: boolean }> {
+  const productType = mockupProductType(input.productType);
+  const set = TEMPLATE_SETS[productType];
+  const templateIds = input.templateIds ?? set.templates.map((t) => t.id);
+  for (const id of templateIds) resolveTemplate(productType, id);
+  const colors = (input.colors ?? set.colors.map((c) => c.id)).map((c) => resolveColor(productType, c));
+  const { row, png } = await loadDesign(deps, workspaceId, input.designId);
+  // Every template of a set shares one design area and size, so the design layer is prepared once.
+  const layer = await prepareDesignLayer(png, mockupPlacement(productType, row, input.adjustments));
+  const tasks = templateIds.flatMap((templateId) => colors.map((color) => ({ templateId, color })));
 
-  get(workspaceId: string, jobId: string): TMockupBatchJob {
-    const job = this.jobs.get(jobId);
-    if (!job || job.workspaceId !== workspaceId) throw notFound('Mockup job');
-    return publicJob(job);
-  }
+  const [batch] = await deps.db
+    .insert(mockupBatches)
+    .values({ workspaceId, designId: row.id, productType, total: tasks.length })
+    .returning();
+  if (!batch) throw new Error('batch insert returned nothing');
 
-  async start(
-    deps: Deps,
-    workspaceId: string,
-    input: TCreateMockupBatch,
-  ): Promise<{ job: TMockupBatchJob; wait: boolean }> {
-    const productType = mockupProductType(input.productType);
-    const set = TEMPLATE_SETS[productType];
-    const templateIds = input.templateIds ?? set.templates.map((t) => t.id);
-    for (const id of templateIds) resolveTemplate(productType, id);
-    const colors = (input.colors ?? set.colors.map((c) => c.id)).map((c) => resolveColor(productType, c));
-    const { row, png } = await loadDesign(deps, workspaceId, input.designId);
-    // Every template of a set shares one design area and size, so the design layer is prepared once.
-    const layer = await prepareDesignLayer(png, mockupPlacement(productType, row, input.adjustments));
-    const tasks = templateIds.flatMap((templateId) => colors.map((color) => ({ templateId, color })));
-
-    this.prune();
-    const job: Job = {
-      jobId: randomUUID(),
-      status: 'running',
-      done: 0,
-      total: tasks.length,
-      mockups: [],
-      error: null,
-      workspaceId,
-      createdAt: Date.now(),
-      finished: Promise.resolve(),
-    };
-    let next = 0;
-    const worker = async () => {
-      while (next < tasks.length && job.status === 'running') {
-        const task = tasks[next++];
-        if (!task) break;
-        const mockup = await renderAndStore(
-          deps,
-          workspaceId,
-          row,
-          productType,
-          task.templateId,
-          task.color,
-          input.adjustments,
-          layer,
-        );
-        job.mockups.push(mockup);
-        job.done += 1;
-      }
-    };
-    job.finished = Promise.all(Array.from({ length: BATCH_PARALLELISM }, worker)).then(
-      () => {
-        job.status = 'done';
-        // Keep the template order, whatever order the workers finished in.
-        const order = new Map(tasks.map((t, i) => [`${t.templateId}/${t.color}`, i]));
-        job.mockups.sort(
-          (a, b) => (order.get(`${a.templateId}/${a.color}`) ?? 0) - (order.get(`${b.templateId}/${b.color}`) ?? 0),
-        );
-      },
-      (error: unknown) => {
-        job.status = 'failed';
-        job.error = 'Rendering failed';
-        console.error('mockup batch failed', error);
-      },
-    );
-    this.jobs.set(job.jobId, job);
-    const wait = !input.async && tasks.length <= SYNC_BATCH_LIMIT;
-    if (wait) await job.finished;
-    return { job: publicJob(job), wait };
-  }
-
-  private prune() {
-    const cutoff = Date.now() - 60 * 60 * 1000;
-    for (const [id, job] of this.jobs) if (job.status !== 'running' && job.createdAt < cutoff) this.jobs.delete(id);
-  }
+  let next = 0;
+  let failed = false;
+  const worker = async () => {
+    while (next < tasks.length && !failed) {
+      const position = next++;
+      const task = tasks[position];
+      if (!task) break;
+      await renderAndStore(deps, workspaceId, row, productType, task.templateId, task.color, input.adjustments, layer, {
+        id: batch.id,
+        position,
+      });
+    }
+  };
+  const finish = (status: 'done' | 'failed', error: string | null) =>
+    deps.db.update(mockupBatches).set({ status, error, finishedAt: deps.now() }).where(eq(mockupBatches.id, batch.id));
+  const finished = Promise.all(Array.from({ length: BATCH_PARALLELISM }, worker)).then(
+    () => finish('done', null),
+    async (error: unknown) => {
+      failed = true;
+      log.error({ err: error, batchId: batch.id }, 'mockup batch failed');
+      await finish('failed', 'Rendering failed; the mockups made so far are kept. Generate again to retry.');
+    },
+  );
+  const wait = !input.async && tasks.length <= SYNC_BATCH_LIMIT;
+  if (wait) await finished;
+  else
+    finished.catch((error: unknown) => log.error({ err: error, batchId: batch.id }, 'mockup batch bookkeeping failed'));
+  return { job: await getMockupBatch(deps, workspaceId, batch.id), wait };
 }
 
-const publicJob = (job: Job): TMockupBatchJob => ({
-  jobId: job.jobId,
-  status: job.status,
-  done: job.done,
-  total: job.total,
-  mockups: [...job.mockups],
-  error: job.error,
-});
+export async function getMockupBatch(deps: Deps, workspaceId: string, batchId: string): Promise<TMockupBatchJob> {
+  const [batch] = await deps.db
+    .select()
+    .from(mockupBatches)
+    .where(and(eq(mockupBatches.id, batchId), eq(mockupBatches.workspaceId, workspaceId)));
+  if (!batch) throw notFound('Mockup job');
+  const rows = await deps.db
+    .select()
+    .from(mockups)
+    .where(and(eq(mockups.batchId, batch.id), eq(mockups.workspaceId, workspaceId)))
+    .orderBy(asc(mockups.batchPosition));
+  let { status, error } = batch;
+  const lastActivity = Math.max(batch.createdAt.getTime(), ...rows.map((r) => r.createdAt.getTime()));
+  if (status === 'running' && deps.now().getTime() - lastActivity > STALLED_AFTER_MS) {
+    status = 'failed';
+    error = 'Rendering stopped before it finished; the mockups made so far are kept. Generate again to retry.';
+  }
+  return { jobId: batch.id, status, done: rows.length, total: batch.total, mockups: rows.map(toDto), error };
+}
 
 export async function getMockupFile(
   deps: Deps,
