@@ -167,8 +167,8 @@ export function FulfillmentServices() {
     const notice = OUTCOMES[outcome];
     if (notice && !shown.current) {
       shown.current = true;
-      // After this commit: the Toaster, later in the tree, subscribes in its own effect.
-      setTimeout(() => toast(notice), 0);
+      // The Toaster picks up toasts raised before it subscribed (see use-toast.ts).
+      toast(notice);
     }
     // Shown once: a reload must not repeat it.
     setParams(
