@@ -8,6 +8,9 @@ const design = makePng(300, 300, (x, y) =>
 );
 
 test('the Mockups step edits a design on real templates and downloads the PNG', async ({ page }) => {
+  // The server renders 12 mockups at 2000x2500 below, waited on for up to 60 s: the default 30 s test limit
+  // cut that wait short on a busy machine (11 of 12 rendered), so the test gets room for its own wait.
+  test.setTimeout(90_000);
   await page.goto('/create/mockups');
   await expect(page.getByRole('heading', { level: 2, name: 'Mockups' })).toBeVisible();
   await page.getByLabel('Upload a design').setInputFiles({ name: 'design.png', mimeType: 'image/png', buffer: design });

@@ -10,6 +10,7 @@ import {
 import { Download, RotateCcw } from 'lucide-react';
 import { type KeyboardEvent, type PointerEvent, useEffect, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
+import { NativeSelect } from '@/components/ui/native-select';
 import { toast } from '@/components/ui/use-toast';
 import { useMockupTemplates } from '../api/get-mockup-templates';
 import { PrintReadinessBadge } from './print-readiness-badge';
@@ -171,8 +172,7 @@ export function MockupPreview({ productType, design, onChange }: Props) {
       <div className="space-y-4">
         <label className="block space-y-1 text-sm font-medium">
           <span>Template</span>
-          <select
-            className="block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm"
+          <NativeSelect
             value={template?.id ?? ''}
             onChange={(e) => setTemplateId(e.target.value)}
             disabled={templates.length === 0}
@@ -182,22 +182,17 @@ export function MockupPreview({ productType, design, onChange }: Props) {
                 {t.name}
               </option>
             ))}
-          </select>
+          </NativeSelect>
         </label>
         <label className="block space-y-1 text-sm font-medium">
           <span>Colour</span>
-          <select
-            className="block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm"
-            value={colorId ?? ''}
-            onChange={(e) => setColor(e.target.value)}
-            disabled={!template}
-          >
+          <NativeSelect value={colorId ?? ''} onChange={(e) => setColor(e.target.value)} disabled={!template}>
             {template?.colors.map((c) => (
               <option key={c.id} value={c.id}>
                 {c.name}
               </option>
             ))}
-          </select>
+          </NativeSelect>
         </label>
         {SLIDERS.map(({ key, label, unit }) => (
           <label key={key} className="block space-y-1 text-sm">

@@ -6,6 +6,7 @@ import { useDesigns } from '@/api/designs/get-designs';
 import { useUploadDesign } from '@/api/designs/upload-design';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
+import { NativeSelect } from '@/components/ui/native-select';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError } from '@/lib/api-client';
 import { useGenerateMockups } from '../api/generate-mockups';
@@ -61,23 +62,18 @@ export function MockupsStep() {
         <CardContent className="grid gap-4 pt-6 sm:grid-cols-2">
           <label className="block space-y-1 text-sm font-medium">
             <span>Product type</span>
-            <select
-              className="block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm"
-              value={productType}
-              onChange={(e) => setProductType(e.target.value)}
-            >
+            <NativeSelect value={productType} onChange={(e) => setProductType(e.target.value)}>
               {MOCKUP_PRODUCT_TYPES.map((type) => (
                 <option key={type} value={type}>
                   {PRODUCT_TYPE_LABELS[type]}
                 </option>
               ))}
-            </select>
+            </NativeSelect>
           </label>
           <div className="space-y-2">
             <label className="block space-y-1 text-sm font-medium">
               <span>Design</span>
-              <select
-                className="block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm"
+              <NativeSelect
                 value={design?.id ?? ''}
                 disabled={serverDesigns.length === 0}
                 onChange={(e) => {
@@ -91,7 +87,7 @@ export function MockupsStep() {
                     {d.name}
                   </option>
                 ))}
-              </select>
+              </NativeSelect>
             </label>
             <label className="flex items-center gap-2 text-sm text-slate-600">
               <span className="shrink-0">Or upload one:</span>

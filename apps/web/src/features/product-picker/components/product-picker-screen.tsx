@@ -3,6 +3,7 @@ import { ChevronLeft, ChevronRight, Search } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
+import { NativeSelect } from '@/components/ui/native-select';
 import { Skeleton } from '@/components/ui/skeleton';
 import { ApiError } from '@/lib/api-client';
 import { useCatalogProducts } from '../api/get-catalog-products';
@@ -13,6 +14,9 @@ const SEARCH_DEBOUNCE_MS = 250;
 
 const fieldClass =
   'h-10 rounded-md border border-slate-300 bg-white px-3 text-sm focus:outline-none focus:ring-2 focus:ring-brand-500';
+
+/** The filter selects keep their inline, 40 px high look: undo NativeSelect's block, full width and py-2. */
+const filterSelectClass = `${fieldClass} inline-block w-auto py-0`;
 
 function useDebounced<T>(value: T, ms: number): T {
   const [debounced, setDebounced] = useState(value);
@@ -71,13 +75,13 @@ export function ProductPickerScreen() {
         </label>
         <label className="flex items-center gap-2">
           <span className="sr-only">Category</span>
-          <select
+          <NativeSelect
             value={category}
             onChange={(e) => {
               setCategory(e.target.value);
               setPage(1);
             }}
-            className={fieldClass}
+            className={filterSelectClass}
             aria-label="Category"
           >
             {CATALOG_CATEGORY_FILTERS.map((c) => (
@@ -85,17 +89,17 @@ export function ProductPickerScreen() {
                 {c}
               </option>
             ))}
-          </select>
+          </NativeSelect>
         </label>
         <label className="flex items-center gap-2">
           <span className="sr-only">Price</span>
-          <select
+          <NativeSelect
             value={priceLabel}
             onChange={(e) => {
               setPriceLabel(e.target.value);
               setPage(1);
             }}
-            className={fieldClass}
+            className={filterSelectClass}
             aria-label="Price"
           >
             {CATALOG_PRICE_FILTERS.map((p) => (
@@ -103,7 +107,7 @@ export function ProductPickerScreen() {
                 {p.label}
               </option>
             ))}
-          </select>
+          </NativeSelect>
         </label>
       </Card>
 

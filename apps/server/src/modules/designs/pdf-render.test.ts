@@ -1,0 +1,90 @@
+import { once } from 'node:events';
+import type { Worker as NodeWorker } from 'node:worker_threads';
+import sharp from 'sharp';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { pdfOf } from '../../../test/support/design-fixtures';
+import { PDF_RENDER_MAX_SIDE, PdfRenderError, renderPdfFirstPage } from './pdf-render';
+
+// Every worker the renderer starts is recorded with a promise of its 'exit' (taken at creation, so none is missed)
+// and whether it posted an answer: a worker terminated by the time limit exits without one.
+type Tracked = { worker: NodeWorker; exited: Promise<unknown[]>; answered: boolean };
+const tracked = vi.hoisted(() => ({ workers: [] as Tracked[] }));
+
+vi.mock('node:worker_threads', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('node:worker_threads')>();
+  class TrackedWorker extends actual.Worker {
+    constructor(...args: ConstructorParameters<typeof actual.Worker>) {
+      super(...args);
+      const entry: Tracked = { worker: this, exited: once(this, 'exit'), answered: false };
+      this.on('message', () => {
+        entry.answered = true;
+      });
+      tracked.workers.push(entry);
+    }
+  }
+  return { ...actual, Worker: TrackedWorker };
+});
+
+/** Resolves when the worker has exited, or fails after `ms`: a worker still alive then has leaked. */
+async function exitedWithin(entry: Tracked, ms: number) {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`worker ${entry.worker.threadId} still running after ${ms} ms`)), ms);
+  });
+  try {
+    await Promise.race([entry.exited, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+describe('renderPdfFirstPage', () => {
+  beforeEach(() => {
+    tracked.workers.length = 0;
+  });
+
+  it('renders page 1 of a one-page PDF to a PNG scaled to fit, and its worker exits', async () => {
+    const result = await renderPdfFirstPage(pdfOf(200, 300));
+    // 200 x 300 pt at 300 dpi (scale 300/72): under the 4000 px cap.
+    expect(result.width).toBe(833);
+    expect(result.height).toBe(1250);
+    const meta = await sharp(result.png).metadata();
+    expect(meta.format).toBe('png');
+    expect([meta.width, meta.height]).toEqual([833, 1250]);
+    expect(Math.max(result.width, result.height)).toBeLessThanOrEqual(PDF_RENDER_MAX_SIDE);
+
+    expect(tracked.workers).toHaveLength(1);
+    const [entry] = tracked.workers;
+    if (!entry) throw new Error('no worker recorded');
+    await exitedWithin(entry, 5000);
+    expect(entry.answered).toBe(true);
+    expect(entry.worker.threadId).toBe(-1);
+  });
+
+  it('rejects with the time-limit error when rendering exceeds timeoutMs, terminates the worker, and renders again', async () => {
+    const pdf = pdfOf(200, 300);
+    const started = Date.now();
+    const failure = await renderPdfFirstPage(pdf, { timeoutMs: 1 }).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(PdfRenderError);
+    expect((failure as Error).message).toBe('rendering took longer than 0.001 s');
+    // The limit fired, not the end of a finished render (pdf.js alone takes far longer than this to load).
+    expect(Date.now() - started).toBeLessThan(2000);
+
+    // The one worker it started is terminated: it exits without ever posting the render it was doing.
+    expect(tracked.workers).toHaveLength(1);
+    const [timedOut] = tracked.workers;
+    if (!timedOut) throw new Error('no worker recorded');
+    await exitedWithin(timedOut, 2000);
+    expect(timedOut.answered).toBe(false);
+    expect(timedOut.worker.threadId).toBe(-1);
+
+    // Nothing is left in a bad state: a normal render right after still succeeds in a fresh worker.
+    const again = await renderPdfFirstPage(pdf);
+    expect([again.width, again.height]).toEqual([833, 1250]);
+    expect(tracked.workers).toHaveLength(2);
+    expect(tracked.workers[1]?.worker).not.toBe(timedOut.worker);
+  });
+});
