@@ -9,7 +9,7 @@ import { DESIGN_AREAS, type TMockupColor, type TMockupProductType } from '@podfo
  * Part of the template cache key (DATA_DIR/mockup-templates/v<N>/...): bump it whenever a drawing changes, so
  * renders cached from an older drawing are not served.
  */
-export const TEMPLATE_DRAWING_VERSION = 2;
+export const TEMPLATE_DRAWING_VERSION = 3;
 export const TEMPLATE_WIDTH = 2000;
 export const TEMPLATE_HEIGHT = 2500;
 
@@ -101,15 +101,24 @@ const GARMENT_CX = 250;
 function garmentDefs(clips: Record<string, string>): string {
   return `<defs>
   <filter id="blur2" x="-20%" y="-20%" width="140%" height="140%"><feGaussianBlur stdDeviation="2"/></filter>
-  <filter id="blur5" x="-30%" y="-30%" width="160%" height="160%"><feGaussianBlur stdDeviation="5"/></filter>
-  <filter id="blur9" x="-30%" y="-30%" width="160%" height="160%"><feGaussianBlur stdDeviation="9"/></filter>
-  <filter id="blur14" x="-40%" y="-40%" width="180%" height="180%"><feGaussianBlur stdDeviation="14"/></filter>
+  <filter id="blur5" x="-20%" y="-20%" width="140%" height="140%"><feGaussianBlur stdDeviation="5"/></filter>
+  <filter id="blur9" x="-20%" y="-20%" width="140%" height="140%"><feGaussianBlur stdDeviation="9"/></filter>
   <pattern id="rib" width="2.2" height="10" patternUnits="userSpaceOnUse">
     <rect width="1.1" height="10" fill="#000" fill-opacity="0.09"/><rect x="1.1" width="1.1" height="10" fill="#fff" fill-opacity="0.05"/>
   </pattern>
   <pattern id="ribH" width="10" height="2.2" patternUnits="userSpaceOnUse">
     <rect width="10" height="1.1" fill="#000" fill-opacity="0.09"/><rect y="1.1" width="10" height="1.1" fill="#fff" fill-opacity="0.05"/>
   </pattern>
+  <radialGradient id="floorShadow">
+    <stop offset="0" stop-color="#000" stop-opacity="0.42"/>
+    <stop offset="0.55" stop-color="#000" stop-opacity="0.16"/>
+    <stop offset="1" stop-color="#000" stop-opacity="0"/>
+  </radialGradient>
+  <radialGradient id="softShadow">
+    <stop offset="0" stop-color="#000" stop-opacity="0.16"/>
+    <stop offset="0.7" stop-color="#000" stop-opacity="0.08"/>
+    <stop offset="1" stop-color="#000" stop-opacity="0"/>
+  </radialGradient>
   <linearGradient id="bodyShade" x1="0" y1="0" x2="1" y2="0">
     <stop offset="0" stop-color="#000" stop-opacity="0.30"/>
     <stop offset="0.12" stop-color="#000" stop-opacity="0.10"/>
@@ -187,8 +196,8 @@ function tshirt(view: 'front' | 'back' | 'hanging') {
     // Floor or wall shadow: a blurred copy of the silhouette and, for the studio shots, a contact shadow.
     const shadow = hanging
       ? `<path d="${silhouette}" fill="#3b2a18" fill-opacity="0.32" filter="url(#blur9)" transform="translate(7 10)"/>`
-      : `<path d="${silhouette}" fill="#000" fill-opacity="0.16" filter="url(#blur14)" transform="translate(0 8)"/>
-         <ellipse cx="250" cy="412" rx="128" ry="7" fill="#000" fill-opacity="0.32" filter="url(#blur5)"/>`;
+      : `<ellipse cx="250" cy="260" rx="140" ry="175" fill="url(#softShadow)"/>
+         <ellipse cx="250" cy="412" rx="142" ry="11" fill="url(#floorShadow)"/>`;
 
     const hanger = hanging
       ? `<path d="M250 82 L250 60 C250 48 262 44 266 34 C270 24 262 14 252 14 C244 14 239 20 239 27" fill="none" stroke="#6d7078" stroke-width="2.6" stroke-linecap="round"/>
@@ -205,41 +214,41 @@ function tshirt(view: 'front' | 'back' | 'hanging') {
     ${fold(hex, 'M330 290 C322 330 324 370 332 405 L344 405 C338 370 337 330 342 290 Z', 'M318 300 C310 332 312 370 318 405 L325 405 C320 370 319 332 325 300 Z', 0.8)}
     ${fold(hex, 'M225 378 C240 392 262 392 280 380 L282 392 C262 402 240 402 222 390 Z', 'M222 366 C242 380 262 380 282 368 L282 374 C262 386 242 386 222 372 Z', 0.7)}
     <ellipse cx="250" cy="150" rx="70" ry="24" ${hl(hex, 0.07)}/>
+    <path d="M150 156 C160 176 164 198 160 218 L144 218 L144 156 Z" ${sh(hex, 0.36)}/>
+    <path d="M350 156 C340 176 336 198 340 218 L356 218 L356 156 Z" ${sh(hex, 0.38)}/>
   </g>
-  <g filter="url(#blur5)">
-    <path d="M150 160 C158 176 162 196 158 214 L146 214 L146 160 Z" ${sh(hex, 0.28)}/>
-    <path d="M350 160 C342 176 338 196 342 214 L354 214 L354 160 Z" ${sh(hex, 0.3)}/>
-  </g>
-  <path d="M140 400 C200 408 300 408 360 400 L360 416 L140 416 Z" ${sh(hex, 0.08)} filter="url(#blur2)"/>
+  <path d="M140 400 C200 408 300 408 360 400 L360 416 L140 416 Z" ${sh(hex, 0.06)}/>
   <path d="M142.5 397 C200 405.5 300 405.5 357.5 397" fill="none" stroke="#000" stroke-opacity="${(0.16 * tone(hex).shade).toFixed(3)}" stroke-width="0.45" stroke-dasharray="1.4 1"/>
   <path d="M142.5 397.8 C200 406.3 300 406.3 357.5 397.8" fill="none" stroke="#fff" stroke-opacity="${(0.1 * tone(hex).light).toFixed(3)}" stroke-width="0.45"/>
 </g>`;
 
     const sleeve = (d: string, side: 'L' | 'R') => {
       const hem = side === 'L' ? 'M106.2 180 C118 188 132 194 146 198' : mirror('M106.2 180 C118 188 132 194 146 198');
-      const crease =
-        side === 'L'
-          ? 'M128 120 C124 140 120 160 118 190 L126 192 C128 162 132 140 136 118 Z'
-          : mirror('M128 120 C124 140 120 160 118 190 L126 192 C128 162 132 140 136 118 Z');
       return `<g clip-path="url(#teeSleeve${side})">
   <path d="${d}" fill="${hex}"/>
   ${shadeLayers(d, hex, [side === 'L' ? 'sleeveShadeL' : 'sleeveShadeR', 'bodyLight'])}
-  <g filter="url(#blur5)"><path d="${crease}" ${hl(hex, 0.09)}/>
-  <path d="${side === 'L' ? 'M146 100 C150 130 151 160 147 210 L160 210 L160 100 Z' : mirror('M146 100 C150 130 151 160 147 210 L160 210 L160 100 Z')}" ${sh(hex, 0.22)}/></g>
   <path d="${hem}" fill="none" stroke="#000" stroke-opacity="${(0.18 * tone(hex).shade).toFixed(3)}" stroke-width="0.45" stroke-dasharray="1.4 1"/>
-  <path d="${side === 'L' ? 'M104 186 C118 194 132 200 146 205 L146 210 L100 210 Z' : mirror('M104 186 C118 194 132 200 146 205 L146 210 L100 210 Z')}" ${sh(hex, 0.12)} filter="url(#blur2)"/>
+
 </g>`;
     };
+
+    // Soft sleeve shading, both sleeves in one blurred group (each filter pass costs a full-canvas surface).
+    const sleeveSoft = (
+      m: (d: string) => string,
+    ) => `<path d="${m('M128 120 C124 140 120 160 118 190 L126 192 C128 162 132 140 136 118 Z')}" ${hl(hex, 0.09)}/>
+  <path d="${m('M146 100 C150 130 151 160 147 210 L160 210 L160 100 Z')}" ${sh(hex, 0.22)}/>
+  <path d="${m('M104 186 C118 194 132 200 146 205 L146 214 L100 214 Z')}" ${sh(hex, 0.2)}/>`;
+    const sleevesSoft = `<g clip-path="url(#teeSleeves)"><g filter="url(#blur5)">${sleeveSoft((d) => d)}${sleeveSoft(mirror)}</g></g>`;
 
     const collar =
       view === 'back'
         ? `<path d="M212 86 C232 93 268 93 288 86 L288 86 C286 89 284 91 283 92 C264 100 236 100 217 92 C216 91 214 89 212 86 Z" fill="${hex}"/>
            <path d="M212 86 C232 93 268 93 288 86 C286 89 284 91 283 92 C264 100 236 100 217 92 C216 91 214 89 212 86 Z" fill="url(#ribH)"/>
-           <path d="M217 92.5 C236 100.5 264 100.5 283 92.5" fill="none" stroke="#000" stroke-opacity="${(0.22 * tone(hex).shade).toFixed(3)}" stroke-width="0.6" filter="url(#blur2)"/>
+           <path d="M217 92.5 C236 100.5 264 100.5 283 92.5" fill="none" stroke="#000" stroke-opacity="${(0.08 * tone(hex).shade).toFixed(3)}" stroke-width="2.4"/>
            <path d="M212 86 C232 93 268 93 288 86" fill="none" stroke="#fff" stroke-opacity="${(0.14 * tone(hex).light).toFixed(3)}" stroke-width="0.6"/>`
         : `<path d="M218 88 C232 80 268 80 282 88 C272 109.3 228 109.3 218 88 Z" fill="${hex}"/>
            <path d="M218 88 C232 80 268 80 282 88 C272 109.3 228 109.3 218 88 Z" fill="#000" fill-opacity="0.42"/>
-           <path d="M220 90 C234 84 266 84 280 90 C270 96 230 96 220 90 Z" fill="#000" fill-opacity="0.2" filter="url(#blur2)"/>
+           <path d="M220 90 C234 84 266 84 280 90 C270 96 230 96 220 90 Z" fill="#000" fill-opacity="0.12"/>
            ${hanging ? '' : '<path d="M244 84.5 L256 84.5 L255.5 90 L244.5 90 Z" fill="#eceae4"/><path d="M244 84.5 L256 84.5 L255.5 90 L244.5 90 Z" fill="#000" fill-opacity="0.18"/>'}
            <path d="M212 86 C230 74 270 74 288 86 L282 88 C268 80 232 80 218 88 Z" fill="${hex}"/>
            <path d="M212 86 C230 74 270 74 288 86 L282 88 C268 80 232 80 218 88 Z" fill="url(#ribH)"/>
@@ -247,12 +256,18 @@ function tshirt(view: 'front' | 'back' | 'hanging') {
            <path d="M212 86 C224 120.7 276 120.7 288 86 L282 88 C272 109.3 228 109.3 218 88 Z" fill="${hex}"/>
            <path d="M212 86 C224 120.7 276 120.7 288 86 L282 88 C272 109.3 228 109.3 218 88 Z" fill="url(#rib)"/>
            <path d="M218 88 C228 109.3 272 109.3 282 88" fill="none" stroke="#fff" stroke-opacity="${(0.18 * tone(hex).light).toFixed(3)}" stroke-width="0.8"/>
-           <path d="M212 86 C224 120.7 276 120.7 288 86" fill="none" stroke="#000" stroke-opacity="${(0.2 * tone(hex).shade).toFixed(3)}" stroke-width="1.4" filter="url(#blur2)"/>`;
+           <path d="M212 86 C224 120.7 276 120.7 288 86" fill="none" stroke="#000" stroke-opacity="${(0.07 * tone(hex).shade).toFixed(3)}" stroke-width="3"/>
+           <path d="M212 86 C224 120.7 276 120.7 288 86" fill="none" stroke="#000" stroke-opacity="${(0.12 * tone(hex).shade).toFixed(3)}" stroke-width="1.2"/>`;
 
-    const defs = garmentDefs({ teeBody: bodyPath, teeSleeveL: TEE_SLEEVE_L, teeSleeveR: TEE_SLEEVE_R });
+    const defs = garmentDefs({
+      teeBody: bodyPath,
+      teeSleeveL: TEE_SLEEVE_L,
+      teeSleeveR: TEE_SLEEVE_R,
+      teeSleeves: `${TEE_SLEEVE_L} ${TEE_SLEEVE_R}`,
+    });
     const backdrop = hanging ? { from: '#f3ece2', to: '#cdbba3' } : { from: '#fbfbfb', to: '#d3d6da' };
     return svgDoc(
-      `${defs}${shadow}${body}${sleeve(TEE_SLEEVE_L, 'L')}${sleeve(TEE_SLEEVE_R, 'R')}${collar}${hanger}`,
+      `${defs}${shadow}${body}${sleeve(TEE_SLEEVE_L, 'L')}${sleeve(TEE_SLEEVE_R, 'R')}${sleevesSoft}${collar}${hanger}`,
       backdrop,
     );
   };
@@ -282,8 +297,8 @@ function hoodie(view: 'front' | 'back' | 'lifestyle') {
 
     const shadow = lifestyle
       ? `<path d="${silhouette}" fill="#1d2c38" fill-opacity="0.3" filter="url(#blur9)" transform="translate(8 9)"/>`
-      : `<path d="${silhouette}" fill="#000" fill-opacity="0.16" filter="url(#blur14)" transform="translate(0 8)"/>
-         <ellipse cx="250" cy="472" rx="150" ry="7" fill="#000" fill-opacity="0.32" filter="url(#blur5)"/>`;
+      : `<ellipse cx="250" cy="280" rx="165" ry="200" fill="url(#softShadow)"/>
+         <ellipse cx="250" cy="472" rx="165" ry="11" fill="url(#floorShadow)"/>`;
 
     const hood = `<g clip-path="url(#hoodClip)">
   <path d="${HOOD_BACK}" fill="${hex}"/>
@@ -364,8 +379,8 @@ function hoodie(view: 'front' | 'back' | 'lifestyle') {
       view === 'back'
         ? ''
         : `<circle cx="238" cy="142" r="1.8" fill="#000" fill-opacity="0.45"/><circle cx="262" cy="142" r="1.8" fill="#000" fill-opacity="0.45"/>
-           <path d="M238 142 C237 160 236 172 235 186" fill="none" stroke="#000" stroke-opacity="0.25" stroke-width="3" filter="url(#blur2)" transform="translate(1.5 1.5)"/>
-           <path d="M262 142 C263 158 264 168 266 182" fill="none" stroke="#000" stroke-opacity="0.25" stroke-width="3" filter="url(#blur2)" transform="translate(1.5 1.5)"/>
+           <path d="M238 142 C237 160 236 172 235 186" fill="none" stroke="#000" stroke-opacity="0.16" stroke-width="3.4" transform="translate(1.5 1.5)"/>
+           <path d="M262 142 C263 158 264 168 266 182" fill="none" stroke="#000" stroke-opacity="0.16" stroke-width="3.4" transform="translate(1.5 1.5)"/>
            <path d="M238 142 C237 160 236 172 235 186" fill="none" stroke="#e8e5de" stroke-width="2.4" stroke-linecap="round"/>
            <path d="M262 142 C263 158 264 168 266 182" fill="none" stroke="#e8e5de" stroke-width="2.4" stroke-linecap="round"/>
            <path d="M237.4 150 L236.6 182" stroke="#000" stroke-opacity="0.12" stroke-width="0.9"/><path d="M263 150 L265.2 178" stroke="#000" stroke-opacity="0.12" stroke-width="0.9"/>
@@ -375,7 +390,11 @@ function hoodie(view: 'front' | 'back' | 'lifestyle') {
       ? `<path d="M250 40 L250 22 C250 12 262 10 264 2" fill="none" stroke="#5f6670" stroke-width="2.6" stroke-linecap="round"/>`
       : '';
     const light = lifestyle
-      ? `<path d="M0 0 L120 0 L40 500 L0 500 Z M170 0 L250 0 L130 500 L60 500 Z" fill="#fff" fill-opacity="0.14" filter="url(#blur14)"/>`
+      ? `<linearGradient id="windowLight" x1="0" y1="0" x2="1" y2="0.3">
+           <stop offset="0" stop-color="#fff" stop-opacity="0.05"/><stop offset="0.1" stop-color="#fff" stop-opacity="0.2"/>
+           <stop offset="0.22" stop-color="#fff" stop-opacity="0.04"/><stop offset="0.34" stop-color="#fff" stop-opacity="0.18"/>
+           <stop offset="0.5" stop-color="#fff" stop-opacity="0"/>
+         </linearGradient><rect width="400" height="500" fill="url(#windowLight)"/>`
       : '';
 
     const defs = garmentDefs({
