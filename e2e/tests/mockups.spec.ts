@@ -8,6 +8,9 @@ const design = makePng(300, 300, (x, y) =>
 );
 
 test('the Mockups step edits a design on real templates and downloads the PNG', async ({ page }) => {
+  // Renders templates and a 12-mockup batch on the server (its progress wait alone allows 60 s): the default 30 s
+  // test timeout failed under the parallel suite even on main, with the batch at 9 of 12.
+  test.setTimeout(90_000);
   await page.goto('/create/mockups');
   await expect(page.getByRole('heading', { level: 2, name: 'Mockups' })).toBeVisible();
   await page.getByLabel('Upload a design').setInputFiles({ name: 'design.png', mimeType: 'image/png', buffer: design });
