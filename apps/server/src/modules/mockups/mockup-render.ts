@@ -11,7 +11,13 @@ import {
   type TMockupProductType,
 } from '@podforge/contract';
 import sharp from 'sharp';
-import { TEMPLATE_HEIGHT, TEMPLATE_SETS, TEMPLATE_WIDTH, type TemplateDef } from './mockup-templates';
+import {
+  TEMPLATE_DRAWING_VERSION,
+  TEMPLATE_HEIGHT,
+  TEMPLATE_SETS,
+  TEMPLATE_WIDTH,
+  type TemplateDef,
+} from './mockup-templates';
 
 // sharp runs one thread per operation here unless told otherwise (design.md pitfalls).
 sharp.concurrency(os.availableParallelism());
@@ -49,8 +55,13 @@ export class TemplateStore {
     private readonly maxRaw = 12,
   ) {}
 
+  /** Cached renders live under the drawing version, so a changed drawing is never served from an old render. */
+  private file(productType: TMockupProductType, name: string): string {
+    return path.join(this.dir, `v${TEMPLATE_DRAWING_VERSION}`, productType, name);
+  }
+
   private async fullPng(productType: TMockupProductType, template: TemplateDef, colorId: string): Promise<Buffer> {
-    const file = path.join(this.dir, productType, `${template.id}-${colorId}.png`);
+    const file = this.file(productType, `${template.id}-${colorId}.png`);
     const existing = await fs.readFile(file).catch(() => null);
     if (existing) return existing;
     const key = file;
@@ -83,7 +94,7 @@ export class TemplateStore {
   ): Promise<Buffer> {
     const full = await this.fullPng(productType, template, colorId);
     if (size === 'full') return full;
-    const file = path.join(this.dir, productType, `${template.id}-${colorId}.preview.png`);
+    const file = this.file(productType, `${template.id}-${colorId}.preview.png`);
     const existing = await fs.readFile(file).catch(() => null);
     if (existing) return existing;
     const preview = await sharp(full).resize(PREVIEW_TEMPLATE_WIDTH).png().toBuffer();

@@ -1,10 +1,15 @@
 import { DESIGN_AREAS, type TMockupColor, type TMockupProductType } from '@podforge/contract';
 
 /**
- * The mockup template sets, drawn by the project: SVG product renders with studio lighting, side shading, fabric
- * folds, seams and highlights, rendered by sharp at TEMPLATE_WIDTH x TEMPLATE_HEIGHT. The SVG works in the spec's
+ * The mockup template sets, drawn by the project: SVG product renders with studio lighting, soft gradient fabric
+ * folds, rib-knit collars, hems and cuffs, and floor or wall shadows, rendered by sharp at TEMPLATE_WIDTH x TEMPLATE_HEIGHT. The SVG works in the spec's
  * 400x500 canvas space, so the design areas line up with the drawing by construction.
  */
+/**
+ * Part of the template cache key (DATA_DIR/mockup-templates/v<N>/...): bump it whenever a drawing changes, so
+ * renders cached from an older drawing are not served.
+ */
+export const TEMPLATE_DRAWING_VERSION = 3;
 export const TEMPLATE_WIDTH = 2000;
 export const TEMPLATE_HEIGHT = 2500;
 
@@ -74,106 +79,337 @@ ${body}
 </svg>`;
 }
 
-/** Folds and highlights: blurred dark creases with a light edge beside each, stronger on dark fabric. */
-function folds(paths: string[], hex: string): string {
-  const dark = luminance(hex) < 0.3;
-  const crease = paths
-    .map((d) => `<path d="${d}" fill="none" stroke="#000" stroke-opacity="${dark ? 0.45 : 0.16}" stroke-width="5"/>`)
-    .join('');
-  const light = paths
-    .map(
-      (d) =>
-        `<path d="${d}" transform="translate(4 -2)" fill="none" stroke="#fff" stroke-opacity="${dark ? 0.1 : 0.22}" stroke-width="3"/>`,
-    )
-    .join('');
-  return `<g filter="url(#soft)">${crease}${light}</g>`;
+/**
+ * How strongly shadows and highlights show on a fabric colour: black shading barely reads on dark cloth, so dark
+ * garments get stronger light shading, and light garments stronger dark shading.
+ */
+function tone(hex: string) {
+  const lum = luminance(hex);
+  return {
+    shade: lum > 0.75 ? 0.75 : lum > 0.35 ? 1 : 1.25,
+    light: lum > 0.75 ? 0.5 : lum > 0.35 ? 1 : 1.9,
+  };
 }
 
-const seam = (d: string, hex: string) =>
-  `<path d="${d}" fill="none" stroke="${luminance(hex) < 0.3 ? '#fff' : '#000'}" stroke-opacity="0.22" stroke-width="0.7" stroke-dasharray="2.2 1.6"/>`;
+const sh = (hex: string, opacity: number) => `fill="#000" fill-opacity="${(opacity * tone(hex).shade).toFixed(3)}"`;
+const hl = (hex: string, opacity: number) => `fill="#fff" fill-opacity="${(opacity * tone(hex).light).toFixed(3)}"`;
 
-/**
- * The spec's t-shirt and hoodie design areas are centred at x 250, not on the canvas: the garments are drawn
- * around x 200 and shifted so the chest sits under the design area (the right sleeve runs off the frame).
- */
-const GARMENT_SHIFT = 50;
+/** Mirrors an x coordinate about the garments' centre line (x 250, the design areas' centre). */
+const GARMENT_CX = 250;
 
-const TSHIRT =
-  'M160 60 Q200 88 240 60 L292 72 L364 134 L334 190 L302 168 L304 456 Q200 468 96 456 L98 168 L66 190 L36 134 L108 72 Z';
-const TSHIRT_BACK_NECK = 'M160 60 Q200 72 240 60';
+/** Shared garment defs: soft blurs, a fine knit grain and a rib-knit stripe pattern. */
+function garmentDefs(clips: Record<string, string>): string {
+  return `<defs>
+  <filter id="blur2" x="-20%" y="-20%" width="140%" height="140%"><feGaussianBlur stdDeviation="2"/></filter>
+  <filter id="blur5" x="-20%" y="-20%" width="140%" height="140%"><feGaussianBlur stdDeviation="5"/></filter>
+  <filter id="blur9" x="-20%" y="-20%" width="140%" height="140%"><feGaussianBlur stdDeviation="9"/></filter>
+  <pattern id="rib" width="2.2" height="10" patternUnits="userSpaceOnUse">
+    <rect width="1.1" height="10" fill="#000" fill-opacity="0.09"/><rect x="1.1" width="1.1" height="10" fill="#fff" fill-opacity="0.05"/>
+  </pattern>
+  <pattern id="ribH" width="10" height="2.2" patternUnits="userSpaceOnUse">
+    <rect width="10" height="1.1" fill="#000" fill-opacity="0.09"/><rect y="1.1" width="10" height="1.1" fill="#fff" fill-opacity="0.05"/>
+  </pattern>
+  <radialGradient id="floorShadow">
+    <stop offset="0" stop-color="#000" stop-opacity="0.42"/>
+    <stop offset="0.55" stop-color="#000" stop-opacity="0.16"/>
+    <stop offset="1" stop-color="#000" stop-opacity="0"/>
+  </radialGradient>
+  <radialGradient id="softShadow">
+    <stop offset="0" stop-color="#000" stop-opacity="0.16"/>
+    <stop offset="0.7" stop-color="#000" stop-opacity="0.08"/>
+    <stop offset="1" stop-color="#000" stop-opacity="0"/>
+  </radialGradient>
+  <linearGradient id="bodyShade" x1="0" y1="0" x2="1" y2="0">
+    <stop offset="0" stop-color="#000" stop-opacity="0.30"/>
+    <stop offset="0.12" stop-color="#000" stop-opacity="0.10"/>
+    <stop offset="0.3" stop-color="#000" stop-opacity="0"/>
+    <stop offset="0.42" stop-color="#fff" stop-opacity="0.10"/>
+    <stop offset="0.6" stop-color="#000" stop-opacity="0"/>
+    <stop offset="0.86" stop-color="#000" stop-opacity="0.10"/>
+    <stop offset="1" stop-color="#000" stop-opacity="0.34"/>
+  </linearGradient>
+  <linearGradient id="bodyLight" x1="0" y1="0" x2="0" y2="1">
+    <stop offset="0" stop-color="#fff" stop-opacity="0.12"/>
+    <stop offset="0.35" stop-color="#fff" stop-opacity="0"/>
+    <stop offset="0.8" stop-color="#000" stop-opacity="0.04"/>
+    <stop offset="1" stop-color="#000" stop-opacity="0.16"/>
+  </linearGradient>
+  <linearGradient id="sleeveShadeL" x1="0" y1="0" x2="1" y2="0">
+    <stop offset="0" stop-color="#000" stop-opacity="0.34"/>
+    <stop offset="0.45" stop-color="#000" stop-opacity="0.02"/>
+    <stop offset="0.7" stop-color="#fff" stop-opacity="0.06"/>
+    <stop offset="1" stop-color="#000" stop-opacity="0.2"/>
+  </linearGradient>
+  <linearGradient id="sleeveShadeR" x1="1" y1="0" x2="0" y2="0">
+    <stop offset="0" stop-color="#000" stop-opacity="0.38"/>
+    <stop offset="0.45" stop-color="#000" stop-opacity="0.04"/>
+    <stop offset="0.7" stop-color="#fff" stop-opacity="0.04"/>
+    <stop offset="1" stop-color="#000" stop-opacity="0.22"/>
+  </linearGradient>
+  ${Object.entries(clips)
+    .map(([id, d]) => `<clipPath id="${id}"><path d="${d}"/></clipPath>`)
+    .join('\n  ')}
+</defs>`;
+}
+
+/** Shading that depends on the fabric colour: the gradients above are scaled by the fabric's tone. */
+function shadeLayers(d: string, hex: string, gradients: string[]): string {
+  const k = tone(hex);
+  return gradients
+    .map((g) => {
+      const strength = g === 'bodyLight' ? (k.shade + k.light) / 2 : k.shade;
+      return `<path d="${d}" fill="url(#${g})" opacity="${Math.min(1, strength).toFixed(3)}"/>`;
+    })
+    .join('');
+}
+
+/** A soft fabric fold: a blurred dark valley with a blurred highlight ridge beside it. */
+function fold(hex: string, dark: string, light: string, strength = 1): string {
+  return `<path d="${dark}" ${sh(hex, 0.13 * strength)}/><path d="${light}" ${hl(hex, 0.1 * strength)}/>`;
+}
+
+/** Mirrors a path's x coordinates about the garment centre line (absolute commands, "x y" pairs only). */
+function mirror(d: string): string {
+  return d.replace(/(-?\d+(?:\.\d+)?)[ ,](-?\d+(?:\.\d+)?)/g, (_, x: string, y: string) => {
+    const mx = 2 * GARMENT_CX - Number(x);
+    return `${Number(mx.toFixed(2))} ${y}`;
+  });
+}
+
+// T-shirt, ghost-mannequin style: the body runs 144..356 so the design area (150..350 x 120..360) sits on the
+// chest inside it; short sleeves hang out to about 106 and 394, leaving a margin to the frame.
+const TEE_BODY_FRONT =
+  'M212 86 C190 91 168 98 148 105 C147 124 147 146 146 165 C145 220 143 320 141 404 C200 413 300 413 359 404 C357 320 355 220 354 165 C353 146 353 124 352 105 C332 98 310 91 288 86 C270 74 230 74 212 86 Z';
+const TEE_BODY_BACK =
+  'M212 86 C190 91 168 98 148 105 C147 124 147 146 146 165 C145 220 143 320 141 404 C200 413 300 413 359 404 C357 320 355 220 354 165 C353 146 353 124 352 105 C332 98 310 91 288 86 C268 93 232 93 212 86 Z';
+const TEE_SLEEVE_L =
+  'M148 105 C134 107 123 114 118 130 C113 148 108 168 105 188 C117 196 131 202 145 206 C147 190 149 176 150 162 C150 142 149 122 148 105 Z';
+const TEE_SLEEVE_R = mirror(TEE_SLEEVE_L);
 
 function tshirt(view: 'front' | 'back' | 'hanging') {
   return (color: TMockupColor) => {
     const hex = color.hex;
-    const neck =
-      view === 'back'
-        ? `<path d="${TSHIRT_BACK_NECK}" fill="none" stroke="#000" stroke-opacity="0.25" stroke-width="3"/>`
-        : `<path d="M160 60 Q200 88 240 60 Q200 74 160 60 Z" fill="#000" fill-opacity="0.35"/>
-           <path d="M160 60 Q200 88 240 60" fill="none" stroke="${hex}" stroke-width="7"/>
-           <path d="M160 60 Q200 88 240 60" fill="none" stroke="#000" stroke-opacity="0.22" stroke-width="7"/>
-           <path d="M163 64 Q200 90 237 64" fill="none" stroke="#fff" stroke-opacity="0.18" stroke-width="1"/>`;
-    const hanger =
-      view === 'hanging'
-        ? `<path d="M200 38 q0 -16 12 -16 q12 0 10 12" fill="none" stroke="#7a7d84" stroke-width="3"/>
-           <path d="M112 74 L200 40 L288 74" fill="none" stroke="#8a5a32" stroke-width="7" stroke-linecap="round"/>`
-        : '';
-    const body = `<g transform="translate(${GARMENT_SHIFT} 0)">
-<ellipse cx="200" cy="468" rx="150" ry="14" fill="#000" fill-opacity="0.28" filter="url(#shadow)"/>
-${hanger}
-<path d="${TSHIRT}" fill="${hex}"/>
-<path d="${TSHIRT}" fill="url(#sideShade)"/>
-<path d="${TSHIRT}" fill="url(#topLight)"/>
-${folds(
-  [
-    'M120 200 Q140 260 128 330',
-    'M282 210 Q262 280 276 350',
-    'M150 400 Q200 420 250 398',
-    'M110 120 Q150 110 175 130',
-    'M300 110 Q330 140 330 170',
-    'M70 160 Q90 150 100 176',
-  ],
-  hex,
-)}
-${neck}
-${seam('M101 450 Q200 462 299 450', hex)}
-${seam('M66 186 L98 166', hex)}${seam('M334 186 L302 166', hex)}
-${seam('M108 72 L98 168', hex)}${seam('M292 72 L302 168', hex)}
+    const bodyPath = view === 'back' ? TEE_BODY_BACK : TEE_BODY_FRONT;
+    const silhouette = `${bodyPath} ${TEE_SLEEVE_L} ${TEE_SLEEVE_R}`;
+    const hanging = view === 'hanging';
+
+    // Floor or wall shadow: a blurred copy of the silhouette and, for the studio shots, a contact shadow.
+    const shadow = hanging
+      ? `<path d="${silhouette}" fill="#3b2a18" fill-opacity="0.32" filter="url(#blur9)" transform="translate(7 10)"/>`
+      : `<ellipse cx="250" cy="260" rx="140" ry="175" fill="url(#softShadow)"/>
+         <ellipse cx="250" cy="412" rx="142" ry="11" fill="url(#floorShadow)"/>`;
+
+    const hanger = hanging
+      ? `<path d="M250 82 L250 60 C250 48 262 44 266 34 C270 24 262 14 252 14 C244 14 239 20 239 27" fill="none" stroke="#6d7078" stroke-width="2.6" stroke-linecap="round"/>
+         <path d="M250 82 L250 60 C250 48 262 44 266 34 C270 24 262 14 252 14 C244 14 239 20 239 27" fill="none" stroke="#fff" stroke-opacity="0.45" stroke-width="0.8" stroke-linecap="round" transform="translate(-0.6 -0.6)"/>`
+      : '';
+
+    const body = `<g clip-path="url(#teeBody)">
+  <path d="${bodyPath}" fill="${hex}"/>
+  ${shadeLayers(bodyPath, hex, ['bodyShade', 'bodyLight'])}
+  <g filter="url(#blur9)">
+    ${fold(hex, 'M160 175 C185 200 200 230 205 262 L195 266 C188 236 175 208 154 186 Z', 'M170 168 C196 192 212 222 216 252 L210 256 C204 228 190 200 166 176 Z')}
+    ${fold(hex, mirror('M160 175 C185 200 200 230 205 262 L195 266 C188 236 175 208 154 186 Z'), mirror('M170 168 C196 192 212 222 216 252 L210 256 C204 228 190 200 166 176 Z'), 0.9)}
+    ${fold(hex, 'M168 300 C176 330 176 370 170 405 L158 405 C163 370 163 330 158 300 Z', 'M182 300 C190 332 190 370 185 405 L178 405 C182 370 181 332 175 300 Z', 0.8)}
+    ${fold(hex, 'M330 290 C322 330 324 370 332 405 L344 405 C338 370 337 330 342 290 Z', 'M318 300 C310 332 312 370 318 405 L325 405 C320 370 319 332 325 300 Z', 0.8)}
+    ${fold(hex, 'M225 378 C240 392 262 392 280 380 L282 392 C262 402 240 402 222 390 Z', 'M222 366 C242 380 262 380 282 368 L282 374 C262 386 242 386 222 372 Z', 0.7)}
+    <ellipse cx="250" cy="150" rx="70" ry="24" ${hl(hex, 0.07)}/>
+    <path d="M150 156 C160 176 164 198 160 218 L144 218 L144 156 Z" ${sh(hex, 0.36)}/>
+    <path d="M350 156 C340 176 336 198 340 218 L356 218 L356 156 Z" ${sh(hex, 0.38)}/>
+  </g>
+  <path d="M140 400 C200 408 300 408 360 400 L360 416 L140 416 Z" ${sh(hex, 0.06)}/>
+  <path d="M142.5 397 C200 405.5 300 405.5 357.5 397" fill="none" stroke="#000" stroke-opacity="${(0.16 * tone(hex).shade).toFixed(3)}" stroke-width="0.45" stroke-dasharray="1.4 1"/>
+  <path d="M142.5 397.8 C200 406.3 300 406.3 357.5 397.8" fill="none" stroke="#fff" stroke-opacity="${(0.1 * tone(hex).light).toFixed(3)}" stroke-width="0.45"/>
 </g>`;
-    const backdrop = view === 'hanging' ? { from: '#efe6da', to: '#b9a58c' } : { from: '#fbfbfb', to: '#c9ccd1' };
-    return svgDoc(body, backdrop);
+
+    const sleeve = (d: string, side: 'L' | 'R') => {
+      const hem = side === 'L' ? 'M106.2 180 C118 188 132 194 146 198' : mirror('M106.2 180 C118 188 132 194 146 198');
+      return `<g clip-path="url(#teeSleeve${side})">
+  <path d="${d}" fill="${hex}"/>
+  ${shadeLayers(d, hex, [side === 'L' ? 'sleeveShadeL' : 'sleeveShadeR', 'bodyLight'])}
+  <path d="${hem}" fill="none" stroke="#000" stroke-opacity="${(0.18 * tone(hex).shade).toFixed(3)}" stroke-width="0.45" stroke-dasharray="1.4 1"/>
+
+</g>`;
+    };
+
+    // Soft sleeve shading, both sleeves in one blurred group (each filter pass costs a full-canvas surface).
+    const sleeveSoft = (
+      m: (d: string) => string,
+    ) => `<path d="${m('M128 120 C124 140 120 160 118 190 L126 192 C128 162 132 140 136 118 Z')}" ${hl(hex, 0.09)}/>
+  <path d="${m('M146 100 C150 130 151 160 147 210 L160 210 L160 100 Z')}" ${sh(hex, 0.22)}/>
+  <path d="${m('M104 186 C118 194 132 200 146 205 L146 214 L100 214 Z')}" ${sh(hex, 0.2)}/>`;
+    const sleevesSoft = `<g clip-path="url(#teeSleeves)"><g filter="url(#blur5)">${sleeveSoft((d) => d)}${sleeveSoft(mirror)}</g></g>`;
+
+    const collar =
+      view === 'back'
+        ? `<path d="M212 86 C232 93 268 93 288 86 L288 86 C286 89 284 91 283 92 C264 100 236 100 217 92 C216 91 214 89 212 86 Z" fill="${hex}"/>
+           <path d="M212 86 C232 93 268 93 288 86 C286 89 284 91 283 92 C264 100 236 100 217 92 C216 91 214 89 212 86 Z" fill="url(#ribH)"/>
+           <path d="M217 92.5 C236 100.5 264 100.5 283 92.5" fill="none" stroke="#000" stroke-opacity="${(0.08 * tone(hex).shade).toFixed(3)}" stroke-width="2.4"/>
+           <path d="M212 86 C232 93 268 93 288 86" fill="none" stroke="#fff" stroke-opacity="${(0.14 * tone(hex).light).toFixed(3)}" stroke-width="0.6"/>`
+        : `<path d="M218 88 C232 80 268 80 282 88 C272 109.3 228 109.3 218 88 Z" fill="${hex}"/>
+           <path d="M218 88 C232 80 268 80 282 88 C272 109.3 228 109.3 218 88 Z" fill="#000" fill-opacity="0.42"/>
+           <path d="M220 90 C234 84 266 84 280 90 C270 96 230 96 220 90 Z" fill="#000" fill-opacity="0.12"/>
+           ${hanging ? '' : '<path d="M244 84.5 L256 84.5 L255.5 90 L244.5 90 Z" fill="#eceae4"/><path d="M244 84.5 L256 84.5 L255.5 90 L244.5 90 Z" fill="#000" fill-opacity="0.18"/>'}
+           <path d="M212 86 C230 74 270 74 288 86 L282 88 C268 80 232 80 218 88 Z" fill="${hex}"/>
+           <path d="M212 86 C230 74 270 74 288 86 L282 88 C268 80 232 80 218 88 Z" fill="url(#ribH)"/>
+           <path d="M212 86 C230 74 270 74 288 86 L282 88 C268 80 232 80 218 88 Z" ${sh(hex, 0.1)}/>
+           <path d="M212 86 C224 120.7 276 120.7 288 86 L282 88 C272 109.3 228 109.3 218 88 Z" fill="${hex}"/>
+           <path d="M212 86 C224 120.7 276 120.7 288 86 L282 88 C272 109.3 228 109.3 218 88 Z" fill="url(#rib)"/>
+           <path d="M218 88 C228 109.3 272 109.3 282 88" fill="none" stroke="#fff" stroke-opacity="${(0.18 * tone(hex).light).toFixed(3)}" stroke-width="0.8"/>
+           <path d="M212 86 C224 120.7 276 120.7 288 86" fill="none" stroke="#000" stroke-opacity="${(0.07 * tone(hex).shade).toFixed(3)}" stroke-width="3"/>
+           <path d="M212 86 C224 120.7 276 120.7 288 86" fill="none" stroke="#000" stroke-opacity="${(0.12 * tone(hex).shade).toFixed(3)}" stroke-width="1.2"/>`;
+
+    const defs = garmentDefs({
+      teeBody: bodyPath,
+      teeSleeveL: TEE_SLEEVE_L,
+      teeSleeveR: TEE_SLEEVE_R,
+      teeSleeves: `${TEE_SLEEVE_L} ${TEE_SLEEVE_R}`,
+    });
+    const backdrop = hanging ? { from: '#f3ece2', to: '#cdbba3' } : { from: '#fbfbfb', to: '#d3d6da' };
+    return svgDoc(
+      `${defs}${shadow}${body}${sleeve(TEE_SLEEVE_L, 'L')}${sleeve(TEE_SLEEVE_R, 'R')}${sleevesSoft}${collar}${hanger}`,
+      backdrop,
+    );
   };
 }
 
-const HOODIE =
-  'M150 70 Q200 40 250 70 L300 92 L350 150 L382 400 L346 408 L318 210 L318 462 Q200 474 82 462 L82 210 L54 408 L18 400 L50 150 L100 92 Z';
+// Hoodie, ghost-mannequin style: the body runs 132..368 so the design area (140..360 x 160..420) is on the
+// chest and front; long sleeves hang beside it from about 106 to 394.
+const HOODIE_BODY =
+  'M200 106 C180 110 160 114 142 120 C138 150 137 180 137 200 C136 280 135 360 134 440 L136 466 C200 473 300 473 364 466 L366 440 C365 360 364 280 363 200 C363 180 362 150 358 120 C340 114 320 110 300 106 Z';
+const HOODIE_HEM = 'M134 440 L136 466 C200 473 300 473 364 466 L366 440 C300 446 200 446 134 440 Z';
+const HOODIE_SLEEVE_L =
+  'M142 120 C128 122 118 130 114 146 C110 170 108 260 107 424 C118 427 130 428 140 426 C140 340 140 260 141 196 C141 170 142 145 142 120 Z';
+const HOODIE_CUFF_L = 'M107 424 L109 452 C118 455 130 455 139 453 L140 426 C130 428 118 427 107 424 Z';
+const HOOD_BACK =
+  'M186 116 C176 78 200 40 250 38 C300 40 324 78 314 116 C296 128 270 134 250 134 C230 134 204 128 186 116 Z';
+const HOOD_OPENING =
+  'M206 124 C200 92 220 66 250 64 C280 66 300 92 294 124 C282 140 264 150 250 156 C236 150 218 140 206 124 Z';
 
 function hoodie(view: 'front' | 'back' | 'lifestyle') {
   return (color: TMockupColor) => {
     const hex = color.hex;
-    const hood =
-      view === 'back'
-        ? `<path d="M140 76 Q200 10 260 76 Q250 150 200 158 Q150 150 140 76 Z" fill="${hex}"/>
-           <path d="M140 76 Q200 10 260 76 Q250 150 200 158 Q150 150 140 76 Z" fill="url(#sideShade)"/>
-           ${folds(['M200 30 Q204 90 200 150'], hex)}`
-        : `<path d="M142 80 Q200 10 258 80 L240 118 Q200 86 160 118 Z" fill="${hex}"/>
-           <path d="M142 80 Q200 10 258 80 L240 118 Q200 86 160 118 Z" fill="url(#topLight)"/>
-           <path d="M160 118 Q200 86 240 118 Q200 104 160 118 Z" fill="#000" fill-opacity="0.45"/>
-           <path d="M186 112 L182 176 M214 112 L218 176" stroke="#e9e6df" stroke-width="2.4" stroke-linecap="round"/>
-           <path d="M110 380 L290 380 L306 452 L94 452 Z" fill="#000" fill-opacity="0.06"/>
-           ${seam('M110 380 L290 380', hex)}${seam('M110 380 L94 452', hex)}${seam('M290 380 L306 452', hex)}`;
-    const body = `<g transform="translate(${GARMENT_SHIFT} 0)">
-<ellipse cx="200" cy="474" rx="160" ry="14" fill="#000" fill-opacity="0.28" filter="url(#shadow)"/>
-<path d="${HOODIE}" fill="${hex}"/>
-<path d="${HOODIE}" fill="url(#sideShade)"/>
-<path d="${HOODIE}" fill="url(#topLight)"/>
-${hood}
-${folds(['M100 240 Q118 300 104 380', 'M300 240 Q282 300 296 380', 'M40 260 Q60 300 52 360', 'M360 260 Q340 300 348 360', 'M130 440 Q200 452 270 440'], hex)}
-<path d="M82 440 Q200 452 318 440 L318 462 Q200 474 82 462 Z" fill="#000" fill-opacity="0.14"/>
-<path d="M18 400 L54 408 L56 388 L22 380 Z M382 400 L346 408 L344 388 L378 380 Z" fill="#000" fill-opacity="0.16"/>
-${seam('M100 92 L82 210', hex)}${seam('M300 92 L318 210', hex)}
+    const k = tone(hex);
+    const sleeveR = mirror(HOODIE_SLEEVE_L);
+    const cuffR = mirror(HOODIE_CUFF_L);
+    const silhouette = `${HOODIE_BODY} ${HOODIE_SLEEVE_L} ${sleeveR} ${HOODIE_CUFF_L} ${cuffR} ${HOOD_BACK}`;
+    const lifestyle = view === 'lifestyle';
+
+    const shadow = lifestyle
+      ? `<path d="${silhouette}" fill="#1d2c38" fill-opacity="0.3" filter="url(#blur9)" transform="translate(8 9)"/>`
+      : `<ellipse cx="250" cy="280" rx="165" ry="200" fill="url(#softShadow)"/>
+         <ellipse cx="250" cy="472" rx="165" ry="11" fill="url(#floorShadow)"/>`;
+
+    const hood = `<g clip-path="url(#hoodClip)">
+  <path d="${HOOD_BACK}" fill="${hex}"/>
+  ${shadeLayers(HOOD_BACK, hex, ['bodyShade', 'bodyLight'])}
+  ${
+    view === 'back'
+      ? `<g filter="url(#blur5)"><path d="M186 116 C204 128 230 134 250 134 C270 134 296 128 314 116 L314 140 L186 140 Z" ${sh(hex, 0.22)}/>
+         <path d="M238 44 C226 70 224 100 230 128 L240 130 C236 100 238 70 246 44 Z" ${hl(hex, 0.1)}/></g>
+         <path d="M250 38 C252 70 252 100 250 134" fill="none" stroke="#000" stroke-opacity="${(0.2 * k.shade).toFixed(3)}" stroke-width="0.8" filter="url(#blur2)"/>
+         <path d="M251.2 40 C253.2 70 253.2 100 251.2 132" fill="none" stroke="#fff" stroke-opacity="${(0.1 * k.light).toFixed(3)}" stroke-width="0.5"/>`
+      : ''
+  }
 </g>`;
-    const backdrop = view === 'lifestyle' ? { from: '#e3ebf0', to: '#8fa3b3' } : { from: '#fbfbfb', to: '#c9ccd1' };
-    return svgDoc(body, backdrop);
+
+    const hoodFront =
+      view === 'back'
+        ? ''
+        : `<path d="${HOOD_OPENING}" fill="#000" fill-opacity="0.5"/>
+         <path d="M212 122 C208 96 224 74 250 72 C276 74 292 96 288 122 C270 110 230 110 212 122 Z" fill="#000" fill-opacity="0.22" filter="url(#blur5)"/>
+         <path d="${HOOD_OPENING}" fill="none" stroke="${hex}" stroke-width="7"/>
+         <path d="${HOOD_OPENING}" fill="none" stroke="#fff" stroke-opacity="${(0.08 * k.light).toFixed(3)}" stroke-width="7"/>
+         <path d="M206 124 C200 92 220 66 250 64 C280 66 300 92 294 124" fill="none" stroke="#fff" stroke-opacity="${(0.16 * k.light).toFixed(3)}" stroke-width="0.8" transform="translate(0 -3.2)"/>
+         <path d="M208 128 C220 142 238 152 250 160 C262 152 280 142 292 128 L294 124 C282 140 264 150 250 156 C236 150 218 140 206 124 Z" ${sh(hex, 0.25)} filter="url(#blur2)"/>`;
+
+    const body = `<g clip-path="url(#hoodieBody)">
+  <path d="${HOODIE_BODY}" fill="${hex}"/>
+  ${shadeLayers(HOODIE_BODY, hex, ['bodyShade', 'bodyLight'])}
+  <g filter="url(#blur9)">
+    ${fold(hex, 'M150 210 C172 236 186 266 190 300 L180 304 C175 272 164 244 146 222 Z', 'M160 204 C182 230 198 260 202 292 L196 296 C190 266 178 238 156 214 Z')}
+    ${fold(hex, mirror('M150 210 C172 236 186 266 190 300 L180 304 C175 272 164 244 146 222 Z'), mirror('M160 204 C182 230 198 260 202 292 L196 296 C190 266 178 238 156 214 Z'), 0.9)}
+    ${fold(hex, 'M160 330 C166 370 166 410 160 440 L150 440 C154 410 154 370 150 330 Z', 'M174 330 C180 370 180 410 175 440 L168 440 C172 410 172 370 166 330 Z', 0.8)}
+    ${fold(hex, mirror('M160 330 C166 370 166 410 160 440 L150 440 C154 410 154 370 150 330 Z'), mirror('M174 330 C180 370 180 410 175 440 L168 440 C172 410 172 370 166 330 Z'), 0.8)}
+    <ellipse cx="250" cy="190" rx="80" ry="26" ${hl(hex, 0.06)}/>
+  </g>
+  <g filter="url(#blur5)">
+    <path d="M200 106 C220 128 280 128 300 106 L300 150 L200 150 Z" ${sh(hex, 0.2)}/>
+    <path d="M144 130 C150 200 148 320 144 440 L134 440 L134 130 Z" ${sh(hex, 0.3)}/>
+    <path d="M356 130 C350 200 352 320 356 440 L366 440 L366 130 Z" ${sh(hex, 0.32)}/>
+  </g>
+  ${
+    view === 'back'
+      ? ''
+      : `<g>
+    <path d="M182 384 L318 384 C326 404 334 424 340 444 L160 444 C166 424 174 404 182 384 Z" ${hl(hex, 0.03)}/>
+    <path d="M182 384 C172 396 164 414 160 444" fill="none" stroke="#000" stroke-opacity="${(0.3 * k.shade).toFixed(3)}" stroke-width="2.4" filter="url(#blur2)"/>
+    <path d="M318 384 C328 396 336 414 340 444" fill="none" stroke="#000" stroke-opacity="${(0.3 * k.shade).toFixed(3)}" stroke-width="2.4" filter="url(#blur2)"/>
+    <path d="M183.5 385 C174 397 166.5 415 163 444" fill="none" stroke="#fff" stroke-opacity="${(0.12 * k.light).toFixed(3)}" stroke-width="0.6"/>
+    <path d="M316.5 385 C326 397 333.5 415 337 444" fill="none" stroke="#fff" stroke-opacity="${(0.12 * k.light).toFixed(3)}" stroke-width="0.6"/>
+    <path d="M182 384 L318 384" fill="none" stroke="#000" stroke-opacity="${(0.14 * k.shade).toFixed(3)}" stroke-width="1.6" filter="url(#blur2)"/>
+    <path d="M183 386.5 L317 386.5" fill="none" stroke="#000" stroke-opacity="${(0.16 * k.shade).toFixed(3)}" stroke-width="0.4" stroke-dasharray="1.4 1"/>
+  </g>`
+  }
+  <path d="${HOODIE_HEM}" fill="url(#rib)"/>
+  <path d="${HOODIE_HEM}" ${sh(hex, 0.06)}/>
+  <path d="M134 440 C200 446 300 446 366 440" fill="none" stroke="#000" stroke-opacity="${(0.25 * k.shade).toFixed(3)}" stroke-width="1.6" filter="url(#blur2)"/>
+</g>`;
+
+    const sleeve = (d: string, cuff: string, side: 'L' | 'R') => {
+      const m = (path: string) => (side === 'L' ? path : mirror(path));
+      return `<g clip-path="url(#hoodieSleeve${side})">
+  <path d="${d}" fill="${hex}"/>
+  ${shadeLayers(d, hex, [side === 'L' ? 'sleeveShadeL' : 'sleeveShadeR', 'bodyLight'])}
+  <g filter="url(#blur5)">
+    <path d="${m('M122 140 C120 200 120 300 121 420 L128 420 C127 300 127 200 130 140 Z')}" ${hl(hex, 0.09)}/>
+    <path d="${m('M108 330 C118 340 130 342 142 336 L142 346 C130 352 118 350 108 342 Z')}" ${sh(hex, 0.16)}/>
+    <path d="${m('M108 380 C118 372 130 372 142 380 L142 390 C130 382 118 382 108 390 Z')}" ${sh(hex, 0.14)}/>
+  </g>
+</g>
+<g clip-path="url(#hoodieCuff${side})">
+  <path d="${cuff}" fill="${hex}"/>
+  ${shadeLayers(cuff, hex, [side === 'L' ? 'sleeveShadeL' : 'sleeveShadeR'])}
+  <path d="${cuff}" fill="url(#rib)"/>
+  <path d="${m('M107 424 C118 427 130 428 140 426')}" fill="none" stroke="#000" stroke-opacity="${(0.3 * k.shade).toFixed(3)}" stroke-width="1.6" filter="url(#blur2)"/>
+</g>`;
+    };
+
+    const strings =
+      view === 'back'
+        ? ''
+        : `<circle cx="238" cy="142" r="1.8" fill="#000" fill-opacity="0.45"/><circle cx="262" cy="142" r="1.8" fill="#000" fill-opacity="0.45"/>
+           <path d="M238 142 C237 160 236 172 235 186" fill="none" stroke="#000" stroke-opacity="0.16" stroke-width="3.4" transform="translate(1.5 1.5)"/>
+           <path d="M262 142 C263 158 264 168 266 182" fill="none" stroke="#000" stroke-opacity="0.16" stroke-width="3.4" transform="translate(1.5 1.5)"/>
+           <path d="M238 142 C237 160 236 172 235 186" fill="none" stroke="#e8e5de" stroke-width="2.4" stroke-linecap="round"/>
+           <path d="M262 142 C263 158 264 168 266 182" fill="none" stroke="#e8e5de" stroke-width="2.4" stroke-linecap="round"/>
+           <path d="M237.4 150 L236.6 182" stroke="#000" stroke-opacity="0.12" stroke-width="0.9"/><path d="M263 150 L265.2 178" stroke="#000" stroke-opacity="0.12" stroke-width="0.9"/>
+           <rect x="233.4" y="184" width="3.2" height="8" rx="1.2" fill="#b9b6ae"/><rect x="264.4" y="180" width="3.2" height="8" rx="1.2" fill="#b9b6ae"/>`;
+
+    const hook = lifestyle
+      ? `<path d="M250 40 L250 22 C250 12 262 10 264 2" fill="none" stroke="#5f6670" stroke-width="2.6" stroke-linecap="round"/>`
+      : '';
+    const light = lifestyle
+      ? `<linearGradient id="windowLight" x1="0" y1="0" x2="1" y2="0.3">
+           <stop offset="0" stop-color="#fff" stop-opacity="0.05"/><stop offset="0.1" stop-color="#fff" stop-opacity="0.2"/>
+           <stop offset="0.22" stop-color="#fff" stop-opacity="0.04"/><stop offset="0.34" stop-color="#fff" stop-opacity="0.18"/>
+           <stop offset="0.5" stop-color="#fff" stop-opacity="0"/>
+         </linearGradient><rect width="400" height="500" fill="url(#windowLight)"/>`
+      : '';
+
+    const defs = garmentDefs({
+      hoodieBody: HOODIE_BODY,
+      hoodieSleeveL: HOODIE_SLEEVE_L,
+      hoodieSleeveR: sleeveR,
+      hoodieCuffL: HOODIE_CUFF_L,
+      hoodieCuffR: cuffR,
+      hoodClip: HOOD_BACK,
+    });
+    const backdrop = lifestyle ? { from: '#eef2f4', to: '#9fb0bd' } : { from: '#fbfbfb', to: '#d3d6da' };
+    return svgDoc(
+      `${defs}${light}${shadow}${hook}${view === 'back' ? '' : hood}${body}${view === 'back' ? hood : hoodFront}${sleeve(HOODIE_SLEEVE_L, HOODIE_CUFF_L, 'L')}${sleeve(sleeveR, cuffR, 'R')}${strings}`,
+      backdrop,
+    );
   };
 }
 
