@@ -60,6 +60,8 @@ export default async function globalSetup() {
     DATA_DIR: dataDir,
     LOG_LEVEL: 'info',
     DATABASE_URL: '',
+    // Tests time their own renders; a background warm-up would only compete for the two cores.
+    MOCKUP_TEMPLATE_WARMUP: 'false',
     PRINTFUL_CLIENT_ID: 'e2e-printful',
     PRINTFUL_CLIENT_SECRET: 'e2e-printful-secret',
     PRINTFUL_API_BASE: printful.url,

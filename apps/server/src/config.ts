@@ -25,6 +25,10 @@ const ZEnv = z.object({
   PRINTFUL_API_BASE: z.url().default('https://api.printful.com'),
   PRINTFUL_OAUTH_BASE: z.url().default('https://www.printful.com'),
   PRINTFUL_TOKEN: z.string().optional(),
+  MOCKUP_TEMPLATE_WARMUP: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
   TRUST_PROXY: z
     .enum(['true', 'false'])
     .default('false')
@@ -53,6 +57,8 @@ export type Config = {
   /** Built web app to serve; null serves the API only. */
   webDistDir: string | null;
   trustProxy: boolean;
+  /** Draw every mockup template in the background after start, so no seller waits for a first drawing. */
+  mockupTemplateWarmup: boolean;
   /** S3-compatible object storage for user files; null keeps them on local disk in `dataDir/files`. */
   s3: {
     bucket: string;
@@ -90,6 +96,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     webDistDir: e.WEB_DIST_DIR === '' ? null : (e.WEB_DIST_DIR ?? WEB_DIST_DIR),
     trustProxy: e.TRUST_PROXY,
+    mockupTemplateWarmup: e.MOCKUP_TEMPLATE_WARMUP,
     s3: e.S3_BUCKET
       ? {
           bucket: e.S3_BUCKET,

@@ -86,6 +86,35 @@ export class TemplateStore {
     return job;
   }
 
+  /**
+   * Draws every template and colour that is not cached yet, one at a time, so a seller's first batch does not pay
+   * for drawing them (about 1-3 s each). `shouldStop` is checked between renders (the server is closing).
+   */
+  async warmUp(shouldStop: () => boolean): Promise<number> {
+    let drawn = 0;
+    for (const [productType, set] of Object.entries(TEMPLATE_SETS) as [
+      TMockupProductType,
+      (typeof TEMPLATE_SETS)[TMockupProductType],
+    ][]) {
+      for (const template of set.templates) {
+        for (const color of set.colors) {
+          if (shouldStop()) return drawn;
+          const preview = this.file(productType, `${template.id}-${color.id}.preview.png`);
+          if (
+            await fs.stat(preview).then(
+              () => true,
+              () => false,
+            )
+          )
+            continue;
+          await this.png(productType, template, color.id, 'preview');
+          drawn += 1;
+        }
+      }
+    }
+    return drawn;
+  }
+
   async png(
     productType: TMockupProductType,
     template: TemplateDef,

@@ -36,6 +36,23 @@ export async function mockupsRoutes(app: FastifyInstance, { deps }: { deps: AppD
   const templates = new TemplateStore(path.join(deps.config.dataDir, 'mockup-templates'));
   const serviceDeps = { ...deps, templates };
 
+  if (deps.config.mockupTemplateWarmup) {
+    // Only a listening server warms up (not app.inject in tests), in the background, after it answers requests.
+    let closing = false;
+    app.addHook('onClose', async () => {
+      closing = true;
+    });
+    app.addHook('onListen', async () => {
+      const started = Date.now();
+      templates
+        .warmUp(() => closing)
+        .then((drawn) => {
+          if (drawn) app.log.info({ drawn, ms: Date.now() - started }, 'mockup templates drawn');
+        })
+        .catch((error: unknown) => app.log.error({ err: error }, 'mockup template warm-up failed'));
+    });
+  }
+
   app.get('/api/mockups/templates', async (request) => {
     const { productType } = parseInput(ZMockupTemplatesQuery, request.query, 'query');
     return listTemplates(productType);
