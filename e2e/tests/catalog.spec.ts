@@ -12,9 +12,10 @@ test('the Product Picker searches, filters by category and price, pages and show
   const first = cards(page).filter({ hasText: 'Unisex Staple T-Shirt | Bella + Canvas 3001' });
   await expect(first.getByText('$9.25')).toBeVisible();
   await expect(first.getByText('48 variants')).toBeVisible();
+  // Apparel pictures are 600x750 PNG renders of the mockup templates.
   await expect(first.getByRole('img', { name: 'Unisex Staple T-Shirt | Bella + Canvas 3001' })).toHaveJSProperty(
     'naturalWidth',
-    400,
+    600,
   );
 
   // The pager pages for real.
@@ -52,7 +53,7 @@ test('the Product Picker shows an 8-card skeleton while loading, then image fall
     const body = await response.json();
     // One card without images, one whose image fails to load.
     body.items[0].mockupUrls = [];
-    body.items[1].mockupUrls = ['/templates/catalog/products/1/missing.svg'];
+    body.items[1].mockupUrls = ['/templates/catalog/products/1/missing.png'];
     await route.fulfill({ response, json: body });
   });
   await page.goto('/?tab=products');

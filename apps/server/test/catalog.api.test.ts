@@ -1,4 +1,5 @@
 import type { TCatalogCategory, TCatalogProductPage, TCatalogTemplate } from '@podforge/contract';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestClient } from './helpers';
 
@@ -45,7 +46,7 @@ describe('bundled catalogue: GET /api/printful/products', () => {
       heightPx: 2400,
       dpi: 150,
     });
-    expect(tee?.mockupUrls[0]).toBe('/templates/catalog/products/71/white.svg');
+    expect(tee?.mockupUrls[0]).toBe('/templates/catalog/products/71/white.png');
     const first = await products();
     expect(first.items).toHaveLength(12);
     expect(first.totalPages).toBe(Math.ceil(first.total / 12));
@@ -141,25 +142,57 @@ describe('bundled catalogue: categories and Shopify templates', () => {
       name: 'White Glossy Mug',
       description: expect.stringContaining('ceramic'),
       price: 5.95,
-      imageUrl: '/templates/catalog/products/19/white.svg',
+      imageUrl: '/templates/catalog/products/19/white.png',
     });
     expect((await client.get('/api/catalog/shopify/products?categoryId=abc')).statusCode).toBe(400);
     expect((await client.get('/api/catalog/shopify/products?categoryId=9999')).statusCode).toBe(400);
   });
 
-  it('draws every product image and category picture as SVG under /templates/catalog', async () => {
+  it('renders apparel, mugs and posters as PNG and draws the other kinds as SVG under /templates/catalog', async () => {
     const page = await products('?pageSize=100');
-    const urls = page.items.flatMap((p) => p.mockupUrls);
-    for (const url of urls) {
-      const res = await client.get(url);
-      expect(res.statusCode, url).toBe(200);
-      expect(res.headers['content-type']).toContain('image/svg+xml');
-      expect(res.body).toMatch(/^<svg /);
-    }
-    const navy = await client.get('/templates/catalog/products/71/navy.svg');
-    expect(navy.body).toContain('#212642');
+    const photoTypes = ['tshirt', 'hoodie', 'mug', 'poster'];
+    // Every product image answers; concurrently, as a browser loads a page of cards.
+    await Promise.all(
+      page.items.flatMap((p) =>
+        p.mockupUrls.map(async (url) => {
+          const res = await client.get(url);
+          expect(res.statusCode, url).toBe(200);
+          expect(res.headers['cache-control']).toBe('public, max-age=86400');
+          if (photoTypes.includes(p.type)) {
+            expect(url).toMatch(/\.png$/);
+            expect(res.headers['content-type']).toBe('image/png');
+            expect(res.rawPayload.subarray(1, 4).toString()).toBe('PNG');
+          } else {
+            expect(url).toMatch(/\.svg$/);
+            expect(res.headers['content-type']).toContain('image/svg+xml');
+            expect(res.body).toMatch(/^<svg /);
+          }
+        }),
+      ),
+    );
+    // The render is 600x750 in the catalogue colour's own hex (Navy #212642), not the template set's navy.
+    const navy = await client.get('/templates/catalog/products/71/navy.png');
+    const pixel = async (png: Buffer) => {
+      const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+      expect([info.width, info.height]).toEqual([600, 750]);
+      const i = (330 * 600 + 300) * 3;
+      return { r: data[i] ?? 0, g: data[i + 1] ?? 0, b: data[i + 2] ?? 0 };
+    };
+    const onNavy = await pixel(navy.rawPayload);
+    expect(onNavy.b).toBeGreaterThan(onNavy.r + 10);
+    expect(Math.max(onNavy.r, onNavy.g, onNavy.b)).toBeLessThan(90);
+    const onRed = await pixel((await client.get('/templates/catalog/products/71/red.png')).rawPayload);
+    expect(onRed.r).toBeGreaterThan(onRed.b + 60);
+    // The same render comes from the disk cache afterwards.
+    expect((await client.get('/templates/catalog/products/71/navy.png')).rawPayload.equals(navy.rawPayload)).toBe(true);
+    expect((await client.get('/templates/catalog/products/181/white.svg')).body).toContain('linearGradient');
     expect((await client.get('/templates/catalog/categories/112.svg')).statusCode).toBe(200);
-    expect((await client.get('/templates/catalog/products/71/purple.svg')).statusCode).toBe(404);
-    expect((await client.get('/templates/catalog/products/99999/white.svg')).statusCode).toBe(404);
+    const tees = await client.get('/templates/catalog/categories/24.svg');
+    expect(tees.headers['content-type']).toContain('image/svg+xml');
+    expect(tees.body).toMatch(/^<svg /);
+    expect((await client.get('/templates/catalog/products/71/purple.png')).statusCode).toBe(404);
+    expect((await client.get('/templates/catalog/products/71/navy.svg')).statusCode).toBe(404);
+    expect((await client.get('/templates/catalog/products/181/white.png')).statusCode).toBe(404);
+    expect((await client.get('/templates/catalog/products/99999/white.png')).statusCode).toBe(404);
   });
 });

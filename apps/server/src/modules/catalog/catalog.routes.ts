@@ -1,16 +1,25 @@
+import path from 'node:path';
 import { ZShopifyCatalogProductsQuery } from '@podforge/contract';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppDeps } from '../../app';
-import { BUNDLED_CATEGORIES, categoryType, findSeed, slug } from '../../integrations/printful/catalog/bundled';
+import {
+  BUNDLED_CATEGORIES,
+  categoryType,
+  findSeed,
+  isPhotoType,
+  productImageFile,
+} from '../../integrations/printful/catalog/bundled';
 import { renderProductSvg } from '../../integrations/printful/catalog/product-image';
+import { PRODUCT_SEEDS } from '../../integrations/printful/catalog/products';
 import { notFound } from '../../lib/errors';
 import { parseInput } from '../../lib/validate';
 import { listCatalogCategories, listCatalogTemplates } from './catalog.service';
+import { CatalogImageStore, photoSpec, photoSvg } from './catalog-images';
 
 const ZProductImageParams = z.object({
   id: z.coerce.number().int().min(1),
-  file: z.string().regex(/^[a-z0-9-]+\.svg$/),
+  file: z.string().regex(/^[a-z0-9-]+\.(svg|png)$/),
 });
 const ZCategoryImageParams = z.object({ file: z.string().regex(/^\d+\.svg$/) });
 
@@ -32,13 +41,20 @@ export async function catalogRoutes(app: FastifyInstance, { deps }: { deps: AppD
     return listCatalogTemplates(await deps.printful.catalogFor(request.workspaceId), categoryId);
   });
 
-  // Bundled catalogue pictures, drawn on request (cheap, and cached by the browser for a day).
+  const images = new CatalogImageStore(path.join(deps.config.dataDir, 'catalog-images'));
+
+  // Bundled catalogue pictures: t-shirts, hoodies, mugs and posters as PNG renders of the mockup templates (cached
+  // on disk), the other kinds drawn as SVG on request. Browsers keep both for a day.
   app.get('/templates/catalog/products/:id/:file', async (request, reply) => {
     const { id, file } = parseInput(ZProductImageParams, request.params, 'params');
     const seed = findSeed(id);
-    const colour = seed?.colours.find(([name]) => `${slug(name)}.svg` === file);
+    const colour = seed?.colours.find(([name]) => productImageFile(seed.type, name) === file);
     if (!seed || !colour) throw notFound('Image');
-    return sendSvg(reply, renderProductSvg(seed.type, colour[1], `${seed.name}, ${colour[0]}`, seed.bodyHex));
+    const spec = photoSpec(seed, colour[1]);
+    if (!spec)
+      return sendSvg(reply, renderProductSvg(seed.type, colour[1], `${seed.name}, ${colour[0]}`, seed.bodyHex));
+    const png = await images.png(spec);
+    return reply.header('Content-Type', 'image/png').header('Cache-Control', 'public, max-age=86400').send(png);
   });
 
   app.get('/templates/catalog/categories/:file', async (request, reply) => {
@@ -47,6 +63,9 @@ export async function catalogRoutes(app: FastifyInstance, { deps }: { deps: AppD
     const category = BUNDLED_CATEGORIES.find((c) => c.id === id);
     const type = categoryType(id);
     if (!category || !type) throw notFound('Image');
-    return sendSvg(reply, renderProductSvg(type, '#ffffff', category.name));
+    // The photo kinds show the same white template drawing as their products, as SVG.
+    const seed = isPhotoType(type) ? PRODUCT_SEEDS.find((p) => p.type === type) : undefined;
+    const spec = seed ? photoSpec(seed, '#ffffff') : null;
+    return sendSvg(reply, spec ? photoSvg(spec, category.name) : renderProductSvg(type, '#ffffff', category.name));
   });
 }

@@ -413,8 +413,12 @@ function hoodie(view: 'front' | 'back' | 'lifestyle') {
   };
 }
 
-function mug(view: 'right' | 'left' | 'lifestyle') {
-  return (color: TMockupColor) => {
+/**
+ * `accent`, when given, colours the inside and the handle (a white mug with a coloured inside); without it the
+ * drawing is exactly the template set's.
+ */
+export function mug(view: 'right' | 'left' | 'lifestyle') {
+  return (color: TMockupColor, accent?: string) => {
     const hex = color.hex;
     const handleX = view === 'left' ? -1 : 1;
     const handle =
@@ -430,13 +434,14 @@ function mug(view: 'right' | 'left' | 'lifestyle') {
     const body = `
 ${table}
 <ellipse cx="200" cy="334" rx="118" ry="16" fill="#000" fill-opacity="0.35" filter="url(#shadow)"/>
-<path d="${handle}" fill="${hex}"/>
+<path d="${handle}" fill="${accent ?? hex}"/>
 <path d="${handle}" fill="#000" fill-opacity="0.18"/>
 <path d="M100 62 L100 318 Q200 346 300 318 L300 62 Z" fill="${hex}"/>
 <path d="M100 62 L100 318 Q200 346 300 318 L300 62 Z" fill="url(#cylinder)"/>
 <ellipse cx="200" cy="62" rx="100" ry="15" fill="${hex}"/>
 <ellipse cx="200" cy="62" rx="100" ry="15" fill="#000" fill-opacity="0.1"/>
-<ellipse cx="200" cy="64" rx="92" ry="11" fill="#000" fill-opacity="0.42"/>
+${accent ? `<ellipse cx="200" cy="64" rx="92" ry="11" fill="${accent}"/>` : ''}
+<ellipse cx="200" cy="64" rx="92" ry="11" fill="#000" fill-opacity="${accent ? 0.3 : 0.42}"/>
 <path d="M108 64 Q200 84 292 64" fill="none" stroke="#fff" stroke-opacity="0.35" stroke-width="1.2"/>
 <rect x="150" y="74" width="10" height="236" fill="#fff" fill-opacity="0.25" filter="url(#soft)"/>
 `;

@@ -7,8 +7,15 @@ export const slug = (text: string) =>
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-|-$/g, '');
 
-export const productImageUrl = (productId: number, colour: string) =>
-  `/templates/catalog/products/${productId}/${slug(colour)}.svg`;
+/** Product types whose catalogue picture is a PNG render of the mockup template; the others are drawn as SVG. */
+export const PHOTO_TYPES = ['tshirt', 'hoodie', 'mug', 'poster'] as const satisfies readonly CatalogType[];
+export type PhotoType = (typeof PHOTO_TYPES)[number];
+export const isPhotoType = (type: CatalogType): type is PhotoType => (PHOTO_TYPES as readonly string[]).includes(type);
+
+export const productImageFile = (type: CatalogType, colour: string) =>
+  `${slug(colour)}.${isPhotoType(type) ? 'png' : 'svg'}`;
+export const productImageUrl = (productId: number, type: CatalogType, colour: string) =>
+  `/templates/catalog/products/${productId}/${productImageFile(type, colour)}`;
 export const categoryImageUrl = (categoryId: number) => `/templates/catalog/categories/${categoryId}.svg`;
 
 function toProduct(seed: ProductSeed): TCatalogProduct {
@@ -34,7 +41,7 @@ function toProduct(seed: ProductSeed): TCatalogProduct {
     description: seed.description,
     basePrice,
     currency: 'USD',
-    mockupUrls: seed.colours.map(([colour]) => productImageUrl(seed.id, colour)),
+    mockupUrls: seed.colours.map(([colour]) => productImageUrl(seed.id, seed.type, colour)),
     variantCount: variants.length,
     variants,
     sizes: seed.sizes.map(([size]) => size),
