@@ -1,9 +1,9 @@
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { TMockupColor } from '@podforge/contract';
 import sharp from 'sharp';
 import { isPhotoType, type PhotoType } from '../../integrations/printful/catalog/bundled';
 import type { ProductSeed } from '../../integrations/printful/catalog/products';
+import { DiskRenderCache } from '../../lib/disk-render-cache';
 import {
   mug,
   TEMPLATE_DRAWING_VERSION,
@@ -81,7 +81,7 @@ export function photoSvg(spec: PhotoSpec, label?: string): string {
  * what they show, so products sharing a colour share a render. Concurrent requests for one render share the job.
  */
 export class CatalogImageStore {
-  private readonly pending = new Map<string, Promise<Buffer>>();
+  private readonly cache = new DiskRenderCache();
 
   constructor(private readonly dir: string) {}
 
@@ -90,26 +90,12 @@ export class CatalogImageStore {
     return path.join(this.dir, `v${TEMPLATE_DRAWING_VERSION}.${CATALOG_IMAGE_VERSION}`, `${name}.png`);
   }
 
-  async png(spec: PhotoSpec): Promise<Buffer> {
-    const file = this.file(spec);
-    const existing = await fs.readFile(file).catch(() => null);
-    if (existing) return existing;
-    let job = this.pending.get(file);
-    if (!job) {
-      job = (async () => {
-        const png = await sharp(Buffer.from(photoSvg(spec)), { density: (72 * CATALOG_IMAGE_WIDTH) / 400 })
-          .resize(CATALOG_IMAGE_WIDTH, CATALOG_IMAGE_HEIGHT)
-          .png({ compressionLevel: 9, adaptiveFiltering: true })
-          .toBuffer();
-        await fs.mkdir(path.dirname(file), { recursive: true });
-        // Write then rename so a half-written file is never served.
-        const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-        await fs.writeFile(tmp, png);
-        await fs.rename(tmp, file);
-        return png;
-      })().finally(() => this.pending.delete(file));
-      this.pending.set(file, job);
-    }
-    return job;
+  png(spec: PhotoSpec): Promise<Buffer> {
+    return this.cache.getOrRender(this.file(spec), () =>
+      sharp(Buffer.from(photoSvg(spec)), { density: (72 * CATALOG_IMAGE_WIDTH) / 400 })
+        .resize(CATALOG_IMAGE_WIDTH, CATALOG_IMAGE_HEIGHT)
+        .png({ compressionLevel: 9, adaptiveFiltering: true })
+        .toBuffer(),
+    );
   }
 }

@@ -1,4 +1,3 @@
-import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import {
@@ -11,6 +10,7 @@ import {
   type TMockupProductType,
 } from '@podforge/contract';
 import sharp from 'sharp';
+import { DiskRenderCache } from '../../lib/disk-render-cache';
 import {
   TEMPLATE_DRAWING_VERSION,
   TEMPLATE_HEIGHT,
@@ -48,7 +48,7 @@ export function findTemplate(productType: TMockupProductType, templateId: string
  */
 export class TemplateStore {
   private readonly raws = new Map<string, Promise<RawImage>>();
-  private readonly pending = new Map<string, Promise<Buffer>>();
+  private readonly cache = new DiskRenderCache();
 
   constructor(
     private readonly dir: string,
@@ -60,30 +60,15 @@ export class TemplateStore {
     return path.join(this.dir, `v${TEMPLATE_DRAWING_VERSION}`, productType, name);
   }
 
-  private async fullPng(productType: TMockupProductType, template: TemplateDef, colorId: string): Promise<Buffer> {
-    const file = this.file(productType, `${template.id}-${colorId}.png`);
-    const existing = await fs.readFile(file).catch(() => null);
-    if (existing) return existing;
-    const key = file;
-    let job = this.pending.get(key);
-    if (!job) {
-      const color = TEMPLATE_SETS[productType].colors.find((col) => col.id === colorId);
-      if (!color) throw new Error(`unknown colour ${colorId}`);
-      job = (async () => {
-        const png = await sharp(Buffer.from(template.svg(color)), { density: 72 })
-          .resize(TEMPLATE_WIDTH, TEMPLATE_HEIGHT)
-          .png({ compressionLevel: 6 })
-          .toBuffer();
-        await fs.mkdir(path.dirname(file), { recursive: true });
-        // Write then rename so a half-written file is never read as a template.
-        const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-        await fs.writeFile(tmp, png);
-        await fs.rename(tmp, file);
-        return png;
-      })().finally(() => this.pending.delete(key));
-      this.pending.set(key, job);
-    }
-    return job;
+  private fullPng(productType: TMockupProductType, template: TemplateDef, colorId: string): Promise<Buffer> {
+    const color = TEMPLATE_SETS[productType].colors.find((col) => col.id === colorId);
+    if (!color) throw new Error(`unknown colour ${colorId}`);
+    return this.cache.getOrRender(this.file(productType, `${template.id}-${colorId}.png`), () =>
+      sharp(Buffer.from(template.svg(color)), { density: 72 })
+        .resize(TEMPLATE_WIDTH, TEMPLATE_HEIGHT)
+        .png({ compressionLevel: 6 })
+        .toBuffer(),
+    );
   }
 
   /**
@@ -100,13 +85,7 @@ export class TemplateStore {
         for (const color of set.colors) {
           if (shouldStop()) return drawn;
           const preview = this.file(productType, `${template.id}-${color.id}.preview.png`);
-          if (
-            await fs.stat(preview).then(
-              () => true,
-              () => false,
-            )
-          )
-            continue;
+          if (await this.cache.has(preview)) continue;
           await this.png(productType, template, color.id, 'preview');
           drawn += 1;
         }
@@ -115,20 +94,19 @@ export class TemplateStore {
     return drawn;
   }
 
-  async png(
+  png(
     productType: TMockupProductType,
     template: TemplateDef,
     colorId: string,
     size: 'full' | 'preview',
   ): Promise<Buffer> {
-    const full = await this.fullPng(productType, template, colorId);
-    if (size === 'full') return full;
-    const file = this.file(productType, `${template.id}-${colorId}.preview.png`);
-    const existing = await fs.readFile(file).catch(() => null);
-    if (existing) return existing;
-    const preview = await sharp(full).resize(PREVIEW_TEMPLATE_WIDTH).png().toBuffer();
-    await fs.writeFile(file, preview);
-    return preview;
+    if (size === 'full') return this.fullPng(productType, template, colorId);
+    return this.cache.getOrRender(this.file(productType, `${template.id}-${colorId}.preview.png`), async () =>
+      sharp(await this.fullPng(productType, template, colorId))
+        .resize(PREVIEW_TEMPLATE_WIDTH)
+        .png()
+        .toBuffer(),
+    );
   }
 
   raw(productType: TMockupProductType, template: TemplateDef, colorId: string): Promise<RawImage> {
