@@ -1,6 +1,7 @@
 import { FileText, Palette, Tags, Wand2 } from 'lucide-react';
 import { Link } from 'react-router';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { ActionTileContent, actionTileClass } from './action-tile';
 
 const SHORTCUTS = [
   {
@@ -36,17 +37,9 @@ export function AiShortcuts() {
         <CardTitle>AI Shortcuts</CardTitle>
       </CardHeader>
       <CardContent className="grid gap-3 sm:grid-cols-2">
-        {SHORTCUTS.map(({ to, title, description, icon: Icon }) => (
-          <Link
-            key={to}
-            to={to}
-            className="flex items-start gap-3 rounded-lg border border-slate-200 p-4 transition-colors hover:border-brand-500 hover:bg-brand-50"
-          >
-            <Icon className="mt-0.5 h-5 w-5 text-brand-600" aria-hidden="true" />
-            <span>
-              <span className="block font-medium">{title}</span>
-              <span className="block text-sm text-slate-500">{description}</span>
-            </span>
+        {SHORTCUTS.map(({ to, title, description, icon }) => (
+          <Link key={to} to={to} className={actionTileClass}>
+            <ActionTileContent icon={icon} title={title} description={description} />
           </Link>
         ))}
       </CardContent>
