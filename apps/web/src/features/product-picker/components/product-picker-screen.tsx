@@ -27,6 +27,32 @@ function useDebounced<T>(value: T, ms: number): T {
   return debounced;
 }
 
+/** One of the picker's filters: a labelled native select of plain text options. */
+function FilterSelect(props: {
+  label: string;
+  value: string;
+  options: readonly string[];
+  onChange: (value: string) => void;
+}) {
+  return (
+    <label className="flex items-center gap-2">
+      <span className="sr-only">{props.label}</span>
+      <NativeSelect
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value)}
+        className={filterSelectClass}
+        aria-label={props.label}
+      >
+        {props.options.map((option) => (
+          <option key={option} value={option}>
+            {option}
+          </option>
+        ))}
+      </NativeSelect>
+    </label>
+  );
+}
+
 export function ProductPickerScreen() {
   const [searchInput, setSearchInput] = useState('');
   const [category, setCategory] = useState<string>('All Categories');
@@ -73,42 +99,24 @@ export function ProductPickerScreen() {
             className={`${fieldClass} w-full pl-9`}
           />
         </label>
-        <label className="flex items-center gap-2">
-          <span className="sr-only">Category</span>
-          <NativeSelect
-            value={category}
-            onChange={(e) => {
-              setCategory(e.target.value);
-              setPage(1);
-            }}
-            className={filterSelectClass}
-            aria-label="Category"
-          >
-            {CATALOG_CATEGORY_FILTERS.map((c) => (
-              <option key={c} value={c}>
-                {c}
-              </option>
-            ))}
-          </NativeSelect>
-        </label>
-        <label className="flex items-center gap-2">
-          <span className="sr-only">Price</span>
-          <NativeSelect
-            value={priceLabel}
-            onChange={(e) => {
-              setPriceLabel(e.target.value);
-              setPage(1);
-            }}
-            className={filterSelectClass}
-            aria-label="Price"
-          >
-            {CATALOG_PRICE_FILTERS.map((p) => (
-              <option key={p.label} value={p.label}>
-                {p.label}
-              </option>
-            ))}
-          </NativeSelect>
-        </label>
+        <FilterSelect
+          label="Category"
+          value={category}
+          options={CATALOG_CATEGORY_FILTERS}
+          onChange={(value) => {
+            setCategory(value);
+            setPage(1);
+          }}
+        />
+        <FilterSelect
+          label="Price"
+          value={priceLabel}
+          options={CATALOG_PRICE_FILTERS.map((p) => p.label)}
+          onChange={(value) => {
+            setPriceLabel(value);
+            setPage(1);
+          }}
+        />
       </Card>
 
       {isPending ? (
