@@ -58,7 +58,10 @@ test('the wizard routes keep the step in the path and the create-product query',
   }
   await page.goto('/create-product?step=details&focus=tags');
   await expect(page.getByRole('heading', { level: 1, name: 'Create Product' })).toBeVisible();
-  await expect(page.getByTestId('create-step')).toHaveText('Step: details');
+  // A new workspace has no design yet: the listing step waits for one and says so.
+  await expect(page.locator('[aria-current="step"]')).toContainText('Upload Design');
+  await expect(page.getByRole('button', { name: /Generate Content/ })).toBeDisabled();
+  await expect(page.getByText('Upload a design first: the listing is written for it.')).toBeVisible();
 });
 
 test('an unknown path shows the 404 page', async ({ page }) => {

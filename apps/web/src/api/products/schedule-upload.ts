@@ -1,0 +1,35 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+
+export type ScheduleUploadInput = {
+  productId: string;
+  platform: string;
+  integrationId: string;
+  scheduledDate: string;
+  scheduledTime: string;
+};
+
+export type TSchedule = {
+  id: string;
+  platform: string;
+  scheduledDate: string;
+  scheduledTime: string;
+  status: string;
+};
+
+/** `POST /api/schedule-upload` (spec section 7), with the browser's time zone so the server knows the instant. */
+export const scheduleUpload = (input: ScheduleUploadInput) =>
+  api.post<TSchedule>('/api/schedule-upload', {
+    ...input,
+    status: 'pending',
+    timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+  });
+
+export function useScheduleUpload() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: scheduleUpload,
+    onSuccess: (_schedule, input) =>
+      queryClient.invalidateQueries({ queryKey: ['products', 'detail', input.productId, 'schedules'] }),
+  });
+}

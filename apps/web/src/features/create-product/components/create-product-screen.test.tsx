@@ -1,0 +1,431 @@
+import { DESIGN_AREAS, type TDesign, type TGeneratedContent, type TIntegration } from '@podforge/contract';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Toaster } from '@/components/ui/toaster';
+import { dismiss } from '@/components/ui/use-toast';
+import { json, renderWithProviders } from '@/test/render';
+import { SIMPLE_FLOW_STORAGE_KEY } from '../use-simple-flow';
+import { CreateProductScreen } from './create-product-screen';
+
+const DESIGN_ID = '11111111-1111-4111-8111-111111111111';
+const JOB_ID = '22222222-2222-4222-8222-222222222222';
+const PRODUCT_ID = '33333333-3333-4333-8333-333333333333';
+
+const design: TDesign = {
+  id: DESIGN_ID,
+  name: 'retro-sunset.png',
+  type: 'png',
+  size: 8,
+  width: 4500,
+  height: 5400,
+  url: `/api/designs/${DESIGN_ID}/file/print`,
+  thumbnailUrl: `/api/designs/${DESIGN_ID}/file/thumbnail`,
+  originalUrl: `/api/designs/${DESIGN_ID}/file/original`,
+  source: 'upload',
+  createdAt: '2026-11-22T10:00:00.000Z',
+};
+
+const content: TGeneratedContent = {
+  title: 'Retro Sunset Unisex T-Shirt',
+  description: 'A warm retro sunset printed on a soft cotton tee.',
+  tags: ['retro', 'sunset', 't-shirt'],
+  price: 24.99,
+  variants: [
+    { name: 'Size', options: ['S', 'M', 'L', 'XL', '2XL'] },
+    { name: 'Color', options: ['Black', 'White'] },
+  ],
+  provider: 'offline',
+  creditsRemaining: 199,
+};
+
+const mockup = (color: string) => ({
+  id: `mockup-${color}`,
+  templateId: 'tshirt-front',
+  color,
+  url: `/api/mockups/mockup-${color}/file`,
+  previewUrl: `/api/mockups/mockup-${color}/preview`,
+  width: 2000,
+  height: 2500,
+});
+
+const templates = {
+  productType: 'tshirt',
+  templates: [
+    {
+      id: 'tshirt-front',
+      name: 'Front',
+      productType: 'tshirt',
+      imageUrl: '/templates/mockups/tshirt/tshirt-front/white.png',
+      previewUrl: '/templates/mockups/tshirt/tshirt-front/white.preview.png',
+      width: 2000,
+      height: 2500,
+      designArea: DESIGN_AREAS.tshirt,
+      colors: [
+        { id: 'white', name: 'White', hex: '#ffffff' },
+        { id: 'black', name: 'Black', hex: '#111111' },
+      ],
+    },
+  ],
+};
+
+type Call = { method: string; path: string; body: unknown };
+type Handler = (call: Call) => Response | Promise<Response>;
+
+/** A fetch stand-in answering by method and path, recording every call; unknown calls fail loudly. */
+function stubApi(routes: Record<string, Handler>) {
+  const calls: Call[] = [];
+  vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.toString() : input.url;
+    const path = url.replace(/^https?:\/\/[^/]+/, '');
+    const method = init?.method ?? 'GET';
+    const body = typeof init?.body === 'string' ? JSON.parse(init.body) : (init?.body ?? null);
+    const call = { method, path, body };
+    calls.push(call);
+    const handler = routes[`${method} ${path}`];
+    if (!handler) throw new Error(`Unexpected request ${method} ${path}`);
+    return handler(call);
+  });
+  return calls;
+}
+
+const png = (name: string, size?: number) => {
+  const file = new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], name, { type: 'image/png' });
+  if (size !== undefined) Object.defineProperty(file, 'size', { value: size });
+  return file;
+};
+
+function drop(file: File) {
+  fireEvent.drop(screen.getByTestId('simple-dropzone'), {
+    dataTransfer: {
+      files: [file],
+      items: [{ kind: 'file', type: file.type, getAsFile: () => file }],
+      types: ['Files'],
+    },
+  });
+}
+
+const currentStep = () => document.querySelector('[aria-current="step"]');
+const stepButton = (name: RegExp) =>
+  within(screen.getByRole('list', { name: 'Create product steps' })).getByRole('button', { name });
+
+function batchRoutes(): Record<string, Handler> {
+  let polls = 0;
+  return {
+    'POST /api/mockups/batch': () =>
+      json({ jobId: JOB_ID, status: 'running', done: 0, total: 2, mockups: [], error: null }, 202),
+    [`GET /api/mockups/batch/${JOB_ID}`]: () => {
+      polls += 1;
+      const done = Math.min(2, polls);
+      return json({
+        jobId: JOB_ID,
+        status: done === 2 ? 'done' : 'running',
+        done,
+        total: 2,
+        mockups: [mockup('white'), mockup('black')].slice(0, done),
+        error: null,
+      });
+    },
+  };
+}
+
+function renderFlow(props: Partial<Parameters<typeof CreateProductScreen>[0]> = {}) {
+  return renderWithProviders(
+    <>
+      <CreateProductScreen step={null} focus={null} {...props} />
+      <Toaster />
+    </>,
+    { path: '/create-product' },
+  );
+}
+
+describe('CreateProductScreen (simple flow)', () => {
+  beforeEach(() => {
+    sessionStorage.clear();
+    vi.spyOn(HTMLCanvasElement.prototype, 'getContext').mockReturnValue(null);
+  });
+  afterEach(() => {
+    act(() => dismiss());
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+  });
+
+  it('goes from upload to content to a rendered mockup to a created draft product, each step enabling the next', async () => {
+    const calls = stubApi({
+      'GET /api/designs': () => json([]),
+      'POST /api/designs/upload': () => json(design, 201),
+      'POST /api/ai/generate-content': () => json(content),
+      'GET /api/mockups/templates?productType=tshirt': () => json(templates),
+      ...batchRoutes(),
+      'POST /api/products': () =>
+        json({ id: PRODUCT_ID, title: content.title, status: 'draft' /* the rest is not read */ }, 201),
+    });
+    renderFlow();
+
+    // Only the first step is open at the start.
+    expect(currentStep()).toHaveTextContent('Upload Design');
+    expect(stepButton(/Generate Content/)).toBeDisabled();
+    expect(stepButton(/Preview Mockup/)).toBeDisabled();
+    expect(stepButton(/Upload to Stores/)).toBeDisabled();
+
+    drop(png('retro-sunset.png'));
+    await waitFor(() => expect(currentStep()).toHaveTextContent('Generate Content'));
+    expect(await screen.findByText('Upload Complete')).toBeInTheDocument();
+    const upload = calls.find((c) => c.path === '/api/designs/upload');
+    const form = upload?.body;
+    expect(form).toBeInstanceOf(FormData);
+    expect((form as FormData).get('file')).toBeInstanceOf(File);
+    expect(stepButton(/Upload Design/)).toHaveAttribute('data-status', 'complete');
+
+    // Generate Content needs a file name; it sends the component's fields.
+    const filename = screen.getByLabelText('File name');
+    expect(filename).toHaveValue('retro-sunset.png');
+    fireEvent.change(filename, { target: { value: '  ' } });
+    expect(screen.getByRole('button', { name: 'Generate Content' })).toBeDisabled();
+    fireEvent.change(filename, { target: { value: 'retro-sunset.png' } });
+    fireEvent.change(screen.getByRole('combobox', { name: 'Target audience' }), { target: { value: 'women' } });
+    fireEvent.change(screen.getByRole('combobox', { name: 'Platform' }), { target: { value: 'etsy' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Generate Content' }));
+    expect(await screen.findByText('Content Generated')).toBeInTheDocument();
+    expect(calls.find((c) => c.path === '/api/ai/generate-content')?.body).toEqual({
+      filename: 'retro-sunset.png',
+      productType: 'tshirt',
+      targetAudience: 'women',
+      platform: 'etsy',
+      designDescription: '',
+      designId: DESIGN_ID,
+    });
+    expect(stepButton(/Preview Mockup/)).toBeDisabled();
+
+    // The listing is editable: sizes become priced variants, XL and 2XL cost more.
+    expect(screen.getByLabelText('Title')).toHaveValue(content.title);
+    const variantPrices = screen.getAllByLabelText(/Variant \d price/).map((i) => (i as HTMLInputElement).value);
+    expect(variantPrices).toEqual(['24.99', '24.99', '24.99', '26.99', '28.99']);
+    fireEvent.change(screen.getByLabelText('Title'), { target: { value: 'Retro Sunset Tee for Her' } });
+    fireEvent.change(screen.getByLabelText('Tags (comma separated)'), {
+      target: { value: 'retro, sunset, Retro, , summer' },
+    });
+    expect(screen.getByText('3 tags')).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Use This Content' }));
+    expect(await screen.findByText('Content Accepted')).toBeInTheDocument();
+    expect(currentStep()).toHaveTextContent('Preview Mockup');
+
+    // Create Product waits for a rendered mockup; Generate Mockups renders the chosen view in every colour.
+    expect(screen.getByRole('button', { name: 'Create Product' })).toBeDisabled();
+    const generate = await screen.findByRole('button', { name: 'Generate Mockups' });
+    await waitFor(() => expect(generate).toBeEnabled());
+    fireEvent.click(generate);
+    await waitFor(() => expect(screen.getByTestId('simple-mockup-progress')).toHaveTextContent('2 of 2 rendered'), {
+      timeout: 3000,
+    });
+    const batch = calls.find((c) => c.path === '/api/mockups/batch');
+    expect(batch?.body).toMatchObject({
+      designId: DESIGN_ID,
+      productType: 'tshirt',
+      templateIds: ['tshirt-front'],
+      adjustments: { scale: 100, rotation: 0, x: 0, y: 0, opacity: 100 },
+      async: true,
+    });
+    // The render in the editor's colour is picked; the seller can pick another.
+    expect(screen.getByRole('button', { name: 'Use the white mockup' })).toHaveAttribute('aria-pressed', 'true');
+    fireEvent.click(screen.getByRole('button', { name: 'Use the black mockup' }));
+    expect(screen.getByRole('button', { name: 'Use the black mockup' })).toHaveAttribute('aria-pressed', 'true');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Create Product' }));
+    expect(await screen.findByText('Product Created')).toBeInTheDocument();
+    expect(calls.find((c) => c.method === 'POST' && c.path === '/api/products')?.body).toEqual({
+      designId: DESIGN_ID,
+      mockupId: 'mockup-black',
+      title: 'Retro Sunset Tee for Her',
+      description: content.description,
+      price: 24.99,
+      tags: ['retro', 'sunset', 'summer'],
+      productType: 'tshirt',
+      variants: [
+        { option: 'S', price: 24.99, sku: 'S' },
+        { option: 'M', price: 24.99, sku: 'M' },
+        { option: 'L', price: 24.99, sku: 'L' },
+        { option: 'XL', price: 26.99, sku: 'XL' },
+        { option: '2XL', price: 28.99, sku: '2XL' },
+      ],
+      status: 'draft',
+    });
+    // Spec: the product id is kept (Upload to Stores opens) and the flow returns to its first step.
+    expect(currentStep()).toHaveTextContent('Upload Design');
+    expect(stepButton(/Upload to Stores/)).toBeEnabled();
+    expect(JSON.parse(sessionStorage.getItem(SIMPLE_FLOW_STORAGE_KEY) ?? '{}').productId).toBe(PRODUCT_ID);
+  });
+
+  it('refuses a file over 10 MB and a file of another type in the browser, with the spec texts', async () => {
+    const calls = stubApi({ 'GET /api/designs': () => json([]) });
+    renderFlow();
+    await waitFor(() => expect(calls).toHaveLength(1));
+
+    drop(png('huge.png', 10 * 1024 * 1024 + 1));
+    expect(await screen.findByText('File Too Large')).toBeInTheDocument();
+    expect(screen.getByText('Please upload a file smaller than 10MB.')).toBeInTheDocument();
+
+    drop(new File(['hi'], 'notes.txt', { type: 'text/plain' }));
+    expect(await screen.findByText('Invalid File Type')).toBeInTheDocument();
+    expect(screen.getByText('Please upload a PNG, JPEG, SVG, or PDF file.')).toBeInTheDocument();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(calls.map((c) => c.path)).toEqual(['/api/designs']);
+    expect(currentStep()).toHaveTextContent('Upload Design');
+  });
+
+  it("shows the server's reason when the upload is refused, and stays on the upload step", async () => {
+    stubApi({
+      'GET /api/designs': () => json([]),
+      'POST /api/designs/upload': () =>
+        json({ error: 'fake.png is not a PNG, JPEG, SVG or PDF file (checked by its content)', code: 'X' }, 415),
+    });
+    renderFlow();
+    drop(png('fake.png'));
+    expect(await screen.findByText('Upload Failed')).toBeInTheDocument();
+    expect(screen.getByText(/fake.png is not a PNG, JPEG, SVG or PDF file/)).toBeInTheDocument();
+    expect(currentStep()).toHaveTextContent('Upload Design');
+    expect(stepButton(/Generate Content/)).toBeDisabled();
+  });
+
+  it('opens a design handed over by Process Design on the listing step and focuses tags when asked', async () => {
+    stubApi({
+      [`GET /api/designs/${DESIGN_ID}`]: () => json(design),
+      'POST /api/ai/generate-content': () => json(content),
+    });
+    renderFlow({ step: 'details', focus: 'tags', designId: DESIGN_ID });
+    await waitFor(() => expect(currentStep()).toHaveTextContent('Generate Content'));
+    expect(screen.getByLabelText('File name')).toHaveValue('retro-sunset.png');
+    fireEvent.click(screen.getByRole('button', { name: 'Generate Content' }));
+    await waitFor(() => expect(screen.getByLabelText('Tags (comma separated)')).toHaveFocus());
+  });
+
+  it('says why the listing step cannot open yet when the shortcut is used before any upload', async () => {
+    stubApi({ 'GET /api/designs': () => json([]) });
+    renderFlow({ step: 'details' });
+    expect(screen.getByText('Upload a design first: the listing is written for it.')).toBeInTheDocument();
+    expect(currentStep()).toHaveTextContent('Upload Design');
+  });
+
+  it('names the AI failure: used-up credits get their own notice, other errors the spec text', async () => {
+    let answer = () =>
+      json(
+        {
+          error: 'AI credits used up',
+          code: 'RATE_LIMITED',
+          errorType: 'QUOTA_EXCEEDED',
+          message: 'This workspace has used its 200 AI credits for November.',
+        },
+        429,
+      );
+    stubApi({
+      [`GET /api/designs/${DESIGN_ID}`]: () => json(design),
+      'POST /api/ai/generate-content': () => answer(),
+    });
+    renderFlow({ step: 'details', designId: DESIGN_ID });
+    fireEvent.click(await screen.findByRole('button', { name: 'Generate Content' }));
+    expect(await screen.findByText('AI Credits Used Up')).toBeInTheDocument();
+    expect(screen.getByText('This workspace has used its 200 AI credits for November.')).toBeInTheDocument();
+
+    answer = () => new Response('', { status: 502, statusText: 'Bad Gateway' });
+    fireEvent.click(screen.getByRole('button', { name: 'Generate Content' }));
+    expect(await screen.findByText('Generation Failed')).toBeInTheDocument();
+    expect(screen.getByText('Failed to generate content. Please try again.')).toBeInTheDocument();
+    expect(stepButton(/Preview Mockup/)).toBeDisabled();
+  });
+
+  it('warns about Etsy listing limits before the push', async () => {
+    stubApi({
+      [`GET /api/designs/${DESIGN_ID}`]: () => json(design),
+      'POST /api/ai/generate-content': () => json(content),
+    });
+    renderFlow({ step: 'details', designId: DESIGN_ID });
+    fireEvent.change(await screen.findByRole('combobox', { name: 'Platform' }), { target: { value: 'etsy' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Generate Content' }));
+    const title = await screen.findByLabelText('Title');
+    fireEvent.change(title, { target: { value: 'x'.repeat(141) } });
+    fireEvent.change(screen.getByLabelText('Tags (comma separated)'), {
+      target: { value: 'a very long tag over twenty' },
+    });
+    const problems = screen.getByTestId('listing-problems');
+    expect(problems).toHaveTextContent('Etsy titles are at most 140 characters (this one has 141).');
+    expect(problems).toHaveTextContent("Etsy tags are at most 20 characters: 'a very long tag over twenty'.");
+    fireEvent.change(title, { target: { value: '' } });
+    expect(screen.getByText('The listing needs a title.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Use This Content' })).toBeDisabled();
+  });
+
+  describe('Upload to Stores', () => {
+    const store = (id: string, name: string): TIntegration => ({
+      id,
+      kind: 'store',
+      platform: 'shopify',
+      storeName: name,
+      name,
+      status: 'connected',
+      verifiedAt: '2026-11-01T00:00:00.000Z',
+      lastSyncAt: null,
+      isConnected: true,
+    });
+    const openStoresStep = () => {
+      sessionStorage.setItem(
+        SIMPLE_FLOW_STORAGE_KEY,
+        JSON.stringify({ step: 'stores', design, content: null, mockup: null, productId: PRODUCT_ID }),
+      );
+      renderFlow();
+    };
+
+    it('says there are no connected stores and links to Integrations', async () => {
+      stubApi({
+        'GET /api/integrations': () =>
+          json([
+            { ...store('p1', 'Printful'), kind: 'fulfillment', platform: 'printful' },
+            { ...store('s0', 'Old'), isConnected: false },
+          ]),
+      });
+      openStoresStep();
+      expect(await screen.findByText('No Connected Stores')).toBeInTheDocument();
+      expect(screen.getByText('Connect your stores in the Integrations tab to upload products.')).toBeInTheDocument();
+      expect(screen.getByRole('link', { name: 'Go to Integrations' })).toHaveAttribute('href', '/integrations');
+    });
+
+    it('selects stores, uploads to each in turn and reports the count', async () => {
+      const calls = stubApi({
+        'GET /api/integrations': () => json([store('s1', 'Sunset Shop'), store('s2', 'Cat Shop')]),
+        [`POST /api/upload/shopify/${PRODUCT_ID}`]: (call) =>
+          (call.body as { integrationId: string }).integrationId === 's1'
+            ? json({ success: true })
+            : json({ error: 'Shopify refused the product', code: 'UPSTREAM_ERROR' }, 502),
+      });
+      openStoresStep();
+      await screen.findByText('Sunset Shop');
+      expect(screen.getByTestId('stores-selected')).toHaveTextContent('0 of 2 stores selected');
+      expect(screen.getByRole('button', { name: 'Upload Now' })).toBeDisabled();
+      fireEvent.click(screen.getByRole('button', { name: 'Select All' }));
+      expect(screen.getByTestId('stores-selected')).toHaveTextContent('2 of 2 stores selected');
+      fireEvent.click(screen.getByRole('button', { name: 'Deselect All' }));
+      fireEvent.click(screen.getByRole('checkbox', { name: /Sunset Shop/ }));
+      fireEvent.click(screen.getByRole('checkbox', { name: /Cat Shop/ }));
+      fireEvent.click(screen.getByRole('button', { name: 'Upload Now' }));
+      expect(await screen.findByText('Product uploaded to 1 of 2 stores.')).toBeInTheDocument();
+      expect(calls.filter((c) => c.method === 'POST').map((c) => c.body)).toEqual([
+        { integrationId: 's1' },
+        { integrationId: 's2' },
+      ]);
+      expect(screen.getByTestId('stores-selected')).toHaveTextContent('0 of 2 stores selected');
+    });
+
+    it('checks the schedule fields and refuses a time in the past', async () => {
+      const calls = stubApi({ 'GET /api/integrations': () => json([store('s1', 'Sunset Shop')]) });
+      openStoresStep();
+      fireEvent.click(await screen.findByRole('checkbox', { name: /Sunset Shop/ }));
+      fireEvent.click(screen.getByRole('switch', { name: 'Schedule Upload' }));
+      fireEvent.click(screen.getByRole('button', { name: 'Schedule Upload' }));
+      expect(await screen.findByText('Missing Information')).toBeInTheDocument();
+      fireEvent.change(screen.getByLabelText('Date'), { target: { value: '2020-01-01' } });
+      fireEvent.change(screen.getByLabelText('Time'), { target: { value: '09:00' } });
+      fireEvent.click(screen.getByRole('button', { name: 'Schedule Upload' }));
+      expect(await screen.findByText('Invalid Date')).toBeInTheDocument();
+      expect(screen.getByText('Please select a future date and time.')).toBeInTheDocument();
+      expect(calls.filter((c) => c.method === 'POST')).toHaveLength(0);
+    });
+  });
+});

@@ -1,0 +1,323 @@
+import {
+  AI_AUDIENCES,
+  AI_PLATFORMS,
+  AI_PRODUCT_TYPE_LABELS,
+  AI_PRODUCT_TYPES,
+  type TAiPlatform,
+  type TAiProductType,
+  type TDesign,
+  type TVariant,
+} from '@podforge/contract';
+import { Loader2, Sparkles, Trash2 } from 'lucide-react';
+import { useEffect, useId, useRef, useState } from 'react';
+import { useGenerateContent } from '@/api/ai/generate-content';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { NativeSelect } from '@/components/ui/native-select';
+import { toast } from '@/components/ui/use-toast';
+import { ApiError } from '@/lib/api-client';
+import { type ListingContent, listingProblems, parseTags, variantsFromContent } from '../simple-flow';
+
+const AUDIENCE_LABELS: Record<string, string> = {
+  men: 'Men',
+  women: 'Women',
+  kids: 'Kids',
+  teens: 'Teens',
+  adults: 'Adults',
+  unisex: 'Unisex',
+};
+const PLATFORM_LABELS: Record<TAiPlatform, string> = {
+  shopify: 'Shopify',
+  etsy: 'Etsy',
+  amazon: 'Amazon',
+  woocommerce: 'WooCommerce',
+};
+
+const inputClass =
+  'block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/30';
+
+type Props = {
+  design: TDesign;
+  content: ListingContent | null;
+  focusTags: boolean;
+  onAccept: (content: ListingContent) => void;
+  onBack: () => void;
+};
+
+/** Spec section 2: listing text for the uploaded design, written by the AI provider and edited by the seller. */
+export function GenerateContentStep({ design, content, focusTags, onAccept, onBack }: Props) {
+  const formId = useId();
+  const [filename, setFilename] = useState(design.name);
+  const [productType, setProductType] = useState<TAiProductType>(content?.productType ?? 'tshirt');
+  const [targetAudience, setTargetAudience] = useState<string>('unisex');
+  const [platform, setPlatform] = useState<TAiPlatform>(content?.platform ?? 'shopify');
+  const [designDescription, setDesignDescription] = useState('');
+  const [draft, setDraft] = useState<ListingContent | null>(content);
+  const [tagsText, setTagsText] = useState((content?.tags ?? []).join(', '));
+  const tagsRef = useRef<HTMLInputElement>(null);
+  const generate = useGenerateContent();
+
+  // `?focus=tags` from the dashboard's 'Generate tags' shortcut.
+  useEffect(() => {
+    if (focusTags && draft) tagsRef.current?.focus();
+  }, [focusTags, draft]);
+
+  const onGenerate = () => {
+    generate.mutate(
+      {
+        filename: filename.trim(),
+        productType,
+        targetAudience: targetAudience as (typeof AI_AUDIENCES)[number],
+        platform,
+        designDescription,
+        designId: design.id,
+      },
+      {
+        onSuccess: (result) => {
+          const next: ListingContent = {
+            title: result.title,
+            description: result.description,
+            tags: result.tags,
+            price: result.price,
+            variants: variantsFromContent(result),
+            productType,
+            platform,
+          };
+          setDraft(next);
+          setTagsText(next.tags.join(', '));
+          toast({
+            title: 'Content Generated',
+            description: 'Review the listing, edit it, then use it.',
+            variant: 'success',
+          });
+        },
+        onError: (error) => {
+          const body = error instanceof ApiError ? error.body : null;
+          if (body?.errorType === 'QUOTA_EXCEEDED') {
+            toast({
+              title: 'AI Credits Used Up',
+              description: String(body.message ?? body.error ?? 'This month’s AI credits are used up.'),
+              variant: 'destructive',
+            });
+            return;
+          }
+          const reason = error instanceof ApiError ? error.serverMessage : null;
+          toast({
+            title: 'Generation Failed',
+            description: reason
+              ? `Failed to generate content. ${reason}`
+              : 'Failed to generate content. Please try again.',
+            variant: 'destructive',
+          });
+        },
+      },
+    );
+  };
+
+  const edit = (patch: Partial<ListingContent>) => setDraft((d) => (d ? { ...d, ...patch } : d));
+  const editVariant = (index: number, patch: Partial<TVariant>) =>
+    edit({ variants: (draft?.variants ?? []).map((v, i) => (i === index ? { ...v, ...patch } : v)) });
+
+  const tags = parseTags(tagsText);
+  const current = draft ? { ...draft, tags } : null;
+  const problems = current ? listingProblems(current) : [];
+  const missing = current
+    ? [
+        !current.title.trim() && 'a title',
+        !current.description.trim() && 'a description',
+        current.variants.length === 0 && 'at least one variant',
+        current.variants.some((v) => !v.option.trim()) && 'a name for every variant',
+      ].filter(Boolean)
+    : [];
+
+  return (
+    <div className="grid gap-6 lg:grid-cols-[320px_1fr]">
+      <Card>
+        <CardHeader>
+          <CardTitle className="text-base">About the design</CardTitle>
+        </CardHeader>
+        <CardContent className="space-y-4">
+          <img
+            src={design.thumbnailUrl}
+            alt={design.name}
+            className="mx-auto h-40 w-40 rounded bg-slate-100 object-contain"
+          />
+          <label className="block space-y-1 text-sm font-medium" htmlFor={`${formId}-filename`}>
+            <span>File name</span>
+            <input
+              id={`${formId}-filename`}
+              className={inputClass}
+              value={filename}
+              onChange={(e) => setFilename(e.target.value)}
+            />
+          </label>
+          <label className="block space-y-1 text-sm font-medium">
+            <span>Product type</span>
+            <NativeSelect value={productType} onChange={(e) => setProductType(e.target.value as TAiProductType)}>
+              {AI_PRODUCT_TYPES.map((t) => (
+                <option key={t} value={t}>
+                  {AI_PRODUCT_TYPE_LABELS[t]}
+                </option>
+              ))}
+            </NativeSelect>
+          </label>
+          <label className="block space-y-1 text-sm font-medium">
+            <span>Target audience</span>
+            <NativeSelect value={targetAudience} onChange={(e) => setTargetAudience(e.target.value)}>
+              {AI_AUDIENCES.map((a) => (
+                <option key={a} value={a}>
+                  {AUDIENCE_LABELS[a]}
+                </option>
+              ))}
+            </NativeSelect>
+          </label>
+          <label className="block space-y-1 text-sm font-medium">
+            <span>Platform</span>
+            <NativeSelect value={platform} onChange={(e) => setPlatform(e.target.value as TAiPlatform)}>
+              {AI_PLATFORMS.map((p) => (
+                <option key={p} value={p}>
+                  {PLATFORM_LABELS[p]}
+                </option>
+              ))}
+            </NativeSelect>
+          </label>
+          <label className="block space-y-1 text-sm font-medium">
+            <span>Design description (optional)</span>
+            <textarea
+              className={inputClass}
+              rows={3}
+              maxLength={1000}
+              placeholder="e.g. a retro sunset behind a cat silhouette"
+              value={designDescription}
+              onChange={(e) => setDesignDescription(e.target.value)}
+            />
+          </label>
+          <Button className="w-full" onClick={onGenerate} disabled={!filename.trim() || generate.isPending}>
+            {generate.isPending ? <Loader2 className="animate-spin" /> : <Sparkles />}
+            {draft ? 'Regenerate Content' : 'Generate Content'}
+          </Button>
+        </CardContent>
+      </Card>
+
+      <Card>
+        <CardHeader>
+          <CardTitle className="text-base">Listing</CardTitle>
+        </CardHeader>
+        <CardContent>
+          {!current ? (
+            <p className="py-12 text-center text-sm text-slate-500">
+              Generate the title, description, tags, price and variants for this design, then edit them as you like.
+            </p>
+          ) : (
+            <div className="space-y-4" data-testid="listing-editor">
+              <label className="block space-y-1 text-sm font-medium">
+                <span>Title</span>
+                <input className={inputClass} value={current.title} onChange={(e) => edit({ title: e.target.value })} />
+              </label>
+              <label className="block space-y-1 text-sm font-medium">
+                <span>Description</span>
+                <textarea
+                  className={inputClass}
+                  rows={7}
+                  value={current.description}
+                  onChange={(e) => edit({ description: e.target.value })}
+                />
+              </label>
+              <div className="space-y-1">
+                <label className="block space-y-1 text-sm font-medium">
+                  <span>Tags (comma separated)</span>
+                  <input
+                    ref={tagsRef}
+                    className={inputClass}
+                    value={tagsText}
+                    onChange={(e) => setTagsText(e.target.value)}
+                  />
+                </label>
+                <p className="text-xs text-slate-500">{tags.length} tags</p>
+              </div>
+              <label className="block w-40 space-y-1 text-sm font-medium">
+                <span>Price (USD)</span>
+                <input
+                  className={inputClass}
+                  type="number"
+                  min={0}
+                  step="0.01"
+                  value={current.price}
+                  onChange={(e) => edit({ price: Number(e.target.value) || 0 })}
+                />
+              </label>
+              <fieldset className="space-y-2">
+                <legend className="text-sm font-medium">Variants</legend>
+                <ul className="space-y-2">
+                  {current.variants.map((variant, index) => (
+                    // biome-ignore lint/suspicious/noArrayIndexKey: variants are edited in place; their names change as typed.
+                    <li key={index} className="flex items-center gap-2" data-testid="variant-row">
+                      <input
+                        aria-label={`Variant ${index + 1} name`}
+                        className={inputClass}
+                        value={variant.option}
+                        onChange={(e) => editVariant(index, { option: e.target.value })}
+                      />
+                      <input
+                        aria-label={`Variant ${index + 1} price`}
+                        className={`${inputClass} w-28`}
+                        type="number"
+                        min={0}
+                        step="0.01"
+                        value={variant.price}
+                        onChange={(e) => editVariant(index, { price: Number(e.target.value) || 0 })}
+                      />
+                      <Button
+                        size="icon"
+                        variant="ghost"
+                        aria-label={`Remove variant ${variant.option}`}
+                        onClick={() => edit({ variants: current.variants.filter((_, i) => i !== index) })}
+                      >
+                        <Trash2 />
+                      </Button>
+                    </li>
+                  ))}
+                </ul>
+              </fieldset>
+              {problems.length > 0 && (
+                <ul
+                  className="space-y-1 rounded-md bg-amber-50 p-3 text-sm text-amber-800"
+                  data-testid="listing-problems"
+                >
+                  {problems.map((p) => (
+                    <li key={p}>{p}</li>
+                  ))}
+                </ul>
+              )}
+            </div>
+          )}
+        </CardContent>
+      </Card>
+
+      <div className="flex justify-between lg:col-span-2">
+        <Button variant="outline" onClick={onBack}>
+          Back to Upload
+        </Button>
+        <div className="flex items-center gap-3">
+          {current && missing.length > 0 && (
+            <span className="text-sm text-slate-500">The listing needs {missing.join(', ')}.</span>
+          )}
+          <Button
+            disabled={!current || missing.length > 0}
+            onClick={() => {
+              if (!current) return;
+              toast({
+                title: 'Content Accepted',
+                description: 'Now place the design on the product.',
+                variant: 'success',
+              });
+              onAccept({ ...current, title: current.title.trim(), description: current.description.trim() });
+            }}
+          >
+            Use This Content
+          </Button>
+        </div>
+      </div>
+    </div>
+  );
+}
