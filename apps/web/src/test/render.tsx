@@ -17,15 +17,35 @@ export function renderWithProviders(ui: ReactElement, { path = '/' }: { path?: s
   };
 }
 
-/** A fetch stand-in answering by URL; unknown URLs fail the test loudly. */
-export function fakeFetch(routes: Record<string, () => Response | Promise<Response>>) {
-  return async (input: RequestInfo | URL) => {
-    const url = typeof input === 'string' ? input : input instanceof URL ? input.toString() : input.url;
-    const path = url.replace(/^https?:\/\/[^/]+/, '');
-    const handler = routes[path];
-    if (!handler) throw new Error(`Unexpected request to ${path}`);
-    return handler();
+export type FakeRequest = { method: string; url: URL; body: unknown };
+
+/**
+ * A fetch stand-in answering by URL; unknown URLs fail the test loudly. A key is the path with its query
+ * ('/api/x?a=1'), or a method and that path ('PATCH /api/x/1'); a method with a bare path ('GET /api/x') answers
+ * that path whatever its query. Every request is kept in `calls`, its JSON body parsed.
+ */
+export function fakeFetch(routes: Record<string, (request: FakeRequest) => Response | Promise<Response>>) {
+  const calls: FakeRequest[] = [];
+  const fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+    const raw = typeof input === 'string' ? input : input instanceof URL ? input.toString() : input.url;
+    const url = new URL(raw, 'http://app.test');
+    const method = (init?.method ?? 'GET').toUpperCase();
+    const path = `${url.pathname}${url.search}`;
+    let body: unknown = init?.body;
+    if (typeof body === 'string') {
+      try {
+        body = JSON.parse(body);
+      } catch {
+        // Not JSON: keep the text.
+      }
+    }
+    const request = { method, url, body };
+    calls.push(request);
+    const handler = routes[`${method} ${path}`] ?? routes[path] ?? routes[`${method} ${url.pathname}`];
+    if (!handler) throw new Error(`Unexpected request to ${method} ${path}`);
+    return handler(request);
   };
+  return Object.assign(fetch, { calls });
 }
 
 export const json = (body: unknown, status = 200) =>

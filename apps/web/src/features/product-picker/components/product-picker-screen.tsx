@@ -1,9 +1,9 @@
 import { CATALOG_CATEGORY_FILTERS, CATALOG_PRICE_FILTERS } from '@podforge/contract';
-import { ChevronLeft, ChevronRight, Search } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
-import { NativeSelect } from '@/components/ui/native-select';
+import { FilterSelect } from '@/components/ui/filter-select';
+import { Pager } from '@/components/ui/pager';
+import { SearchInput } from '@/components/ui/search-input';
 import { Skeleton } from '@/components/ui/skeleton';
 import { ApiError } from '@/lib/api-client';
 import { useCatalogProducts } from '../api/get-catalog-products';
@@ -12,12 +12,6 @@ import { ProductCard } from './product-card';
 const SKELETON_CARDS = 8;
 const SEARCH_DEBOUNCE_MS = 250;
 
-const fieldClass =
-  'h-10 rounded-md border border-slate-300 bg-white px-3 text-sm focus:outline-none focus:ring-2 focus:ring-brand-500';
-
-/** The filter selects keep their inline, 40 px high look: undo NativeSelect's block, full width and py-2. */
-const filterSelectClass = `${fieldClass} inline-block w-auto py-0`;
-
 function useDebounced<T>(value: T, ms: number): T {
   const [debounced, setDebounced] = useState(value);
   useEffect(() => {
@@ -25,32 +19,6 @@ function useDebounced<T>(value: T, ms: number): T {
     return () => clearTimeout(timer);
   }, [value, ms]);
   return debounced;
-}
-
-/** One of the picker's filters: a labelled native select of plain text options. */
-function FilterSelect(props: {
-  label: string;
-  value: string;
-  options: readonly string[];
-  onChange: (value: string) => void;
-}) {
-  return (
-    <label className="flex items-center gap-2">
-      <span className="sr-only">{props.label}</span>
-      <NativeSelect
-        value={props.value}
-        onChange={(e) => props.onChange(e.target.value)}
-        className={filterSelectClass}
-        aria-label={props.label}
-      >
-        {props.options.map((option) => (
-          <option key={option} value={option}>
-            {option}
-          </option>
-        ))}
-      </NativeSelect>
-    </label>
-  );
 }
 
 export function ProductPickerScreen() {
@@ -84,21 +52,16 @@ export function ProductPickerScreen() {
       </div>
 
       <Card className="flex flex-col gap-3 p-4 md:flex-row md:items-center">
-        <label className="relative flex-1">
-          <span className="sr-only">Search products</span>
-          <Search className="absolute left-3 top-3 h-4 w-4 text-slate-400" aria-hidden="true" />
-          <input
-            type="search"
-            placeholder="Search products..."
-            value={searchInput}
-            onChange={(e) => {
-              // A new filter starts again at page 1.
-              setSearchInput(e.target.value);
-              setPage(1);
-            }}
-            className={`${fieldClass} w-full pl-9`}
-          />
-        </label>
+        <SearchInput
+          label="Search products"
+          placeholder="Search products..."
+          value={searchInput}
+          onChange={(e) => {
+            // A new filter starts again at page 1.
+            setSearchInput(e.target.value);
+            setPage(1);
+          }}
+        />
         <FilterSelect
           label="Category"
           value={category}
@@ -160,38 +123,7 @@ export function ProductPickerScreen() {
               <ProductCard key={product.id} product={product} />
             ))}
           </div>
-          <nav className="flex items-center justify-center gap-1" aria-label="Pages">
-            <Button
-              variant="outline"
-              size="sm"
-              onClick={() => setPage((p) => p - 1)}
-              disabled={page <= 1}
-              aria-label="Previous page"
-            >
-              <ChevronLeft />
-            </Button>
-            {Array.from({ length: data.totalPages }, (_, i) => i + 1).map((n) => (
-              <Button
-                key={n}
-                variant={n === page ? 'default' : 'outline'}
-                size="sm"
-                onClick={() => setPage(n)}
-                aria-current={n === page ? 'page' : undefined}
-                aria-label={`Page ${n}`}
-              >
-                {n}
-              </Button>
-            ))}
-            <Button
-              variant="outline"
-              size="sm"
-              onClick={() => setPage((p) => p + 1)}
-              disabled={page >= data.totalPages}
-              aria-label="Next page"
-            >
-              <ChevronRight />
-            </Button>
-          </nav>
+          <Pager page={page} totalPages={data.totalPages} onPageChange={setPage} />
           <p className="text-center text-xs text-slate-500">
             Showing {(data.page - 1) * data.pageSize + 1} to {Math.min(data.page * data.pageSize, data.total)} of{' '}
             {data.total} products

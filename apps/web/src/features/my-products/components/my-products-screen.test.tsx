@@ -1,0 +1,475 @@
+import type { TProduct, TProductPage } from '@podforge/contract';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useLocation } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Toaster } from '@/components/ui/toaster';
+import { type FakeRequest, fakeFetch, json, renderWithProviders } from '@/test/render';
+import { MyProductsScreen } from './my-products-screen';
+
+const product = (id: string, over: Partial<TProduct> = {}): TProduct => ({
+  id,
+  title: `Product ${id}`,
+  description: `Description ${id}`,
+  price: 25,
+  tags: ['cats'],
+  productType: 'tshirt',
+  variants: [
+    { option: 'Small', price: 25, sku: 'S' },
+    { option: 'Medium', price: 25, sku: 'M' },
+  ],
+  mockupUrl: `/api/mockups/${id}.png`,
+  status: 'draft',
+  designId: null,
+  designThumbnailUrl: null,
+  createdAt: '2025-03-04T10:00:00.000Z',
+  updatedAt: '2025-03-04T10:00:00.000Z',
+  ...over,
+});
+
+const pageOf = (items: TProduct[], over: Partial<TProductPage> = {}): TProductPage => ({
+  items,
+  page: 1,
+  pageSize: 10,
+  total: items.length,
+  totalPages: items.length ? 1 : 0,
+  ...over,
+});
+
+function LocationSearch() {
+  return <output data-testid="location">{useLocation().search}</output>;
+}
+
+function setup(routes: Parameters<typeof fakeFetch>[0], path = '/?tab=my-products') {
+  const fetch = fakeFetch(routes);
+  vi.stubGlobal('fetch', fetch);
+  const user = userEvent.setup();
+  renderWithProviders(
+    <>
+      <MyProductsScreen />
+      <LocationSearch />
+      <Toaster />
+    </>,
+    { path },
+  );
+  const listCalls = () => fetch.calls.filter((c) => c.method === 'GET' && c.url.pathname === '/api/products');
+  const lastListQuery = () => listCalls().at(-1)?.url.search;
+  return { fetch, user, listCalls, lastListQuery };
+}
+
+const rowOf = (title: string) => {
+  const row = screen.getByText(title).closest('li');
+  if (!row) throw new Error(`no row for ${title}`);
+  return within(row);
+};
+
+const toastText = async (title: string) => {
+  const toast = (await screen.findByText(title)).closest('li');
+  if (!toast) throw new Error(`no toast ${title}`);
+  return toast.textContent;
+};
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('MyProductsScreen', () => {
+  it('sends the debounced search, status, type and page, and keeps them in the URL next to the tab', async () => {
+    const { user, listCalls, lastListQuery } = setup({
+      'GET /api/products': ({ url }) =>
+        json(pageOf([product('a')], { page: Number(url.searchParams.get('page')), total: 30, totalPages: 3 })),
+    });
+    expect(await screen.findByText('Product a')).toBeInTheDocument();
+    expect(lastListQuery()).toBe('?page=1&pageSize=10');
+
+    await user.type(screen.getByRole('searchbox', { name: 'Search products' }), 'mug');
+    await waitFor(() => expect(lastListQuery()).toBe('?search=mug&page=1&pageSize=10'));
+    // Debounced: the half-typed words were never sent.
+    expect(listCalls().map((c) => c.url.searchParams.get('search'))).toEqual([null, 'mug']);
+
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Status' }), 'Live');
+    await waitFor(() => expect(lastListQuery()).toBe('?search=mug&status=live&page=1&pageSize=10'));
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Type' }), 'Mugs');
+    await waitFor(() => expect(lastListQuery()).toBe('?search=mug&status=live&type=mug&page=1&pageSize=10'));
+    await user.click(screen.getByRole('button', { name: 'Page 2' }));
+    await waitFor(() => expect(lastListQuery()).toBe('?search=mug&status=live&type=mug&page=2&pageSize=10'));
+    expect(screen.getByTestId('location')).toHaveTextContent('?tab=my-products&search=mug&status=live&type=mug&page=2');
+
+    // A new filter starts again at page 1 (that page is still cached from before, so it is not fetched again).
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Type' }), 'All Types');
+    await waitFor(() =>
+      expect(screen.getByTestId('location')).toHaveTextContent(/^\?tab=my-products&search=mug&status=live$/),
+    );
+    expect(screen.getByRole('button', { name: 'Page 1' })).toHaveAttribute('aria-current', 'page');
+  });
+
+  it('starts from the filters and page in the URL', async () => {
+    const { lastListQuery } = setup(
+      { 'GET /api/products': () => json(pageOf([product('a')], { page: 3, total: 30, totalPages: 3 })) },
+      '/?tab=my-products&search=cat&status=draft&type=hoodie&page=3',
+    );
+    expect(await screen.findByText('Product a')).toBeInTheDocument();
+    expect(lastListQuery()).toBe('?search=cat&status=draft&type=hoodie&page=3&pageSize=10');
+    expect(screen.getByRole('searchbox', { name: 'Search products' })).toHaveValue('cat');
+    expect(screen.getByRole('combobox', { name: 'Status' })).toHaveDisplayValue('Draft');
+    expect(screen.getByRole('combobox', { name: 'Type' })).toHaveDisplayValue('Hoodies');
+  });
+
+  it('shows skeleton rows while loading, then each row with picture, title, price, variants, date and badge', async () => {
+    let release: (r: Response) => void = () => {};
+    setup({
+      'GET /api/products': () => new Promise<Response>((resolve) => (release = resolve)),
+    });
+    expect(await screen.findAllByTestId('product-row-skeleton')).toHaveLength(5);
+    release(
+      json(
+        pageOf([
+          product('a', { title: 'Cat Tee', price: 24.5, status: 'ready' }),
+          product('b', {
+            title: 'Dog Mug',
+            productType: 'mug',
+            status: 'live',
+            mockupUrl: null,
+            designThumbnailUrl: '/api/designs/d1/thumbnail',
+            variants: [{ option: 'One size', price: 12, sku: null }],
+            createdAt: '2024-12-25T12:00:00.000Z',
+          }),
+          product('c', { title: 'Bare Poster', status: 'processing', mockupUrl: null }),
+          product('d', { title: 'Draft Tote', status: 'draft' }),
+        ]),
+      ),
+    );
+    expect(await screen.findByText('Cat Tee')).toBeInTheDocument();
+    expect(screen.queryByTestId('product-row-skeleton')).not.toBeInTheDocument();
+    expect(screen.getAllByTestId('product-row')).toHaveLength(4);
+
+    const cat = rowOf('Cat Tee');
+    expect(cat.getByText('$24.50')).toBeInTheDocument();
+    expect(cat.getByText('2 variants')).toBeInTheDocument();
+    expect(cat.getByText(new Date('2025-03-04T10:00:00.000Z').toLocaleDateString())).toBeInTheDocument();
+    expect(cat.getByRole('img', { name: 'Cat Tee' })).toHaveAttribute('src', '/api/mockups/a.png');
+    expect(cat.getByText('Ready')).toHaveClass('bg-emerald-100');
+
+    const dog = rowOf('Dog Mug');
+    expect(dog.getByText('$25.00')).toBeInTheDocument();
+    expect(dog.getByText('1 variant')).toBeInTheDocument();
+    expect(dog.getByText('Mug')).toBeInTheDocument();
+    expect(dog.getByText(new Date('2024-12-25T12:00:00.000Z').toLocaleDateString())).toBeInTheDocument();
+    // No mockup: the design's thumbnail.
+    expect(dog.getByRole('img', { name: 'Dog Mug' })).toHaveAttribute('src', '/api/designs/d1/thumbnail');
+    expect(dog.getByText('Live')).toHaveClass('bg-blue-100');
+
+    const poster = rowOf('Bare Poster');
+    expect(poster.getByRole('img', { name: 'No image' })).toBeInTheDocument();
+    expect(poster.getByText('Processing')).toHaveClass('bg-yellow-100');
+    // Any other status: a grey badge with the raw text.
+    expect(rowOf('Draft Tote').getByText('draft')).toHaveClass('bg-slate-100');
+  });
+
+  it('lets draft and ready be uploaded; live shows Live on Shopify and processing a disabled Processing...', async () => {
+    setup({
+      'GET /api/products': () =>
+        json(
+          pageOf([
+            product('a', { title: 'Draft one', status: 'draft' }),
+            product('b', { title: 'Ready one', status: 'ready' }),
+            product('c', { title: 'Live one', status: 'live' }),
+            product('d', { title: 'Busy one', status: 'processing' }),
+          ]),
+        ),
+    });
+    await screen.findByText('Draft one');
+    for (const title of ['Draft one', 'Ready one']) {
+      const row = rowOf(title);
+      expect(row.getByRole('button', { name: 'Upload to Shopify' })).toBeEnabled();
+      expect(row.getByRole('button', { name: 'Upload to Etsy' })).toBeEnabled();
+      expect(row.queryByText('Live on Shopify')).not.toBeInTheDocument();
+    }
+    const live = rowOf('Live one');
+    expect(live.getByText('Live on Shopify')).toBeInTheDocument();
+    expect(live.queryByRole('button', { name: /Upload to/ })).not.toBeInTheDocument();
+    expect(live.queryByRole('button', { name: 'Processing...' })).not.toBeInTheDocument();
+    const busy = rowOf('Busy one');
+    expect(busy.getByRole('button', { name: 'Processing...' })).toBeDisabled();
+    expect(busy.queryByRole('button', { name: /Upload to/ })).not.toBeInTheDocument();
+    for (const title of ['Draft one', 'Ready one', 'Live one', 'Busy one']) {
+      for (const name of ['Edit', 'Preview', 'Duplicate', 'Delete']) {
+        expect(rowOf(title).getByRole('button', { name })).toBeEnabled();
+      }
+      // No store URL in the contract yet, so no 'View in Store' link to nowhere.
+      expect(rowOf(title).queryByText('View in Store')).not.toBeInTheDocument();
+    }
+  });
+
+  it('uploads to Shopify with an empty JSON body, toasts Upload Successful and refreshes the list', async () => {
+    let status: TProduct['status'] = 'ready';
+    const { fetch, user, listCalls } = setup({
+      'GET /api/products': () => json(pageOf([product('p1', { title: 'Cat Tee', status })])),
+      'POST /api/upload/shopify/p1': () => {
+        status = 'live';
+        return json({ success: true, platform: 'shopify' });
+      },
+    });
+    await user.click((await screen.findByRole('button', { name: 'Upload to Shopify' })) as HTMLElement);
+    expect(await toastText('Upload Successful')).toContain('Cat Tee was uploaded to Shopify.');
+    const post = fetch.calls.find((c) => c.method === 'POST') as FakeRequest;
+    expect(post.body).toEqual({});
+    expect(await screen.findByText('Live on Shopify')).toBeInTheDocument();
+    expect(listCalls()).toHaveLength(2);
+  });
+
+  it('toasts Upload Failed with the fixed sentence and the server reason on its own line', async () => {
+    const { user } = setup({
+      'GET /api/products': () => json(pageOf([product('p1', { title: 'Cat Tee' })])),
+      'POST /api/upload/etsy/p1': () => json({ error: 'Etsy is not available yet', code: 'NOT_IMPLEMENTED' }, 501),
+      'POST /api/upload/shopify/p1': () =>
+        json(
+          { error: 'No Shopify store is connected. Connect one in Integrations first.', code: 'NOT_CONNECTED' },
+          409,
+        ),
+    });
+    await user.click(await screen.findByRole('button', { name: 'Upload to Etsy' }));
+    const etsy = (await screen.findByText('Failed to upload product to Etsy. Please try again.')).parentElement;
+    expect(screen.getByText('Upload Failed')).toBeInTheDocument();
+    expect(within(etsy as HTMLElement).getByText('Etsy is not available yet')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Upload to Shopify' }));
+    expect(await screen.findByText('Failed to upload product to Shopify. Please try again.')).toBeInTheDocument();
+    expect(screen.getByText('No Shopify store is connected. Connect one in Integrations first.')).toBeInTheDocument();
+  });
+
+  it('says only the fixed sentence when the server gives no reason (a bare 500)', async () => {
+    const { user } = setup({
+      'GET /api/products': () => json(pageOf([product('p1')])),
+      'POST /api/upload/shopify/p1': () => new Response('', { status: 500, statusText: 'Internal Server Error' }),
+    });
+    await user.click(await screen.findByRole('button', { name: 'Upload to Shopify' }));
+    const description = (await screen.findByText('Failed to upload product to Shopify. Please try again.'))
+      .parentElement as HTMLElement;
+    expect(description.textContent).toBe('Failed to upload product to Shopify. Please try again.');
+  });
+
+  it('duplicates a product, toasts Product Duplicated and shows the copy', async () => {
+    let items = [product('p1', { title: 'Cat Tee' })];
+    const { fetch, user } = setup({
+      'GET /api/products': () => json(pageOf(items)),
+      'POST /api/products/p1/duplicate': () => {
+        const copy = product('p2', { title: 'Cat Tee (copy)' });
+        items = [copy, ...items];
+        return json(copy, 201);
+      },
+    });
+    await user.click(await screen.findByRole('button', { name: 'Duplicate' }));
+    expect(await toastText('Product Duplicated')).toContain('Cat Tee (copy) was added to your products.');
+    expect(await screen.findAllByTestId('product-row')).toHaveLength(2);
+    expect(fetch.calls.filter((c) => c.method === 'POST').map((c) => c.url.pathname)).toEqual([
+      '/api/products/p1/duplicate',
+    ]);
+  });
+
+  it('validates the edit form, then PATCHes only the changed fields with clean tags and refreshes', async () => {
+    let current = product('p1', { title: 'Cat Tee', price: 25, tags: ['cats'], description: 'Soft.' });
+    const { fetch, user } = setup({
+      'GET /api/products': () => json(pageOf([current])),
+      'PATCH /api/products/p1': ({ body }) => {
+        current = { ...current, ...(body as Partial<TProduct>) };
+        return json(current);
+      },
+    });
+    await user.click(await screen.findByRole('button', { name: 'Edit' }));
+    const dialog = within(screen.getByRole('dialog', { name: 'Edit Product' }));
+    expect(dialog.getByLabelText('Title')).toHaveValue('Cat Tee');
+    expect(dialog.getByLabelText('Description')).toHaveValue('Soft.');
+    expect(dialog.getByLabelText('Price (USD)')).toHaveValue(25);
+    expect(dialog.getByLabelText('Tags')).toHaveValue('cats');
+
+    await user.clear(dialog.getByLabelText('Title'));
+    await user.type(dialog.getByLabelText('Title'), '   ');
+    await user.clear(dialog.getByLabelText('Price (USD)'));
+    await user.type(dialog.getByLabelText('Price (USD)'), '-1');
+    await user.click(dialog.getByRole('button', { name: 'Save changes' }));
+    expect(dialog.getByText('Title is required.')).toBeInTheDocument();
+    expect(dialog.getByLabelText('Title')).toHaveAttribute('aria-invalid', 'true');
+    expect(dialog.getByText('Price must not be negative.')).toBeInTheDocument();
+
+    await user.clear(dialog.getByLabelText('Price (USD)'));
+    await user.type(dialog.getByLabelText('Price (USD)'), '19.999');
+    await user.click(dialog.getByRole('button', { name: 'Save changes' }));
+    expect(dialog.getByText('Price can have at most 2 decimals.')).toBeInTheDocument();
+    expect(fetch.calls.filter((c) => c.method === 'PATCH')).toHaveLength(0);
+
+    await user.clear(dialog.getByLabelText('Title'));
+    await user.type(dialog.getByLabelText('Title'), '  Cat Tee Deluxe ');
+    await user.clear(dialog.getByLabelText('Price (USD)'));
+    await user.type(dialog.getByLabelText('Price (USD)'), '19.99');
+    await user.clear(dialog.getByLabelText('Tags'));
+    await user.type(dialog.getByLabelText('Tags'), ' cats, Cats ,kittens,, ');
+    await user.click(dialog.getByRole('button', { name: 'Save changes' }));
+    expect(await toastText('Product Updated')).toContain('Cat Tee Deluxe was saved.');
+    const patch = fetch.calls.find((c) => c.method === 'PATCH') as FakeRequest;
+    expect(patch.body).toEqual({ title: 'Cat Tee Deluxe', price: 19.99, tags: ['cats', 'kittens'] });
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(await screen.findByText('$19.99')).toBeInTheDocument();
+    expect(screen.getByText('Cat Tee Deluxe')).toBeInTheDocument();
+  });
+
+  it('keeps the edit dialog open with the server reason when saving fails', async () => {
+    const { user } = setup({
+      'GET /api/products': () => json(pageOf([product('p1', { title: 'Cat Tee' })])),
+      'PATCH /api/products/p1': () => json({ error: 'price: must not be negative', code: 'VALIDATION' }, 400),
+    });
+    await user.click(await screen.findByRole('button', { name: 'Edit' }));
+    const dialog = within(screen.getByRole('dialog', { name: 'Edit Product' }));
+    await user.type(dialog.getByLabelText('Title'), ' 2');
+    await user.click(dialog.getByRole('button', { name: 'Save changes' }));
+    expect(await dialog.findByRole('alert')).toHaveTextContent(
+      'Could not save the product. price: must not be negative',
+    );
+  });
+
+  it('previews the product read by id: picture, title, price, description, tags and variants', async () => {
+    const listed = product('p1', { title: 'Cat Tee' });
+    setup({
+      'GET /api/products': () => json(pageOf([listed])),
+      'GET /api/products/p1': () =>
+        json({
+          ...listed,
+          description: 'A soft cotton tee.',
+          tags: ['cats', 'cute'],
+          variants: [
+            { option: 'Small', price: 25, sku: 'S' },
+            { option: 'Extra Large', price: 27, sku: null },
+          ],
+        }),
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'Preview' }));
+    const dialog = within(screen.getByRole('dialog', { name: 'Product Preview' }));
+    expect(await dialog.findByText('A soft cotton tee.')).toBeInTheDocument();
+    expect(dialog.getByRole('img', { name: 'Cat Tee' })).toHaveAttribute('src', '/api/mockups/p1.png');
+    expect(dialog.getByRole('heading', { name: 'Cat Tee' })).toBeInTheDocument();
+    expect(dialog.getAllByText('$25.00').length).toBeGreaterThan(0);
+    expect(
+      within(dialog.getByRole('list', { name: 'Tags' }))
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['cats', 'cute']);
+    const rows = dialog.getAllByRole('row').map((r) => r.textContent);
+    expect(rows).toEqual(['OptionPriceSKU', 'Small$25.00S', 'Extra Large$27.00—']);
+    await userEvent.click(dialog.getByRole('button', { name: 'Close' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('deletes only after confirming, then refreshes the list', async () => {
+    let items = [product('p1', { title: 'Cat Tee' }), product('p2', { title: 'Dog Mug' })];
+    const { fetch, user } = setup({
+      'GET /api/products': () => json(pageOf(items)),
+      'DELETE /api/products/p1': () => {
+        items = items.filter((p) => p.id !== 'p1');
+        return new Response(null, { status: 204 });
+      },
+    });
+    await screen.findByText('Cat Tee');
+    await user.click(rowOf('Cat Tee').getByRole('button', { name: 'Delete' }));
+    let dialog = within(screen.getByRole('dialog', { name: 'Delete product?' }));
+    expect(dialog.getByText(/will be deleted\. This cannot be undone\./)).toBeInTheDocument();
+    await user.click(dialog.getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(fetch.calls.some((c) => c.method === 'DELETE')).toBe(false);
+
+    await user.click(rowOf('Cat Tee').getByRole('button', { name: 'Delete' }));
+    dialog = within(screen.getByRole('dialog', { name: 'Delete product?' }));
+    await user.click(dialog.getByRole('button', { name: 'Delete product' }));
+    expect(await toastText('Product Deleted')).toContain('Cat Tee was deleted.');
+    await waitFor(() => expect(screen.queryByText('Cat Tee')).not.toBeInTheDocument());
+    expect(screen.getAllByTestId('product-row')).toHaveLength(1);
+    expect(fetch.calls.filter((c) => c.method === 'DELETE').map((c) => c.url.pathname)).toEqual(['/api/products/p1']);
+  });
+
+  it('pages for real: range text, numbered pages with an ellipsis, previous and next', async () => {
+    const { user, lastListQuery } = setup({
+      'GET /api/products': ({ url }) => {
+        const page = Number(url.searchParams.get('page'));
+        const count = page === 13 ? 5 : 10;
+        const items = Array.from({ length: count }, (_, i) => product(`${page}-${i}`));
+        return json(pageOf(items, { page, total: 125, totalPages: 13 }));
+      },
+    });
+    expect(await screen.findByText('Showing 1 to 10 of 125 products')).toBeInTheDocument();
+    const pages = within(screen.getByRole('navigation', { name: 'Pages' }));
+    expect(pages.getAllByRole('button').map((b) => b.getAttribute('aria-label'))).toEqual([
+      'Previous page',
+      'Page 1',
+      'Page 2',
+      'Page 3',
+      'Page 4',
+      'Page 5',
+      'Page 13',
+      'Next page',
+    ]);
+    expect(pages.getByText('…')).toBeInTheDocument();
+    expect(pages.getByRole('button', { name: 'Previous page' })).toBeDisabled();
+
+    await user.click(pages.getByRole('button', { name: 'Page 13' }));
+    expect(await screen.findByText('Showing 121 to 125 of 125 products')).toBeInTheDocument();
+    expect(lastListQuery()).toBe('?page=13&pageSize=10');
+    expect(pages.getByRole('button', { name: 'Next page' })).toBeDisabled();
+    expect(pages.getByRole('button', { name: 'Page 13' })).toHaveAttribute('aria-current', 'page');
+
+    await user.click(pages.getByRole('button', { name: 'Previous page' }));
+    expect(await screen.findByText('Showing 111 to 120 of 125 products')).toBeInTheDocument();
+    expect(lastListQuery()).toBe('?page=12&pageSize=10');
+  });
+
+  it('moves to the last page when the page asked for is past the end', async () => {
+    const { lastListQuery } = setup(
+      {
+        'GET /api/products': ({ url }) => {
+          const page = Number(url.searchParams.get('page'));
+          return json(pageOf(page > 2 ? [] : [product(`p${page}`)], { page, total: 15, totalPages: 2 }));
+        },
+      },
+      '/?tab=my-products&page=5',
+    );
+    expect(await screen.findByText('Product p2')).toBeInTheDocument();
+    expect(lastListQuery()).toBe('?page=2&pageSize=10');
+    expect(screen.getByTestId('location')).toHaveTextContent(/^\?tab=my-products&page=2$/);
+  });
+
+  it('with no products at all, invites creating the first one', async () => {
+    setup({ 'GET /api/products': () => json(pageOf([])) });
+    expect(await screen.findByText('No products found.')).toBeInTheDocument();
+    expect(screen.getByText('Create your first product to get started!')).toBeInTheDocument();
+    const links = screen.getAllByRole('link', { name: 'Create Product' });
+    expect(links.at(-1)).toHaveAttribute('href', '/create-product');
+    expect(screen.queryByText(/Showing/)).not.toBeInTheDocument();
+  });
+
+  it('with filters that match nothing, says so and clears them', async () => {
+    const { user, lastListQuery } = setup(
+      {
+        'GET /api/products': ({ url }) => json(pageOf(url.searchParams.has('status') ? [] : [product('a')])),
+      },
+      '/?tab=my-products&search=zebra&status=live',
+    );
+    expect(await screen.findByText('No products match your filters.')).toBeInTheDocument();
+    expect(screen.queryByText('No products found.')).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Clear filters' }));
+    expect(await screen.findByText('Product a')).toBeInTheDocument();
+    expect(lastListQuery()).toBe('?page=1&pageSize=10');
+    expect(screen.getByTestId('location')).toHaveTextContent(/^\?tab=my-products$/);
+    expect(screen.getByRole('searchbox', { name: 'Search products' })).toHaveValue('');
+    expect(screen.getByRole('combobox', { name: 'Status' })).toHaveDisplayValue('All Status');
+  });
+
+  it('shows the error with Retry, which loads the list again', async () => {
+    let fail = true;
+    const { user } = setup({
+      'GET /api/products': () =>
+        fail ? json({ error: 'Database unavailable', code: 'INTERNAL' }, 503) : json(pageOf([product('a')])),
+    });
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Could not load your products.');
+    expect(alert).toHaveTextContent('Database unavailable');
+    fail = false;
+    await user.click(within(alert).getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByText('Product a')).toBeInTheDocument();
+  });
+});

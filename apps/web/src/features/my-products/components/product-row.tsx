@@ -1,0 +1,148 @@
+import type { TProduct } from '@podforge/contract';
+import { CheckCircle2, Copy, Eye, Loader2, Pencil, Trash2, Upload } from 'lucide-react';
+import type * as React from 'react';
+import { useDuplicateProduct } from '@/api/products/duplicate-product';
+import {
+  UPLOAD_PLATFORM_LABELS,
+  type UploadPlatform,
+  UploadRejectedError,
+  useUploadProduct,
+} from '@/api/products/upload-product';
+import { Button } from '@/components/ui/button';
+import { StatusBadge } from '@/components/ui/status-badge';
+import { toast } from '@/components/ui/use-toast';
+import { ApiError } from '@/lib/api-client';
+import { formatDate, formatPrice, formatVariantCount, productTypeLabel } from '../product-format';
+import { ProductThumbnail } from './product-thumbnail';
+
+type Props = {
+  product: TProduct;
+  onEdit: (product: TProduct) => void;
+  onPreview: (product: TProduct) => void;
+  onDelete: (product: TProduct) => void;
+};
+
+/** The server's reason, when it gave one (a bare 5xx has none). */
+export function failureReason(error: unknown): string | null {
+  if (error instanceof ApiError) return error.serverMessage;
+  if (error instanceof UploadRejectedError) return error.message;
+  return null;
+}
+
+/** A toast description: the fixed sentence, then the server's reason on its own line. */
+export function twoLines(message: string, reason: string | null): React.ReactNode {
+  return (
+    <>
+      <span className="block">{message}</span>
+      {reason && <span className="block">{reason}</span>}
+    </>
+  );
+}
+
+/**
+ * One product: picture, title, price, variants, date, status and its actions. Spec section 4: live products cannot
+ * be uploaded again ('Live on Shopify'), processing ones are blocked ('Processing...'), draft and ready can be.
+ *
+ * 'View in Store' (spec 2, live only) is left out: the contract's product has no store URL to link to yet.
+ */
+export function ProductRow({ product, onEdit, onPreview, onDelete }: Props) {
+  const upload = useUploadProduct();
+  const duplicate = useDuplicateProduct();
+
+  const uploadTo = (platform: UploadPlatform) => {
+    const name = UPLOAD_PLATFORM_LABELS[platform];
+    upload.mutate(
+      { platform, productId: product.id },
+      {
+        onSuccess: () =>
+          toast({
+            title: 'Upload Successful',
+            description: `${product.title} was uploaded to ${name}.`,
+            variant: 'success',
+          }),
+        onError: (error) =>
+          toast({
+            title: 'Upload Failed',
+            description: twoLines(`Failed to upload product to ${name}. Please try again.`, failureReason(error)),
+            variant: 'destructive',
+          }),
+      },
+    );
+  };
+
+  const duplicateIt = () =>
+    duplicate.mutate(product.id, {
+      onSuccess: (copy) =>
+        toast({
+          title: 'Product Duplicated',
+          description: `${copy.title} was added to your products.`,
+          variant: 'success',
+        }),
+      onError: (error) =>
+        toast({
+          title: 'Duplicate Failed',
+          description: twoLines('Failed to duplicate product. Please try again.', failureReason(error)),
+          variant: 'destructive',
+        }),
+    });
+
+  const uploading = upload.isPending ? upload.variables.platform : null;
+
+  return (
+    <li className="flex flex-col gap-3 p-4 lg:flex-row lg:items-center" data-testid="product-row">
+      <div className="flex min-w-0 flex-1 items-center gap-4">
+        <ProductThumbnail product={product} className="h-16 w-16" />
+        <div className="min-w-0 flex-1 space-y-1">
+          <div className="flex flex-wrap items-center gap-2">
+            <h3 className="truncate font-semibold">{product.title}</h3>
+            <StatusBadge status={product.status} />
+          </div>
+          <p className="flex flex-wrap gap-x-3 gap-y-1 text-sm text-slate-500">
+            <span className="font-medium text-slate-900">{formatPrice(product.price)}</span>
+            <span>{productTypeLabel(product.productType)}</span>
+            <span>{formatVariantCount(product.variants.length)}</span>
+            <span>
+              Created <time dateTime={product.createdAt}>{formatDate(product.createdAt)}</time>
+            </span>
+          </p>
+        </div>
+      </div>
+      <div className="flex flex-wrap items-center gap-2">
+        <Button variant="outline" size="sm" onClick={() => onEdit(product)}>
+          <Pencil aria-hidden="true" /> Edit
+        </Button>
+        <Button variant="outline" size="sm" onClick={() => onPreview(product)}>
+          <Eye aria-hidden="true" /> Preview
+        </Button>
+        <Button variant="outline" size="sm" onClick={duplicateIt} disabled={duplicate.isPending}>
+          <Copy aria-hidden="true" /> {duplicate.isPending ? 'Duplicating...' : 'Duplicate'}
+        </Button>
+        <Button variant="outline" size="sm" onClick={() => onDelete(product)} className="text-red-700 hover:bg-red-50">
+          <Trash2 aria-hidden="true" /> Delete
+        </Button>
+        {product.status === 'live' ? (
+          <span className="inline-flex h-8 items-center gap-1.5 rounded-md bg-blue-50 px-3 text-sm font-medium text-blue-800">
+            <CheckCircle2 className="h-4 w-4" aria-hidden="true" /> Live on Shopify
+          </span>
+        ) : product.status === 'processing' ? (
+          <Button size="sm" disabled>
+            <Loader2 className="animate-spin" aria-hidden="true" /> Processing...
+          </Button>
+        ) : (
+          (['shopify', 'etsy'] as const).map((platform) => (
+            <Button
+              key={platform}
+              size="sm"
+              variant={platform === 'shopify' ? 'default' : 'secondary'}
+              onClick={() => uploadTo(platform)}
+              disabled={upload.isPending}
+            >
+              <Upload aria-hidden="true" />
+              {uploading === platform ? 'Uploading...' : `Upload to ${UPLOAD_PLATFORM_LABELS[platform]}`}
+            </Button>
+          ))
+        )}
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,82 @@
+import {
+  PRODUCT_TAG_MAX_LENGTH,
+  PRODUCT_TAGS_MAX,
+  type TProductStatus,
+  type TProductType,
+  ZProductStatus,
+} from '@podforge/contract';
+
+export type StatusFilter = TProductStatus | 'all';
+export type TypeFilter = 'all' | Extract<TProductType, 'tshirt' | 'hoodie' | 'mug' | 'poster'>;
+
+/** Spec 2 'My Products': the two filters, as shown and as sent. */
+export const STATUS_FILTERS: readonly { value: StatusFilter; label: string }[] = [
+  { value: 'all', label: 'All Status' },
+  { value: 'draft', label: 'Draft' },
+  { value: 'ready', label: 'Ready' },
+  { value: 'processing', label: 'Processing' },
+  { value: 'live', label: 'Live' },
+];
+
+export const TYPE_FILTERS: readonly { value: TypeFilter; label: string }[] = [
+  { value: 'all', label: 'All Types' },
+  { value: 'tshirt', label: 'T-Shirts' },
+  { value: 'hoodie', label: 'Hoodies' },
+  { value: 'mug', label: 'Mugs' },
+  { value: 'poster', label: 'Posters' },
+];
+
+export function parseStatusFilter(raw: string | null): StatusFilter {
+  return ZProductStatus.safeParse(raw).success ? (raw as TProductStatus) : 'all';
+}
+
+export function parseTypeFilter(raw: string | null): TypeFilter {
+  return TYPE_FILTERS.find((t) => t.value === raw)?.value ?? 'all';
+}
+
+export function parsePage(raw: string | null): number {
+  const page = Number(raw);
+  return Number.isInteger(page) && page >= 1 && page <= 10_000 ? page : 1;
+}
+
+const PRODUCT_TYPE_LABELS: Record<string, string> = {
+  tshirt: 'T-Shirt',
+  hoodie: 'Hoodie',
+  mug: 'Mug',
+  poster: 'Poster',
+  sticker: 'Sticker',
+  tote: 'Tote Bag',
+  phone_case: 'Phone Case',
+};
+
+export const productTypeLabel = (type: string) => PRODUCT_TYPE_LABELS[type] ?? type;
+
+// The contract carries no currency: prices are US dollars (spec 2 shows '$').
+const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+export const formatPrice = (price: number) => usd.format(price);
+
+export const formatVariantCount = (count: number) => `${count} ${count === 1 ? 'variant' : 'variants'}`;
+
+/** The local date format, as the dashboard's recent uploads. */
+export const formatDate = (iso: string) => new Date(iso).toLocaleDateString();
+
+/** Comma separated tags: trimmed, empty ones dropped, and no duplicates (ignoring case; the first spelling wins). */
+export function parseTags(text: string): string[] {
+  const seen = new Set<string>();
+  const tags: string[] = [];
+  for (const raw of text.split(',')) {
+    const tag = raw.trim();
+    const key = tag.toLowerCase();
+    if (!tag || seen.has(key)) continue;
+    seen.add(key);
+    tags.push(tag);
+  }
+  return tags;
+}
+
+export function tagsError(tags: string[]): string | null {
+  if (tags.length > PRODUCT_TAGS_MAX) return `Use at most ${PRODUCT_TAGS_MAX} tags.`;
+  if (tags.some((t) => t.length > PRODUCT_TAG_MAX_LENGTH))
+    return `Each tag must be at most ${PRODUCT_TAG_MAX_LENGTH} characters.`;
+  return null;
+}
