@@ -1,6 +1,7 @@
 import type { TCreateProduct, TProduct } from '@podforge/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { productListsKey } from './get-products';
 
 /**
  * `POST /api/products`. The simple flow has already uploaded the design (the mockups are rendered from it), so it
@@ -13,7 +14,7 @@ export function useCreateProduct() {
   return useMutation({
     mutationFn: createProduct,
     onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: ['products'] });
+      await queryClient.invalidateQueries({ queryKey: productListsKey });
       await queryClient.invalidateQueries({ queryKey: ['dashboard'] });
     },
   });

@@ -18,15 +18,23 @@ export class UploadRejectedError extends Error {
   }
 }
 
-/** `POST /api/upload/{platform}/{productId}` with an empty JSON body (the My Products buttons, spec section 7). */
+/**
+ * `POST /api/upload/{platform}/{productId}` (spec section 7): an empty JSON body from the My Products buttons, or the
+ * chosen store's `integrationId` from the create flow's Upload to Stores.
+ */
 export async function uploadProduct({
   platform,
   productId,
+  integrationId,
 }: {
-  platform: UploadPlatform;
+  platform: string;
   productId: string;
+  integrationId?: string;
 }): Promise<TUploadResult> {
-  const result = await api.post<TUploadResult>(`/api/upload/${platform}/${encodeURIComponent(productId)}`, {});
+  const result = await api.post<TUploadResult>(
+    `/api/upload/${encodeURIComponent(platform)}/${encodeURIComponent(productId)}`,
+    integrationId ? { integrationId } : {},
+  );
   if (!result?.success) throw new UploadRejectedError(result ?? { success: false });
   return result;
 }

@@ -1,22 +1,20 @@
 import type { TIntegration } from '@podforge/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { productListsKey } from './get-products';
+import { uploadProduct } from './upload-product';
 
 export type StoreUploadResult = { platform: string; integrationId: string; ok: boolean; error: string | null };
 
 /**
- * Spec section 7: one `POST /api/upload/{platform}/{productId}` per selected store, in sequence, so a store's
- * rate limits and our product's status change one push at a time.
+ * Spec section 7: one upload call per selected store, in sequence, so each push changes the product's status in
+ * turn; a store that refuses does not stop the others.
  */
 export async function uploadToStores(productId: string, stores: TIntegration[]): Promise<StoreUploadResult[]> {
   const results: StoreUploadResult[] = [];
   for (const store of stores) {
     try {
-      const answer = await api.post<{ success?: boolean }>(
-        `/api/upload/${encodeURIComponent(store.platform)}/${encodeURIComponent(productId)}`,
-        { integrationId: store.id },
-      );
-      results.push({ platform: store.platform, integrationId: store.id, ok: answer?.success !== false, error: null });
+      await uploadProduct({ platform: store.platform, productId, integrationId: store.id });
+      results.push({ platform: store.platform, integrationId: store.id, ok: true, error: null });
     } catch (error) {
       results.push({
         platform: store.platform,
@@ -34,7 +32,7 @@ export function useUploadToStores(productId: string) {
   return useMutation({
     mutationFn: (stores: TIntegration[]) => uploadToStores(productId, stores),
     onSettled: async () => {
-      await queryClient.invalidateQueries({ queryKey: ['products'] });
+      await queryClient.invalidateQueries({ queryKey: productListsKey });
       await queryClient.invalidateQueries({ queryKey: ['dashboard'] });
     },
   });

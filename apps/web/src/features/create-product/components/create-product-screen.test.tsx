@@ -3,7 +3,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '@/components/ui/toaster';
 import { dismiss } from '@/components/ui/use-toast';
-import { json, renderWithProviders } from '@/test/render';
+import { fakeFetch, json, renderWithProviders } from '@/test/render';
 import { SIMPLE_FLOW_STORAGE_KEY } from '../use-simple-flow';
 import { CreateProductScreen } from './create-product-screen';
 
@@ -68,24 +68,13 @@ const templates = {
   ],
 };
 
-type Call = { method: string; path: string; body: unknown };
-type Handler = (call: Call) => Response | Promise<Response>;
+type Handler = Parameters<typeof fakeFetch>[0][string];
 
-/** A fetch stand-in answering by method and path, recording every call; unknown calls fail loudly. */
+/** Answers by method and path through the shared fake, and returns the recorded calls. */
 function stubApi(routes: Record<string, Handler>) {
-  const calls: Call[] = [];
-  vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = typeof input === 'string' ? input : input instanceof URL ? input.toString() : input.url;
-    const path = url.replace(/^https?:\/\/[^/]+/, '');
-    const method = init?.method ?? 'GET';
-    const body = typeof init?.body === 'string' ? JSON.parse(init.body) : (init?.body ?? null);
-    const call = { method, path, body };
-    calls.push(call);
-    const handler = routes[`${method} ${path}`];
-    if (!handler) throw new Error(`Unexpected request ${method} ${path}`);
-    return handler(call);
-  });
-  return calls;
+  const fetch = fakeFetch(routes);
+  vi.stubGlobal('fetch', fetch);
+  return fetch.calls;
 }
 
 const png = (name: string, size?: number) => {
@@ -170,7 +159,7 @@ describe('CreateProductScreen (simple flow)', () => {
     drop(png('retro-sunset.png'));
     await waitFor(() => expect(currentStep()).toHaveTextContent('Generate Content'));
     expect(await screen.findByText('Upload Complete')).toBeInTheDocument();
-    const upload = calls.find((c) => c.path === '/api/designs/upload');
+    const upload = calls.find((c) => c.url.pathname === '/api/designs/upload');
     const form = upload?.body;
     expect(form).toBeInstanceOf(FormData);
     expect((form as FormData).get('file')).toBeInstanceOf(File);
@@ -186,7 +175,7 @@ describe('CreateProductScreen (simple flow)', () => {
     fireEvent.change(screen.getByRole('combobox', { name: 'Platform' }), { target: { value: 'etsy' } });
     fireEvent.click(screen.getByRole('button', { name: 'Generate Content' }));
     expect(await screen.findByText('Content Generated')).toBeInTheDocument();
-    expect(calls.find((c) => c.path === '/api/ai/generate-content')?.body).toEqual({
+    expect(calls.find((c) => c.url.pathname === '/api/ai/generate-content')?.body).toEqual({
       filename: 'retro-sunset.png',
       productType: 'tshirt',
       targetAudience: 'women',
@@ -217,7 +206,7 @@ describe('CreateProductScreen (simple flow)', () => {
     await waitFor(() => expect(screen.getByTestId('simple-mockup-progress')).toHaveTextContent('2 of 2 rendered'), {
       timeout: 3000,
     });
-    const batch = calls.find((c) => c.path === '/api/mockups/batch');
+    const batch = calls.find((c) => c.url.pathname === '/api/mockups/batch');
     expect(batch?.body).toMatchObject({
       designId: DESIGN_ID,
       productType: 'tshirt',
@@ -232,7 +221,7 @@ describe('CreateProductScreen (simple flow)', () => {
 
     fireEvent.click(screen.getByRole('button', { name: 'Create Product' }));
     expect(await screen.findByText('Product Created')).toBeInTheDocument();
-    expect(calls.find((c) => c.method === 'POST' && c.path === '/api/products')?.body).toEqual({
+    expect(calls.find((c) => c.method === 'POST' && c.url.pathname === '/api/products')?.body).toEqual({
       designId: DESIGN_ID,
       mockupId: 'mockup-black',
       title: 'Retro Sunset Tee for Her',
@@ -268,7 +257,7 @@ describe('CreateProductScreen (simple flow)', () => {
     expect(await screen.findByText('Invalid File Type')).toBeInTheDocument();
     expect(screen.getByText('Please upload a PNG, JPEG, SVG, or PDF file.')).toBeInTheDocument();
     await new Promise((r) => setTimeout(r, 20));
-    expect(calls.map((c) => c.path)).toEqual(['/api/designs']);
+    expect(calls.map((c) => c.url.pathname)).toEqual(['/api/designs']);
     expect(currentStep()).toHaveTextContent('Upload Design');
   });
 
