@@ -3,6 +3,7 @@ import multipart, { type MultipartFile } from '@fastify/multipart';
 import {
   ErrorCode,
   PRODUCT_DESIGN_MAX_BYTES,
+  type TProduct,
   ZCreateProduct,
   ZProductIdParams,
   ZProductListQuery,
@@ -11,6 +12,7 @@ import {
   ZUpdateProduct,
 } from '@podforge/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
 import type { AppDeps } from '../../app';
 import { AppError, badRequest, notFound, payloadTooLarge } from '../../lib/errors';
 import { parseInput } from '../../lib/validate';
@@ -89,6 +91,33 @@ async function readMultipart(request: FastifyRequest, deps: AppDeps) {
   return { fields, file };
 }
 
+/** A create with its design given by id, or as a file that becomes a design only once everything else checks out. */
+async function createProduct(
+  deps: AppDeps,
+  request: FastifyRequest,
+  input: z.output<typeof ZCreateProduct>,
+  file: UploadedFile | null,
+): Promise<TProduct> {
+  if (file && input.designId) throw badRequest('designId: send either a design file or a designId, not both');
+  const ws = request.workspaceId;
+  if (!file) {
+    if (!input.designId) throw badRequest('file: a design is required (a file in the field "file", or a designId)');
+    const prepared = await prepareCreate(deps, ws, input, input.designId);
+    return insertProduct(deps, ws, input, prepared, input.designId);
+  }
+  const prepared = await prepareCreate(deps, ws, input, null);
+  const design = await createDesignFromFile(deps, ws, file);
+  try {
+    return await insertProduct(deps, ws, input, prepared, design.id);
+  } catch (error) {
+    // The design came with this request: without its product it would be an orphan.
+    await deleteDesign(deps, ws, design.id).catch((cleanupError: unknown) =>
+      request.log.error({ err: cleanupError, designId: design.id }, 'could not remove the new design'),
+    );
+    throw error;
+  }
+}
+
 export async function productsRoutes(app: FastifyInstance, { deps }: { deps: AppDeps }) {
   // Plugins are encapsulated: this scope has its own multipart limits (the simple flow's 10 MB design file).
   await app.register(multipart, {
@@ -97,35 +126,20 @@ export async function productsRoutes(app: FastifyInstance, { deps }: { deps: App
 
   app.post('/api/products', async (request, reply) => {
     let file: UploadedFile | null = null;
-    let raw: unknown = request.body;
-    if (request.isMultipart()) {
-      const received = await readMultipart(request, deps);
-      file = received.file;
-      raw = fieldsToInput(received.fields);
-    }
+    let product: TProduct;
     try {
-      const input = parseInput(ZCreateProduct, raw, 'body');
-      if (file && input.designId) throw badRequest('designId: send either a design file or a designId, not both');
-      if (!file && !input.designId) {
-        throw badRequest('file: a design is required (a file in the field "file", or a designId)');
+      let raw: unknown = request.body;
+      if (request.isMultipart()) {
+        const received = await readMultipart(request, deps);
+        file = received.file;
+        raw = fieldsToInput(received.fields);
       }
-      const ws = request.workspaceId;
-      // Everything that can be checked is checked before the file becomes a design.
-      const prepared = await prepareCreate(deps, ws, input, input.designId ?? null);
-      if (!file) return reply.status(201).send(await insertProduct(deps, ws, input, prepared, input.designId ?? ''));
-      const design = await createDesignFromFile(deps, ws, file);
-      try {
-        return reply.status(201).send(await insertProduct(deps, ws, input, prepared, design.id));
-      } catch (error) {
-        // The design came with this request: without its product it would be an orphan.
-        await deleteDesign(deps, ws, design.id).catch((cleanupError: unknown) =>
-          request.log.error({ err: cleanupError, designId: design.id }, 'could not remove the new design'),
-        );
-        throw error;
-      }
+      product = await createProduct(deps, request, parseInput(ZCreateProduct, raw, 'body'), file);
     } finally {
+      // Before the answer goes out: a caller that sees the answer sees no temporary file.
       if (file) await fsp.rm(file.tempPath, { force: true });
     }
+    return reply.status(201).send(product);
   });
 
   app.get('/api/products', async (request) => {
