@@ -323,7 +323,10 @@ export async function updateProduct(
       }
     }
     if (mockup) {
-      await tx.update(mockups).set({ productId: id }).where(eq(mockups.id, mockup.id));
+      await tx
+        .update(mockups)
+        .set({ productId: id })
+        .where(and(eq(mockups.id, mockup.id), eq(mockups.workspaceId, workspaceId)));
     }
   });
   return getProduct(deps, workspaceId, id);
