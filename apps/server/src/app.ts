@@ -10,9 +10,11 @@ import { secretFromConfigOrFile } from './lib/secrets';
 import { catalogRoutes } from './modules/catalog/catalog.routes';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
 import { designsRoutes } from './modules/designs/designs.routes';
+import { integrationsRoutes } from './modules/integrations/integrations.routes';
 import { mockupsRoutes } from './modules/mockups/mockups.routes';
 import { printfulRoutes } from './modules/printful/printful.routes';
 import { PrintfulService } from './modules/printful/printful.service';
+import { productsRoutes } from './modules/products/products.routes';
 import { registerCsrfGuard } from './plugins/csrf';
 import { registerErrorHandling } from './plugins/errors';
 import { workspacePlugin } from './plugins/workspace';
@@ -79,6 +81,8 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
   await app.register(printfulRoutes, { deps });
   await app.register(catalogRoutes, { deps });
   await app.register(mockupsRoutes, { deps });
+  await app.register(productsRoutes, { deps });
+  await app.register(integrationsRoutes, { deps });
 
   const webDist = config.webDistDir;
   const hasWeb = webDist !== null && fs.existsSync(path.join(webDist, 'index.html'));

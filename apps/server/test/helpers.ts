@@ -114,6 +114,10 @@ export class TestClient {
     });
   }
 
+  patch(url: string, payload: unknown, headers: Record<string, string> = {}) {
+    return this.request({ method: 'PATCH', url, headers, payload: payload as object });
+  }
+
   delete(url: string, headers: Record<string, string> = {}) {
     return this.request({ method: 'DELETE', url, headers });
   }

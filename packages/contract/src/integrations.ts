@@ -16,3 +16,15 @@ export const ZIntegration = z.object({
   isConnected: z.boolean(),
 });
 export type TIntegration = z.infer<typeof ZIntegration>;
+
+/** Display names of platforms; an integration without a store name is called by its platform's. */
+export const PLATFORM_LABELS: Record<string, string> = {
+  shopify: 'Shopify',
+  etsy: 'Etsy',
+  amazon: 'Amazon',
+  woocommerce: 'WooCommerce',
+  printful: 'Printful',
+  gelato: 'Gelato',
+  printify: 'Printify',
+};
+export const platformLabel = (platform: string) => PLATFORM_LABELS[platform] ?? platform;

@@ -42,27 +42,55 @@ export const ZProduct = z.object({
 });
 export type TProduct = z.infer<typeof ZProduct>;
 
+/** The product fields, with no defaults (a PATCH must not reset what it does not send). */
+const productFields = {
+  title: z.string().trim().min(1, 'title is required').max(PRODUCT_TITLE_MAX),
+  description: z.string().trim().max(PRODUCT_DESCRIPTION_MAX),
+  price: zPrice,
+  tags: z.array(z.string().trim().min(1).max(PRODUCT_TAG_MAX_LENGTH)).max(PRODUCT_TAGS_MAX),
+  productType: ZProductType,
+  variants: z.array(ZVariant).max(PRODUCT_VARIANTS_MAX),
+  designId: z.uuid(),
+  mockupId: z.uuid(),
+  mockupUrl: z.string().max(2000),
+  /** A seller sets draft or ready; processing and live follow store pushes. */
+  status: z.enum(['draft', 'ready']),
+};
+
 /**
  * `POST /api/products` fields (multipart text fields, or JSON when no file is sent). The design is either a file
- * part named `file` or the id of an uploaded design; the mockup either a rendered mockup's id or a URL the API
- * served. `tags` and `variants` arrive as JSON text in multipart.
+ * part named `file` (at most PRODUCT_DESIGN_MAX_BYTES) or the id of an uploaded design; the mockup either a
+ * rendered mockup's id or a URL the API served. `tags` and `variants` arrive as JSON text in multipart. Empty
+ * variants become `defaultVariants(price)`.
  */
 export const ZCreateProduct = z.object({
-  title: z.string().trim().min(1, 'title is required').max(PRODUCT_TITLE_MAX),
-  description: z.string().trim().max(PRODUCT_DESCRIPTION_MAX).default(''),
-  price: zPrice,
-  tags: z.array(z.string().trim().min(1).max(PRODUCT_TAG_MAX_LENGTH)).max(PRODUCT_TAGS_MAX).default([]),
-  productType: ZProductType,
-  variants: z.array(ZVariant).max(PRODUCT_VARIANTS_MAX).default([]),
-  designId: z.uuid().optional(),
-  mockupId: z.uuid().optional(),
-  mockupUrl: z.string().max(2000).optional(),
-  status: z.enum(['draft', 'ready']).default('draft'),
+  ...productFields,
+  description: productFields.description.default(''),
+  tags: productFields.tags.default([]),
+  variants: productFields.variants.default([]),
+  designId: productFields.designId.optional(),
+  mockupId: productFields.mockupId.optional(),
+  mockupUrl: productFields.mockupUrl.optional(),
+  status: productFields.status.default('draft'),
 });
 export type TCreateProduct = z.input<typeof ZCreateProduct>;
 
-export const ZUpdateProduct = ZCreateProduct.omit({ status: true }).partial();
+/**
+ * `PATCH /api/products/:id` (JSON): only the fields sent change; `variants` sent replace all of them. (Built
+ * without defaults: a `.partial()` of ZCreateProduct would fill in `tags: []` and `variants: []` and wipe them.)
+ */
+export const ZUpdateProduct = z.object(productFields).partial();
 export type TUpdateProduct = z.input<typeof ZUpdateProduct>;
+
+/** The simple flow's design file limit (spec section 5, 'Simple flow design file'). */
+export const PRODUCT_DESIGN_MAX_BYTES = 10 * 1024 * 1024;
+
+/** `POST /api/upload/:platform/:productId` (spec section 7). */
+export const STORE_PLATFORMS = ['shopify', 'etsy', 'amazon', 'woocommerce'] as const;
+export type TStorePlatform = (typeof STORE_PLATFORMS)[number];
+export const ZStoreUploadParams = z.object({ platform: z.string().max(40), productId: z.uuid() });
+/** integrationId: a store integration of the workspace; absent or 'default' picks the connected one. */
+export const ZStoreUploadBody = z.object({ integrationId: z.string().max(100).optional() });
 
 export const PRODUCTS_PAGE_SIZE = 10;
 

@@ -22,3 +22,4 @@ export const unsupportedMediaType = (message: string) => new AppError(415, Error
 export const payloadTooLarge = (message: string) => new AppError(413, ErrorCode.PayloadTooLarge, message);
 export const unprocessable = (message: string) => new AppError(422, ErrorCode.Unprocessable, message);
 export const upstreamError = (message: string) => new AppError(502, ErrorCode.Upstream, message);
+export const notImplemented = (message: string) => new AppError(501, ErrorCode.NotImplemented, message);

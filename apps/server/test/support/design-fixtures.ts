@@ -65,12 +65,20 @@ export function pixelBombPng(width: number, height: number): Buffer {
 }
 
 export type Part = { field: string; filename: string; content: Buffer; contentType?: string };
+/** A text field (no file name). */
+export type TextPart = { field: string; value: string };
 
 /** A multipart/form-data body for app.inject. */
-export function multipart(parts: Part[]): { payload: Buffer; headers: Record<string, string> } {
+export function multipart(parts: (Part | TextPart)[]): { payload: Buffer; headers: Record<string, string> } {
   const boundary = `----podforge${Math.random().toString(16).slice(2)}`;
   const pieces: Buffer[] = [];
   for (const part of parts) {
+    if ('value' in part) {
+      pieces.push(
+        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${part.field}"\r\n\r\n${part.value}\r\n`),
+      );
+      continue;
+    }
     pieces.push(
       Buffer.from(
         `--${boundary}\r\nContent-Disposition: form-data; name="${part.field}"; filename="${part.filename}"\r\nContent-Type: ${part.contentType ?? 'application/octet-stream'}\r\n\r\n`,

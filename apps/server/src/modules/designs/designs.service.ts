@@ -41,17 +41,19 @@ export function cleanFileName(raw: string | undefined): string {
 
 /**
  * Streams one uploaded file to a temporary file under DATA_DIR/tmp (never whole in memory). A file over the limit
- * answers 413 and leaves nothing behind. The caller removes the temporary file when done.
+ * (`maxBytes`, which must be the multipart `fileSize` limit of the route) answers 413 and leaves nothing behind.
+ * The caller removes the temporary file when done.
  */
 export async function receiveToTempFile(
   deps: AppDeps,
   name: string,
   stream: Readable & { truncated?: boolean },
+  maxBytes: number = DESIGN_MAX_BYTES,
 ): Promise<{ tempPath: string; bytes: number }> {
   const dir = path.join(deps.config.dataDir, 'tmp');
   await fsp.mkdir(dir, { recursive: true });
   const tempPath = path.join(dir, `upload-${randomBytes(8).toString('hex')}`);
-  const tooLarge = () => payloadTooLarge(`${name} is larger than ${DESIGN_MAX_BYTES / 1024 / 1024} MB`);
+  const tooLarge = () => payloadTooLarge(`${name} is larger than ${maxBytes / 1024 / 1024} MB`);
   try {
     await pipeline(stream, fs.createWriteStream(tempPath, { flags: 'wx' }));
   } catch (error) {

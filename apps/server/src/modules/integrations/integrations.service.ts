@@ -1,0 +1,33 @@
+import { platformLabel, type TIntegration } from '@podforge/contract';
+import { asc, desc, eq } from 'drizzle-orm';
+import type { AppDeps } from '../../app';
+import { integrations } from '../../db/schema';
+
+/** Store and fulfilment integrations of the workspace, stores first. Tokens and scopes never leave the server. */
+export async function listIntegrations(deps: AppDeps, workspaceId: string): Promise<TIntegration[]> {
+  const rows = await deps.db
+    .select({
+      id: integrations.id,
+      kind: integrations.kind,
+      platform: integrations.platform,
+      storeName: integrations.storeName,
+      status: integrations.status,
+      verifiedAt: integrations.verifiedAt,
+      lastSyncAt: integrations.lastSyncAt,
+    })
+    .from(integrations)
+    .where(eq(integrations.workspaceId, workspaceId))
+    // 'store' sorts after 'fulfillment': descending puts stores first.
+    .orderBy(desc(integrations.kind), asc(integrations.createdAt), asc(integrations.id));
+  return rows.map((row) => ({
+    id: row.id,
+    kind: row.kind,
+    platform: row.platform,
+    storeName: row.storeName,
+    name: row.storeName ?? platformLabel(row.platform),
+    status: row.status,
+    verifiedAt: row.verifiedAt?.toISOString() ?? null,
+    lastSyncAt: row.lastSyncAt?.toISOString() ?? null,
+    isConnected: row.status === 'connected' && row.verifiedAt !== null,
+  }));
+}
