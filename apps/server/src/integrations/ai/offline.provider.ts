@@ -1,8 +1,12 @@
 import type { TAiProductType, TCatalogProduct } from '@podforge/contract';
+import { shortenAtWord } from './marketplace-rules';
 import type { AiProvider, ContentDraft, ContentRequest, ListingFacts } from './provider';
 import { hashText, keywordsOf, listInProse, pick, seededRandom, sentence, titleCase } from './words';
 
 const APPAREL: readonly TAiProductType[] = ['tshirt', 'hoodie'];
+
+/** Longest design name a title starts with (Etsy allows 140 characters in all). */
+const MAX_SUBJECT = 80;
 
 /** The word a shopper searches for, and two more they use for the same thing. */
 const TAG_NOUN: Record<TAiProductType, string> = {
@@ -150,8 +154,9 @@ export function writeListing(request: ContentRequest, facts: ListingFacts): Cont
   );
   const choose = <T>(options: readonly T[]) => pick(options, random, creativity);
 
+  // A long design name is cut, so the product and audience still fit in a marketplace's title.
   const subject =
-    request.subject ||
+    shortenAtWord(request.subject, MAX_SUBJECT) ||
     titleCase(
       keywordsOf([...request.keywords, request.details].join(' '))
         .slice(0, 3)

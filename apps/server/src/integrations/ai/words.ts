@@ -48,7 +48,7 @@ const NOISE_PATTERNS = [
   /^r\d+$/i,
   /^\d+x\d+(px|in|cm|mm)?$/i,
   /^\d+(px|dpi|ppi)$/i,
-  /^@?\d+x$/i,
+  /^\d+x$/i,
   /^x\d+$/i,
   /^\d{5,}$/,
 ];
@@ -65,10 +65,12 @@ const isNoise = (word: string) => NOISE_WORDS.has(word.toLowerCase()) || NOISE_P
 export function cleanDesignName(filename: string): string {
   let base = filename.split(/[\\/]/).pop() ?? '';
   // Extensions, possibly doubled ('cat.png.png') and copy counters '(1)' or '[2]'.
-  while (/\.[a-z0-9]{2,5}$/i.test(base)) base = base.replace(/\.[a-z0-9]{2,5}$/i, '');
-  base = base.replace(/[([]\s*\d+\s*[)\]]/g, ' ');
+  const extension = /\.(png|jpe?g|svg|pdf|webp|gif|tiff?|bmp|heic|psd|ai|eps)$/i;
+  while (extension.test(base)) base = base.replace(extension, '');
+  base = base.replace(/[([]\s*\d+\s*[)\]]/g, ' ').replace(/@\d+x\b/gi, ' ');
+  base = base.replace(/print[\s_-]*(ready|file)/gi, ' ');
   base = base.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/([A-Za-z])(\d{5,})/g, '$1 $2');
-  const raw = base.split(/[^\p{L}\p{N}@']+/u).filter(Boolean);
+  const raw = base.split(/[^\p{L}\p{N}']+/u).filter(Boolean);
   const words: string[] = [];
   for (let i = 0; i < raw.length; i++) {
     const word = raw[i] as string;
