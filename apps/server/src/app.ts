@@ -5,8 +5,11 @@ import { ErrorCode } from '@podforge/contract';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config';
 import type { Database, Db } from './db/client';
+import { createAiProvider } from './integrations/ai/create-provider';
+import type { AiProvider } from './integrations/ai/provider';
 import { TokenCipher } from './lib/crypto';
 import { secretFromConfigOrFile } from './lib/secrets';
+import { aiRoutes } from './modules/ai/ai.routes';
 import { catalogRoutes } from './modules/catalog/catalog.routes';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
 import { designsRoutes } from './modules/designs/designs.routes';
@@ -31,6 +34,8 @@ export type AppDeps = {
   now: () => Date;
   /** Printful connection and catalogue (live when connected, bundled otherwise). */
   printful: PrintfulService;
+  /** Writes listing text: the built-in offline provider unless the configuration names another. */
+  ai: AiProvider;
 };
 
 export type BuildAppOptions = {
@@ -38,6 +43,7 @@ export type BuildAppOptions = {
   database: Database;
   storage?: Storage;
   now?: () => Date;
+  ai?: AiProvider;
   logger?: boolean;
 };
 
@@ -53,6 +59,7 @@ export function createDeps(options: BuildAppOptions): AppDeps {
     cipher,
     now,
     printful: new PrintfulService({ db: database.db, cipher, config, now }),
+    ai: options.ai ?? createAiProvider(config),
   };
 }
 
@@ -83,6 +90,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
   await app.register(mockupsRoutes, { deps });
   await app.register(productsRoutes, { deps });
   await app.register(integrationsRoutes, { deps });
+  await app.register(aiRoutes, { deps });
 
   const webDist = config.webDistDir;
   const hasWeb = webDist !== null && fs.existsSync(path.join(webDist, 'index.html'));

@@ -17,6 +17,7 @@ const ZEnv = z.object({
     .regex(/^[0-9a-fA-F]{64}$/, 'ENCRYPTION_KEY must be 64 hex characters (32 bytes)')
     .optional(),
   AI_MONTHLY_CREDITS: z.coerce.number().int().min(0).default(200),
+  AI_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: z.string().optional(),
   APP_URL: z.url().optional(),
@@ -53,6 +54,8 @@ export type Config = {
   sessionSecret: string | undefined;
   encryptionKey: string | undefined;
   aiMonthlyCredits: number;
+  /** AI calls one workspace may make per minute (on this instance). */
+  aiRateLimitPerMinute: number;
   logLevel: string;
   /** Built web app to serve; null serves the API only. */
   webDistDir: string | null;
@@ -93,6 +96,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionSecret: e.SESSION_SECRET,
     encryptionKey: e.ENCRYPTION_KEY,
     aiMonthlyCredits: e.AI_MONTHLY_CREDITS,
+    aiRateLimitPerMinute: e.AI_RATE_LIMIT_PER_MINUTE,
     logLevel: e.LOG_LEVEL,
     webDistDir: e.WEB_DIST_DIR === '' ? null : (e.WEB_DIST_DIR ?? WEB_DIST_DIR),
     trustProxy: e.TRUST_PROXY,

@@ -8,6 +8,7 @@ import { type AppDeps, buildApp } from '../src/app';
 import { type Config, loadConfig } from '../src/config';
 import { type Database, type Db, openDatabase } from '../src/db/client';
 import { workspaces } from '../src/db/schema';
+import type { AiProvider } from '../src/integrations/ai/provider';
 import { sha256 } from '../src/lib/crypto';
 
 /**
@@ -56,6 +57,8 @@ export type TestApp = {
 export type TestAppOptions = {
   env?: Record<string, string>;
   now?: () => Date;
+  /** Replaces the configured AI provider. */
+  ai?: AiProvider;
   /** Runs before the app is ready, e.g. to add a route that only a test needs. */
   setup?: (app: FastifyInstance) => void;
 };
@@ -70,6 +73,7 @@ export async function createTestApp(overrides: TestAppOptions = {}): Promise<Tes
     database,
     logger: false,
     ...(overrides.now ? { now: overrides.now } : {}),
+    ...(overrides.ai ? { ai: overrides.ai } : {}),
   });
   overrides.setup?.(app);
   await app.ready();

@@ -23,26 +23,34 @@ export const AI_PAGE_PLATFORMS = ['Shopify', 'Etsy', 'Amazon', 'General'] as con
 
 /** `POST /api/ai/generate-content` from the simple create flow (spec: 'AI content request, component'). */
 export const ZGenerateContentFromDesign = z.object({
-  filename: z.string().trim().min(1, 'filename is required').max(255),
+  filename: z.string({ error: 'filename is required' }).trim().min(1, 'filename is required').max(255),
   productType: z.enum(AI_PRODUCT_TYPES).default('tshirt'),
   targetAudience: z.enum(AI_AUDIENCES).default('unisex'),
   platform: z.enum(AI_PLATFORMS).default('shopify'),
   designDescription: z.string().trim().max(1000).default(''),
   /** Our addition: the uploaded design, so the provider can read its name and proportions. */
   designId: z.uuid().optional(),
+  /** Our addition: another seed gives other wording for the same input (Regenerate); the same seed, the same text. */
+  seed: z.number().int().min(0).max(2_147_483_647).optional(),
 });
 export type TGenerateContentFromDesign = z.input<typeof ZGenerateContentFromDesign>;
 
 /** `POST /api/ai/generate-content` from the full-page AI Generator (spec: 'AI content request, full page'). */
 export const ZGenerateContentFromKeywords = z.object({
   productType: z.enum(AI_PAGE_PRODUCT_TYPES).default('T-Shirt'),
-  keywords: z.string().trim().min(1, 'Please enter some design keywords to generate content.').max(500),
+  keywords: z
+    .string({ error: 'Please enter some design keywords to generate content.' })
+    .trim()
+    .min(1, 'Please enter some design keywords to generate content.')
+    .max(500),
   audience: z.string().trim().max(200).default(''),
   style: z.string().trim().max(200).default(''),
   platform: z.enum(AI_PAGE_PLATFORMS).default('Shopify'),
   creativity: z.number().int().min(1).max(10).default(7),
   includeSEO: z.boolean().default(true),
   generateTags: z.boolean().default(true),
+  /** As in the simple flow: another seed, other wording. */
+  seed: z.number().int().min(0).max(2_147_483_647).optional(),
 });
 export type TGenerateContentFromKeywords = z.input<typeof ZGenerateContentFromKeywords>;
 

@@ -1,14 +1,15 @@
 import { ErrorCode, type TErrorCode } from '@podforge/contract';
 
 /**
- * An error the API reports to the caller as `{ error, code }` with `statusCode`. Anything else thrown in a route
- * becomes a 500 whose message is never shown.
+ * An error the API reports to the caller as `{ error, code }` (plus `details`, e.g. the AI calls' `errorType`) with
+ * `statusCode`. Anything else thrown in a route becomes a 500 whose message is never shown.
  */
 export class AppError extends Error {
   constructor(
     readonly statusCode: number,
     readonly code: TErrorCode,
     message: string,
+    readonly details: Record<string, string> = {},
   ) {
     super(message);
     this.name = 'AppError';

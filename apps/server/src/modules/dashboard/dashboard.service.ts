@@ -1,7 +1,8 @@
 import type { TDashboardStats, TRecentUpload, TTrend } from '@podforge/contract';
-import { and, count, desc, eq, gte, inArray, lt, sql, sum } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, lt, sum } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { aiGenerations, products, publications, storeOrders } from '../../db/schema';
+import { products, publications, storeOrders } from '../../db/schema';
+import { aiCredits, startOfMonthUtc } from '../ai/ai-credits';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -12,9 +13,6 @@ export function trend(current: number, previous: number, hasPreviousData: boolea
     percent: previous === 0 ? null : Math.round(((current - previous) / previous) * 1000) / 10,
   };
 }
-
-const startOfMonthUtc = (now: Date, offsetMonths = 0) =>
-  new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + offsetMonths, 1));
 
 const toNumber = (value: unknown) => Number(value ?? 0);
 const money = (value: number, currency: string) => ({ amount: value.toFixed(2), currency });
@@ -80,14 +78,6 @@ async function storeSales(db: Db, workspaceId: string, monthStart: Date) {
   };
 }
 
-export async function aiCreditsUsed(db: Db, workspaceId: string, now: Date): Promise<number> {
-  const [row] = await db
-    .select({ used: sql<string | null>`sum(${aiGenerations.credits})` })
-    .from(aiGenerations)
-    .where(and(eq(aiGenerations.workspaceId, workspaceId), gte(aiGenerations.createdAt, startOfMonthUtc(now))));
-  return toNumber(row?.used);
-}
-
 /** Every figure comes from the workspace's rows (see shared/design.md 'Dashboard figures'). */
 export async function getDashboardStats(
   db: Db,
@@ -99,7 +89,7 @@ export async function getDashboardStats(
   const weekAgo = new Date(now.getTime() - 7 * DAY_MS);
   const twoWeeksAgo = new Date(now.getTime() - 14 * DAY_MS);
 
-  const [totalProducts, productsAtMonthStart, pendingRow, thisWeek, lastWeek, pushesBefore, used, store, recent] =
+  const [totalProducts, productsAtMonthStart, pendingRow, thisWeek, lastWeek, pushesBefore, credits, store, recent] =
     await Promise.all([
       countProducts(db, workspaceId),
       countProducts(db, workspaceId, monthStart),
@@ -110,7 +100,7 @@ export async function getDashboardStats(
       countPushes(db, workspaceId, weekAgo, now),
       countPushes(db, workspaceId, twoWeeksAgo, weekAgo),
       countPushes(db, workspaceId, null, weekAgo),
-      aiCreditsUsed(db, workspaceId, now),
+      aiCredits(db, workspaceId, { now, allowance: aiMonthlyCredits }),
       storeSales(db, workspaceId, monthStart),
       listRecentUploads(db, workspaceId, 3),
     ]);
@@ -123,12 +113,7 @@ export async function getDashboardStats(
     weeklyUploads: thisWeek,
     thisWeek,
     weeklyUploadsTrend: trend(thisWeek, lastWeek, pushesBefore > 0),
-    aiCredits: {
-      allowance: aiMonthlyCredits,
-      used,
-      remaining: Math.max(0, aiMonthlyCredits - used),
-      resetsAt: startOfMonthUtc(now, 1).toISOString(),
-    },
+    aiCredits: credits,
     store,
     recentUploads: recent,
   };

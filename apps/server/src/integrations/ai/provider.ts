@@ -1,0 +1,59 @@
+import type { AI_ERROR_TYPES, TAiPlatform, TAiProductType, TCatalogProduct } from '@podforge/contract';
+
+export type TAiErrorType = (typeof AI_ERROR_TYPES)[number];
+
+/** Both request shapes of `POST /api/ai/generate-content`, brought to one. */
+export type ContentRequest = {
+  /** What the design shows, in title case: the cleaned file name or the keywords ('' when neither says). */
+  subject: string;
+  /** The full page's keyword phrases (split at commas); [] in the simple flow. */
+  keywords: string[];
+  /** The seller's own words about the design (simple flow's designDescription); '' on the full page. */
+  details: string;
+  productType: TAiProductType;
+  /** 'men', 'women', 'kids', 'teens', 'adults', 'unisex' or the full page's free text; '' when not given. */
+  audience: string;
+  style: string;
+  platform: TAiPlatform | 'general';
+  creativity: number;
+  includeSEO: boolean;
+  generateTags: boolean;
+  seed: number;
+  /** The uploaded design it is for, when the caller named one. */
+  design: { name: string; type: string; width: number; height: number } | null;
+};
+
+/** What the catalogue says about the product the listing is for; every writer uses the same facts. */
+export type ListingFacts = {
+  /** The cheapest catalogue product of the type that suits the audience; null when the catalogue has none. */
+  product: TCatalogProduct | null;
+  productLabel: string;
+  /** Retail price: catalogue base cost with the type's markup, ending in .99 (25 without a catalogue product). */
+  price: number;
+  variants: { name: string; options: string[] }[];
+};
+
+/** A listing as a provider writes it, before the platform's rules are applied. */
+export type ContentDraft = {
+  title: string;
+  description: string;
+  tags: string[];
+};
+
+/** The seam between the AI routes and whoever writes the text: the built-in writer or an OpenAI-compatible API. */
+export interface AiProvider {
+  /** Stored with each generation and returned to the caller: 'offline' or 'openai'. */
+  readonly name: string;
+  generateContent(request: ContentRequest, facts: ListingFacts): Promise<ContentDraft>;
+}
+
+/** A provider failure the UI has a notice for (spec section 8). */
+export class AiProviderError extends Error {
+  constructor(
+    readonly errorType: TAiErrorType,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'AiProviderError';
+  }
+}
