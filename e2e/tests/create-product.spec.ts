@@ -24,11 +24,11 @@ test('the simple flow turns an upload, an AI listing and a rendered mockup into 
 
   // The built-in offline provider writes the listing from the design's name and the catalogue.
   await page.getByRole('combobox', { name: 'Product type' }).selectOption('mug');
-  await page.getByRole('button', { name: 'Generate Content' }).click();
+  await page.getByRole('button', { name: 'Generate Content', exact: true }).click();
   await expect(page.getByText('Content Generated', { exact: true })).toBeVisible();
-  const title = page.getByLabel('Title');
+  const title = page.getByLabel('Title', { exact: true });
   await expect(title).toHaveValue(/Retro Sunset/i);
-  await expect(page.getByLabel('Description')).not.toHaveValue('');
+  await expect(page.getByRole('textbox', { name: 'Description', exact: true })).not.toHaveValue('');
   await expect(page.getByTestId('variant-row').first()).toBeVisible();
   await title.fill('Retro Sunset Coffee Mug');
   await page.getByRole('button', { name: 'Use This Content' }).click();
