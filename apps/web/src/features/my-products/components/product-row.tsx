@@ -89,7 +89,7 @@ export function ProductRow({ product, onEdit, onPreview, onDelete }: Props) {
   const uploading = upload.isPending ? upload.variables.platform : null;
 
   return (
-    <li className="flex flex-col gap-3 p-4 lg:flex-row lg:items-center" data-testid="product-row">
+    <li className="flex flex-col gap-3 p-4 2xl:flex-row 2xl:items-center" data-testid="product-row">
       <div className="flex min-w-0 flex-1 items-center gap-4">
         <ProductThumbnail product={product} className="h-16 w-16" />
         <div className="min-w-0 flex-1 space-y-1">
@@ -107,7 +107,7 @@ export function ProductRow({ product, onEdit, onPreview, onDelete }: Props) {
           </p>
         </div>
       </div>
-      <div className="flex flex-wrap items-center gap-2">
+      <div className="flex flex-wrap items-center gap-2 sm:pl-20 2xl:pl-0">
         <Button variant="outline" size="sm" onClick={() => onEdit(product)}>
           <Pencil aria-hidden="true" /> Edit
         </Button>
