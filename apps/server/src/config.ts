@@ -18,6 +18,9 @@ const ZEnv = z.object({
     .optional(),
   AI_MONTHLY_CREDITS: z.coerce.number().int().min(0).default(200),
   AI_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  OPENAI_API_KEY: z.string().optional(),
+  OPENAI_BASE_URL: z.url().optional(),
+  OPENAI_MODEL: z.string().min(1).default('gpt-4o-mini'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: z.string().optional(),
   APP_URL: z.url().optional(),
@@ -56,6 +59,8 @@ export type Config = {
   aiMonthlyCredits: number;
   /** AI calls one workspace may make per minute (on this instance). */
   aiRateLimitPerMinute: number;
+  /** An OpenAI-compatible API for AI content; null uses the built-in offline provider. */
+  openai: { apiKey: string; baseUrl: string | undefined; model: string } | null;
   logLevel: string;
   /** Built web app to serve; null serves the API only. */
   webDistDir: string | null;
@@ -97,6 +102,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     encryptionKey: e.ENCRYPTION_KEY,
     aiMonthlyCredits: e.AI_MONTHLY_CREDITS,
     aiRateLimitPerMinute: e.AI_RATE_LIMIT_PER_MINUTE,
+    openai: e.OPENAI_API_KEY
+      ? { apiKey: e.OPENAI_API_KEY, baseUrl: e.OPENAI_BASE_URL || undefined, model: e.OPENAI_MODEL }
+      : null,
     logLevel: e.LOG_LEVEL,
     webDistDir: e.WEB_DIST_DIR === '' ? null : (e.WEB_DIST_DIR ?? WEB_DIST_DIR),
     trustProxy: e.TRUST_PROXY,

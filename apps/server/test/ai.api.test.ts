@@ -4,6 +4,7 @@ import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/client';
 import { aiGenerations } from '../src/db/schema';
+import { type FakeOpenAi, startFakeOpenAi } from '../src/integrations/ai/fake-openai';
 import { AiProviderError } from '../src/integrations/ai/provider';
 import { BUNDLED_PRODUCTS } from '../src/integrations/printful/catalog/bundled';
 import { insertDesign, solidPng } from './fixtures/designs';
@@ -288,5 +289,33 @@ describe('POST /api/ai/generate-content, rate limit and provider errors', () => 
     expect(blocked.json().error).toMatch(/at most 3 a minute per workspace/);
     expect(blocked.headers['retry-after']).toBeDefined();
     expect((await limited.client().post(URL, { productType: 'nope' })).statusCode).toBe(400);
+  });
+});
+
+describe('POST /api/ai/generate-content with OPENAI_API_KEY', () => {
+  let fake: FakeOpenAi;
+  let withOpenAi: TestApp;
+  beforeAll(async () => {
+    fake = await startFakeOpenAi({ apiKey: 'sk-configured' });
+    withOpenAi = await createTestApp({
+      now: () => NOW,
+      env: { OPENAI_API_KEY: 'sk-configured', OPENAI_BASE_URL: fake.url, OPENAI_MODEL: 'test-model' },
+    });
+  });
+  afterAll(async () => {
+    await withOpenAi.close();
+    await fake.close();
+  });
+
+  it('writes the text with the OpenAI-compatible API; price and variants still come from the catalogue', async () => {
+    const client = withOpenAi.client();
+    const res = await client.post(URL, { filename: 'retro-sunset_cat-v2.png', platform: 'etsy' });
+    expect(res.statusCode).toBe(200);
+    const body = ZGeneratedContent.parse(res.json());
+    expect(body).toMatchObject({ title: 'Retro Sunset Cat T-Shirt', provider: 'openai', price: 17.99 });
+    expect(body.variants[0]?.name).toBe('Size');
+    expect(fake.requests.at(-1)?.body.model).toBe('test-model');
+    const rows = await rowsOf(withOpenAi.deps.db, await client.workspaceId(withOpenAi.deps.db));
+    expect(rows).toMatchObject([{ provider: 'openai', kind: 'content', credits: 1 }]);
   });
 });

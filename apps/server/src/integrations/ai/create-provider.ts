@@ -1,8 +1,16 @@
 import type { Config } from '../../config';
 import { OfflineAiProvider } from './offline.provider';
+import { OpenAiProvider } from './openai.provider';
 import type { AiProvider } from './provider';
 
-/** The AI provider the configuration asks for; the built-in offline writer by default. */
-export function createAiProvider(_config: Config): AiProvider {
+/** The OpenAI-compatible provider when OPENAI_API_KEY is set; the built-in offline writer otherwise. */
+export function createAiProvider(config: Config): AiProvider {
+  if (config.openai) {
+    return new OpenAiProvider({
+      apiKey: config.openai.apiKey,
+      baseURL: config.openai.baseUrl,
+      model: config.openai.model,
+    });
+  }
   return new OfflineAiProvider();
 }

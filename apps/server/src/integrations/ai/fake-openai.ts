@@ -1,0 +1,86 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A local stand-in for OpenAI's chat completions (`POST /v1/chat/completions`) with structured output, for tests.
+ * Listens on 127.0.0.1 only. It answers a fixed listing built from the request, or the error a test asks for.
+ */
+export type FakeOpenAi = {
+  /** Base URL for the SDK, ending in /v1. */
+  url: string;
+  /** Answer the next call with this status and OpenAI's error body. */
+  failNext(status: number, code: string, type?: string): void;
+  /** Bodies of the calls received, parsed. */
+  requests: { authorization: string | undefined; body: Record<string, unknown> }[];
+  close(): Promise<void>;
+};
+
+export async function startFakeOpenAi(options: { apiKey?: string } = {}): Promise<FakeOpenAi> {
+  const apiKey = options.apiKey ?? 'sk-test';
+  const requests: FakeOpenAi['requests'] = [];
+  let failure: { status: number; code: string; type: string } | null = null;
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const send = (status: number, body: unknown) => {
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(body));
+      };
+      const error = (status: number, code: string, type: string, message: string) =>
+        send(status, { error: { message, type, param: null, code } });
+
+      if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
+        return error(404, 'not_found', 'invalid_request_error', 'Not found');
+      }
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;
+      requests.push({ authorization: req.headers.authorization, body });
+      if (failure) {
+        const f = failure;
+        failure = null;
+        return error(f.status, f.code, f.type, `Fake failure ${f.code}`);
+      }
+      if (req.headers.authorization !== `Bearer ${apiKey}`) {
+        return error(401, 'invalid_api_key', 'invalid_request_error', 'Incorrect API key provided.');
+      }
+      const messages = body.messages as { role: string; content: string }[];
+      const prompt = JSON.parse(messages.find((m) => m.role === 'user')?.content ?? '{}') as Record<string, string>;
+      const listing = {
+        title: `${prompt.design ?? 'Design'} ${prompt.productType ?? ''}`.trim(),
+        description: `A listing for ${prompt.design ?? 'the design'}.\n\nPrinted on the ${
+          (prompt.product as unknown as { name?: string } | null)?.name ?? 'product'
+        }.`,
+        tags: ['fake tag', 'another tag'],
+      };
+      send(200, {
+        id: 'chatcmpl-fake',
+        object: 'chat.completion',
+        created: Math.floor(Date.now() / 1000),
+        model: body.model,
+        choices: [
+          {
+            index: 0,
+            finish_reason: 'stop',
+            message: { role: 'assistant', content: JSON.stringify(listing), refusal: null },
+          },
+        ],
+        usage: { prompt_tokens: 10, completion_tokens: 20, total_tokens: 30 },
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    failNext(status, code, type = 'invalid_request_error') {
+      failure = { status, code, type };
+    },
+    requests,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((err) => (err ? reject(err) : resolve()));
+      }),
+  };
+}

@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUNDLED_PRODUCTS } from '../printful/catalog/bundled';
+import { type FakeOpenAi, startFakeOpenAi } from './fake-openai';
+import { listingFacts } from './listing-facts';
+import { OpenAiProvider } from './openai.provider';
+import { AiProviderError, type ContentRequest } from './provider';
+
+const request: ContentRequest = {
+  subject: 'Retro Sunset Cat',
+  keywords: [],
+  details: 'an orange cat in front of a striped sunset',
+  productType: 'tshirt',
+  audience: 'unisex',
+  style: '',
+  platform: 'etsy',
+  creativity: 5,
+  includeSEO: true,
+  generateTags: true,
+  seed: 3,
+  design: null,
+};
+const facts = listingFacts(BUNDLED_PRODUCTS, 'tshirt', 'unisex');
+
+let fake: FakeOpenAi;
+let provider: OpenAiProvider;
+beforeAll(async () => {
+  fake = await startFakeOpenAi({ apiKey: 'sk-good' });
+  provider = new OpenAiProvider({ apiKey: 'sk-good', baseURL: fake.url, model: 'gpt-4o-mini', maxRetries: 0 });
+});
+afterAll(async () => {
+  await fake.close();
+});
+
+describe('OpenAiProvider', () => {
+  it('asks for structured JSON with the request and the catalogue facts, and returns the listing', async () => {
+    const draft = await provider.generateContent(request, facts);
+    expect(draft).toEqual({
+      title: 'Retro Sunset Cat T-Shirt',
+      description: `A listing for Retro Sunset Cat.\n\nPrinted on the ${facts.product?.name}.`,
+      tags: ['fake tag', 'another tag'],
+    });
+    const sent = fake.requests.at(-1);
+    expect(sent?.authorization).toBe('Bearer sk-good');
+    expect(sent?.body).toMatchObject({
+      model: 'gpt-4o-mini',
+      seed: 3,
+      temperature: 0.6,
+      response_format: { type: 'json_schema', json_schema: { name: 'listing', strict: true } },
+    });
+    const messages = (sent?.body.messages ?? []) as { content: string }[];
+    const prompt = JSON.parse(messages[1]?.content ?? '{}');
+    expect(prompt).toMatchObject({
+      design: 'Retro Sunset Cat',
+      designDescription: 'an orange cat in front of a striped sunset',
+      product: { name: facts.product?.name, description: facts.product?.description },
+      options: facts.variants,
+    });
+  });
+
+  it.each([
+    [429, 'insufficient_quota', 'insufficient_quota', 'QUOTA_EXCEEDED'],
+    [401, 'invalid_api_key', 'invalid_request_error', 'INVALID_API_KEY'],
+    [403, 'unsupported_country_region_territory', 'request_forbidden', 'ACCESS_DENIED'],
+    [429, 'rate_limit_exceeded', 'requests', 'PROVIDER_ERROR'],
+    [500, 'server_error', 'server_error', 'PROVIDER_ERROR'],
+  ])('maps %i %s to %s', async (status, code, type, errorType) => {
+    fake.failNext(status, code, type);
+    const error = await provider.generateContent(request, facts).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AiProviderError);
+    expect((error as AiProviderError).errorType).toBe(errorType);
+  });
+
+  it('reports a wrong key as INVALID_API_KEY and an unreachable server as PROVIDER_ERROR', async () => {
+    const wrongKey = new OpenAiProvider({ apiKey: 'sk-bad', baseURL: fake.url, model: 'm', maxRetries: 0 });
+    await expect(wrongKey.generateContent(request, facts)).rejects.toMatchObject({ errorType: 'INVALID_API_KEY' });
+    const down = new OpenAiProvider({ apiKey: 'k', baseURL: 'http://127.0.0.1:9/v1', model: 'm', maxRetries: 0 });
+    await expect(down.generateContent(request, facts)).rejects.toMatchObject({ errorType: 'PROVIDER_ERROR' });
+  });
+});

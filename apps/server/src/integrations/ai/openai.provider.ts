@@ -1,0 +1,139 @@
+import OpenAI from 'openai';
+import { z } from 'zod';
+import {
+  type AiProvider,
+  AiProviderError,
+  type ContentDraft,
+  type ContentRequest,
+  type ListingFacts,
+} from './provider';
+
+export type OpenAiProviderOptions = {
+  apiKey: string;
+  /** An OpenAI-compatible endpoint; OpenAI's own when absent. */
+  baseURL?: string | undefined;
+  model: string;
+  /** The SDK retries 429 and 5xx twice by default; tests set 0. */
+  maxRetries?: number;
+  timeoutMs?: number;
+};
+
+/** Structured output: the model must answer with exactly this object. */
+const LISTING_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['title', 'description', 'tags'],
+  properties: {
+    title: { type: 'string' },
+    description: { type: 'string' },
+    tags: { type: 'array', items: { type: 'string' } },
+  },
+} as const;
+
+const ZListing = z.object({
+  title: z.string().trim().min(1),
+  description: z.string().trim().min(1),
+  tags: z.array(z.string()),
+});
+
+const SYSTEM_PROMPT = [
+  'You write product listings for a print-on-demand shop.',
+  'Write a title, a description of two to four short paragraphs separated by blank lines, and search tags.',
+  'Use only the facts given about the product (material, fit, sizes, colours, print technique); invent none.',
+  'Do not mention prices, shipping times, discounts or that the text was generated.',
+  'Tags are lower case search phrases of one to three words.',
+].join(' ');
+
+/** What the model is told: the request and the catalogue product's real facts. */
+function userPrompt(request: ContentRequest, facts: ListingFacts) {
+  const product = facts.product;
+  return JSON.stringify({
+    design: request.subject || null,
+    designDescription: request.details || null,
+    keywords: request.keywords,
+    productType: facts.productLabel,
+    audience: request.audience || null,
+    style: request.style || null,
+    platform: request.platform,
+    includeSearchPhrasesInTitle: request.includeSEO,
+    writeTags: request.generateTags,
+    product: product
+      ? {
+          name: product.name,
+          brand: product.brand,
+          description: product.description,
+          printTechnique: product.printAreas[0]?.technique ?? null,
+        }
+      : null,
+    options: facts.variants,
+  });
+}
+
+/** OpenAI's errors as the spec's errorType values. */
+export function toAiProviderError(error: unknown): AiProviderError {
+  if (error instanceof AiProviderError) return error;
+  if (error instanceof OpenAI.APIError) {
+    if (error.status === 429 && error.code === 'insufficient_quota') {
+      return new AiProviderError('QUOTA_EXCEEDED', 'The OpenAI account has no quota left: check its plan and billing.');
+    }
+    if (error.status === 401) {
+      return new AiProviderError('INVALID_API_KEY', 'OpenAI rejected the API key: check OPENAI_API_KEY.');
+    }
+    if (error.status === 403) {
+      return new AiProviderError('ACCESS_DENIED', 'OpenAI denied access: check the API key’s permissions and model.');
+    }
+    if (error.status === 429) {
+      return new AiProviderError('PROVIDER_ERROR', 'OpenAI is rate limiting this server: try again in a minute.');
+    }
+    if (error.status === undefined) return new AiProviderError('PROVIDER_ERROR', 'OpenAI could not be reached.');
+    return new AiProviderError('PROVIDER_ERROR', `OpenAI answered ${error.status}.`);
+  }
+  return new AiProviderError('PROVIDER_ERROR', 'The OpenAI request failed.');
+}
+
+/** An OpenAI-compatible chat completions API with structured JSON output (OPENAI_API_KEY, OPENAI_BASE_URL). */
+export class OpenAiProvider implements AiProvider {
+  readonly name = 'openai';
+  private readonly client: OpenAI;
+
+  constructor(private readonly options: OpenAiProviderOptions) {
+    this.client = new OpenAI({
+      apiKey: options.apiKey,
+      baseURL: options.baseURL,
+      maxRetries: options.maxRetries ?? 2,
+      timeout: options.timeoutMs ?? 60_000,
+    });
+  }
+
+  async generateContent(request: ContentRequest, facts: ListingFacts): Promise<ContentDraft> {
+    let content: string | null | undefined;
+    try {
+      const completion = await this.client.chat.completions.create({
+        model: this.options.model,
+        // Creativity 1-10 as temperature 0.2-1.1.
+        temperature: Math.round((0.1 + request.creativity / 10) * 10) / 10,
+        seed: request.seed,
+        response_format: {
+          type: 'json_schema',
+          json_schema: { name: 'listing', strict: true, schema: LISTING_SCHEMA },
+        },
+        messages: [
+          { role: 'system', content: SYSTEM_PROMPT },
+          { role: 'user', content: userPrompt(request, facts) },
+        ],
+      });
+      content = completion.choices[0]?.message.content;
+    } catch (error) {
+      throw toAiProviderError(error);
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(content ?? '');
+    } catch {
+      throw new AiProviderError('PROVIDER_ERROR', 'OpenAI answered without a listing.');
+    }
+    const listing = ZListing.safeParse(parsed);
+    if (!listing.success) throw new AiProviderError('PROVIDER_ERROR', 'OpenAI answered with an incomplete listing.');
+    return { ...listing.data, tags: request.generateTags ? listing.data.tags : [] };
+  }
+}
