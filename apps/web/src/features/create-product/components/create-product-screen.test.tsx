@@ -182,6 +182,7 @@ describe('CreateProductScreen (simple flow)', () => {
       platform: 'etsy',
       designDescription: '',
       designId: DESIGN_ID,
+      seed: 0,
     });
     expect(stepButton(/Preview Mockup/)).toBeDisabled();
 
@@ -276,7 +277,7 @@ describe('CreateProductScreen (simple flow)', () => {
   });
 
   it('opens a design handed over by Process Design on the listing step and focuses tags when asked', async () => {
-    stubApi({
+    const calls = stubApi({
       [`GET /api/designs/${DESIGN_ID}`]: () => json(design),
       'POST /api/ai/generate-content': () => json(content),
     });
@@ -285,6 +286,10 @@ describe('CreateProductScreen (simple flow)', () => {
     expect(screen.getByLabelText('File name')).toHaveValue('retro-sunset.png');
     fireEvent.click(screen.getByRole('button', { name: 'Generate Content' }));
     await waitFor(() => expect(screen.getByLabelText('Tags (comma separated)')).toHaveFocus());
+    // Regenerate asks for other wording with the next seed.
+    fireEvent.click(screen.getByRole('button', { name: 'Regenerate Content' }));
+    await waitFor(() => expect(calls.filter((c) => c.method === 'POST')).toHaveLength(2));
+    expect(calls.filter((c) => c.method === 'POST').map((c) => (c.body as { seed: number }).seed)).toEqual([0, 1]);
   });
 
   it('says why the listing step cannot open yet when the shortcut is used before any upload', async () => {

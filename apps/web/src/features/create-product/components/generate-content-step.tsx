@@ -55,6 +55,8 @@ export function GenerateContentStep({ design, content, focusTags, onAccept, onBa
   const [draft, setDraft] = useState<ListingContent | null>(content);
   const [tagsText, setTagsText] = useState((content?.tags ?? []).join(', '));
   const tagsRef = useRef<HTMLInputElement>(null);
+  // Regenerate asks for other wording: each attempt sends the next seed.
+  const attempts = useRef(0);
   const generate = useGenerateContent();
 
   // `?focus=tags` from the dashboard's 'Generate tags' shortcut.
@@ -71,6 +73,7 @@ export function GenerateContentStep({ design, content, focusTags, onAccept, onBa
         platform,
         designDescription,
         designId: design.id,
+        seed: attempts.current++,
       },
       {
         onSuccess: (result) => {
