@@ -1,6 +1,8 @@
 import {
+  AI_PRODUCT_TYPE_LABELS,
   PRODUCT_TAG_MAX_LENGTH,
   PRODUCT_TAGS_MAX,
+  type TAiProductType,
   type TProductStatus,
   type TProductType,
   ZProductStatus,
@@ -39,17 +41,7 @@ export function parsePage(raw: string | null): number {
   return Number.isInteger(page) && page >= 1 && page <= 10_000 ? page : 1;
 }
 
-const PRODUCT_TYPE_LABELS: Record<string, string> = {
-  tshirt: 'T-Shirt',
-  hoodie: 'Hoodie',
-  mug: 'Mug',
-  poster: 'Poster',
-  sticker: 'Sticker',
-  tote: 'Tote Bag',
-  phone_case: 'Phone Case',
-};
-
-export const productTypeLabel = (type: string) => PRODUCT_TYPE_LABELS[type] ?? type;
+export const productTypeLabel = (type: string) => AI_PRODUCT_TYPE_LABELS[type as TAiProductType] ?? type;
 
 // The contract carries no currency: prices are US dollars (spec 2 shows '$').
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
