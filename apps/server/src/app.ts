@@ -7,6 +7,7 @@ import type { Config } from './config';
 import type { Database, Db } from './db/client';
 import { createAiProvider } from './integrations/ai/create-provider';
 import type { AiProvider } from './integrations/ai/provider';
+import { JobQueue } from './jobs/job-queue';
 import { TokenCipher } from './lib/crypto';
 import { secretFromConfigOrFile } from './lib/secrets';
 import { aiRoutes } from './modules/ai/ai.routes';
@@ -18,6 +19,7 @@ import { mockupsRoutes } from './modules/mockups/mockups.routes';
 import { printfulRoutes } from './modules/printful/printful.routes';
 import { PrintfulService } from './modules/printful/printful.service';
 import { productsRoutes } from './modules/products/products.routes';
+import { schedulesRoutes } from './modules/schedules/schedules.routes';
 import { registerCsrfGuard } from './plugins/csrf';
 import { registerErrorHandling } from './plugins/errors';
 import { workspacePlugin } from './plugins/workspace';
@@ -36,6 +38,8 @@ export type AppDeps = {
   printful: PrintfulService;
   /** Writes listing text: the built-in offline provider unless the configuration names another. */
   ai: AiProvider;
+  /** pg-boss on the app's database: scheduled uploads (see modules/schedules). */
+  jobs: JobQueue;
 };
 
 export type BuildAppOptions = {
@@ -60,6 +64,7 @@ export function createDeps(options: BuildAppOptions): AppDeps {
     now,
     printful: new PrintfulService({ db: database.db, cipher, config, now }),
     ai: options.ai ?? createAiProvider(config),
+    jobs: new JobQueue(database),
   };
 }
 
@@ -77,6 +82,9 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
   });
 
   registerErrorHandling(app);
+  deps.jobs.log = app.log;
+  // Running jobs finish (or are handed back to the queue) before the database closes.
+  app.addHook('onClose', () => deps.jobs.stop());
   await app.register(workspacePlugin, {
     db: deps.db,
     secret: secretFromConfigOrFile(config.sessionSecret, config.dataDir, 'session.secret'),
@@ -91,6 +99,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
   await app.register(productsRoutes, { deps });
   await app.register(integrationsRoutes, { deps });
   await app.register(aiRoutes, { deps });
+  await app.register(schedulesRoutes, { deps });
 
   const webDist = config.webDistDir;
   const hasWeb = webDist !== null && fs.existsSync(path.join(webDist, 'index.html'));

@@ -33,6 +33,10 @@ const ZEnv = z.object({
     .enum(['true', 'false'])
     .default('true')
     .transform((v) => v === 'true'),
+  JOBS_WORKER: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
   TRUST_PROXY: z
     .enum(['true', 'false'])
     .default('false')
@@ -67,6 +71,8 @@ export type Config = {
   trustProxy: boolean;
   /** Draw every mockup template in the background after start, so no seller waits for a first drawing. */
   mockupTemplateWarmup: boolean;
+  /** Run due jobs (scheduled uploads) on this instance once it listens. */
+  jobsWorker: boolean;
   /** S3-compatible object storage for user files; null keeps them on local disk in `dataDir/files`. */
   s3: {
     bucket: string;
@@ -109,6 +115,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDistDir: e.WEB_DIST_DIR === '' ? null : (e.WEB_DIST_DIR ?? WEB_DIST_DIR),
     trustProxy: e.TRUST_PROXY,
     mockupTemplateWarmup: e.MOCKUP_TEMPLATE_WARMUP,
+    jobsWorker: e.JOBS_WORKER,
     s3: e.S3_BUCKET
       ? {
           bucket: e.S3_BUCKET,

@@ -6,3 +6,4 @@ export * from './designs';
 export * from './integrations';
 export * from './mockups';
 export * from './products';
+export * from './schedules';

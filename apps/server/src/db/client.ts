@@ -17,6 +17,8 @@ export type Database = {
   kind: 'pglite' | 'postgres';
   /** The embedded engine, when it is the one in use (the job queue shares its single connection). */
   pglite: PGlite | null;
+  /** The PostgreSQL server's URL, when one is in use (the job queue opens its own small pool to it). */
+  url: string | null;
   migrate(): Promise<void>;
   close(): Promise<void>;
 };
@@ -39,6 +41,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       db,
       kind: 'postgres',
       pglite: null,
+      url: options.url,
       migrate: () => migratePg(drizzlePg(pool), { migrationsFolder }),
       close: () => pool.end(),
     };
@@ -52,6 +55,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     db,
     kind: 'pglite',
     pglite: client,
+    url: null,
     migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder }),
     close: () => client.close(),
   };

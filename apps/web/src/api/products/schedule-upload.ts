@@ -1,5 +1,7 @@
+import type { TSchedule } from '@podforge/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { productSchedulesQueryOptions } from './get-product-schedules';
 
 export type ScheduleUploadInput = {
   productId: string;
@@ -7,14 +9,6 @@ export type ScheduleUploadInput = {
   integrationId: string;
   scheduledDate: string;
   scheduledTime: string;
-};
-
-export type TSchedule = {
-  id: string;
-  platform: string;
-  scheduledDate: string;
-  scheduledTime: string;
-  status: string;
 };
 
 /** `POST /api/schedule-upload` (spec section 7), with the browser's time zone so the server knows the instant. */
@@ -30,6 +24,6 @@ export function useScheduleUpload() {
   return useMutation({
     mutationFn: scheduleUpload,
     onSuccess: (_schedule, input) =>
-      queryClient.invalidateQueries({ queryKey: ['products', 'detail', input.productId, 'schedules'] }),
+      queryClient.invalidateQueries({ queryKey: productSchedulesQueryOptions(input.productId).queryKey }),
   });
 }

@@ -384,6 +384,7 @@ describe('CreateProductScreen (simple flow)', () => {
     it('selects stores, uploads to each in turn and reports the count', async () => {
       const calls = stubApi({
         'GET /api/integrations': () => json([store('s1', 'Sunset Shop'), store('s2', 'Cat Shop')]),
+        [`GET /api/products/${PRODUCT_ID}/schedules`]: () => json([]),
         [`POST /api/upload/shopify/${PRODUCT_ID}`]: (call) =>
           (call.body as { integrationId: string }).integrationId === 's1'
             ? json({ success: true })
@@ -407,8 +408,66 @@ describe('CreateProductScreen (simple flow)', () => {
       expect(screen.getByTestId('stores-selected')).toHaveTextContent('0 of 2 stores selected');
     });
 
+    it('schedules the upload in the seller’s zone, lists it and cancels it', async () => {
+      let scheduled: unknown[] = [];
+      const calls = stubApi({
+        'GET /api/integrations': () => json([store('s1', 'Sunset Shop')]),
+        [`GET /api/products/${PRODUCT_ID}/schedules`]: () => json(scheduled),
+        'POST /api/schedule-upload': (request) => {
+          const body = request.body as Record<string, string>;
+          scheduled = [
+            {
+              id: 'sch1',
+              productId: PRODUCT_ID,
+              platform: body.platform,
+              scheduledDate: body.scheduledDate,
+              scheduledTime: body.scheduledTime,
+              timeZone: body.timeZone,
+              runAt: '2099-06-01T09:30:00.000Z',
+              status: 'pending',
+              integrationId: body.integrationId,
+              error: null,
+              createdAt: '2026-11-22T12:00:00.000Z',
+            },
+          ];
+          return json(scheduled[0], 201);
+        },
+        'DELETE /api/schedule-upload/sch1': () => {
+          const cancelled = { ...(scheduled[0] as object), status: 'cancelled' };
+          scheduled = [];
+          return json(cancelled);
+        },
+      });
+      openStoresStep();
+      fireEvent.click(await screen.findByRole('checkbox', { name: /Sunset Shop/ }));
+      fireEvent.click(screen.getByRole('switch', { name: 'Schedule Upload' }));
+      fireEvent.change(screen.getByLabelText('Date'), { target: { value: '2099-06-01' } });
+      fireEvent.change(screen.getByLabelText('Time'), { target: { value: '09:30' } });
+      fireEvent.click(screen.getByRole('button', { name: 'Schedule Upload' }));
+      expect(await screen.findByText('Product upload to Shopify has been scheduled.')).toBeInTheDocument();
+      expect(calls.find((c) => c.method === 'POST')?.body).toEqual({
+        productId: PRODUCT_ID,
+        platform: 'shopify',
+        integrationId: 's1',
+        scheduledDate: '2099-06-01',
+        scheduledTime: '09:30',
+        status: 'pending',
+        timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+      });
+
+      const item = await screen.findByTestId('schedule');
+      expect(item).toHaveTextContent('Shopify');
+      expect(item).toHaveTextContent('Pending');
+      fireEvent.click(within(item).getByRole('button', { name: 'Cancel' }));
+      expect(await screen.findByText('Schedule Cancelled')).toBeInTheDocument();
+      await waitFor(() => expect(screen.queryByTestId('schedule')).not.toBeInTheDocument());
+    });
+
     it('checks the schedule fields and refuses a time in the past', async () => {
-      const calls = stubApi({ 'GET /api/integrations': () => json([store('s1', 'Sunset Shop')]) });
+      const calls = stubApi({
+        'GET /api/integrations': () => json([store('s1', 'Sunset Shop')]),
+        [`GET /api/products/${PRODUCT_ID}/schedules`]: () => json([]),
+      });
       openStoresStep();
       fireEvent.click(await screen.findByRole('checkbox', { name: /Sunset Shop/ }));
       fireEvent.click(screen.getByRole('switch', { name: 'Schedule Upload' }));

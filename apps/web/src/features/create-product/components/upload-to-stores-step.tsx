@@ -9,6 +9,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/components/ui/use-toast';
+import { ScheduledUploads } from './scheduled-uploads';
 
 const capitalise = (s: string) => (s ? s[0]?.toUpperCase() + s.slice(1) : s);
 
@@ -145,75 +146,78 @@ export function UploadToStoresStep({ productId, now = () => new Date() }: { prod
 
   const busy = upload.isPending || schedule.isPending;
   return (
-    <Card>
-      <CardHeader className="flex flex-row items-center justify-between gap-3">
-        <CardTitle className="text-base">Choose stores</CardTitle>
-        <div className="flex gap-2">
-          <Button size="sm" variant="outline" onClick={() => setSelected(stores.map((s) => s.id))}>
-            Select All
-          </Button>
-          <Button size="sm" variant="outline" onClick={() => setSelected([])}>
-            Deselect All
-          </Button>
-        </div>
-      </CardHeader>
-      <CardContent className="space-y-4">
-        <ul className="space-y-2">
-          {stores.map((store: TIntegration) => (
-            <li key={store.id}>
-              <label className="flex items-center gap-3 rounded-lg border border-slate-200 p-3 text-sm hover:bg-slate-50">
-                <input
-                  type="checkbox"
-                  className="h-4 w-4 accent-brand-600"
-                  checked={selected.includes(store.id)}
-                  onChange={() => toggle(store.id)}
-                />
-                <span className="font-medium">{store.name}</span>
-                <span className="text-slate-500">{capitalise(store.platform)}</span>
-              </label>
-            </li>
-          ))}
-        </ul>
-        <p className="text-sm text-slate-600" data-testid="stores-selected">
-          {chosen.length} of {stores.length} stores selected
-        </p>
-        <label className="flex items-center gap-3 text-sm font-medium">
-          <input
-            type="checkbox"
-            role="switch"
-            aria-checked={scheduling}
-            className="h-4 w-4 accent-brand-600"
-            checked={scheduling}
-            onChange={(e) => setScheduling(e.target.checked)}
-          />
-          Schedule Upload
-        </label>
-        {scheduling && (
-          <div className="grid gap-3 sm:grid-cols-2">
-            <label className="block space-y-1 text-sm font-medium">
-              <span>Date</span>
-              <input type="date" className={inputClass} value={date} onChange={(e) => setDate(e.target.value)} />
-            </label>
-            <label className="block space-y-1 text-sm font-medium">
-              <span>Time</span>
-              <input type="time" className={inputClass} value={time} onChange={(e) => setTime(e.target.value)} />
-            </label>
+    <div className="space-y-6">
+      <Card>
+        <CardHeader className="flex flex-row items-center justify-between gap-3">
+          <CardTitle className="text-base">Choose stores</CardTitle>
+          <div className="flex gap-2">
+            <Button size="sm" variant="outline" onClick={() => setSelected(stores.map((s) => s.id))}>
+              Select All
+            </Button>
+            <Button size="sm" variant="outline" onClick={() => setSelected([])}>
+              Deselect All
+            </Button>
           </div>
-        )}
-        <div className="flex justify-end">
-          {scheduling ? (
-            <Button onClick={scheduleSelected} disabled={chosen.length === 0 || busy}>
-              {busy && <Loader2 className="animate-spin" />}
-              Schedule Upload
-            </Button>
-          ) : (
-            <Button onClick={uploadNow} disabled={chosen.length === 0 || busy}>
-              {busy && <Loader2 className="animate-spin" />}
-              Upload Now
-            </Button>
+        </CardHeader>
+        <CardContent className="space-y-4">
+          <ul className="space-y-2">
+            {stores.map((store: TIntegration) => (
+              <li key={store.id}>
+                <label className="flex items-center gap-3 rounded-lg border border-slate-200 p-3 text-sm hover:bg-slate-50">
+                  <input
+                    type="checkbox"
+                    className="h-4 w-4 accent-brand-600"
+                    checked={selected.includes(store.id)}
+                    onChange={() => toggle(store.id)}
+                  />
+                  <span className="font-medium">{store.name}</span>
+                  <span className="text-slate-500">{capitalise(store.platform)}</span>
+                </label>
+              </li>
+            ))}
+          </ul>
+          <p className="text-sm text-slate-600" data-testid="stores-selected">
+            {chosen.length} of {stores.length} stores selected
+          </p>
+          <label className="flex items-center gap-3 text-sm font-medium">
+            <input
+              type="checkbox"
+              role="switch"
+              aria-checked={scheduling}
+              className="h-4 w-4 accent-brand-600"
+              checked={scheduling}
+              onChange={(e) => setScheduling(e.target.checked)}
+            />
+            Schedule Upload
+          </label>
+          {scheduling && (
+            <div className="grid gap-3 sm:grid-cols-2">
+              <label className="block space-y-1 text-sm font-medium">
+                <span>Date</span>
+                <input type="date" className={inputClass} value={date} onChange={(e) => setDate(e.target.value)} />
+              </label>
+              <label className="block space-y-1 text-sm font-medium">
+                <span>Time</span>
+                <input type="time" className={inputClass} value={time} onChange={(e) => setTime(e.target.value)} />
+              </label>
+            </div>
           )}
-        </div>
-      </CardContent>
-    </Card>
+          <div className="flex justify-end">
+            {scheduling ? (
+              <Button onClick={scheduleSelected} disabled={chosen.length === 0 || busy}>
+                {busy && <Loader2 className="animate-spin" />}
+                Schedule Upload
+              </Button>
+            ) : (
+              <Button onClick={uploadNow} disabled={chosen.length === 0 || busy}>
+                {busy && <Loader2 className="animate-spin" />}
+                Upload Now
+              </Button>
+            )}
+          </div>
+        </CardContent>
+      </Card>
+      <ScheduledUploads productId={productId} />
+    </div>
   );
 }

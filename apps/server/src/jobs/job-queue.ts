@@ -1,0 +1,73 @@
+import { fromPglite, type JobWithMetadata, PgBoss, type SendOptions } from 'pg-boss';
+import type { Database } from '../db/client';
+
+/** Queues the app uses. A queue name is part of the stored jobs: keep them stable. */
+export const QUEUES = { scheduledUpload: 'scheduled-upload' } as const;
+export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
+
+type Logger = { error(obj: unknown, msg?: string): void; warn(obj: unknown, msg?: string): void };
+
+/**
+ * pg-boss on the app's own database: PGlite's single connection in the embedded default (so the worker runs in
+ * this process, the only one that may open the folder), or a small pool of its own on PostgreSQL, where every app
+ * instance runs workers and pg-boss hands each job to exactly one of them.
+ *
+ * The queue starts on first use, so API calls that never touch a job (and most tests) do not pay for pg-boss's
+ * schema check and maintenance loop.
+ */
+export class JobQueue {
+  private boss: PgBoss | null = null;
+  private starting: Promise<PgBoss> | null = null;
+  private stopped = false;
+
+  /** Replaced by the app's logger once the app exists (see buildApp). */
+  log: Logger = { error: () => {}, warn: () => {} };
+
+  constructor(private readonly database: Database) {}
+
+  private start(): Promise<PgBoss> {
+    if (this.stopped) return Promise.reject(new Error('The job queue has stopped'));
+    this.starting ??= (async () => {
+      const boss = this.database.pglite
+        ? new PgBoss({ db: fromPglite(this.database.pglite), backend: 'pglite', schedule: false })
+        : new PgBoss({ connectionString: this.database.url ?? '', max: 4, schedule: false });
+      boss.on('error', (error) => this.log.error({ err: error }, 'job queue error'));
+      await boss.start();
+      for (const name of Object.values(QUEUES)) await boss.createQueue(name);
+      this.boss = boss;
+      return boss;
+    })();
+    return this.starting;
+  }
+
+  /** Adds a job; with `id`, sending the same id again adds nothing (pg-boss answers null). */
+  async send(name: QueueName, data: object, options: SendOptions): Promise<string | null> {
+    return (await this.start()).send(name, data, options);
+  }
+
+  async cancel(name: QueueName, id: string): Promise<void> {
+    await (await this.start()).cancel(name, id);
+  }
+
+  /** Starts a worker on this instance; jobs come with their retry count and limit. */
+  async work<T extends object>(
+    name: QueueName,
+    options: { pollingIntervalSeconds: number; batchSize: number },
+    handler: (jobs: JobWithMetadata<T>[]) => Promise<void>,
+  ): Promise<void> {
+    const { pollingIntervalSeconds, batchSize } = options;
+    await (await this.start()).work(name, { pollingIntervalSeconds, batchSize, includeMetadata: true }, handler);
+  }
+
+  /** Lets running jobs finish (up to `timeoutMs`), then closes pg-boss's connections. */
+  async stop(timeoutMs = 10_000): Promise<void> {
+    this.stopped = true;
+    if (!this.starting) return;
+    try {
+      const boss = await this.starting;
+      await boss.stop({ graceful: true, timeout: timeoutMs, close: true });
+    } catch (error) {
+      this.log.warn({ err: error }, 'job queue did not stop cleanly');
+    }
+  }
+}

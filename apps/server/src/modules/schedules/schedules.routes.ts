@@ -1,0 +1,32 @@
+import { ZCreateSchedule, ZProductIdParams, ZScheduleIdParams } from '@podforge/contract';
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from '../../app';
+import { parseInput } from '../../lib/validate';
+import { startScheduleWorker } from './schedule-worker';
+import { cancelSchedule, createSchedule, listProductSchedules } from './schedules.service';
+
+export async function schedulesRoutes(app: FastifyInstance, { deps }: { deps: AppDeps }) {
+  if (deps.config.jobsWorker) {
+    // Only a listening server runs due uploads (not app.inject in tests, which start a worker themselves).
+    app.addHook('onListen', async () => {
+      startScheduleWorker(deps).catch((error) =>
+        app.log.error({ err: error }, 'scheduled upload worker did not start'),
+      );
+    });
+  }
+
+  app.post('/api/schedule-upload', async (request, reply) => {
+    const input = parseInput(ZCreateSchedule, request.body, 'body');
+    return reply.status(201).send(await createSchedule(deps, request.workspaceId, input));
+  });
+
+  app.delete('/api/schedule-upload/:id', async (request) => {
+    const { id } = parseInput(ZScheduleIdParams, request.params, 'params');
+    return cancelSchedule(deps, request.workspaceId, id);
+  });
+
+  app.get('/api/products/:id/schedules', async (request) => {
+    const { id } = parseInput(ZProductIdParams, request.params, 'params');
+    return listProductSchedules(deps, request.workspaceId, id);
+  });
+}

@@ -1,0 +1,199 @@
+import type { TSchedule, TStorePlatform, ZCreateSchedule } from '@podforge/contract';
+import { and, asc, eq, ne, or, sql } from 'drizzle-orm';
+import { DateTime } from 'luxon';
+import type { z } from 'zod';
+import type { AppDeps } from '../../app';
+import { integrations, products, schedules } from '../../db/schema';
+import { QUEUES } from '../../jobs/job-queue';
+import { badRequest, conflict, notFound } from '../../lib/errors';
+
+type ScheduleRow = typeof schedules.$inferSelect;
+type CreateInput = z.output<typeof ZCreateSchedule>;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** How far ahead a push may be scheduled. */
+const MAX_DAYS_AHEAD = 366;
+
+/** What the queue carries: only the id; the row is the truth (it may have been cancelled meanwhile). */
+export type ScheduledUploadJob = { scheduleId: string };
+
+/** pg-boss retries a push that failed for a passing reason (the store or network), with backoff. */
+export const SCHEDULE_RETRY = { retryLimit: 3, retryDelay: 30, retryBackoff: true } as const;
+
+export function toSchedule(row: ScheduleRow): TSchedule {
+  return {
+    id: row.id,
+    productId: row.productId,
+    platform: row.platform,
+    scheduledDate: row.scheduledDate,
+    scheduledTime: row.scheduledTime,
+    timeZone: row.timeZone,
+    runAt: row.runAt.toISOString(),
+    status: row.status,
+    integrationId: row.integrationId,
+    error: row.error,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/** The instant of a wall-clock date and time in an IANA zone (DST gaps move forward, as a clock does). */
+export function scheduledInstant(date: string, time: string, timeZone: string): Date {
+  const moment = DateTime.fromISO(`${date}T${time}`, { zone: timeZone });
+  if (!moment.isValid) {
+    throw badRequest(
+      moment.invalidReason === 'unsupported zone'
+        ? `timeZone must be an IANA time zone like Europe/Berlin (got "${timeZone}")`
+        : `${date} ${time} is not a valid date and time`,
+    );
+  }
+  return moment.toJSDate();
+}
+
+async function productForSchedule(deps: AppDeps, workspaceId: string, productId: string) {
+  const [row] = await deps.db
+    .select({ id: products.id, title: products.title, status: products.status })
+    .from(products)
+    .where(and(eq(products.id, productId), eq(products.workspaceId, workspaceId)));
+  if (!row) throw notFound('Product');
+  return row;
+}
+
+export async function createSchedule(deps: AppDeps, workspaceId: string, input: CreateInput): Promise<TSchedule> {
+  const product = await productForSchedule(deps, workspaceId, input.productId);
+  if (product.status === 'live') throw conflict(`"${product.title}" is already live; it cannot be uploaded again`);
+  if (product.status === 'processing') throw conflict(`"${product.title}" is being pushed to a store right now`);
+
+  const runAt = scheduledInstant(input.scheduledDate, input.scheduledTime, input.timeZone);
+  const now = deps.now();
+  if (runAt.getTime() <= now.getTime()) throw badRequest('Please select a future date and time.');
+  if (runAt.getTime() > now.getTime() + MAX_DAYS_AHEAD * 86_400_000) {
+    throw badRequest(`Uploads can be scheduled up to ${MAX_DAYS_AHEAD} days ahead`);
+  }
+
+  const integrationId = input.integrationId || 'default';
+  if (integrationId !== 'default') {
+    const [store] = UUID.test(integrationId)
+      ? await deps.db
+          .select({ id: integrations.id })
+          .from(integrations)
+          .where(
+            and(
+              eq(integrations.id, integrationId),
+              eq(integrations.workspaceId, workspaceId),
+              eq(integrations.kind, 'store'),
+              eq(integrations.platform, input.platform),
+            ),
+          )
+      : [];
+    if (!store) throw notFound('Integration');
+  }
+
+  const [row] = await deps.db
+    .insert(schedules)
+    .values({
+      workspaceId,
+      productId: product.id,
+      platform: input.platform,
+      integrationId,
+      scheduledDate: input.scheduledDate,
+      scheduledTime: input.scheduledTime,
+      timeZone: input.timeZone,
+      runAt,
+      status: 'pending',
+    })
+    .returning();
+  if (!row) throw new Error('schedule insert returned nothing');
+  try {
+    // The job's id is the schedule's: one schedule can never become two jobs.
+    const job: ScheduledUploadJob = { scheduleId: row.id };
+    await deps.jobs.send(QUEUES.scheduledUpload, job, { id: row.id, startAfter: runAt, ...SCHEDULE_RETRY });
+  } catch (error) {
+    // Without its job the row would promise a push that never comes.
+    await deps.db.delete(schedules).where(eq(schedules.id, row.id));
+    throw error;
+  }
+  const [withJob] = await deps.db.update(schedules).set({ jobId: row.id }).where(eq(schedules.id, row.id)).returning();
+  return toSchedule(withJob ?? row);
+}
+
+async function scheduleRow(deps: AppDeps, workspaceId: string, id: string): Promise<ScheduleRow> {
+  const [row] = await deps.db
+    .select()
+    .from(schedules)
+    .where(and(eq(schedules.id, id), eq(schedules.workspaceId, workspaceId)));
+  if (!row) throw notFound('Schedule');
+  return row;
+}
+
+/** Spec section 4: only a pending schedule can be cancelled; it then leaves the product's list. */
+export async function cancelSchedule(deps: AppDeps, workspaceId: string, id: string): Promise<TSchedule> {
+  const row = await scheduleRow(deps, workspaceId, id);
+  const [cancelled] = await deps.db
+    .update(schedules)
+    .set({ status: 'cancelled' })
+    .where(and(eq(schedules.id, row.id), eq(schedules.status, 'pending')))
+    .returning();
+  // Checked by the update itself: a worker may have started the push since the row was read.
+  if (!cancelled) throw conflict(`Only a pending upload can be cancelled; this one is ${row.status}`);
+  // The worker skips a cancelled row anyway; cancelling the job keeps the queue tidy.
+  await deps.jobs.cancel(QUEUES.scheduledUpload, row.id).catch(() => undefined);
+  return toSchedule(cancelled);
+}
+
+export async function listProductSchedules(deps: AppDeps, workspaceId: string, productId: string) {
+  await productForSchedule(deps, workspaceId, productId);
+  const rows = await deps.db
+    .select()
+    .from(schedules)
+    .where(
+      and(
+        eq(schedules.workspaceId, workspaceId),
+        eq(schedules.productId, productId),
+        ne(schedules.status, 'cancelled'),
+      ),
+    )
+    .orderBy(asc(schedules.runAt));
+  return rows.map(toSchedule);
+}
+
+/**
+ * Marks the schedule running if it is still due. A retry attempt may also take a row left 'running' by an attempt
+ * whose process died: the push itself is idempotent (one publication per product and store).
+ */
+export async function claimSchedule(deps: AppDeps, scheduleId: string, retryCount: number) {
+  const [row] = await deps.db
+    .update(schedules)
+    .set({ status: 'running', error: null })
+    .where(
+      and(
+        eq(schedules.id, scheduleId),
+        retryCount > 0
+          ? or(eq(schedules.status, 'pending'), eq(schedules.status, 'running'))
+          : eq(schedules.status, 'pending'),
+      ),
+    )
+    .returning();
+  return row ?? null;
+}
+
+export async function finishSchedule(
+  deps: AppDeps,
+  scheduleId: string,
+  outcome: { status: 'completed'; result: unknown } | { status: 'failed' | 'pending'; error: string },
+) {
+  await deps.db
+    .update(schedules)
+    .set(
+      outcome.status === 'completed'
+        ? { status: 'completed', result: sql`${JSON.stringify(outcome.result ?? null)}::jsonb`, error: null }
+        : { status: outcome.status, error: outcome.error },
+    )
+    .where(eq(schedules.id, scheduleId));
+}
+
+export type StorePush = (schedule: {
+  workspaceId: string;
+  productId: string;
+  platform: TStorePlatform;
+  integrationId: string;
+}) => Promise<unknown>;

@@ -1,0 +1,305 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { TSchedule, TStorePlatform } from '@podforge/contract';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AppDeps, buildApp } from '../src/app';
+import { loadConfig } from '../src/config';
+import type { Database } from '../src/db/client';
+import { integrations, products, schedules } from '../src/db/schema';
+import { conflict } from '../src/lib/errors';
+import { pushToStore, startScheduleWorker } from '../src/modules/schedules/schedule-worker';
+import { createTestApp, openTestDatabase, type TestApp, type TestClient } from './helpers';
+
+async function insertProduct(deps: AppDeps, workspaceId: string, status: 'draft' | 'live' = 'draft') {
+  const [row] = await deps.db
+    .insert(products)
+    .values({ workspaceId, title: 'Sunset Tee', productType: 'tshirt', price: '24.99', status })
+    .returning();
+  if (!row) throw new Error('no product');
+  return row.id;
+}
+
+/** The current UTC minute as the API's date and time: already due for the queue's (real) clock. */
+function thisMinuteUtc() {
+  const iso = new Date().toISOString();
+  return { scheduledDate: iso.slice(0, 10), scheduledTime: iso.slice(11, 16), timeZone: 'UTC' };
+}
+
+async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 20_000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > until) throw new Error(`timed out; last value ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** pg-boss's own row for a job (its id is the schedule's). Both drivers answer `{ rows }`. */
+async function queueJob(deps: AppDeps, id: string) {
+  const result = (await deps.db.execute(
+    sql`select name, state, start_after from pgboss.job where id = ${id}::uuid`,
+  )) as unknown as { rows: { name: string; state: string; start_after: unknown }[] };
+  return result.rows;
+}
+
+const scheduleRow = async (deps: AppDeps, id: string) =>
+  (await deps.db.select().from(schedules).where(eq(schedules.id, id)))[0];
+
+describe('scheduled uploads: the calls', () => {
+  let t: TestApp;
+  let client: TestClient;
+  let productId: string;
+  // The seller's clock: noon UTC on 22 November 2026.
+  const now = new Date('2026-11-22T12:00:00.000Z');
+
+  beforeAll(async () => {
+    t = await createTestApp({ now: () => now });
+    client = t.client();
+    productId = await insertProduct(t.deps, await client.workspaceId(t.deps.db));
+  });
+  afterAll(() => t.close());
+
+  const schedule = (body: Record<string, unknown>) =>
+    client.post('/api/schedule-upload', {
+      productId,
+      platform: 'Shopify',
+      scheduledDate: '2026-12-24',
+      scheduledTime: '09:30',
+      status: 'pending',
+      integrationId: 'default',
+      timeZone: 'America/New_York',
+      ...body,
+    });
+
+  it('creates a pending schedule at the instant of the date and time in the seller’s zone, with its job', async () => {
+    const res = await schedule({});
+    expect(res.statusCode, res.body).toBe(201);
+    const created = res.json<TSchedule>();
+    expect(created).toMatchObject({
+      productId,
+      platform: 'shopify',
+      scheduledDate: '2026-12-24',
+      scheduledTime: '09:30',
+      timeZone: 'America/New_York',
+      runAt: '2026-12-24T14:30:00.000Z',
+      status: 'pending',
+      integrationId: 'default',
+      error: null,
+    });
+    const rows = await queueJob(t.deps, created.id);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ name: 'scheduled-upload', state: 'created' });
+    expect(new Date(String(rows[0]?.start_after)).toISOString()).toBe('2026-12-24T14:30:00.000Z');
+
+    const list = await client.get(`/api/products/${productId}/schedules`);
+    expect(list.json<TSchedule[]>().map((s) => s.id)).toContain(created.id);
+  });
+
+  it('follows daylight saving time: 09:30 in Berlin is 07:30Z in summer and 08:30Z in winter', async () => {
+    const summer = await schedule({ scheduledDate: '2027-07-01', timeZone: 'Europe/Berlin' });
+    const winter = await schedule({ scheduledDate: '2027-01-15', timeZone: 'Europe/Berlin' });
+    expect(summer.json<TSchedule>().runAt).toBe('2027-07-01T07:30:00.000Z');
+    expect(winter.json<TSchedule>().runAt).toBe('2027-01-15T08:30:00.000Z');
+  });
+
+  it.each([
+    [
+      'a time in the past',
+      { scheduledDate: '2026-11-22', scheduledTime: '06:59' },
+      'Please select a future date and time.',
+    ],
+    ['a date over a year ahead', { scheduledDate: '2028-01-01' }, 'up to 366 days ahead'],
+    ['an unknown time zone', { timeZone: 'Mars/Olympus' }, 'timeZone must be an IANA time zone'],
+    ['a date that does not exist', { scheduledDate: '2026-02-30' }, 'scheduledDate'],
+    ['a missing time', { scheduledTime: undefined }, 'scheduledTime'],
+    ['a time like 9.30', { scheduledTime: '9.30' }, 'scheduledTime'],
+    ['an unknown platform', { platform: 'ebay' }, 'platform'],
+    ['a product id that is not a uuid', { productId: 'p1' }, 'productId'],
+  ])('answers 400 for %s, naming the problem', async (_name, body, message) => {
+    const before = (await t.deps.db.select().from(schedules)).length;
+    const res = await schedule(body);
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json().error).toContain(message);
+    expect((await t.deps.db.select().from(schedules)).length).toBe(before);
+  });
+
+  it('answers 404 for another workspace’s product and store, and 409 for a live product', async () => {
+    const other = t.client();
+    const otherWs = await other.workspaceId(t.deps.db);
+    const foreignProduct = await insertProduct(t.deps, otherWs);
+    expect((await schedule({ productId: foreignProduct })).statusCode).toBe(404);
+
+    const [store] = await t.deps.db
+      .insert(integrations)
+      .values({ workspaceId: otherWs, kind: 'store', platform: 'shopify', externalId: 'other.myshopify.com' })
+      .returning();
+    expect((await schedule({ integrationId: store?.id })).statusCode).toBe(404);
+
+    const live = await insertProduct(t.deps, await client.workspaceId(t.deps.db), 'live');
+    const res = await schedule({ productId: live });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().error).toContain('already live');
+  });
+
+  it('cancels a pending schedule, which leaves the list; a second cancel is refused; others get 404', async () => {
+    const created = (await schedule({ scheduledDate: '2026-12-01' })).json<TSchedule>();
+    const other = t.client();
+    expect((await other.delete(`/api/schedule-upload/${created.id}`)).statusCode).toBe(404);
+
+    const res = await client.delete(`/api/schedule-upload/${created.id}`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<TSchedule>().status).toBe('cancelled');
+    const list = (await client.get(`/api/products/${productId}/schedules`)).json<TSchedule[]>();
+    expect(list.map((s) => s.id)).not.toContain(created.id);
+    // The queue will not run it either.
+    expect((await queueJob(t.deps, created.id))[0]).toMatchObject({ state: 'cancelled' });
+
+    const again = await client.delete(`/api/schedule-upload/${created.id}`);
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error).toBe('Only a pending upload can be cancelled; this one is cancelled');
+    expect((await other.get(`/api/products/${productId}/schedules`)).statusCode).toBe(404);
+  });
+});
+
+describe('scheduled uploads: the worker', () => {
+  // The app's clock runs two minutes behind, so the current minute is "in the future" for the API and already due
+  // for the queue, which reads the database's clock.
+  const behind = () => new Date(Date.now() - 120_000);
+  let t: TestApp;
+  let client: TestClient;
+  let ws: string;
+  /** A test may stand in for the store push of its own products; the others get the real push. */
+  const pushFor = new Map<string, () => Promise<unknown>>();
+  const calls = new Map<string, number>();
+
+  beforeAll(async () => {
+    t = await createTestApp({ now: behind });
+    client = t.client();
+    ws = await client.workspaceId(t.deps.db);
+    const realPush = pushToStore(t.deps);
+    await startScheduleWorker(t.deps, {
+      pollingIntervalSeconds: 0.5,
+      push: async (s) => {
+        calls.set(s.productId, (calls.get(s.productId) ?? 0) + 1);
+        return (pushFor.get(s.productId) ?? (() => realPush(s)))();
+      },
+    });
+  });
+  afterAll(() => t.close());
+
+  const scheduleNow = async (productId: string) => {
+    const res = await client.post('/api/schedule-upload', { productId, platform: 'shopify', ...thisMinuteUtc() });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json<TSchedule>().id;
+  };
+
+  it('runs a due upload once with the real push, and records why it failed', async () => {
+    const productId = await insertProduct(t.deps, ws);
+    const id = await scheduleNow(productId);
+    const row = await waitFor(
+      () => scheduleRow(t.deps, id),
+      (r) => r?.status === 'failed',
+    );
+    // No store is connected: a refusal the seller must act on, so it is not retried.
+    expect(row?.error).toBe('No Shopify store is connected. Connect one in Integrations first.');
+    const list = (await client.get(`/api/products/${productId}/schedules`)).json<TSchedule[]>();
+    expect(list[0]).toMatchObject({ status: 'failed', error: row?.error });
+    expect(calls.get(productId)).toBe(1);
+  });
+
+  it('completes a push, and puts a push that failed for a passing reason back to pending for a retry', async () => {
+    const good = await insertProduct(t.deps, ws);
+    const flaky = await insertProduct(t.deps, ws);
+    pushFor.set(good, async () => ({ remoteProductId: 'gid://shopify/Product/1' }));
+    pushFor.set(flaky, async () => {
+      throw new Error('socket hang up');
+    });
+    const goodId = await scheduleNow(good);
+    const flakyId = await scheduleNow(flaky);
+    const done = await waitFor(
+      () => scheduleRow(t.deps, goodId),
+      (r) => r?.status === 'completed',
+    );
+    expect(done?.result).toEqual({ remoteProductId: 'gid://shopify/Product/1' });
+    const retrying = await waitFor(
+      () => scheduleRow(t.deps, flakyId),
+      (r) => r?.error === 'socket hang up',
+    );
+    expect(retrying?.status).toBe('pending');
+    // pg-boss takes the job back for a later attempt once the handler has failed.
+    await waitFor(
+      () => queueJob(t.deps, flakyId),
+      (rows) => rows[0]?.state === 'retry',
+    );
+    expect(calls.get(good)).toBe(1);
+  });
+
+  it('treats a refusal as final: a 409 from the store push is not retried', async () => {
+    const productId = await insertProduct(t.deps, ws);
+    pushFor.set(productId, async () => {
+      throw conflict('"Sunset Tee" is already live; it cannot be uploaded again');
+    });
+    const id = await scheduleNow(productId);
+    const row = await waitFor(
+      () => scheduleRow(t.deps, id),
+      (r) => r?.status === 'failed',
+    );
+    expect(row?.error).toContain('already live');
+    await waitFor(
+      () => queueJob(t.deps, id),
+      (rows) => rows[0]?.state === 'completed',
+    );
+    expect(calls.get(productId)).toBe(1);
+  });
+});
+
+describe('scheduled uploads: several instances', () => {
+  const behind = () => new Date(Date.now() - 120_000);
+
+  it('never runs one schedule twice with two app instances on one database', async () => {
+    const database: Database = await openTestDatabase();
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'podforge-two-'));
+    const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', WEB_DIST_DIR: '', JOBS_WORKER: 'false' });
+    config.webDistDir = null;
+    const instances = await Promise.all([0, 1].map(() => buildApp({ config, database, logger: false, now: behind })));
+    const runs = new Map<string, number[]>();
+    try {
+      for (const [index, { app, deps }] of instances.entries()) {
+        await app.ready();
+        await startScheduleWorker(deps, {
+          pollingIntervalSeconds: 0.5,
+          push: async ({ productId }: { productId: string; platform: TStorePlatform }) => {
+            runs.set(productId, [...(runs.get(productId) ?? []), index]);
+            await new Promise((r) => setTimeout(r, 50));
+            return { ok: true };
+          },
+        });
+      }
+      const [first] = instances;
+      if (!first) throw new Error('no instance');
+      const client = new (await import('./helpers')).TestClient(first.app);
+      const ws = await client.workspaceId(first.deps.db);
+      const productIds: string[] = [];
+      const scheduleIds: string[] = [];
+      for (let i = 0; i < 8; i++) {
+        const productId = await insertProduct(first.deps, ws);
+        productIds.push(productId);
+        const res = await client.post('/api/schedule-upload', { productId, platform: 'shopify', ...thisMinuteUtc() });
+        expect(res.statusCode, res.body).toBe(201);
+        scheduleIds.push(res.json<TSchedule>().id);
+      }
+      await waitFor(
+        async () => Promise.all(scheduleIds.map((id) => scheduleRow(first.deps, id))),
+        (rows) => rows.every((r) => r?.status === 'completed'),
+      );
+      for (const productId of productIds) expect(runs.get(productId)).toHaveLength(1);
+    } finally {
+      for (const { app } of instances) await app.close();
+      await database.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,17 @@
+import type { TSchedule } from '@podforge/contract';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
+import { productSchedulesQueryOptions } from './get-product-schedules';
+
+/** `DELETE /api/schedule-upload/:id`: only a pending upload can be cancelled. */
+export const cancelSchedule = (schedule: TSchedule) =>
+  api.delete<TSchedule>(`/api/schedule-upload/${encodeURIComponent(schedule.id)}`);
+
+export function useCancelSchedule() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: cancelSchedule,
+    onSuccess: (_cancelled, schedule) =>
+      queryClient.invalidateQueries({ queryKey: productSchedulesQueryOptions(schedule.productId).queryKey }),
+  });
+}
