@@ -87,19 +87,21 @@ export function DetailsStep({ state, update, onBack, onNext }: Props) {
                 onChange={(e) => setDetails({ description: e.target.value })}
               />
             </label>
-            <label className="block space-y-1 text-sm font-medium">
-              <span>Tags</span>
-              <input
-                className={inputClass}
-                value={tagsText}
-                placeholder="retro, sunset, summer"
-                onChange={(e) => {
-                  setTagsText(e.target.value);
-                  setDetails({ tags: parseTags(e.target.value) });
-                }}
-              />
-              <span className="block text-xs font-normal text-slate-500">Separate tags with commas.</span>
-            </label>
+            <div className="space-y-1">
+              <label className="block space-y-1 text-sm font-medium">
+                <span>Tags</span>
+                <input
+                  className={inputClass}
+                  value={tagsText}
+                  placeholder="retro, sunset, summer"
+                  onChange={(e) => {
+                    setTagsText(e.target.value);
+                    setDetails({ tags: parseTags(e.target.value) });
+                  }}
+                />
+              </label>
+              <p className="text-xs text-slate-500">Separate tags with commas.</p>
+            </div>
             {problems.length > 0 && (
               <ul
                 className="space-y-1 rounded-md bg-amber-50 p-3 text-sm text-amber-800"
@@ -129,7 +131,7 @@ export function DetailsStep({ state, update, onBack, onNext }: Props) {
             <p className="font-medium">{price === null ? 'No price yet' : `$${price.toFixed(2)}`}</p>
             <p className="whitespace-pre-line text-sm text-slate-600">{details.description}</p>
             {details.tags.length > 0 && (
-              <ul className="flex flex-wrap gap-1" aria-label="Tags">
+              <ul className="flex flex-wrap gap-1" aria-label="Preview tags">
                 {details.tags.map((t) => (
                   <li key={t} className="rounded-full bg-slate-100 px-2 py-0.5 text-xs text-slate-700">
                     {t}
