@@ -214,7 +214,7 @@ describe('Design step', () => {
     expect(problems).toHaveTextContent('huge.png: File Too Large – Please upload a file smaller than 10MB.');
     expect(problems).toHaveTextContent('notes.txt: Invalid File Type – Please upload a PNG, JPEG, SVG, or PDF file.');
     const upload = fetch.calls.find((c) => c.method === 'POST' && c.url.pathname === '/api/upload/files');
-    expect((upload?.body as FormData).getAll('files').map((f) => (f as File).name)).toEqual([
+    expect((upload as { body: FormData }).body.getAll('files').map((f) => (f as File).name)).toEqual([
       'sunset.png',
       'broken.png',
     ]);
