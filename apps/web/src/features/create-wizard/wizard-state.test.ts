@@ -79,12 +79,17 @@ describe('wizard state', () => {
     expect(canContinue(s, 'pricing')).toBe(false);
   });
 
-  it('reads the product type from the template name, then the category, else t-shirt', () => {
+  it('reads the product type from the category name, then the template name, else t-shirt', () => {
+    expect(productTypeFor({ name: 'Unisex Staple T-Shirt | Bella + Canvas 3001' }, { name: 'T-Shirts' })).toBe(
+      'tshirt',
+    );
+    expect(productTypeFor({ name: 'Unisex Staple T-Shirt | Bella + Canvas 3001' }, null)).toBe('tshirt');
+    expect(productTypeFor({ name: 'Stainless Steel Tumbler' }, null)).toBe('mug');
     expect(productTypeFor({ name: 'White Glossy Mug' }, null)).toBe('mug');
     expect(productTypeFor({ name: 'Unisex Heavy Blend Hoodie | Gildan 18500' }, null)).toBe('hoodie');
     expect(productTypeFor({ name: 'Canvas (in)' }, { name: 'Posters' })).toBe('poster');
     expect(productTypeFor({ name: 'Tough Case for iPhone®' }, null)).toBe('phone_case');
-    expect(productTypeFor({ name: 'Gildan 5000' }, { name: 'Hoodies' })).toBe('hoodie');
+    expect(productTypeFor({ name: 'Unisex Heavy Cotton Tee' }, { name: 'Hoodies' })).toBe('hoodie');
     expect(productTypeFor({ name: 'Something' }, { name: 'Misc' })).toBe('tshirt');
   });
 

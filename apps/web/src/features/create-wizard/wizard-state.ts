@@ -154,24 +154,26 @@ export function canContinue(state: WizardState, step: WizardStepId): boolean {
 const TYPE_WORDS: [RegExp, TProductType][] = [
   [/hoodie|sweatshirt/i, 'hoodie'],
   [/mug|tumbler/i, 'mug'],
+  // Before posters: garment names carry brands such as 'Bella + Canvas'.
+  [/t-shirt|\btees?\b|shirt|crew neck/i, 'tshirt'],
   [/poster|canvas|print/i, 'poster'],
   [/phone|case/i, 'phone_case'],
   [/tote|bag/i, 'tote'],
   [/sticker|magnet/i, 'sticker'],
-  [/t-shirt|tee|shirt|crew neck/i, 'tshirt'],
 ];
 
 const typeIn = (text: string | undefined) => (text ? TYPE_WORDS.find(([re]) => re.test(text))?.[1] : undefined);
 
 /**
- * The product type of a catalogue template: catalogue templates carry only a name, so it is read from the name,
- * then from the category's; t-shirt when neither says (the mockup sets fall back to t-shirt too).
+ * The product type of a catalogue template: catalogue templates carry only a name, so it is read from the
+ * category's name (the catalogue's kinds: 'T-Shirts', 'Mugs'...), then from the template's; t-shirt when neither
+ * says (the mockup sets fall back to t-shirt too).
  */
 export function productTypeFor(
   template: Pick<TCatalogTemplate, 'name'> | null,
   category: Pick<TCatalogCategory, 'name'> | null,
 ): TProductType {
-  return typeIn(template?.name) ?? typeIn(category?.name) ?? 'tshirt';
+  return typeIn(category?.name) ?? typeIn(template?.name) ?? 'tshirt';
 }
 
 /** Spec section 9 'Default variants', at the template's price (25 without one). */

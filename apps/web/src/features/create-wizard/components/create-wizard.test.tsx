@@ -266,6 +266,7 @@ describe('Mockups step', () => {
   it("renders the wizard's first design on the template's product type and saves the picked mockup", async () => {
     seed({
       ...chosenProduct,
+      selectedCategory: { id: 5, parentId: 4, name: 'Mugs', image: '' },
       selectedTemplate: { ...template, name: 'White Glossy Mug' },
       designFiles: [wizardDesign],
     });
