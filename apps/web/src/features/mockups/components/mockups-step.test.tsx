@@ -21,6 +21,7 @@ describe('MockupsStep', () => {
   let polls = 0;
   let batchBody: unknown = null;
   beforeEach(() => {
+    batchBody = null;
     vi.spyOn(HTMLCanvasElement.prototype, 'getContext').mockReturnValue(null);
     polls = 0;
     const fetchRoutes = fakeFetch({
@@ -113,5 +114,24 @@ describe('MockupsStep', () => {
     expect(screen.getByRole('button', { name: 'Regenerate' })).toBeEnabled();
     fireEvent.click(screen.getByRole('button', { name: 'Continue to Details' }));
     expect(onNext).toHaveBeenCalledOnce();
+  });
+
+  it('renders only the chosen colour when every colour is not wanted', async () => {
+    renderWithProviders(
+      <MockupsStep
+        design={{ id: DESIGN_ID, name: 'Sunset', width: 4500, height: 5400, url: '/d.png' }}
+        productType="tshirt"
+        mockups={[]}
+        selectedMockupId={null}
+        onMockupsChange={() => {}}
+        onBack={() => {}}
+        onNext={() => {}}
+      />,
+    );
+    fireEvent.click(screen.getByRole('checkbox', { name: /Render every colour/ }));
+    const generate = screen.getByRole('button', { name: 'Generate Mockups' });
+    await waitFor(() => expect(generate).toBeEnabled());
+    fireEvent.click(generate);
+    await waitFor(() => expect(batchBody).toMatchObject({ templateIds: ['tshirt-front'], colors: ['white'] }));
   });
 });

@@ -43,6 +43,8 @@ export function MockupsStep({
 }: Props) {
   const [selection, setSelection] = useState<MockupSelection | null>(null);
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
+  // Every colour is the default; one colour renders in a few seconds rather than a minute on a busy server.
+  const [everyColour, setEveryColour] = useState(true);
   const generate = useGenerateMockups((job) => {
     setProgress({ done: job.done, total: job.total });
     onMockupsChange(job.mockups, null);
@@ -52,7 +54,13 @@ export function MockupsStep({
     if (!selection) return;
     onMockupsChange([], null);
     generate.mutate(
-      { designId: design.id, productType, adjustments: selection.adjustments, templateIds: [selection.templateId] },
+      {
+        designId: design.id,
+        productType,
+        adjustments: selection.adjustments,
+        templateIds: [selection.templateId],
+        ...(everyColour ? {} : { colors: [selection.color] }),
+      },
       {
         onSuccess: (job) => {
           const chosen = job.mockups.find((m) => m.color === selection.color) ?? job.mockups[0] ?? null;
@@ -86,7 +94,16 @@ export function MockupsStep({
               {generate.isPending && <Loader2 className="animate-spin" />}
               {hasResults && !generate.isPending ? 'Regenerate' : 'Generate Mockups'}
             </Button>
-            <span className="text-sm text-slate-500">Renders the chosen view in every colour, exactly as placed.</span>
+            <label className="flex items-center gap-2 text-sm text-slate-600">
+              <input
+                type="checkbox"
+                className="h-4 w-4 accent-brand-600"
+                checked={everyColour}
+                disabled={generate.isPending}
+                onChange={(e) => setEveryColour(e.target.checked)}
+              />
+              Render every colour of the chosen view (else only the chosen colour), exactly as placed
+            </label>
             {progress && (
               <span className="text-sm text-slate-600" data-testid="mockup-progress">
                 {progress.done} of {progress.total} rendered
