@@ -62,8 +62,9 @@ test('the Mockups step edits a design on real templates and downloads the PNG', 
     return pixel.length === 4 && pixel.every((value, i) => Math.abs(value - (expected[i] ?? 0)) <= 3);
   };
   await expect.poll(centreIsNear([20, 60, 200, 255])).toBe(true);
-  // The first request renders the template on the server (about a second); Download waits for it.
-  await expect(page.getByRole('button', { name: 'Download Mockup' })).toBeEnabled({ timeout: 20_000 });
+  // The first request renders the template on the server (about a second alone; far longer while the wizard test
+  // renders mockups in the other worker); Download waits for it.
+  await expect(page.getByRole('button', { name: 'Download Mockup' })).toBeEnabled({ timeout: 40_000 });
   const corner = await canvas.evaluate((el: HTMLCanvasElement) =>
     Array.from(el.getContext('2d')?.getImageData(5, 5, 1, 1).data ?? []),
   );
