@@ -1,12 +1,37 @@
-import { Link } from 'react-router';
+import { mockupProductType } from '@podforge/contract';
+import { useEffect } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent } from '@/components/ui/card';
 import { MockupsStep } from '@/features/mockups/components/mockups-step';
 import { cn } from '@/lib/utils';
+import { useWizardState } from '../use-wizard-state';
+import { productTypeFor } from '../wizard-state';
 import { WIZARD_STEPS, type WizardStepId } from '../wizard-steps';
+import { DesignStep } from './design-step';
+import { DetailsStep } from './details-step';
+import { PricingStep } from './pricing-step';
+import { ProductStep } from './product-step';
 
-// The steps' contents come with the products and mockups issues; the step in the path is already the source of truth.
+/** The five steps; the step in the path is the source of truth, the saved state keeps what was chosen. */
 export function CreateWizard({ step }: { step: WizardStepId }) {
+  const { state, update, reset } = useWizardState();
+  const navigate = useNavigate();
   const activeIndex = WIZARD_STEPS.findIndex((s) => s.id === step);
   const active = WIZARD_STEPS[activeIndex];
+
+  useEffect(() => update({ step }), [step, update]);
+
+  // Spec section 4: next and previous move one step.
+  const go = (offset: 1 | -1) => {
+    const target = WIZARD_STEPS[activeIndex + offset];
+    if (target) navigate(target.path);
+  };
+  const next = () => go(1);
+  const back = () => go(-1);
+
+  const firstDesign = state.designFiles[0] ?? null;
+
   return (
     <div className="space-y-6">
       <div>
@@ -40,7 +65,47 @@ export function CreateWizard({ step }: { step: WizardStepId }) {
         })}
       </ol>
       <h2 className="text-lg font-semibold">{active?.label}</h2>
-      {step === 'mockups' && <MockupsStep />}
+      {step === 'product' && <ProductStep state={state} update={update} onNext={next} />}
+      {step === 'design' && <DesignStep state={state} update={update} onBack={back} onNext={next} />}
+      {step === 'mockups' &&
+        (firstDesign ? (
+          <MockupsStep
+            design={firstDesign}
+            productType={mockupProductType(productTypeFor(state.selectedTemplate, state.selectedCategory))}
+            mockups={state.mockups}
+            selectedMockupId={state.selectedMockupId}
+            onMockupsChange={(mockups, selectedMockupId) => update({ mockups, selectedMockupId })}
+            onBack={back}
+            onNext={next}
+          />
+        ) : (
+          <MissingPrerequisite text="Choose a design first: the mockups show it." onBack={back} />
+        ))}
+      {step === 'details' && <DetailsStep state={state} update={update} onBack={back} onNext={next} />}
+      {step === 'pricing' && (
+        <PricingStep
+          state={state}
+          update={update}
+          onBack={back}
+          onDone={() => {
+            reset();
+            navigate('/?tab=my-products');
+          }}
+        />
+      )}
     </div>
+  );
+}
+
+function MissingPrerequisite({ text, onBack }: { text: string; onBack: () => void }) {
+  return (
+    <Card>
+      <CardContent className="flex flex-col items-start gap-3 py-8">
+        <p className="text-sm text-slate-600">{text}</p>
+        <Button variant="outline" onClick={onBack}>
+          Back to Design
+        </Button>
+      </CardContent>
+    </Card>
   );
 }

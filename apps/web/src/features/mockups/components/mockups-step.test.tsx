@@ -1,5 +1,6 @@
-import { DESIGN_AREAS } from '@podforge/contract';
+import { DESIGN_AREAS, type TMockup } from '@podforge/contract';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeFetch, json, renderWithProviders } from '@/test/render';
 import { MockupsStep } from './mockups-step';
@@ -20,10 +21,10 @@ describe('MockupsStep', () => {
   let polls = 0;
   let batchBody: unknown = null;
   beforeEach(() => {
+    batchBody = null;
     vi.spyOn(HTMLCanvasElement.prototype, 'getContext').mockReturnValue(null);
     polls = 0;
     const fetchRoutes = fakeFetch({
-      '/api/designs': () => json([{ id: DESIGN_ID, name: 'Sunset', width: 4500, height: 5400, url: '/d.png' }]),
       '/api/mockups/templates?productType=tshirt': () =>
         json({
           productType: 'tshirt',
@@ -66,13 +67,32 @@ describe('MockupsStep', () => {
     vi.restoreAllMocks();
   });
 
-  it('generates mockups of the chosen design on the server and shows real progress and results', async () => {
-    renderWithProviders(<MockupsStep />);
-    const generate = screen.getByRole('button', { name: 'Generate Mockups' });
-    expect(generate).toBeDisabled();
+  it('renders the given design on the chosen template in every colour, with real progress, and picks one', async () => {
+    const changes: [string[], string | null][] = [];
+    function Harness() {
+      const [state, setState] = useState<{ mockups: TMockup[]; selected: string | null }>({
+        mockups: [],
+        selected: null,
+      });
+      return (
+        <MockupsStep
+          design={{ id: DESIGN_ID, name: 'Sunset', width: 4500, height: 5400, url: '/d.png' }}
+          productType="tshirt"
+          mockups={state.mockups}
+          selectedMockupId={state.selected}
+          onMockupsChange={(mockups, selected) => {
+            changes.push([mockups.map((m) => m.id), selected]);
+            setState({ mockups, selected });
+          }}
+          onBack={() => {}}
+          onNext={onNext}
+        />
+      );
+    }
+    const onNext = vi.fn();
+    renderWithProviders(<Harness />);
     expect(screen.getByRole('button', { name: 'Continue to Details' })).toBeDisabled();
-    await screen.findByRole('option', { name: 'Sunset' });
-    fireEvent.change(screen.getByRole('combobox', { name: 'Design' }), { target: { value: DESIGN_ID } });
+    const generate = screen.getByRole('button', { name: 'Generate Mockups' });
     await waitFor(() => expect(generate).toBeEnabled());
     fireEvent.click(generate);
     await waitFor(() => expect(screen.getByTestId('mockup-progress')).toHaveTextContent('3 of 3 rendered'), {
@@ -82,11 +102,36 @@ describe('MockupsStep', () => {
     expect(batchBody).toMatchObject({
       designId: DESIGN_ID,
       productType: 'tshirt',
+      templateIds: ['tshirt-front'],
       async: true,
       adjustments: { scale: 100, rotation: 0, x: 0, y: 0, opacity: 100 },
     });
-    expect(screen.getAllByRole('img')).toHaveLength(3);
+    expect(screen.getAllByTestId('mockup-result')).toHaveLength(3);
+    // The editor's colour (white) was not rendered here, so the first render is picked.
+    await waitFor(() => expect(changes.at(-1)).toEqual([['m0', 'm1', 'm2'], 'm0']));
+    fireEvent.click(screen.getAllByTestId('mockup-result')[2] as HTMLElement);
+    expect(screen.getAllByTestId('mockup-result')[2]).toHaveAttribute('aria-pressed', 'true');
     expect(screen.getByRole('button', { name: 'Regenerate' })).toBeEnabled();
-    expect(screen.getByRole('link', { name: 'Continue to Details' })).toHaveAttribute('href', '/create/details');
+    fireEvent.click(screen.getByRole('button', { name: 'Continue to Details' }));
+    expect(onNext).toHaveBeenCalledOnce();
+  });
+
+  it('renders only the chosen colour when every colour is not wanted', async () => {
+    renderWithProviders(
+      <MockupsStep
+        design={{ id: DESIGN_ID, name: 'Sunset', width: 4500, height: 5400, url: '/d.png' }}
+        productType="tshirt"
+        mockups={[]}
+        selectedMockupId={null}
+        onMockupsChange={() => {}}
+        onBack={() => {}}
+        onNext={() => {}}
+      />,
+    );
+    fireEvent.click(screen.getByRole('checkbox', { name: /Render every colour/ }));
+    const generate = screen.getByRole('button', { name: 'Generate Mockups' });
+    await waitFor(() => expect(generate).toBeEnabled());
+    fireEvent.click(generate);
+    await waitFor(() => expect(batchBody).toMatchObject({ templateIds: ['tshirt-front'], colors: ['white'] }));
   });
 });

@@ -1,0 +1,515 @@
+import { DESIGN_AREAS } from '@podforge/contract';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { useLocation } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Toaster } from '@/components/ui/toaster';
+import { fakeFetch, json, renderWithProviders } from '@/test/render';
+import { INITIAL_WIZARD, WIZARD_STORAGE_KEY, type WizardState } from '../wizard-state';
+import { stepFromPath } from '../wizard-steps';
+import { CreateWizard } from './create-wizard';
+
+const DESIGN_ID = '11111111-1111-4111-8111-111111111111';
+const MOCKUP_ID = '33333333-3333-4333-8333-333333333333';
+const PRODUCT_ID = '44444444-4444-4444-8444-444444444444';
+
+const apparel = { id: 1, parentId: 0, name: 'Apparel', image: '' };
+const tshirts = { id: 2, parentId: 1, name: 'T-Shirts', image: '' };
+const template = {
+  id: 71,
+  name: 'Unisex Staple T-Shirt',
+  description: 'A soft tee.',
+  price: 12.5,
+  imageUrl: '/t71.png',
+};
+const serverDesign = {
+  id: DESIGN_ID,
+  name: 'Sunset',
+  type: 'png',
+  size: 100,
+  width: 1500,
+  height: 1500,
+  url: '/api/designs/d/file/print',
+  thumbnailUrl: '/api/designs/d/file/thumbnail',
+  originalUrl: '/api/designs/d/file/original',
+  source: 'upload',
+  createdAt: '2026-01-01T00:00:00Z',
+};
+const wizardDesign = {
+  id: DESIGN_ID,
+  src: serverDesign.thumbnailUrl,
+  source: 'upload' as const,
+  name: 'Sunset',
+  url: serverDesign.url,
+  width: 1500,
+  height: 1500,
+};
+const mockup = {
+  id: MOCKUP_ID,
+  templateId: 'tshirt-front',
+  color: 'white',
+  url: `/api/mockups/${MOCKUP_ID}/file`,
+  previewUrl: `/api/mockups/${MOCKUP_ID}/preview`,
+  width: 2000,
+  height: 2500,
+};
+
+function seed(patch: Partial<WizardState>) {
+  localStorage.setItem(WIZARD_STORAGE_KEY, JSON.stringify({ version: 1, state: { ...INITIAL_WIZARD, ...patch } }));
+}
+const saved = (): WizardState => JSON.parse(localStorage.getItem(WIZARD_STORAGE_KEY) ?? 'null')?.state;
+
+const chosenProduct: Partial<WizardState> = {
+  platform: 'shopify',
+  selectedCategory: tshirts,
+  selectedTemplate: template,
+};
+
+function Wizard() {
+  const { pathname, search } = useLocation();
+  return (
+    <>
+      <CreateWizard step={stepFromPath(pathname)} />
+      <div data-testid="location">{`${pathname}${search}`}</div>
+      <Toaster />
+    </>
+  );
+}
+
+function setup(path: string, routes: Parameters<typeof fakeFetch>[0]) {
+  const fetch = fakeFetch(routes);
+  vi.stubGlobal('fetch', fetch);
+  renderWithProviders(<Wizard />, { path });
+  return fetch;
+}
+
+const location = () => screen.getByTestId('location');
+
+beforeEach(() => {
+  localStorage.clear();
+  sessionStorage.clear();
+  vi.spyOn(HTMLCanvasElement.prototype, 'getContext').mockReturnValue(null);
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+describe('step indicator', () => {
+  it('lets only the active and earlier steps be clicked', () => {
+    setup('/create/details', {
+      'GET /api/designs': () => json([]),
+    });
+    const steps = screen.getByRole('list', { name: 'Wizard steps' });
+    for (const name of ['1. Product', '2. Design', '3. Mockups', '4. Details'])
+      expect(within(steps).getByRole('link', { name })).toBeInTheDocument();
+    expect(within(steps).queryByRole('link', { name: '5. Pricing' })).toBeNull();
+    expect(within(steps).getByText('5. Pricing')).toHaveAttribute('aria-disabled', 'true');
+    expect(within(steps).getByRole('link', { name: '4. Details' })).toHaveAttribute('aria-current', 'step');
+    expect(screen.getByRole('heading', { level: 2, name: 'Details' })).toBeInTheDocument();
+  });
+});
+
+describe('Product step', () => {
+  const routes = {
+    'GET /api/catalog/shopify/categories': () => json([apparel, tshirts]),
+    '/api/printful/categories?parent_id=1': () => json([tshirts]),
+    '/api/printful/categories?parent_id=2': () => json([]),
+    '/api/catalog/shopify/products?categoryId=2': () => json([template]),
+  };
+
+  it('offers Shopify and coming-soon platforms, browses categories with a breadcrumb and chooses a template', async () => {
+    setup('/create', routes);
+    expect(screen.getByRole('button', { name: /Etsy/ })).toBeDisabled();
+    expect(within(screen.getByRole('button', { name: /Etsy/ })).getByText('Coming Soon')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /Amazon/ })).toBeDisabled();
+    expect(screen.getByRole('button', { name: /WooCommerce/ })).toBeDisabled();
+    fireEvent.click(screen.getByRole('button', { name: 'Shopify' }));
+    const breadcrumb = screen.getByRole('navigation', { name: 'Breadcrumb' });
+    expect(within(breadcrumb).getByText('Catalog')).toHaveAttribute('aria-current', 'page');
+
+    fireEvent.click(await screen.findByRole('button', { name: 'Apparel' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'T-Shirts' }));
+    // A category with subcategories has no Continue; a leaf category says so and lists its templates.
+    expect(await screen.findByText('No subcategories found.')).toBeInTheDocument();
+    expect(within(breadcrumb).getByRole('button', { name: 'Apparel' })).toBeInTheDocument();
+    expect(within(breadcrumb).getByText('T-Shirts')).toHaveAttribute('aria-current', 'page');
+    const card = await screen.findByRole('button', { name: 'Unisex Staple T-Shirt' });
+    expect(card).toHaveTextContent('A soft tee.');
+    expect(card).toHaveTextContent('$12.50');
+    const next = screen.getByRole('button', { name: 'Continue to Design' });
+    expect(next).toBeDisabled();
+    fireEvent.click(card);
+    expect(card).toHaveAttribute('aria-pressed', 'true');
+    expect(saved()).toMatchObject({ platform: 'shopify', selectedCategory: tshirts, selectedTemplate: template });
+    expect(saved().pricing.variants).toHaveLength(4);
+    fireEvent.click(next);
+    expect(location()).toHaveTextContent('/create/design');
+  });
+
+  it('shows Continue to Design only on a category without subcategories; the breadcrumb goes back up', async () => {
+    setup('/create', routes);
+    fireEvent.click(screen.getByRole('button', { name: 'Shopify' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Apparel' }));
+    await screen.findByRole('button', { name: 'T-Shirts' });
+    expect(screen.queryByRole('button', { name: 'Continue to Design' })).toBeNull();
+    fireEvent.click(
+      within(screen.getByRole('navigation', { name: 'Breadcrumb' })).getByRole('button', { name: 'Catalog' }),
+    );
+    expect(await screen.findByRole('button', { name: 'Apparel' })).toBeInTheDocument();
+    expect(saved().selectedCategory).toBeNull();
+  });
+
+  it('choosing the platform again clears category and template', async () => {
+    seed(chosenProduct);
+    setup('/create', routes);
+    expect(await screen.findByRole('button', { name: 'Unisex Staple T-Shirt' })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Shopify' }));
+    expect(saved()).toMatchObject({ platform: 'shopify', selectedCategory: null, selectedTemplate: null });
+    expect(await screen.findByRole('button', { name: 'Apparel' })).toBeInTheDocument();
+  });
+
+  it("says 'Could not load categories.' and retries", async () => {
+    let attempts = 0;
+    setup('/create', {
+      ...routes,
+      'GET /api/catalog/shopify/categories': () => {
+        attempts += 1;
+        return attempts === 1 ? json({ error: 'down' }, 500) : json([apparel, tshirts]);
+      },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Shopify' }));
+    expect(await screen.findByText('Could not load categories.')).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByRole('button', { name: 'Apparel' })).toBeInTheDocument();
+    expect(attempts).toBe(2);
+  });
+});
+
+describe('Design step', () => {
+  const png = (name: string) => new File([new Uint8Array([137, 80, 78, 71])], name, { type: 'image/png' });
+
+  it('uploads files through /api/upload/files, shows each refused file, lists, picks and removes designs', async () => {
+    seed(chosenProduct);
+    const fetch = setup('/create/design', {
+      'GET /api/designs': () => json([{ ...serverDesign, id: '55555555-5555-4555-8555-555555555555', name: 'Old' }]),
+      'POST /api/upload/files': () =>
+        json({ files: [serverDesign, { name: 'broken.png', error: 'File is not a valid PNG', status: 400 }] }),
+    });
+    const next = screen.getByRole('button', { name: 'Continue to Mockups' });
+    expect(next).toBeDisabled();
+    const big = png('huge.png');
+    Object.defineProperty(big, 'size', { value: 10 * 1024 * 1024 + 1 });
+    fireEvent.change(screen.getByTestId('wizard-file-input'), {
+      target: {
+        files: [png('sunset.png'), png('broken.png'), big, new File(['x'], 'notes.txt', { type: 'text/plain' })],
+      },
+    });
+    const selected = await screen.findByRole('list', { name: 'Selected designs' });
+    expect(within(selected).getByText('Sunset')).toBeInTheDocument();
+    const problems = screen.getByRole('list', { name: 'Upload problems' });
+    expect(problems).toHaveTextContent('broken.png: File is not a valid PNG');
+    expect(problems).toHaveTextContent('huge.png: File Too Large – Please upload a file smaller than 10MB.');
+    expect(problems).toHaveTextContent('notes.txt: Invalid File Type – Please upload a PNG, JPEG, SVG, or PDF file.');
+    const upload = fetch.calls.find((c) => c.method === 'POST' && c.url.pathname === '/api/upload/files');
+    expect((upload as { body: FormData }).body.getAll('files').map((f) => (f as File).name)).toEqual([
+      'sunset.png',
+      'broken.png',
+    ]);
+    expect(next).toBeEnabled();
+
+    fireEvent.click(await screen.findByRole('button', { name: 'Use Old' }));
+    expect(within(selected).getByText('Old')).toBeInTheDocument();
+    expect(saved().designFiles.map((d) => d.name)).toEqual(['Sunset', 'Old']);
+    expect(saved().designFiles[0]).toMatchObject({ id: DESIGN_ID, source: 'upload', src: serverDesign.thumbnailUrl });
+
+    fireEvent.click(screen.getByRole('button', { name: 'Remove Sunset' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Remove Old' }));
+    expect(next).toBeDisabled();
+    fireEvent.click(screen.getByRole('button', { name: 'Back to Product Type' }));
+    expect(location()).toHaveTextContent(/^\/create$/);
+  });
+
+  it("shows 'Upload failed' when the upload call fails without a reason", async () => {
+    setup('/create/design', {
+      'GET /api/designs': () => json([]),
+      'POST /api/upload/files': () => new Response('', { status: 500 }),
+    });
+    fireEvent.change(screen.getByTestId('wizard-file-input'), { target: { files: [png('sunset.png')] } });
+    expect(await screen.findByText('sunset.png: Upload failed')).toBeInTheDocument();
+  });
+
+  it('sends the AI prompt to /api/ai/designs and shows the real error (no images are invented)', async () => {
+    const fetch = setup('/create/design', {
+      'GET /api/designs': () => json([]),
+      'POST /api/ai/designs': () => json({ error: 'Route POST /api/ai/designs not found', code: 'NOT_FOUND' }, 404),
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Generate Design' }));
+    expect(screen.getByRole('alert')).toHaveTextContent('Please enter a prompt');
+    expect(fetch.calls.some((c) => c.url.pathname === '/api/ai/designs')).toBe(false);
+    fireEvent.change(screen.getByLabelText('Prompt'), { target: { value: 'retro sunset' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Generate Design' }));
+    expect(await screen.findByText('Route POST /api/ai/designs not found')).toBeInTheDocument();
+    expect(fetch.calls.find((c) => c.url.pathname === '/api/ai/designs')?.body).toEqual({
+      prompt: 'retro sunset',
+      size: '1024x1024',
+      n: 1,
+      style: 'vector-clean',
+    });
+    expect(screen.queryByRole('list', { name: 'Selected designs' })).toBeNull();
+  });
+});
+
+describe('Mockups step', () => {
+  it("renders the wizard's first design on the template's product type and saves the picked mockup", async () => {
+    seed({
+      ...chosenProduct,
+      selectedCategory: { id: 5, parentId: 4, name: 'Mugs', image: '' },
+      selectedTemplate: { ...template, name: 'White Glossy Mug' },
+      designFiles: [wizardDesign],
+    });
+    const fetch = setup('/create/mockups', {
+      '/api/mockups/templates?productType=mug': () =>
+        json({
+          productType: 'mug',
+          templates: [
+            {
+              id: 'mug-right',
+              name: 'Mug right',
+              productType: 'mug',
+              imageUrl: '/templates/mockups/mug/mug-right/white.png',
+              previewUrl: '/templates/mockups/mug/mug-right/white.preview.png',
+              width: 2000,
+              height: 2500,
+              designArea: DESIGN_AREAS.mug,
+              colors: [{ id: 'white', name: 'White', hex: '#fff' }],
+            },
+          ],
+        }),
+      'POST /api/mockups/batch': () =>
+        json({ jobId: 'j1', status: 'done', done: 1, total: 1, mockups: [mockup], error: null }),
+    });
+    const next = screen.getByRole('button', { name: 'Continue to Details' });
+    expect(next).toBeDisabled();
+    const generate = screen.getByRole('button', { name: 'Generate Mockups' });
+    await waitFor(() => expect(generate).toBeEnabled());
+    fireEvent.click(generate);
+    await waitFor(() => expect(next).toBeEnabled());
+    expect(fetch.calls.find((c) => c.url.pathname === '/api/mockups/batch')?.body).toMatchObject({
+      designId: DESIGN_ID,
+      productType: 'mug',
+      templateIds: ['mug-right'],
+    });
+    expect(saved()).toMatchObject({ mockups: [mockup], selectedMockupId: MOCKUP_ID });
+    fireEvent.click(next);
+    expect(location()).toHaveTextContent('/create/details');
+  });
+
+  it('asks for a design first when there is none', () => {
+    setup('/create/mockups', {});
+    expect(screen.getByText('Choose a design first: the mockups show it.')).toBeInTheDocument();
+  });
+});
+
+describe('Details step', () => {
+  const content = {
+    title: 'Retro Sunset Tee',
+    description: 'A warm sunset.',
+    tags: ['retro', 'sunset', 'retro '],
+    price: 24.99,
+    variants: [{ name: 'Size', options: ['S', 'M', 'XL'] }],
+    provider: 'offline',
+    creditsRemaining: 199,
+  };
+
+  it('generates the listing for the design, keeps tags clean, previews it and gates Continue', async () => {
+    seed({ ...chosenProduct, designFiles: [wizardDesign], mockups: [mockup], selectedMockupId: MOCKUP_ID });
+    const fetch = setup('/create/details', { 'POST /api/ai/generate-content': () => json(content) });
+    const next = screen.getByRole('button', { name: 'Continue to Pricing' });
+    expect(next).toBeDisabled();
+    fireEvent.click(screen.getByRole('button', { name: 'Generate AI Content' }));
+    await waitFor(() => expect(screen.getByLabelText('Title')).toHaveValue('Retro Sunset Tee'));
+    expect(fetch.calls.find((c) => c.url.pathname === '/api/ai/generate-content')?.body).toEqual({
+      filename: 'Sunset',
+      productType: 'tshirt',
+      platform: 'shopify',
+      designId: DESIGN_ID,
+    });
+    expect(next).toBeEnabled();
+    expect(saved().details).toEqual({
+      title: 'Retro Sunset Tee',
+      description: 'A warm sunset.',
+      tags: ['retro', 'sunset'],
+    });
+    // Generated sizes price the variants; Pricing starts from them.
+    expect(saved().pricing.variants).toEqual([
+      { option: 'S', price: 24.99, sku: 'S' },
+      { option: 'M', price: 24.99, sku: 'M' },
+      { option: 'XL', price: 26.99, sku: 'XL' },
+    ]);
+
+    fireEvent.change(screen.getByLabelText('Tags'), { target: { value: ' summer, , Beach,summer , beach' } });
+    expect(saved().details.tags).toEqual(['summer', 'Beach']);
+    const preview = screen.getByTestId('listing-preview');
+    expect(within(preview).getByRole('img', { name: 'Product mockup' })).toHaveAttribute('src', mockup.previewUrl);
+    expect(preview).toHaveTextContent('Retro Sunset Tee');
+    expect(preview).toHaveTextContent('$24.99');
+    expect(preview).toHaveTextContent('A warm sunset.');
+    expect(within(within(preview).getByRole('list', { name: 'Preview tags' })).getAllByRole('listitem')).toHaveLength(
+      2,
+    );
+
+    fireEvent.change(screen.getByLabelText('Title'), { target: { value: 'x'.repeat(256) } });
+    expect(screen.getByRole('list', { name: 'Marketplace rules' })).toHaveTextContent(
+      'Shopify titles are at most 255 characters (this one has 256).',
+    );
+    fireEvent.change(screen.getByLabelText('Title'), { target: { value: '  ' } });
+    expect(next).toBeDisabled();
+    fireEvent.click(screen.getByRole('button', { name: 'Back to Mockups' }));
+    expect(location()).toHaveTextContent('/create/mockups');
+  });
+
+  it('shows the server reason when generation fails', async () => {
+    seed({ ...chosenProduct, designFiles: [wizardDesign] });
+    setup('/create/details', {
+      'POST /api/ai/generate-content': () => json({ error: 'AI credits used up', code: 'QUOTA' }, 429),
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Generate AI Content' }));
+    expect(await screen.findByText('Failed to generate content. AI credits used up')).toBeInTheDocument();
+  });
+});
+
+describe('Pricing step', () => {
+  const ready: Partial<WizardState> = {
+    ...chosenProduct,
+    designFiles: [wizardDesign],
+    mockups: [mockup],
+    selectedMockupId: MOCKUP_ID,
+    details: { title: 'Retro Sunset Tee', description: 'A warm sunset.', tags: ['retro'] },
+    pricing: {
+      variants: [
+        { option: 'Small', price: 12.5, sku: 'S' },
+        { option: 'Medium', price: 12.5, sku: 'M' },
+        { option: 'Large', price: 12.5, sku: 'L' },
+        { option: 'Extra Large', price: 14.5, sku: 'XL' },
+      ],
+    },
+  };
+  const store = {
+    id: 'int-1',
+    kind: 'store',
+    platform: 'shopify',
+    storeName: 'demo.myshopify.com',
+    name: 'Demo Shop',
+    status: 'connected',
+    verifiedAt: '2026-01-01T00:00:00Z',
+    lastSyncAt: null,
+    isConnected: true,
+  };
+
+  it('edits variants: defaults with margins over the base cost, add needs a name, bad price is 0, remove', () => {
+    seed(ready);
+    setup('/create/pricing', { 'GET /api/integrations': () => json([]) });
+    expect(screen.getByTestId('base-cost')).toHaveTextContent('Base cost $12.50');
+    expect(screen.getAllByTestId('variant-row')).toHaveLength(4);
+    expect(screen.getAllByTestId('variant-margin').map((m) => m.textContent)).toEqual([
+      '$0.00',
+      '$0.00',
+      '$0.00',
+      '$2.00',
+    ]);
+    fireEvent.click(screen.getByRole('button', { name: 'Add Variant' }));
+    expect(screen.getByRole('alert')).toHaveTextContent('Enter a variant name.');
+    expect(screen.getAllByTestId('variant-row')).toHaveLength(4);
+    fireEvent.change(screen.getByLabelText('New variant name'), { target: { value: 'Kids' } });
+    fireEvent.change(screen.getByLabelText('New variant price'), { target: { value: 'abc' } });
+    fireEvent.change(screen.getByLabelText('New variant SKU'), { target: { value: 'K' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add Variant' }));
+    expect(saved().pricing.variants.at(-1)).toEqual({ option: 'Kids', price: 0, sku: 'K' });
+    expect(screen.getAllByTestId('variant-margin').at(-1)).toHaveTextContent('-$12.50');
+    fireEvent.change(screen.getByLabelText('Variant 1 price'), { target: { value: '20' } });
+    fireEvent.blur(screen.getByLabelText('Variant 1 price'));
+    expect(screen.getAllByTestId('variant-margin')[0]).toHaveTextContent('$7.50');
+    fireEvent.click(screen.getByRole('button', { name: 'Remove Kids' }));
+    expect(saved().pricing.variants.map((v) => v.option)).toEqual(['Small', 'Medium', 'Large', 'Extra Large']);
+  });
+
+  it('refuses to upload without variants', async () => {
+    seed({ ...ready, pricing: { variants: [] } });
+    const fetch = setup('/create/pricing', { 'GET /api/integrations': () => json([]) });
+    fireEvent.click(screen.getByRole('button', { name: 'Upload Product' }));
+    expect(
+      (await screen.findAllByText('Please add at least one product variant before uploading.')).length,
+    ).toBeGreaterThan(0);
+    expect(fetch.calls.some((c) => c.method === 'POST')).toBe(false);
+  });
+
+  it('with no store connected, creates the ready product, says it was saved and resets to My Products', async () => {
+    seed(ready);
+    const fetch = setup('/create/pricing', {
+      'GET /api/integrations': () => json([]),
+      'POST /api/products': () => json({ id: PRODUCT_ID }, 201),
+    });
+    expect(await screen.findByTestId('no-stores')).toHaveTextContent('saves the product in My Products');
+    expect(screen.getByRole('link', { name: 'My Products' })).toHaveAttribute('href', '/?tab=my-products');
+    fireEvent.click(screen.getByRole('button', { name: 'Upload Product' }));
+    await waitFor(() => expect(location()).toHaveTextContent('/?tab=my-products'));
+    expect(fetch.calls.find((c) => c.method === 'POST')?.body).toEqual({
+      designId: DESIGN_ID,
+      mockupId: MOCKUP_ID,
+      title: 'Retro Sunset Tee',
+      description: 'A warm sunset.',
+      price: 12.5,
+      tags: ['retro'],
+      productType: 'tshirt',
+      variants: ready.pricing?.variants,
+      status: 'ready',
+    });
+    expect(screen.getByText('Product Saved')).toBeInTheDocument();
+    expect(saved()).toEqual(INITIAL_WIZARD);
+  });
+
+  it('pushes to each selected store; a refusal shows the reason and a retry does not create the product twice', async () => {
+    seed(ready);
+    let pushes = 0;
+    const fetch = setup('/create/pricing', {
+      'GET /api/integrations': () => json([store, { ...store, id: 'int-2', name: 'Other', isConnected: false }]),
+      'POST /api/products': () => json({ id: PRODUCT_ID }, 201),
+      [`POST /api/upload/shopify/${PRODUCT_ID}`]: () => {
+        pushes += 1;
+        return pushes === 1
+          ? json({ error: 'Shopify publishing is not built yet', code: 'NOT_IMPLEMENTED' }, 501)
+          : json({ success: true });
+      },
+    });
+    fireEvent.click(await screen.findByRole('checkbox', { name: /Demo Shop/ }));
+    expect(screen.queryByRole('checkbox', { name: /Other/ })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Upload Product' }));
+    const alert = await screen.findByText('Shopify: Shopify publishing is not built yet');
+    expect(alert.closest('[role="alert"]')).toHaveTextContent('Upload failed. Please try again.');
+    expect(location()).toHaveTextContent('/create/pricing');
+    expect(fetch.calls.find((c) => c.url.pathname.startsWith('/api/upload/'))?.body).toEqual({
+      integrationId: 'int-1',
+    });
+
+    fireEvent.click(screen.getByRole('button', { name: 'Upload Product' }));
+    await waitFor(() => expect(location()).toHaveTextContent('/?tab=my-products'));
+    expect(fetch.calls.filter((c) => c.method === 'POST' && c.url.pathname === '/api/products')).toHaveLength(1);
+    expect(pushes).toBe(2);
+    expect(saved()).toEqual(INITIAL_WIZARD);
+  });
+
+  it("shows 'Upload failed. Please try again.' with the server's reason when creating fails", async () => {
+    seed(ready);
+    setup('/create/pricing', {
+      'GET /api/integrations': () => json([]),
+      'POST /api/products': () => json({ error: 'mockup: shows another design than the product' }, 400),
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Upload Product' }));
+    const reason = await screen.findByText('mockup: shows another design than the product');
+    expect(reason.closest('[role="alert"]')).toHaveTextContent('Upload failed. Please try again.');
+    expect(saved().details.title).toBe('Retro Sunset Tee');
+  });
+});

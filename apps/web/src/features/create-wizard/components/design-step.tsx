@@ -1,0 +1,301 @@
+import { PRODUCT_DESIGN_MAX_BYTES, type TDesign } from '@podforge/contract';
+import { Loader2, Sparkles, Trash2, Upload } from 'lucide-react';
+import { useState } from 'react';
+import { useDesigns } from '@/api/designs/get-designs';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { NativeSelect } from '@/components/ui/native-select';
+import { ApiError } from '@/lib/api-client';
+import { cn } from '@/lib/utils';
+import {
+  AI_DESIGN_SIZES,
+  AI_DESIGN_STYLES,
+  type AiDesignRequest,
+  aiDesignErrorMessage,
+  useGenerateAiDesigns,
+} from '../api/generate-ai-designs';
+import { useUploadFiles } from '../api/upload-files';
+import type { WizardUpdate } from '../use-wizard-state';
+import { canContinue, type WizardDesign, type WizardState } from '../wizard-state';
+
+type Props = { state: WizardState; update: WizardUpdate; onBack: () => void; onNext: () => void };
+
+const ACCEPT = 'image/png,image/jpeg,image/svg+xml,application/pdf,.png,.jpg,.jpeg,.svg,.pdf';
+const EXTENSIONS = /\.(png|jpe?g|svg|pdf)$/i;
+const MIME_TYPES = ['image/png', 'image/jpeg', 'image/svg+xml', 'application/pdf'];
+
+const inputClass =
+  'block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/30';
+
+export const toWizardDesign = (d: TDesign): WizardDesign => ({
+  id: d.id,
+  src: d.thumbnailUrl,
+  source: d.source,
+  name: d.name,
+  url: d.url,
+  width: d.width,
+  height: d.height,
+});
+
+/** Spec section 5 'Simple flow design file' rules, which the wizard shares (10 MB; PNG, JPEG, SVG, PDF). */
+export function designFileProblem(file: File): string | null {
+  if (!EXTENSIONS.test(file.name) && !MIME_TYPES.includes(file.type))
+    return 'Invalid File Type – Please upload a PNG, JPEG, SVG, or PDF file.';
+  if (file.size > PRODUCT_DESIGN_MAX_BYTES) return 'File Too Large – Please upload a file smaller than 10MB.';
+  return null;
+}
+
+type FileNote = { name: string; error: string };
+
+/** Wizard step 2: designs uploaded, picked from earlier uploads or generated, listed with remove. */
+export function DesignStep({ state, update, onBack, onNext }: Props) {
+  const [notes, setNotes] = useState<FileNote[]>([]);
+  const upload = useUploadFiles();
+  const designs = useDesigns();
+  const selectedIds = new Set(state.designFiles.map((d) => d.id));
+
+  // The first design is the one the mockups show: when it changes, the renders no longer fit.
+  const setDesigns = (next: WizardDesign[]) =>
+    update((s) =>
+      s.designFiles[0]?.id === next[0]?.id
+        ? { designFiles: next }
+        : { designFiles: next, mockups: [], selectedMockupId: null },
+    );
+  const add = (items: WizardDesign[]) =>
+    setDesigns([...state.designFiles, ...items.filter((d) => !selectedIds.has(d.id))]);
+  const remove = (id: string) => setDesigns(state.designFiles.filter((d) => d.id !== id));
+
+  const onFiles = async (files: File[]) => {
+    const refused: FileNote[] = [];
+    const valid: File[] = [];
+    for (const file of files) {
+      const problem = designFileProblem(file);
+      if (problem) refused.push({ name: file.name, error: problem });
+      else valid.push(file);
+    }
+    setNotes(refused);
+    if (valid.length === 0) return;
+    try {
+      const { files: results } = await upload.mutateAsync(valid);
+      const uploaded: WizardDesign[] = [];
+      for (const r of results) {
+        if ('error' in r) refused.push({ name: r.name, error: r.error || 'Upload failed' });
+        else uploaded.push(toWizardDesign(r));
+      }
+      setNotes([...refused]);
+      if (uploaded.length) add(uploaded);
+    } catch (error) {
+      const reason = (error instanceof ApiError && error.serverMessage) || 'Upload failed';
+      setNotes([...refused, ...valid.map((f) => ({ name: f.name, error: reason }))]);
+    }
+  };
+
+  const serverDesigns = designs.data ?? [];
+  return (
+    <div className="space-y-6">
+      <div className="grid gap-6 lg:grid-cols-2">
+        <Card>
+          <CardHeader>
+            <CardTitle className="text-base">Upload designs</CardTitle>
+          </CardHeader>
+          <CardContent className="space-y-3">
+            <label
+              className={cn(
+                'flex cursor-pointer flex-col items-center gap-2 rounded-lg border-2 border-dashed border-slate-300 p-6 text-center text-sm text-slate-600 hover:bg-slate-50',
+                upload.isPending && 'pointer-events-none opacity-60',
+              )}
+            >
+              {upload.isPending ? (
+                <Loader2 className="h-6 w-6 animate-spin" aria-label="Uploading" />
+              ) : (
+                <Upload className="h-6 w-6" aria-hidden />
+              )}
+              <span>Choose files: PNG, JPEG, SVG or PDF, up to 10 MB each</span>
+              <input
+                type="file"
+                multiple
+                accept={ACCEPT}
+                className="sr-only"
+                aria-label="Upload design files"
+                data-testid="wizard-file-input"
+                disabled={upload.isPending}
+                onChange={(e) => {
+                  const files = Array.from(e.target.files ?? []);
+                  e.target.value = '';
+                  if (files.length) void onFiles(files);
+                }}
+              />
+            </label>
+            {notes.length > 0 && (
+              <ul className="space-y-1 text-sm text-red-600" aria-label="Upload problems">
+                {notes.map((n) => (
+                  <li key={`${n.name}-${n.error}`}>
+                    {n.name}: {n.error}
+                  </li>
+                ))}
+              </ul>
+            )}
+            <div className="space-y-2 pt-2">
+              <h3 className="text-sm font-semibold">Your designs</h3>
+              {designs.isPending ? (
+                <Loader2 className="h-5 w-5 animate-spin text-slate-400" aria-label="Loading designs" />
+              ) : designs.isError ? (
+                <p className="text-sm text-red-600">Your designs could not be loaded: {designs.error.message}</p>
+              ) : serverDesigns.length === 0 ? (
+                <p className="text-sm text-slate-500">No designs uploaded yet.</p>
+              ) : (
+                <ul className="grid grid-cols-3 gap-2 sm:grid-cols-4" aria-label="Existing designs">
+                  {serverDesigns.map((d) => (
+                    <li key={d.id}>
+                      <button
+                        type="button"
+                        aria-pressed={selectedIds.has(d.id)}
+                        aria-label={`Use ${d.name}`}
+                        onClick={() => (selectedIds.has(d.id) ? remove(d.id) : add([toWizardDesign(d)]))}
+                        className={cn(
+                          'w-full rounded border p-1',
+                          selectedIds.has(d.id) ? 'border-brand-600 ring-2 ring-brand-500/30' : 'border-slate-200',
+                        )}
+                      >
+                        <img src={d.thumbnailUrl} alt="" className="aspect-square w-full object-contain" />
+                        <span className="block truncate text-xs">{d.name}</span>
+                      </button>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </div>
+          </CardContent>
+        </Card>
+        <AiDesignGenerator onImages={(images) => add(images.map(toWizardDesign))} />
+      </div>
+
+      <Card>
+        <CardHeader>
+          <CardTitle className="text-base">Selected designs</CardTitle>
+        </CardHeader>
+        <CardContent>
+          {state.designFiles.length === 0 ? (
+            <p className="text-sm text-slate-500">No design selected yet.</p>
+          ) : (
+            <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4" aria-label="Selected designs">
+              {state.designFiles.map((d, i) => (
+                <li key={d.id} className="flex items-center gap-3 rounded-lg border border-slate-200 p-2">
+                  <img src={d.src} alt="" className="h-14 w-14 rounded bg-slate-50 object-contain" />
+                  <div className="min-w-0 flex-1 text-sm">
+                    <p className="truncate font-medium">{d.name}</p>
+                    <p className="text-xs text-slate-500">
+                      {d.source === 'ai' ? 'AI' : 'Upload'}
+                      {i === 0 && ' · used for mockups'}
+                    </p>
+                  </div>
+                  <Button variant="ghost" size="icon" aria-label={`Remove ${d.name}`} onClick={() => remove(d.id)}>
+                    <Trash2 />
+                  </Button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </CardContent>
+      </Card>
+
+      <div className="flex justify-between">
+        <Button variant="outline" onClick={onBack}>
+          Back to Product Type
+        </Button>
+        <Button onClick={onNext} disabled={!canContinue(state, 'design')}>
+          Continue to Mockups
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+/** Spec 'AI generator' of the Design step: the prompt goes to `POST /api/ai/designs`; its real answer is shown. */
+function AiDesignGenerator({ onImages }: { onImages: (images: TDesign[]) => void }) {
+  const [prompt, setPrompt] = useState('');
+  const [size, setSize] = useState<AiDesignRequest['size']>('1024x1024');
+  const [n, setN] = useState(1);
+  const [style, setStyle] = useState<AiDesignRequest['style']>('vector-clean');
+  const [error, setError] = useState<string | null>(null);
+  const generate = useGenerateAiDesigns();
+
+  const onGenerate = () => {
+    if (!prompt.trim()) {
+      setError('Please enter a prompt');
+      return;
+    }
+    setError(null);
+    generate.mutate(
+      { prompt: prompt.trim(), size, n, style },
+      {
+        onSuccess: (result) => {
+          if (!result?.images?.length) setError('No images generated');
+          else onImages(result.images);
+        },
+        onError: (e) => setError(aiDesignErrorMessage(e)),
+      },
+    );
+  };
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle className="text-base">AI generator</CardTitle>
+      </CardHeader>
+      <CardContent className="space-y-3">
+        <label className="block space-y-1 text-sm font-medium">
+          <span>Prompt</span>
+          <textarea
+            className={inputClass}
+            rows={3}
+            value={prompt}
+            onChange={(e) => setPrompt(e.target.value)}
+            placeholder="A retro sunset over palm trees"
+          />
+        </label>
+        <div className="grid gap-3 sm:grid-cols-3">
+          <label className="block space-y-1 text-sm font-medium">
+            <span>Size</span>
+            <NativeSelect value={size} onChange={(e) => setSize(e.target.value as AiDesignRequest['size'])}>
+              {AI_DESIGN_SIZES.map((s) => (
+                <option key={s} value={s}>
+                  {s}
+                </option>
+              ))}
+            </NativeSelect>
+          </label>
+          <label className="block space-y-1 text-sm font-medium">
+            <span>Variations</span>
+            <NativeSelect value={String(n)} onChange={(e) => setN(Number(e.target.value))}>
+              {[1, 2, 3, 4].map((v) => (
+                <option key={v} value={v}>
+                  {v}
+                </option>
+              ))}
+            </NativeSelect>
+          </label>
+          <label className="block space-y-1 text-sm font-medium">
+            <span>Style</span>
+            <NativeSelect value={style} onChange={(e) => setStyle(e.target.value as AiDesignRequest['style'])}>
+              {AI_DESIGN_STYLES.map((s) => (
+                <option key={s} value={s}>
+                  {s}
+                </option>
+              ))}
+            </NativeSelect>
+          </label>
+        </div>
+        <Button onClick={onGenerate} disabled={generate.isPending}>
+          {generate.isPending ? <Loader2 className="animate-spin" /> : <Sparkles />}
+          {generate.isPending ? 'Generating...' : 'Generate Design'}
+        </Button>
+        {error && (
+          <p className="text-sm text-red-600" role="alert">
+            {error}
+          </p>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

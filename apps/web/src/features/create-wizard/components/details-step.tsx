@@ -1,0 +1,156 @@
+import { Loader2, Sparkles } from 'lucide-react';
+import { useState } from 'react';
+import { useGenerateContent } from '@/api/ai/generate-content';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { toast } from '@/components/ui/use-toast';
+import { listingProblems, parseTags, variantsFromContent } from '@/features/create-product/simple-flow';
+import { ApiError } from '@/lib/api-client';
+import type { WizardUpdate } from '../use-wizard-state';
+import { canContinue, productTypeFor, selectedMockup, type WizardState } from '../wizard-state';
+
+type Props = { state: WizardState; update: WizardUpdate; onBack: () => void; onNext: () => void };
+
+const inputClass =
+  'block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/30';
+
+/** Wizard step 4: the listing text, written by the AI provider or by hand, previewed as buyers will see it. */
+export function DetailsStep({ state, update, onBack, onNext }: Props) {
+  const { details } = state;
+  const [tagsText, setTagsText] = useState(details.tags.join(', '));
+  const generate = useGenerateContent();
+  const design = state.designFiles[0] ?? null;
+  const platform = state.platform ?? 'shopify';
+  const productType = productTypeFor(state.selectedTemplate, state.selectedCategory);
+  const mockup = selectedMockup(state);
+  const prices = state.pricing.variants.map((v) => v.price);
+  const price = prices.length ? Math.min(...prices) : null;
+  const problems = listingProblems({ title: details.title, tags: details.tags, platform });
+
+  const setDetails = (patch: Partial<WizardState['details']>) =>
+    update((s) => ({ details: { ...s.details, ...patch } }));
+
+  const onGenerate = () => {
+    if (!design) return;
+    generate.mutate(
+      { filename: design.name, productType, platform, designId: design.id },
+      {
+        onSuccess: (result) => {
+          update({
+            details: { title: result.title, description: result.description, tags: parseTags(result.tags.join(',')) },
+            pricing: { variants: variantsFromContent(result) },
+          });
+          setTagsText(result.tags.join(', '));
+          toast({ title: 'Content Generated', description: 'Review the listing and edit it.', variant: 'success' });
+        },
+        onError: (error) => {
+          const reason = error instanceof ApiError ? error.serverMessage : null;
+          toast({
+            title: 'Generation Failed',
+            description: reason
+              ? `Failed to generate content. ${reason}`
+              : 'Failed to generate content. Please try again.',
+            variant: 'destructive',
+          });
+        },
+      },
+    );
+  };
+
+  return (
+    <div className="space-y-6">
+      <div className="grid gap-6 lg:grid-cols-2">
+        <Card>
+          <CardHeader className="flex flex-row items-center justify-between gap-3">
+            <CardTitle className="text-base">Listing</CardTitle>
+            <Button onClick={onGenerate} disabled={!design || generate.isPending}>
+              {generate.isPending ? <Loader2 className="animate-spin" /> : <Sparkles />}
+              {generate.isPending ? 'Generating...' : 'Generate AI Content'}
+            </Button>
+          </CardHeader>
+          <CardContent className="space-y-4">
+            {!design && <p className="text-sm text-slate-500">Choose a design first: the listing is written for it.</p>}
+            <label className="block space-y-1 text-sm font-medium">
+              <span>Title</span>
+              <input
+                className={inputClass}
+                value={details.title}
+                onChange={(e) => setDetails({ title: e.target.value })}
+              />
+            </label>
+            <label className="block space-y-1 text-sm font-medium">
+              <span>Description</span>
+              <textarea
+                className={inputClass}
+                rows={6}
+                value={details.description}
+                onChange={(e) => setDetails({ description: e.target.value })}
+              />
+            </label>
+            <div className="space-y-1">
+              <label className="block space-y-1 text-sm font-medium">
+                <span>Tags</span>
+                <input
+                  className={inputClass}
+                  value={tagsText}
+                  placeholder="retro, sunset, summer"
+                  onChange={(e) => {
+                    setTagsText(e.target.value);
+                    setDetails({ tags: parseTags(e.target.value) });
+                  }}
+                />
+              </label>
+              <p className="text-xs text-slate-500">Separate tags with commas.</p>
+            </div>
+            {problems.length > 0 && (
+              <ul
+                className="space-y-1 rounded-md bg-amber-50 p-3 text-sm text-amber-800"
+                aria-label="Marketplace rules"
+              >
+                {problems.map((p) => (
+                  <li key={p}>{p}</li>
+                ))}
+              </ul>
+            )}
+          </CardContent>
+        </Card>
+
+        <Card>
+          <CardHeader>
+            <CardTitle className="text-base">Preview</CardTitle>
+          </CardHeader>
+          <CardContent className="space-y-3" data-testid="listing-preview">
+            {mockup ? (
+              <img src={mockup.previewUrl} alt="Product mockup" className="w-full max-w-xs rounded border" />
+            ) : (
+              <div className="flex aspect-[4/5] w-full max-w-xs items-center justify-center rounded bg-slate-100 text-sm text-slate-400">
+                No mockup yet
+              </div>
+            )}
+            <p className="text-lg font-semibold">{details.title || 'Untitled product'}</p>
+            <p className="font-medium">{price === null ? 'No price yet' : `$${price.toFixed(2)}`}</p>
+            <p className="whitespace-pre-line text-sm text-slate-600">{details.description}</p>
+            {details.tags.length > 0 && (
+              <ul className="flex flex-wrap gap-1" aria-label="Preview tags">
+                {details.tags.map((t) => (
+                  <li key={t} className="rounded-full bg-slate-100 px-2 py-0.5 text-xs text-slate-700">
+                    {t}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </CardContent>
+        </Card>
+      </div>
+
+      <div className="flex justify-between">
+        <Button variant="outline" onClick={onBack}>
+          Back to Mockups
+        </Button>
+        <Button onClick={onNext} disabled={!canContinue(state, 'details')}>
+          Continue to Pricing
+        </Button>
+      </div>
+    </div>
+  );
+}
