@@ -410,5 +410,14 @@ describe('the built-in sandbox (no SHOPIFY_API_KEY)', () => {
       }),
     ]);
     expect((await s.client().get('/api/shopify/sandbox/products')).json()).toEqual({ sandbox: true, stores: [] });
+
+    // Another workspace connecting the same sandbox shop name does not see this one's products.
+    const other = s.client();
+    const otherStart = await other.get('/auth/shopify/start?shop=any-name.myshopify.com');
+    const otherBack = new URL((await other.get(otherStart.headers.location as string)).headers.location as string);
+    await other.get(otherBack.pathname + otherBack.search);
+    const seen = (await other.get('/api/shopify/sandbox/products')).json();
+    expect(seen.stores).toHaveLength(1);
+    expect(seen.stores[0].products).toEqual([]);
   });
 });

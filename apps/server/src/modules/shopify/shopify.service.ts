@@ -420,21 +420,29 @@ export class ShopifyService {
     const stores = await Promise.all(
       rows.map(async (row) => {
         const remote = await client.products(row.externalId, this.token(row)).catch(toShopifyAppError);
+        // Two workspaces may pick the same sandbox shop name: each sees only what it pushed.
+        const mine = await this.deps.db
+          .select({ remoteProductId: publications.remoteProductId })
+          .from(publications)
+          .where(and(eq(publications.integrationId, row.id), eq(publications.workspaceId, workspaceId)));
+        const ids = new Set(mine.map((m) => m.remoteProductId));
         return {
           integrationId: row.id,
           shop: row.externalId,
           name: row.storeName ?? row.externalId,
-          products: remote.map((p) => ({
-            id: numericId(p.id),
-            title: p.title,
-            handle: p.handle,
-            status: p.status,
-            productType: p.productType ?? '',
-            tags: p.tags ?? [],
-            updatedAt: p.updatedAt ?? null,
-            variants: (p.variants?.nodes ?? []).map((v) => ({ title: v.title, price: v.price, sku: v.sku })),
-            images: p.media?.nodes.length ?? 0,
-          })),
+          products: remote
+            .filter((p) => ids.has(p.id))
+            .map((p) => ({
+              id: numericId(p.id),
+              title: p.title,
+              handle: p.handle,
+              status: p.status,
+              productType: p.productType ?? '',
+              tags: p.tags ?? [],
+              updatedAt: p.updatedAt ?? null,
+              variants: (p.variants?.nodes ?? []).map((v) => ({ title: v.title, price: v.price, sku: v.sku })),
+              images: p.media?.nodes.length ?? 0,
+            })),
         };
       }),
     );
