@@ -67,6 +67,9 @@ export default async function globalSetup() {
     PRINTFUL_API_BASE: printful.url,
     PRINTFUL_OAUTH_BASE: printful.url,
     PRINTFUL_TOKEN: '',
+    // No Shopify app credentials: stores connect to the server's built-in sandbox (shopify.spec.ts).
+    SHOPIFY_API_KEY: '',
+    SHOPIFY_API_SECRET: '',
   });
   process.env.E2E_BASE_URL = url;
   process.env.E2E_DATA_DIR = dataDir;

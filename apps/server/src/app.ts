@@ -20,6 +20,8 @@ import { printfulRoutes } from './modules/printful/printful.routes';
 import { PrintfulService } from './modules/printful/printful.service';
 import { productsRoutes } from './modules/products/products.routes';
 import { schedulesRoutes } from './modules/schedules/schedules.routes';
+import { shopifyRoutes } from './modules/shopify/shopify.routes';
+import { ShopifyService } from './modules/shopify/shopify.service';
 import { registerCsrfGuard } from './plugins/csrf';
 import { registerErrorHandling } from './plugins/errors';
 import { workspacePlugin } from './plugins/workspace';
@@ -36,6 +38,8 @@ export type AppDeps = {
   now: () => Date;
   /** Printful connection and catalogue (live when connected, bundled otherwise). */
   printful: PrintfulService;
+  /** Shopify stores: real shops with SHOPIFY_API_KEY/SECRET, else the built-in sandbox. */
+  shopify: ShopifyService;
   /** Writes listing text: the built-in offline provider unless the configuration names another. */
   ai: AiProvider;
   /** pg-boss on the app's database: scheduled uploads (see modules/schedules). */
@@ -55,14 +59,16 @@ export function createDeps(options: BuildAppOptions): AppDeps {
   const { config, database } = options;
   const cipher = new TokenCipher(secretFromConfigOrFile(config.encryptionKey, config.dataDir, 'encryption.key'));
   const now = options.now ?? (() => new Date());
+  const storage = options.storage ?? createStorage(config);
   return {
     config,
     database,
     db: database.db,
-    storage: options.storage ?? createStorage(config),
+    storage,
     cipher,
     now,
     printful: new PrintfulService({ db: database.db, cipher, config, now }),
+    shopify: new ShopifyService({ db: database.db, cipher, config, now, storage }),
     ai: options.ai ?? createAiProvider(config),
     jobs: new JobQueue(database),
   };
@@ -98,6 +104,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
   await app.register(mockupsRoutes, { deps });
   await app.register(productsRoutes, { deps });
   await app.register(integrationsRoutes, { deps });
+  await app.register(shopifyRoutes, { deps });
   await app.register(aiRoutes, { deps });
   await app.register(schedulesRoutes, { deps });
 

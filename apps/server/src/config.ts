@@ -29,6 +29,20 @@ const ZEnv = z.object({
   PRINTFUL_API_BASE: z.url().default('https://api.printful.com'),
   PRINTFUL_OAUTH_BASE: z.url().default('https://www.printful.com'),
   PRINTFUL_TOKEN: z.string().optional(),
+  SHOPIFY_API_KEY: z.string().optional(),
+  SHOPIFY_API_SECRET: z.string().optional(),
+  SHOPIFY_API_VERSION: z
+    .string()
+    .regex(/^(\d{4}-\d{2}|unstable)$/, 'SHOPIFY_API_VERSION must look like 2025-10')
+    .default('2025-10'),
+  SHOPIFY_SCOPES: z.string().default('write_products,read_orders'),
+  SHOPIFY_SHOP_BASE_URL: z
+    .string()
+    .refine(
+      (v) => v.includes('{shop}') && /^https?:\/\//.test(v),
+      'SHOPIFY_SHOP_BASE_URL must be a URL containing {shop}',
+    )
+    .default('https://{shop}'),
   MOCKUP_TEMPLATE_WARMUP: z
     .enum(['true', 'false'])
     .default('true')
@@ -90,6 +104,12 @@ export type Config = {
   printfulOauthBase: string;
   /** A private Printful token: the live catalogue for every workspace without its own connection. */
   printfulToken: string | undefined;
+  /** The Shopify app's credentials; null runs the built-in Shopify sandbox instead of real stores. */
+  shopify: { apiKey: string; apiSecret: string } | null;
+  shopifyApiVersion: string;
+  shopifyScopes: string[];
+  /** A shop's admin base URL, `{shop}` replaced by its domain (tests point it at the local fake). */
+  shopifyShopBaseUrl: string;
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -99,6 +119,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration: ${problems}`);
   }
   const e = parsed.data;
+  const shopifyKey = e.SHOPIFY_API_KEY || undefined;
+  const shopifySecret = e.SHOPIFY_API_SECRET || undefined;
+  if (Boolean(shopifyKey) !== Boolean(shopifySecret)) {
+    throw new Error('Invalid configuration: set both SHOPIFY_API_KEY and SHOPIFY_API_SECRET, or neither (sandbox)');
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -132,5 +157,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     printfulApiBase: e.PRINTFUL_API_BASE,
     printfulOauthBase: e.PRINTFUL_OAUTH_BASE,
     printfulToken: e.PRINTFUL_TOKEN || undefined,
+    shopify: shopifyKey && shopifySecret ? { apiKey: shopifyKey, apiSecret: shopifySecret } : null,
+    shopifyApiVersion: e.SHOPIFY_API_VERSION,
+    shopifyScopes: e.SHOPIFY_SCOPES.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+    shopifyShopBaseUrl: e.SHOPIFY_SHOP_BASE_URL,
   };
 }

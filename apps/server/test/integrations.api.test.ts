@@ -74,6 +74,7 @@ describe('GET /api/integrations', () => {
         verifiedAt: verifiedAt.toISOString(),
         lastSyncAt: verifiedAt.toISOString(),
         isConnected: true,
+        sandbox: false,
       },
       {
         id: expect.any(String),
@@ -86,6 +87,7 @@ describe('GET /api/integrations', () => {
         lastSyncAt: null,
         // Connected but never verified: not usable for pushes or syncs.
         isConnected: false,
+        sandbox: false,
       },
       {
         id: expect.any(String),
@@ -97,6 +99,7 @@ describe('GET /api/integrations', () => {
         verifiedAt: verifiedAt.toISOString(),
         lastSyncAt: null,
         isConnected: true,
+        sandbox: false,
       },
     ]);
     expect(res.body).not.toMatch(/token|scopes|secret/i);

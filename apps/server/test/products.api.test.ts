@@ -504,7 +504,8 @@ describe('POST /api/upload/:platform/:productId', () => {
     await setStatus('draft');
   });
 
-  it('answers 409 without a connected Shopify store, and 501 with one until publishing is built', async () => {
+  // The push itself (productSet against the fake Shopify) is in shopify.api.test.ts.
+  it('answers 409 without a connected Shopify store, or with one that holds no token', async () => {
     const none = await upload('shopify');
     expect(none.statusCode).toBe(409);
     expect(none.json().error).toBe('No Shopify store is connected. Connect one in Integrations first.');
@@ -528,8 +529,8 @@ describe('POST /api/upload/:platform/:productId', () => {
       .returning();
     for (const body of [undefined, {}, { integrationId: 'default' }, { integrationId: store?.id }]) {
       const res = await upload('shopify', body);
-      expect(res.statusCode, JSON.stringify(body)).toBe(501);
-      expect(res.json().error).toBe('Publishing to Shopify is not available yet');
+      expect(res.statusCode, JSON.stringify(body)).toBe(409);
+      expect(res.json().error).toBe('c.myshopify.com is not connected. Connect it in Integrations first.');
     }
   });
 

@@ -10,6 +10,7 @@ export type TApiError = z.infer<typeof ZApiError>;
 /** Machine codes the server uses in `ApiError.code`. */
 export const ErrorCode = {
   BadRequest: 'BAD_REQUEST',
+  Unauthorized: 'UNAUTHORIZED',
   ValidationFailed: 'VALIDATION_FAILED',
   NotFound: 'NOT_FOUND',
   Forbidden: 'FORBIDDEN',

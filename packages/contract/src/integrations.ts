@@ -14,6 +14,8 @@ export const ZIntegration = z.object({
   lastSyncAt: z.string().nullable(),
   /** Usable for pushes and syncs: connected and verified (spec section 4). */
   isConnected: z.boolean(),
+  /** A store of the built-in Shopify sandbox (the server has no SHOPIFY_API_KEY), not a real shop. */
+  sandbox: z.boolean(),
 });
 export type TIntegration = z.infer<typeof ZIntegration>;
 
@@ -28,3 +30,53 @@ export const PLATFORM_LABELS: Record<string, string> = {
   printify: 'Printify',
 };
 export const platformLabel = (platform: string) => PLATFORM_LABELS[platform] ?? platform;
+
+/** Spec section 5: lowercase letters, digits and hyphens, then .myshopify.com. */
+export const SHOPIFY_DOMAIN_PATTERN = /^[a-z0-9][a-z0-9-]*\.myshopify\.com$/;
+export const SHOPIFY_DOMAIN_EXAMPLE = 'your-store.myshopify.com';
+export const shopifyDomainMessage = (host = SHOPIFY_DOMAIN_EXAMPLE) =>
+  `Please enter a valid Shopify store domain (e.g., ${host}).`;
+
+/** `GET /api/shopify/validate-domain?shop=` and `/auth/shopify/start?shop=`. */
+export const ZShopifyShopQuery = z.object({ shop: z.string().trim().toLowerCase().max(255).optional() });
+export const ZShopifyValidateDomainResult = z.object({
+  valid: z.literal(true),
+  shop: z.string(),
+  sandbox: z.boolean(),
+});
+export type TShopifyValidateDomainResult = z.infer<typeof ZShopifyValidateDomainResult>;
+
+/** `GET /api/shopify/sync?shop=<integration id>` (spec section 7). */
+export const ZShopifySyncQuery = z.object({ shop: z.string().max(100) });
+export const ZShopifySyncResult = z.object({
+  success: z.literal(true),
+  integrationId: z.string(),
+  ordersRead: z.number(),
+  ordersNew: z.number(),
+  lastSyncAt: z.string(),
+});
+export type TShopifySyncResult = z.infer<typeof ZShopifySyncResult>;
+
+export const ZIntegrationIdParams = z.object({ id: z.string().max(100) });
+
+/** `GET /api/shopify/sandbox/products`: what was pushed to this workspace's sandbox stores. */
+export const ZSandboxProduct = z.object({
+  id: z.string(),
+  title: z.string(),
+  handle: z.string(),
+  status: z.string(),
+  productType: z.string(),
+  tags: z.array(z.string()),
+  updatedAt: z.string().nullable(),
+  variants: z.array(z.object({ title: z.string(), price: z.string(), sku: z.string().nullable() })),
+  images: z.number(),
+});
+export const ZSandboxStore = z.object({
+  integrationId: z.string(),
+  shop: z.string(),
+  name: z.string(),
+  products: z.array(ZSandboxProduct),
+});
+export type TSandboxStore = z.infer<typeof ZSandboxStore>;
+export const ZSandboxProducts = z.object({ sandbox: z.boolean(), stores: z.array(ZSandboxStore) });
+export type TSandboxProducts = z.infer<typeof ZSandboxProducts>;

@@ -91,6 +91,15 @@ export type TStorePlatform = (typeof STORE_PLATFORMS)[number];
 export const ZStoreUploadParams = z.object({ platform: z.string().max(40), productId: z.uuid() });
 /** integrationId: a store integration of the workspace; absent or 'default' picks the connected one. */
 export const ZStoreUploadBody = z.object({ integrationId: z.string().max(100).optional() });
+/** A successful push: the product as the store has it. */
+export const ZStoreUploadResult = z.object({
+  success: z.literal(true),
+  platform: z.string(),
+  integrationId: z.string(),
+  remoteProductId: z.string(),
+  remoteUrl: z.string(),
+});
+export type TStoreUploadResult = z.infer<typeof ZStoreUploadResult>;
 
 export const PRODUCTS_PAGE_SIZE = 10;
 

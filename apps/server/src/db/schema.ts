@@ -1,5 +1,17 @@
 import { sql } from 'drizzle-orm';
-import { date, index, integer, jsonb, numeric, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  date,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 /**
  * Every table but `workspaces` carries `workspace_id`, and every query filters on it: a row of another workspace
@@ -156,6 +168,8 @@ export const integrations = pgTable(
       .default('pending'),
     verifiedAt: timestamp('verified_at', { withTimezone: true }),
     lastSyncAt: timestamp('last_sync_at', { withTimezone: true }),
+    /** Connected to the built-in Shopify sandbox (no SHOPIFY_API_KEY), not to a real store. */
+    sandbox: boolean('sandbox').notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('integrations_workspace_platform_external_uq').on(t.workspaceId, t.platform, t.externalId)],

@@ -19,11 +19,14 @@ declare module 'fastify' {
 /** Requests for build assets and template images need no workspace. */
 function needsWorkspace(request: FastifyRequest): boolean {
   const url = request.url;
+  // Shopify's webhooks are signed server-to-server calls: no cookie, and no workspace to make for them.
+  if (url.startsWith('/api/webhooks/')) return false;
   if (url.startsWith('/api/')) return true;
   if (url.startsWith('/assets/') || url.startsWith('/templates/')) return false;
   // Page loads (no file extension) get the cookie before the app's first API calls, so parallel first calls
   // do not each create a workspace.
-  return !/\.[a-z0-9]+(\?|$)/i.test(url);
+  // The path only: a query such as `?shop=x.myshopify.com` is no file extension.
+  return !/\.[a-z0-9]+$/i.test(url.split('?')[0] ?? '');
 }
 
 async function resolveWorkspace(db: Db, token: string | null): Promise<string | null> {

@@ -1,6 +1,7 @@
 import { Route, Routes, useLocation } from 'react-router';
 import { CreateWizard } from '@/features/create-wizard/components/create-wizard';
 import { stepFromPath } from '@/features/create-wizard/wizard-steps';
+import { ShopifySandboxScreen } from '@/features/integrations/components/shopify-sandbox';
 import { AppLayout } from './layout/app-layout';
 import { DashboardShell } from './routes/dashboard-shell';
 import { NotFound } from './routes/not-found';
@@ -20,6 +21,14 @@ export function AppRoutes() {
     <Routes>
       <Route path="/" element={<DashboardShell />} />
       <Route path="/integrations" element={<DashboardShell fixedTab="integrations" />} />
+      <Route
+        path="/integrations/shopify-sandbox"
+        element={
+          <AppLayout activeTab="integrations">
+            <ShopifySandboxScreen />
+          </AppLayout>
+        }
+      />
       <Route path="/create-product" element={<DashboardShell fixedTab="create-product" />} />
       {['/create', '/create/design', '/create/mockups', '/create/details', '/create/pricing'].map((path) => (
         <Route key={path} path={path} element={<WizardRoute />} />

@@ -14,6 +14,7 @@ export async function listIntegrations(deps: AppDeps, workspaceId: string): Prom
       status: integrations.status,
       verifiedAt: integrations.verifiedAt,
       lastSyncAt: integrations.lastSyncAt,
+      sandbox: integrations.sandbox,
     })
     .from(integrations)
     .where(eq(integrations.workspaceId, workspaceId))
@@ -29,5 +30,6 @@ export async function listIntegrations(deps: AppDeps, workspaceId: string): Prom
     verifiedAt: row.verifiedAt?.toISOString() ?? null,
     lastSyncAt: row.lastSyncAt?.toISOString() ?? null,
     isConnected: row.status === 'connected' && row.verifiedAt !== null,
+    sandbox: row.sandbox,
   }));
 }

@@ -7,16 +7,17 @@ import {
   type TProductPage,
   type TProductStatus,
   type TStorePlatform,
+  type TStoreUploadResult,
   type TVariant,
   type ZCreateProduct,
   type ZProductListQuery,
   type ZUpdateProduct,
 } from '@podforge/contract';
-import { and, asc, count, desc, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { AppDeps } from '../../app';
 import type { Db } from '../../db/client';
-import { designs, integrations, mockups, products, productVariants } from '../../db/schema';
+import { designs, integrations, mockups, products, productVariants, publications } from '../../db/schema';
 import { badRequest, conflict, notFound, notImplemented } from '../../lib/errors';
 
 type ProductRow = typeof products.$inferSelect;
@@ -399,9 +400,24 @@ const UNAVAILABLE: Record<Exclude<TStorePlatform, 'shopify'>, string> = {
 export const isStorePlatform = (platform: string): platform is TStorePlatform =>
   (STORE_PLATFORMS as readonly string[]).includes(platform);
 
+/** A product stuck in processing this long (its push's process ended mid-way) may be pushed again. */
+const STALE_PUSH_MS = 5 * 60_000;
+
+/** Whether the product meets the 'ready' rule (design, mockup, title, description, a priced variant). */
+async function meetsReady(deps: AppDeps, row: ProductRow): Promise<boolean> {
+  const variants = (await variantsOf(deps.db, [row.id])).get(row.id) ?? [];
+  return Boolean(
+    row.designId &&
+      row.mockupUrl &&
+      row.title.trim() &&
+      row.description.trim() &&
+      variants.some((v) => Number(v.price) > 0),
+  );
+}
+
 /**
- * `POST /api/upload/:platform/:productId`: every refusal a push can meet, in the order a seller can act on them.
- * Nothing pretends to succeed: with a connected Shopify store it answers 501 until publishing is built.
+ * `POST /api/upload/:platform/:productId`: every refusal a push can meet, in the order a seller can act on them,
+ * then the push itself (Shopify; `modules/shopify`).
  */
 export async function pushProduct(
   deps: AppDeps,
@@ -409,10 +425,31 @@ export async function pushProduct(
   platform: TStorePlatform,
   productId: string,
   integrationId: string | undefined,
-): Promise<never> {
+): Promise<TStoreUploadResult> {
   const row = await productRow(deps.db, workspaceId, productId);
   if (row.status === 'live') throw conflict(`"${row.title}" is already live; it cannot be uploaded again`);
-  if (row.status === 'processing') throw conflict(`"${row.title}" is being pushed to a store already`);
+  let previous: 'draft' | 'ready';
+  if (row.status === 'processing') {
+    // In flight, unless its push has not moved for a while: then the process running it ended, and the same
+    // productSet (by handle) picks up where it stopped.
+    const [recent] = await deps.db
+      .select({ id: publications.id })
+      .from(publications)
+      .where(
+        and(
+          eq(publications.productId, row.id),
+          eq(publications.workspaceId, workspaceId),
+          gt(publications.updatedAt, new Date(deps.now().getTime() - STALE_PUSH_MS)),
+        ),
+      )
+      .limit(1);
+    if (recent || row.updatedAt.getTime() > deps.now().getTime() - STALE_PUSH_MS) {
+      throw conflict(`"${row.title}" is being pushed to a store already`);
+    }
+    previous = (await meetsReady(deps, row)) ? 'ready' : 'draft';
+  } else {
+    previous = row.status;
+  }
   if (platform !== 'shopify') throw notImplemented(`${UNAVAILABLE[platform]} is not available yet`);
 
   const chosen = integrationId && integrationId !== 'default' ? integrationId : null;
@@ -427,12 +464,12 @@ export async function pushProduct(
         eq(integrations.platform, platform),
         chosen ? eq(integrations.id, chosen) : undefined,
       ),
-    );
+    )
+    .orderBy(asc(integrations.createdAt), asc(integrations.id));
   if (chosen && stores.length === 0) throw notFound('Integration');
-  const connected = stores.some((s) => s.status === 'connected' && s.verifiedAt !== null);
-  if (!connected) {
+  const store = stores.find((s) => s.status === 'connected' && s.verifiedAt !== null);
+  if (!store) {
     throw conflict(`No ${platformLabel(platform)} store is connected. Connect one in Integrations first.`);
   }
-  // The Shopify publishing issue replaces this with the push (a publication row, productSet, status processing).
-  throw notImplemented('Publishing to Shopify is not available yet');
+  return deps.shopify.publish(workspaceId, row, previous, store);
 }

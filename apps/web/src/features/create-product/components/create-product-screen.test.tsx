@@ -358,6 +358,7 @@ describe('CreateProductScreen (simple flow)', () => {
       verifiedAt: '2026-11-01T00:00:00.000Z',
       lastSyncAt: null,
       isConnected: true,
+      sandbox: false,
     });
     const openStoresStep = () => {
       sessionStorage.setItem(

@@ -1,6 +1,6 @@
 import { FulfillmentServices } from './fulfillment-services';
+import { StorePlatforms } from './store-platforms';
 
-// The Store Platforms section's content comes with the Shopify issue.
 export function IntegrationsScreen() {
   return (
     <div className="space-y-8">
@@ -12,6 +12,7 @@ export function IntegrationsScreen() {
         <h2 id="store-platforms" className="text-lg font-semibold">
           Store Platforms
         </h2>
+        <StorePlatforms />
       </section>
       <section aria-labelledby="fulfillment-services">
         <h2 id="fulfillment-services" className="text-lg font-semibold">

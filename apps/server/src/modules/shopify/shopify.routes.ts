@@ -1,0 +1,88 @@
+import { ErrorCode, ZIntegrationIdParams, ZShopifyShopQuery, ZShopifySyncQuery } from '@podforge/contract';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppDeps } from '../../app';
+import { isValidShopDomain, verifyWebhookHmac } from '../../integrations/shopify/hmac';
+import { AppError } from '../../lib/errors';
+import { parseInput } from '../../lib/validate';
+import { SANDBOX_AUTHORIZE_PREFIX } from './shopify.service';
+
+/** Where Shopify sends the seller back: APP_URL when set (it must be allow-listed in the app), else this origin. */
+const callbackUrl = (deps: AppDeps, request: FastifyRequest) =>
+  `${deps.config.appUrl ?? `${request.protocol}://${request.host}`}/auth/shopify/callback`;
+
+/** Query values as Shopify signed them: a repeated key is one value joined by commas (apis.md A1 (3)). */
+function flatQuery(query: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries((query ?? {}) as Record<string, unknown>)) {
+    out[key] = Array.isArray(value) ? value.map(String).join(',') : String(value ?? '');
+  }
+  return out;
+}
+
+const backToIntegrations = (outcome: string) =>
+  outcome === 'connected' ? '/integrations?connected=shopify' : `/integrations?shopify_error=${outcome}`;
+
+export async function shopifyRoutes(app: FastifyInstance, { deps }: { deps: AppDeps }) {
+  const shopify = deps.shopify;
+  app.addHook('onClose', async () => shopify.close());
+
+  app.get('/api/shopify/validate-domain', async (request) => {
+    const { shop } = parseInput(ZShopifyShopQuery, request.query, 'query');
+    return shopify.validateDomain(shop);
+  });
+
+  // Browser navigations, not fetches: every outcome is a redirect back to the Integrations page.
+  app.get('/auth/shopify/start', async (request, reply) => {
+    const { shop } = parseInput(ZShopifyShopQuery, request.query, 'query');
+    if (!isValidShopDomain(shop)) return reply.redirect(backToIntegrations('invalid_shop'));
+    return reply.redirect(await shopify.startOAuth(request.workspaceId, shop, callbackUrl(deps, request)));
+  });
+
+  app.get('/auth/shopify/callback', async (request, reply) => {
+    const outcome = await shopify.finishOAuth(request.workspaceId, flatQuery(request.query));
+    return reply.redirect(backToIntegrations(outcome));
+  });
+
+  // The sandbox's approval page, relayed: the sandbox listens on this machine's loopback only, so the browser
+  // cannot reach it; the app asks it for the approval redirect (code, hmac, state) and hands that on.
+  app.get(`${SANDBOX_AUTHORIZE_PREFIX}/:shop/admin/oauth/authorize`, async (request, reply) => {
+    const fake = await shopify.sandboxServer();
+    const { shop } = request.params as { shop: string };
+    if (!fake || !isValidShopDomain(shop)) return reply.redirect(backToIntegrations('failed'));
+    const search = request.url.slice(request.url.indexOf('?'));
+    const answer = await fetch(`${fake.url}/${shop}/admin/oauth/authorize${search}`, { redirect: 'manual' });
+    await answer.body?.cancel();
+    const location = answer.headers.get('location');
+    return reply.redirect(answer.status === 302 && location ? location : backToIntegrations('failed'));
+  });
+
+  app.get('/api/shopify/sync', async (request) => {
+    const { shop } = parseInput(ZShopifySyncQuery, request.query, 'query');
+    return shopify.sync(request.workspaceId, shop);
+  });
+
+  app.post('/api/shopify/disconnect/:id', async (request) => {
+    const { id } = parseInput(ZIntegrationIdParams, request.params, 'params');
+    return shopify.disconnect(request.workspaceId, id);
+  });
+
+  app.get('/api/shopify/sandbox/products', async (request) => shopify.sandboxProducts(request.workspaceId));
+
+  // Webhooks are signed over their raw bytes: this scope keeps JSON bodies as buffers.
+  await app.register(async (scope) => {
+    scope.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: 1024 * 1024 }, (_req, body, done) =>
+      done(null, body),
+    );
+    scope.post('/api/webhooks/shopify', async (request, reply) => {
+      const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+      const header = request.headers['x-shopify-hmac-sha256'] ?? request.headers['shopify-hmac-sha256'];
+      if (!verifyWebhookHmac(raw, typeof header === 'string' ? header : undefined, shopify.webhookSecret)) {
+        throw new AppError(401, ErrorCode.Unauthorized, 'Webhook signature is not valid');
+      }
+      const topic = String(request.headers['x-shopify-topic'] ?? request.headers['shopify-topic'] ?? '');
+      const shop = String(request.headers['x-shopify-shop-domain'] ?? request.headers['shopify-shop-domain'] ?? '');
+      await shopify.webhook(topic, shop);
+      return reply.status(200).send({ ok: true });
+    });
+  });
+}

@@ -1,0 +1,423 @@
+import type { TDashboardStats, TIntegration } from '@podforge/contract';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { integrations, oauthStates, products, publications, storeOrders } from '../src/db/schema';
+import { ShopifyClient } from '../src/integrations/shopify/client';
+import { type FakeShopify, startFakeShopify } from '../src/integrations/shopify/fake-server';
+import { insertDesign, solidPng } from './fixtures/designs';
+import { createTestApp, type TestApp, type TestClient } from './helpers';
+
+const KEY = 'shp-key';
+const SECRET = 'shp-secret';
+const APP = 'http://podforge.test';
+
+let fake: FakeShopify;
+let t: TestApp;
+const sleeps: number[] = [];
+
+beforeAll(async () => {
+  fake = await startFakeShopify({
+    apiKey: KEY,
+    apiSecret: SECRET,
+    redirectUriPrefixes: [`${APP}/auth/shopify/callback`],
+    unknownShops: ['ghost.myshopify.com'],
+  });
+  t = await createTestApp({
+    env: {
+      SHOPIFY_API_KEY: KEY,
+      SHOPIFY_API_SECRET: SECRET,
+      SHOPIFY_SHOP_BASE_URL: `${fake.url}/{shop}`,
+      APP_URL: APP,
+    },
+  });
+  // The same client with a recorded sleep: throttle waits take no time.
+  t.deps.shopify.client = new ShopifyClient({
+    ...(t.deps.shopify.client as ShopifyClient).options,
+    sleep: async (ms) => {
+      sleeps.push(ms);
+    },
+  });
+});
+afterAll(async () => {
+  await t.close();
+  await fake.close();
+});
+beforeEach(() => {
+  sleeps.length = 0;
+});
+
+/** start -> the fake's authorize (auto-approve) -> the path and query of our callback. */
+async function approve(client: TestClient, shop: string): Promise<string> {
+  const start = await client.get(`/auth/shopify/start?shop=${shop}`);
+  expect(start.statusCode).toBe(302);
+  const answer = await fetch(start.headers.location as string, { redirect: 'manual' });
+  expect(answer.status).toBe(302);
+  const callback = new URL(answer.headers.get('location') as string);
+  expect(callback.origin + callback.pathname).toBe(`${APP}/auth/shopify/callback`);
+  return callback.pathname + callback.search;
+}
+
+async function connect(client: TestClient, shop: string): Promise<TIntegration> {
+  const res = await client.get(await approve(client, shop));
+  expect(res.headers.location).toBe('/integrations?connected=shopify');
+  const list = (await client.get('/api/integrations')).json<TIntegration[]>();
+  const store = list.find((i) => i.platform === 'shopify' && i.isConnected);
+  if (!store) throw new Error('no connected store');
+  return store;
+}
+
+async function readyProduct(client: TestClient, title = 'Sunset Tee') {
+  const ws = await client.workspaceId(t.deps.db);
+  const { id: designId } = await insertDesign(t.deps, ws, await solidPng(300, 300, { r: 200, g: 30, b: 30 }));
+  const mockup = await client.post('/api/mockups', {
+    designId,
+    productType: 'mug',
+    templateId: 'mug-right',
+    adjustments: { scale: 100, rotation: 0, x: 0, y: 0, opacity: 100 },
+  });
+  expect(mockup.statusCode, mockup.body).toBe(201);
+  const res = await client.post('/api/products', {
+    title,
+    description: 'A warm sunset <b>on</b> soft cotton.\n\nMachine wash & dry.',
+    price: 20,
+    tags: ['sunset', 'retro'],
+    productType: 'tshirt',
+    variants: [
+      { option: 'Small', price: 20, sku: 'TS-S' },
+      { option: 'Medium', price: 21.5, sku: 'TS-M' },
+    ],
+    designId,
+    mockupId: mockup.json().id,
+    status: 'ready',
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json<{ id: string }>().id;
+}
+
+const productStatus = async (id: string) =>
+  (await t.deps.db.select({ status: products.status }).from(products).where(eq(products.id, id)))[0]?.status;
+
+describe('Shopify OAuth', () => {
+  it('connects through the fake: state nonce, hmac, token exchange, encrypted token, connected and verified', async () => {
+    const client = t.client();
+    const start = await client.get('/auth/shopify/start?shop=happy-shop.myshopify.com');
+    const url = new URL(start.headers.location as string);
+    expect(url.origin + url.pathname).toBe(`${fake.url}/happy-shop.myshopify.com/admin/oauth/authorize`);
+    expect(url.searchParams.get('client_id')).toBe(KEY);
+    expect(url.searchParams.get('redirect_uri')).toBe(`${APP}/auth/shopify/callback`);
+    expect(url.searchParams.get('scope')).toBe('write_products,read_orders');
+    const state = url.searchParams.get('state') as string;
+    const [row] = await t.deps.db.select().from(oauthStates).where(eq(oauthStates.state, state));
+    expect(row?.workspaceId).toBe(await client.workspaceId(t.deps.db));
+
+    const store = await connect(client, 'happy-shop.myshopify.com');
+    expect(store).toMatchObject({ storeName: 'happy-shop', status: 'connected', sandbox: false, isConnected: true });
+    const [saved] = await t.deps.db.select().from(integrations).where(eq(integrations.id, store.id));
+    expect(saved).toMatchObject({ kind: 'store', platform: 'shopify', externalId: 'happy-shop.myshopify.com' });
+    expect(saved?.verifiedAt).toBeInstanceOf(Date);
+    // Encrypted at rest: ciphertext in the row, the real token only after decryption.
+    expect(saved?.accessTokenEnc).toMatch(/^v1\./);
+    const plain = t.deps.cipher.decrypt(saved?.accessTokenEnc as string);
+    expect(plain).toMatch(/^shpat_/);
+    const dump = await t.deps.database.db.execute(`select * from integrations`);
+    expect(JSON.stringify(dump)).not.toContain(plain);
+  });
+
+  it('refuses a reused, unknown or foreign state', async () => {
+    const client = t.client();
+    const callback = await approve(client, 'reuse-shop.myshopify.com');
+    expect((await client.get(callback)).headers.location).toBe('/integrations?connected=shopify');
+    // The same callback again: the nonce was used up.
+    expect((await client.get(callback)).headers.location).toBe('/integrations?shopify_error=invalid_state');
+
+    const forged = new URL(await approve(client, 'reuse-shop.myshopify.com'), APP);
+    forged.searchParams.set('state', 'made-up');
+    expect((await client.get(forged.pathname + forged.search)).headers.location).toBe(
+      '/integrations?shopify_error=invalid_state',
+    );
+
+    // Another workspace's browser carrying this workspace's callback.
+    const mine = await approve(client, 'reuse-shop.myshopify.com');
+    const other = t.client();
+    expect((await other.get(mine)).headers.location).toBe('/integrations?shopify_error=invalid_state');
+    expect((await other.get('/api/integrations')).json()).toEqual([]);
+  });
+
+  it('refuses a tampered hmac, a swapped shop and a bad shop domain', async () => {
+    const client = t.client();
+    fake.tamperNextHmac();
+    expect((await client.get(await approve(client, 'tamper-shop.myshopify.com'))).headers.location).toBe(
+      '/integrations?shopify_error=invalid_hmac',
+    );
+
+    const swapped = new URL(await approve(client, 'tamper-shop.myshopify.com'), APP);
+    swapped.searchParams.set('shop', 'evil-shop.myshopify.com');
+    expect((await client.get(swapped.pathname + swapped.search)).headers.location).toBe(
+      '/integrations?shopify_error=invalid_shop',
+    );
+
+    for (const shop of ['evil.com', 'Bad_Shop.myshopify.com', 'x.myshopify.com.evil.com', '']) {
+      const res = await client.get(`/auth/shopify/start?shop=${encodeURIComponent(shop)}`);
+      expect(res.headers.location, shop).toBe('/integrations?shopify_error=invalid_shop');
+    }
+    expect((await client.get('/api/integrations')).json()).toEqual([]);
+  });
+});
+
+describe('GET /api/shopify/validate-domain', () => {
+  it("answers the spec's message for a bad domain, 404 for a shop that does not exist, 200 otherwise", async () => {
+    const client = t.client();
+    for (const shop of ['', 'shop', 'my_shop.myshopify.com', 'shop.myshopify.co', '-x.myshopify.com']) {
+      const res = await client.get(`/api/shopify/validate-domain?shop=${encodeURIComponent(shop)}`);
+      expect(res.statusCode, shop).toBe(400);
+      expect(res.json().error).toBe('Please enter a valid Shopify store domain (e.g., your-store.myshopify.com).');
+    }
+    const ghost = await client.get('/api/shopify/validate-domain?shop=ghost.myshopify.com');
+    expect(ghost.statusCode).toBe(404);
+    expect(ghost.json().error).toBe(
+      'The Shopify store domain you entered does not exist. Please double-check your spelling.',
+    );
+    const ok = await client.get('/api/shopify/validate-domain?shop=real-shop.myshopify.com');
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toEqual({ valid: true, shop: 'real-shop.myshopify.com', sandbox: false });
+  });
+});
+
+describe('POST /api/upload/shopify/:productId', () => {
+  let client: TestClient;
+  let store: TIntegration;
+  const shop = 'push-shop.myshopify.com';
+
+  beforeAll(async () => {
+    client = t.client();
+    store = await connect(client, shop);
+  });
+
+  it('creates the product with variants, prices, SKUs and its mockup; product live, publication published', async () => {
+    const id = await readyProduct(client);
+    const res = await client.post(`/api/upload/shopify/${id}`, {});
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json();
+    expect(body).toMatchObject({ success: true, platform: 'shopify', integrationId: store.id });
+    expect(body.remoteProductId).toMatch(/^gid:\/\/shopify\/Product\/\d+$/);
+    expect(body.remoteUrl).toMatch(/^https:\/\/admin\.shopify\.com\/store\/push-shop\/products\/\d+$/);
+
+    const [remote] = fake.products(shop).filter((p) => p.handle === `podforge-${id}`);
+    expect(remote).toMatchObject({
+      id: body.remoteProductId,
+      title: 'Sunset Tee',
+      productType: 'tshirt',
+      tags: ['sunset', 'retro'],
+      status: 'ACTIVE',
+      descriptionHtml: '<p>A warm sunset &lt;b&gt;on&lt;/b&gt; soft cotton.</p><p>Machine wash &amp; dry.</p>',
+    });
+    expect(remote?.variants.map((v) => [v.title, v.price, v.sku])).toEqual([
+      ['Small', '20.00', 'TS-S'],
+      ['Medium', '21.50', 'TS-M'],
+    ]);
+    expect(remote?.media).toHaveLength(1);
+    const image = await fetch(remote?.media[0]?.originalSource as string);
+    expect(image.status).toBe(200);
+    expect((await image.arrayBuffer()).byteLength).toBeGreaterThan(1000);
+
+    expect(await productStatus(id)).toBe('live');
+    const [pub] = await t.deps.db.select().from(publications).where(eq(publications.productId, id));
+    expect(pub).toMatchObject({ status: 'published', remoteProductId: body.remoteProductId, error: null });
+    expect(pub?.publishedAt).toBeInstanceOf(Date);
+    // Live: a second push is refused.
+    expect((await client.post(`/api/upload/shopify/${id}`, {})).statusCode).toBe(409);
+    const stats = (await client.get('/api/dashboard/stats')).json<TDashboardStats>();
+    expect(stats.weeklyUploads).toBe(1);
+  });
+
+  it('a failed push keeps the error and the previous status; the retry updates, never duplicates', async () => {
+    const id = await readyProduct(client, 'Retry Tee');
+    fake.failNextProductSet('userError', 'Shop is temporarily frozen');
+    const failed = await client.post(`/api/upload/shopify/${id}`, { integrationId: store.id });
+    expect(failed.statusCode).toBe(502);
+    expect(failed.json().error).toBe('Shopify refused the product: Shop is temporarily frozen');
+    expect(await productStatus(id)).toBe('ready');
+    const [pub] = await t.deps.db.select().from(publications).where(eq(publications.productId, id));
+    expect(pub).toMatchObject({ status: 'failed', error: 'Shopify refused the product: Shop is temporarily frozen' });
+
+    // Shopify did the work but the answer was lost (as in a crash): the retry finds the same product by handle.
+    fake.failNextProductSet('after-apply', 'connection reset');
+    expect((await client.post(`/api/upload/shopify/${id}`, {})).statusCode).toBe(502);
+    expect(fake.products(shop).filter((p) => p.handle === `podforge-${id}`)).toHaveLength(1);
+    const created = fake.products(shop).find((p) => p.handle === `podforge-${id}`);
+
+    const retried = await client.post(`/api/upload/shopify/${id}`, {});
+    expect(retried.statusCode, retried.body).toBe(200);
+    expect(retried.json().remoteProductId).toBe(created?.id);
+    expect(fake.products(shop).filter((p) => p.title === 'Retry Tee')).toHaveLength(1);
+    expect(await productStatus(id)).toBe('live');
+    const rows = await t.deps.db.select().from(publications).where(eq(publications.productId, id));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ status: 'published', error: null });
+  });
+
+  it('a product left processing by a process that ended can be pushed again after a while', async () => {
+    const id = await readyProduct(client, 'Crash Tee');
+    const old = new Date(Date.now() - 10 * 60_000);
+    await t.deps.db.update(products).set({ status: 'processing', updatedAt: old }).where(eq(products.id, id));
+    const res = await client.post(`/api/upload/shopify/${id}`, {});
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await productStatus(id)).toBe('live');
+  });
+
+  it('waits out THROTTLED answers as extensions.cost says, then succeeds; gives up after a bound', async () => {
+    const id = await readyProduct(client, 'Throttled Tee');
+    fake.throttleNext(2);
+    const res = await client.post(`/api/upload/shopify/${id}`, {});
+    expect(res.statusCode, res.body).toBe(200);
+    // Requested 10 with nothing available at 100/s: 100 ms (+50 margin) each time.
+    expect(sleeps).toEqual([150, 150]);
+
+    const id2 = await readyProduct(client, 'Always Throttled Tee');
+    fake.throttleNext(50);
+    const refused = await client.post(`/api/upload/shopify/${id2}`, {});
+    fake.throttleNext(0);
+    expect(refused.statusCode).toBe(503);
+    expect(refused.json().error).toMatch(/throttling/);
+    expect(sleeps.length).toBe(2 + 5);
+    expect(await productStatus(id2)).toBe('ready');
+  });
+
+  it("answers 404 for another workspace's product or store", async () => {
+    const id = await readyProduct(client, 'Private Tee');
+    const other = t.client();
+    expect((await other.post(`/api/upload/shopify/${id}`, {})).statusCode).toBe(404);
+    const mine = await readyProduct(other, 'Other Tee');
+    expect((await other.post(`/api/upload/shopify/${mine}`, { integrationId: store.id })).statusCode).toBe(404);
+    expect((await other.get(`/api/shopify/sync?shop=${store.id}`)).statusCode).toBe(404);
+    expect((await other.post(`/api/shopify/disconnect/${store.id}`, {})).statusCode).toBe(404);
+  });
+});
+
+describe('sync and webhooks', () => {
+  it('reads orders into store_orders once, sets lastSyncAt, and the dashboard shows the sales', async () => {
+    const client = t.client();
+    const shop = 'sales-shop.myshopify.com';
+    const store = await connect(client, shop);
+    fake.addOrder(shop, { total: '25.00' });
+    fake.addOrder(shop, { total: '40.50' });
+    const first = await client.get(`/api/shopify/sync?shop=${store.id}`);
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json()).toMatchObject({ success: true, ordersRead: 2, ordersNew: 2 });
+    fake.addOrder(shop, { total: '10.00' });
+    const second = (await client.get(`/api/shopify/sync?shop=${store.id}`)).json();
+    expect(second).toMatchObject({ ordersRead: 3, ordersNew: 1 });
+    const rows = await t.deps.db.select().from(storeOrders).where(eq(storeOrders.integrationId, store.id));
+    expect(rows).toHaveLength(3);
+    const listed = (await client.get('/api/integrations')).json<TIntegration[]>()[0];
+    expect(listed?.lastSyncAt).toBe(second.lastSyncAt);
+    const stats = (await client.get('/api/dashboard/stats')).json<TDashboardStats>();
+    expect(stats.store).toMatchObject({ orders: 3, sales: { amount: '75.50', currency: 'USD' } });
+    expect((await client.get('/api/shopify/sync?shop=not-an-id')).statusCode).toBe(404);
+  });
+
+  it('verifies webhook HMACs: 401 when wrong, 200 for the privacy topics, uninstall disconnects', async () => {
+    const client = t.client();
+    const shop = 'hook-shop.myshopify.com';
+    const store = await connect(client, shop);
+    const send = (topic: string, body: string, hmac: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/webhooks/shopify',
+        headers: {
+          'content-type': 'application/json',
+          'x-shopify-topic': topic,
+          'x-shopify-shop-domain': shop,
+          'x-shopify-hmac-sha256': hmac,
+        },
+        payload: body,
+      });
+    const body = JSON.stringify({ shop_id: 1, shop_domain: shop });
+    expect((await send('app/uninstalled', body, 'bm90IHRoZSBobWFj')).statusCode).toBe(401);
+    expect((await send('app/uninstalled', `${body} `, fake.signWebhook(body))).statusCode).toBe(401);
+    expect((await send('app/uninstalled', body, '')).statusCode).toBe(401);
+    for (const topic of ['customers/data_request', 'customers/redact']) {
+      expect((await send(topic, body, fake.signWebhook(body))).statusCode, topic).toBe(200);
+    }
+    expect((await client.get('/api/integrations')).json<TIntegration[]>()[0]?.isConnected).toBe(true);
+    expect((await send('app/uninstalled', body, fake.signWebhook(body))).statusCode).toBe(200);
+    const [row] = await t.deps.db.select().from(integrations).where(eq(integrations.id, store.id));
+    expect(row).toMatchObject({ status: 'disconnected', accessTokenEnc: null, verifiedAt: null });
+    expect((await send('shop/redact', body, fake.signWebhook(body))).statusCode).toBe(200);
+    // Nothing else was created for the webhook calls (no workspace cookie is set).
+    expect((await send('customers/redact', body, fake.signWebhook(body))).headers['set-cookie']).toBeUndefined();
+  });
+
+  it('disconnect forgets the token and the store is no longer usable', async () => {
+    const client = t.client();
+    const store = await connect(client, 'bye-shop.myshopify.com');
+    const res = await client.post(`/api/shopify/disconnect/${store.id}`, {});
+    expect(res.statusCode).toBe(200);
+    const listed = (await client.get('/api/integrations')).json<TIntegration[]>()[0];
+    expect(listed).toMatchObject({ status: 'disconnected', isConnected: false });
+    expect((await client.get(`/api/shopify/sync?shop=${store.id}`)).statusCode).toBe(409);
+  });
+});
+
+describe('the built-in sandbox (no SHOPIFY_API_KEY)', () => {
+  let s: TestApp;
+  beforeAll(async () => {
+    s = await createTestApp({ env: { APP_URL: APP } });
+  });
+  afterAll(async () => {
+    await s.close();
+  });
+
+  it('connects through the relayed approval, labels the store Sandbox, and lists what was pushed', async () => {
+    const client = s.client();
+    const ok = await client.get('/api/shopify/validate-domain?shop=any-name.myshopify.com');
+    expect(ok.json()).toEqual({ valid: true, shop: 'any-name.myshopify.com', sandbox: true });
+    const start = await client.get('/auth/shopify/start?shop=any-name.myshopify.com');
+    expect(start.headers.location).toMatch(
+      /^\/auth\/shopify\/sandbox\/any-name\.myshopify\.com\/admin\/oauth\/authorize\?/,
+    );
+    const relayed = await client.get(start.headers.location as string);
+    const callback = new URL(relayed.headers.location as string);
+    expect(callback.origin + callback.pathname).toBe(`${APP}/auth/shopify/callback`);
+    expect((await client.get(callback.pathname + callback.search)).headers.location).toBe(
+      '/integrations?connected=shopify',
+    );
+    const [store] = (await client.get('/api/integrations')).json<TIntegration[]>();
+    expect(store).toMatchObject({ sandbox: true, isConnected: true, name: 'any-name (Sandbox)' });
+
+    const ws = await client.workspaceId(s.deps.db);
+    const { id: designId } = await insertDesign(s.deps, ws, await solidPng(64, 64, { r: 1, g: 2, b: 3 }));
+    const created = await client.post('/api/products', {
+      title: 'Sandbox Mug',
+      description: 'Hot drinks.',
+      price: 14.99,
+      productType: 'mug',
+      variants: [{ option: '11 oz', price: 14.99 }],
+      designId,
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const pushed = await client.post(`/api/upload/shopify/${created.json().id}`, {});
+    expect(pushed.statusCode, pushed.body).toBe(200);
+    expect(pushed.json().remoteUrl).toMatch(/^\/integrations\/shopify-sandbox#\d+$/);
+
+    const listed = (await client.get('/api/shopify/sandbox/products')).json();
+    expect(listed.sandbox).toBe(true);
+    expect(listed.stores[0].products).toEqual([
+      expect.objectContaining({
+        title: 'Sandbox Mug',
+        status: 'ACTIVE',
+        variants: [{ title: '11 oz', price: '14.99', sku: null }],
+      }),
+    ]);
+    expect((await s.client().get('/api/shopify/sandbox/products')).json()).toEqual({ sandbox: true, stores: [] });
+
+    // Another workspace connecting the same sandbox shop name does not see this one's products.
+    const other = s.client();
+    const otherStart = await other.get('/auth/shopify/start?shop=any-name.myshopify.com');
+    const otherBack = new URL((await other.get(otherStart.headers.location as string)).headers.location as string);
+    await other.get(otherBack.pathname + otherBack.search);
+    const seen = (await other.get('/api/shopify/sandbox/products')).json();
+    expect(seen.stores).toHaveLength(1);
+    expect(seen.stores[0].products).toEqual([]);
+  });
+});

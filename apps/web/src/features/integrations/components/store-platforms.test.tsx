@@ -1,0 +1,129 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Toaster } from '@/components/ui/toaster';
+import { fakeFetch, json, renderWithProviders } from '@/test/render';
+import { StorePlatforms } from './store-platforms';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const MESSAGE = 'Please enter a valid Shopify store domain (e.g., your-store.myshopify.com).';
+const store = (over: Record<string, unknown> = {}) => ({
+  id: 'i1',
+  kind: 'store',
+  platform: 'shopify',
+  storeName: 'demo (Sandbox)',
+  name: 'demo (Sandbox)',
+  status: 'connected',
+  verifiedAt: '2026-01-01T00:00:00.000Z',
+  lastSyncAt: null,
+  isConnected: true,
+  sandbox: true,
+  ...over,
+});
+
+describe('StorePlatforms', () => {
+  it('shows a skeleton first, then Shopify with domain validation, and coming-soon cards', async () => {
+    const fetch = fakeFetch({
+      '/api/integrations': () => json([]),
+      '/api/shopify/validate-domain?shop=nope.myshopify.com': () =>
+        json(
+          {
+            error: 'The Shopify store domain you entered does not exist. Please double-check your spelling.',
+            code: 'NOT_FOUND',
+          },
+          404,
+        ),
+      '/api/shopify/validate-domain?shop=my-shop.myshopify.com': () =>
+        json({ valid: true, shop: 'my-shop.myshopify.com', sandbox: true }),
+    });
+    vi.stubGlobal('fetch', fetch);
+    const navigate = vi.fn();
+    const user = userEvent.setup();
+    renderWithProviders(<StorePlatforms onNavigate={navigate} />);
+    expect(screen.getByTestId('store-platforms-loading')).toBeInTheDocument();
+    const shopify = await screen.findByTestId('store-shopify', {}, { timeout: 2000 });
+
+    for (const name of ['etsy', 'amazon', 'woocommerce']) {
+      const card = screen.getByTestId(`store-${name}`);
+      expect(within(card).getByText('Coming Soon')).toBeInTheDocument();
+      expect(within(card).getByRole('button', { name: 'Not Available' })).toBeDisabled();
+    }
+
+    const input = within(shopify).getByLabelText('Store domain');
+    const connect = within(shopify).getByRole('button', { name: 'Connect' });
+    expect(connect).toBeDisabled();
+    await user.type(input, 'bad domain');
+    expect(within(shopify).getByRole('alert')).toHaveTextContent(MESSAGE);
+    expect(connect).toBeDisabled();
+    await user.clear(input);
+    expect(within(shopify).queryByRole('alert')).not.toBeInTheDocument();
+
+    await user.type(input, 'nope.myshopify.com');
+    expect(connect).toBeEnabled();
+    await user.click(connect);
+    expect(await within(shopify).findByRole('alert')).toHaveTextContent('does not exist');
+    expect(navigate).not.toHaveBeenCalled();
+
+    await user.clear(input);
+    await user.type(input, 'my-shop.myshopify.com');
+    await user.click(within(shopify).getByRole('button', { name: 'Connect' }));
+    await vi.waitFor(() => expect(navigate).toHaveBeenCalledWith('/auth/shopify/start?shop=my-shop.myshopify.com'));
+  });
+
+  it('lists a connected sandbox store with Sync feedback and Disconnect, and toasts the connect outcome', async () => {
+    let connected = true;
+    let syncs = 0;
+    const fetch = fakeFetch({
+      '/api/integrations': () => json(connected ? [store()] : [store({ status: 'disconnected', isConnected: false })]),
+      '/api/shopify/sync?shop=i1': () => {
+        syncs += 1;
+        return syncs === 1
+          ? json({
+              success: true,
+              integrationId: 'i1',
+              ordersRead: 0,
+              ordersNew: 0,
+              lastSyncAt: '2026-01-02T00:00:00Z',
+            })
+          : json({ error: 'Shopify rejected the access token; reconnect the store', code: 'UPSTREAM_ERROR' }, 502);
+      },
+      'POST /api/shopify/disconnect/i1': () => {
+        connected = false;
+        return json({ success: true, integrationId: 'i1' });
+      },
+    });
+    vi.stubGlobal('fetch', fetch);
+    const user = userEvent.setup();
+    renderWithProviders(
+      <>
+        <StorePlatforms onNavigate={vi.fn()} />
+        <Toaster />
+      </>,
+      { path: '/integrations?connected=shopify' },
+    );
+    expect(await screen.findByText('Shopify Connected')).toBeInTheDocument();
+    const row = await screen.findByTestId('shopify-store', {}, { timeout: 2000 });
+    expect(within(row).getByText('demo (Sandbox)')).toBeInTheDocument();
+    expect(within(row).getByText('Sandbox')).toBeInTheDocument();
+    expect(within(row).getByText('Connected')).toBeInTheDocument();
+    expect(within(row).getByText('Last sync: never')).toBeInTheDocument();
+    expect(within(row).getByRole('link', { name: 'View sandbox store' })).toHaveAttribute(
+      'href',
+      '/integrations/shopify-sandbox',
+    );
+    expect(screen.queryByLabelText('Store domain')).not.toBeInTheDocument();
+
+    await user.click(within(row).getByRole('button', { name: 'Sync' }));
+    expect(await within(row).findByRole('status')).toHaveTextContent('Synced successfully');
+    await user.click(within(row).getByRole('button', { name: 'Sync' }));
+    await vi.waitFor(() =>
+      expect(within(row).getByRole('status')).toHaveTextContent(
+        'Shopify rejected the access token; reconnect the store',
+      ),
+    );
+
+    await user.click(within(row).getByRole('button', { name: 'Disconnect' }));
+    expect(await screen.findByLabelText('Store domain')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,300 @@
+import { SHOPIFY_DOMAIN_PATTERN, shopifyDomainMessage, type TIntegration } from '@podforge/contract';
+import { Package, ShoppingBag, ShoppingCart, Store } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { useIntegrations } from '@/api/integrations/get-integrations';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { Skeleton } from '@/components/ui/skeleton';
+import { toast } from '@/components/ui/use-toast';
+import { ApiError } from '@/lib/api-client';
+import { useDisconnectShopify, useSyncShopify, validateShopifyDomain } from '../api/shopify';
+
+/** Spec section 9: the Store Platforms skeleton shows this long first. */
+export const STORE_SKELETON_MS = 700;
+const DOMAIN_NOT_FOUND = 'The Shopify store domain you entered does not exist. Please double-check your spelling.';
+const DOMAIN_UNVERIFIED = 'Unable to verify store domain. Please try again.';
+
+/** What the OAuth callback reports in `?shopify_error=` (shopify.routes.ts). */
+const CONNECT_ERRORS: Record<string, string> = {
+  invalid_state: 'The connection request expired or did not come from this browser. Please try again.',
+  invalid_hmac: 'The answer from Shopify could not be verified. Please try again.',
+  invalid_shop: shopifyDomainMessage(),
+  failed: 'Shopify did not accept the authorisation. Please try again.',
+};
+
+const badgeClass = 'shrink-0 rounded-full px-2.5 py-0.5 text-xs font-medium';
+const errorText = (error: unknown, fallback: string) =>
+  error instanceof ApiError ? (error.serverMessage ?? fallback) : fallback;
+
+function PlatformCard({
+  icon: Icon,
+  name,
+  description,
+  badge,
+  children,
+}: {
+  icon: typeof Store;
+  name: string;
+  description: string;
+  badge?: React.ReactNode;
+  children: React.ReactNode;
+}) {
+  return (
+    <Card className="flex flex-col gap-4 p-5" data-testid={`store-${name.toLowerCase()}`}>
+      <div className="flex items-start justify-between gap-3">
+        <div className="flex items-center gap-3">
+          <div className="flex h-10 w-10 items-center justify-center rounded-lg bg-slate-100">
+            <Icon className="h-5 w-5 text-slate-600" aria-hidden="true" />
+          </div>
+          <div>
+            <h3 className="font-semibold">{name}</h3>
+            <p className="text-sm text-slate-500">{description}</p>
+          </div>
+        </div>
+        {badge}
+      </div>
+      <div className="mt-auto">{children}</div>
+    </Card>
+  );
+}
+
+function ConnectForm({ onNavigate }: { onNavigate: (url: string) => void }) {
+  const [domain, setDomain] = useState('');
+  const [message, setMessage] = useState<string | null>(null);
+  const [checking, setChecking] = useState(false);
+  const shop = domain.trim().toLowerCase();
+  const valid = SHOPIFY_DOMAIN_PATTERN.test(shop);
+
+  const onChange = (value: string) => {
+    setDomain(value);
+    const next = value.trim().toLowerCase();
+    // Spec section 5: an empty input clears the message.
+    setMessage(next === '' || SHOPIFY_DOMAIN_PATTERN.test(next) ? null : shopifyDomainMessage());
+  };
+
+  const connect = async (event: React.FormEvent) => {
+    event.preventDefault();
+    if (!valid) return;
+    setChecking(true);
+    try {
+      await validateShopifyDomain(shop);
+      onNavigate(`/auth/shopify/start?shop=${encodeURIComponent(shop)}`);
+    } catch (error) {
+      setMessage(error instanceof ApiError ? (error.serverMessage ?? DOMAIN_NOT_FOUND) : DOMAIN_UNVERIFIED);
+      setChecking(false);
+    }
+  };
+
+  return (
+    <form className="space-y-2" onSubmit={connect} noValidate>
+      <label htmlFor="shopify-domain" className="text-sm font-medium">
+        Store domain
+      </label>
+      <input
+        id="shopify-domain"
+        className="h-10 w-full rounded-md border border-slate-300 px-3 text-sm"
+        placeholder="your-store.myshopify.com"
+        value={domain}
+        onChange={(e) => onChange(e.target.value)}
+        aria-invalid={message !== null}
+        aria-describedby={message ? 'shopify-domain-message' : undefined}
+        autoComplete="off"
+      />
+      {message && (
+        <p id="shopify-domain-message" role="alert" className="text-sm text-red-600">
+          {message}
+        </p>
+      )}
+      <Button type="submit" className="w-full" disabled={!valid || checking}>
+        {checking ? 'Checking...' : 'Connect'}
+      </Button>
+    </form>
+  );
+}
+
+function ConnectedStore({ store }: { store: TIntegration }) {
+  const sync = useSyncShopify();
+  const disconnect = useDisconnectShopify();
+  const [feedback, setFeedback] = useState<{ ok: boolean; text: string } | null>(null);
+  const statusLabel = store.isConnected ? 'Connected' : store.status === 'error' ? 'Reconnect needed' : store.status;
+
+  return (
+    <li className="space-y-3 rounded-lg border border-slate-200 p-3" data-testid="shopify-store">
+      <div className="flex flex-wrap items-center gap-2">
+        <span className="font-medium">{store.name}</span>
+        <span
+          className={`${badgeClass} ${store.isConnected ? 'bg-green-100 text-green-800' : 'bg-red-100 text-red-800'}`}
+        >
+          {statusLabel}
+        </span>
+        {store.sandbox && <span className={`${badgeClass} bg-violet-100 text-violet-800`}>Sandbox</span>}
+      </div>
+      <p className="text-xs text-slate-500">
+        Last sync: {store.lastSyncAt ? new Date(store.lastSyncAt).toLocaleString() : 'never'}
+      </p>
+      <div className="flex flex-wrap gap-2">
+        <Button
+          size="sm"
+          disabled={!store.isConnected || sync.isPending}
+          onClick={() => {
+            setFeedback(null);
+            sync.mutate(store.id, {
+              onSuccess: () => setFeedback({ ok: true, text: 'Synced successfully' }),
+              onError: (error) => setFeedback({ ok: false, text: errorText(error, 'Sync failed') }),
+            });
+          }}
+        >
+          {sync.isPending ? 'Syncing...' : 'Sync'}
+        </Button>
+        <Button
+          size="sm"
+          variant="outline"
+          disabled={disconnect.isPending}
+          onClick={() =>
+            disconnect.mutate(store.id, {
+              onSuccess: () => toast({ title: 'Store Disconnected', description: `${store.name} was disconnected.` }),
+              onError: (error) =>
+                toast({
+                  title: 'Disconnect Failed',
+                  description: errorText(error, 'Please try again.'),
+                  variant: 'destructive',
+                }),
+            })
+          }
+        >
+          Disconnect
+        </Button>
+        {store.sandbox && (
+          <Button size="sm" variant="link" asChild>
+            <Link to="/integrations/shopify-sandbox">View sandbox store</Link>
+          </Button>
+        )}
+      </div>
+      {feedback && (
+        <p role="status" className={`text-sm ${feedback.ok ? 'text-green-700' : 'text-red-600'}`}>
+          {feedback.text}
+        </p>
+      )}
+    </li>
+  );
+}
+
+function ShopifyCard({ onNavigate }: { onNavigate: (url: string) => void }) {
+  const { data, isError } = useIntegrations();
+  const stores = (data ?? []).filter(
+    (i) => i.kind === 'store' && i.platform === 'shopify' && i.status !== 'disconnected',
+  );
+  const anyConnected = stores.some((s) => s.isConnected);
+  const sandbox = stores.some((s) => s.sandbox);
+
+  return (
+    <PlatformCard
+      icon={ShoppingBag}
+      name="Shopify"
+      description="Push products to your Shopify store"
+      badge={
+        anyConnected ? (
+          <span className={`${badgeClass} bg-green-100 text-green-800`}>Connected</span>
+        ) : (
+          <span className={`${badgeClass} bg-slate-100 text-slate-700`}>
+            {isError ? 'Status unknown' : 'Not connected'}
+          </span>
+        )
+      }
+    >
+      <div className="space-y-3">
+        {stores.length > 0 && (
+          <ul className="space-y-2">
+            {stores.map((store) => (
+              <ConnectedStore key={store.id} store={store} />
+            ))}
+          </ul>
+        )}
+        {!anyConnected && <ConnectForm onNavigate={onNavigate} />}
+        {sandbox && (
+          <p className="text-xs text-slate-500">
+            Sandbox: the server has no SHOPIFY_API_KEY, so stores connect to a local practice shop. Nothing reaches a
+            real store.
+          </p>
+        )}
+      </div>
+    </PlatformCard>
+  );
+}
+
+function ComingSoon({ icon, name, description }: { icon: typeof Store; name: string; description: string }) {
+  return (
+    <PlatformCard
+      icon={icon}
+      name={name}
+      description={description}
+      badge={<span className={`${badgeClass} bg-amber-100 text-amber-800`}>Coming Soon</span>}
+    >
+      <Button variant="secondary" className="w-full" disabled>
+        Not Available
+      </Button>
+    </PlatformCard>
+  );
+}
+
+/** Toasts the OAuth callback's outcome once, then drops it from the address. */
+function useConnectOutcome() {
+  const [params, setParams] = useSearchParams();
+  const connected = params.get('connected');
+  const failure = params.get('shopify_error');
+  const shown = useRef(false);
+  useEffect(() => {
+    if (connected !== 'shopify' && !failure) return;
+    if (!shown.current) {
+      shown.current = true;
+      toast(
+        connected === 'shopify'
+          ? { title: 'Shopify Connected', description: 'Your store is ready for uploads.', variant: 'success' }
+          : {
+              title: 'Shopify Not Connected',
+              description: CONNECT_ERRORS[failure ?? ''] ?? CONNECT_ERRORS.failed,
+              variant: 'destructive',
+            },
+      );
+    }
+    setParams(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        next.delete('connected');
+        next.delete('shopify_error');
+        return next;
+      },
+      { replace: true },
+    );
+  }, [connected, failure, setParams]);
+}
+
+const goTo = (url: string) => window.location.assign(url);
+
+export function StorePlatforms({ onNavigate = goTo }: { onNavigate?: (url: string) => void }) {
+  const [loading, setLoading] = useState(true);
+  useConnectOutcome();
+  useEffect(() => {
+    const timer = setTimeout(() => setLoading(false), STORE_SKELETON_MS);
+    return () => clearTimeout(timer);
+  }, []);
+
+  if (loading) {
+    return (
+      <div className="mt-4 grid gap-4 md:grid-cols-2" aria-busy="true" data-testid="store-platforms-loading">
+        {[0, 1, 2, 3].map((i) => (
+          <Skeleton key={i} className="h-40" />
+        ))}
+      </div>
+    );
+  }
+  return (
+    <div className="mt-4 grid gap-4 md:grid-cols-2">
+      <ShopifyCard onNavigate={onNavigate} />
+      <ComingSoon icon={Store} name="Etsy" description="Handmade and vintage marketplace" />
+      <ComingSoon icon={Package} name="Amazon" description="The world's largest marketplace" />
+      <ComingSoon icon={ShoppingCart} name="WooCommerce" description="WordPress e-commerce" />
+    </div>
+  );
+}
