@@ -10,6 +10,7 @@ import type { Database } from '../src/db/client';
 import { integrations, products, schedules } from '../src/db/schema';
 import { conflict } from '../src/lib/errors';
 import { pushToStore, startScheduleWorker } from '../src/modules/schedules/schedule-worker';
+import { insertDesign, solidPng } from './fixtures/designs';
 import { createTestApp, openTestDatabase, type TestApp, type TestClient } from './helpers';
 
 async function insertProduct(deps: AppDeps, workspaceId: string, status: 'draft' | 'live' = 'draft') {
@@ -176,7 +177,7 @@ describe('scheduled uploads: the worker', () => {
   const calls = new Map<string, number>();
 
   beforeAll(async () => {
-    t = await createTestApp({ now: behind });
+    t = await createTestApp({ now: behind, env: { APP_URL: 'http://app.test' } });
     client = t.client();
     ws = await client.workspaceId(t.deps.db);
     const realPush = pushToStore(t.deps);
@@ -207,6 +208,42 @@ describe('scheduled uploads: the worker', () => {
     expect(row?.error).toBe('No Shopify store is connected. Connect one in Integrations first.');
     const list = (await client.get(`/api/products/${productId}/schedules`)).json<TSchedule[]>();
     expect(list[0]).toMatchObject({ status: 'failed', error: row?.error });
+    expect(calls.get(productId)).toBe(1);
+  });
+
+  it('pushes to a connected (sandbox) Shopify store at the time, and the product goes live', async () => {
+    // Connect the built-in sandbox store the way the browser does: start, the relayed approval, the callback.
+    const other = t.client();
+    const start = await other.get('/auth/shopify/start?shop=schedule-shop.myshopify.com');
+    const approved = await other.get(start.headers.location as string);
+    const callback = new URL(approved.headers.location as string);
+    expect((await other.get(callback.pathname + callback.search)).headers.location).toBe(
+      '/integrations?connected=shopify',
+    );
+    const otherWs = await other.workspaceId(t.deps.db);
+    const { id: designId } = await insertDesign(t.deps, otherWs, await solidPng(64, 64, { r: 200, g: 40, b: 40 }));
+    const created = await other.post('/api/products', {
+      title: 'Scheduled Mug',
+      description: 'Hot drinks, on time.',
+      price: 14.99,
+      productType: 'mug',
+      variants: [{ option: '11 oz', price: 14.99 }],
+      designId,
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const productId = created.json<{ id: string }>().id;
+
+    const res = await other.post('/api/schedule-upload', { productId, platform: 'shopify', ...thisMinuteUtc() });
+    expect(res.statusCode, res.body).toBe(201);
+    const row = await waitFor(
+      () => scheduleRow(t.deps, res.json<TSchedule>().id),
+      (r) => r?.status === 'completed' || r?.status === 'failed',
+    );
+    expect(row?.error).toBeNull();
+    expect(row?.status).toBe('completed');
+    expect(row?.result).toMatchObject({ success: true, platform: 'shopify' });
+    const product = (await other.get(`/api/products/${productId}`)).json<{ status: string }>();
+    expect(product.status).toBe('live');
     expect(calls.get(productId)).toBe(1);
   });
 
