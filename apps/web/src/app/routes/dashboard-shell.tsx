@@ -25,7 +25,12 @@ function renderTab(tab: TabId | null, params: URLSearchParams, goTo: (id: TabId)
       return <DashboardScreen onNavigate={goTo} />;
     case 'create-product':
       return (
-        <CreateProductScreen step={params.get('step')} focus={params.get('focus')} designId={params.get('designId')} />
+        <CreateProductScreen
+          step={params.get('step')}
+          focus={params.get('focus')}
+          designId={params.get('designId')}
+          onProductCreated={() => goTo('my-products')}
+        />
       );
     case 'upload':
       return <UploadScreen />;

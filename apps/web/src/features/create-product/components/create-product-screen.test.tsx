@@ -120,15 +120,18 @@ function batchRoutes(): Record<string, Handler> {
 function renderFlow(props: Partial<Parameters<typeof CreateProductScreen>[0]> = {}) {
   return renderWithProviders(
     <>
-      <CreateProductScreen step={null} focus={null} {...props} />
+      <CreateProductScreen step={null} focus={null} onProductCreated={onProductCreated} {...props} />
       <Toaster />
     </>,
     { path: '/create-product' },
   );
 }
 
+const onProductCreated = vi.fn();
+
 describe('CreateProductScreen (simple flow)', () => {
   beforeEach(() => {
+    onProductCreated.mockReset();
     sessionStorage.clear();
     vi.spyOn(HTMLCanvasElement.prototype, 'getContext').mockReturnValue(null);
   });
@@ -239,7 +242,9 @@ describe('CreateProductScreen (simple flow)', () => {
       ],
       status: 'draft',
     });
-    // Spec: the product id is kept (Upload to Stores opens) and the flow returns to its first step.
+    // Spec: the dashboard switches to My Products, the product id is kept (Upload to Stores opens) and the flow
+    // returns to its first step.
+    expect(onProductCreated).toHaveBeenCalledTimes(1);
     expect(currentStep()).toHaveTextContent('Upload Design');
     expect(stepButton(/Upload to Stores/)).toBeEnabled();
     expect(JSON.parse(sessionStorage.getItem(SIMPLE_FLOW_STORAGE_KEY) ?? '{}').productId).toBe(PRODUCT_ID);

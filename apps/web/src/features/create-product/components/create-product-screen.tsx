@@ -1,10 +1,8 @@
 import type { TDesign } from '@podforge/contract';
 import { Loader2, RotateCcw } from 'lucide-react';
 import { useEffect } from 'react';
-import { useNavigate } from 'react-router';
 import { useDesign } from '@/api/designs/get-design';
 import { useCreateProduct } from '@/api/products/create-product';
-import { tabPath } from '@/app/tabs';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError } from '@/lib/api-client';
@@ -23,12 +21,13 @@ type Props = {
   focus: string | null;
   /** From `?designId=`: the design chosen with 'Process Design' on the Upload Design screen. */
   designId?: string | null;
+  /** Spec section 4: after creation the dashboard switches to My Products (the shell knows where that is). */
+  onProductCreated?: () => void;
 };
 
 /** Spec section 2 'Simple create flow': Upload Design, Generate Content, Preview Mockup, Upload to Stores. */
-export function CreateProductScreen({ step, focus, designId = null }: Props) {
+export function CreateProductScreen({ step, focus, designId = null, onProductCreated }: Props) {
   const { state, update, reset } = useSimpleFlow();
-  const navigate = useNavigate();
   const handedOver = useDesign(designId && designId !== state.design?.id ? designId : null);
   const create = useCreateProduct();
 
@@ -87,7 +86,7 @@ export function CreateProductScreen({ step, focus, designId = null }: Props) {
           // Spec section 4: the product id is kept (it enables Upload to Stores), the flow returns to its first
           // step, and the dashboard switches to My Products.
           update({ productId: product.id, step: 'upload' });
-          navigate(tabPath('my-products'));
+          onProductCreated?.();
         },
         onError: (error) => {
           const reason = error instanceof ApiError ? error.serverMessage : null;

@@ -16,7 +16,8 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { NativeSelect } from '@/components/ui/native-select';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError } from '@/lib/api-client';
-import { type ListingContent, listingProblems, parseTags, variantsFromContent } from '../simple-flow';
+import { listingProblems, parseTags, variantsFromContent } from '@/lib/listing';
+import type { ListingContent } from '../simple-flow';
 
 const AUDIENCE_LABELS: Record<string, string> = {
   men: 'Men',

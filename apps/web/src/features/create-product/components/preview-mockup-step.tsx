@@ -1,11 +1,11 @@
 import { mockupProductType, type TDesign, type TMockup } from '@podforge/contract';
 import { CheckCircle2, Loader2 } from 'lucide-react';
 import { useState } from 'react';
+import { useGenerateMockups } from '@/api/mockups/generate-mockups';
+import { MockupPreview, type MockupSelection } from '@/components/mockups/mockup-preview';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { toast } from '@/components/ui/use-toast';
-import { useGenerateMockups } from '@/features/mockups/api/generate-mockups';
-import { MockupPreview, type MockupSelection } from '@/features/mockups/components/mockup-preview';
 import { cn } from '@/lib/utils';
 import type { ListingContent } from '../simple-flow';
 

@@ -1,4 +1,4 @@
-import type { TDesign } from '@podforge/contract';
+import { PRODUCT_DESIGN_MAX_BYTES, type TDesign } from '@podforge/contract';
 import { FileImage, Loader2, Upload } from 'lucide-react';
 import { type FileRejection, useDropzone } from 'react-dropzone';
 import { useDesigns } from '@/api/designs/get-designs';
@@ -6,11 +6,9 @@ import { useUploadDesign } from '@/api/designs/upload-design';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { toast } from '@/components/ui/use-toast';
-import { ACCEPT } from '@/features/upload/components/upload-screen';
 import { ApiError } from '@/lib/api-client';
+import { DESIGN_ACCEPT } from '@/lib/design-files';
 
-/** Spec sections 5 and 9: the simple flow takes one design of at most 10 MB. */
-export const SIMPLE_FLOW_MAX_BYTES = 10 * 1024 * 1024;
 const RECENT_DESIGNS_SHOWN = 8;
 
 type Props = { design: TDesign | null; onDesign: (design: TDesign) => void };
@@ -56,8 +54,8 @@ export function UploadDesignStep({ design, onDesign }: Props) {
 
   const { getRootProps, getInputProps, isDragActive, open } = useDropzone({
     onDrop,
-    accept: ACCEPT,
-    maxSize: SIMPLE_FLOW_MAX_BYTES,
+    accept: DESIGN_ACCEPT,
+    maxSize: PRODUCT_DESIGN_MAX_BYTES,
     multiple: false,
     noClick: true,
     disabled: upload.isPending,

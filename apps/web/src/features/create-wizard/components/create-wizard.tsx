@@ -3,13 +3,13 @@ import { useEffect } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
-import { MockupsStep } from '@/features/mockups/components/mockups-step';
 import { cn } from '@/lib/utils';
 import { useWizardState } from '../use-wizard-state';
 import { productTypeFor } from '../wizard-state';
 import { WIZARD_STEPS, type WizardStepId } from '../wizard-steps';
 import { DesignStep } from './design-step';
 import { DetailsStep } from './details-step';
+import { MockupsStep } from './mockups-step';
 import { PricingStep } from './pricing-step';
 import { ProductStep } from './product-step';
 

@@ -6,6 +6,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { NativeSelect } from '@/components/ui/native-select';
 import { ApiError } from '@/lib/api-client';
+import { DESIGN_ACCEPT_ATTRIBUTE } from '@/lib/design-files';
 import { cn } from '@/lib/utils';
 import {
   AI_DESIGN_SIZES,
@@ -20,7 +21,6 @@ import { canContinue, type WizardDesign, type WizardState } from '../wizard-stat
 
 type Props = { state: WizardState; update: WizardUpdate; onBack: () => void; onNext: () => void };
 
-const ACCEPT = 'image/png,image/jpeg,image/svg+xml,application/pdf,.png,.jpg,.jpeg,.svg,.pdf';
 const EXTENSIONS = /\.(png|jpe?g|svg|pdf)$/i;
 const MIME_TYPES = ['image/png', 'image/jpeg', 'image/svg+xml', 'application/pdf'];
 
@@ -114,7 +114,7 @@ export function DesignStep({ state, update, onBack, onNext }: Props) {
               <input
                 type="file"
                 multiple
-                accept={ACCEPT}
+                accept={DESIGN_ACCEPT_ATTRIBUTE}
                 className="sr-only"
                 aria-label="Upload design files"
                 data-testid="wizard-file-input"

@@ -4,8 +4,8 @@ import { useGenerateContent } from '@/api/ai/generate-content';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { toast } from '@/components/ui/use-toast';
-import { listingProblems, parseTags, variantsFromContent } from '@/features/create-product/simple-flow';
 import { ApiError } from '@/lib/api-client';
+import { listingProblems, parseTags, variantsFromContent } from '@/lib/listing';
 import type { WizardUpdate } from '../use-wizard-state';
 import { canContinue, productTypeFor, selectedMockup, type WizardState } from '../wizard-state';
 

@@ -7,6 +7,7 @@ import { useUploadDesign } from '@/api/designs/upload-design';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { toast } from '@/components/ui/use-toast';
+import { DESIGN_ACCEPT } from '@/lib/design-files';
 
 /** Spec section 3 'Upload queue item' (client only), plus the stored design once complete. */
 export type UploadQueueItem = {
@@ -15,14 +16,6 @@ export type UploadQueueItem = {
   progress: number;
   status: 'uploading' | 'complete' | 'error';
   design?: TDesign;
-};
-
-/** Spec section 5: PNG, JPEG, SVG and PDF, by extension or MIME type. */
-export const ACCEPT = {
-  'image/png': ['.png'],
-  'image/jpeg': ['.jpg', '.jpeg'],
-  'image/svg+xml': ['.svg'],
-  'application/pdf': ['.pdf'],
 };
 
 /** Spec section 4: the bar shows a fixed 75% while a file uploads. */
@@ -72,7 +65,7 @@ export function UploadScreen() {
 
   const { getRootProps, getInputProps, isDragActive, open } = useDropzone({
     onDrop,
-    accept: ACCEPT,
+    accept: DESIGN_ACCEPT,
     maxSize: DESIGN_MAX_BYTES,
     multiple: true,
     noClick: true,

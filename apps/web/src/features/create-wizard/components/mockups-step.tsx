@@ -1,12 +1,12 @@
 import type { TMockup } from '@podforge/contract';
 import { CheckCircle2, Loader2 } from 'lucide-react';
 import { useState } from 'react';
+import { useGenerateMockups } from '@/api/mockups/generate-mockups';
+import { type MockupDesignSource, MockupPreview, type MockupSelection } from '@/components/mockups/mockup-preview';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { toast } from '@/components/ui/use-toast';
 import { cn } from '@/lib/utils';
-import { useGenerateMockups } from '../api/generate-mockups';
-import { type MockupDesignSource, MockupPreview, type MockupSelection } from './mockup-preview';
 
 const PRODUCT_TYPE_LABELS: Record<string, string> = {
   tshirt: 'T-shirt',

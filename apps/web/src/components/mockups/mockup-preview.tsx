@@ -9,10 +9,10 @@ import {
 } from '@podforge/contract';
 import { Download, RotateCcw } from 'lucide-react';
 import { type KeyboardEvent, type PointerEvent, useEffect, useRef, useState } from 'react';
+import { useMockupTemplates } from '@/api/mockups/get-mockup-templates';
 import { Button } from '@/components/ui/button';
 import { NativeSelect } from '@/components/ui/native-select';
 import { toast } from '@/components/ui/use-toast';
-import { useMockupTemplates } from '../api/get-mockup-templates';
 import { PrintReadinessBadge } from './print-readiness-badge';
 import { useLoadedImage } from './use-loaded-image';
 
