@@ -87,6 +87,8 @@ export const ZAiError = z.object({
   code: z.string(),
   errorType: z.enum(AI_ERROR_TYPES).optional(),
   message: z.string().optional(),
+  /** Whose limit or failure it is: the provider's name ('offline', 'openai'), or 'credits' for this app's monthly credits. */
+  provider: z.string().optional(),
 });
 export type TAiError = z.infer<typeof ZAiError>;
 

@@ -50,6 +50,7 @@ export async function generateDesigns(
   const size = Number(input.size.split('x')[0]);
   await ensureCredits(deps, workspaceId, input.n * AI_CREDITS_PER_IMAGE);
   const images = await callProvider(
+    deps,
     deps.ai.generateDesigns({ prompt: input.prompt, size, n: input.n, style: input.style, seed: input.seed ?? 0 }),
   );
   if (images.length === 0) {

@@ -48,6 +48,7 @@ const CONTENT_CREDITS = 1;
 export const quotaExceeded = (allowance: number) =>
   new AppError(429, ErrorCode.RateLimited, 'AI credits used up', {
     errorType: 'QUOTA_EXCEEDED',
+    provider: 'credits',
     message: `This workspace has used all ${allowance} AI credits for this month. They reset on the 1st (UTC).`,
   });
 
@@ -59,7 +60,7 @@ const PROVIDER_ERROR_STATUS: Record<string, number> = {
 };
 
 /** A provider failure keeps its errorType for the UI; anything else stays a 500 with no detail. */
-export function toAppError(error: unknown): unknown {
+export function toAppError(error: unknown, provider: string): unknown {
   if (!(error instanceof AiProviderError)) return error;
   const status = PROVIDER_ERROR_STATUS[error.errorType] ?? 502;
   const code =
@@ -70,7 +71,7 @@ export function toAppError(error: unknown): unknown {
         : status === 400
           ? ErrorCode.BadRequest
           : ErrorCode.Upstream;
-  return new AppError(status, code, error.message, { errorType: error.errorType, message: error.message });
+  return new AppError(status, code, error.message, { errorType: error.errorType, message: error.message, provider });
 }
 
 /** Both request shapes as one; a designId must name a design of the workspace (404 otherwise). */
@@ -150,9 +151,10 @@ export async function ensureCredits(deps: AppDeps, workspaceId: string, credits:
   if ((await aiCreditsUsed(deps.db, workspaceId, deps.now())) + credits > allowance) throw quotaExceeded(allowance);
 }
 
-export const callProvider = <T>(work: Promise<T>): Promise<T> =>
+/** The provider's failure as the answer, naming the provider (the UI's quota notice says whose quota it is). */
+export const callProvider = <T>(deps: AppDeps, work: Promise<T>): Promise<T> =>
   work.catch((error: unknown) => {
-    throw toAppError(error);
+    throw toAppError(error, deps.ai.name);
   });
 
 /**
@@ -167,7 +169,7 @@ export async function generateContent(
   const request = await toContentRequest(deps, workspaceId, input);
   await ensureCredits(deps, workspaceId, CONTENT_CREDITS);
   const facts = listingFacts(BUNDLED_PRODUCTS, request.productType, request.audience);
-  const draft = await callProvider(deps.ai.generateContent(request, facts));
+  const draft = await callProvider(deps, deps.ai.generateContent(request, facts));
   const listing = { ...applyMarketplaceRules(draft, request.platform), price: facts.price, variants: facts.variants };
   const remaining = await deps.db.transaction((tx) =>
     chargeGeneration(deps, tx, workspaceId, {
@@ -259,7 +261,7 @@ async function generatePart<K extends 'title' | 'description' | 'tags'>(
 ): Promise<{ value: ContentDraft[K]; provider: string; creditsRemaining: number }> {
   await ensureCredits(deps, workspaceId, CONTENT_CREDITS);
   const facts = listingFacts(BUNDLED_PRODUCTS, request.productType, request.audience);
-  const draft = applyMarketplaceRules(await callProvider(deps.ai.generateContent(request, facts)), 'general');
+  const draft = applyMarketplaceRules(await callProvider(deps, deps.ai.generateContent(request, facts)), 'general');
   const value = draft[kind];
   const remaining = await deps.db.transaction((tx) =>
     chargeGeneration(deps, tx, workspaceId, {
