@@ -27,7 +27,9 @@ test('the AI Generator writes a listing and an offline design that opens in Crea
 
   // Both generations are in Recent Generations.
   await expect(page.getByTestId('recent-generation')).toHaveCount(2);
-  await expect(page.getByTestId('recent-generation').first()).toContainText('1 vintage-crest design: “mountain adventure club”');
+  await expect(page.getByTestId('recent-generation').first()).toContainText(
+    '1 vintage-crest design: “mountain adventure club”',
+  );
 
   // The saved design opens in the simple create flow at the listing step.
   await design.getByRole('link', { name: 'Use in Create Product' }).click();

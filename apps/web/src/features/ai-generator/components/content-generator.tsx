@@ -14,6 +14,7 @@ import { toast } from '@/components/ui/use-toast';
 import { contentErrorNotice, QUOTA_COOLDOWN_SECONDS } from '../ai-errors';
 import { useCooldown } from '../use-cooldown';
 import { CopyButton } from './copy-button';
+import { TagList } from './tag-list';
 
 export const inputClass =
   'block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/30';
@@ -239,13 +240,7 @@ export function ContentGenerator() {
                     <span className="text-sm font-medium">Tags ({result.tags.length})</span>
                     <CopyButton value={result.tags.join(', ')} label="Tags" />
                   </div>
-                  <ul className="flex flex-wrap gap-1.5" aria-label="Tags">
-                    {result.tags.map((tag) => (
-                      <li key={tag} className="rounded-full bg-slate-100 px-2.5 py-0.5 text-xs text-slate-700">
-                        {tag}
-                      </li>
-                    ))}
-                  </ul>
+                  <TagList tags={result.tags} label="Tags" />
                 </div>
               )}
               <dl className="grid gap-2 rounded-md bg-slate-50 p-3 text-sm sm:grid-cols-[auto_1fr]">

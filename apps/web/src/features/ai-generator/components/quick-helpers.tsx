@@ -9,6 +9,7 @@ import { useGenerateTags } from '../api/generate-tags';
 import { useGenerateTitle } from '../api/generate-title';
 import { inputClass } from './content-generator';
 import { CopyButton } from './copy-button';
+import { TagList } from './tag-list';
 
 /**
  * The quick helpers (spec section 7: generate-title, generate-description, generate-tags), one credit each. They
@@ -160,13 +161,7 @@ export function QuickHelpers() {
         </div>
         {tags.length > 0 && (
           <div className="flex items-start gap-2">
-            <ul className="flex flex-1 flex-wrap gap-1.5" aria-label="Helper tags">
-              {tags.map((tag) => (
-                <li key={tag} className="rounded-full bg-slate-100 px-2.5 py-0.5 text-xs text-slate-700">
-                  {tag}
-                </li>
-              ))}
-            </ul>
+            <TagList tags={tags} label="Helper tags" />
             <CopyButton value={tags.join(', ')} label="Tags" />
           </div>
         )}
