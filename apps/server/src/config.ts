@@ -21,6 +21,7 @@ const ZEnv = z.object({
   OPENAI_API_KEY: z.string().optional(),
   OPENAI_BASE_URL: z.url().optional(),
   OPENAI_MODEL: z.string().min(1).default('gpt-4o-mini'),
+  OPENAI_IMAGE_MODEL: z.string().min(1).default('dall-e-2'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: z.string().optional(),
   APP_URL: z.url().optional(),
@@ -78,7 +79,7 @@ export type Config = {
   /** AI calls one workspace may make per minute (on this instance). */
   aiRateLimitPerMinute: number;
   /** An OpenAI-compatible API for AI content; null uses the built-in offline provider. */
-  openai: { apiKey: string; baseUrl: string | undefined; model: string } | null;
+  openai: { apiKey: string; baseUrl: string | undefined; model: string; imageModel: string } | null;
   logLevel: string;
   /** Built web app to serve; null serves the API only. */
   webDistDir: string | null;
@@ -134,7 +135,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     aiMonthlyCredits: e.AI_MONTHLY_CREDITS,
     aiRateLimitPerMinute: e.AI_RATE_LIMIT_PER_MINUTE,
     openai: e.OPENAI_API_KEY
-      ? { apiKey: e.OPENAI_API_KEY, baseUrl: e.OPENAI_BASE_URL || undefined, model: e.OPENAI_MODEL }
+      ? {
+          apiKey: e.OPENAI_API_KEY,
+          baseUrl: e.OPENAI_BASE_URL || undefined,
+          model: e.OPENAI_MODEL,
+          imageModel: e.OPENAI_IMAGE_MODEL,
+        }
       : null,
     logLevel: e.LOG_LEVEL,
     webDistDir: e.WEB_DIST_DIR === '' ? null : (e.WEB_DIST_DIR ?? WEB_DIST_DIR),

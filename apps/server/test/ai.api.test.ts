@@ -259,6 +259,9 @@ describe('POST /api/ai/generate-content, rate limit and provider errors', () => 
           if (calls > 1) throw new AiProviderError('INVALID_API_KEY', 'The AI provider rejected the API key.');
           return { title: 'Fixed title', description: 'Fixed description', tags: ['one'] };
         },
+        async generateDesigns() {
+          throw new AiProviderError('PROVIDER_ERROR', 'Not used here.');
+        },
       },
     });
   });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZDesign } from './designs';
 
 /** Spec section 9, 'Component': the simple create flow's choices. */
 export const AI_PRODUCT_TYPES = ['tshirt', 'hoodie', 'mug', 'poster', 'sticker', 'tote', 'phone_case'] as const;
@@ -77,6 +78,8 @@ export const AI_ERROR_TYPES = [
   'INVALID_API_KEY',
   'ACCESS_DENIED',
   'UNSUPPORTED',
+  'INVALID_REQUEST',
+  'RATE_LIMITED',
   'PROVIDER_ERROR',
 ] as const;
 export const ZAiError = z.object({
@@ -84,5 +87,93 @@ export const ZAiError = z.object({
   code: z.string(),
   errorType: z.enum(AI_ERROR_TYPES).optional(),
   message: z.string().optional(),
+  /** Whose limit or failure it is: the provider's name ('offline', 'openai'), or 'credits' for this app's monthly credits. */
+  provider: z.string().optional(),
 });
 export type TAiError = z.infer<typeof ZAiError>;
+
+/** Spec section 9, 'AI design options'. */
+export const AI_DESIGN_SIZES = ['512x512', '768x768', '1024x1024'] as const;
+export const AI_DESIGN_STYLES = ['vector-clean', 'line-art', 'vintage-crest', 'photo'] as const;
+export type TAiDesignSize = (typeof AI_DESIGN_SIZES)[number];
+export type TAiDesignStyle = (typeof AI_DESIGN_STYLES)[number];
+export const AI_DESIGN_MAX_VARIATIONS = 4;
+/** Credits one generated image costs (a text generation costs 1). */
+export const AI_CREDITS_PER_IMAGE = 1;
+
+/** `POST /api/ai/designs` (spec: 'AI design request'). */
+export const ZAiDesignRequest = z.object({
+  prompt: z
+    .string({ error: 'Please enter a prompt' })
+    .trim()
+    .min(1, 'Please enter a prompt')
+    .max(1000, 'The prompt is longer than 1000 characters'),
+  size: z.enum(AI_DESIGN_SIZES).default('1024x1024'),
+  n: z.number().int().min(1).max(AI_DESIGN_MAX_VARIATIONS).default(1),
+  style: z.enum(AI_DESIGN_STYLES).default('vector-clean'),
+  /** Our addition: another seed gives other variations of the same prompt. */
+  seed: z.number().int().min(0).max(2_147_483_647).optional(),
+});
+export type TAiDesignRequest = z.input<typeof ZAiDesignRequest>;
+
+/** One generated image: a stored design (source 'ai') with the prompt it came from. */
+export const ZAiDesignImage = ZDesign.extend({ prompt: z.string() });
+export type TAiDesignImage = z.infer<typeof ZAiDesignImage>;
+
+export const ZAiDesignResponse = z.object({
+  images: z.array(ZAiDesignImage),
+  provider: z.string(),
+  creditsRemaining: z.number().int(),
+});
+export type TAiDesignResponse = z.infer<typeof ZAiDesignResponse>;
+
+/** `POST /api/ai/generate-title`. */
+export const ZGenerateTitleRequest = z.object({
+  topic: z.string({ error: 'Please enter a topic' }).trim().min(1, 'Please enter a topic').max(300),
+  style: z.string().trim().max(200).default(''),
+  audience: z.string().trim().max(200).default(''),
+  seed: z.number().int().min(0).max(2_147_483_647).optional(),
+});
+export type TGenerateTitleRequest = z.input<typeof ZGenerateTitleRequest>;
+
+/** `POST /api/ai/generate-description`. */
+export const ZGenerateDescriptionRequest = z.object({
+  title: z.string({ error: 'Please enter a title' }).trim().min(1, 'Please enter a title').max(300),
+  style: z.string().trim().max(200).default(''),
+  details: z.string().trim().max(1000).default(''),
+  seed: z.number().int().min(0).max(2_147_483_647).optional(),
+});
+export type TGenerateDescriptionRequest = z.input<typeof ZGenerateDescriptionRequest>;
+
+/** `POST /api/ai/generate-tags`. */
+export const ZGenerateTagsRequest = z.object({
+  title: z.string({ error: 'Please enter a title' }).trim().min(1, 'Please enter a title').max(300),
+  description: z.string().trim().max(5000).default(''),
+  category: z.string().trim().max(100).default(''),
+});
+export type TGenerateTagsRequest = z.input<typeof ZGenerateTagsRequest>;
+
+const ZAiTextMeta = z.object({ provider: z.string(), creditsRemaining: z.number().int() });
+export const ZGeneratedTitle = ZAiTextMeta.extend({ title: z.string() });
+export const ZGeneratedDescription = ZAiTextMeta.extend({ description: z.string() });
+export const ZGeneratedTags = ZAiTextMeta.extend({ tags: z.array(z.string()) });
+export type TGeneratedTitle = z.infer<typeof ZGeneratedTitle>;
+export type TGeneratedDescription = z.infer<typeof ZGeneratedDescription>;
+export type TGeneratedTags = z.infer<typeof ZGeneratedTags>;
+
+export const AI_GENERATION_KINDS = ['content', 'design', 'title', 'description', 'tags'] as const;
+
+/** One row of 'Recent Generations': what was asked for, in a line. */
+export const ZAiGeneration = z.object({
+  id: z.string(),
+  kind: z.enum(AI_GENERATION_KINDS),
+  summary: z.string(),
+  provider: z.string(),
+  credits: z.number().int(),
+  createdAt: z.string(),
+});
+export type TAiGeneration = z.infer<typeof ZAiGeneration>;
+
+export const ZAiGenerationsQuery = z.object({ limit: z.coerce.number().int().min(1).max(50).default(10) });
+export const ZAiGenerationsResponse = z.object({ generations: z.array(ZAiGeneration) });
+export type TAiGenerationsResponse = z.infer<typeof ZAiGenerationsResponse>;

@@ -10,6 +10,7 @@ export function createAiProvider(config: Config): AiProvider {
       apiKey: config.openai.apiKey,
       baseURL: config.openai.baseUrl,
       model: config.openai.model,
+      imageModel: config.openai.imageModel,
     });
   }
   return new OfflineAiProvider();

@@ -1,9 +1,22 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import sharp from 'sharp';
+
+/** A PNG of one colour per index, so each generated image differs. */
+async function fakeImage(size: number, index: number): Promise<string> {
+  const colours = ['#e63946', '#457b9d', '#2a9d8f', '#f4a261'];
+  const png = await sharp({
+    create: { width: size, height: size, channels: 3, background: colours[index % colours.length] as string },
+  })
+    .png()
+    .toBuffer();
+  return png.toString('base64');
+}
 
 /**
- * A local stand-in for OpenAI's chat completions (`POST /v1/chat/completions`) with structured output, for tests.
- * Listens on 127.0.0.1 only. It answers a fixed listing built from the request, or the error a test asks for.
+ * A local stand-in for OpenAI's chat completions (`POST /v1/chat/completions`) with structured output and its images
+ * API (`POST /v1/images/generations`, `b64_json` answers), for tests. Listens on 127.0.0.1 only. It answers a fixed
+ * listing built from the request, n solid-colour PNGs of the asked size, or the error a test asks for.
  */
 export type FakeOpenAi = {
   /** Base URL for the SDK, ending in /v1. */
@@ -31,7 +44,8 @@ export async function startFakeOpenAi(options: { apiKey?: string } = {}): Promis
       const error = (status: number, code: string, type: string, message: string) =>
         send(status, { error: { message, type, param: null, code } });
 
-      if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
+      const isImages = req.url === '/v1/images/generations';
+      if (req.method !== 'POST' || (req.url !== '/v1/chat/completions' && !isImages)) {
         return error(404, 'not_found', 'invalid_request_error', 'Not found');
       }
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;
@@ -43,6 +57,16 @@ export async function startFakeOpenAi(options: { apiKey?: string } = {}): Promis
       }
       if (req.headers.authorization !== `Bearer ${apiKey}`) {
         return error(401, 'invalid_api_key', 'invalid_request_error', 'Incorrect API key provided.');
+      }
+      if (isImages) {
+        const n = Number(body.n ?? 1);
+        const size = Number(String(body.size ?? '1024x1024').split('x')[0]);
+        Promise.all(Array.from({ length: n }, (_, i) => fakeImage(size, i))).then(
+          (images) =>
+            send(200, { created: Math.floor(Date.now() / 1000), data: images.map((b64_json) => ({ b64_json })) }),
+          () => error(500, 'server_error', 'server_error', 'Fake image failed'),
+        );
+        return;
       }
       const messages = body.messages as { role: string; content: string }[];
       const prompt = JSON.parse(messages.find((m) => m.role === 'user')?.content ?? '{}') as Record<string, string>;

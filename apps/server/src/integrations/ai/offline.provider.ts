@@ -1,6 +1,15 @@
 import type { TAiProductType, TCatalogProduct } from '@podforge/contract';
 import { shortenAtWord } from './marketplace-rules';
-import type { AiProvider, ContentDraft, ContentRequest, ListingFacts } from './provider';
+import { composeDesignSvg } from './offline-designs';
+import {
+  type AiProvider,
+  AiProviderError,
+  type ContentDraft,
+  type ContentRequest,
+  type DesignRequest,
+  type GeneratedImage,
+  type ListingFacts,
+} from './provider';
 import { hashText, keywordsOf, listInProse, pick, seededRandom, sentence, titleCase } from './words';
 
 const APPAREL: readonly TAiProductType[] = ['tshirt', 'hoodie'];
@@ -142,6 +151,20 @@ export class OfflineAiProvider implements AiProvider {
 
   async generateContent(request: ContentRequest, facts: ListingFacts): Promise<ContentDraft> {
     return writeListing(request, facts);
+  }
+
+  /** Typographic and vector artwork (offline-designs.ts); a photo-style image needs a real image model. */
+  async generateDesigns(request: DesignRequest): Promise<GeneratedImage[]> {
+    if (request.style === 'photo') {
+      throw new AiProviderError(
+        'UNSUPPORTED',
+        'The built-in offline generator makes typographic and vector designs only; photo-style images need an image model. Set OPENAI_API_KEY to generate them.',
+      );
+    }
+    return Array.from({ length: request.n }, (_, i) => ({
+      format: 'svg' as const,
+      data: Buffer.from(composeDesignSvg(request, i), 'utf8'),
+    }));
   }
 }
 

@@ -61,7 +61,7 @@ describe('OpenAiProvider', () => {
     [429, 'insufficient_quota', 'insufficient_quota', 'QUOTA_EXCEEDED'],
     [401, 'invalid_api_key', 'invalid_request_error', 'INVALID_API_KEY'],
     [403, 'unsupported_country_region_territory', 'request_forbidden', 'ACCESS_DENIED'],
-    [429, 'rate_limit_exceeded', 'requests', 'PROVIDER_ERROR'],
+    [429, 'rate_limit_exceeded', 'requests', 'RATE_LIMITED'],
     [500, 'server_error', 'server_error', 'PROVIDER_ERROR'],
   ])('maps %i %s to %s', async (status, code, type, errorType) => {
     fake.failNext(status, code, type);

@@ -5,6 +5,8 @@ import {
   AiProviderError,
   type ContentDraft,
   type ContentRequest,
+  type DesignRequest,
+  type GeneratedImage,
   type ListingFacts,
 } from './provider';
 
@@ -13,6 +15,8 @@ export type OpenAiProviderOptions = {
   /** An OpenAI-compatible endpoint; OpenAI's own when absent. */
   baseURL?: string | undefined;
   model: string;
+  /** The images API model (OPENAI_IMAGE_MODEL). */
+  imageModel?: string;
   /** The SDK retries 429 and 5xx twice by default; tests set 0. */
   maxRetries?: number;
   timeoutMs?: number;
@@ -83,13 +87,30 @@ export function toAiProviderError(error: unknown): AiProviderError {
       return new AiProviderError('ACCESS_DENIED', 'OpenAI denied access: check the API key’s permissions and model.');
     }
     if (error.status === 429) {
-      return new AiProviderError('PROVIDER_ERROR', 'OpenAI is rate limiting this server: try again in a minute.');
+      return new AiProviderError('RATE_LIMITED', 'OpenAI rate limit exceeded. Please try again later.');
+    }
+    if (error.status === 400) {
+      return new AiProviderError('INVALID_REQUEST', `OpenAI refused the prompt or parameters: ${error.message}`);
     }
     if (error.status === undefined) return new AiProviderError('PROVIDER_ERROR', 'OpenAI could not be reached.');
     return new AiProviderError('PROVIDER_ERROR', `OpenAI answered ${error.status}.`);
   }
   return new AiProviderError('PROVIDER_ERROR', 'The OpenAI request failed.');
 }
+
+/** Sizes the images API is asked for; another requested size is made from the 1024 image. */
+const API_IMAGE_SIZES = new Set([256, 512, 1024]);
+
+/** What each style asks the image model for; print designs want a plain background. */
+const STYLE_PROMPTS: Record<DesignRequest['style'], string> = {
+  'vector-clean':
+    'Flat vector illustration with bold clean shapes and lettering, limited palette, plain background, for a print-on-demand design.',
+  'line-art':
+    'Minimal line art, strokes only, single ink colour, no fills or shading, plain white background, for a print-on-demand design.',
+  'vintage-crest':
+    'Vintage crest or badge emblem with curved lettering and a distressed, worn print texture, for a print-on-demand design.',
+  photo: 'Photorealistic image, natural lighting, high detail.',
+};
 
 /** An OpenAI-compatible chat completions API with structured JSON output (OPENAI_API_KEY, OPENAI_BASE_URL). */
 export class OpenAiProvider implements AiProvider {
@@ -135,5 +156,26 @@ export class OpenAiProvider implements AiProvider {
     const listing = ZListing.safeParse(parsed);
     if (!listing.success) throw new AiProviderError('PROVIDER_ERROR', 'OpenAI answered with an incomplete listing.');
     return { ...listing.data, tags: request.generateTags ? listing.data.tags : [] };
+  }
+
+  /** The images API with base64 answers; the PNGs are then checked and stored like uploads. */
+  async generateDesigns(request: DesignRequest): Promise<GeneratedImage[]> {
+    const apiSize = API_IMAGE_SIZES.has(request.size) ? request.size : 1024;
+    let data: { b64_json?: string | undefined }[] | undefined;
+    try {
+      const answer = await this.client.images.generate({
+        model: this.options.imageModel ?? 'dall-e-2',
+        prompt: `${request.prompt}\n\n${STYLE_PROMPTS[request.style]}`,
+        n: request.n,
+        size: `${apiSize}x${apiSize}` as '1024x1024',
+        response_format: 'b64_json',
+      });
+      data = answer.data;
+    } catch (error) {
+      throw toAiProviderError(error);
+    }
+    const images = (data ?? []).filter((d) => d.b64_json).map((d) => Buffer.from(d.b64_json as string, 'base64'));
+    if (images.length === 0) throw new AiProviderError('PROVIDER_ERROR', 'No images generated');
+    return images.slice(0, request.n).map((png) => ({ format: 'png', data: png }));
   }
 }

@@ -1,4 +1,4 @@
-import type { AI_ERROR_TYPES, TAiPlatform, TAiProductType, TCatalogProduct } from '@podforge/contract';
+import type { AI_ERROR_TYPES, TAiDesignStyle, TAiPlatform, TAiProductType, TCatalogProduct } from '@podforge/contract';
 
 export type TAiErrorType = (typeof AI_ERROR_TYPES)[number];
 
@@ -40,11 +40,30 @@ export type ContentDraft = {
   tags: string[];
 };
 
+/** `POST /api/ai/designs` as a provider sees it. */
+export type DesignRequest = {
+  prompt: string;
+  /** Pixels of each side: 512, 768 or 1024. */
+  size: number;
+  /** How many distinct variations, 1 to 4. */
+  n: number;
+  style: TAiDesignStyle;
+  seed: number;
+};
+
+/**
+ * One image as a provider makes it: SVG text (the offline provider's vector artwork, drawn at `size`) or PNG bytes
+ * (an images API). Either way it then goes through the upload pipeline, which checks it and renders the print PNG.
+ */
+export type GeneratedImage = { format: 'svg' | 'png'; data: Buffer };
+
 /** The seam between the AI routes and whoever writes the text: the built-in writer or an OpenAI-compatible API. */
 export interface AiProvider {
   /** Stored with each generation and returned to the caller: 'offline' or 'openai'. */
   readonly name: string;
   generateContent(request: ContentRequest, facts: ListingFacts): Promise<ContentDraft>;
+  /** Exactly `request.n` images, or an AiProviderError (UNSUPPORTED for a style it cannot honestly make). */
+  generateDesigns(request: DesignRequest): Promise<GeneratedImage[]>;
 }
 
 /** A provider failure the UI has a notice for (spec section 8). */

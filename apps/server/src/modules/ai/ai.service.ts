@@ -1,18 +1,28 @@
 import {
+  AI_GENERATION_KINDS,
+  AI_PRODUCT_TYPE_LABELS,
   ErrorCode,
+  type TAiGeneration,
   type TAiPlatform,
   type TAiProductType,
   type TGeneratedContent,
+  type TGeneratedDescription,
+  type TGeneratedTags,
+  type TGeneratedTitle,
   type ZGenerateContentFromDesign,
   type ZGenerateContentFromKeywords,
+  type ZGenerateDescriptionRequest,
+  type ZGenerateTagsRequest,
+  type ZGenerateTitleRequest,
 } from '@podforge/contract';
-import { sql } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { AppDeps } from '../../app';
+import type { Db } from '../../db/client';
 import { aiGenerations } from '../../db/schema';
 import { listingFacts } from '../../integrations/ai/listing-facts';
 import { applyMarketplaceRules } from '../../integrations/ai/marketplace-rules';
-import { AiProviderError, type ContentRequest } from '../../integrations/ai/provider';
+import { AiProviderError, type ContentDraft, type ContentRequest } from '../../integrations/ai/provider';
 import { cleanDesignName, titleCase } from '../../integrations/ai/words';
 import { BUNDLED_PRODUCTS } from '../../integrations/printful/catalog/bundled';
 import { AppError } from '../../lib/errors';
@@ -38,20 +48,30 @@ const CONTENT_CREDITS = 1;
 export const quotaExceeded = (allowance: number) =>
   new AppError(429, ErrorCode.RateLimited, 'AI credits used up', {
     errorType: 'QUOTA_EXCEEDED',
+    provider: 'credits',
     message: `This workspace has used all ${allowance} AI credits for this month. They reset on the 1st (UTC).`,
   });
 
 const PROVIDER_ERROR_STATUS: Record<string, number> = {
   QUOTA_EXCEEDED: 429,
+  RATE_LIMITED: 429,
   UNSUPPORTED: 422,
+  INVALID_REQUEST: 400,
 };
 
 /** A provider failure keeps its errorType for the UI; anything else stays a 500 with no detail. */
-function toAppError(error: unknown): unknown {
+export function toAppError(error: unknown, provider: string): unknown {
   if (!(error instanceof AiProviderError)) return error;
   const status = PROVIDER_ERROR_STATUS[error.errorType] ?? 502;
-  const code = status === 429 ? ErrorCode.RateLimited : status === 422 ? ErrorCode.Unprocessable : ErrorCode.Upstream;
-  return new AppError(status, code, 'AI provider error', { errorType: error.errorType, message: error.message });
+  const code =
+    status === 429
+      ? ErrorCode.RateLimited
+      : status === 422
+        ? ErrorCode.Unprocessable
+        : status === 400
+          ? ErrorCode.BadRequest
+          : ErrorCode.Upstream;
+  return new AppError(status, code, error.message, { errorType: error.errorType, message: error.message, provider });
 }
 
 /** Both request shapes as one; a designId must name a design of the workspace (404 otherwise). */
@@ -98,6 +118,46 @@ async function toContentRequest(
 }
 
 /**
+ * Spends `credits` for one generation inside `tx`: takes the workspace's credit lock, checks what is left and writes
+ * the `ai_generations` row. Parallel calls of one workspace take turns here, so together they never spend more than
+ * the allowance; over it, this throws 429 QUOTA_EXCEEDED and the transaction (with whatever else it wrote) rolls back.
+ * Returns the credits left.
+ */
+export async function chargeGeneration(
+  deps: AppDeps,
+  tx: Db,
+  workspaceId: string,
+  generation: { kind: TAiGeneration['kind']; request: unknown; result: unknown; credits: number },
+): Promise<number> {
+  const allowance = deps.config.aiMonthlyCredits;
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`ai-credits:${workspaceId}`}))`);
+  const used = await aiCreditsUsed(tx, workspaceId, deps.now());
+  if (used + generation.credits > allowance) throw quotaExceeded(allowance);
+  await tx.insert(aiGenerations).values({
+    workspaceId,
+    kind: generation.kind,
+    provider: deps.ai.name,
+    request: generation.request,
+    result: generation.result,
+    credits: generation.credits,
+    createdAt: deps.now(),
+  });
+  return allowance - used - generation.credits;
+}
+
+/** The cheap check before a provider is called: with too few credits left, 429 QUOTA_EXCEEDED and no call. */
+export async function ensureCredits(deps: AppDeps, workspaceId: string, credits: number) {
+  const allowance = deps.config.aiMonthlyCredits;
+  if ((await aiCreditsUsed(deps.db, workspaceId, deps.now())) + credits > allowance) throw quotaExceeded(allowance);
+}
+
+/** The provider's failure as the answer, naming the provider (the UI's quota notice says whose quota it is). */
+export const callProvider = <T>(deps: AppDeps, work: Promise<T>): Promise<T> =>
+  work.catch((error: unknown) => {
+    throw toAppError(error, deps.ai.name);
+  });
+
+/**
  * Writes a listing with the configured provider and records it as one credit. With the month's credits used up
  * it answers 429 QUOTA_EXCEEDED before calling the provider, and writes nothing.
  */
@@ -106,34 +166,204 @@ export async function generateContent(
   workspaceId: string,
   input: GenerateContentInput,
 ): Promise<TGeneratedContent> {
-  const allowance = deps.config.aiMonthlyCredits;
   const request = await toContentRequest(deps, workspaceId, input);
-  if ((await aiCreditsUsed(deps.db, workspaceId, deps.now())) + CONTENT_CREDITS > allowance) {
-    throw quotaExceeded(allowance);
-  }
-
+  await ensureCredits(deps, workspaceId, CONTENT_CREDITS);
   const facts = listingFacts(BUNDLED_PRODUCTS, request.productType, request.audience);
-  const draft = await deps.ai.generateContent(request, facts).catch((error: unknown) => {
-    throw toAppError(error);
-  });
+  const draft = await callProvider(deps, deps.ai.generateContent(request, facts));
   const listing = { ...applyMarketplaceRules(draft, request.platform), price: facts.price, variants: facts.variants };
-
-  // Parallel calls of one workspace take turns here, so together they never spend more than the allowance.
-  const remaining = await deps.db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`ai-credits:${workspaceId}`}))`);
-    const used = await aiCreditsUsed(tx, workspaceId, deps.now());
-    if (used + CONTENT_CREDITS > allowance) return null;
-    await tx.insert(aiGenerations).values({
-      workspaceId,
+  const remaining = await deps.db.transaction((tx) =>
+    chargeGeneration(deps, tx, workspaceId, {
       kind: 'content',
-      provider: deps.ai.name,
       request: input,
       result: listing,
       credits: CONTENT_CREDITS,
-      createdAt: deps.now(),
-    });
-    return allowance - used - CONTENT_CREDITS;
-  });
-  if (remaining === null) throw quotaExceeded(allowance);
+    }),
+  );
   return { ...listing, provider: deps.ai.name, creditsRemaining: remaining };
+}
+
+// The quick helpers: each is one listing request to the same provider, of which the caller wants one part.
+
+/** Words that name the product rather than the design, dropped when a title becomes the subject again. */
+const PRODUCT_WORDS = new RegExp(
+  `\\b(unisex|${[
+    ...Object.values(AI_PRODUCT_TYPE_LABELS),
+    'tee',
+    'graphic tee',
+    'shirt',
+    'pullover',
+    'sweatshirt',
+    'coffee mug',
+    'wall art',
+    'art print',
+    'canvas bag',
+    'phone cover',
+    'gift idea',
+    'gift',
+  ]
+    .map((w) => w.replace(/[-/\\^$*+?.()|[\]{}]/g, '\\$&'))
+    .sort((a, b) => b.length - a.length)
+    .join('|')})\\b`,
+  'gi',
+);
+
+/** 'Retro Sunset Cat Unisex T-Shirt for Women | Graphic Tee' -> 'Retro Sunset Cat'. */
+export function subjectOfTitle(title: string): string {
+  const head = (title.split(/\s[|–—]\s|:\s/)[0] ?? title).replace(/\s+for\s+.+$/i, '');
+  const subject = head.replace(PRODUCT_WORDS, ' ').replace(/\s+/g, ' ').trim();
+  return subject || title.trim();
+}
+
+/** 'T-Shirts', 'Hoodie', 'phone_case', 'Wall Art' and the like as a product type; t-shirt when none matches. */
+export function productTypeOf(text: string): TAiProductType {
+  const t = text.toLowerCase();
+  if (/phone|case/.test(t)) return 'phone_case';
+  if (/hood|sweat/.test(t)) return 'hoodie';
+  if (/mug|cup/.test(t)) return 'mug';
+  if (/poster|print|wall|canvas art/.test(t)) return 'poster';
+  if (/sticker|decal/.test(t)) return 'sticker';
+  if (/tote|bag/.test(t)) return 'tote';
+  return 'tshirt';
+}
+
+function textRequest(fields: {
+  subject: string;
+  keywords?: string[];
+  details?: string;
+  productType: TAiProductType;
+  audience?: string;
+  style?: string;
+  seed?: number | undefined;
+}): ContentRequest {
+  return {
+    subject: fields.subject,
+    keywords: fields.keywords ?? [],
+    details: fields.details ?? '',
+    productType: fields.productType,
+    audience: fields.audience ?? '',
+    style: fields.style ?? '',
+    platform: 'general',
+    creativity: 7,
+    includeSEO: false,
+    generateTags: true,
+    seed: fields.seed ?? 0,
+    design: null,
+  };
+}
+
+/** One listing part from the provider, charged one credit and recorded under its own kind. */
+async function generatePart<K extends 'title' | 'description' | 'tags'>(
+  deps: AppDeps,
+  workspaceId: string,
+  kind: K,
+  input: unknown,
+  request: ContentRequest,
+): Promise<{ value: ContentDraft[K]; provider: string; creditsRemaining: number }> {
+  await ensureCredits(deps, workspaceId, CONTENT_CREDITS);
+  const facts = listingFacts(BUNDLED_PRODUCTS, request.productType, request.audience);
+  const draft = applyMarketplaceRules(await callProvider(deps, deps.ai.generateContent(request, facts)), 'general');
+  const value = draft[kind];
+  const remaining = await deps.db.transaction((tx) =>
+    chargeGeneration(deps, tx, workspaceId, {
+      kind,
+      request: input,
+      result: { [kind]: value },
+      credits: CONTENT_CREDITS,
+    }),
+  );
+  return { value, provider: deps.ai.name, creditsRemaining: remaining };
+}
+
+export async function generateTitle(
+  deps: AppDeps,
+  workspaceId: string,
+  input: z.infer<typeof ZGenerateTitleRequest>,
+): Promise<TGeneratedTitle> {
+  const keywords = input.topic
+    .split(/[,;\n]+/)
+    .map((k) => k.trim())
+    .filter(Boolean);
+  const request = textRequest({
+    subject: titleCase(keywords[0] ?? input.topic),
+    keywords,
+    productType: 'tshirt',
+    audience: input.audience,
+    style: input.style,
+    seed: input.seed,
+  });
+  const { value, ...meta } = await generatePart(deps, workspaceId, 'title', input, request);
+  return { title: value, ...meta };
+}
+
+export async function generateDescription(
+  deps: AppDeps,
+  workspaceId: string,
+  input: z.infer<typeof ZGenerateDescriptionRequest>,
+): Promise<TGeneratedDescription> {
+  const request = textRequest({
+    subject: subjectOfTitle(input.title),
+    details: input.details,
+    productType: productTypeOf(input.title),
+    style: input.style,
+    seed: input.seed,
+  });
+  const { value, ...meta } = await generatePart(deps, workspaceId, 'description', input, request);
+  return { description: value, ...meta };
+}
+
+export async function generateTags(
+  deps: AppDeps,
+  workspaceId: string,
+  input: z.infer<typeof ZGenerateTagsRequest>,
+): Promise<TGeneratedTags> {
+  const request = textRequest({
+    subject: subjectOfTitle(input.title),
+    // The description's first sentence says what the design shows; the rest is about the product.
+    details: input.description.split(/(?<=[.!?])\s/)[0] ?? '',
+    productType: productTypeOf(input.category || input.title),
+  });
+  const { value, ...meta } = await generatePart(deps, workspaceId, 'tags', input, request);
+  return { tags: value, ...meta };
+}
+
+/** One line for 'Recent Generations', from what was asked and what came back. */
+function summaryOf(kind: string, request: unknown, result: unknown): string {
+  const req = (request ?? {}) as Record<string, unknown>;
+  const res = (result ?? {}) as Record<string, unknown>;
+  const quoted = (v: unknown) => `“${String(v ?? '').slice(0, 120)}”`;
+  switch (kind) {
+    case 'content':
+      return typeof res.title === 'string' ? res.title : 'Listing';
+    case 'design': {
+      const n = Number(req.n ?? 1);
+      return `${n} ${String(req.style ?? '')} design${n === 1 ? '' : 's'}: ${quoted(req.prompt)}`;
+    }
+    case 'title':
+      return `Title: ${String(res.title ?? '')}`;
+    case 'description':
+      return `Description for ${quoted(req.title)}`;
+    case 'tags':
+      return `${Array.isArray(res.tags) ? res.tags.length : 0} tags for ${quoted(req.title)}`;
+    default:
+      return kind;
+  }
+}
+
+export async function listGenerations(deps: AppDeps, workspaceId: string, limit: number): Promise<TAiGeneration[]> {
+  const rows = await deps.db
+    .select()
+    .from(aiGenerations)
+    .where(eq(aiGenerations.workspaceId, workspaceId))
+    .orderBy(desc(aiGenerations.createdAt), desc(aiGenerations.id))
+    .limit(limit);
+  return rows.map((row) => ({
+    id: row.id,
+    kind: (AI_GENERATION_KINDS as readonly string[]).includes(row.kind)
+      ? (row.kind as TAiGeneration['kind'])
+      : 'content',
+    summary: summaryOf(row.kind, row.request, row.result),
+    provider: row.provider,
+    credits: row.credits,
+    createdAt: row.createdAt.toISOString(),
+  }));
 }

@@ -7,9 +7,10 @@ import { pipeline } from 'node:stream/promises';
 import { DESIGN_MAX_BYTES, type TDesign, type TDesignType } from '@podforge/contract';
 import { and, desc, eq } from 'drizzle-orm';
 import type { AppDeps } from '../../app';
+import type { Db } from '../../db/client';
 import { designs } from '../../db/schema';
 import { notFound, payloadTooLarge } from '../../lib/errors';
-import { EXTENSION, MIME, processDesignFile } from './design-files';
+import { EXTENSION, MIME, type ProcessedDesign, processDesignFile } from './design-files';
 
 type DesignRow = typeof designs.$inferSelect;
 export type DesignFileKind = 'original' | 'print' | 'thumbnail';
@@ -70,6 +71,15 @@ export async function receiveToTempFile(
   return { tempPath, bytes: size };
 }
 
+/** A file to become a design: an upload, or an image an AI provider made (source 'ai', with its prompt). */
+export type DesignFileInput = {
+  name: string;
+  tempPath: string;
+  bytes: number;
+  source?: 'upload' | 'ai';
+  prompt?: string | null;
+};
+
 /**
  * Validates and processes an uploaded file, stores original, print PNG and thumbnail, then records the design.
  * Any failure removes whatever was stored, so a refused file leaves no object and no row.
@@ -77,44 +87,76 @@ export async function receiveToTempFile(
 export async function createDesignFromFile(
   deps: AppDeps,
   workspaceId: string,
-  input: { name: string; tempPath: string; bytes: number },
+  input: DesignFileInput,
 ): Promise<TDesign> {
-  const processed = await processDesignFile(input.tempPath, input.name, input.bytes);
-  const id = randomUUID();
-  const prefix = `${workspaceId}/designs/${id}`;
-  const keys = {
-    original: `${prefix}/original.${EXTENSION[processed.type]}`,
-    print: `${prefix}/print.png`,
-    thumbnail: `${prefix}/thumbnail.png`,
-  };
+  const [design] = await createDesigns(deps, workspaceId, [input]);
+  if (!design) throw new Error('no design was created');
+  return design;
+}
+
+/**
+ * Several files as designs, all or none: each is validated and processed like an upload, then every file is stored
+ * and every row written in one transaction (with `withinTransaction`, e.g. the AI credit row, in the same one). Any
+ * failure removes whatever was stored, so nothing is left of any of them.
+ */
+export async function createDesigns(
+  deps: AppDeps,
+  workspaceId: string,
+  inputs: DesignFileInput[],
+  withinTransaction?: (tx: Db, created: TDesign[]) => Promise<void>,
+): Promise<TDesign[]> {
+  const processed: ProcessedDesign[] = [];
+  for (const input of inputs) processed.push(await processDesignFile(input.tempPath, input.name, input.bytes));
+  const stored: string[] = [];
   try {
-    const original =
-      'path' in processed.original ? fs.createReadStream(processed.original.path) : processed.original.buffer;
-    await deps.storage.put(keys.original, original, MIME[processed.type]);
-    await deps.storage.put(keys.print, processed.print, 'image/png');
-    await deps.storage.put(keys.thumbnail, processed.thumbnail, 'image/png');
-    const [row] = await deps.db
-      .insert(designs)
-      .values({
+    const rows: (typeof designs.$inferInsert)[] = [];
+    for (const [i, file] of processed.entries()) {
+      const input = inputs[i] as DesignFileInput;
+      const id = randomUUID();
+      const prefix = `${workspaceId}/designs/${id}`;
+      const keys = {
+        original: `${prefix}/original.${EXTENSION[file.type]}`,
+        print: `${prefix}/print.png`,
+        thumbnail: `${prefix}/thumbnail.png`,
+      };
+      const original = 'path' in file.original ? fs.createReadStream(file.original.path) : file.original.buffer;
+      stored.push(keys.original);
+      await deps.storage.put(keys.original, original, MIME[file.type]);
+      stored.push(keys.print);
+      await deps.storage.put(keys.print, file.print, 'image/png');
+      stored.push(keys.thumbnail);
+      await deps.storage.put(keys.thumbnail, file.thumbnail, 'image/png');
+      rows.push({
         id,
         workspaceId,
         name: input.name,
-        type: processed.type,
-        mimeType: MIME[processed.type],
-        bytes: processed.originalBytes,
-        width: processed.width,
-        height: processed.height,
-        source: 'upload',
+        type: file.type,
+        mimeType: MIME[file.type],
+        bytes: file.originalBytes,
+        width: file.width,
+        height: file.height,
+        source: input.source ?? 'upload',
+        prompt: input.prompt ?? null,
         originalKey: keys.original,
         printKey: keys.print,
         thumbnailKey: keys.thumbnail,
         createdAt: deps.now(),
-      })
-      .returning();
-    if (!row) throw new Error('design insert returned no row');
-    return toDesign(row);
+      });
+    }
+    return await deps.db.transaction(async (tx) => {
+      const inserted = await tx.insert(designs).values(rows).returning();
+      // Insert order is not promised by RETURNING: answer in the order of the inputs.
+      const byId = new Map(inserted.map((row) => [row.id, row]));
+      const created = rows.map((r) => {
+        const row = byId.get(r.id as string);
+        if (!row) throw new Error('design insert returned no row');
+        return toDesign(row);
+      });
+      await withinTransaction?.(tx, created);
+      return created;
+    });
   } catch (error) {
-    await Promise.allSettled(Object.values(keys).map((key) => deps.storage.delete(key)));
+    await Promise.allSettled(stored.map((key) => deps.storage.delete(key)));
     throw error;
   }
 }

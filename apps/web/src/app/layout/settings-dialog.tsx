@@ -1,8 +1,8 @@
 import { X } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
+import { useDashboardStats } from '@/api/dashboard/get-dashboard-stats';
 import { Button } from '@/components/ui/button';
-import { useDashboardStats } from '@/features/dashboard/api/get-dashboard-stats';
 
 type Props = { open: boolean; onClose: () => void };
 

@@ -1,9 +1,32 @@
-// The full screen comes with its own issue; until then it shows its heading.
+import { useDashboardStats } from '@/api/dashboard/get-dashboard-stats';
+import { ContentGenerator } from './content-generator';
+import { DesignGenerator } from './design-generator';
+import { QuickHelpers } from './quick-helpers';
+import { RecentGenerations } from './recent-generations';
+
+/** Spec section 2 'AI Generator (full page)', with the AI design generator and the quick helpers of section 7. */
 export function AiGeneratorScreen() {
+  const stats = useDashboardStats();
+  const credits = stats.data?.aiCredits;
   return (
-    <div className="space-y-2">
-      <h1 className="text-2xl font-bold tracking-tight">AI Generator</h1>
-      <p className="text-slate-500">Generate titles, descriptions and tags that sell.</p>
+    <div className="space-y-6">
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <div className="space-y-1">
+          <h1 className="text-2xl font-bold tracking-tight">AI Generator</h1>
+          <p className="text-slate-500">Generate titles, descriptions, tags and designs that sell.</p>
+        </div>
+        {credits && (
+          <p className="rounded-full bg-brand-50 px-3 py-1 text-sm font-medium text-brand-700" data-testid="ai-credits">
+            {credits.remaining} of {credits.allowance} AI credits left this month
+          </p>
+        )}
+      </div>
+      <ContentGenerator />
+      <DesignGenerator />
+      <div className="grid gap-6 xl:grid-cols-2">
+        <QuickHelpers />
+        <RecentGenerations />
+      </div>
     </div>
   );
 }

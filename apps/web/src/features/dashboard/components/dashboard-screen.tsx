@@ -1,4 +1,4 @@
-import { useDashboardStats } from '../api/get-dashboard-stats';
+import { useDashboardStats } from '@/api/dashboard/get-dashboard-stats';
 import { useRecentUploads } from '../api/get-recent-uploads';
 import { AiShortcuts } from './ai-shortcuts';
 import { PerformanceSnapshot } from './performance-snapshot';

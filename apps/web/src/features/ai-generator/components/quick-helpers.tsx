@@ -1,0 +1,176 @@
+import { Loader2, Wand2 } from 'lucide-react';
+import { useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { toast } from '@/components/ui/use-toast';
+import { textErrorMessage } from '../ai-errors';
+import { useGenerateDescription } from '../api/generate-description';
+import { useGenerateTags } from '../api/generate-tags';
+import { useGenerateTitle } from '../api/generate-title';
+import { inputClass } from './content-generator';
+import { CopyButton } from './copy-button';
+import { TagList } from './tag-list';
+
+/**
+ * The quick helpers (spec section 7: generate-title, generate-description, generate-tags), one credit each. They
+ * chain: a generated title fills the title the description and tags are written for.
+ */
+export function QuickHelpers() {
+  const [topic, setTopic] = useState('');
+  const [style, setStyle] = useState('');
+  const [audience, setAudience] = useState('');
+  const [title, setTitle] = useState('');
+  const [details, setDetails] = useState('');
+  const [description, setDescription] = useState('');
+  const [category, setCategory] = useState('');
+  const [tags, setTags] = useState<string[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const titleCall = useGenerateTitle();
+  const descriptionCall = useGenerateDescription();
+  const tagsCall = useGenerateTags();
+
+  const failed = (what: 'title' | 'description' | 'tags') => (failure: unknown) => {
+    setError(textErrorMessage(failure, what));
+    toast({
+      title: 'Generation Failed',
+      description: 'Unable to generate AI content. Please try again.',
+      variant: 'destructive',
+    });
+  };
+  const busy = titleCall.isPending || descriptionCall.isPending || tagsCall.isPending;
+  const spinner = (pending: boolean) => (pending ? <Loader2 className="animate-spin" /> : <Wand2 />);
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle className="text-base">Quick Helpers</CardTitle>
+        <CardDescription>Write just a title, a description or tags.</CardDescription>
+      </CardHeader>
+      <CardContent className="space-y-4">
+        <div className="grid gap-3 sm:grid-cols-3">
+          <label className="block space-y-1 text-sm font-medium">
+            <span>Topic</span>
+            <input
+              className={inputClass}
+              value={topic}
+              onChange={(e) => setTopic(e.target.value)}
+              placeholder="e.g. space cat"
+            />
+          </label>
+          <label className="block space-y-1 text-sm font-medium">
+            <span>Helper style</span>
+            <input
+              className={inputClass}
+              value={style}
+              onChange={(e) => setStyle(e.target.value)}
+              placeholder="e.g. playful"
+            />
+          </label>
+          <label className="block space-y-1 text-sm font-medium">
+            <span>Helper audience</span>
+            <input
+              className={inputClass}
+              value={audience}
+              onChange={(e) => setAudience(e.target.value)}
+              placeholder="e.g. gamers"
+            />
+          </label>
+        </div>
+        <Button
+          variant="outline"
+          disabled={busy || !topic.trim()}
+          onClick={() => {
+            setError(null);
+            titleCall.mutate(
+              { topic: topic.trim(), style, audience },
+              { onSuccess: (r) => setTitle(r.title), onError: failed('title') },
+            );
+          }}
+        >
+          {spinner(titleCall.isPending)}
+          Generate Title
+        </Button>
+
+        <div className="space-y-1">
+          <div className="flex items-center justify-between">
+            <label htmlFor="quick-title" className="text-sm font-medium">
+              Helper title
+            </label>
+            {title && <CopyButton value={title} label="Title" />}
+          </div>
+          <input id="quick-title" className={inputClass} value={title} onChange={(e) => setTitle(e.target.value)} />
+        </div>
+        <label className="block space-y-1 text-sm font-medium">
+          <span>Details for the description</span>
+          <input
+            className={inputClass}
+            value={details}
+            onChange={(e) => setDetails(e.target.value)}
+            placeholder="e.g. a cat floating past Saturn"
+          />
+        </label>
+        <Button
+          variant="outline"
+          disabled={busy || !title.trim()}
+          onClick={() => {
+            setError(null);
+            descriptionCall.mutate(
+              { title: title.trim(), style, details },
+              { onSuccess: (r) => setDescription(r.description), onError: failed('description') },
+            );
+          }}
+        >
+          {spinner(descriptionCall.isPending)}
+          Generate Description
+        </Button>
+        {description && (
+          <div className="space-y-1">
+            <div className="flex items-center justify-between">
+              <span className="text-sm font-medium">Helper description</span>
+              <CopyButton value={description} label="Description" />
+            </div>
+            <p className="whitespace-pre-line rounded-md bg-slate-50 p-3 text-sm" data-testid="quick-description">
+              {description}
+            </p>
+          </div>
+        )}
+        <div className="flex flex-wrap items-end gap-3">
+          <label className="block flex-1 space-y-1 text-sm font-medium">
+            <span>Category</span>
+            <input
+              className={inputClass}
+              value={category}
+              onChange={(e) => setCategory(e.target.value)}
+              placeholder="e.g. Mugs"
+            />
+          </label>
+          <Button
+            variant="outline"
+            disabled={busy || !title.trim()}
+            onClick={() => {
+              setError(null);
+              tagsCall.mutate(
+                { title: title.trim(), description, category },
+                { onSuccess: (r) => setTags(r.tags), onError: failed('tags') },
+              );
+            }}
+          >
+            {spinner(tagsCall.isPending)}
+            Generate Tags
+          </Button>
+        </div>
+        {tags.length > 0 && (
+          <div className="flex items-start gap-2">
+            <TagList tags={tags} label="Helper tags" />
+            <CopyButton value={tags.join(', ')} label="Tags" />
+          </div>
+        )}
+        {error && (
+          <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-700">
+            {error}
+          </p>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
