@@ -60,19 +60,6 @@ export function contentErrorNotice(error: unknown): GeneratorNotice {
   }
 }
 
-/** The message for a failed `POST /api/ai/designs` (spec section 8, 'AI design ...'). */
-export function designErrorMessage(error: unknown): string {
-  if (!(error instanceof ApiError)) return 'AI generation failed';
-  const body = error.body;
-  const server = text(body?.error) ?? text(body?.message);
-  if (error.status === 401 || body?.errorType === 'INVALID_API_KEY') {
-    return 'Invalid OpenAI API key. Please check your configuration.';
-  }
-  if (error.status === 429) return server ?? 'OpenAI rate limit exceeded. Please try again later.';
-  if (error.status === 400) return server ?? 'Invalid prompt or parameters';
-  return server ?? 'AI generation failed';
-}
-
 /** The message for a failed title, description or tags helper (spec section 8, 'AI text failure'). */
 export function textErrorMessage(error: unknown, what: 'title' | 'description' | 'tags'): string {
   const body = error instanceof ApiError ? error.body : null;

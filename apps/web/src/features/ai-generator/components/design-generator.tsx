@@ -9,12 +9,11 @@ import {
 import { Download, ImagePlus, Loader2 } from 'lucide-react';
 import { useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
+import { designErrorMessage, useGenerateDesigns } from '@/api/ai/generate-designs';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { NativeSelect } from '@/components/ui/native-select';
 import { toast } from '@/components/ui/use-toast';
-import { designErrorMessage } from '../ai-errors';
-import { useGenerateDesigns } from '../api/generate-designs';
 import { inputClass } from './content-generator';
 
 const STYLE_LABELS: Record<TAiDesignStyle, string> = {

@@ -1,6 +1,13 @@
-import { PRODUCT_DESIGN_MAX_BYTES, type TDesign } from '@podforge/contract';
+import {
+  AI_DESIGN_SIZES,
+  AI_DESIGN_STYLES,
+  PRODUCT_DESIGN_MAX_BYTES,
+  type TDesign,
+  type TAiDesignRequest,
+} from '@podforge/contract';
 import { Loader2, Sparkles, Trash2, Upload } from 'lucide-react';
 import { useState } from 'react';
+import { designErrorMessage, useGenerateDesigns } from '@/api/ai/generate-designs';
 import { useDesigns } from '@/api/designs/get-designs';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
@@ -8,13 +15,6 @@ import { NativeSelect } from '@/components/ui/native-select';
 import { ApiError } from '@/lib/api-client';
 import { DESIGN_ACCEPT_ATTRIBUTE } from '@/lib/design-files';
 import { cn } from '@/lib/utils';
-import {
-  AI_DESIGN_SIZES,
-  AI_DESIGN_STYLES,
-  type AiDesignRequest,
-  aiDesignErrorMessage,
-  useGenerateAiDesigns,
-} from '../api/generate-ai-designs';
 import { useUploadFiles } from '../api/upload-files';
 import type { WizardUpdate } from '../use-wizard-state';
 import { canContinue, type WizardDesign, type WizardState } from '../wizard-state';
@@ -214,11 +214,11 @@ export function DesignStep({ state, update, onBack, onNext }: Props) {
 /** Spec 'AI generator' of the Design step: the prompt goes to `POST /api/ai/designs`; its real answer is shown. */
 function AiDesignGenerator({ onImages }: { onImages: (images: TDesign[]) => void }) {
   const [prompt, setPrompt] = useState('');
-  const [size, setSize] = useState<AiDesignRequest['size']>('1024x1024');
+  const [size, setSize] = useState<TAiDesignRequest['size']>('1024x1024');
   const [n, setN] = useState(1);
-  const [style, setStyle] = useState<AiDesignRequest['style']>('vector-clean');
+  const [style, setStyle] = useState<TAiDesignRequest['style']>('vector-clean');
   const [error, setError] = useState<string | null>(null);
-  const generate = useGenerateAiDesigns();
+  const generate = useGenerateDesigns();
 
   const onGenerate = () => {
     if (!prompt.trim()) {
@@ -233,7 +233,7 @@ function AiDesignGenerator({ onImages }: { onImages: (images: TDesign[]) => void
           if (!result?.images?.length) setError('No images generated');
           else onImages(result.images);
         },
-        onError: (e) => setError(aiDesignErrorMessage(e)),
+        onError: (e) => setError(designErrorMessage(e)),
       },
     );
   };
@@ -257,7 +257,7 @@ function AiDesignGenerator({ onImages }: { onImages: (images: TDesign[]) => void
         <div className="grid gap-3 sm:grid-cols-3">
           <label className="block space-y-1 text-sm font-medium">
             <span>Size</span>
-            <NativeSelect value={size} onChange={(e) => setSize(e.target.value as AiDesignRequest['size'])}>
+            <NativeSelect value={size} onChange={(e) => setSize(e.target.value as TAiDesignRequest['size'])}>
               {AI_DESIGN_SIZES.map((s) => (
                 <option key={s} value={s}>
                   {s}
@@ -277,7 +277,7 @@ function AiDesignGenerator({ onImages }: { onImages: (images: TDesign[]) => void
           </label>
           <label className="block space-y-1 text-sm font-medium">
             <span>Style</span>
-            <NativeSelect value={style} onChange={(e) => setStyle(e.target.value as AiDesignRequest['style'])}>
+            <NativeSelect value={style} onChange={(e) => setStyle(e.target.value as TAiDesignRequest['style'])}>
               {AI_DESIGN_STYLES.map((s) => (
                 <option key={s} value={s}>
                   {s}
