@@ -38,8 +38,8 @@ test('the simple flow turns an upload, an AI listing and a rendered mockup into 
   await expect(page.getByLabel(/Mockup canvas/)).toHaveAttribute('data-template', 'mug-right');
   await expect(page.getByRole('button', { name: 'Create Product' })).toBeDisabled();
   await page.getByRole('button', { name: 'Generate Mockups' }).click();
-  await expect(page.getByTestId('simple-mockup-progress')).toHaveText(/^(\d+) of \1 rendered$/, { timeout: 60_000 });
-  const results = page.getByTestId('simple-mockup-result');
+  await expect(page.getByTestId('mockup-progress')).toHaveText(/^(\d+) of \1 rendered$/, { timeout: 60_000 });
+  const results = page.getByTestId('mockup-result');
   expect(await results.count()).toBeGreaterThan(1);
   await expect(results.first().locator('img')).toHaveJSProperty('complete', true);
   expect(

@@ -207,7 +207,7 @@ describe('CreateProductScreen (simple flow)', () => {
     const generate = await screen.findByRole('button', { name: 'Generate Mockups' });
     await waitFor(() => expect(generate).toBeEnabled());
     fireEvent.click(generate);
-    await waitFor(() => expect(screen.getByTestId('simple-mockup-progress')).toHaveTextContent('2 of 2 rendered'), {
+    await waitFor(() => expect(screen.getByTestId('mockup-progress')).toHaveTextContent('2 of 2 rendered'), {
       timeout: 3000,
     });
     const batch = calls.find((c) => c.url.pathname === '/api/mockups/batch');

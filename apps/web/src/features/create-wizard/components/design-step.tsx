@@ -2,8 +2,8 @@ import {
   AI_DESIGN_SIZES,
   AI_DESIGN_STYLES,
   PRODUCT_DESIGN_MAX_BYTES,
-  type TDesign,
   type TAiDesignRequest,
+  type TDesign,
 } from '@podforge/contract';
 import { Loader2, Sparkles, Trash2, Upload } from 'lucide-react';
 import { useState } from 'react';

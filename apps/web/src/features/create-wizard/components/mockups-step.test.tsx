@@ -111,7 +111,7 @@ describe('MockupsStep', () => {
     await waitFor(() => expect(changes.at(-1)).toEqual([['m0', 'm1', 'm2'], 'm0']));
     fireEvent.click(screen.getAllByTestId('mockup-result')[2] as HTMLElement);
     expect(screen.getAllByTestId('mockup-result')[2]).toHaveAttribute('aria-pressed', 'true');
-    expect(screen.getByRole('button', { name: 'Regenerate' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: 'Regenerate Mockups' })).toBeEnabled();
     fireEvent.click(screen.getByRole('button', { name: 'Continue to Details' }));
     expect(onNext).toHaveBeenCalledOnce();
   });

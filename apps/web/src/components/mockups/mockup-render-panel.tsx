@@ -1,0 +1,153 @@
+import type { TMockup } from '@podforge/contract';
+import { CheckCircle2, Loader2 } from 'lucide-react';
+import { useState } from 'react';
+import { useGenerateMockups } from '@/api/mockups/generate-mockups';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent } from '@/components/ui/card';
+import { toast } from '@/components/ui/use-toast';
+import { cn } from '@/lib/utils';
+import { type MockupDesignSource, MockupPreview, type MockupSelection } from './mockup-preview';
+
+type Props = {
+  design: MockupDesignSource & { id: string };
+  /** One of the mockup sets: tshirt, hoodie, mug, poster. */
+  productType: string;
+  /** Renders kept from earlier, and the one picked as the product image. */
+  mockups: TMockup[];
+  selectedMockupId: string | null;
+  onMockupsChange: (mockups: TMockup[], selectedMockupId: string | null) => void;
+  /** Tells the parent a render is running (its Continue waits for it). */
+  onBusyChange?: (busy: boolean) => void;
+};
+
+/**
+ * The editor and the server render together, for both create flows: the seller places the design, the server
+ * renders the chosen view (in every colour, or only the chosen one) with that exact placement, showing real
+ * progress, and the seller picks the render buyers see first.
+ */
+export function MockupRenderPanel({
+  design,
+  productType,
+  mockups,
+  selectedMockupId,
+  onMockupsChange,
+  onBusyChange,
+}: Props) {
+  const [selection, setSelection] = useState<MockupSelection | null>(null);
+  const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
+  // Every colour is the default; one colour renders in a second rather than several on a busy server.
+  const [everyColour, setEveryColour] = useState(true);
+  const generate = useGenerateMockups((job) => {
+    setProgress({ done: job.done, total: job.total });
+    onMockupsChange(job.mockups, null);
+  });
+
+  const onGenerate = () => {
+    if (!selection) return;
+    onMockupsChange([], null);
+    onBusyChange?.(true);
+    generate.mutate(
+      {
+        designId: design.id,
+        productType,
+        adjustments: selection.adjustments,
+        templateIds: [selection.templateId],
+        ...(everyColour ? {} : { colors: [selection.color] }),
+      },
+      {
+        onSuccess: (job) => {
+          const chosen = job.mockups.find((m) => m.color === selection.color) ?? job.mockups[0] ?? null;
+          onMockupsChange(job.mockups, chosen?.id ?? null);
+          toast({
+            title: 'Mockups Ready',
+            description: `${job.total} mockups rendered. Pick the one buyers see first.`,
+            variant: 'success',
+          });
+        },
+        onError: (error) =>
+          toast({ title: 'Mockup Generation Failed', description: error.message, variant: 'destructive' }),
+        onSettled: () => onBusyChange?.(false),
+      },
+    );
+  };
+
+  return (
+    <div className="space-y-6">
+      <MockupPreview productType={productType} design={design} onChange={setSelection} />
+      <Card>
+        <CardContent className="space-y-4 pt-6">
+          <div className="flex flex-wrap items-center gap-3">
+            <Button onClick={onGenerate} disabled={!selection || generate.isPending}>
+              {generate.isPending && <Loader2 className="animate-spin" />}
+              {mockups.length > 0 && !generate.isPending ? 'Regenerate Mockups' : 'Generate Mockups'}
+            </Button>
+            <label className="flex items-center gap-2 text-sm text-slate-600">
+              <input
+                type="checkbox"
+                className="h-4 w-4 accent-brand-600"
+                checked={everyColour}
+                disabled={generate.isPending}
+                onChange={(e) => setEveryColour(e.target.checked)}
+              />
+              Render every colour of the chosen view (else only the chosen colour), exactly as placed
+            </label>
+            {progress && (
+              <span className="text-sm text-slate-600" data-testid="mockup-progress">
+                {progress.done} of {progress.total} rendered
+              </span>
+            )}
+          </div>
+          {progress && generate.isPending && (
+            <div
+              className="h-2 w-full overflow-hidden rounded bg-slate-100"
+              role="progressbar"
+              aria-label="Rendering mockups"
+              aria-valuemin={0}
+              aria-valuemax={progress.total}
+              aria-valuenow={progress.done}
+            >
+              <div
+                className="h-full bg-brand-600 transition-all"
+                style={{ width: `${progress.total ? (100 * progress.done) / progress.total : 0}%` }}
+              />
+            </div>
+          )}
+          {mockups.length > 0 && (
+            <fieldset>
+              <legend className="mb-2 text-sm font-medium">Product image</legend>
+              <ul className="grid grid-cols-2 gap-3 sm:grid-cols-4 lg:grid-cols-6">
+                {mockups.map((m) => {
+                  const picked = m.id === selectedMockupId;
+                  return (
+                    <li key={m.id}>
+                      <button
+                        type="button"
+                        aria-pressed={picked}
+                        aria-label={`Use the ${m.color ?? 'default'} mockup`}
+                        data-testid="mockup-result"
+                        disabled={generate.isPending}
+                        onClick={() => onMockupsChange(mockups, m.id)}
+                        className={cn(
+                          'relative block w-full overflow-hidden rounded-lg border-2',
+                          picked ? 'border-brand-600' : 'border-transparent hover:border-slate-300',
+                        )}
+                      >
+                        <img src={m.previewUrl} alt="" className="w-full bg-slate-50" />
+                        {picked && (
+                          <CheckCircle2 className="absolute top-1 right-1 h-5 w-5 rounded-full bg-white text-brand-600" />
+                        )}
+                        <span className="block truncate px-1 py-1 text-xs capitalize text-slate-600">
+                          {m.color?.replace(/-/g, ' ') ?? 'Default'}
+                        </span>
+                      </button>
+                    </li>
+                  );
+                })}
+              </ul>
+            </fieldset>
+          )}
+        </CardContent>
+      </Card>
+    </div>
+  );
+}
