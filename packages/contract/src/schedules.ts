@@ -20,7 +20,12 @@ export const ZCreateSchedule = z.object({
   scheduledTime: z
     .string()
     .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time like 09:30')
-    .or(z.string().regex(/^([01]\d|2[0-3]):[0-5]\d:00$/).transform((t) => t.slice(0, 5))),
+    .or(
+      z
+        .string()
+        .regex(/^([01]\d|2[0-3]):[0-5]\d:00$/)
+        .transform((t) => t.slice(0, 5)),
+    ),
   status: z.literal('pending').default('pending'),
   integrationId: z.string().trim().max(64).default('default'),
   timeZone: z.string().trim().min(1).max(64).default('UTC'),

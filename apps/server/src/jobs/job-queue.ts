@@ -16,7 +16,6 @@ type Logger = { error(obj: unknown, msg?: string): void; warn(obj: unknown, msg?
  * schema check and maintenance loop.
  */
 export class JobQueue {
-  private boss: PgBoss | null = null;
   private starting: Promise<PgBoss> | null = null;
   private stopped = false;
 
@@ -34,7 +33,6 @@ export class JobQueue {
       boss.on('error', (error) => this.log.error({ err: error }, 'job queue error'));
       await boss.start();
       for (const name of Object.values(QUEUES)) await boss.createQueue(name);
-      this.boss = boss;
       return boss;
     })();
     return this.starting;
