@@ -224,6 +224,10 @@ describe('POST /api/upload/shopify/:productId', () => {
     const [pub] = await t.deps.db.select().from(publications).where(eq(publications.productId, id));
     expect(pub).toMatchObject({ status: 'published', remoteProductId: body.remoteProductId, error: null });
     expect(pub?.publishedAt).toBeInstanceOf(Date);
+    // My Products' 'View in Store' goes where the push put it, on the product and in the list.
+    expect((await client.get(`/api/products/${id}`)).json().storeUrl).toBe(body.remoteUrl);
+    const listed = (await client.get('/api/products')).json<{ items: { id: string; storeUrl: string | null }[] }>();
+    expect(listed.items.find((p) => p.id === id)?.storeUrl).toBe(body.remoteUrl);
     // Live: a second push is refused.
     expect((await client.post(`/api/upload/shopify/${id}`, {})).statusCode).toBe(409);
     const stats = (await client.get('/api/dashboard/stats')).json<TDashboardStats>();

@@ -30,7 +30,8 @@ type UpdateInput = z.output<typeof ZUpdateProduct>;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const mockupFileUrl = (id: string) => `/api/mockups/${id}/file`;
 
-export function toProduct(row: ProductRow, variants: VariantRow[]): TProduct {
+/** `storeUrl`: where the product is live (the newest published push), for 'View in Store'. */
+export function toProduct(row: ProductRow, variants: VariantRow[], storeUrl: string | null = null): TProduct {
   return {
     id: row.id,
     title: row.title,
@@ -43,6 +44,7 @@ export function toProduct(row: ProductRow, variants: VariantRow[]): TProduct {
     status: row.status,
     designId: row.designId,
     designThumbnailUrl: row.designId ? `/api/designs/${row.designId}/file/thumbnail` : null,
+    storeUrl,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -58,6 +60,20 @@ async function variantsOf(db: Db | Tx, productIds: string[]): Promise<Map<string
     .orderBy(asc(productVariants.productId), asc(productVariants.position));
   for (const row of rows) byProduct.get(row.productId)?.push(row);
   return byProduct;
+}
+
+/** The URL of each product's newest published push, when it has one. */
+async function storeUrlsOf(db: Db | Tx, productIds: string[]): Promise<Map<string, string>> {
+  const urls = new Map<string, string>();
+  if (productIds.length === 0) return urls;
+  const rows = await db
+    .select({ productId: publications.productId, remoteUrl: publications.remoteUrl })
+    .from(publications)
+    .where(and(inArray(publications.productId, productIds), eq(publications.status, 'published')))
+    .orderBy(asc(publications.publishedAt));
+  // Ordered oldest first, so the newest push is the one kept.
+  for (const row of rows) if (row.remoteUrl) urls.set(row.productId, row.remoteUrl);
+  return urls;
 }
 
 async function assertDesign(deps: AppDeps, workspaceId: string, designId: string) {
@@ -217,7 +233,8 @@ async function productRow(db: Db | Tx, workspaceId: string, id: string): Promise
 
 export async function getProduct(deps: AppDeps, workspaceId: string, id: string): Promise<TProduct> {
   const row = await productRow(deps.db, workspaceId, id);
-  return toProduct(row, (await variantsOf(deps.db, [row.id])).get(row.id) ?? []);
+  const storeUrl = (await storeUrlsOf(deps.db, [row.id])).get(row.id) ?? null;
+  return toProduct(row, (await variantsOf(deps.db, [row.id])).get(row.id) ?? [], storeUrl);
 }
 
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -250,12 +267,10 @@ export async function listProducts(
     .orderBy(desc(products.createdAt), desc(products.id))
     .limit(query.pageSize)
     .offset((query.page - 1) * query.pageSize);
-  const variants = await variantsOf(
-    deps.db,
-    rows.map((r) => r.id),
-  );
+  const ids = rows.map((r) => r.id);
+  const [variants, storeUrls] = await Promise.all([variantsOf(deps.db, ids), storeUrlsOf(deps.db, ids)]);
   return {
-    items: rows.map((r) => toProduct(r, variants.get(r.id) ?? [])),
+    items: rows.map((r) => toProduct(r, variants.get(r.id) ?? [], storeUrls.get(r.id) ?? null)),
     page: query.page,
     pageSize: query.pageSize,
     total,

@@ -22,6 +22,7 @@ const product = (id: string, over: Partial<TProduct> = {}): TProduct => ({
   status: 'draft',
   designId: null,
   designThumbnailUrl: null,
+  storeUrl: null,
   createdAt: '2025-03-04T10:00:00.000Z',
   updatedAt: '2025-03-04T10:00:00.000Z',
   ...over,
@@ -171,7 +172,11 @@ describe('MyProductsScreen', () => {
           pageOf([
             product('a', { title: 'Draft one', status: 'draft' }),
             product('b', { title: 'Ready one', status: 'ready' }),
-            product('c', { title: 'Live one', status: 'live' }),
+            product('c', {
+              title: 'Live one',
+              status: 'live',
+              storeUrl: 'https://sunset.myshopify.com/products/live-one',
+            }),
             product('d', { title: 'Busy one', status: 'processing' }),
           ]),
         ),
@@ -185,6 +190,14 @@ describe('MyProductsScreen', () => {
     }
     const live = rowOf('Live one');
     expect(live.getByText('Live on Shopify')).toBeInTheDocument();
+    // Spec: View in Store is for live products only, and goes where the push put it.
+    expect(live.getByRole('link', { name: 'View in Store' })).toHaveAttribute(
+      'href',
+      'https://sunset.myshopify.com/products/live-one',
+    );
+    for (const title of ['Draft one', 'Ready one', 'Busy one']) {
+      expect(rowOf(title).queryByRole('link', { name: 'View in Store' })).not.toBeInTheDocument();
+    }
     expect(live.queryByRole('button', { name: /Upload to/ })).not.toBeInTheDocument();
     expect(live.queryByRole('button', { name: 'Processing...' })).not.toBeInTheDocument();
     const busy = rowOf('Busy one');
@@ -194,8 +207,6 @@ describe('MyProductsScreen', () => {
       for (const name of ['Edit', 'Preview', 'Duplicate', 'Delete']) {
         expect(rowOf(title).getByRole('button', { name })).toBeEnabled();
       }
-      // No store URL in the contract yet, so no 'View in Store' link to nowhere.
-      expect(rowOf(title).queryByText('View in Store')).not.toBeInTheDocument();
     }
   });
 

@@ -1,5 +1,5 @@
 import type { TProduct } from '@podforge/contract';
-import { CheckCircle2, Copy, Eye, Loader2, Pencil, Trash2, Upload } from 'lucide-react';
+import { CheckCircle2, Copy, ExternalLink, Eye, Loader2, Pencil, Trash2, Upload } from 'lucide-react';
 import type * as React from 'react';
 import { useDuplicateProduct } from '@/api/products/duplicate-product';
 import {
@@ -121,9 +121,18 @@ export function ProductRow({ product, onEdit, onPreview, onDelete }: Props) {
           <Trash2 aria-hidden="true" /> Delete
         </Button>
         {product.status === 'live' ? (
-          <span className="inline-flex h-8 items-center gap-1.5 rounded-md bg-blue-50 px-3 text-sm font-medium text-blue-800">
-            <CheckCircle2 className="h-4 w-4" aria-hidden="true" /> Live on Shopify
-          </span>
+          <>
+            <span className="inline-flex h-8 items-center gap-1.5 rounded-md bg-blue-50 px-3 text-sm font-medium text-blue-800">
+              <CheckCircle2 className="h-4 w-4" aria-hidden="true" /> Live on Shopify
+            </span>
+            {product.storeUrl && (
+              <Button variant="outline" size="sm" asChild>
+                <a href={product.storeUrl} target="_blank" rel="noreferrer">
+                  <ExternalLink aria-hidden="true" /> View in Store
+                </a>
+              </Button>
+            )}
+          </>
         ) : product.status === 'processing' ? (
           <Button size="sm" disabled>
             <Loader2 className="animate-spin" aria-hidden="true" /> Processing...
