@@ -98,6 +98,9 @@ describe('POST /api/products', () => {
       designId: a.designId,
       designThumbnailUrl: `/api/designs/${a.designId}/file/thumbnail`,
       mockupUrl: `/api/mockups/${a.mockup.id}/file`,
+      // Lists show the mockup's 512 px preview, not the 2000x2500 render.
+      thumbnailUrl: `/api/mockups/${a.mockup.id}/preview`,
+      storeUrl: null,
       variants: [
         { option: 'S', price: 20, sku: 'TS-S' },
         { option: 'M', price: 22, sku: null },
@@ -105,6 +108,12 @@ describe('POST /api/products', () => {
     });
     const [mockup] = await t.deps.db.select().from(mockups).where(eq(mockups.id, a.mockup.id));
     expect(mockup?.productId).toBe(product.id);
+    const preview = await a.client.get(product.thumbnailUrl ?? '');
+    expect(preview.statusCode).toBe(200);
+    expect(preview.headers['content-type']).toBe('image/png');
+    // The dashboard's recent uploads show the same picture.
+    const recent = (await a.client.get('/api/dashboard/recent-uploads')).json<{ id: string; thumbnailUrl: string }[]>();
+    expect(recent.find((r) => r.id === product.id)?.thumbnailUrl).toBe(product.thumbnailUrl);
   });
 
   it('creates from multipart text fields: designId, a mockup URL, tags and variants as JSON text', async () => {

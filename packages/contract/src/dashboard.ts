@@ -27,6 +27,8 @@ export const ZRecentUpload = z.object({
   title: z.string(),
   status: z.union([ZProductStatus, z.string()]),
   createdAt: z.string(),
+  /** The product's small picture (mockup preview or design thumbnail), when it has one. */
+  thumbnailUrl: z.string().nullable().optional(),
 });
 export type TRecentUpload = z.infer<typeof ZRecentUpload>;
 

@@ -37,6 +37,8 @@ export const ZProduct = z.object({
   designId: z.string().nullable(),
   /** The design's thumbnail, when the product has a design. */
   designThumbnailUrl: z.string().nullable(),
+  /** A small picture for lists: the mockup's 512 px preview, else the design's thumbnail. */
+  thumbnailUrl: z.string().nullable(),
   /** Where the product can be seen in a store (its newest published push); null until it is live. */
   storeUrl: z.string().nullable(),
   createdAt: z.string(),

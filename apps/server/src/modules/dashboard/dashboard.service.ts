@@ -3,6 +3,7 @@ import { and, count, desc, eq, gte, inArray, lt, sum } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { products, publications, storeOrders } from '../../db/schema';
 import { aiCredits, startOfMonthUtc } from '../ai/ai-credits';
+import { productThumbnailUrl } from '../products/products.service';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -19,12 +20,23 @@ const money = (value: number, currency: string) => ({ amount: value.toFixed(2), 
 
 export async function listRecentUploads(db: Db, workspaceId: string, limit: number): Promise<TRecentUpload[]> {
   const rows = await db
-    .select({ id: products.id, title: products.title, status: products.status, createdAt: products.createdAt })
+    .select({
+      id: products.id,
+      title: products.title,
+      status: products.status,
+      createdAt: products.createdAt,
+      mockupUrl: products.mockupUrl,
+      designId: products.designId,
+    })
     .from(products)
     .where(eq(products.workspaceId, workspaceId))
     .orderBy(desc(products.createdAt), desc(products.id))
     .limit(limit);
-  return rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() }));
+  return rows.map(({ mockupUrl, designId, ...r }) => ({
+    ...r,
+    createdAt: r.createdAt.toISOString(),
+    thumbnailUrl: productThumbnailUrl(mockupUrl, designId),
+  }));
 }
 
 async function countProducts(db: Db, workspaceId: string, createdBefore?: Date) {

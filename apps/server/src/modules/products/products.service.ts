@@ -30,6 +30,16 @@ type UpdateInput = z.output<typeof ZUpdateProduct>;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const mockupFileUrl = (id: string) => `/api/mockups/${id}/file`;
 
+/**
+ * A small picture of the product for lists: the 512 px preview of its mockup when the mockup is one we rendered,
+ * else its design's thumbnail.
+ */
+export function productThumbnailUrl(mockupUrl: string | null, designId: string | null): string | null {
+  const rendered = mockupUrl?.match(/^\/api\/mockups\/([0-9a-f-]{36})\/file$/i);
+  if (rendered) return `/api/mockups/${rendered[1]}/preview`;
+  return designId ? `/api/designs/${designId}/file/thumbnail` : null;
+}
+
 /** `storeUrl`: where the product is live (the newest published push), for 'View in Store'. */
 export function toProduct(row: ProductRow, variants: VariantRow[], storeUrl: string | null = null): TProduct {
   return {
@@ -44,6 +54,7 @@ export function toProduct(row: ProductRow, variants: VariantRow[], storeUrl: str
     status: row.status,
     designId: row.designId,
     designThumbnailUrl: row.designId ? `/api/designs/${row.designId}/file/thumbnail` : null,
+    thumbnailUrl: productThumbnailUrl(row.mockupUrl, row.designId),
     storeUrl,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),

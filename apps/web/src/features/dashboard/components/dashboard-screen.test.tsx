@@ -19,7 +19,13 @@ const stats: TDashboardStats = {
 };
 
 const uploads = [
-  { id: '1', title: 'Retro Sunset Tee', status: 'ready', createdAt: '2026-11-20T10:00:00Z' },
+  {
+    id: '1',
+    title: 'Retro Sunset Tee',
+    status: 'ready',
+    createdAt: '2026-11-20T10:00:00Z',
+    thumbnailUrl: '/api/mockups/m1/preview',
+  },
   { id: '2', title: 'Cat Mug', status: 'live', createdAt: '2026-11-19T10:00:00Z' },
   { id: '3', title: 'Odd Poster', status: 'archived', createdAt: '2026-11-18T10:00:00Z' },
 ];
@@ -53,6 +59,9 @@ describe('DashboardScreen', () => {
     const rows = await screen.findAllByTestId('recent-upload-row');
     expect(rows).toHaveLength(3);
     expect(within(rows[0] as HTMLElement).getByText('Ready')).toBeInTheDocument();
+    // The product's picture when it has one; the placeholder when it has none.
+    expect((rows[0] as HTMLElement).querySelector('img')).toHaveAttribute('src', '/api/mockups/m1/preview');
+    expect(within(rows[1] as HTMLElement).getByText('IMG')).toBeInTheDocument();
     expect(within(rows[1] as HTMLElement).getByText('Live')).toBeInTheDocument();
     expect(within(rows[2] as HTMLElement).getByText('archived')).toBeInTheDocument();
     expect(screen.getByTestId('no-store-data')).toHaveTextContent('No store data yet');

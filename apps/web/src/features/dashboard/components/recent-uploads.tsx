@@ -42,9 +42,17 @@ export function RecentUploads({ uploads, isLoading, onViewAll }: Props) {
                   data-testid="recent-upload-row"
                   className="flex w-full items-center gap-3 rounded-lg px-2 py-3 text-left hover:bg-slate-50"
                 >
-                  <span className="flex h-10 w-10 shrink-0 items-center justify-center rounded-md bg-slate-100 text-xs font-semibold text-slate-500">
-                    IMG
-                  </span>
+                  {upload.thumbnailUrl ? (
+                    <img
+                      src={upload.thumbnailUrl}
+                      alt=""
+                      className="h-10 w-10 shrink-0 rounded-md bg-slate-100 object-cover"
+                    />
+                  ) : (
+                    <span className="flex h-10 w-10 shrink-0 items-center justify-center rounded-md bg-slate-100 text-xs font-semibold text-slate-500">
+                      IMG
+                    </span>
+                  )}
                   <span className="min-w-0 flex-1">
                     <span className="block truncate font-medium">{upload.title}</span>
                     <span className="block text-xs text-slate-500">

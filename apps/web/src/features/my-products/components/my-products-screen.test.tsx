@@ -22,6 +22,7 @@ const product = (id: string, over: Partial<TProduct> = {}): TProduct => ({
   status: 'draft',
   designId: null,
   designThumbnailUrl: null,
+  thumbnailUrl: null,
   storeUrl: null,
   createdAt: '2025-03-04T10:00:00.000Z',
   updatedAt: '2025-03-04T10:00:00.000Z',

@@ -3,9 +3,9 @@ import { Package } from 'lucide-react';
 import { useState } from 'react';
 import { cn } from '@/lib/utils';
 
-/** The mockup, else the design's thumbnail, else (or when the picture fails to load) a package icon. */
+/** The small picture the server names (mockup preview, else design thumbnail), else a package icon. */
 export function ProductThumbnail({ product, className }: { product: TProduct; className?: string }) {
-  const src = product.mockupUrl ?? product.designThumbnailUrl;
+  const src = product.thumbnailUrl ?? product.mockupUrl ?? product.designThumbnailUrl;
   const [failedSrc, setFailedSrc] = useState<string | null>(null);
   return (
     <div className={cn('flex shrink-0 items-center justify-center overflow-hidden rounded-md bg-slate-100', className)}>
