@@ -43,6 +43,11 @@ export type WizardState = {
   mockups: TMockup[];
   /** The rendered mockup the seller picked: the product's image. */
   selectedMockupId: string | null;
+  /**
+   * The product an Upload Product attempt created, kept across reloads: a retry after a failed store push updates
+   * and pushes it again rather than creating a second product.
+   */
+  createdProductId: string | null;
   details: WizardDetails;
   pricing: { variants: TVariant[] };
 };
@@ -55,6 +60,7 @@ export const INITIAL_WIZARD: WizardState = {
   designFiles: [],
   mockups: [],
   selectedMockupId: null,
+  createdProductId: null,
   details: { title: '', description: '', tags: [] },
   pricing: { variants: [] },
 };

@@ -477,6 +477,7 @@ describe('Pricing step', () => {
     const fetch = setup('/create/pricing', {
       'GET /api/integrations': () => json([store, { ...store, id: 'int-2', name: 'Other', isConnected: false }]),
       'POST /api/products': () => json({ id: PRODUCT_ID }, 201),
+      [`PATCH /api/products/${PRODUCT_ID}`]: () => json({ id: PRODUCT_ID }),
       [`POST /api/upload/shopify/${PRODUCT_ID}`]: () => {
         pushes += 1;
         return pushes === 1
@@ -493,10 +494,15 @@ describe('Pricing step', () => {
     expect(fetch.calls.find((c) => c.url.pathname.startsWith('/api/upload/'))?.body).toEqual({
       integrationId: 'int-1',
     });
+    // The created product is saved with the wizard, so even a reload would retry it rather than create another.
+    expect(saved().createdProductId).toBe(PRODUCT_ID);
 
     fireEvent.click(screen.getByRole('button', { name: 'Upload Product' }));
     await waitFor(() => expect(location()).toHaveTextContent('/?tab=my-products'));
     expect(fetch.calls.filter((c) => c.method === 'POST' && c.url.pathname === '/api/products')).toHaveLength(1);
+    // The retry brought that product up to date with the wizard's details before pushing it again.
+    const patch = fetch.calls.find((c) => c.method === 'PATCH');
+    expect(patch?.body).toMatchObject({ title: 'Retro Sunset Tee' });
     expect(pushes).toBe(2);
     expect(saved()).toEqual(INITIAL_WIZARD);
   });

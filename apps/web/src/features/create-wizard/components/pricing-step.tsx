@@ -1,11 +1,12 @@
 import { platformLabel, type TIntegration, type TVariant } from '@podforge/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { Loader2, Plus, Trash2 } from 'lucide-react';
-import { type FormEvent, useRef, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
 import { useIntegrations } from '@/api/integrations/get-integrations';
 import { createProduct } from '@/api/products/create-product';
 import { productListsKey } from '@/api/products/get-products';
+import { updateProduct } from '@/api/products/update-product';
 import { uploadToStores } from '@/api/products/upload-to-stores';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
@@ -60,8 +61,6 @@ export function PricingStep({ state, update, onBack, onDone }: Props) {
   const [addError, setAddError] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  // A product created by an attempt whose store push failed: a retry pushes it again rather than creating another.
-  const createdId = useRef<string | null>(null);
   const queryClient = useQueryClient();
 
   const setVariants = (next: TVariant[]) => update({ pricing: { variants: next } });
@@ -97,21 +96,21 @@ export function PricingStep({ state, update, onBack, onDone }: Props) {
     setBusy(true);
     setFailure(null);
     try {
-      if (!createdId.current) {
-        const product = await createProduct({
-          designId: design?.id,
-          mockupId: mockup?.id,
-          title: state.details.title.trim(),
-          description: state.details.description.trim(),
-          price: Math.min(...variants.map((v) => v.price)),
-          tags: state.details.tags,
-          productType: productTypeFor(state.selectedTemplate, state.selectedCategory),
-          variants,
-          status: 'ready',
-        });
-        createdId.current = product.id;
-      }
-      const productId = createdId.current;
+      const fields = {
+        designId: design?.id,
+        mockupId: mockup?.id,
+        title: state.details.title.trim(),
+        description: state.details.description.trim(),
+        price: Math.min(...variants.map((v) => v.price)),
+        tags: state.details.tags,
+        productType: productTypeFor(state.selectedTemplate, state.selectedCategory),
+        variants,
+      };
+      // A retry after a failed push brings the product it created up to date instead of creating another.
+      const productId = state.createdProductId
+        ? (await updateProduct({ id: state.createdProductId, data: fields })).id
+        : (await createProduct({ ...fields, status: 'ready' })).id;
+      if (!state.createdProductId) update({ createdProductId: productId });
       if (chosenStores.length === 0) {
         toast({
           title: 'Product Saved',
