@@ -372,6 +372,30 @@ describe('the built-in sandbox (no SHOPIFY_API_KEY)', () => {
     await s.close();
   });
 
+  it('relays the approval only for a flow this workspace started, so it can never redirect elsewhere', async () => {
+    const client = s.client();
+    const start = await client.get('/auth/shopify/start?shop=relay-shop.myshopify.com');
+    const relay = new URL(start.headers.location as string, APP);
+    const refusedTo = async (caller: TestClient, url: URL) => {
+      const res = await caller.get(url.pathname + url.search);
+      expect(res.statusCode).toBe(302);
+      return res.headers.location as string;
+    };
+    // Another address in place of our callback: the browser goes back to Integrations, not there.
+    const elsewhere = new URL(relay);
+    elsewhere.searchParams.set('redirect_uri', 'https://evil.example/steal');
+    expect(await refusedTo(client, elsewhere)).toMatch(/^\/integrations\?shopify_error=/);
+    // Another shop, a state never issued, or another workspace replaying this one's link.
+    const otherShop = new URL(relay.toString().replace('relay-shop', 'other-shop'));
+    expect(await refusedTo(client, otherShop)).toMatch(/^\/integrations\?shopify_error=/);
+    const forged = new URL(relay);
+    forged.searchParams.set('state', 'not-a-state-we-issued');
+    expect(await refusedTo(client, forged)).toMatch(/^\/integrations\?shopify_error=/);
+    expect(await refusedTo(s.client(), relay)).toMatch(/^\/integrations\?shopify_error=/);
+    // The flow's own link still reaches our callback.
+    expect(new URL(await refusedTo(client, relay)).pathname).toBe('/auth/shopify/callback');
+  });
+
   it('connects through the relayed approval, labels the store Sandbox, and lists what was pushed', async () => {
     const client = s.client();
     const ok = await client.get('/api/shopify/validate-domain?shop=any-name.myshopify.com');

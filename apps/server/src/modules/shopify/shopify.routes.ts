@@ -48,8 +48,9 @@ export async function shopifyRoutes(app: FastifyInstance, { deps }: { deps: AppD
   app.get(`${SANDBOX_AUTHORIZE_PREFIX}/:shop/admin/oauth/authorize`, async (request, reply) => {
     const fake = await shopify.sandboxServer();
     const { shop } = request.params as { shop: string };
-    if (!fake || !isValidShopDomain(shop)) return reply.redirect(backToIntegrations('failed'));
-    const search = request.url.slice(request.url.indexOf('?'));
+    const search = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
+    const ownFlow = await shopify.isOwnPendingFlow(request.workspaceId, shop, new URLSearchParams(search));
+    if (!fake || !isValidShopDomain(shop) || !ownFlow) return reply.redirect(backToIntegrations('failed'));
     const answer = await fetch(`${fake.url}/${shop}/admin/oauth/authorize${search}`, { redirect: 'manual' });
     await answer.body?.cancel();
     const location = answer.headers.get('location');

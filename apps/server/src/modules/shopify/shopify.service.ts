@@ -153,8 +153,32 @@ export class ShopifyService {
           lt(oauthStates.createdAt, new Date(this.deps.now().getTime() - STATE_TTL_MS)),
         ),
       );
-    await this.deps.db.insert(oauthStates).values({ state, workspaceId, provider: 'shopify', data: { shop } });
+    await this.deps.db
+      .insert(oauthStates)
+      .values({ state, workspaceId, provider: 'shopify', data: { shop, redirectUri } });
     return (await this.getClient()).authorizeUrl(shop, state, redirectUri);
+  }
+
+  /**
+   * The sandbox approval relay hands the browser a redirect: only for a flow this workspace started (its unused
+   * state, shop and callback URL), so the relay can never send anyone to an address of an attacker's choosing.
+   */
+  async isOwnPendingFlow(workspaceId: string, shop: string, query: URLSearchParams): Promise<boolean> {
+    const state = query.get('state');
+    if (!state) return false;
+    const [row] = await this.deps.db
+      .select()
+      .from(oauthStates)
+      .where(
+        and(
+          eq(oauthStates.state, state),
+          eq(oauthStates.workspaceId, workspaceId),
+          eq(oauthStates.provider, 'shopify'),
+        ),
+      );
+    if (!row || row.createdAt.getTime() < this.deps.now().getTime() - STATE_TTL_MS) return false;
+    const data = (row.data ?? {}) as { shop?: string; redirectUri?: string };
+    return data.shop === shop && data.redirectUri === query.get('redirect_uri');
   }
 
   /** The callback: state (single use, this workspace), shop, hmac, then the code for a token. */
