@@ -75,4 +75,22 @@ test('the simple flow turns an upload, an AI listing and a rendered mockup into 
   await expect(page.getByText('No Connected Stores')).toBeVisible();
   await page.getByRole('link', { name: 'Go to Integrations' }).click();
   await expect(page).toHaveURL(/\/integrations$/);
+
+  // Connect the built-in sandbox store, come back, and upload the kept product to it.
+  const shop = `flow-${Date.now().toString(36)}.myshopify.com`;
+  await page.getByLabel('Store domain').fill(shop);
+  await page.getByRole('button', { name: 'Connect', exact: true }).first().click();
+  await expect(page.getByText('Shopify Connected', { exact: true })).toBeVisible();
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Create Product' }).click();
+  await page.getByRole('button', { name: /Upload to Stores/ }).click();
+  await expect(page.getByTestId('stores-selected')).toHaveText('0 of 1 stores selected');
+  await expect(page.getByRole('button', { name: 'Upload Now' })).toBeDisabled();
+  await page.getByRole('button', { name: 'Select All', exact: true }).click();
+  await expect(page.getByTestId('stores-selected')).toHaveText('1 of 1 stores selected');
+  await page.getByRole('button', { name: 'Upload Now' }).click();
+  await expect(page.getByText('Product uploaded to 1 of 1 stores.', { exact: true })).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId('stores-selected')).toHaveText('0 of 1 stores selected');
+  const live = await (await page.request.get(`/api/products/${product?.id}`)).json();
+  expect(live.status).toBe('live');
+  expect(live.storeUrl).toMatch(/^\/integrations\/shopify-sandbox#/);
 });
