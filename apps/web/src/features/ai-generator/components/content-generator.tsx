@@ -9,15 +9,13 @@ import { useId, useRef, useState } from 'react';
 import { useGenerateContent } from '@/api/ai/generate-content';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { inputClass } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
 import { toast } from '@/components/ui/use-toast';
 import { contentErrorNotice, QUOTA_COOLDOWN_SECONDS } from '../ai-errors';
 import { useCooldown } from '../use-cooldown';
 import { CopyButton } from './copy-button';
 import { TagList } from './tag-list';
-
-export const inputClass =
-  'block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/30';
 
 type Form = Required<Omit<TGenerateContentFromKeywords, 'seed'>>;
 const INITIAL: Form = {

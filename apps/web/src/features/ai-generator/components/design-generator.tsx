@@ -12,9 +12,9 @@ import { Link } from 'react-router';
 import { designErrorMessage, useGenerateDesigns } from '@/api/ai/generate-designs';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { inputClass } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
 import { toast } from '@/components/ui/use-toast';
-import { inputClass } from './content-generator';
 
 const STYLE_LABELS: Record<TAiDesignStyle, string> = {
   'vector-clean': 'Vector (clean)',

@@ -13,6 +13,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { useGenerateContent } from '@/api/ai/generate-content';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { inputClass } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError } from '@/lib/api-client';
@@ -33,9 +34,6 @@ const PLATFORM_LABELS: Record<TAiPlatform, string> = {
   amazon: 'Amazon',
   woocommerce: 'WooCommerce',
 };
-
-const inputClass =
-  'block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/30';
 
 type Props = {
   design: TDesign;

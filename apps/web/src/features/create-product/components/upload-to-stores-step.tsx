@@ -7,14 +7,12 @@ import { useScheduleUpload } from '@/api/products/schedule-upload';
 import { useUploadToStores } from '@/api/products/upload-to-stores';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { inputClass } from '@/components/ui/input';
 import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/components/ui/use-toast';
 import { ScheduledUploads } from './scheduled-uploads';
 
 const capitalise = (s: string) => (s ? s[0]?.toUpperCase() + s.slice(1) : s);
-
-const inputClass =
-  'block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/30';
 
 /** Spec section 2 'Upload to Stores': the connected stores, picked with checkboxes, pushed now or at a set time. */
 export function UploadToStoresStep({ productId, now = () => new Date() }: { productId: string; now?: () => Date }) {

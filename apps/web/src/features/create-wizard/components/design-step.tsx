@@ -11,6 +11,7 @@ import { designErrorMessage, useGenerateDesigns } from '@/api/ai/generate-design
 import { useDesigns } from '@/api/designs/get-designs';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { inputClass } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
 import { ApiError } from '@/lib/api-client';
 import { DESIGN_ACCEPT_ATTRIBUTE } from '@/lib/design-files';
@@ -23,9 +24,6 @@ type Props = { state: WizardState; update: WizardUpdate; onBack: () => void; onN
 
 const EXTENSIONS = /\.(png|jpe?g|svg|pdf)$/i;
 const MIME_TYPES = ['image/png', 'image/jpeg', 'image/svg+xml', 'application/pdf'];
-
-const inputClass =
-  'block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/30';
 
 export const toWizardDesign = (d: TDesign): WizardDesign => ({
   id: d.id,

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useGenerateContent } from '@/api/ai/generate-content';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { inputClass } from '@/components/ui/input';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError } from '@/lib/api-client';
 import { listingProblems, parseTags, variantsFromContent } from '@/lib/listing';
@@ -10,9 +11,6 @@ import type { WizardUpdate } from '../use-wizard-state';
 import { canContinue, productTypeFor, selectedMockup, type WizardState } from '../wizard-state';
 
 type Props = { state: WizardState; update: WizardUpdate; onBack: () => void; onNext: () => void };
-
-const inputClass =
-  'block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/30';
 
 /** Wizard step 4: the listing text, written by the AI provider or by hand, previewed as buyers will see it. */
 export function DetailsStep({ state, update, onBack, onNext }: Props) {

@@ -10,6 +10,7 @@ import { updateProduct } from '@/api/products/update-product';
 import { uploadToStores } from '@/api/products/upload-to-stores';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { inputClass } from '@/components/ui/input';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError } from '@/lib/api-client';
 import type { WizardUpdate } from '../use-wizard-state';
@@ -22,9 +23,6 @@ type Props = {
   /** After a successful upload: the wizard is reset and the seller sees My Products. */
   onDone: () => void;
 };
-
-const inputClass =
-  'block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/30';
 
 const money = (n: number) => `${n < 0 ? '-' : ''}$${Math.abs(n).toFixed(2)}`;
 

@@ -2,12 +2,12 @@ import { Factory, Globe, Printer } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { useSearchParams } from 'react-router';
 import { Button } from '@/components/ui/button';
-import { Card } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError } from '@/lib/api-client';
 import { useDisconnectPrintful } from '../api/disconnect-printful';
 import { usePrintfulStatus } from '../api/get-printful-status';
+import { ComingSoonCard, IntegrationBadge, IntegrationCard } from './integration-card';
 
 /** What the OAuth callback reports back in `?printful=` (see printful.routes.ts). */
 const OUTCOMES: Record<string, { title: string; description: string; variant: 'success' | 'destructive' }> = {
@@ -38,40 +38,6 @@ const OUTCOMES: Record<string, { title: string; description: string; variant: 's
   },
 };
 
-function ServiceCard({
-  icon: Icon,
-  name,
-  description,
-  badge,
-  children,
-}: {
-  icon: typeof Printer;
-  name: string;
-  description: string;
-  badge: React.ReactNode;
-  children: React.ReactNode;
-}) {
-  return (
-    <Card className="flex flex-col gap-4 p-5" data-testid={`fulfillment-${name.toLowerCase()}`}>
-      <div className="flex items-start justify-between gap-3">
-        <div className="flex items-center gap-3">
-          <div className="flex h-10 w-10 items-center justify-center rounded-lg bg-slate-100">
-            <Icon className="h-5 w-5 text-slate-600" aria-hidden="true" />
-          </div>
-          <div>
-            <h3 className="font-semibold">{name}</h3>
-            <p className="text-sm text-slate-500">{description}</p>
-          </div>
-        </div>
-        {badge}
-      </div>
-      <div className="mt-auto">{children}</div>
-    </Card>
-  );
-}
-
-const badgeClass = 'shrink-0 rounded-full px-2.5 py-0.5 text-xs font-medium';
-
 function PrintfulCard() {
   const { data: status, isPending, isError } = usePrintfulStatus();
   const disconnect = useDisconnectPrintful();
@@ -79,13 +45,16 @@ function PrintfulCard() {
   const badge = isPending ? (
     <Skeleton className="h-5 w-20" />
   ) : status?.connected ? (
-    <span className={`${badgeClass} bg-green-100 text-green-800`}>Connected</span>
+    <IntegrationBadge className="bg-green-100 text-green-800">Connected</IntegrationBadge>
   ) : (
-    <span className={`${badgeClass} bg-slate-100 text-slate-700`}>{isError ? 'Status unknown' : 'Not connected'}</span>
+    <IntegrationBadge className="bg-slate-100 text-slate-700">
+      {isError ? 'Status unknown' : 'Not connected'}
+    </IntegrationBadge>
   );
 
   return (
-    <ServiceCard
+    <IntegrationCard
+      testId="fulfillment-printful"
       icon={Printer}
       name="Printful"
       description="Print-on-demand fulfilment with 300+ products"
@@ -137,22 +106,7 @@ function PrintfulCard() {
           <a href="/api/printful/oauth/start">Connect</a>
         </Button>
       )}
-    </ServiceCard>
-  );
-}
-
-function ComingSoonCard({ icon, name, description }: { icon: typeof Printer; name: string; description: string }) {
-  return (
-    <ServiceCard
-      icon={icon}
-      name={name}
-      description={description}
-      badge={<span className={`${badgeClass} bg-amber-100 text-amber-800`}>Coming Soon</span>}
-    >
-      <Button variant="secondary" className="w-full" disabled>
-        Not Available
-      </Button>
-    </ServiceCard>
+    </IntegrationCard>
   );
 }
 
@@ -184,8 +138,18 @@ export function FulfillmentServices() {
   return (
     <div className="mt-4 grid gap-4 md:grid-cols-3">
       <PrintfulCard />
-      <ComingSoonCard icon={Globe} name="Gelato" description="Local production in 32+ countries" />
-      <ComingSoonCard icon={Factory} name="Printify" description="A network of print providers" />
+      <ComingSoonCard
+        testId="fulfillment-gelato"
+        icon={Globe}
+        name="Gelato"
+        description="Local production in 32+ countries"
+      />
+      <ComingSoonCard
+        testId="fulfillment-printify"
+        icon={Factory}
+        name="Printify"
+        description="A network of print providers"
+      />
     </div>
   );
 }

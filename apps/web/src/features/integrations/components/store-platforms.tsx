@@ -4,11 +4,11 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useIntegrations } from '@/api/integrations/get-integrations';
 import { Button } from '@/components/ui/button';
-import { Card } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError } from '@/lib/api-client';
 import { useDisconnectShopify, useSyncShopify, validateShopifyDomain } from '../api/shopify';
+import { ComingSoonCard, IntegrationBadge, IntegrationCard } from './integration-card';
 
 /** Spec section 9: the Store Platforms skeleton shows this long first. */
 export const STORE_SKELETON_MS = 700;
@@ -23,41 +23,8 @@ const CONNECT_ERRORS: Record<string, string> = {
   failed: 'Shopify did not accept the authorisation. Please try again.',
 };
 
-const badgeClass = 'shrink-0 rounded-full px-2.5 py-0.5 text-xs font-medium';
 const errorText = (error: unknown, fallback: string) =>
   error instanceof ApiError ? (error.serverMessage ?? fallback) : fallback;
-
-function PlatformCard({
-  icon: Icon,
-  name,
-  description,
-  badge,
-  children,
-}: {
-  icon: typeof Store;
-  name: string;
-  description: string;
-  badge?: React.ReactNode;
-  children: React.ReactNode;
-}) {
-  return (
-    <Card className="flex flex-col gap-4 p-5" data-testid={`store-${name.toLowerCase()}`}>
-      <div className="flex items-start justify-between gap-3">
-        <div className="flex items-center gap-3">
-          <div className="flex h-10 w-10 items-center justify-center rounded-lg bg-slate-100">
-            <Icon className="h-5 w-5 text-slate-600" aria-hidden="true" />
-          </div>
-          <div>
-            <h3 className="font-semibold">{name}</h3>
-            <p className="text-sm text-slate-500">{description}</p>
-          </div>
-        </div>
-        {badge}
-      </div>
-      <div className="mt-auto">{children}</div>
-    </Card>
-  );
-}
 
 function ConnectForm({ onNavigate }: { onNavigate: (url: string) => void }) {
   const [domain, setDomain] = useState('');
@@ -123,12 +90,10 @@ function ConnectedStore({ store }: { store: TIntegration }) {
     <li className="space-y-3 rounded-lg border border-slate-200 p-3" data-testid="shopify-store">
       <div className="flex flex-wrap items-center gap-2">
         <span className="font-medium">{store.name}</span>
-        <span
-          className={`${badgeClass} ${store.isConnected ? 'bg-green-100 text-green-800' : 'bg-red-100 text-red-800'}`}
-        >
+        <IntegrationBadge className={store.isConnected ? 'bg-green-100 text-green-800' : 'bg-red-100 text-red-800'}>
           {statusLabel}
-        </span>
-        {store.sandbox && <span className={`${badgeClass} bg-violet-100 text-violet-800`}>Sandbox</span>}
+        </IntegrationBadge>
+        {store.sandbox && <IntegrationBadge className="bg-violet-100 text-violet-800">Sandbox</IntegrationBadge>}
       </div>
       <p className="text-xs text-slate-500">
         Last sync: {store.lastSyncAt ? new Date(store.lastSyncAt).toLocaleString() : 'never'}
@@ -189,17 +154,18 @@ function ShopifyCard({ onNavigate }: { onNavigate: (url: string) => void }) {
   const sandbox = stores.some((s) => s.sandbox);
 
   return (
-    <PlatformCard
+    <IntegrationCard
+      testId="store-shopify"
       icon={ShoppingBag}
       name="Shopify"
       description="Push products to your Shopify store"
       badge={
         anyConnected ? (
-          <span className={`${badgeClass} bg-green-100 text-green-800`}>Connected</span>
+          <IntegrationBadge className="bg-green-100 text-green-800">Connected</IntegrationBadge>
         ) : (
-          <span className={`${badgeClass} bg-slate-100 text-slate-700`}>
+          <IntegrationBadge className="bg-slate-100 text-slate-700">
             {isError ? 'Status unknown' : 'Not connected'}
-          </span>
+          </IntegrationBadge>
         )
       }
     >
@@ -219,22 +185,7 @@ function ShopifyCard({ onNavigate }: { onNavigate: (url: string) => void }) {
           </p>
         )}
       </div>
-    </PlatformCard>
-  );
-}
-
-function ComingSoon({ icon, name, description }: { icon: typeof Store; name: string; description: string }) {
-  return (
-    <PlatformCard
-      icon={icon}
-      name={name}
-      description={description}
-      badge={<span className={`${badgeClass} bg-amber-100 text-amber-800`}>Coming Soon</span>}
-    >
-      <Button variant="secondary" className="w-full" disabled>
-        Not Available
-      </Button>
-    </PlatformCard>
+    </IntegrationCard>
   );
 }
 
@@ -292,9 +243,19 @@ export function StorePlatforms({ onNavigate = goTo }: { onNavigate?: (url: strin
   return (
     <div className="mt-4 grid gap-4 md:grid-cols-2">
       <ShopifyCard onNavigate={onNavigate} />
-      <ComingSoon icon={Store} name="Etsy" description="Handmade and vintage marketplace" />
-      <ComingSoon icon={Package} name="Amazon" description="The world's largest marketplace" />
-      <ComingSoon icon={ShoppingCart} name="WooCommerce" description="WordPress e-commerce" />
+      <ComingSoonCard testId="store-etsy" icon={Store} name="Etsy" description="Handmade and vintage marketplace" />
+      <ComingSoonCard
+        testId="store-amazon"
+        icon={Package}
+        name="Amazon"
+        description="The world's largest marketplace"
+      />
+      <ComingSoonCard
+        testId="store-woocommerce"
+        icon={ShoppingCart}
+        name="WooCommerce"
+        description="WordPress e-commerce"
+      />
     </div>
   );
 }

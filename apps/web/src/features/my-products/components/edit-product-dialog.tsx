@@ -10,6 +10,7 @@ import { type ChangeEvent, type FormEvent, type ReactNode, useId, useState } fro
 import { useUpdateProduct } from '@/api/products/update-product';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
+import { inputClass } from '@/components/ui/input';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError } from '@/lib/api-client';
 import { parseTags, tagsError } from '../product-format';
@@ -17,9 +18,6 @@ import { parseTags, tagsError } from '../product-format';
 const FIELDS = ['title', 'description', 'price', 'tags'] as const;
 type Field = (typeof FIELDS)[number];
 type Errors = Partial<Record<Field, string>>;
-
-const inputClass =
-  'block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm focus:outline-none focus:ring-2 focus:ring-brand-500 aria-[invalid=true]:border-red-500';
 
 function parsePrice(text: string): { value?: number; error?: string } {
   if (!text.trim()) return { error: 'Price is required.' };
