@@ -11,6 +11,7 @@ import {
 import { Loader2, Sparkles, Trash2 } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useGenerateContent } from '@/api/ai/generate-content';
+import { ListingProblems } from '@/components/listing-problems';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { inputClass } from '@/components/ui/input';
@@ -281,16 +282,7 @@ export function GenerateContentStep({ design, content, focusTags, onAccept, onBa
                   ))}
                 </ul>
               </fieldset>
-              {problems.length > 0 && (
-                <ul
-                  className="space-y-1 rounded-md bg-amber-50 p-3 text-sm text-amber-800"
-                  data-testid="listing-problems"
-                >
-                  {problems.map((p) => (
-                    <li key={p}>{p}</li>
-                  ))}
-                </ul>
-              )}
+              <ListingProblems problems={problems} />
             </div>
           )}
         </CardContent>

@@ -1,6 +1,7 @@
 import { Loader2, Sparkles } from 'lucide-react';
 import { useState } from 'react';
 import { useGenerateContent } from '@/api/ai/generate-content';
+import { ListingProblems } from '@/components/listing-problems';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { inputClass } from '@/components/ui/input';
@@ -100,16 +101,7 @@ export function DetailsStep({ state, update, onBack, onNext }: Props) {
               </label>
               <p className="text-xs text-slate-500">Separate tags with commas.</p>
             </div>
-            {problems.length > 0 && (
-              <ul
-                className="space-y-1 rounded-md bg-amber-50 p-3 text-sm text-amber-800"
-                aria-label="Marketplace rules"
-              >
-                {problems.map((p) => (
-                  <li key={p}>{p}</li>
-                ))}
-              </ul>
-            )}
+            <ListingProblems problems={problems} />
           </CardContent>
         </Card>
 
