@@ -1,17 +1,16 @@
 import type { TCatalogCategory, TCatalogProduct, TPrintfulStatus } from '@podforge/contract';
 import { ErrorCode } from '@podforge/contract';
-import { and, eq, lt } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
-import { integrations, oauthStates } from '../../db/schema';
+import { integrations } from '../../db/schema';
 import { TtlCache } from '../../integrations/printful/cache';
 import { PrintfulClient, PrintfulError } from '../../integrations/printful/client';
 import type { TokenCipher } from '../../lib/crypto';
-import { randomToken } from '../../lib/crypto';
 import { AppError, upstreamError } from '../../lib/errors';
+import { consumeOAuthState, issueOAuthState } from '../../lib/oauth-states';
 import { bundledCatalog, type CatalogListing, type CatalogSourceImpl } from '../catalog/catalog.service';
 
-const STATE_TTL_MS = 10 * 60_000;
 /** Refresh this long before the access token's expiry, so a call never goes out with a dying token. */
 const REFRESH_MARGIN_MS = 5 * 60_000;
 const CATALOG_TTL_MS = 10 * 60_000;
@@ -93,17 +92,10 @@ export class PrintfulService {
 
   /** Starts OAuth: a single-use state nonce bound to this workspace, and Printful's authorize URL. */
   async startOAuth(workspaceId: string, redirectUrl: string): Promise<string> {
-    const state = randomToken(24);
-    // This workspace's old unused nonces are of no use to anyone.
-    await this.deps.db
-      .delete(oauthStates)
-      .where(
-        and(
-          eq(oauthStates.workspaceId, workspaceId),
-          lt(oauthStates.createdAt, new Date(this.deps.now().getTime() - STATE_TTL_MS)),
-        ),
-      );
-    await this.deps.db.insert(oauthStates).values({ state, workspaceId, provider: 'printful', data: { redirectUrl } });
+    const state = await issueOAuthState(
+      { db: this.deps.db, workspaceId, provider: 'printful', now: this.deps.now() },
+      { redirectUrl },
+    );
     return this.client.authorizeUrl(state, redirectUrl);
   }
 
@@ -115,17 +107,8 @@ export class PrintfulService {
     // Printful may not echo state on a rejection (apis.md B1); nothing is stored then, so no nonce is needed.
     if (!query.state) return query.success === '0' ? 'denied' : 'invalid_state';
     // Single use: the nonce is deleted whether the flow goes on or not.
-    const [stateRow] = await this.deps.db
-      .delete(oauthStates)
-      .where(
-        and(
-          eq(oauthStates.state, query.state),
-          eq(oauthStates.workspaceId, workspaceId),
-          eq(oauthStates.provider, 'printful'),
-        ),
-      )
-      .returning();
-    if (!stateRow || stateRow.createdAt.getTime() < this.deps.now().getTime() - STATE_TTL_MS) return 'invalid_state';
+    const scope = { db: this.deps.db, workspaceId, provider: 'printful' as const, now: this.deps.now() };
+    if (!(await consumeOAuthState(scope, query.state))) return 'invalid_state';
     if (query.success !== '1') return 'denied';
     if (!query.code) return 'failed';
     try {

@@ -6,26 +6,20 @@ import {
   type TShopifyValidateDomainResult,
   type TStoreUploadResult,
 } from '@podforge/contract';
-import { and, eq, inArray, lt } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
-import {
-  integrations,
-  mockups,
-  oauthStates,
-  products,
-  productVariants,
-  publications,
-  storeOrders,
-} from '../../db/schema';
+import { integrations, mockups, products, productVariants, publications, storeOrders } from '../../db/schema';
 import { type ProductSetInput, ShopifyClient, ShopifyError } from '../../integrations/shopify/client';
 import { type FakeShopify, startFakeShopify } from '../../integrations/shopify/fake-server';
 import { isValidShopDomain } from '../../integrations/shopify/hmac';
-import { randomToken, type TokenCipher } from '../../lib/crypto';
+import type { TokenCipher } from '../../lib/crypto';
 import { AppError, badRequest, conflict, notFound, upstreamError } from '../../lib/errors';
+import { consumeOAuthState, issueOAuthState, peekOAuthState } from '../../lib/oauth-states';
 import type { Storage } from '../../storage/storage';
 
-const STATE_TTL_MS = 10 * 60_000;
+/** What a Shopify flow's state nonce remembers for the relay and the callback. */
+type FlowData = { shop?: string; redirectUri?: string };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Fixed credentials of the built-in sandbox: it runs in this process, on loopback, and nobody else holds a key. */
 export const SANDBOX_API_KEY = 'podforge-sandbox';
@@ -142,20 +136,13 @@ export class ShopifyService {
     return { valid: true, shop, sandbox: this.sandboxMode };
   }
 
+  private stateScope(workspaceId: string) {
+    return { db: this.deps.db, workspaceId, provider: 'shopify' as const, now: this.deps.now() };
+  }
+
   /** A single-use state nonce bound to this workspace and shop, and the shop's authorize URL. */
   async startOAuth(workspaceId: string, shop: string, redirectUri: string): Promise<string> {
-    const state = randomToken(32);
-    await this.deps.db
-      .delete(oauthStates)
-      .where(
-        and(
-          eq(oauthStates.workspaceId, workspaceId),
-          lt(oauthStates.createdAt, new Date(this.deps.now().getTime() - STATE_TTL_MS)),
-        ),
-      );
-    await this.deps.db
-      .insert(oauthStates)
-      .values({ state, workspaceId, provider: 'shopify', data: { shop, redirectUri } });
+    const state = await issueOAuthState(this.stateScope(workspaceId), { shop, redirectUri });
     return (await this.getClient()).authorizeUrl(shop, state, redirectUri);
   }
 
@@ -166,37 +153,18 @@ export class ShopifyService {
   async isOwnPendingFlow(workspaceId: string, shop: string, query: URLSearchParams): Promise<boolean> {
     const state = query.get('state');
     if (!state) return false;
-    const [row] = await this.deps.db
-      .select()
-      .from(oauthStates)
-      .where(
-        and(
-          eq(oauthStates.state, state),
-          eq(oauthStates.workspaceId, workspaceId),
-          eq(oauthStates.provider, 'shopify'),
-        ),
-      );
-    if (!row || row.createdAt.getTime() < this.deps.now().getTime() - STATE_TTL_MS) return false;
-    const data = (row.data ?? {}) as { shop?: string; redirectUri?: string };
+    const data = await peekOAuthState<FlowData>(this.stateScope(workspaceId), state);
+    if (!data) return false;
     return data.shop === shop && data.redirectUri === query.get('redirect_uri');
   }
 
   /** The callback: state (single use, this workspace), shop, hmac, then the code for a token. */
   async finishOAuth(workspaceId: string, query: Record<string, string>): Promise<OAuthOutcome> {
     if (!query.state) return 'invalid_state';
-    const [stateRow] = await this.deps.db
-      .delete(oauthStates)
-      .where(
-        and(
-          eq(oauthStates.state, query.state),
-          eq(oauthStates.workspaceId, workspaceId),
-          eq(oauthStates.provider, 'shopify'),
-        ),
-      )
-      .returning();
-    if (!stateRow || stateRow.createdAt.getTime() < this.deps.now().getTime() - STATE_TTL_MS) return 'invalid_state';
+    const flow = await consumeOAuthState<FlowData>(this.stateScope(workspaceId), query.state);
+    if (!flow) return 'invalid_state';
     const shop = query.shop;
-    if (!isValidShopDomain(shop) || (stateRow.data as { shop?: string } | null)?.shop !== shop) return 'invalid_shop';
+    if (!isValidShopDomain(shop) || flow.shop !== shop) return 'invalid_shop';
     const client = await this.getClient();
     if (!client.verifyCallback(query)) return 'invalid_hmac';
     if (!query.code) return 'failed';

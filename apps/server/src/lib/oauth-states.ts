@@ -1,0 +1,45 @@
+import { and, eq, lt } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { oauthStates } from '../db/schema';
+import { randomToken } from './crypto';
+
+/** How long an OAuth flow may take from our redirect to the provider's callback. */
+export const OAUTH_STATE_TTL_MS = 10 * 60_000;
+
+type Scope = { db: Db; workspaceId: string; provider: 'printful' | 'shopify'; now: Date };
+
+/**
+ * A single-use state nonce bound to the workspace that starts an OAuth flow, with what the callback must check
+ * (shop, redirect URL). The workspace's own expired nonces are dropped on the way.
+ */
+export async function issueOAuthState({ db, workspaceId, provider, now }: Scope, data: object): Promise<string> {
+  const state = randomToken(32);
+  await db
+    .delete(oauthStates)
+    .where(
+      and(
+        eq(oauthStates.workspaceId, workspaceId),
+        lt(oauthStates.createdAt, new Date(now.getTime() - OAUTH_STATE_TTL_MS)),
+      ),
+    );
+  await db.insert(oauthStates).values({ state, workspaceId, provider, data });
+  return state;
+}
+
+const matching = ({ workspaceId, provider }: Scope, state: string) =>
+  and(eq(oauthStates.state, state), eq(oauthStates.workspaceId, workspaceId), eq(oauthStates.provider, provider));
+
+const fresh = (row: { createdAt: Date } | undefined, now: Date) =>
+  row !== undefined && row.createdAt.getTime() >= now.getTime() - OAUTH_STATE_TTL_MS;
+
+/** The callback: the nonce's data if it is this workspace's and unexpired, else null. Used once either way. */
+export async function consumeOAuthState<T>(scope: Scope, state: string): Promise<T | null> {
+  const [row] = await scope.db.delete(oauthStates).where(matching(scope, state)).returning();
+  return fresh(row, scope.now) ? ((row?.data ?? {}) as T) : null;
+}
+
+/** The nonce's data without using it up (a step between start and callback), else null. */
+export async function peekOAuthState<T>(scope: Scope, state: string): Promise<T | null> {
+  const [row] = await scope.db.select().from(oauthStates).where(matching(scope, state));
+  return fresh(row, scope.now) ? ((row?.data ?? {}) as T) : null;
+}
