@@ -1,48 +1,30 @@
-import {
-  AI_DESIGN_MAX_VARIATIONS,
-  AI_DESIGN_SIZES,
-  AI_DESIGN_STYLES,
-  type TAiDesignImage,
-  type TAiDesignSize,
-  type TAiDesignStyle,
-} from '@podforge/contract';
+import type { TAiDesignImage } from '@podforge/contract';
 import { Download, ImagePlus, Loader2 } from 'lucide-react';
-import { useId, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { designErrorMessage, useGenerateDesigns } from '@/api/ai/generate-designs';
+import { type AiDesignDraft, AiDesignFields, EMPTY_AI_DESIGN } from '@/components/ai/ai-design-fields';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { inputClass } from '@/components/ui/input';
-import { NativeSelect } from '@/components/ui/native-select';
 import { toast } from '@/components/ui/use-toast';
-
-const STYLE_LABELS: Record<TAiDesignStyle, string> = {
-  'vector-clean': 'Vector (clean)',
-  'line-art': 'Line art',
-  'vintage-crest': 'Vintage crest',
-  photo: 'Photo',
-};
 
 /** Spec section 3 'AI design request': prompt, size, variations and style; each image is saved as a design. */
 export function DesignGenerator() {
-  const id = useId();
-  const [prompt, setPrompt] = useState('');
-  const [size, setSize] = useState<TAiDesignSize>('1024x1024');
-  const [n, setN] = useState(1);
-  const [style, setStyle] = useState<TAiDesignStyle>('vector-clean');
+  const [draft, setDraft] = useState<AiDesignDraft>(EMPTY_AI_DESIGN);
   const [images, setImages] = useState<TAiDesignImage[]>([]);
   const [error, setError] = useState<string | null>(null);
   const attempts = useRef(0);
   const generate = useGenerateDesigns();
 
   const onGenerate = () => {
-    if (!prompt.trim()) {
+    const prompt = draft.prompt.trim();
+    if (!prompt) {
       setError('Please enter a prompt');
       return;
     }
     setError(null);
     generate.mutate(
-      { prompt: prompt.trim(), size, n, style, seed: attempts.current++ },
+      { prompt, size: draft.size, n: draft.n, style: draft.style, seed: attempts.current++ },
       {
         onSuccess: (result) => {
           if (result.images.length === 0) {
@@ -75,48 +57,12 @@ export function DesignGenerator() {
         </CardDescription>
       </CardHeader>
       <CardContent className="space-y-4">
-        <div className="grid gap-4 lg:grid-cols-[minmax(0,2fr)_repeat(3,minmax(0,1fr))]">
-          <label className="block space-y-1 text-sm font-medium" htmlFor={`${id}-prompt`}>
-            <span>Prompt</span>
-            <textarea
-              id={`${id}-prompt`}
-              className={inputClass}
-              rows={2}
-              maxLength={1000}
-              placeholder="e.g. retro sunset surf club"
-              value={prompt}
-              onChange={(e) => setPrompt(e.target.value)}
-            />
-          </label>
-          <label className="block space-y-1 text-sm font-medium">
-            <span>Size</span>
-            <NativeSelect value={size} onChange={(e) => setSize(e.target.value as TAiDesignSize)}>
-              {AI_DESIGN_SIZES.map((s) => (
-                <option key={s}>{s}</option>
-              ))}
-            </NativeSelect>
-          </label>
-          <label className="block space-y-1 text-sm font-medium">
-            <span>Variations</span>
-            <NativeSelect value={n} onChange={(e) => setN(Number(e.target.value))}>
-              {Array.from({ length: AI_DESIGN_MAX_VARIATIONS }, (_, i) => i + 1).map((v) => (
-                <option key={v} value={v}>
-                  {v}
-                </option>
-              ))}
-            </NativeSelect>
-          </label>
-          <label className="block space-y-1 text-sm font-medium">
-            <span>Design style</span>
-            <NativeSelect value={style} onChange={(e) => setStyle(e.target.value as TAiDesignStyle)}>
-              {AI_DESIGN_STYLES.map((s) => (
-                <option key={s} value={s}>
-                  {STYLE_LABELS[s]}
-                </option>
-              ))}
-            </NativeSelect>
-          </label>
-        </div>
+        <AiDesignFields
+          value={draft}
+          onChange={setDraft}
+          placeholder="e.g. retro sunset surf club"
+          className="lg:grid-cols-[minmax(0,2fr)_repeat(3,minmax(0,1fr))]"
+        />
         <div className="flex flex-wrap items-center gap-3">
           <Button onClick={onGenerate} disabled={generate.isPending}>
             {generate.isPending ? <Loader2 className="animate-spin" /> : <ImagePlus />}

@@ -1,18 +1,11 @@
-import {
-  AI_DESIGN_SIZES,
-  AI_DESIGN_STYLES,
-  PRODUCT_DESIGN_MAX_BYTES,
-  type TAiDesignRequest,
-  type TDesign,
-} from '@podforge/contract';
+import { PRODUCT_DESIGN_MAX_BYTES, type TDesign } from '@podforge/contract';
 import { Loader2, Sparkles, Trash2, Upload } from 'lucide-react';
 import { useState } from 'react';
 import { designErrorMessage, useGenerateDesigns } from '@/api/ai/generate-designs';
 import { useDesigns } from '@/api/designs/get-designs';
+import { type AiDesignDraft, AiDesignFields, EMPTY_AI_DESIGN } from '@/components/ai/ai-design-fields';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
-import { inputClass } from '@/components/ui/input';
-import { NativeSelect } from '@/components/ui/native-select';
 import { ApiError } from '@/lib/api-client';
 import { DESIGN_ACCEPT_ATTRIBUTE } from '@/lib/design-files';
 import { cn } from '@/lib/utils';
@@ -211,21 +204,19 @@ export function DesignStep({ state, update, onBack, onNext }: Props) {
 
 /** Spec 'AI generator' of the Design step: the prompt goes to `POST /api/ai/designs`; its real answer is shown. */
 function AiDesignGenerator({ onImages }: { onImages: (images: TDesign[]) => void }) {
-  const [prompt, setPrompt] = useState('');
-  const [size, setSize] = useState<TAiDesignRequest['size']>('1024x1024');
-  const [n, setN] = useState(1);
-  const [style, setStyle] = useState<TAiDesignRequest['style']>('vector-clean');
+  const [draft, setDraft] = useState<AiDesignDraft>(EMPTY_AI_DESIGN);
   const [error, setError] = useState<string | null>(null);
   const generate = useGenerateDesigns();
 
   const onGenerate = () => {
-    if (!prompt.trim()) {
+    const prompt = draft.prompt.trim();
+    if (!prompt) {
       setError('Please enter a prompt');
       return;
     }
     setError(null);
     generate.mutate(
-      { prompt: prompt.trim(), size, n, style },
+      { prompt, size: draft.size, n: draft.n, style: draft.style },
       {
         onSuccess: (result) => {
           if (!result?.images?.length) setError('No images generated');
@@ -242,48 +233,12 @@ function AiDesignGenerator({ onImages }: { onImages: (images: TDesign[]) => void
         <CardTitle className="text-base">AI generator</CardTitle>
       </CardHeader>
       <CardContent className="space-y-3">
-        <label className="block space-y-1 text-sm font-medium">
-          <span>Prompt</span>
-          <textarea
-            className={inputClass}
-            rows={3}
-            value={prompt}
-            onChange={(e) => setPrompt(e.target.value)}
-            placeholder="A retro sunset over palm trees"
-          />
-        </label>
-        <div className="grid gap-3 sm:grid-cols-3">
-          <label className="block space-y-1 text-sm font-medium">
-            <span>Size</span>
-            <NativeSelect value={size} onChange={(e) => setSize(e.target.value as TAiDesignRequest['size'])}>
-              {AI_DESIGN_SIZES.map((s) => (
-                <option key={s} value={s}>
-                  {s}
-                </option>
-              ))}
-            </NativeSelect>
-          </label>
-          <label className="block space-y-1 text-sm font-medium">
-            <span>Variations</span>
-            <NativeSelect value={String(n)} onChange={(e) => setN(Number(e.target.value))}>
-              {[1, 2, 3, 4].map((v) => (
-                <option key={v} value={v}>
-                  {v}
-                </option>
-              ))}
-            </NativeSelect>
-          </label>
-          <label className="block space-y-1 text-sm font-medium">
-            <span>Style</span>
-            <NativeSelect value={style} onChange={(e) => setStyle(e.target.value as TAiDesignRequest['style'])}>
-              {AI_DESIGN_STYLES.map((s) => (
-                <option key={s} value={s}>
-                  {s}
-                </option>
-              ))}
-            </NativeSelect>
-          </label>
-        </div>
+        <AiDesignFields
+          value={draft}
+          onChange={setDraft}
+          placeholder="A retro sunset over palm trees"
+          className="sm:grid-cols-3 sm:[&>label:first-child]:col-span-3"
+        />
         <Button onClick={onGenerate} disabled={generate.isPending}>
           {generate.isPending ? <Loader2 className="animate-spin" /> : <Sparkles />}
           {generate.isPending ? 'Generating...' : 'Generate Design'}
