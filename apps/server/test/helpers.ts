@@ -4,10 +4,11 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
-import { type AppDeps, buildApp } from '../src/app';
+import { buildApp } from '../src/app';
 import { type Config, loadConfig } from '../src/config';
 import { type Database, type Db, openDatabase } from '../src/db/client';
 import { workspaces } from '../src/db/schema';
+import type { AppDeps } from '../src/deps';
 import type { AiProvider } from '../src/integrations/ai/provider';
 import { sha256 } from '../src/lib/crypto';
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { AI_CREDITS_PER_IMAGE, ErrorCode, type TAiDesignResponse, type ZAiDesignRequest } from '@podforge/contract';
 import sharp from 'sharp';
 import type { z } from 'zod';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import type { GeneratedImage } from '../../integrations/ai/provider';
 import { keywordsOf } from '../../integrations/ai/words';
 import { AppError } from '../../lib/errors';

@@ -10,7 +10,7 @@ import {
   ZGenerateTitleRequest,
 } from '@podforge/contract';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { AppError } from '../../lib/errors';
 import { parseInput } from '../../lib/validate';
 import {

@@ -17,9 +17,9 @@ import {
 } from '@podforge/contract';
 import { desc, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { AppDeps } from '../../app';
 import type { Db } from '../../db/client';
 import { aiGenerations } from '../../db/schema';
+import type { AppDeps } from '../../deps';
 import { listingFacts } from '../../integrations/ai/listing-facts';
 import { applyMarketplaceRules } from '../../integrations/ai/marketplace-rules';
 import { AiProviderError, type ContentDraft, type ContentRequest } from '../../integrations/ai/provider';

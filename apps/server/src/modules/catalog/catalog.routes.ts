@@ -2,7 +2,7 @@ import path from 'node:path';
 import { ZShopifyCatalogProductsQuery } from '@podforge/contract';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import {
   BUNDLED_CATEGORIES,
   categoryType,

@@ -1,7 +1,7 @@
 import { zQueryInt } from '@podforge/contract';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { parseInput } from '../../lib/validate';
 import { getDashboardStats, listRecentUploads } from './dashboard.service';
 

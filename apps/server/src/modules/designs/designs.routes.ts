@@ -8,7 +8,7 @@ import {
   ZDesignListQuery,
 } from '@podforge/contract';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { AppError, badRequest } from '../../lib/errors';
 import { parseInput } from '../../lib/validate';
 import {

@@ -6,9 +6,9 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { DESIGN_MAX_BYTES, type TDesign, type TDesignType } from '@podforge/contract';
 import { and, desc, eq } from 'drizzle-orm';
-import type { AppDeps } from '../../app';
 import type { Db } from '../../db/client';
 import { designs } from '../../db/schema';
+import type { AppDeps } from '../../deps';
 import { notFound, payloadTooLarge } from '../../lib/errors';
 import { EXTENSION, MIME, type ProcessedDesign, processDesignFile } from './design-files';
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { listIntegrations } from './integrations.service';
 
 export async function integrationsRoutes(app: FastifyInstance, { deps }: { deps: AppDeps }) {

@@ -1,7 +1,7 @@
 import { platformLabel, type TIntegration } from '@podforge/contract';
 import { asc, desc, eq } from 'drizzle-orm';
-import type { AppDeps } from '../../app';
 import { integrations } from '../../db/schema';
+import type { AppDeps } from '../../deps';
 
 /** Store and fulfilment integrations of the workspace, stores first. Tokens and scopes never leave the server. */
 export async function listIntegrations(deps: AppDeps, workspaceId: string): Promise<TIntegration[]> {

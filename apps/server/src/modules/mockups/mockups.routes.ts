@@ -9,7 +9,7 @@ import {
 } from '@podforge/contract';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { notFound } from '../../lib/errors';
 import { parseInput } from '../../lib/validate';
 import { findTemplate, TemplateStore } from './mockup-render';

@@ -15,8 +15,8 @@ import {
   type TPrintReadiness,
 } from '@podforge/contract';
 import { and, asc, eq } from 'drizzle-orm';
-import type { AppDeps } from '../../app';
 import { designs, mockupBatches, mockups } from '../../db/schema';
+import type { AppDeps } from '../../deps';
 import { badRequest, notFound } from '../../lib/errors';
 import {
   composeMockup,

@@ -1,6 +1,6 @@
 import { ZCatalogCategoriesQuery, ZCatalogProductsQuery, ZPrintfulCallbackQuery } from '@podforge/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { conflict } from '../../lib/errors';
 import { parseInput } from '../../lib/validate';
 import { listCatalogCategories, listCatalogProducts } from '../catalog/catalog.service';

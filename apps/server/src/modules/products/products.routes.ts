@@ -13,7 +13,7 @@ import {
 } from '@podforge/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { AppError, badRequest, notFound, payloadTooLarge } from '../../lib/errors';
 import { parseInput } from '../../lib/validate';
 import { cleanFileName, createDesignFromFile, deleteDesign, receiveToTempFile } from '../designs/designs.service';

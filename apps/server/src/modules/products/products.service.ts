@@ -15,9 +15,9 @@ import {
 } from '@podforge/contract';
 import { and, asc, count, desc, eq, gt, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { AppDeps } from '../../app';
 import type { Db } from '../../db/client';
 import { designs, integrations, mockups, products, productVariants, publications } from '../../db/schema';
+import type { AppDeps } from '../../deps';
 import { badRequest, conflict, notFound, notImplemented } from '../../lib/errors';
 
 type ProductRow = typeof products.$inferSelect;

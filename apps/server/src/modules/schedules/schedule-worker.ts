@@ -1,5 +1,5 @@
 import type { TStorePlatform } from '@podforge/contract';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { QUEUES } from '../../jobs/job-queue';
 import { AppError } from '../../lib/errors';
 import { pushProduct } from '../products/products.service';

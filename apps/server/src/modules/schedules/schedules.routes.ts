@@ -1,6 +1,6 @@
 import { ZCreateSchedule, ZProductIdParams, ZScheduleIdParams } from '@podforge/contract';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { parseInput } from '../../lib/validate';
 import { startScheduleWorker } from './schedule-worker';
 import { cancelSchedule, createSchedule, listProductSchedules } from './schedules.service';

@@ -2,8 +2,8 @@ import type { TSchedule, TStorePlatform, ZCreateSchedule } from '@podforge/contr
 import { and, asc, eq, ne, or, sql } from 'drizzle-orm';
 import { DateTime } from 'luxon';
 import type { z } from 'zod';
-import type { AppDeps } from '../../app';
 import { integrations, products, schedules } from '../../db/schema';
+import type { AppDeps } from '../../deps';
 import { QUEUES } from '../../jobs/job-queue';
 import { badRequest, conflict, notFound } from '../../lib/errors';
 

@@ -1,6 +1,6 @@
 import { ErrorCode, ZIntegrationIdParams, ZShopifyShopQuery, ZShopifySyncQuery } from '@podforge/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { isValidShopDomain, verifyWebhookHmac } from '../../integrations/shopify/hmac';
 import { AppError } from '../../lib/errors';
 import { parseInput } from '../../lib/validate';
