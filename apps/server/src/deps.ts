@@ -5,6 +5,7 @@ import type { AiProvider } from './integrations/ai/provider';
 import { JobQueue } from './jobs/job-queue';
 import { TokenCipher } from './lib/crypto';
 import { secretFromConfigOrFile } from './lib/secrets';
+import { UrlSigner } from './lib/signed-urls';
 import { PrintfulService } from './modules/printful/printful.service';
 import { ShopifyService } from './modules/shopify/shopify.service';
 import { createStorage } from './storage/create-storage';
@@ -24,6 +25,8 @@ export type AppDeps = {
   shopify: ShopifyService;
   /** Writes listing text: the built-in offline provider unless the configuration names another. */
   ai: AiProvider;
+  /** Signs URLs a third party fetches without our cookie (print files for a fulfilment provider). */
+  urlSigner: UrlSigner;
   /** pg-boss on the app's database: scheduled uploads (see modules/schedules). */
   jobs: JobQueue;
 };
@@ -52,6 +55,7 @@ export function createDeps(options: BuildAppOptions): AppDeps {
     printful: new PrintfulService({ db: database.db, cipher, config, now }),
     shopify: new ShopifyService({ db: database.db, cipher, config, now, storage }),
     ai: options.ai ?? createAiProvider(config),
+    urlSigner: new UrlSigner(secretFromConfigOrFile(config.sessionSecret, config.dataDir, 'session.secret'), now),
     jobs: new JobQueue(database),
   };
 }

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { PRODUCT_DESIGN_MAX_BYTES, PRODUCT_TITLE_MAX, type TProduct } from '@podforge/contract';
+import { PRODUCT_DESIGN_MAX_BYTES, PRODUCT_TITLE_MAX, skuFor, type TProduct } from '@podforge/contract';
 import { count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { designs, integrations, mockups, products, productVariants, publications } from '../src/db/schema';
@@ -101,13 +101,17 @@ describe('POST /api/products', () => {
       // Lists show the mockup's 512 px preview, not the 2000x2500 render.
       thumbnailUrl: `/api/mockups/${a.mockup.id}/preview`,
       storeUrl: null,
+      // A bare product type gets its default catalogue product (the Bella + Canvas 3001); the free-text sizes
+      // become its catalogue variants in the colour the mockup shows, with SKUs of their own.
+      catalogProductId: 71,
+      placements: [{ placement: 'front', technique: 'dtg' }],
       variants: [
-        { option: 'S', price: 20, sku: 'TS-S' },
-        { option: 'M', price: 22, sku: null },
+        { option: 'White / S', color: 'White', size: 'S', price: 20, baseCost: 9.25, catalogVariantId: 71002 },
+        { option: 'White / M', color: 'White', size: 'M', price: 22, baseCost: 9.25, catalogVariantId: 71003 },
       ],
+      mockups: [{ id: a.mockup.id, color: 'White', main: true, url: a.mockup.url, previewUrl: a.mockup.previewUrl }],
     });
-    const [mockup] = await t.deps.db.select().from(mockups).where(eq(mockups.id, a.mockup.id));
-    expect(mockup?.productId).toBe(product.id);
+    expect(product.variants.map((v) => v.sku)).toEqual([skuFor(product.id, 71002), skuFor(product.id, 71003)]);
     const preview = await a.client.get(product.thumbnailUrl ?? '');
     expect(preview.statusCode).toBe(200);
     expect(preview.headers['content-type']).toBe('image/png');
@@ -128,7 +132,8 @@ describe('POST /api/products', () => {
       }),
     );
     expect(res.statusCode, res.body).toBe(201);
-    expect(res.json()).toMatchObject({ price: 19.5, status: 'ready', mockupUrl: a.mockup.url, tags: READY.tags });
+    // The product's price is its cheapest variant's.
+    expect(res.json()).toMatchObject({ price: 20, status: 'ready', mockupUrl: a.mockup.url, tags: READY.tags });
     expect(res.json().variants).toHaveLength(2);
   });
 
@@ -233,30 +238,105 @@ describe('POST /api/products', () => {
     const res = await a.client.post('/api/products', {
       ...READY,
       description: ' ',
-      variants: [{ option: 'Free', price: 0 }],
       designId: a.designId,
       status: 'ready',
     });
     expect(res.statusCode).toBe(400);
-    expect(res.json().error).toBe(
-      'status: a ready product needs a mockup, a description, a variant with a price above 0',
-    );
+    expect(res.json().error).toBe('status: a ready product needs a mockup, a description');
   });
 
-  it('gives empty variants the default sizes at the price, and 25 without a price', async () => {
-    const priced = await a.client.post('/api/products', { ...READY, variants: [], price: 30, designId: a.designId });
-    expect(priced.json().variants).toEqual([
-      { option: 'Small', price: 30, sku: 'S' },
-      { option: 'Medium', price: 30, sku: 'M' },
-      { option: 'Large', price: 30, sku: 'L' },
-      { option: 'Extra Large', price: 32, sku: 'XL' },
+  it('refuses a variant priced at 0 or below its base cost, naming the variant', async () => {
+    const free = await a.client.post('/api/products', {
+      ...READY,
+      variants: [{ option: 'S', price: 0 }],
+      designId: a.designId,
+    });
+    expect(free.statusCode).toBe(400);
+    expect(free.json().error).toBe('variants: White / S: price 0.00 must be above 0');
+    const detail = (await a.client.get('/api/printful/products/71')).json();
+    const navy = (size: string) =>
+      detail.variants.find((v: { color: string; size: string }) => v.color === 'Navy' && v.size === size);
+    const cheap = await a.client.post('/api/products', {
+      ...READY,
+      catalogProductId: 71,
+      variants: [
+        { catalogVariantId: navy('M').id, price: 20 },
+        { catalogVariantId: navy('2XL').id, price: 11 },
+      ],
+      designId: a.designId,
+    });
+    expect(cheap.statusCode).toBe(400);
+    expect(cheap.json().error).toBe('variants: Navy / 2XL: price 11.00 is below its base cost of 11.25');
+    const foreign = await a.client.post('/api/products', {
+      ...READY,
+      catalogProductId: 71,
+      variants: [{ catalogVariantId: 19001, price: 20 }],
+      designId: a.designId,
+    });
+    expect(foreign.statusCode).toBe(400);
+    expect(foreign.json().error).toMatch(/19001 is not a variant of Unisex Staple T-Shirt/);
+    expect(await rowCount(products)).toBe(await rowCount(products));
+  });
+
+  it('makes a product from a catalogue product with 2 colours x 3 sizes: 6 variants with catalogue ids', async () => {
+    const detail = (await a.client.get('/api/printful/products/71')).json();
+    expect(detail).toMatchObject({ id: 71, brand: 'Bella + Canvas', model: '3001' });
+    expect(detail.placements[0]).toEqual({
+      placement: 'front',
+      title: 'Front print',
+      technique: 'dtg',
+      widthPx: 1800,
+      heightPx: 2400,
+      dpi: 150,
+    });
+    const chosen = detail.variants.filter(
+      (v: { color: string; size: string }) => ['Black', 'Red'].includes(v.color) && ['S', 'M', 'L'].includes(v.size),
+    );
+    expect(chosen).toHaveLength(6);
+    const res = await a.client.post('/api/products', {
+      ...READY,
+      catalogProductId: 71,
+      variants: chosen.map((v: { id: number }) => ({ catalogVariantId: v.id, price: 24.99 })),
+      designId: a.designId,
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const product: TProduct = res.json();
+    expect(product.variants.map((v) => v.option)).toEqual([
+      'Black / S',
+      'Black / M',
+      'Black / L',
+      'Red / S',
+      'Red / M',
+      'Red / L',
     ]);
+    expect(product.variants.map((v) => v.catalogVariantId)).toEqual(chosen.map((v: { id: number }) => v.id));
+    expect(product.variants.every((v) => v.baseCost === 9.25 && v.price === 24.99 && v.colorHex)).toBe(true);
+    expect((await a.client.get('/api/printful/products/999999')).statusCode).toBe(404);
+  });
+
+  it('gives empty variants every size of the default catalogue product at the price, larger sizes at their extra cost', async () => {
+    const priced = await a.client.post('/api/products', { ...READY, variants: [], price: 30, designId: a.designId });
+    expect(priced.json().variants.map((v: { option: string; price: number }) => [v.option, v.price])).toEqual([
+      ['White / XS', 30],
+      ['White / S', 30],
+      ['White / M', 30],
+      ['White / L', 30],
+      ['White / XL', 30],
+      ['White / 2XL', 32],
+      ['White / 3XL', 34],
+      ['White / 4XL', 36],
+    ]);
+    // A mug gets mug sizes, never clothing sizes; without a price, 25.
     const free = await postMultipart(
       a.client,
       textParts({ title: 'Free', productType: 'mug', price: '0', designId: a.designId }),
     );
     expect(free.statusCode, free.body).toBe(201);
-    expect(free.json().variants.map((v: { price: number }) => v.price)).toEqual([25, 25, 25, 27]);
+    expect(free.json().variants.map((v: { option: string; price: number }) => [v.option, v.price])).toEqual([
+      ['White / 11 oz', 25],
+      ['White / 15 oz', 27],
+      ['White / 20 oz', 29],
+    ]);
   });
 
   it('leaves no design, file or product behind when saving fails after the design file was stored', async () => {
@@ -264,7 +344,7 @@ describe('POST /api/products', () => {
     await t.deps.db.execute(sql`
       CREATE FUNCTION test_fail_variant() RETURNS trigger AS $$
       BEGIN
-        IF NEW.option = 'explode' THEN RAISE EXCEPTION 'variant insert failed'; END IF;
+        IF NEW.price = 21.13 THEN RAISE EXCEPTION 'variant insert failed'; END IF;
         RETURN NEW;
       END $$ LANGUAGE plpgsql`);
     await t.deps.db.execute(
@@ -275,7 +355,7 @@ describe('POST /api/products', () => {
       const productsBefore = await rowCount(products);
       const filesBefore = await t.deps.storage.list('');
       const res = await postMultipart(a.client, [
-        ...textParts({ ...READY, variants: [{ option: 'explode', price: 5 }] }),
+        ...textParts({ ...READY, variants: [{ option: 'S', price: 21.13 }] }),
         { field: 'file', filename: 'art.png', content: await pngOf(64, 64) },
       ]);
       expect(res.statusCode).toBe(500);
@@ -336,7 +416,7 @@ describe('GET /api/products', () => {
     ]);
     const last = await list('?pageSize=5&page=3');
     expect(last.items.map((p: TProduct) => p.title)).toEqual(['Dog Tee', 'Cat Mug']);
-    expect(last.items[1].variants).toHaveLength(4);
+    expect(last.items[1].variants).toHaveLength(3);
     expect((await list('?page=9')).items).toEqual([]);
     expect((await list('')).pageSize).toBe(10);
   });
@@ -389,7 +469,9 @@ describe('one product: get, patch, delete, duplicate', () => {
   it('gets it by id; 400 for a malformed id and 404 for an unknown one', async () => {
     const res = await a.client.get(`/api/products/${product.id}`);
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual(product);
+    const { printFiles, ...rest } = res.json();
+    expect(rest).toEqual(product);
+    expect(printFiles).toHaveLength(1);
     expect((await a.client.get('/api/products/nope')).statusCode).toBe(400);
     expect((await a.client.get('/api/products/00000000-0000-4000-8000-000000000000')).statusCode).toBe(404);
   });
@@ -403,11 +485,19 @@ describe('one product: get, patch, delete, duplicate', () => {
       variants: product.variants,
       status: 'draft',
     });
+    const first = product.variants[0];
     const varied = await a.client.patch(`/api/products/${product.id}`, {
-      variants: [{ option: 'One size', price: 9.99 }],
+      variants: [{ catalogVariantId: first?.catalogVariantId, price: 9.99 }],
       tags: ['new'],
     });
-    expect(varied.json()).toMatchObject({ variants: [{ option: 'One size', price: 9.99, sku: null }], tags: ['new'] });
+    // The enabled set is what was sent; the SKU of a variant kept is the same.
+    expect(varied.json()).toMatchObject({
+      variants: [{ option: first?.option, price: 9.99, sku: first?.sku }],
+      tags: ['new'],
+      price: 9.99,
+    });
+    const repriced = await a.client.patch(`/api/products/${product.id}`, { price: 12.5 });
+    expect(repriced.json().variants.map((v: { price: number }) => v.price)).toEqual([12.5]);
     const ready = await a.client.patch(`/api/products/${product.id}`, { status: 'ready' });
     expect(ready.json().status).toBe('ready');
     const broken = await a.client.patch(`/api/products/${product.id}`, { description: '' });
@@ -436,10 +526,16 @@ describe('one product: get, patch, delete, duplicate', () => {
       status: 'draft',
       designId: source.designId,
       mockupUrl: source.mockupUrl,
+      mockups: source.mockups,
+      thumbnailUrl: source.thumbnailUrl,
+      catalogProductId: source.catalogProductId,
       tags: source.tags,
-      variants: source.variants,
       price: source.price,
     });
+    // The same variants, each with the copy's own SKU.
+    const strip = ({ id: _id, sku: _sku, ...v }: TProduct['variants'][number]) => v;
+    expect(copy.variants.map(strip)).toEqual(source.variants.map(strip));
+    expect(copy.variants.map((v) => v.sku)).toEqual(copy.variants.map((v) => skuFor(copy.id, v.catalogVariantId ?? 0)));
     expect(copy.id).not.toBe(source.id);
     const [pubs] = await t.deps.db.select({ n: count() }).from(publications).where(eq(publications.productId, copy.id));
     expect(pubs?.n).toBe(0);

@@ -1,4 +1,5 @@
 import type { TDashboardStats, TIntegration } from '@podforge/contract';
+import { skuFor } from '@podforge/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { integrations, oauthStates, products, publications, storeOrders } from '../src/db/schema';
@@ -211,9 +212,10 @@ describe('POST /api/upload/shopify/:productId', () => {
       status: 'ACTIVE',
       descriptionHtml: '<p>A warm sunset &lt;b&gt;on&lt;/b&gt; soft cotton.</p><p>Machine wash &amp; dry.</p>',
     });
+    // Catalogue variants of the default blank, in the mockup's colour, with their deterministic SKUs.
     expect(remote?.variants.map((v) => [v.title, v.price, v.sku])).toEqual([
-      ['Small', '20.00', 'TS-S'],
-      ['Medium', '21.50', 'TS-M'],
+      ['White / S', '20.00', skuFor(id, 71002)],
+      ['White / M', '21.50', skuFor(id, 71003)],
     ]);
     expect(remote?.media).toHaveLength(1);
     const image = await fetch(remote?.media[0]?.originalSource as string);
@@ -434,7 +436,7 @@ describe('the built-in sandbox (no SHOPIFY_API_KEY)', () => {
       expect.objectContaining({
         title: 'Sandbox Mug',
         status: 'ACTIVE',
-        variants: [{ title: '11 oz', price: '14.99', sku: null }],
+        variants: [{ title: 'White / 11 oz', price: '14.99', sku: expect.stringMatching(/^PF-[0-9A-F]{10}-19001$/) }],
       }),
     ]);
     expect((await s.client().get('/api/shopify/sandbox/products')).json()).toEqual({ sandbox: true, stores: [] });

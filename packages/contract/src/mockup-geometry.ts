@@ -153,6 +153,21 @@ export function drawPlacement(ctx: Canvas2DLike, image: unknown, placement: Plac
   ctx.restore();
 }
 
+/**
+ * The part of a mockup's design area that a catalogue placement prints: the largest rectangle of the placement's
+ * aspect ratio centred in the design area. The design is fitted and moved in the design area as the seller sees it;
+ * this window, scaled to the placement's pixels, is the print file, so what is placed is what prints.
+ */
+export function printWindow(area: Rect, print: { widthPx: number; heightPx: number }): Rect {
+  const size = fitContain(area, { width: print.widthPx, height: print.heightPx });
+  return {
+    x: area.x + (area.width - size.width) / 2,
+    y: area.y + (area.height - size.height) / 2,
+    width: size.width,
+    height: size.height,
+  };
+}
+
 /** Print areas at 300 DPI, the size a fulfilment order's print file has (Printful's front print areas). */
 export const PRINT_DPI = 300;
 export const PRINT_AREAS: Record<string, { name: string; widthIn: number; heightIn: number }> = {

@@ -7,6 +7,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { MIGRATIONS_DIR } from '../lib/paths';
+import { backfillProductModel } from './backfill-product-model';
 import * as schema from './schema';
 
 /** The one database type the code uses: the same queries run on PGlite and on a PostgreSQL server. */
@@ -42,7 +43,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       kind: 'postgres',
       pglite: null,
       url: options.url,
-      migrate: () => migratePg(drizzlePg(pool), { migrationsFolder }),
+      migrate: async () => {
+        await migratePg(drizzlePg(pool), { migrationsFolder });
+        await backfillProductModel(db);
+      },
       close: () => pool.end(),
     };
   }
@@ -56,7 +60,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     kind: 'pglite',
     pglite: client,
     url: null,
-    migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder }),
+    migrate: async () => {
+      await migratePglite(drizzlePglite(client), { migrationsFolder });
+      await backfillProductModel(db);
+    },
     close: () => client.close(),
   };
 }

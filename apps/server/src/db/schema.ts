@@ -7,6 +7,7 @@ import {
   jsonb,
   numeric,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -68,12 +69,20 @@ export const products = pgTable(
       .notNull()
       .default('draft'),
     designId: uuid('design_id').references(() => designs.id, { onDelete: 'set null' }),
-    catalogProductId: text('catalog_product_id'),
-    templateId: text('template_id'),
-    mockupUrl: text('mockup_url'),
+    /** The catalogue product printed (a Printful id, bundled or live); null for an older product with none. */
+    catalogProductId: integer('catalog_product_id'),
+    /** Where and how the design is printed: [{ placement, technique }]. */
+    placements: jsonb('placements')
+      .$type<{ placement: string; technique: string }[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
+    /** The placement geometry (the main mockup's adjustments) the print files are drawn with. */
+    adjustments: jsonb('adjustments').$type<Record<string, number>>(),
     platform: text('platform'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Last change of what a store shows (listing, variants, prices, pictures): 'Changes not in store' after a push. */
+    contentUpdatedAt: timestamp('content_updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     index('products_workspace_created_idx').on(t.workspaceId, t.createdAt),
@@ -90,13 +99,23 @@ export const productVariants = pgTable(
       .notNull()
       .references(() => products.id, { onDelete: 'cascade' }),
     position: integer('position').notNull(),
+    /** 'Black / M', or an older product's free-text option. */
     option: text('option').notNull(),
+    /** The catalogue variant printed; null for a free-text variant that maps to none. */
+    catalogVariantId: integer('catalog_variant_id'),
+    color: text('color'),
+    colorHex: text('color_hex'),
+    size: text('size'),
     price: numeric('price', { precision: 10, scale: 2 }).notNull(),
     sku: text('sku'),
     /** What the fulfilment provider charges for the blank, so margin can be shown. */
     baseCost: numeric('base_cost', { precision: 10, scale: 2 }),
   },
-  (t) => [index('product_variants_product_idx').on(t.productId, t.position)],
+  (t) => [
+    index('product_variants_product_idx').on(t.productId, t.position),
+    uniqueIndex('product_variants_product_catalog_uq').on(t.productId, t.catalogVariantId),
+    index('product_variants_workspace_sku_idx').on(t.workspaceId, t.sku),
+  ],
 );
 
 export const mockups = pgTable(
@@ -107,7 +126,6 @@ export const mockups = pgTable(
     designId: uuid('design_id')
       .notNull()
       .references(() => designs.id, { onDelete: 'cascade' }),
-    productId: uuid('product_id').references(() => products.id, { onDelete: 'set null' }),
     productType: text('product_type').notNull(),
     templateId: text('template_id').notNull(),
     color: text('color'),
@@ -145,6 +163,58 @@ export const mockupBatches = pgTable('mockup_batches', {
   error: text('error'),
   createdAt: createdAt(),
   finishedAt: timestamp('finished_at', { withTimezone: true }),
+});
+
+/** A product's pictures, linked by key: one per colour, one of them the main picture. */
+export const productMockups = pgTable(
+  'product_mockups',
+  {
+    workspaceId: workspaceId(),
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    mockupId: uuid('mockup_id')
+      .notNull()
+      .references(() => mockups.id, { onDelete: 'cascade' }),
+    /** The catalogue colour the picture shows; null when it matches none. */
+    color: text('color'),
+    main: boolean('main').notNull().default(false),
+    position: integer('position').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.productId, t.mockupId] }),
+    uniqueIndex('product_mockups_one_main_uq').on(t.productId).where(sql`${t.main}`),
+  ],
+);
+
+/** A product's print file per placement, drawn from its design and placement; `fingerprint` says from what. */
+export const printFiles = pgTable(
+  'print_files',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    workspaceId: workspaceId(),
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    placement: text('placement').notNull(),
+    fingerprint: text('fingerprint').notNull(),
+    storageKey: text('storage_key').notNull(),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    dpi: integer('dpi').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('print_files_product_placement_uq').on(t.productId, t.placement)],
+);
+
+/** Per-workspace settings: the pricing editor's target margin and estimated store fees. */
+export const workspaceSettings = pgTable('workspace_settings', {
+  workspaceId: uuid('workspace_id')
+    .primaryKey()
+    .references(() => workspaces.id, { onDelete: 'cascade' }),
+  targetMargin: numeric('target_margin', { precision: 5, scale: 2 }),
+  storeFees: jsonb('store_fees').$type<Record<string, { percent: number; fixed: number }>>(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
 /** A connected store (Shopify, later Etsy...) or fulfilment service (Printful). */

@@ -1,13 +1,14 @@
 import type {
   TCatalogCategory,
   TCatalogProduct,
+  TCatalogProductDetail,
   TCatalogProductPage,
   TCatalogProductsQuery,
   TCatalogSource,
   TCatalogTemplate,
 } from '@podforge/contract';
 import { BUNDLED_CATEGORIES, BUNDLED_PRODUCTS } from '../../integrations/printful/catalog/bundled';
-import { badRequest } from '../../lib/errors';
+import { badRequest, notFound } from '../../lib/errors';
 
 /** What a catalogue lists cheaply; the full product (variants, prices) may cost more calls. */
 export type CatalogListing = { id: number; categoryId: number; name: string; description: string };
@@ -129,4 +130,28 @@ export async function listCatalogTemplates(
     price: p.basePrice,
     imageUrl: p.mockupUrls[0] ?? '',
   }));
+}
+
+/** One catalogue product with its variants' base costs and its placements (`GET /api/printful/products/:id`). */
+export async function getCatalogProductDetail(source: CatalogSourceImpl, id: number): Promise<TCatalogProductDetail> {
+  const listing = (await source.listings()).find((l) => l.id === id);
+  if (!listing) throw notFound(`Catalogue product ${id}`);
+  const p = await source.product(listing);
+  return {
+    id: p.id,
+    type: p.type,
+    name: p.name,
+    brand: p.brand,
+    model: p.model,
+    description: p.description,
+    currency: p.currency,
+    variants: p.variants.map((v) => ({
+      id: v.id,
+      color: v.color,
+      colorHex: v.colorCode,
+      size: v.size,
+      baseCost: Number(v.price),
+    })),
+    placements: p.printAreas.map((a) => ({ ...a })),
+  };
 }

@@ -3,6 +3,7 @@ import { and, count, desc, eq, gte, inArray, lt, sum } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { products, publications, storeOrders } from '../../db/schema';
 import { aiCredits, startOfMonthUtc } from '../ai/ai-credits';
+import { mockupLinksOf } from '../products/products.repository';
 import { productThumbnailUrl } from '../products/products.service';
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -25,17 +26,20 @@ export async function listRecentUploads(db: Db, workspaceId: string, limit: numb
       title: products.title,
       status: products.status,
       createdAt: products.createdAt,
-      mockupUrl: products.mockupUrl,
       designId: products.designId,
     })
     .from(products)
     .where(eq(products.workspaceId, workspaceId))
     .orderBy(desc(products.createdAt), desc(products.id))
     .limit(limit);
-  return rows.map(({ mockupUrl, designId, ...r }) => ({
+  const links = await mockupLinksOf(
+    db,
+    rows.map((r) => r.id),
+  );
+  return rows.map(({ designId, ...r }) => ({
     ...r,
     createdAt: r.createdAt.toISOString(),
-    thumbnailUrl: productThumbnailUrl(mockupUrl, designId),
+    thumbnailUrl: productThumbnailUrl(links.get(r.id)?.[0]?.mockupId ?? null, designId),
   }));
 }
 

@@ -7,6 +7,7 @@ import {
   type MockupAdjustments,
   type Placement,
   printAreaFor,
+  printWindow,
   type TMockupProductType,
 } from '@podforge/contract';
 import sharp from 'sharp';
@@ -255,21 +256,27 @@ export async function composeMockup(
   return { png, preview: previewPng, width: template.width, height: template.height };
 }
 
-/** The placed design alone at the print area's full pixel size, on a transparent background. */
+/**
+ * The placed design alone at the print area's full pixel size, on a transparent background. With a catalogue
+ * placement's size, the print file is the part of the design area that placement prints (`printWindow`), drawn
+ * with the same placement as the mockup; without one, the product type's default print area.
+ */
 export async function renderPrintFile(
   productType: TMockupProductType,
   design: Buffer,
   designSize: { width: number; height: number },
   adjustments: MockupAdjustments,
+  size?: { widthPx: number; heightPx: number },
 ): Promise<{ png: Buffer; width: number; height: number }> {
-  const print = printAreaFor(productType);
+  const print = size ?? printAreaFor(productType);
   const area = DESIGN_AREAS[productType];
+  const window = printWindow(area, print);
   const placement = computePlacement({
     area,
     design: designSize,
     adjustments,
-    factor: print.widthPx / area.width,
-    origin: { x: area.x, y: area.y },
+    factor: print.widthPx / window.width,
+    origin: { x: window.x, y: window.y },
   });
   const placed = await renderDesignRaw(design, placement);
   const inside = intersectRects(

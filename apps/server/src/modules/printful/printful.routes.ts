@@ -1,9 +1,14 @@
-import { ZCatalogCategoriesQuery, ZCatalogProductsQuery, ZPrintfulCallbackQuery } from '@podforge/contract';
+import {
+  ZCatalogCategoriesQuery,
+  ZCatalogProductIdParams,
+  ZCatalogProductsQuery,
+  ZPrintfulCallbackQuery,
+} from '@podforge/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../deps';
 import { conflict } from '../../lib/errors';
 import { parseInput } from '../../lib/validate';
-import { listCatalogCategories, listCatalogProducts } from '../catalog/catalog.service';
+import { getCatalogProductDetail, listCatalogCategories, listCatalogProducts } from '../catalog/catalog.service';
 
 /** Where Printful sends the user back: APP_URL when set (behind a proxy), else this request's own origin. */
 const callbackUrl = (deps: AppDeps, request: FastifyRequest) =>
@@ -13,6 +18,11 @@ export async function printfulRoutes(app: FastifyInstance, { deps }: { deps: App
   app.get('/api/printful/products', async (request) => {
     const query = parseInput(ZCatalogProductsQuery, request.query, 'query');
     return listCatalogProducts(await deps.printful.catalogFor(request.workspaceId), query);
+  });
+
+  app.get('/api/printful/products/:id', async (request) => {
+    const { id } = parseInput(ZCatalogProductIdParams, request.params, 'params');
+    return getCatalogProductDetail(await deps.printful.catalogFor(request.workspaceId), id);
   });
 
   app.get('/api/printful/categories', async (request) => {

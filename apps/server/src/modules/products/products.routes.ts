@@ -149,7 +149,7 @@ export async function productsRoutes(app: FastifyInstance, { deps }: { deps: App
 
   app.get('/api/products/:id', async (request) => {
     const { id } = parseInput(ZProductIdParams, request.params, 'params');
-    return getProduct(deps, request.workspaceId, id);
+    return getProduct(deps, request.workspaceId, id, deps.config.appUrl ?? `${request.protocol}://${request.host}`);
   });
 
   app.patch('/api/products/:id', async (request) => {

@@ -1,47 +1,86 @@
+import { randomUUID } from 'node:crypto';
 import {
-  defaultVariants,
+  DEFAULT_ADJUSTMENTS,
+  DEFAULT_CATALOG_PRODUCT,
+  missingForReady,
   PRODUCT_TITLE_MAX,
   platformLabel,
   STORE_PLATFORMS,
+  skuFor,
+  type TCatalogProductDetail,
   type TProduct,
+  type TProductDetail,
   type TProductPage,
   type TProductStatus,
   type TStorePlatform,
   type TStoreUploadResult,
   type TVariant,
+  type TVariantChoice,
   type ZCreateProduct,
   type ZProductListQuery,
   type ZUpdateProduct,
 } from '@podforge/contract';
-import { and, asc, count, desc, eq, gt, inArray, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, gt } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { Db } from '../../db/client';
-import { designs, integrations, mockups, products, productVariants, publications } from '../../db/schema';
+import { designs, integrations, products, publications } from '../../db/schema';
 import type { AppDeps } from '../../deps';
 import { badRequest, conflict, notFound, notImplemented } from '../../lib/errors';
+import { getCatalogProductDetail } from '../catalog/catalog.service';
+import { TEMPLATE_SETS } from '../mockups/mockup-templates';
+import { deletePrintFiles, printFilesOf } from '../print-files/print-files.service';
+import {
+  assertPrices,
+  catalogColours,
+  freeTextVariants,
+  matchCatalogColour,
+  repriceFromOne,
+  variantsFromChoices,
+  variantsFromLegacy,
+} from './product-variants';
+import {
+  type DbOrTx,
+  findMockups,
+  findProduct,
+  listProductRows,
+  type MockupLinkRow,
+  type MockupRow,
+  mockupLinksOf,
+  type NewMockupLink,
+  type NewVariant,
+  type ProductRow,
+  type PublicationRow,
+  publicationsOf,
+  replaceMockupLinks,
+  replaceVariants,
+  type VariantRow,
+  variantsOf,
+} from './products.repository';
 
-type ProductRow = typeof products.$inferSelect;
-type VariantRow = typeof productVariants.$inferSelect;
-type MockupRow = typeof mockups.$inferSelect;
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 type CreateInput = z.output<typeof ZCreateProduct>;
 type UpdateInput = z.output<typeof ZUpdateProduct>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const mockupFileUrl = (id: string) => `/api/mockups/${id}/file`;
+const mockupPreviewUrl = (id: string) => `/api/mockups/${id}/preview`;
+const lowestPrice = (variants: { price: string }[]) =>
+  variants.length ? Math.min(...variants.map((v) => Number(v.price))) : 0;
 
-/**
- * A small picture of the product for lists: the 512 px preview of its mockup when the mockup is one we rendered,
- * else its design's thumbnail.
- */
-export function productThumbnailUrl(mockupUrl: string | null, designId: string | null): string | null {
-  const rendered = mockupUrl?.match(/^\/api\/mockups\/([0-9a-f-]{36})\/file$/i);
-  if (rendered) return `/api/mockups/${rendered[1]}/preview`;
+/** A small picture of the product for lists: its main mockup's 512 px preview, else its design's thumbnail. */
+export function productThumbnailUrl(mainMockupId: string | null, designId: string | null): string | null {
+  if (mainMockupId) return mockupPreviewUrl(mainMockupId);
   return designId ? `/api/designs/${designId}/file/thumbnail` : null;
 }
 
-/** `storeUrl`: where the product is live (the newest published push), for 'View in Store'. */
-export function toProduct(row: ProductRow, variants: VariantRow[], storeUrl: string | null = null): TProduct {
+/** The one mapper from rows to the API's product: URLs are built here from keys, never stored. */
+export function toProduct(
+  row: ProductRow,
+  variants: VariantRow[],
+  links: MockupLinkRow[],
+  pubs: PublicationRow[],
+): TProduct {
+  const main = links.find((l) => l.main) ?? links[0];
+  const published = pubs.filter((p) => p.status === 'published' && p.publishedAt);
+  const newest = published.at(-1);
   return {
     id: row.id,
     title: row.title,
@@ -49,42 +88,85 @@ export function toProduct(row: ProductRow, variants: VariantRow[], storeUrl: str
     price: Number(row.price),
     tags: row.tags,
     productType: row.productType,
-    variants: variants.map((v) => ({ option: v.option, price: Number(v.price), sku: v.sku })),
-    mockupUrl: row.mockupUrl,
+    catalogProductId: row.catalogProductId,
+    placements: row.placements,
+    variants: variants.map((v) => ({
+      id: v.id,
+      catalogVariantId: v.catalogVariantId,
+      option: v.option,
+      color: v.color,
+      colorHex: v.colorHex,
+      size: v.size,
+      baseCost: v.baseCost === null ? null : Number(v.baseCost),
+      price: Number(v.price),
+      sku: v.sku,
+    })),
+    mockups: links.map((l) => ({
+      id: l.mockupId,
+      color: l.color,
+      url: mockupFileUrl(l.mockupId),
+      previewUrl: mockupPreviewUrl(l.mockupId),
+      main: l === main,
+    })),
+    mockupUrl: main ? mockupFileUrl(main.mockupId) : null,
     status: row.status,
     designId: row.designId,
     designThumbnailUrl: row.designId ? `/api/designs/${row.designId}/file/thumbnail` : null,
-    thumbnailUrl: productThumbnailUrl(row.mockupUrl, row.designId),
-    storeUrl,
+    thumbnailUrl: productThumbnailUrl(main?.mockupId ?? null, row.designId),
+    storeUrl: newest?.remoteUrl ?? null,
+    changesNotInStore:
+      row.status === 'live' &&
+      published.some((p) => (p.publishedAt as Date).getTime() < row.contentUpdatedAt.getTime()),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
 }
 
-async function variantsOf(db: Db | Tx, productIds: string[]): Promise<Map<string, VariantRow[]>> {
-  const byProduct = new Map<string, VariantRow[]>(productIds.map((id) => [id, []]));
-  if (productIds.length === 0) return byProduct;
-  const rows = await db
-    .select()
-    .from(productVariants)
-    .where(inArray(productVariants.productId, productIds))
-    .orderBy(asc(productVariants.productId), asc(productVariants.position));
-  for (const row of rows) byProduct.get(row.productId)?.push(row);
-  return byProduct;
+async function loadProducts(db: DbOrTx, rows: ProductRow[]): Promise<TProduct[]> {
+  const ids = rows.map((r) => r.id);
+  const [variants, links, pubs] = await Promise.all([
+    variantsOf(db, ids),
+    mockupLinksOf(db, ids),
+    publicationsOf(db, ids),
+  ]);
+  return rows.map((r) => toProduct(r, variants.get(r.id) ?? [], links.get(r.id) ?? [], pubs.get(r.id) ?? []));
 }
 
-/** The URL of each product's newest published push, when it has one. */
-async function storeUrlsOf(db: Db | Tx, productIds: string[]): Promise<Map<string, string>> {
-  const urls = new Map<string, string>();
-  if (productIds.length === 0) return urls;
-  const rows = await db
-    .select({ productId: publications.productId, remoteUrl: publications.remoteUrl })
-    .from(publications)
-    .where(and(inArray(publications.productId, productIds), eq(publications.status, 'published')))
-    .orderBy(asc(publications.publishedAt));
-  // Ordered oldest first, so the newest push is the one kept.
-  for (const row of rows) if (row.remoteUrl) urls.set(row.productId, row.remoteUrl);
-  return urls;
+export async function productById(deps: AppDeps, workspaceId: string, id: string): Promise<TProduct> {
+  const [product] = await loadProducts(deps.db, [await findProduct(deps.db, workspaceId, id)]);
+  if (!product) throw notFound('Product');
+  return product;
+}
+
+/** `GET /api/products/:id`: the product and its print files (signed URLs on `origin`). */
+export async function getProduct(
+  deps: AppDeps,
+  workspaceId: string,
+  id: string,
+  origin: string,
+): Promise<TProductDetail> {
+  const row = await findProduct(deps.db, workspaceId, id);
+  const [product] = await loadProducts(deps.db, [row]);
+  if (!product) throw notFound('Product');
+  return { ...product, printFiles: await printFilesOf(deps, row, origin) };
+}
+
+export async function listProducts(
+  deps: AppDeps,
+  workspaceId: string,
+  query: z.output<typeof ZProductListQuery>,
+): Promise<TProductPage> {
+  const { rows, total } = await listProductRows(deps.db, workspaceId, query, {
+    limit: query.pageSize,
+    offset: (query.page - 1) * query.pageSize,
+  });
+  return {
+    items: await loadProducts(deps.db, rows),
+    page: query.page,
+    pageSize: query.pageSize,
+    total,
+    totalPages: Math.ceil(total / query.pageSize),
+  };
 }
 
 async function assertDesign(deps: AppDeps, workspaceId: string, designId: string) {
@@ -95,12 +177,16 @@ async function assertDesign(deps: AppDeps, workspaceId: string, designId: string
   if (!row) throw notFound('Design');
 }
 
-async function mockupById(deps: AppDeps, workspaceId: string, id: string): Promise<MockupRow | undefined> {
-  const [row] = await deps.db
-    .select()
-    .from(mockups)
-    .where(and(eq(mockups.id, id), eq(mockups.workspaceId, workspaceId)));
-  return row;
+/** The catalogue product a product is printed on: the one named, else its type's default; null for none. */
+async function resolveCatalog(
+  deps: AppDeps,
+  workspaceId: string,
+  productType: string,
+  catalogProductId: number | null | undefined,
+): Promise<TCatalogProductDetail | null> {
+  const id = catalogProductId ?? DEFAULT_CATALOG_PRODUCT[productType];
+  if (id === undefined) return null;
+  return getCatalogProductDetail(await deps.printful.catalogFor(workspaceId), id);
 }
 
 /** `/api/mockups/<id>/file` or `/preview`, relative or absolute: the id it names, else null. */
@@ -115,178 +201,166 @@ function mockupIdFromUrl(url: string): string | null {
   return match?.[1] && UUID.test(match[1]) ? match[1] : null;
 }
 
+/** The catalogue colour a mockup shows (its template colour matched by name, else by hex). */
+function mockupColour(mockup: MockupRow, detail: TCatalogProductDetail | null): string | null {
+  if (!detail || !mockup.color) return null;
+  const set = TEMPLATE_SETS[mockup.productType as keyof typeof TEMPLATE_SETS];
+  const colour = set?.colors.find((c) => c.id === mockup.color);
+  return colour ? matchCatalogColour(colour, catalogColours(detail)) : null;
+}
+
+type MockupInput = { mockupId?: string | undefined; mockupIds?: string[] | undefined; mockupUrl?: string | undefined };
+
 /**
- * The mockup a create or update names: `mockupId` (another workspace's or unknown: 404), else `mockupUrl`, which
- * must be the URL of one of this workspace's mockups (400 otherwise). Either must show the product's design.
+ * The mockups a create or update names, as links: `mockupIds` (all of them) and `mockupId` (the main one), or the
+ * spec's `mockupUrl`. Another workspace's or an unknown id is 404; a mockup of another design is 400. Undefined
+ * when the input names none (an update then keeps the links it has).
  */
-async function resolveMockup(
+async function resolveMockupLinks(
   deps: AppDeps,
   workspaceId: string,
-  input: { mockupId?: string | undefined; mockupUrl?: string | undefined },
+  input: MockupInput,
   designId: string | null,
-): Promise<MockupRow | null> {
-  let row: MockupRow | undefined;
-  if (input.mockupId) {
-    row = await mockupById(deps, workspaceId, input.mockupId);
-    if (!row) throw notFound('Mockup');
-  } else if (input.mockupUrl) {
-    const id = mockupIdFromUrl(input.mockupUrl);
-    row = id ? await mockupById(deps, workspaceId, id) : undefined;
-    if (!row) throw badRequest('mockupUrl: is not the URL of a mockup of this workspace (/api/mockups/<id>/file)');
-  } else {
-    return null;
+  detail: TCatalogProductDetail | null,
+): Promise<NewMockupLink[] | undefined> {
+  let mainId = input.mockupId;
+  if (!mainId && input.mockupUrl) {
+    mainId = mockupIdFromUrl(input.mockupUrl) ?? undefined;
+    const found = mainId ? await findMockups(deps.db, workspaceId, [mainId]) : [];
+    if (!found.length) {
+      throw badRequest('mockupUrl: is not the URL of a mockup of this workspace (/api/mockups/<id>/file)');
+    }
   }
-  if (row.designId !== designId) throw badRequest('mockup: shows another design than the product');
-  return row;
+  const ids = [...new Set([...(mainId ? [mainId] : []), ...(input.mockupIds ?? [])])];
+  if (ids.length === 0) return input.mockupIds ? [] : undefined;
+  const rows = await findMockups(deps.db, workspaceId, ids);
+  if (rows.length !== ids.length) throw notFound('Mockup');
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const ordered = [...(input.mockupIds ?? []), ...(mainId && !input.mockupIds?.includes(mainId) ? [mainId] : [])];
+  const main = mainId ?? ordered[0];
+  return ordered.map((id) => {
+    const row = byId.get(id) as MockupRow;
+    if (row.designId !== designId) throw badRequest('mockup: shows another design than the product');
+    return { mockupId: id, color: mockupColour(row, detail), main: id === main };
+  });
 }
 
-/** What a product lacks to be 'ready' (design.md 'Product status'); empty when it may be. */
-function missingForReady(p: {
+function assertReady(p: {
   designId: string | null;
-  mockupUrl: string | null;
+  hasMockup: boolean;
   title: string;
   description: string;
-  variants: { price: number }[];
-}): string[] {
-  const missing: string[] = [];
-  if (!p.designId) missing.push('a design');
-  if (!p.mockupUrl) missing.push('a mockup');
-  if (!p.title.trim()) missing.push('a title');
-  if (!p.description.trim()) missing.push('a description');
-  if (!p.variants.some((v) => v.price > 0)) missing.push('a variant with a price above 0');
-  return missing;
-}
-
-function assertReady(p: Parameters<typeof missingForReady>[0]) {
-  const missing = missingForReady(p);
+  variants: { price: string }[];
+}) {
+  const missing = missingForReady({ ...p, variants: p.variants.map((v) => ({ price: Number(v.price) })) });
   if (missing.length) throw badRequest(`status: a ready product needs ${missing.join(', ')}`);
 }
 
-const variantValues = (workspaceId: string, productId: string, variants: TVariant[]) =>
-  variants.map((v, position) => ({
-    workspaceId,
-    productId,
-    position,
-    option: v.option,
-    price: v.price.toFixed(2),
-    sku: v.sku || null,
-  }));
+const isChoices = (variants: TVariant[] | TVariantChoice[]): variants is TVariantChoice[] =>
+  variants.length > 0 && 'catalogVariantId' in (variants[0] as object);
 
-/**
- * Checks a create against the workspace before anything is stored: the design (when given by id), the mockup,
- * the variants and the ready rule. `designId` null means a file comes with the request, so no mockup can show it
- * yet.
- */
-export async function prepareCreate(deps: AppDeps, workspaceId: string, input: CreateInput, designId: string | null) {
-  if (designId) await assertDesign(deps, workspaceId, designId);
-  const mockup = await resolveMockup(deps, workspaceId, input, designId);
-  const variants = input.variants.length ? input.variants : defaultVariants(input.price);
-  const mockupUrl = mockup ? mockupFileUrl(mockup.id) : null;
-  if (input.status === 'ready') {
-    assertReady({ ...input, designId: designId ?? 'uploaded with this request', mockupUrl, variants });
+/** The variants of a product from what was sent, by the catalogue's rules (see product-variants.ts). */
+function buildVariants(
+  productId: string,
+  detail: TCatalogProductDetail | null,
+  sent: TVariant[] | TVariantChoice[],
+  price: number | undefined,
+  links: NewMockupLink[],
+): NewVariant[] {
+  if (isChoices(sent)) {
+    if (!detail) throw badRequest('variants: catalogue variants need a catalogue product (catalogProductId)');
+    return variantsFromChoices(productId, detail, sent);
   }
-  return { mockupId: mockup?.id ?? null, mockupUrl, variants };
+  const legacy = sent as TVariant[];
+  if (!detail) {
+    return freeTextVariants(
+      legacy.length ? legacy : [{ option: 'Default', price: price && price > 0 ? price : 25, sku: undefined }],
+    );
+  }
+  const colours = [...new Set(links.map((l) => l.color).filter((c): c is string => c !== null))];
+  return variantsFromLegacy(productId, detail, legacy, price, colours);
 }
 
-/** Writes the product, its variants and the mockup's link in one transaction. */
+function placementsOf(detail: TCatalogProductDetail | null) {
+  const first = detail?.placements[0];
+  return first ? [{ placement: first.placement, technique: first.technique }] : [];
+}
+
+export type PreparedCreate = {
+  id: string;
+  detail: TCatalogProductDetail | null;
+  variants: NewVariant[];
+  links: NewMockupLink[];
+  adjustments: Record<string, number>;
+};
+
+/**
+ * Checks a create against the workspace and the catalogue before anything is stored: the design (when given by
+ * id), the catalogue product, the mockups, the variants and their prices, and the ready rule. `designId` null
+ * means a file comes with the request, so no mockup can show it yet.
+ */
+export async function prepareCreate(
+  deps: AppDeps,
+  workspaceId: string,
+  input: CreateInput,
+  designId: string | null,
+): Promise<PreparedCreate> {
+  if (designId) await assertDesign(deps, workspaceId, designId);
+  const detail = await resolveCatalog(deps, workspaceId, input.productType, input.catalogProductId);
+  const links = (await resolveMockupLinks(deps, workspaceId, input, designId, detail)) ?? [];
+  const id = randomUUID();
+  const variants = buildVariants(id, detail, input.variants, input.price, links);
+  if (variants.length === 0) throw badRequest('variants: the product needs at least one variant');
+  assertPrices(variants);
+  if (input.status === 'ready') {
+    assertReady({
+      ...input,
+      designId: designId ?? 'uploaded with this request',
+      hasMockup: links.length > 0,
+      variants,
+    });
+  }
+  const mainId = links.find((l) => l.main)?.mockupId;
+  const [main] = mainId ? await findMockups(deps.db, workspaceId, [mainId]) : [];
+  return { id, detail, variants, links, adjustments: main?.adjustments ?? { ...DEFAULT_ADJUSTMENTS } };
+}
+
+/** Writes the product, its variants and its mockup links in one transaction. */
 export async function insertProduct(
   deps: AppDeps,
   workspaceId: string,
   input: CreateInput,
-  prepared: Awaited<ReturnType<typeof prepareCreate>>,
+  prepared: PreparedCreate,
   designId: string,
 ): Promise<TProduct> {
-  return deps.db.transaction(async (tx) => {
+  const row = await deps.db.transaction(async (tx) => {
     const now = deps.now();
-    const [row] = await tx
+    const [inserted] = await tx
       .insert(products)
       .values({
+        id: prepared.id,
         workspaceId,
         title: input.title,
         description: input.description,
-        price: input.price.toFixed(2),
+        price: lowestPrice(prepared.variants).toFixed(2),
         tags: input.tags,
         productType: input.productType,
         status: input.status,
         designId,
-        templateId: null,
-        mockupUrl: prepared.mockupUrl,
+        catalogProductId: prepared.detail?.id ?? null,
+        placements: placementsOf(prepared.detail),
+        adjustments: prepared.adjustments,
         createdAt: now,
         updatedAt: now,
+        contentUpdatedAt: now,
       })
       .returning();
-    if (!row) throw new Error('product insert returned no row');
-    const variants = await tx
-      .insert(productVariants)
-      .values(variantValues(workspaceId, row.id, prepared.variants))
-      .returning();
-    if (prepared.mockupId) {
-      await tx
-        .update(mockups)
-        .set({ productId: row.id })
-        .where(and(eq(mockups.id, prepared.mockupId), eq(mockups.workspaceId, workspaceId)));
-    }
-    return toProduct(
-      row,
-      variants.sort((a, b) => a.position - b.position),
-    );
+    if (!inserted) throw new Error('product insert returned no row');
+    await replaceVariants(tx, workspaceId, inserted.id, prepared.variants);
+    await replaceMockupLinks(tx, workspaceId, inserted.id, prepared.links);
+    return inserted;
   });
-}
-
-async function productRow(db: Db | Tx, workspaceId: string, id: string): Promise<ProductRow> {
-  const [row] = await db
-    .select()
-    .from(products)
-    .where(and(eq(products.id, id), eq(products.workspaceId, workspaceId)));
-  if (!row) throw notFound('Product');
-  return row;
-}
-
-export async function getProduct(deps: AppDeps, workspaceId: string, id: string): Promise<TProduct> {
-  const row = await productRow(deps.db, workspaceId, id);
-  const storeUrl = (await storeUrlsOf(deps.db, [row.id])).get(row.id) ?? null;
-  return toProduct(row, (await variantsOf(deps.db, [row.id])).get(row.id) ?? [], storeUrl);
-}
-
-const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
-export async function listProducts(
-  deps: AppDeps,
-  workspaceId: string,
-  query: z.output<typeof ZProductListQuery>,
-): Promise<TProductPage> {
-  const conditions: (SQL | undefined)[] = [eq(products.workspaceId, workspaceId)];
-  if (query.search) {
-    const pattern = likePattern(query.search);
-    conditions.push(
-      or(
-        sql`${products.title} ILIKE ${pattern}`,
-        sql`${products.description} ILIKE ${pattern}`,
-        sql`EXISTS (SELECT 1 FROM jsonb_array_elements_text(${products.tags}) AS tag WHERE tag ILIKE ${pattern})`,
-      ),
-    );
-  }
-  if (query.status && query.status !== 'all') conditions.push(eq(products.status, query.status));
-  if (query.type && query.type !== 'all') conditions.push(eq(products.productType, query.type));
-  const where = and(...conditions);
-  const [counted] = await deps.db.select({ n: count() }).from(products).where(where);
-  const total = counted?.n ?? 0;
-  const rows = await deps.db
-    .select()
-    .from(products)
-    .where(where)
-    .orderBy(desc(products.createdAt), desc(products.id))
-    .limit(query.pageSize)
-    .offset((query.page - 1) * query.pageSize);
-  const ids = rows.map((r) => r.id);
-  const [variants, storeUrls] = await Promise.all([variantsOf(deps.db, ids), storeUrlsOf(deps.db, ids)]);
-  return {
-    items: rows.map((r) => toProduct(r, variants.get(r.id) ?? [], storeUrls.get(r.id) ?? null)),
-    page: query.page,
-    pageSize: query.pageSize,
-    total,
-    totalPages: Math.ceil(total / query.pageSize),
-  };
+  return productById(deps, workspaceId, row.id);
 }
 
 const assertNotProcessing = (row: ProductRow) => {
@@ -294,9 +368,13 @@ const assertNotProcessing = (row: ProductRow) => {
     throw conflict(`"${row.title}" is being pushed to a store; try again when it is done`);
 };
 
+const CONTENT_FIELDS = ['title', 'description', 'price', 'tags', 'productType', 'variants', 'designId'] as const;
+
 /**
- * Changes what is sent and nothing else: variants sent replace all of them (an empty list removes them), and the
- * status only changes when it is sent. A ready product must stay ready-worthy (400 naming what would be missing).
+ * Changes what is sent and nothing else. `variants` sent are the whole set of enabled variants (SKUs stay, since
+ * they follow the product and catalogue variant); `price` alone reprices every variant from the cheapest one;
+ * `catalogProductId` changes the blank and needs its variants. A ready product must stay ready-worthy (400 naming
+ * what would be missing). A live product may be edited: it then has changes not in the store.
  */
 export async function updateProduct(
   deps: AppDeps,
@@ -304,117 +382,136 @@ export async function updateProduct(
   id: string,
   input: UpdateInput,
 ): Promise<TProduct> {
-  const row = await productRow(deps.db, workspaceId, id);
+  const row = await findProduct(deps.db, workspaceId, id);
   assertNotProcessing(row);
   if (input.status && row.status === 'live') {
     throw conflict(`"${row.title}" is live in a store; its status follows its store listings`);
   }
   const designId = input.designId ?? row.designId;
-  if (input.designId && input.designId !== row.designId) await assertDesign(deps, workspaceId, input.designId);
-  const mockup = await resolveMockup(deps, workspaceId, input, designId);
-  if (!mockup && input.designId && input.designId !== row.designId && row.mockupUrl) {
-    throw badRequest('mockupId: the product has a mockup of its old design; send a mockup of the new design');
+  const designChanged = input.designId !== undefined && input.designId !== row.designId;
+  if (designChanged && input.designId) await assertDesign(deps, workspaceId, input.designId);
+  const catalogChanged = input.catalogProductId !== undefined && input.catalogProductId !== row.catalogProductId;
+  if (catalogChanged && !input.variants) {
+    throw badRequest('variants: choose the variants of the new catalogue product');
   }
-  const mockupUrl = mockup ? mockupFileUrl(mockup.id) : row.mockupUrl;
-  const currentVariants = (await variantsOf(deps.db, [row.id])).get(row.id) ?? [];
-  const variants = input.variants ?? currentVariants.map((v) => ({ price: Number(v.price) }));
+  const productType = input.productType ?? row.productType;
+  const detail = await resolveCatalog(deps, workspaceId, productType, input.catalogProductId ?? row.catalogProductId);
+  const currentLinks = (await mockupLinksOf(deps.db, [row.id])).get(row.id) ?? [];
+  const sentLinks = await resolveMockupLinks(deps, workspaceId, input, designId, detail);
+  if (!sentLinks && designChanged && currentLinks.length > 0) {
+    throw badRequest('mockupId: the product has mockups of its old design; send mockups of the new design');
+  }
+  const links = sentLinks ?? currentLinks.map((l) => ({ mockupId: l.mockupId, color: l.color, main: l.main }));
+  const current = (await variantsOf(deps.db, [row.id])).get(row.id) ?? [];
+  let variants: NewVariant[] | undefined;
+  if (input.variants) {
+    variants = buildVariants(row.id, detail, input.variants, input.price, links);
+    if (variants.length === 0) throw badRequest('variants: the product needs at least one variant');
+  } else if (input.price !== undefined) {
+    variants = repriceFromOne(current, input.price);
+  }
+  if (variants) assertPrices(variants);
   const status: TProductStatus = input.status ?? row.status;
   if (status === 'ready') {
     assertReady({
       designId,
-      mockupUrl,
+      hasMockup: links.length > 0,
       title: input.title ?? row.title,
       description: input.description ?? row.description,
-      variants,
+      variants: variants ?? current,
     });
   }
+  const contentChanged = CONTENT_FIELDS.some((f) => input[f] !== undefined) || sentLinks !== undefined;
+  const mainId = links.find((l) => l.main)?.mockupId;
+  const [main] = sentLinks && mainId ? await findMockups(deps.db, workspaceId, [mainId]) : [];
   await deps.db.transaction(async (tx) => {
+    const now = deps.now();
     await tx
       .update(products)
       .set({
         ...(input.title !== undefined ? { title: input.title } : {}),
         ...(input.description !== undefined ? { description: input.description } : {}),
-        ...(input.price !== undefined ? { price: input.price.toFixed(2) } : {}),
         ...(input.tags !== undefined ? { tags: input.tags } : {}),
         ...(input.productType !== undefined ? { productType: input.productType } : {}),
         ...(input.status !== undefined ? { status: input.status } : {}),
+        ...(variants ? { price: lowestPrice(variants).toFixed(2) } : {}),
+        ...(catalogChanged ? { catalogProductId: detail?.id ?? null, placements: placementsOf(detail) } : {}),
+        ...(main ? { adjustments: main.adjustments } : {}),
         designId,
-        mockupUrl,
-        updatedAt: deps.now(),
+        updatedAt: now,
+        ...(contentChanged ? { contentUpdatedAt: now } : {}),
       })
       .where(and(eq(products.id, id), eq(products.workspaceId, workspaceId)));
-    if (input.variants) {
-      await tx.delete(productVariants).where(eq(productVariants.productId, id));
-      if (input.variants.length) {
-        await tx.insert(productVariants).values(variantValues(workspaceId, id, input.variants));
-      }
-    }
-    if (mockup) {
-      await tx
-        .update(mockups)
-        .set({ productId: id })
-        .where(and(eq(mockups.id, mockup.id), eq(mockups.workspaceId, workspaceId)));
-    }
+    if (variants) await replaceVariants(tx, workspaceId, id, variants);
+    if (sentLinks) await replaceMockupLinks(tx, workspaceId, id, sentLinks);
   });
-  return getProduct(deps, workspaceId, id);
+  return productById(deps, workspaceId, id);
 }
 
 export async function deleteProduct(deps: AppDeps, workspaceId: string, id: string): Promise<void> {
-  const row = await productRow(deps.db, workspaceId, id);
+  const row = await findProduct(deps.db, workspaceId, id);
   assertNotProcessing(row);
-  // Variants, publications and schedules go with it (cascade); mockups and the design stay in the library.
+  await deletePrintFiles(deps, id, workspaceId);
+  // Variants, links, print file rows, publications and schedules go with it (cascade); mockups and the design stay
+  // in the library.
   await deps.db.delete(products).where(and(eq(products.id, id), eq(products.workspaceId, workspaceId)));
 }
 
 const COPY_SUFFIX = ' (Copy)';
 
-/** A new draft with the same design, mockup, listing and variants; no store listings, no schedules. */
+/**
+ * A new draft with the same design, catalogue product, listing, variants (their own SKUs) and every mockup link;
+ * no store listings, no schedules.
+ */
 export async function duplicateProduct(deps: AppDeps, workspaceId: string, id: string): Promise<TProduct> {
-  const row = await productRow(deps.db, workspaceId, id);
+  const row = await findProduct(deps.db, workspaceId, id);
   const variants = (await variantsOf(deps.db, [row.id])).get(row.id) ?? [];
-  return deps.db.transaction(async (tx) => {
+  const links = (await mockupLinksOf(deps.db, [row.id])).get(row.id) ?? [];
+  const copyId = randomUUID();
+  await deps.db.transaction(async (tx) => {
     const now = deps.now();
-    const [copy] = await tx
-      .insert(products)
-      .values({
-        workspaceId,
-        title: `${row.title.slice(0, PRODUCT_TITLE_MAX - COPY_SUFFIX.length).trimEnd()}${COPY_SUFFIX}`,
-        description: row.description,
-        price: row.price,
-        tags: row.tags,
-        productType: row.productType,
-        status: 'draft',
-        designId: row.designId,
-        catalogProductId: row.catalogProductId,
-        templateId: row.templateId,
-        mockupUrl: row.mockupUrl,
-        platform: row.platform,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
-    if (!copy) throw new Error('product insert returned no row');
-    const copiedVariants = variants.length
-      ? await tx
-          .insert(productVariants)
-          .values(
-            variants.map((v) => ({
-              workspaceId,
-              productId: copy.id,
-              position: v.position,
-              option: v.option,
-              price: v.price,
-              sku: v.sku,
-              baseCost: v.baseCost,
-            })),
-          )
-          .returning()
-      : [];
-    return toProduct(
-      copy,
-      copiedVariants.sort((a, b) => a.position - b.position),
+    await tx.insert(products).values({
+      id: copyId,
+      workspaceId,
+      title: `${row.title.slice(0, PRODUCT_TITLE_MAX - COPY_SUFFIX.length).trimEnd()}${COPY_SUFFIX}`,
+      description: row.description,
+      price: row.price,
+      tags: row.tags,
+      productType: row.productType,
+      status: 'draft',
+      designId: row.designId,
+      catalogProductId: row.catalogProductId,
+      placements: row.placements,
+      adjustments: row.adjustments,
+      platform: row.platform,
+      createdAt: now,
+      updatedAt: now,
+      contentUpdatedAt: now,
+    });
+    await replaceVariants(
+      tx,
+      workspaceId,
+      copyId,
+      variants.map((v) => ({
+        option: v.option,
+        catalogVariantId: v.catalogVariantId,
+        color: v.color,
+        colorHex: v.colorHex,
+        size: v.size,
+        price: v.price,
+        // A copy is another product: catalogue variants get its own SKUs.
+        sku: v.catalogVariantId !== null ? skuFor(copyId, v.catalogVariantId) : v.sku,
+        baseCost: v.baseCost,
+      })),
+    );
+    await replaceMockupLinks(
+      tx,
+      workspaceId,
+      copyId,
+      links.map((l) => ({ mockupId: l.mockupId, color: l.color, main: l.main })),
     );
   });
+  return productById(deps, workspaceId, copyId);
 }
 
 const UNAVAILABLE: Record<Exclude<TStorePlatform, 'shopify'>, string> = {
@@ -431,13 +528,15 @@ const STALE_PUSH_MS = 5 * 60_000;
 
 /** Whether the product meets the 'ready' rule (design, mockup, title, description, a priced variant). */
 async function meetsReady(deps: AppDeps, row: ProductRow): Promise<boolean> {
-  const variants = (await variantsOf(deps.db, [row.id])).get(row.id) ?? [];
-  return Boolean(
-    row.designId &&
-      row.mockupUrl &&
-      row.title.trim() &&
-      row.description.trim() &&
-      variants.some((v) => Number(v.price) > 0),
+  const [variants, links] = await Promise.all([variantsOf(deps.db, [row.id]), mockupLinksOf(deps.db, [row.id])]);
+  return (
+    missingForReady({
+      designId: row.designId,
+      hasMockup: (links.get(row.id) ?? []).length > 0,
+      title: row.title,
+      description: row.description,
+      variants: (variants.get(row.id) ?? []).map((v) => ({ price: Number(v.price) })),
+    }).length === 0
   );
 }
 
@@ -452,7 +551,7 @@ export async function pushProduct(
   productId: string,
   integrationId: string | undefined,
 ): Promise<TStoreUploadResult> {
-  const row = await productRow(deps.db, workspaceId, productId);
+  const row = await findProduct(deps.db, workspaceId, productId);
   if (row.status === 'live') throw conflict(`"${row.title}" is already live; it cannot be uploaded again`);
   let previous: 'draft' | 'ready';
   if (row.status === 'processing') {

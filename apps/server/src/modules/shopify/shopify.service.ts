@@ -6,10 +6,18 @@ import {
   type TShopifyValidateDomainResult,
   type TStoreUploadResult,
 } from '@podforge/contract';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray } from 'drizzle-orm';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
-import { integrations, mockups, products, productVariants, publications, storeOrders } from '../../db/schema';
+import {
+  integrations,
+  mockups,
+  productMockups,
+  products,
+  productVariants,
+  publications,
+  storeOrders,
+} from '../../db/schema';
 import { type ProductSetInput, ShopifyClient, ShopifyError } from '../../integrations/shopify/client';
 import { type FakeShopify, startFakeShopify } from '../../integrations/shopify/fake-server';
 import { isValidShopDomain } from '../../integrations/shopify/hmac';
@@ -386,8 +394,10 @@ export class ShopifyService {
   private async mockupImage(workspaceId: string, product: ProductRow) {
     const [row] = await this.deps.db
       .select({ storageKey: mockups.storageKey })
-      .from(mockups)
-      .where(and(eq(mockups.productId, product.id), eq(mockups.workspaceId, workspaceId)))
+      .from(productMockups)
+      .innerJoin(mockups, eq(mockups.id, productMockups.mockupId))
+      .where(and(eq(productMockups.productId, product.id), eq(productMockups.workspaceId, workspaceId)))
+      .orderBy(desc(productMockups.main), asc(productMockups.position))
       .limit(1);
     if (!row) return null;
     const bytes = await this.deps.storage.read(row.storageKey);

@@ -1,0 +1,47 @@
+import { ErrorCode, ZProductIdParams } from '@podforge/contract';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { AppDeps } from '../../deps';
+import { AppError, notFound } from '../../lib/errors';
+import { parseInput } from '../../lib/validate';
+import { findProduct } from '../products/products.repository';
+import { ensurePrintFile, printFilePath } from './print-files.service';
+
+const ZSignedParams = z.object({ productId: z.uuid(), file: z.string().regex(/^[a-z0-9_-]{1,40}\.png$/) });
+const ZPlacementParams = ZProductIdParams.extend({ placement: z.string().regex(/^[a-z0-9_-]{1,40}$/) });
+
+export async function printFilesRoutes(app: FastifyInstance, { deps }: { deps: AppDeps }) {
+  // A fulfilment provider downloads here with no cookie: the signature (path and expiry) is the authorisation.
+  app.get('/api/print-files/:productId/:file', async (request, reply) => {
+    const { productId, file } = parseInput(ZSignedParams, request.params, 'params');
+    const placement = file.slice(0, -'.png'.length);
+    const query = request.query as Record<string, unknown>;
+    const verdict = deps.urlSigner.verify(printFilePath(productId, placement), query.expires, query.signature);
+    if (verdict !== 'ok') {
+      throw new AppError(
+        403,
+        ErrorCode.Forbidden,
+        verdict === 'expired' ? 'This print file link has expired' : 'This print file link is not valid',
+      );
+    }
+    const row = await deps.db.query.products.findFirst({ where: (p, { eq }) => eq(p.id, productId) });
+    if (!row) throw notFound('Product');
+    const { png } = await ensurePrintFile(deps, row, placement);
+    return reply
+      .header('Content-Type', 'image/png')
+      .header('X-Content-Type-Options', 'nosniff')
+      .header('Cache-Control', 'private, max-age=300')
+      .send(png);
+  });
+
+  app.get('/api/products/:id/print-files/:placement', async (request, reply) => {
+    const { id, placement } = parseInput(ZPlacementParams, request.params, 'params');
+    const row = await findProduct(deps.db, request.workspaceId, id);
+    const { png, spec } = await ensurePrintFile(deps, row, placement);
+    return reply
+      .header('Content-Type', 'image/png')
+      .header('X-Content-Type-Options', 'nosniff')
+      .header('Content-Disposition', `attachment; filename="print-${placement}-${spec.width}x${spec.height}.png"`)
+      .send(png);
+  });
+}

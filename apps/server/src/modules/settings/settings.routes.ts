@@ -1,0 +1,44 @@
+import {
+  DEFAULT_STORE_FEES,
+  DEFAULT_TARGET_MARGIN,
+  type TWorkspaceSettings,
+  ZUpdateWorkspaceSettings,
+} from '@podforge/contract';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { Db } from '../../db/client';
+import { workspaceSettings } from '../../db/schema';
+import type { AppDeps } from '../../deps';
+import { parseInput } from '../../lib/validate';
+
+/** The workspace's pricing settings, with the defaults for what it never set. */
+export async function getSettings(db: Db, workspaceId: string): Promise<TWorkspaceSettings> {
+  const [row] = await db.select().from(workspaceSettings).where(eq(workspaceSettings.workspaceId, workspaceId));
+  return {
+    targetMargin: row?.targetMargin == null ? DEFAULT_TARGET_MARGIN : Number(row.targetMargin),
+    storeFees: { ...DEFAULT_STORE_FEES, ...(row?.storeFees ?? {}) },
+  };
+}
+
+export async function settingsRoutes(app: FastifyInstance, { deps }: { deps: AppDeps }) {
+  app.get('/api/settings', async (request) => getSettings(deps.db, request.workspaceId));
+
+  app.patch('/api/settings', async (request) => {
+    const input = parseInput(ZUpdateWorkspaceSettings, request.body, 'body');
+    const current = await getSettings(deps.db, request.workspaceId);
+    const next: TWorkspaceSettings = {
+      targetMargin: input.targetMargin ?? current.targetMargin,
+      storeFees: { ...current.storeFees, ...(input.storeFees ?? {}) },
+    };
+    const values = {
+      targetMargin: next.targetMargin.toFixed(2),
+      storeFees: next.storeFees,
+      updatedAt: deps.now(),
+    };
+    await deps.db
+      .insert(workspaceSettings)
+      .values({ workspaceId: request.workspaceId, ...values })
+      .onConflictDoUpdate({ target: workspaceSettings.workspaceId, set: values });
+    return next;
+  });
+}
