@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ZAiError, ZGeneratedContent } from '@podforge/contract';
+import { DEFAULT_CATALOG_PRODUCT, ZAiError, ZGeneratedContent } from '@podforge/contract';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../src/db/client';
@@ -29,12 +29,13 @@ afterAll(async () => {
 });
 
 describe('POST /api/ai/generate-content, simple create flow (filename)', () => {
-  it('writes a listing from the design name, priced and sized on the cheapest unisex tee, and records one credit', async () => {
+  it('writes a listing from the design name, priced and sized on the blank the product is made on, and records one credit', async () => {
     const client = t.client();
     const res = await client.post(URL, { filename: 'retro-sunset_cat-v2.png' });
     expect(res.statusCode).toBe(200);
     const body = ZGeneratedContent.parse(res.json());
-    const tee = cheapest((p) => p.type === 'tshirt' && p.name.startsWith('Unisex'));
+    // A product of a bare type is made on the type's default blank, so that is the one the text names.
+    const tee = cheapest((p) => p.id === DEFAULT_CATALOG_PRODUCT.tshirt);
 
     expect(body.title).toContain('Retro Sunset Cat');
     expect(body.title).toContain('T-Shirt');
@@ -46,13 +47,13 @@ describe('POST /api/ai/generate-content, simple create flow (filename)', () => {
     expect(body.description).toMatch(/machine wash cold/i);
     expect(body.description).not.toMatch(/lorem|ipsum|\bAI\b/i);
     expect(body.tags).toEqual(expect.arrayContaining(['retro sunset cat', 't-shirt', 'cat']));
-    // 7.95 blank cost -> 17.99 retail.
-    expect(tee.basePrice).toBe(7.95);
-    expect(body.price).toBe(17.99);
-    expect(body.variants).toEqual([
-      { name: 'Size', options: tee.sizes },
-      { name: 'Color', options: tee.colors.slice(0, 5).map((c) => c.name) },
-    ]);
+    // 9.25 blank cost -> 20.99 retail.
+    expect(tee.basePrice).toBe(9.25);
+    expect(body.price).toBe(20.99);
+    // Colours are chosen with the mockups, later: the text promises none.
+    expect(body.variants).toEqual([{ name: 'Size', options: tee.sizes }]);
+    expect(body.description).not.toMatch(/\bnavy\b|\bforest\b/i);
+
     expect(body.variants[0]?.options).toEqual(expect.arrayContaining(['S', 'M', 'L', 'XL', '2XL']));
     expect(body.provider).toBe('offline');
     expect(body.creditsRemaining).toBe(99);
@@ -64,10 +65,28 @@ describe('POST /api/ai/generate-content, simple create flow (filename)', () => {
       provider: 'offline',
       credits: 1,
       request: { kind: 'design', filename: 'retro-sunset_cat-v2.png', productType: 'tshirt' },
-      result: { title: body.title, price: 17.99 },
+      result: { title: body.title, price: 20.99 },
     });
     const stats = (await client.get('/api/dashboard/stats')).json();
     expect(stats.aiCredits).toMatchObject({ allowance: 100, used: 1, remaining: 99 });
+  });
+
+  it('names the blank the seller chose and only the colours and sizes it is sold in', async () => {
+    const client = t.client();
+    const chosen = await client.post(URL, {
+      filename: 'retro-sunset_cat-v2.png',
+      productType: 'hoodie',
+      catalogProductId: 294,
+      colors: ['Black'],
+      sizes: ['M', 'L'],
+    });
+    const hoodie = ZGeneratedContent.parse(chosen.json());
+    expect(hoodie.description).toContain('Champion S700');
+    expect(hoodie.description).not.toContain('Gildan');
+    expect(hoodie.variants).toEqual([
+      { name: 'Size', options: ['M', 'L'] },
+      { name: 'Color', options: ['Black'] },
+    ]);
   });
 
   it('uses the audience, product type and description: a youth hoodie for kids', async () => {
@@ -80,7 +99,7 @@ describe('POST /api/ai/generate-content, simple create flow (filename)', () => {
     });
     expect(res.statusCode).toBe(200);
     const body = ZGeneratedContent.parse(res.json());
-    const youth = cheapest((p) => p.type === 'hoodie' && p.name.startsWith('Youth'));
+    const youth = cheapest((p) => p.id === DEFAULT_CATALOG_PRODUCT.hoodie);
     expect(body.title).toMatch(/^Dino Skate\b.*Hoodie.*Kids/);
     expect(body.description).toContain('A green dinosaur riding a skateboard.');
     expect(body.description).toContain(`${youth.brand} ${youth.model}`);
@@ -315,7 +334,7 @@ describe('POST /api/ai/generate-content with OPENAI_API_KEY', () => {
     const res = await client.post(URL, { filename: 'retro-sunset_cat-v2.png', platform: 'etsy' });
     expect(res.statusCode).toBe(200);
     const body = ZGeneratedContent.parse(res.json());
-    expect(body).toMatchObject({ title: 'Retro Sunset Cat T-Shirt', provider: 'openai', price: 17.99 });
+    expect(body).toMatchObject({ title: 'Retro Sunset Cat T-Shirt', provider: 'openai', price: 20.99 });
     expect(body.variants[0]?.name).toBe('Size');
     expect(fake.requests.at(-1)?.body.model).toBe('test-model');
     const rows = await rowsOf(withOpenAi.deps.db, await client.workspaceId(withOpenAi.deps.db));

@@ -31,6 +31,13 @@ export const ZGenerateContentFromDesign = z.object({
   designDescription: z.string().trim().max(1000).default(''),
   /** Our addition: the uploaded design, so the provider can read its name and proportions. */
   designId: z.uuid().optional(),
+  /**
+   * Our addition: the catalogue product the product is made on (default: the type's, `DEFAULT_CATALOG_PRODUCT`)
+   * and the colours and sizes it is sold in, so the text names that blank and promises nothing else.
+   */
+  catalogProductId: z.number().int().positive().optional(),
+  colors: z.array(z.string().trim().min(1).max(60)).max(50).optional(),
+  sizes: z.array(z.string().trim().min(1).max(30)).max(50).optional(),
   /** Our addition: another seed gives other wording for the same input (Regenerate); the same seed, the same text. */
   seed: z.number().int().min(0).max(2_147_483_647).optional(),
 });

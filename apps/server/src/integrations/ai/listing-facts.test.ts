@@ -24,6 +24,23 @@ describe('listingFacts', () => {
     expect(listingFacts(BUNDLED_PRODUCTS, 'mug', 'women').product?.type).toBe('mug');
   });
 
+  it('for a product being made, names its own blank and only the colours and sizes it is sold in', () => {
+    const facts = listingFacts(BUNDLED_PRODUCTS, 'hoodie', 'unisex', {
+      catalogProductId: 294,
+      colors: ['Black'],
+      sizes: ['S', 'M', 'L'],
+    });
+    expect(facts.product?.name).toMatch(/Champion S700/);
+    expect(facts.variants).toEqual([
+      { name: 'Size', options: ['S', 'M', 'L'] },
+      { name: 'Color', options: ['Black'] },
+    ]);
+    // No colours chosen yet: none is named. No catalogue product named: the type's default blank.
+    const simple = listingFacts(BUNDLED_PRODUCTS, 'tshirt', 'kids', {});
+    expect(simple.product?.id).toBe(71);
+    expect(simple.variants.map((g) => g.name)).toEqual(['Size']);
+  });
+
   it('falls back to 25 and no variants without a catalogue product', () => {
     expect(listingFacts([], 'mug', 'unisex')).toMatchObject({ product: null, price: 25, variants: [] });
   });

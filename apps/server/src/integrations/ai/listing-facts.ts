@@ -1,4 +1,9 @@
-import { AI_PRODUCT_TYPE_LABELS, type TAiProductType, type TCatalogProduct } from '@podforge/contract';
+import {
+  AI_PRODUCT_TYPE_LABELS,
+  DEFAULT_CATALOG_PRODUCT,
+  type TAiProductType,
+  type TCatalogProduct,
+} from '@podforge/contract';
 import type { ListingFacts } from './provider';
 
 /** Price when the catalogue has no product of the type (the spec's default template price). */
@@ -82,27 +87,66 @@ const SIZE_GROUP_NAME: Record<TAiProductType, string> = {
   phone_case: 'Model',
 };
 
-/** Option groups of the listing, from the chosen product: its sizes (or phone models) and up to five colours. */
-export function variantGroups(type: TAiProductType, product: TCatalogProduct | null): ListingFacts['variants'] {
+/** What the seller chose of a catalogue product, when the listing is for a product being made. */
+export type ListingChoice = {
+  catalogProductId?: number | undefined;
+  /** The colours the product is sold in; absent: none is named (they are chosen later). */
+  colors?: string[] | undefined;
+  /** The sizes it is sold in; absent: every size of the product. */
+  sizes?: string[] | undefined;
+};
+
+/**
+ * Option groups of the listing, from the product: its sizes (or phone models) and colours. For a product being
+ * made, only what the seller chose, so the text never promises a colour or size the product does not offer; for a
+ * listing written apart from any product (the AI Generator page), up to five colours as suggestions.
+ */
+export function variantGroups(
+  type: TAiProductType,
+  product: TCatalogProduct | null,
+  choice: ListingChoice | null = null,
+): ListingFacts['variants'] {
   if (!product) return [];
   const groups: ListingFacts['variants'] = [];
-  if (product.sizes.length) groups.push({ name: SIZE_GROUP_NAME[type], options: [...product.sizes] });
-  if (product.colors.length > 1) {
-    groups.push({ name: 'Color', options: product.colors.slice(0, MAX_COLOURS).map((c) => c.name) });
-  }
+  const sizes = choice?.sizes ? product.sizes.filter((s) => choice.sizes?.includes(s)) : product.sizes;
+  if (sizes.length) groups.push({ name: SIZE_GROUP_NAME[type], options: [...sizes] });
+  const colours = choice
+    ? product.colors.filter((c) => choice.colors?.some((x) => x.toLowerCase() === c.name.toLowerCase()))
+    : product.colors.length > 1
+      ? product.colors.slice(0, MAX_COLOURS)
+      : [];
+  if (colours.length) groups.push({ name: 'Color', options: colours.map((c) => c.name) });
   return groups;
 }
 
+/**
+ * The facts a listing is written from. With a choice (a product being made), its catalogue product: the one named,
+ * else the type's default, the blank a product of that type is made on; so the text names the blank that is
+ * printed. Without one, the cheapest product of the type that suits the audience.
+ */
 export function listingFacts(
   catalogue: readonly TCatalogProduct[],
   type: TAiProductType,
   audience: string,
+  choice: ListingChoice | null = null,
 ): ListingFacts {
-  const product = chooseProduct(catalogue, type, audience);
+  const wanted = choice ? (choice.catalogProductId ?? DEFAULT_CATALOG_PRODUCT[type]) : undefined;
+  const product =
+    (wanted !== undefined ? catalogue.find((p) => p.id === wanted) : undefined) ??
+    chooseProduct(catalogue, type, audience);
+  const chosen = product && choice ? chooseVariants(product, choice) : null;
+  const base = chosen?.length ? Math.min(...chosen.map((v) => Number(v.price))) : product?.basePrice;
   return {
     product,
     productLabel: AI_PRODUCT_TYPE_LABELS[type],
-    price: product ? retailPrice(type, product.basePrice) : FALLBACK_PRICE,
-    variants: variantGroups(type, product),
+    price: product && base !== undefined ? retailPrice(type, base) : FALLBACK_PRICE,
+    variants: variantGroups(type, product, choice),
   };
 }
+
+const chooseVariants = (product: TCatalogProduct, choice: ListingChoice) =>
+  product.variants.filter(
+    (v) =>
+      (!choice.sizes || choice.sizes.includes(v.size)) &&
+      (!choice.colors?.length || choice.colors.some((c) => c.toLowerCase() === v.color.toLowerCase())),
+  );

@@ -18,6 +18,7 @@ const request: ContentRequest = {
   generateTags: true,
   seed: 3,
   design: null,
+  choice: null,
 };
 const facts = listingFacts(BUNDLED_PRODUCTS, 'tshirt', 'unisex');
 

@@ -1,4 +1,5 @@
 import type { AI_ERROR_TYPES, TAiDesignStyle, TAiPlatform, TAiProductType, TCatalogProduct } from '@podforge/contract';
+import type { ListingChoice } from './listing-facts';
 
 export type TAiErrorType = (typeof AI_ERROR_TYPES)[number];
 
@@ -21,6 +22,8 @@ export type ContentRequest = {
   seed: number;
   /** The uploaded design it is for, when the caller named one. */
   design: { name: string; type: string; width: number; height: number } | null;
+  /** The catalogue product, colours and sizes of the product being made; null for a listing apart from one. */
+  choice: ListingChoice | null;
 };
 
 /** What the catalogue says about the product the listing is for; every writer uses the same facts. */

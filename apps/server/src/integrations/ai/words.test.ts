@@ -17,6 +17,8 @@ describe('cleanDesignName', () => {
     ['new york state of mind.png', 'New York State of Mind'],
     ['IMG_20240115123456.png', ''],
     ['untitled-design-final.png', ''],
+    ['ai-mountain-hiking-club-est-2024-3fa9c2d1.png', 'Mountain Hiking Club Est 2024'],
+    ['AI_cat_astronaut_copy_final_9f86d081884c7d65.png', 'Cat Astronaut'],
   ])('%s -> %s', (filename, expected) => {
     expect(cleanDesignName(filename)).toBe(expected);
   });

@@ -2,6 +2,12 @@
 
 /** File-name words that say how a file was made, not what it shows. */
 const NOISE_WORDS = new Set([
+  // Tools that name their output: 'ai-mountain-club.png', 'dalle_cat.png'.
+  'ai',
+  'dalle',
+  'midjourney',
+  'generated',
+  'upscaled',
   'final',
   'copy',
   'draft',
@@ -51,6 +57,8 @@ const NOISE_PATTERNS = [
   /^\d+x$/i,
   /^x\d+$/i,
   /^\d{5,}$/,
+  // Hashes and ids a tool appended: hex runs with a digit ('3fa9c2d1'), UUID parts.
+  /^(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{6,}$/i,
 ];
 
 const SMALL_WORDS = new Set(['a', 'an', 'the', 'and', 'or', 'of', 'in', 'on', 'for', 'to', 'with', 'at', 'by']);
@@ -69,6 +77,8 @@ export function cleanDesignName(filename: string): string {
   while (extension.test(base)) base = base.replace(extension, '');
   base = base.replace(/[([]\s*\d+\s*[)\]]/g, ' ').replace(/@\d+x\b/gi, ' ');
   base = base.replace(/print[\s_-]*(ready|file)/gi, ' ');
+  // Hashes and ids a tool appended ('cat-3fa9c2d1'), before camelCase splitting could cut them apart.
+  base = base.replace(/(^|[^a-z0-9])(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{6,}(?=$|[^a-z0-9])/gi, '$1 ');
   base = base.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/([A-Za-z])(\d{5,})/g, '$1 $2');
   const raw = base.split(/[^\p{L}\p{N}']+/u).filter(Boolean);
   const words: string[] = [];

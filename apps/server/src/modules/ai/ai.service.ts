@@ -5,6 +5,7 @@ import {
   type TAiGeneration,
   type TAiPlatform,
   type TAiProductType,
+  type TCatalogProduct,
   type TGeneratedContent,
   type TGeneratedDescription,
   type TGeneratedTags,
@@ -25,7 +26,7 @@ import { applyMarketplaceRules } from '../../integrations/ai/marketplace-rules';
 import { AiProviderError, type ContentDraft, type ContentRequest } from '../../integrations/ai/provider';
 import { cleanDesignName, titleCase } from '../../integrations/ai/words';
 import { BUNDLED_PRODUCTS } from '../../integrations/printful/catalog/bundled';
-import { AppError } from '../../lib/errors';
+import { AppError, notFound } from '../../lib/errors';
 import { getDesignRow } from '../designs/designs.service';
 import { aiCreditsUsed } from './ai-credits';
 
@@ -98,6 +99,7 @@ async function toContentRequest(
       generateTags: input.generateTags,
       seed: input.seed ?? 0,
       design: null,
+      choice: null,
     };
   }
   const row = input.designId ? await getDesignRow(deps, workspaceId, input.designId) : null;
@@ -114,7 +116,24 @@ async function toContentRequest(
     generateTags: true,
     seed: input.seed ?? 0,
     design: row ? { name: row.name, type: row.type, width: row.width, height: row.height } : null,
+    choice: { catalogProductId: input.catalogProductId, colors: input.colors, sizes: input.sizes },
   };
+}
+
+/**
+ * The catalogue a listing's facts come from: the bundled snapshot, plus the chosen product from the workspace's
+ * own catalogue (live Printful) when the snapshot does not have it.
+ */
+async function factsFor(deps: AppDeps, workspaceId: string, request: ContentRequest) {
+  const wanted = request.choice?.catalogProductId;
+  let catalogue: readonly TCatalogProduct[] = BUNDLED_PRODUCTS;
+  if (wanted !== undefined && !BUNDLED_PRODUCTS.some((p) => p.id === wanted)) {
+    const source = await deps.printful.catalogFor(workspaceId);
+    const listing = (await source.listings()).find((l) => l.id === wanted);
+    if (!listing) throw notFound(`Catalogue product ${wanted}`);
+    catalogue = [...BUNDLED_PRODUCTS, await source.product(listing)];
+  }
+  return listingFacts(catalogue, request.productType, request.audience, request.choice);
 }
 
 /**
@@ -168,7 +187,7 @@ export async function generateContent(
 ): Promise<TGeneratedContent> {
   const request = await toContentRequest(deps, workspaceId, input);
   await ensureCredits(deps, workspaceId, CONTENT_CREDITS);
-  const facts = listingFacts(BUNDLED_PRODUCTS, request.productType, request.audience);
+  const facts = await factsFor(deps, workspaceId, request);
   const draft = await callProvider(deps, deps.ai.generateContent(request, facts));
   const listing = { ...applyMarketplaceRules(draft, request.platform), price: facts.price, variants: facts.variants };
   const remaining = await deps.db.transaction((tx) =>
@@ -248,6 +267,7 @@ function textRequest(fields: {
     generateTags: true,
     seed: fields.seed ?? 0,
     design: null,
+    choice: null,
   };
 }
 
@@ -260,7 +280,7 @@ async function generatePart<K extends 'title' | 'description' | 'tags'>(
   request: ContentRequest,
 ): Promise<{ value: ContentDraft[K]; provider: string; creditsRemaining: number }> {
   await ensureCredits(deps, workspaceId, CONTENT_CREDITS);
-  const facts = listingFacts(BUNDLED_PRODUCTS, request.productType, request.audience);
+  const facts = await factsFor(deps, workspaceId, request);
   const draft = applyMarketplaceRules(await callProvider(deps, deps.ai.generateContent(request, facts)), 'general');
   const value = draft[kind];
   const remaining = await deps.db.transaction((tx) =>
