@@ -13,7 +13,13 @@ let clock = Date.now();
 const sleeps: number[] = [];
 
 beforeAll(async () => {
-  fake = await startFakePrintful({ clientId: 'pf-id', clientSecret: 'pf-secret', privateTokens: ['pf-private'] });
+  // Pages of 20 at most, so a product's variants take several pages, as a real tee's hundreds do.
+  fake = await startFakePrintful({
+    clientId: 'pf-id',
+    clientSecret: 'pf-secret',
+    privateTokens: ['pf-private'],
+    maxPageSize: 20,
+  });
   t = await createTestApp({
     now: () => new Date(clock),
     env: {
@@ -228,6 +234,14 @@ describe('Printful OAuth', () => {
       const page = (await client.get('/api/printful/products')).json<TCatalogProductPage>();
       expect(page.source).toBe('printful');
       expect((await client.post('/api/printful/disconnect')).statusCode).toBe(409);
+      // One product from the live catalogue: every variant, read page after page, with its base cost.
+      const tee = await client.get('/api/printful/products/71');
+      expect(tee.statusCode, tee.body).toBe(200);
+      const body = tee.json();
+      expect(body.variants).toHaveLength(6 * 8);
+      expect(body.variants[0]).toMatchObject({ color: 'White', size: 'XS', colorHex: '#ffffff', baseCost: 9.25 });
+      expect(body.placements[0]).toMatchObject({ placement: 'front', widthPx: 1800, heightPx: 2400, dpi: 150 });
+      expect((await client.get('/api/printful/products/424242')).statusCode).toBe(404);
     } finally {
       t.deps.config.printfulToken = undefined;
     }

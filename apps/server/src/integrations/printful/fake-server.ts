@@ -22,6 +22,8 @@ export type FakePrintfulOptions = {
   storeName?: string;
   /** Private tokens (Developer Portal) that never expire, as PRINTFUL_TOKEN would be. */
   privateTokens?: string[];
+  /** Largest page a list answers (Printful: 100); smaller makes a client's paging visible in tests. */
+  maxPageSize?: number;
 };
 
 export type FakePrintful = {
@@ -152,7 +154,7 @@ export async function startFakePrintful(options: FakePrintfulOptions = {}): Prom
     _links: { self: { href: `${base}/v2/catalog-categories/${c.id}` } },
   });
   const page = <T>(items: T[], url: URL, path: string) => {
-    const lim = Math.min(100, Math.max(1, Number(url.searchParams.get('limit') ?? 20) || 20));
+    const lim = Math.min(options.maxPageSize ?? 100, Math.max(1, Number(url.searchParams.get('limit') ?? 20) || 20));
     const off = Math.max(0, Number(url.searchParams.get('offset') ?? 0) || 0);
     const links: Record<string, { href: string }> = {
       self: { href: `${base}${path}?offset=${off}&limit=${lim}` },

@@ -205,6 +205,22 @@ export class PrintfulService {
     // The catalogue is the same for every store; cache keys leave the token out.
     const cached = <T>(key: string, load: () => Promise<T>) => this.cache.get(key, load);
 
+    // A product has hundreds of variants (a tee: every colour x size): read every page, as `_links.next` says.
+    const allPages = async <T>(path: string): Promise<{ data: T[] }> => {
+      const data: T[] = [];
+      // Printful may answer fewer than asked: the next page starts after what came, while it says there is one.
+      for (let offset = 0, pages = 0; pages < 50; pages++) {
+        const body = await get<Paged<T> & { _links?: { next?: { href: string } } }>(path, {
+          limit: '100',
+          offset: String(offset),
+        });
+        data.push(...body.data);
+        if (!body._links?.next || body.data.length === 0) break;
+        offset += body.data.length;
+      }
+      return { data };
+    };
+
     const categories = () =>
       cached('categories', async () => {
         const body =
@@ -233,7 +249,7 @@ export class PrintfulService {
         const p = (await allProducts()).find((x) => x.id === listing.id);
         if (!p) throw upstreamError(`Printful: product ${listing.id} is no longer in the catalogue`);
         const [variants, prices] = await Promise.all([
-          get<Paged<V2Variant>>(`/v2/catalog-products/${p.id}/catalog-variants`, { limit: '100' }),
+          allPages<V2Variant>(`/v2/catalog-products/${p.id}/catalog-variants`),
           get<V2Prices>(`/v2/catalog-products/${p.id}/prices`, { currency: 'USD' }),
         ]);
         const priceOf = new Map(prices.data.variants.map((v) => [v.id, v.techniques[0]?.price ?? '0.00']));
