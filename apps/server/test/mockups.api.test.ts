@@ -242,13 +242,20 @@ describe('mockups API', () => {
     const sharpDesign = await insertDesign(t.deps, ws, await solidPng(4500, 5400, RED));
     const q = (id: string, scale: number) =>
       client.get(`/api/mockups/print-readiness?designId=${id}&productType=tshirt&scale=${scale}`);
+    // Measured on the blank's own front print area (Bella + Canvas 3001: 12x16 in at 150 DPI): the design spans
+    // the design area, of which the print file takes the 3:4 middle, so 4500 px cover 13.33 in.
     expect((await q(sharpDesign.id, 100)).json()).toMatchObject({
-      dpi: 300,
+      dpi: 338,
       level: 'ready',
       label: 'Print ready',
-      printArea: { widthPx: 4500, heightPx: 5400 },
+      printArea: { name: 'Front print', widthIn: 12, heightIn: 16, widthPx: 1800, heightPx: 2400 },
     });
-    expect((await q(sharpDesign.id, 150)).json()).toMatchObject({ dpi: 200, level: 'ok' });
+    expect((await q(sharpDesign.id, 150)).json()).toMatchObject({ dpi: 225, level: 'ok' });
+    // Another blank, another print area: the Gildan 18500 hoodie's 13x13 in.
+    const hoodie = await client.get(
+      `/api/mockups/print-readiness?designId=${sharpDesign.id}&productType=hoodie&catalogProductId=146`,
+    );
+    expect(hoodie.json()).toMatchObject({ printArea: { widthPx: 1950, heightPx: 1950, widthIn: 13, heightIn: 13 } });
     expect((await q(designId, 100)).json()).toMatchObject({ level: 'low', label: 'Too low for print' });
     expect(
       (await t.client().get(`/api/mockups/print-readiness?designId=${designId}&productType=tshirt`)).statusCode,

@@ -196,21 +196,28 @@ export function printReadinessLevel(dpi: number): { level: PrintReadinessLevel; 
 }
 
 /**
- * Effective DPI of a design placed on a product's print area: its pixels over the inches it covers. The design
- * area in the mockup stands for the whole print area, so the placed fraction of it maps onto the print area.
+ * Effective DPI of a design placed on a product's print area: its pixels over the inches it covers. With a catalogue
+ * placement (`print`), the part of the design area it prints (`printWindow`) stands for its inches, as the print
+ * file is drawn; without one, the whole design area stands for the product type's default print area.
  */
 export function effectiveDpi(options: {
   area: Rect;
   design: { width: number; height: number };
   scale: number;
   productType: string;
+  print?: { widthPx: number; heightPx: number; dpi: number };
 }): number {
-  const print = printAreaFor(options.productType);
   const placement = computePlacement({
     area: options.area,
     design: options.design,
     adjustments: { scale: options.scale },
   });
-  const placedWidthIn = (placement.width / options.area.width) * print.widthIn;
+  let placedWidthIn: number;
+  if (options.print) {
+    const window = printWindow(options.area, options.print);
+    placedWidthIn = (placement.width / window.width) * (options.print.widthPx / options.print.dpi);
+  } else {
+    placedWidthIn = (placement.width / options.area.width) * printAreaFor(options.productType).widthIn;
+  }
   return Math.round(options.design.width / placedWidthIn);
 }

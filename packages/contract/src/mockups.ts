@@ -103,6 +103,8 @@ export const ZPrintReadinessQuery = z.object({
   designId: z.uuid(),
   productType: z.string().max(40),
   scale: z.coerce.number().min(ADJUSTMENT_LIMITS.scale.min).max(ADJUSTMENT_LIMITS.scale.max).default(100),
+  /** The catalogue product whose placement the design is measured on; the product type's default when absent. */
+  catalogProductId: z.coerce.number().int().positive().optional(),
 });
 
 export const ZPrintReadiness = z.object({

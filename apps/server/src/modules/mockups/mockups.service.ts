@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  DEFAULT_CATALOG_PRODUCT,
   DESIGN_AREAS,
   effectiveDpi,
   type MockupAdjustments,
@@ -18,6 +19,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import { designs, mockupBatches, mockups } from '../../db/schema';
 import type { AppDeps } from '../../deps';
 import { badRequest, notFound } from '../../lib/errors';
+import { getCatalogProductDetail } from '../catalog/catalog.service';
 import {
   composeMockup,
   findTemplate,
@@ -253,9 +255,9 @@ export async function getMockupFile(
 }
 
 export async function getPrintReadiness(
-  deps: Deps,
+  deps: Deps & { printful: AppDeps['printful'] },
   workspaceId: string,
-  input: { designId: string; productType: string; scale: number },
+  input: { designId: string; productType: string; scale: number; catalogProductId?: number | undefined },
 ): Promise<TPrintReadiness> {
   const productType = mockupProductType(input.productType);
   const [row] = await deps.db
@@ -263,19 +265,32 @@ export async function getPrintReadiness(
     .from(designs)
     .where(and(eq(designs.id, input.designId), eq(designs.workspaceId, workspaceId)));
   if (!row) throw notFound('Design');
-  const dpi = effectiveDpi({ area: DESIGN_AREAS[productType], design: row, scale: input.scale, productType });
-  const print = printAreaFor(productType);
-  return {
-    dpi,
-    ...printReadinessLevel(dpi),
-    printArea: {
-      name: print.name,
-      widthIn: print.widthIn,
-      heightIn: print.heightIn,
-      widthPx: print.widthPx,
-      heightPx: print.heightPx,
-    },
-  };
+  // Measured on the catalogue placement the print file is drawn for (the product's blank, else the type's default).
+  const catalogId = input.catalogProductId ?? DEFAULT_CATALOG_PRODUCT[input.productType];
+  const detail =
+    catalogId === undefined
+      ? null
+      : await getCatalogProductDetail(await deps.printful.catalogFor(workspaceId), catalogId);
+  const placement = detail?.placements[0];
+  const area = DESIGN_AREAS[productType];
+  const dpi = effectiveDpi({ area, design: row, scale: input.scale, productType, print: placement });
+  const fallback = printAreaFor(productType);
+  const printArea = placement
+    ? {
+        name: placement.title,
+        widthIn: Math.round((placement.widthPx / placement.dpi) * 100) / 100,
+        heightIn: Math.round((placement.heightPx / placement.dpi) * 100) / 100,
+        widthPx: placement.widthPx,
+        heightPx: placement.heightPx,
+      }
+    : {
+        name: fallback.name,
+        widthIn: fallback.widthIn,
+        heightIn: fallback.heightIn,
+        widthPx: fallback.widthPx,
+        heightPx: fallback.heightPx,
+      };
+  return { dpi, ...printReadinessLevel(dpi), printArea };
 }
 
 export async function createPrintFile(
