@@ -267,8 +267,9 @@ describe('mockups API', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('image/png');
     const meta = await sharp(res.rawPayload).metadata();
-    expect([meta.width, meta.height, meta.hasAlpha]).toEqual([4500, 5400, true]);
-    expect(await pixel(res.rawPayload, 2250, 2700)).toEqual({ ...RED, a: 255 });
+    // The default blank's front print: 12x16 in at 150 DPI.
+    expect([meta.width, meta.height, meta.hasAlpha]).toEqual([1800, 2400, true]);
+    expect(await pixel(res.rawPayload, 900, 1200)).toEqual({ ...RED, a: 255 });
     expect((await pixel(res.rawPayload, 10, 10)).a).toBe(0);
     // A design pushed past the print area's edge is cut at it, not failed.
     const off = await client.post('/api/mockups/print-file', {
@@ -278,8 +279,8 @@ describe('mockups API', () => {
     });
     expect(off.statusCode).toBe(200);
     const offMeta = await sharp(off.rawPayload).metadata();
-    expect([offMeta.width, offMeta.height]).toEqual([1050, 1050]);
-    const corner = await pixel(off.rawPayload, 1049, 1049);
+    expect([offMeta.width, offMeta.height]).toEqual([2475, 1155]);
+    const corner = await pixel(off.rawPayload, 2474, 1154);
     expect(corner).toMatchObject({ r: RED.r, g: RED.g, b: RED.b });
     expect(Math.abs(corner.a - 128)).toBeLessThanOrEqual(1);
     expect((await pixel(off.rawPayload, 5, 5)).a).toBe(0);

@@ -168,13 +168,16 @@ export function printWindow(area: Rect, print: { widthPx: number; heightPx: numb
   };
 }
 
-/** Print areas at 300 DPI, the size a fulfilment order's print file has (Printful's front print areas). */
-export const PRINT_DPI = 300;
-export const PRINT_AREAS: Record<string, { name: string; widthIn: number; heightIn: number }> = {
-  tshirt: { name: 'Front', widthIn: 15, heightIn: 18 },
-  hoodie: { name: 'Front', widthIn: 15, heightIn: 17.75 },
-  mug: { name: 'Side', widthIn: 3.5, heightIn: 3.5 },
-  poster: { name: 'Full print', widthIn: 18, heightIn: 24 },
+/**
+ * The print area of each type's default blank (`DEFAULT_CATALOG_PRODUCT`): what a design is measured on and drawn
+ * for when no other catalogue product is named. The same numbers as the bundled catalogue's placements (Bella +
+ * Canvas 3001 front 12x16 in at 150 DPI, Gildan 18500 13x13 in, the 11 oz mug's wrap, the 24x36 in poster).
+ */
+export const PRINT_AREAS: Record<string, { name: string; widthIn: number; heightIn: number; dpi: number }> = {
+  tshirt: { name: 'Front print', widthIn: 12, heightIn: 16, dpi: 150 },
+  hoodie: { name: 'Front print', widthIn: 13, heightIn: 13, dpi: 150 },
+  mug: { name: 'Print file', widthIn: 8.25, heightIn: 3.85, dpi: 300 },
+  poster: { name: 'Print file', widthIn: 24, heightIn: 36, dpi: 300 },
 };
 
 export function printAreaFor(productType: string) {
@@ -182,8 +185,8 @@ export function printAreaFor(productType: string) {
   if (!area) throw new Error('no print areas');
   return {
     ...area,
-    widthPx: Math.round(area.widthIn * PRINT_DPI),
-    heightPx: Math.round(area.heightIn * PRINT_DPI),
+    widthPx: Math.round(area.widthIn * area.dpi),
+    heightPx: Math.round(area.heightIn * area.dpi),
   };
 }
 
@@ -196,9 +199,9 @@ export function printReadinessLevel(dpi: number): { level: PrintReadinessLevel; 
 }
 
 /**
- * Effective DPI of a design placed on a product's print area: its pixels over the inches it covers. With a catalogue
- * placement (`print`), the part of the design area it prints (`printWindow`) stands for its inches, as the print
- * file is drawn; without one, the whole design area stands for the product type's default print area.
+ * Effective DPI of a design placed on a product's print area: its pixels over the inches it covers. The part of the
+ * design area the placement prints (`printWindow`) stands for its inches, as the print file is drawn; `print` is
+ * the catalogue placement, else the product type's default blank's.
  */
 export function effectiveDpi(options: {
   area: Rect;
@@ -212,12 +215,8 @@ export function effectiveDpi(options: {
     design: options.design,
     adjustments: { scale: options.scale },
   });
-  let placedWidthIn: number;
-  if (options.print) {
-    const window = printWindow(options.area, options.print);
-    placedWidthIn = (placement.width / window.width) * (options.print.widthPx / options.print.dpi);
-  } else {
-    placedWidthIn = (placement.width / options.area.width) * printAreaFor(options.productType).widthIn;
-  }
+  const print = options.print ?? printAreaFor(options.productType);
+  const window = printWindow(options.area, print);
+  const placedWidthIn = (placement.width / window.width) * (print.widthPx / print.dpi);
   return Math.round(options.design.width / placedWidthIn);
 }

@@ -8,6 +8,7 @@ import {
   mockupProductType,
   printAreaFor,
   printReadinessLevel,
+  printWindow,
   rotatedBounds,
 } from '@podforge/contract';
 import { describe, expect, it } from 'vitest';
@@ -83,11 +84,18 @@ describe('mockup geometry', () => {
   });
 
   it('gives the effective DPI of a placed design and its print readiness level', () => {
-    expect(printAreaFor('tshirt')).toMatchObject({ widthPx: 4500, heightPx: 5400 });
+    // The default tee's front print, 12x16 in at 150 DPI, is the 3:4 middle (180x240) of the 200x240 design area:
+    // a design filling the area covers 200/180 x 12 = 13.33 in.
+    expect(printAreaFor('tshirt')).toMatchObject({ widthPx: 1800, heightPx: 2400, dpi: 150 });
     const area = DESIGN_AREAS.tshirt;
-    expect(effectiveDpi({ area, design: { width: 4500, height: 5400 }, scale: 100, productType: 'tshirt' })).toBe(300);
-    expect(effectiveDpi({ area, design: { width: 4500, height: 5400 }, scale: 200, productType: 'tshirt' })).toBe(150);
-    expect(effectiveDpi({ area, design: { width: 1000, height: 1200 }, scale: 100, productType: 'tshirt' })).toBe(67);
+    expect(printWindow(area, printAreaFor('tshirt'))).toEqual({ x: 160, y: 120, width: 180, height: 240 });
+    expect(effectiveDpi({ area, design: { width: 4500, height: 5400 }, scale: 100, productType: 'tshirt' })).toBe(338);
+    expect(effectiveDpi({ area, design: { width: 4500, height: 5400 }, scale: 200, productType: 'tshirt' })).toBe(169);
+    expect(effectiveDpi({ area, design: { width: 1000, height: 1200 }, scale: 100, productType: 'tshirt' })).toBe(75);
+    const square = { widthPx: 1950, heightPx: 1950, dpi: 150 };
+    expect(
+      effectiveDpi({ area, design: { width: 2000, height: 2400 }, scale: 100, productType: 'x', print: square }),
+    ).toBe(Math.round(2000 / ((200 / 200) * 13)));
     expect(printReadinessLevel(300)).toEqual({ level: 'ready', label: 'Print ready' });
     expect(printReadinessLevel(299).level).toBe('ok');
     expect(printReadinessLevel(150).label).toBe('OK for most products');
