@@ -67,10 +67,10 @@ describe('MockupPreview', () => {
     expect(scale).toHaveAttribute('step', '5');
     expect(screen.getByRole('slider', { name: 'Rotation' })).toHaveAttribute('min', '-180');
     expect(screen.getByRole('slider', { name: 'Opacity' })).toHaveAttribute('min', '10');
-    expect(screen.getByTestId('print-readiness')).toHaveTextContent('Print ready · 300 DPI');
+    expect(screen.getByTestId('print-readiness')).toHaveTextContent('Print ready · 338 DPI');
     fireEvent.change(scale, { target: { value: '150' } });
     expect(screen.getByTestId('value-scale')).toHaveTextContent('150%');
-    expect(screen.getByTestId('print-readiness')).toHaveTextContent('OK for most products · 200 DPI');
+    expect(screen.getByTestId('print-readiness')).toHaveTextContent('OK for most products · 225 DPI');
     const canvas = screen.getByLabelText(/Mockup canvas/);
     fireEvent.keyDown(canvas, { key: 'ArrowRight' });
     fireEvent.keyDown(canvas, { key: 'ArrowUp', shiftKey: true });
