@@ -4,6 +4,7 @@ export * from './common';
 export * from './dashboard';
 export * from './designs';
 export * from './integrations';
+export * from './listing';
 export * from './mockups';
 export * from './pricing';
 export * from './products';

@@ -1,4 +1,4 @@
-import { defaultVariants, type TAiPlatform, type TGeneratedContent, type TVariant } from '@podforge/contract';
+import { defaultVariants, type TGeneratedContent, type TVariant } from '@podforge/contract';
 
 /** Listing helpers shared by the simple create flow and the wizard: variants, tags and marketplace rules. */
 
@@ -29,43 +29,5 @@ function skuFor(option: string): string {
     .slice(0, 40);
 }
 
-/** Tags typed as a comma-separated line: trimmed, no empties, no duplicates (case-insensitive). */
-export function parseTags(text: string): string[] {
-  const seen = new Set<string>();
-  const tags: string[] = [];
-  for (const raw of text.split(',')) {
-    const tag = raw.trim();
-    if (!tag || seen.has(tag.toLowerCase())) continue;
-    seen.add(tag.toLowerCase());
-    tags.push(tag);
-  }
-  return tags;
-}
-
-/** Marketplace listing limits (design.md 'Marketplace rules'): what the UI warns about before a push. */
-export const PLATFORM_RULES: Record<
-  TAiPlatform,
-  { titleMax: number | null; tagsMax: number | null; tagMaxLength: number | null }
-> = {
-  shopify: { titleMax: 255, tagsMax: 250, tagMaxLength: 255 },
-  etsy: { titleMax: 140, tagsMax: 13, tagMaxLength: 20 },
-  amazon: { titleMax: 200, tagsMax: null, tagMaxLength: null },
-  woocommerce: { titleMax: null, tagsMax: null, tagMaxLength: null },
-};
-
-export function listingProblems(content: { title: string; tags: string[]; platform: TAiPlatform }): string[] {
-  const rules = PLATFORM_RULES[content.platform];
-  const name =
-    content.platform === 'woocommerce' ? 'WooCommerce' : content.platform[0]?.toUpperCase() + content.platform.slice(1);
-  const problems: string[] = [];
-  if (rules.titleMax && content.title.length > rules.titleMax)
-    problems.push(`${name} titles are at most ${rules.titleMax} characters (this one has ${content.title.length}).`);
-  if (rules.tagsMax && content.tags.length > rules.tagsMax)
-    problems.push(`${name} allows at most ${rules.tagsMax} tags (this listing has ${content.tags.length}).`);
-  const longTags = rules.tagMaxLength ? content.tags.filter((t) => t.length > (rules.tagMaxLength ?? 0)) : [];
-  if (longTags.length > 0)
-    problems.push(
-      `${name} tags are at most ${rules.tagMaxLength} characters: ${longTags.map((t) => `'${t}'`).join(', ')}.`,
-    );
-  return problems;
-}
+/** The listing rules are the contract's (one definition for web and server). */
+export { listingProblems, MARKETPLACE_LIMITS, parseTags } from '@podforge/contract';

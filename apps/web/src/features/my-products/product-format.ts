@@ -53,18 +53,7 @@ export const formatVariantCount = (count: number) => `${count} ${count === 1 ? '
 export const formatDate = (iso: string) => new Date(iso).toLocaleDateString();
 
 /** Comma separated tags: trimmed, empty ones dropped, and no duplicates (ignoring case; the first spelling wins). */
-export function parseTags(text: string): string[] {
-  const seen = new Set<string>();
-  const tags: string[] = [];
-  for (const raw of text.split(',')) {
-    const tag = raw.trim();
-    const key = tag.toLowerCase();
-    if (!tag || seen.has(key)) continue;
-    seen.add(key);
-    tags.push(tag);
-  }
-  return tags;
-}
+export { parseTags } from '@podforge/contract';
 
 export function tagsError(tags: string[]): string | null {
   if (tags.length > PRODUCT_TAGS_MAX) return `Use at most ${PRODUCT_TAGS_MAX} tags.`;

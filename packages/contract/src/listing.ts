@@ -1,0 +1,47 @@
+import type { TAiPlatform } from './ai';
+import { platformLabel } from './integrations';
+
+/**
+ * Listing rules both sides apply: the marketplaces' limits (design.md 'Marketplace rules applied to listings'),
+ * the one way typed tags are parsed, and what breaks a rule, said before a push.
+ */
+
+export type MarketplaceLimits = { titleMax: number | null; tagsMax: number | null; tagMaxLength: number | null };
+
+export const MARKETPLACE_LIMITS: Record<TAiPlatform | 'general', MarketplaceLimits> = {
+  shopify: { titleMax: 255, tagsMax: 250, tagMaxLength: 255 },
+  etsy: { titleMax: 140, tagsMax: 13, tagMaxLength: 20 },
+  amazon: { titleMax: 200, tagsMax: null, tagMaxLength: null },
+  woocommerce: { titleMax: null, tagsMax: null, tagMaxLength: null },
+  general: { titleMax: null, tagsMax: null, tagMaxLength: null },
+};
+
+/** Tags typed as a comma-separated line: trimmed, no empties, no duplicates (case-insensitive). */
+export function parseTags(text: string): string[] {
+  const seen = new Set<string>();
+  const tags: string[] = [];
+  for (const raw of text.split(',')) {
+    const tag = raw.trim();
+    if (!tag || seen.has(tag.toLowerCase())) continue;
+    seen.add(tag.toLowerCase());
+    tags.push(tag);
+  }
+  return tags;
+}
+
+/** What in a listing breaks the platform's rules, as sentences a seller can act on; empty when nothing does. */
+export function listingProblems(content: { title: string; tags: string[]; platform: TAiPlatform }): string[] {
+  const rules = MARKETPLACE_LIMITS[content.platform];
+  const name = platformLabel(content.platform);
+  const problems: string[] = [];
+  if (rules.titleMax && content.title.length > rules.titleMax)
+    problems.push(`${name} titles are at most ${rules.titleMax} characters (this one has ${content.title.length}).`);
+  if (rules.tagsMax && content.tags.length > rules.tagsMax)
+    problems.push(`${name} allows at most ${rules.tagsMax} tags (this listing has ${content.tags.length}).`);
+  const longTags = rules.tagMaxLength ? content.tags.filter((t) => t.length > (rules.tagMaxLength ?? 0)) : [];
+  if (longTags.length > 0)
+    problems.push(
+      `${name} tags are at most ${rules.tagMaxLength} characters: ${longTags.map((t) => `'${t}'`).join(', ')}.`,
+    );
+  return problems;
+}
