@@ -1,0 +1,61 @@
+// `npm start`: builds the web app and the server only when a build is missing or older than its sources (the
+// README's first command still sets up a fresh machine), then runs the server in this process's place.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const at = (...p) => path.join(root, ...p);
+
+/** The newest modification time under `dir` (0 when it does not exist), skipping build and dependency folders. */
+function newest(dir) {
+  let stat;
+  try {
+    stat = fs.statSync(dir);
+  } catch {
+    return 0;
+  }
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let latest = stat.mtimeMs;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    if (['node_modules', 'dist', '.tsbuild', 'data'].includes(entry.name)) continue;
+    latest = Math.max(latest, newest(path.join(dir, entry.name)));
+  }
+  return latest;
+}
+
+/** When a built file is older than any source it is built from. */
+const stale = (built, sources) => {
+  const builtAt = newest(built);
+  return builtAt === 0 || sources.some((s) => newest(s) > builtAt);
+};
+
+const contract = [at('packages/contract/src'), at('packages/contract/package.json')];
+const targets = [
+  {
+    name: '@podforge/web',
+    built: at('apps/web/dist/index.html'),
+    sources: [
+      at('apps/web/src'),
+      at('apps/web/index.html'),
+      at('apps/web/public'),
+      at('apps/web/vite.config.ts'),
+      ...contract,
+    ],
+  },
+  {
+    name: '@podforge/server',
+    built: at('apps/server/dist/main.js'),
+    sources: [at('apps/server/src'), at('apps/server/tsup.config.ts'), ...contract],
+  },
+];
+
+for (const target of targets) {
+  if (!stale(target.built, target.sources)) continue;
+  console.log(`Building ${target.name} (missing or older than its sources)`);
+  const run = spawnSync('npm', ['run', 'build', '-w', target.name], { cwd: root, stdio: 'inherit' });
+  if (run.status !== 0) process.exit(run.status ?? 1);
+}
+
+await import(at('apps/server/dist/main.js'));
