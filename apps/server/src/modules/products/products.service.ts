@@ -28,6 +28,7 @@ import { badRequest, conflict, notFound, notImplemented } from '../../lib/errors
 import { getCatalogProductDetail } from '../catalog/catalog.service';
 import { TEMPLATE_SETS } from '../mockups/mockup-templates';
 import { deletePrintFiles, printFilesOf } from '../print-files/print-files.service';
+import { assertSellerMayEdit } from './product-status';
 import {
   assertPrices,
   catalogColours,
@@ -363,11 +364,6 @@ export async function insertProduct(
   return productById(deps, workspaceId, row.id);
 }
 
-const assertNotProcessing = (row: ProductRow) => {
-  if (row.status === 'processing')
-    throw conflict(`"${row.title}" is being pushed to a store; try again when it is done`);
-};
-
 const CONTENT_FIELDS = ['title', 'description', 'price', 'tags', 'productType', 'variants', 'designId'] as const;
 
 /**
@@ -383,10 +379,7 @@ export async function updateProduct(
   input: UpdateInput,
 ): Promise<TProduct> {
   const row = await findProduct(deps.db, workspaceId, id);
-  assertNotProcessing(row);
-  if (input.status && row.status === 'live') {
-    throw conflict(`"${row.title}" is live in a store; its status follows its store listings`);
-  }
+  assertSellerMayEdit(row, input.status !== undefined);
   const designId = input.designId ?? row.designId;
   const designChanged = input.designId !== undefined && input.designId !== row.designId;
   if (designChanged && input.designId) await assertDesign(deps, workspaceId, input.designId);
@@ -450,7 +443,7 @@ export async function updateProduct(
 
 export async function deleteProduct(deps: AppDeps, workspaceId: string, id: string): Promise<void> {
   const row = await findProduct(deps.db, workspaceId, id);
-  assertNotProcessing(row);
+  assertSellerMayEdit(row, false);
   await deletePrintFiles(deps, id, workspaceId);
   // Variants, links, print file rows, publications and schedules go with it (cascade); mockups and the design stay
   // in the library.

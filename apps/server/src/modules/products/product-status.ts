@@ -1,0 +1,86 @@
+import { missingForReady, type TProductStatus } from '@podforge/contract';
+import { and, eq, inArray } from 'drizzle-orm';
+import { products, publications } from '../../db/schema';
+import { conflict } from '../../lib/errors';
+import type { DbOrTx, ProductRow } from './products.repository';
+
+/**
+ * The product status machine (design.md 'Product status'), in one place:
+ *   draft <-> ready      the seller's choice (ready needs what `missingForReady` lists)
+ *   draft|ready|live -> processing   a store push claims the product
+ *   processing -> live  a push succeeded (the product is in at least one store)
+ *   processing -> the status it had  a push failed
+ *   live -> ready|draft  its last store listing is gone (deleted or archived in the store)
+ * Every change is a conditional update on the status it expects, so two instances never both move a product.
+ */
+
+export type PushableStatus = Exclude<TProductStatus, 'processing'>;
+
+/** The seller may set draft or ready, never on a product a push holds or one whose status follows its listings. */
+export function assertSellerMayEdit(row: ProductRow, statusChange: boolean): void {
+  if (row.status === 'processing') {
+    throw conflict(`"${row.title}" is being pushed to a store; try again when it is done`);
+  }
+  if (statusChange && row.status === 'live') {
+    throw conflict(`"${row.title}" is live in a store; its status follows its store listings`);
+  }
+}
+
+/** Claims the product for a push: processing, if it still has the status read. False when someone else moved it. */
+export async function claimForPush(db: DbOrTx, row: ProductRow, now: Date): Promise<boolean> {
+  const [claimed] = await db
+    .update(products)
+    .set({ status: 'processing', updatedAt: now })
+    .where(and(eq(products.id, row.id), eq(products.workspaceId, row.workspaceId), eq(products.status, row.status)))
+    .returning({ id: products.id });
+  return Boolean(claimed);
+}
+
+/** A push ended: live when the product is published in any store, else back to the status it had. */
+export async function settlePush(
+  db: DbOrTx,
+  row: Pick<ProductRow, 'id' | 'workspaceId'>,
+  previous: PushableStatus,
+  now: Date,
+): Promise<TProductStatus> {
+  const status = (await isPublishedSomewhere(db, row)) ? 'live' : previous;
+  await db
+    .update(products)
+    .set({ status, updatedAt: now })
+    .where(and(eq(products.id, row.id), eq(products.workspaceId, row.workspaceId), eq(products.status, 'processing')));
+  return status;
+}
+
+async function isPublishedSomewhere(db: DbOrTx, row: Pick<ProductRow, 'id' | 'workspaceId'>): Promise<boolean> {
+  const [published] = await db
+    .select({ id: publications.id })
+    .from(publications)
+    .where(
+      and(
+        eq(publications.productId, row.id),
+        eq(publications.workspaceId, row.workspaceId),
+        inArray(publications.status, ['published']),
+      ),
+    )
+    .limit(1);
+  return Boolean(published);
+}
+
+/**
+ * A store listing of a live product is gone (deleted or archived in the store): with no listing left the product
+ * goes back to ready (draft when it no longer meets the ready rule), so it can be pushed again.
+ */
+export async function afterListingRemoved(
+  db: DbOrTx,
+  row: ProductRow,
+  ready: Parameters<typeof missingForReady>[0],
+  now: Date,
+): Promise<TProductStatus> {
+  if (row.status !== 'live' || (await isPublishedSomewhere(db, row))) return row.status;
+  const status = missingForReady(ready).length === 0 ? 'ready' : 'draft';
+  await db
+    .update(products)
+    .set({ status, updatedAt: now })
+    .where(and(eq(products.id, row.id), eq(products.workspaceId, row.workspaceId), eq(products.status, 'live')));
+  return status;
+}
