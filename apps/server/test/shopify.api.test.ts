@@ -300,6 +300,40 @@ describe('POST /api/upload/shopify/:productId', () => {
   });
 });
 
+describe('POST /api/products/:id/publish', () => {
+  it('pushes to every chosen store in one call; a product live in one store may go to another, never twice', async () => {
+    const client = t.client();
+    const first = await connect(client, 'first-shop.myshopify.com');
+    await connect(client, 'second-shop.myshopify.com');
+    const second = (await client.get('/api/integrations'))
+      .json<TIntegration[]>()
+      .find((i) => i.storeName !== null && i.id !== first.id && i.isConnected);
+    if (!second) throw new Error('no second store');
+    const id = await readyProduct(client, 'Two Shops Tee');
+
+    const once = await client.post(`/api/products/${id}/publish`, { integrationIds: [first.id] });
+    expect(once.statusCode, once.body).toBe(200);
+    expect(once.json().results).toMatchObject([{ integrationId: first.id, ok: true, error: null }]);
+    expect(await productStatus(id)).toBe('live');
+
+    // Live in the first shop: the second still takes it; the first says why it is skipped.
+    const both = await client.post(`/api/products/${id}/publish`, { integrationIds: [first.id, second.id] });
+    expect(both.json().results).toMatchObject([
+      { integrationId: first.id, ok: false, error: expect.stringMatching(/already live in this store/) },
+      { integrationId: second.id, ok: true, error: null },
+    ]);
+    expect(fake.products('first-shop.myshopify.com').filter((p) => p.handle === `podforge-${id}`)).toHaveLength(1);
+    expect(fake.products('second-shop.myshopify.com').filter((p) => p.handle === `podforge-${id}`)).toHaveLength(1);
+    expect(await productStatus(id)).toBe('live');
+
+    const other = t.client();
+    expect((await other.post(`/api/products/${id}/publish`, { integrationIds: [first.id] })).statusCode).toBe(404);
+    const mine = await readyProduct(other, 'Mine');
+    expect((await other.post(`/api/products/${mine}/publish`, { integrationIds: [first.id] })).statusCode).toBe(404);
+    expect((await client.post(`/api/products/${id}/publish`, { integrationIds: [] })).statusCode).toBe(400);
+  });
+});
+
 describe('sync and webhooks', () => {
   it('reads orders into store_orders once, sets lastSyncAt, and the dashboard shows the sales', async () => {
     const client = t.client();

@@ -172,6 +172,25 @@ export type TStorePlatform = (typeof STORE_PLATFORMS)[number];
 export const ZStoreUploadParams = z.object({ platform: z.string().max(40), productId: z.uuid() });
 /** integrationId: a store integration of the workspace; absent or 'default' picks the connected one. */
 export const ZStoreUploadBody = z.object({ integrationId: z.string().max(100).optional() });
+/** `POST /api/products/:id/publish`: the stores to push the product to, in order. */
+export const ZPublishBody = z.object({ integrationIds: z.array(z.string().max(100)).min(1).max(10) });
+export type TPublishBody = z.infer<typeof ZPublishBody>;
+/** What each store did: a store that refuses does not stop the others. */
+export const ZPublishResult = z.object({
+  results: z.array(
+    z.object({
+      integrationId: z.string(),
+      platform: z.string(),
+      ok: z.boolean(),
+      remoteProductId: z.string().nullable(),
+      remoteUrl: z.string().nullable(),
+      /** Why this store refused, in the seller's words. */
+      error: z.string().nullable(),
+    }),
+  ),
+});
+export type TPublishResult = z.infer<typeof ZPublishResult>;
+
 /** `POST /api/products/:id/update-in-store`: the store whose listing is updated. */
 export const ZUpdateInStoreBody = z.object({ integrationId: z.string().max(100) });
 /** A successful push: the product as the store has it. */

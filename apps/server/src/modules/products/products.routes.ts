@@ -7,6 +7,7 @@ import {
   ZCreateProduct,
   ZProductIdParams,
   ZProductListQuery,
+  ZPublishBody,
   ZStoreUploadBody,
   ZStoreUploadParams,
   ZUpdateProduct,
@@ -25,6 +26,7 @@ import {
   isStorePlatform,
   listProducts,
   prepareCreate,
+  publishProduct,
   pushProduct,
   updateProduct,
 } from './products.service';
@@ -167,6 +169,12 @@ export async function productsRoutes(app: FastifyInstance, { deps }: { deps: App
   app.post('/api/products/:id/duplicate', async (request, reply) => {
     const { id } = parseInput(ZProductIdParams, request.params, 'params');
     return reply.status(201).send(await duplicateProduct(deps, request.workspaceId, id));
+  });
+
+  app.post('/api/products/:id/publish', async (request) => {
+    const { id } = parseInput(ZProductIdParams, request.params, 'params');
+    const { integrationIds } = parseInput(ZPublishBody, request.body, 'body');
+    return publishProduct(deps, request.workspaceId, id, integrationIds);
   });
 
   app.post('/api/upload/:platform/:productId', async (request) => {

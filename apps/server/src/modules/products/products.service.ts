@@ -12,6 +12,7 @@ import {
   type TProductDetail,
   type TProductPage,
   type TProductStatus,
+  type TPublishResult,
   type TStorePlatform,
   type TStoreUploadResult,
   type TVariant,
@@ -20,11 +21,11 @@ import {
   type ZProductListQuery,
   type ZUpdateProduct,
 } from '@podforge/contract';
-import { and, asc, eq, gt } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray } from 'drizzle-orm';
 import type { z } from 'zod';
 import { designs, integrations, products, publications } from '../../db/schema';
 import type { AppDeps } from '../../deps';
-import { badRequest, conflict, notFound, notImplemented } from '../../lib/errors';
+import { AppError, badRequest, conflict, notFound, notImplemented } from '../../lib/errors';
 import { getCatalogProductDetail } from '../catalog/catalog.service';
 import { TEMPLATE_SETS } from '../mockups/mockup-templates';
 import { deletePrintFiles, printFilesOf } from '../print-files/print-files.service';
@@ -533,9 +534,118 @@ async function meetsReady(deps: AppDeps, row: ProductRow): Promise<boolean> {
   );
 }
 
+type StoreRow = typeof integrations.$inferSelect;
+
+/** The workspace's store integrations of these ids (another workspace's or an unknown id: 404). */
+async function storesByIds(deps: AppDeps, workspaceId: string, ids: string[]): Promise<StoreRow[]> {
+  if (ids.some((id) => !UUID.test(id))) throw notFound('Integration');
+  const rows = await deps.db
+    .select()
+    .from(integrations)
+    .where(
+      and(eq(integrations.workspaceId, workspaceId), eq(integrations.kind, 'store'), inArray(integrations.id, ids)),
+    );
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.map((id) => {
+    const row = byId.get(id);
+    if (!row) throw notFound('Integration');
+    return row;
+  });
+}
+
+/** Whether a push of this product has been in flight so long that its process must have ended. */
+async function pushIsStale(deps: AppDeps, row: ProductRow): Promise<boolean> {
+  const [recent] = await deps.db
+    .select({ id: publications.id })
+    .from(publications)
+    .where(
+      and(
+        eq(publications.productId, row.id),
+        eq(publications.workspaceId, row.workspaceId),
+        gt(publications.updatedAt, new Date(deps.now().getTime() - STALE_PUSH_MS)),
+      ),
+    )
+    .limit(1);
+  return !recent && row.updatedAt.getTime() <= deps.now().getTime() - STALE_PUSH_MS;
+}
+
+/** One store push of a product (the one operation every caller uses): the platform's push, or why it cannot. */
+async function pushToStore(
+  deps: AppDeps,
+  workspaceId: string,
+  row: ProductRow,
+  previous: 'draft' | 'ready' | 'live',
+  store: StoreRow,
+): Promise<TStoreUploadResult> {
+  const platform = store.platform as TStorePlatform;
+  if (platform !== 'shopify') {
+    throw notImplemented(
+      `${UNAVAILABLE[platform as Exclude<TStorePlatform, 'shopify'>] ?? platform} is not available yet`,
+    );
+  }
+  if (store.status !== 'connected' || store.verifiedAt === null) {
+    throw conflict(`${store.storeName ?? platformLabel(platform)} is not connected. Connect it in Integrations first.`);
+  }
+  return deps.shopify.publish(workspaceId, row, previous, store);
+}
+
 /**
- * `POST /api/upload/:platform/:productId`: every refusal a push can meet, in the order a seller can act on them,
- * then the push itself (Shopify; `modules/shopify`).
+ * `POST /api/products/:id/publish`: pushes the product to each chosen store in turn, server-side, so the create
+ * flows make one call however many stores there are. A store the product is already live in is skipped with a
+ * reason (its listing changes with 'Update in store'); one that refuses does not stop the others. A product live
+ * in one store may go to another.
+ */
+export async function publishProduct(
+  deps: AppDeps,
+  workspaceId: string,
+  productId: string,
+  integrationIds: string[],
+): Promise<TPublishResult> {
+  const first = await findProduct(deps.db, workspaceId, productId);
+  if (first.status === 'processing' && !(await pushIsStale(deps, first))) {
+    throw conflict(`"${first.title}" is being pushed to a store already`);
+  }
+  const stores = await storesByIds(deps, workspaceId, [...new Set(integrationIds)]);
+  const published = new Set(
+    ((await publicationsOf(deps.db, [productId])).get(productId) ?? [])
+      .filter((p) => p.status === 'published')
+      .map((p) => p.integrationId),
+  );
+  const results: TPublishResult['results'] = [];
+  for (const store of stores) {
+    const base = { integrationId: store.id, platform: store.platform };
+    if (published.has(store.id)) {
+      results.push({
+        ...base,
+        ok: false,
+        remoteProductId: null,
+        remoteUrl: null,
+        error: 'The product is already live in this store; use Update in store to change it',
+      });
+      continue;
+    }
+    const row = await findProduct(deps.db, workspaceId, productId);
+    const previous = row.status === 'processing' ? ((await meetsReady(deps, row)) ? 'ready' : 'draft') : row.status;
+    try {
+      const pushed = await pushToStore(deps, workspaceId, row, previous, store);
+      results.push({
+        ...base,
+        ok: true,
+        remoteProductId: pushed.remoteProductId,
+        remoteUrl: pushed.remoteUrl,
+        error: null,
+      });
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      results.push({ ...base, ok: false, remoteProductId: null, remoteUrl: null, error: error.message });
+    }
+  }
+  return { results };
+}
+
+/**
+ * `POST /api/upload/:platform/:productId` (the spec's Upload buttons and schedules): every refusal in the order a
+ * seller can act on them, then the same store push as `publishProduct`. A live product cannot be uploaded again.
  */
 export async function pushProduct(
   deps: AppDeps,
@@ -550,20 +660,7 @@ export async function pushProduct(
   if (row.status === 'processing') {
     // In flight, unless its push has not moved for a while: then the process running it ended, and the same
     // productSet (by handle) picks up where it stopped.
-    const [recent] = await deps.db
-      .select({ id: publications.id })
-      .from(publications)
-      .where(
-        and(
-          eq(publications.productId, row.id),
-          eq(publications.workspaceId, workspaceId),
-          gt(publications.updatedAt, new Date(deps.now().getTime() - STALE_PUSH_MS)),
-        ),
-      )
-      .limit(1);
-    if (recent || row.updatedAt.getTime() > deps.now().getTime() - STALE_PUSH_MS) {
-      throw conflict(`"${row.title}" is being pushed to a store already`);
-    }
+    if (!(await pushIsStale(deps, row))) throw conflict(`"${row.title}" is being pushed to a store already`);
     previous = (await meetsReady(deps, row)) ? 'ready' : 'draft';
   } else {
     previous = row.status;
@@ -589,5 +686,5 @@ export async function pushProduct(
   if (!store) {
     throw conflict(`No ${platformLabel(platform)} store is connected. Connect one in Integrations first.`);
   }
-  return deps.shopify.publish(workspaceId, row, previous, store);
+  return pushToStore(deps, workspaceId, row, previous, store);
 }

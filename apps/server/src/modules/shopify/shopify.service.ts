@@ -289,7 +289,7 @@ export class ShopifyService {
   async publish(
     workspaceId: string,
     product: ProductRow,
-    previousStatus: 'draft' | 'ready',
+    previousStatus: 'draft' | 'ready' | 'live',
     store: IntegrationRow,
   ): Promise<TStoreUploadResult> {
     const { db, now } = this.deps;

@@ -1,30 +1,20 @@
-import type { TIntegration } from '@podforge/contract';
+import type { TIntegration, TPublishResult } from '@podforge/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api-client';
 import { productListsKey } from './get-products';
-import { uploadProduct } from './upload-product';
 
 export type StoreUploadResult = { platform: string; integrationId: string; ok: boolean; error: string | null };
 
 /**
- * Spec section 7: one upload call per selected store, in sequence, so each push changes the product's status in
- * turn; a store that refuses does not stop the others.
+ * Pushes the product to every selected store with one call: the server pushes store by store (the one publish
+ * operation every caller uses), and a store that refuses does not stop the others.
  */
 export async function uploadToStores(productId: string, stores: TIntegration[]): Promise<StoreUploadResult[]> {
-  const results: StoreUploadResult[] = [];
-  for (const store of stores) {
-    try {
-      await uploadProduct({ platform: store.platform, productId, integrationId: store.id });
-      results.push({ platform: store.platform, integrationId: store.id, ok: true, error: null });
-    } catch (error) {
-      results.push({
-        platform: store.platform,
-        integrationId: store.id,
-        ok: false,
-        error: error instanceof Error ? error.message : String(error),
-      });
-    }
-  }
-  return results;
+  if (stores.length === 0) return [];
+  const { results } = await api.post<TPublishResult>(`/api/products/${encodeURIComponent(productId)}/publish`, {
+    integrationIds: stores.map((s) => s.id),
+  });
+  return results.map((r) => ({ platform: r.platform, integrationId: r.integrationId, ok: r.ok, error: r.error }));
 }
 
 export function useUploadToStores(productId: string) {

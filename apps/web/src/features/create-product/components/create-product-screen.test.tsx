@@ -387,14 +387,20 @@ describe('CreateProductScreen (simple flow)', () => {
       expect(screen.getByRole('link', { name: 'Go to Integrations' })).toHaveAttribute('href', '/integrations');
     });
 
-    it('selects stores, uploads to each in turn and reports the count', async () => {
+    it('selects stores, uploads to all of them in one call and reports the count', async () => {
+      const result = (integrationId: string, ok: boolean) => ({
+        integrationId,
+        platform: 'shopify',
+        ok,
+        remoteProductId: ok ? 'gid://shopify/Product/1' : null,
+        remoteUrl: null,
+        error: ok ? null : 'Shopify refused the product',
+      });
       const calls = stubApi({
         'GET /api/integrations': () => json([store('s1', 'Sunset Shop'), store('s2', 'Cat Shop')]),
         [`GET /api/products/${PRODUCT_ID}/schedules`]: () => json([]),
-        [`POST /api/upload/shopify/${PRODUCT_ID}`]: (call) =>
-          (call.body as { integrationId: string }).integrationId === 's1'
-            ? json({ success: true })
-            : json({ error: 'Shopify refused the product', code: 'UPSTREAM_ERROR' }, 502),
+        [`POST /api/products/${PRODUCT_ID}/publish`]: () =>
+          json({ results: [result('s1', true), result('s2', false)] }),
       });
       openStoresStep();
       await screen.findByText('Sunset Shop');
@@ -407,10 +413,7 @@ describe('CreateProductScreen (simple flow)', () => {
       fireEvent.click(screen.getByRole('checkbox', { name: /Cat Shop/ }));
       fireEvent.click(screen.getByRole('button', { name: 'Upload Now' }));
       expect(await screen.findByText('Product uploaded to 1 of 2 stores.')).toBeInTheDocument();
-      expect(calls.filter((c) => c.method === 'POST').map((c) => c.body)).toEqual([
-        { integrationId: 's1' },
-        { integrationId: 's2' },
-      ]);
+      expect(calls.filter((c) => c.method === 'POST').map((c) => c.body)).toEqual([{ integrationIds: ['s1', 's2'] }]);
       expect(screen.getByTestId('stores-selected')).toHaveTextContent('0 of 2 stores selected');
     });
 

@@ -478,11 +478,21 @@ describe('Pricing step', () => {
       'GET /api/integrations': () => json([store, { ...store, id: 'int-2', name: 'Other', isConnected: false }]),
       'POST /api/products': () => json({ id: PRODUCT_ID }, 201),
       [`PATCH /api/products/${PRODUCT_ID}`]: () => json({ id: PRODUCT_ID }),
-      [`POST /api/upload/shopify/${PRODUCT_ID}`]: () => {
+      [`POST /api/products/${PRODUCT_ID}/publish`]: () => {
         pushes += 1;
-        return pushes === 1
-          ? json({ error: 'Shopify publishing is not built yet', code: 'NOT_IMPLEMENTED' }, 501)
-          : json({ success: true });
+        const ok = pushes > 1;
+        return json({
+          results: [
+            {
+              integrationId: 'int-1',
+              platform: 'shopify',
+              ok,
+              remoteProductId: null,
+              remoteUrl: null,
+              error: ok ? null : 'Shopify publishing is not built yet',
+            },
+          ],
+        });
       },
     });
     fireEvent.click(await screen.findByRole('checkbox', { name: /Demo Shop/ }));
@@ -491,8 +501,8 @@ describe('Pricing step', () => {
     const alert = await screen.findByText('Shopify: Shopify publishing is not built yet');
     expect(alert.closest('[role="alert"]')).toHaveTextContent('Upload failed. Please try again.');
     expect(location()).toHaveTextContent('/create/pricing');
-    expect(fetch.calls.find((c) => c.url.pathname.startsWith('/api/upload/'))?.body).toEqual({
-      integrationId: 'int-1',
+    expect(fetch.calls.find((c) => c.url.pathname.endsWith('/publish'))?.body).toEqual({
+      integrationIds: ['int-1'],
     });
     // The created product is saved with the wizard, so even a reload would retry it rather than create another.
     expect(saved().createdProductId).toBe(PRODUCT_ID);
