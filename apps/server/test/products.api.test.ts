@@ -3,7 +3,7 @@ import path from 'node:path';
 import { PRODUCT_DESIGN_MAX_BYTES, PRODUCT_TITLE_MAX, skuFor, type TProduct } from '@podforge/contract';
 import { count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { designs, integrations, mockups, products, productVariants, publications } from '../src/db/schema';
+import { designs, integrations, products, productVariants, publications } from '../src/db/schema';
 import { insertDesign, solidPng } from './fixtures/designs';
 import { createTestApp, type TestApp, type TestClient } from './helpers';
 import { multipart, type Part, pngOf, type TextPart } from './support/design-fixtures';
