@@ -51,6 +51,8 @@ test('connects the sandbox Shopify store and uploads a product to it from My Pro
   // The sandbox page lists what the store received.
   await page.goto('/integrations/shopify-sandbox');
   const pushed = page.getByTestId('sandbox-product').filter({ hasText: title });
-  await expect(pushed).toContainText('SUN-L');
+  // The free-text sizes became the default blank's catalogue variants, with SKUs of their own.
+  await expect(pushed).toContainText('White / L');
   await expect(pushed).toContainText('26.99');
+  await expect(pushed).toContainText(/PF-[0-9A-F]{10}-71004/);
 });
