@@ -5,5 +5,6 @@ export * from './dashboard';
 export * from './designs';
 export * from './integrations';
 export * from './mockups';
+export * from './pricing';
 export * from './products';
 export * from './schedules';

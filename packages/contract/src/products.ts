@@ -23,28 +23,95 @@ export const ZVariant = z.object({
 });
 export type TVariant = z.infer<typeof ZVariant>;
 
-/** A product as the API answers it (spec section 3 'Product', plus the design and timestamps). */
+/** A variant as the API answers it: a catalogue colour x size (or a free-text option of an older product). */
+export const ZProductVariant = z.object({
+  id: z.string(),
+  /** The catalogue variant that is printed; null for a free-text variant that maps to no catalogue variant. */
+  catalogVariantId: z.number().int().nullable(),
+  /** 'Black / M', or the free-text name. */
+  option: z.string(),
+  color: z.string().nullable(),
+  colorHex: z.string().nullable(),
+  size: z.string().nullable(),
+  /** What the fulfilment provider charges for this variant (blank and first placement); null when unknown. */
+  baseCost: z.number().nullable(),
+  price: z.number(),
+  /** Deterministic for catalogue variants (`skuFor`): it never changes when the product is edited. */
+  sku: z.string().nullable(),
+});
+export type TProductVariant = z.infer<typeof ZProductVariant>;
+
+/** A mockup of the product, linked by key; `main` is the picture buyers see first. */
+export const ZProductMockup = z.object({
+  id: z.string(),
+  /** The catalogue colour it shows (null when it matches none). */
+  color: z.string().nullable(),
+  url: z.string(),
+  previewUrl: z.string(),
+  main: z.boolean(),
+});
+export type TProductMockup = z.infer<typeof ZProductMockup>;
+
+/** Where a design is printed on the catalogue product, and how. */
+export const ZProductPlacement = z.object({
+  placement: z.string(),
+  technique: z.string(),
+});
+
+/** A print file: the design placed on the catalogue placement at its pixel size and DPI. */
+export const ZPrintFile = z.object({
+  placement: z.string(),
+  width: z.number().int(),
+  height: z.number().int(),
+  dpi: z.number().int(),
+  /** Signed and expiring: works without the session cookie (a fulfilment provider downloads it). */
+  url: z.string(),
+  /** The seller's own download (needs the session). */
+  downloadUrl: z.string(),
+});
+export type TPrintFile = z.infer<typeof ZPrintFile>;
+
+/** A product as the API answers it (spec section 3 'Product', plus the catalogue link, mockups and timestamps). */
 export const ZProduct = z.object({
   id: z.string(),
   title: z.string(),
   description: z.string(),
+  /** The lowest variant price (the spec's one price). */
   price: z.number(),
   tags: z.array(z.string()),
   productType: z.string(),
-  variants: z.array(ZVariant.extend({ sku: z.string().nullable() })),
+  /** The catalogue product (bundled or live Printful id) that is printed; null for an older product with none. */
+  catalogProductId: z.number().int().nullable(),
+  placements: z.array(ZProductPlacement),
+  variants: z.array(ZProductVariant),
+  mockups: z.array(ZProductMockup),
+  /** The main mockup's full render (spec field), built from the link. */
   mockupUrl: z.string().nullable(),
   status: ZProductStatus,
   designId: z.string().nullable(),
   /** The design's thumbnail, when the product has a design. */
   designThumbnailUrl: z.string().nullable(),
-  /** A small picture for lists: the mockup's 512 px preview, else the design's thumbnail. */
+  /** A small picture for lists: the main mockup's 512 px preview, else the design's thumbnail. */
   thumbnailUrl: z.string().nullable(),
   /** Where the product can be seen in a store (its newest published push); null until it is live. */
   storeUrl: z.string().nullable(),
+  /** Live, and edited since its last push: 'Changes not in store'. */
+  changesNotInStore: z.boolean(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
 export type TProduct = z.infer<typeof ZProduct>;
+
+/** `GET /api/products/:id`: the product with its print files. */
+export const ZProductDetail = ZProduct.extend({ printFiles: z.array(ZPrintFile) });
+export type TProductDetail = z.infer<typeof ZProductDetail>;
+
+/** A catalogue variant the seller enables, at the seller's price. */
+export const ZVariantChoice = z.object({
+  catalogVariantId: z.number().int().positive(),
+  price: zPrice,
+});
+export type TVariantChoice = z.infer<typeof ZVariantChoice>;
 
 /** The product fields, with no defaults (a PATCH must not reset what it does not send). */
 const productFields = {
@@ -53,9 +120,17 @@ const productFields = {
   price: zPrice,
   tags: z.array(z.string().trim().min(1).max(PRODUCT_TAG_MAX_LENGTH)).max(PRODUCT_TAGS_MAX),
   productType: ZProductType,
-  variants: z.array(ZVariant).max(PRODUCT_VARIANTS_MAX),
+  /** Catalogue choices `{ catalogVariantId, price }`, or the spec's free-text `{ option, price, sku }`; not mixed. */
+  variants: z.union([z.array(ZVariantChoice), z.array(ZVariant)]).refine((v) => v.length <= PRODUCT_VARIANTS_MAX, {
+    message: `at most ${PRODUCT_VARIANTS_MAX} variants`,
+  }),
   designId: z.uuid(),
+  /** The catalogue product to print on; a product type alone gets that type's default (`defaultCatalogProductId`). */
+  catalogProductId: z.number().int().positive(),
+  /** The main mockup (the picture buyers see first). */
   mockupId: z.uuid(),
+  /** Every mockup of the product (one per colour); the main one is `mockupId`, else the first. */
+  mockupIds: z.array(z.uuid()).max(50),
   mockupUrl: z.string().max(2000),
   /** A seller sets draft or ready; processing and live follow store pushes. */
   status: z.enum(['draft', 'ready']),
@@ -73,7 +148,9 @@ export const ZCreateProduct = z.object({
   tags: productFields.tags.default([]),
   variants: productFields.variants.default([]),
   designId: productFields.designId.optional(),
+  catalogProductId: productFields.catalogProductId.optional(),
   mockupId: productFields.mockupId.optional(),
+  mockupIds: productFields.mockupIds.optional(),
   mockupUrl: productFields.mockupUrl.optional(),
   status: productFields.status.default('draft'),
 });
@@ -95,6 +172,8 @@ export type TStorePlatform = (typeof STORE_PLATFORMS)[number];
 export const ZStoreUploadParams = z.object({ platform: z.string().max(40), productId: z.uuid() });
 /** integrationId: a store integration of the workspace; absent or 'default' picks the connected one. */
 export const ZStoreUploadBody = z.object({ integrationId: z.string().max(100).optional() });
+/** `POST /api/products/:id/update-in-store`: the store whose listing is updated. */
+export const ZUpdateInStoreBody = z.object({ integrationId: z.string().max(100) });
 /** A successful push: the product as the store has it. */
 export const ZStoreUploadResult = z.object({
   success: z.literal(true),
@@ -140,4 +219,55 @@ export function defaultVariants(price: number | null | undefined): TVariant[] {
     { option: 'Large', price: base, sku: 'L' },
     { option: 'Extra Large', price: base + 2, sku: 'XL' },
   ];
+}
+
+/** The free-text size names the simple flow and the AI use, mapped to catalogue sizes. */
+const SIZE_WORDS: Record<string, string> = {
+  'extra small': 'XS',
+  small: 'S',
+  medium: 'M',
+  large: 'L',
+  'extra large': 'XL',
+  'x-large': 'XL',
+  xxl: '2XL',
+  '2x-large': '2XL',
+  'xx-large': '2XL',
+  xxxl: '3XL',
+  '3x-large': '3XL',
+};
+
+/** The catalogue size a free-text variant name stands for ('Small' -> 'S', 'xl' -> 'XL'), or the name itself. */
+export function sizeFromOption(option: string): string {
+  const key = option.trim().toLowerCase();
+  return SIZE_WORDS[key] ?? option.trim().toUpperCase();
+}
+
+/** 'Black / M'; a product of one size or colour names just the other. */
+export function variantLabel(color: string | null, size: string | null): string {
+  return [color, size].filter(Boolean).join(' / ') || 'Default';
+}
+
+/**
+ * The SKU of a product's catalogue variant: the same for the same product and catalogue variant, so an edit never
+ * changes it, and unique across a workspace's products, so a store order line finds its product by SKU.
+ */
+export function skuFor(productId: string, catalogVariantId: number): string {
+  return `PF-${productId.replace(/-/g, '').slice(0, 10).toUpperCase()}-${catalogVariantId}`;
+}
+
+/** What a product needs to be 'ready' (design.md 'Product status'); empty when it may be. One rule, web and server. */
+export function missingForReady(p: {
+  designId: string | null;
+  hasMockup: boolean;
+  title: string;
+  description: string;
+  variants: { price: number }[];
+}): string[] {
+  const missing: string[] = [];
+  if (!p.designId) missing.push('a design');
+  if (!p.hasMockup) missing.push('a mockup');
+  if (!p.title.trim()) missing.push('a title');
+  if (!p.description.trim()) missing.push('a description');
+  if (!p.variants.some((v) => v.price > 0)) missing.push('a variant with a price above 0');
+  return missing;
 }
