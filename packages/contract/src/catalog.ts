@@ -138,3 +138,47 @@ export const ZPrintfulCallbackQuery = z.object({
   code: z.string().max(2000).optional(),
   success: z.string().max(5).optional(),
 });
+
+/** `GET /api/printful/products/:id`: one catalogue product, its colour x size variants and its placements. */
+export const ZCatalogProductDetail = z.object({
+  id: z.number().int(),
+  type: z.string(),
+  name: z.string(),
+  brand: z.string(),
+  model: z.string(),
+  description: z.string(),
+  currency: z.string(),
+  variants: z.array(
+    z.object({
+      id: z.number().int(),
+      color: z.string(),
+      colorHex: z.string(),
+      size: z.string(),
+      /** The variant's cost with one placement printed, in `currency`. */
+      baseCost: z.number(),
+    }),
+  ),
+  placements: z.array(
+    z.object({
+      placement: z.string(),
+      title: z.string(),
+      technique: z.string(),
+      widthPx: z.number().int(),
+      heightPx: z.number().int(),
+      dpi: z.number().int(),
+    }),
+  ),
+});
+export type TCatalogProductDetail = z.infer<typeof ZCatalogProductDetail>;
+export const ZCatalogProductIdParams = z.object({ id: z.coerce.number().int().positive() });
+
+/** The catalogue product a product of a bare type is made on (the simple flow); the seller can change it. */
+export const DEFAULT_CATALOG_PRODUCT: Record<string, number> = {
+  tshirt: 71,
+  hoodie: 146,
+  mug: 19,
+  poster: 1,
+  sticker: 358,
+  tote: 367,
+  phone_case: 181,
+};
