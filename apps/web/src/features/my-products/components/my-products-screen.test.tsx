@@ -4,30 +4,11 @@ import userEvent from '@testing-library/user-event';
 import { useLocation } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '@/components/ui/toaster';
+import { buildProduct, legacyVariant } from '@/test/product-fixtures';
 import { type FakeRequest, fakeFetch, json, renderWithProviders } from '@/test/render';
 import { MyProductsScreen } from './my-products-screen';
 
-const product = (id: string, over: Partial<TProduct> = {}): TProduct => ({
-  id,
-  title: `Product ${id}`,
-  description: `Description ${id}`,
-  price: 25,
-  tags: ['cats'],
-  productType: 'tshirt',
-  variants: [
-    { option: 'Small', price: 25, sku: 'S' },
-    { option: 'Medium', price: 25, sku: 'M' },
-  ],
-  mockupUrl: `/api/mockups/${id}.png`,
-  status: 'draft',
-  designId: null,
-  designThumbnailUrl: null,
-  thumbnailUrl: null,
-  storeUrl: null,
-  createdAt: '2025-03-04T10:00:00.000Z',
-  updatedAt: '2025-03-04T10:00:00.000Z',
-  ...over,
-});
+const product = (id: string, over: Partial<TProduct> = {}): TProduct => buildProduct(id, over);
 
 const pageOf = (items: TProduct[], over: Partial<TProductPage> = {}): TProductPage => ({
   items,
@@ -131,7 +112,7 @@ describe('MyProductsScreen', () => {
             status: 'live',
             mockupUrl: null,
             designThumbnailUrl: '/api/designs/d1/thumbnail',
-            variants: [{ option: 'One size', price: 12, sku: null }],
+            variants: [legacyVariant('One size', 12)],
             createdAt: '2024-12-25T12:00:00.000Z',
           }),
           product('c', { title: 'Bare Poster', status: 'processing', mockupUrl: null }),
@@ -346,10 +327,7 @@ describe('MyProductsScreen', () => {
           ...listed,
           description: 'A soft cotton tee.',
           tags: ['cats', 'cute'],
-          variants: [
-            { option: 'Small', price: 25, sku: 'S' },
-            { option: 'Extra Large', price: 27, sku: null },
-          ],
+          variants: [legacyVariant('Small', 25, 'S'), legacyVariant('Extra Large', 27)],
         }),
     });
     await userEvent.click(await screen.findByRole('button', { name: 'Preview' }));
