@@ -9,7 +9,7 @@ export const settingsQueryOptions = () =>
     queryFn: ({ signal }) => api.get<TWorkspaceSettings>('/api/settings', signal),
   });
 
-export const useWorkspaceSettings = () => useQuery(settingsQueryOptions());
+export const useWorkspaceSettings = (enabled = true) => useQuery({ ...settingsQueryOptions(), enabled });
 
 /** What the pricing screens compute with until (or when) the workspace's own settings cannot be read. */
 export const FALLBACK_SETTINGS: TWorkspaceSettings = {
