@@ -1,6 +1,6 @@
 import { priceForMargin, priceProblem, type TStoreFee, variantEconomics } from '@podforge/contract';
 import { AlertTriangle } from 'lucide-react';
-import { type FormEvent, type ReactNode, useEffect, useId, useState } from 'react';
+import { type ReactNode, useEffect, useId, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { inputClass } from '@/components/ui/input';
 import { cn } from '@/lib/utils';
@@ -41,8 +41,7 @@ export function PricingEditor({ rows, onPriceChange, onPricesChange, fee, platfo
   const [marginError, setMarginError] = useState<string | null>(null);
   const id = useId();
 
-  const setFromMargin = (e: FormEvent) => {
-    e.preventDefault();
+  const setFromMargin = () => {
     const margin = Number(marginText);
     if (!marginText.trim() || !Number.isFinite(margin) || margin < 0 || margin >= 100) {
       setMarginError('Enter a margin from 0 to 99 percent.');
@@ -87,9 +86,10 @@ export function PricingEditor({ rows, onPriceChange, onPricesChange, fee, platfo
           />
         ))}
       </ul>
-      <form
+      {/* Not a <form>: the editor sits inside forms (Edit Product), and forms must not nest. */}
+      <div
         className="flex flex-wrap items-end gap-3 rounded-lg bg-slate-50 p-3"
-        onSubmit={setFromMargin}
+        role="group"
         aria-label="Set prices from margin"
       >
         <label className="block space-y-1 text-sm font-medium" htmlFor={`${id}-margin`}>
@@ -100,9 +100,14 @@ export function PricingEditor({ rows, onPriceChange, onPricesChange, fee, platfo
             inputMode="decimal"
             value={marginText}
             onChange={(e) => setMarginText(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key !== 'Enter') return;
+              e.preventDefault();
+              setFromMargin();
+            }}
           />
         </label>
-        <Button type="submit" variant="outline">
+        <Button variant="outline" onClick={setFromMargin}>
           Set prices from margin
         </Button>
         <p className="basis-full text-xs text-slate-500">
@@ -114,7 +119,7 @@ export function PricingEditor({ rows, onPriceChange, onPricesChange, fee, platfo
             {marginError}
           </p>
         )}
-      </form>
+      </div>
     </div>
   );
 }
