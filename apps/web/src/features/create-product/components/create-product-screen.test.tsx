@@ -255,7 +255,8 @@ describe('CreateProductScreen (simple flow)', () => {
     expect(currentStep()).toHaveTextContent('Upload Design');
     expect(stepButton(/Upload to Stores/)).toBeEnabled();
     expect(JSON.parse(sessionStorage.getItem(SIMPLE_FLOW_STORAGE_KEY) ?? '{}').productId).toBe(PRODUCT_ID);
-  });
+    // The whole journey with real polling takes about 1.5 s alone; a busy shared machine needed more than 5 s.
+  }, 15_000);
 
   it('refuses a file over 10 MB and a file of another type in the browser, with the spec texts', async () => {
     const calls = stubApi({ 'GET /api/designs': () => json([]) });
