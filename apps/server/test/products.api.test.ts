@@ -312,6 +312,15 @@ describe('POST /api/products', () => {
     expect(product.variants.map((v) => v.catalogVariantId)).toEqual(chosen.map((v: { id: number }) => v.id));
     expect(product.variants.every((v) => v.baseCost === 9.25 && v.price === 24.99 && v.colorHex)).toBe(true);
     expect((await a.client.get('/api/printful/products/999999')).statusCode).toBe(404);
+
+    // The seller may print on another placement of the blank; one it does not have is refused by name.
+    const back = await a.client.patch(`/api/products/${product.id}`, { placement: 'back' });
+    expect(back.json().placements).toEqual([{ placement: 'back', technique: 'dtg' }]);
+    const sleeve = await a.client.patch(`/api/products/${product.id}`, { placement: 'left_sleeve' });
+    expect(sleeve.statusCode).toBe(400);
+    expect(sleeve.json().error).toBe(
+      "placement: Unisex Staple T-Shirt | Bella + Canvas 3001 has no placement 'left_sleeve'",
+    );
   });
 
   it('gives empty variants every size of the default catalogue product at the price, larger sizes at their extra cost', async () => {

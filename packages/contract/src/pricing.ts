@@ -65,8 +65,9 @@ export function roundUpTo99(price: number): number {
 export function priceForMargin(baseCost: number, marginPercent: number, fee: TStoreFee, round99 = true): number {
   const keep = 1 - fee.percent / 100 - marginPercent / 100;
   if (keep <= 0) throw new Error('margin and fee leave nothing of the price');
-  const raw = Math.ceil(((cents(baseCost) + cents(fee.fixed)) / keep) * 1) / 100;
-  return round99 ? roundUpTo99(raw) : fromCents(Math.ceil(raw * 100));
+  // Whole cents, rounded up; kept in cents so `raw * 100` never meets a float like 1234.0000001 and rounds up twice.
+  const rawC = Math.ceil((cents(baseCost) + cents(fee.fixed)) / keep);
+  return round99 ? roundUpTo99(fromCents(rawC)) : fromCents(rawC);
 }
 
 /** A price the server refuses: at or below 0, or below what the variant costs to make. */

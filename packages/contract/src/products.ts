@@ -132,6 +132,8 @@ const productFields = {
   /** Every mockup of the product (one per colour); the main one is `mockupId`, else the first. */
   mockupIds: z.array(z.uuid()).max(50),
   mockupUrl: z.string().max(2000),
+  /** The catalogue placement the design is printed at ('front'); the catalogue product's first when absent. */
+  placement: z.string().trim().min(1).max(40),
   /** A seller sets draft or ready; processing and live follow store pushes. */
   status: z.enum(['draft', 'ready']),
 };
@@ -152,6 +154,7 @@ export const ZCreateProduct = z.object({
   mockupId: productFields.mockupId.optional(),
   mockupIds: productFields.mockupIds.optional(),
   mockupUrl: productFields.mockupUrl.optional(),
+  placement: productFields.placement.optional(),
   status: productFields.status.default('draft'),
 });
 export type TCreateProduct = z.input<typeof ZCreateProduct>;

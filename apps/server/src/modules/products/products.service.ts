@@ -283,9 +283,13 @@ function buildVariants(
   return variantsFromLegacy(productId, detail, legacy, price, colours);
 }
 
-function placementsOf(detail: TCatalogProductDetail | null) {
-  const first = detail?.placements[0];
-  return first ? [{ placement: first.placement, technique: first.technique }] : [];
+/** The placement printed: the one chosen (400 when the catalogue product has no such placement), else its first. */
+function placementsOf(detail: TCatalogProductDetail | null, chosen?: string | undefined) {
+  const found = chosen ? detail?.placements.find((p) => p.placement === chosen) : detail?.placements[0];
+  if (chosen && !found) {
+    throw badRequest(`placement: ${detail?.name ?? 'this product'} has no placement '${chosen}'`);
+  }
+  return found ? [{ placement: found.placement, technique: found.technique }] : [];
 }
 
 export type PreparedCreate = {
@@ -293,6 +297,7 @@ export type PreparedCreate = {
   detail: TCatalogProductDetail | null;
   variants: NewVariant[];
   links: NewMockupLink[];
+  placements: { placement: string; technique: string }[];
   adjustments: Record<string, number>;
 };
 
@@ -322,9 +327,10 @@ export async function prepareCreate(
       variants,
     });
   }
+  const placements = placementsOf(detail, input.placement);
   const mainId = links.find((l) => l.main)?.mockupId;
   const [main] = mainId ? await findMockups(deps.db, workspaceId, [mainId]) : [];
-  return { id, detail, variants, links, adjustments: main?.adjustments ?? { ...DEFAULT_ADJUSTMENTS } };
+  return { id, detail, variants, links, placements, adjustments: main?.adjustments ?? { ...DEFAULT_ADJUSTMENTS } };
 }
 
 /** Writes the product, its variants and its mockup links in one transaction. */
@@ -350,7 +356,7 @@ export async function insertProduct(
         status: input.status,
         designId,
         catalogProductId: prepared.detail?.id ?? null,
-        placements: placementsOf(prepared.detail),
+        placements: prepared.placements,
         adjustments: prepared.adjustments,
         createdAt: now,
         updatedAt: now,
@@ -365,7 +371,16 @@ export async function insertProduct(
   return productById(deps, workspaceId, row.id);
 }
 
-const CONTENT_FIELDS = ['title', 'description', 'price', 'tags', 'productType', 'variants', 'designId'] as const;
+const CONTENT_FIELDS = [
+  'title',
+  'description',
+  'price',
+  'tags',
+  'productType',
+  'variants',
+  'designId',
+  'placement',
+] as const;
 
 /**
  * Changes what is sent and nothing else. `variants` sent are the whole set of enabled variants (SKUs stay, since
@@ -429,7 +444,8 @@ export async function updateProduct(
         ...(input.productType !== undefined ? { productType: input.productType } : {}),
         ...(input.status !== undefined ? { status: input.status } : {}),
         ...(variants ? { price: lowestPrice(variants).toFixed(2) } : {}),
-        ...(catalogChanged ? { catalogProductId: detail?.id ?? null, placements: placementsOf(detail) } : {}),
+        ...(catalogChanged ? { catalogProductId: detail?.id ?? null } : {}),
+        ...(catalogChanged || input.placement ? { placements: placementsOf(detail, input.placement) } : {}),
         ...(main ? { adjustments: main.adjustments } : {}),
         designId,
         updatedAt: now,

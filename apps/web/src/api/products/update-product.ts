@@ -14,7 +14,8 @@ export function useUpdateProduct() {
   return useMutation({
     mutationFn: updateProduct,
     onSuccess: async (product) => {
-      queryClient.setQueryData(productQueryOptions(product.id).queryKey, product);
+      // The detail also holds print files, which the answer does not: read it again.
+      await queryClient.invalidateQueries({ queryKey: productQueryOptions(product.id).queryKey });
       await queryClient.invalidateQueries({ queryKey: productListsKey });
     },
   });

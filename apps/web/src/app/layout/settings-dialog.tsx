@@ -2,6 +2,7 @@ import { X } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import { useDashboardStats } from '@/api/dashboard/get-dashboard-stats';
+import { PricingSettings } from '@/components/pricing/pricing-settings';
 import { Button } from '@/components/ui/button';
 
 type Props = { open: boolean; onClose: () => void };
@@ -25,7 +26,7 @@ export function SettingsDialog({ open, onClose }: Props) {
       aria-labelledby="settings-title"
       onClose={onClose}
       onCancel={onClose}
-      className="m-auto w-[min(28rem,calc(100vw-2rem))] rounded-xl border border-slate-200 p-0 shadow-xl backdrop:bg-slate-900/40"
+      className="m-auto max-h-[calc(100vh-2rem)] w-[min(28rem,calc(100vw-2rem))] overflow-y-auto rounded-xl border border-slate-200 p-0 shadow-xl backdrop:bg-slate-900/40"
     >
       <div className="flex items-center justify-between border-b border-slate-100 px-5 py-4">
         <h2 id="settings-title" className="text-lg font-semibold">
@@ -62,6 +63,13 @@ export function SettingsDialog({ open, onClose }: Props) {
           ) : (
             <p className="mt-1 text-slate-500">{stats.isLoading ? 'Loading…' : 'Not available right now.'}</p>
           )}
+        </section>
+        <section>
+          <h3 className="font-medium text-slate-900">Pricing</h3>
+          <p className="mt-1 text-slate-600">
+            The pricing editor warns below the target margin and counts each store's fee in profit and margin.
+          </p>
+          <PricingSettings enabled={open} />
         </section>
         <section>
           <h3 className="font-medium text-slate-900">Stores and fulfilment</h3>

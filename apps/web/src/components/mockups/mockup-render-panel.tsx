@@ -2,9 +2,11 @@ import type { TMockup } from '@podforge/contract';
 import { CheckCircle2, Loader2 } from 'lucide-react';
 import { useState } from 'react';
 import { useGenerateMockups } from '@/api/mockups/generate-mockups';
+import { useMockupTemplates } from '@/api/mockups/get-mockup-templates';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { toast } from '@/components/ui/use-toast';
+import { nearestColor } from '@/lib/colors';
 import { cn } from '@/lib/utils';
 import { type MockupDesignSource, MockupPreview, type MockupSelection } from './mockup-preview';
 
@@ -18,7 +20,26 @@ type Props = {
   onMockupsChange: (mockups: TMockup[], selectedMockupId: string | null) => void;
   /** Tells the parent a render is running (its Continue waits for it). */
   onBusyChange?: (busy: boolean) => void;
+  /**
+   * The catalogue colours the product offers: one mockup is rendered per colour (in the template colour nearest
+   * to its hex) instead of every template colour, and `onColorMockups` says which mockup shows which colour.
+   */
+  colors?: readonly { name: string; hex: string }[];
+  onColorMockups?: (byColor: Record<string, string>) => void;
 };
+
+/** Each catalogue colour's nearest template colour id (by hex); colours with no usable hex are left out. */
+export function templateColorsFor(
+  colors: readonly { name: string; hex: string }[],
+  templateColors: readonly { id: string; hex: string }[],
+): Record<string, string> {
+  const byColor: Record<string, string> = {};
+  for (const c of colors) {
+    const match = nearestColor(c.hex, templateColors);
+    if (match) byColor[c.name] = match.id;
+  }
+  return byColor;
+}
 
 /**
  * The editor and the server render together, for both create flows: the seller places the design, the server
@@ -32,7 +53,10 @@ export function MockupRenderPanel({
   selectedMockupId,
   onMockupsChange,
   onBusyChange,
+  colors,
+  onColorMockups,
 }: Props) {
+  const templates = useMockupTemplates(productType);
   const [selection, setSelection] = useState<MockupSelection | null>(null);
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
   // Every colour is the default; one colour renders in a second rather than several on a busy server.
@@ -44,6 +68,10 @@ export function MockupRenderPanel({
 
   const onGenerate = () => {
     if (!selection) return;
+    const template = templates.data?.templates.find((t) => t.id === selection.templateId);
+    const perColor = colors && template ? templateColorsFor(colors, template.colors) : null;
+    const wanted = perColor ? [...new Set(Object.values(perColor))] : [];
+    const colorIds = perColor && wanted.length > 0 ? wanted : everyColour ? null : [selection.color];
     onMockupsChange([], null);
     onBusyChange?.(true);
     generate.mutate(
@@ -52,12 +80,20 @@ export function MockupRenderPanel({
         productType,
         adjustments: selection.adjustments,
         templateIds: [selection.templateId],
-        ...(everyColour ? {} : { colors: [selection.color] }),
+        ...(colorIds ? { colors: colorIds } : {}),
       },
       {
         onSuccess: (job) => {
           const chosen = job.mockups.find((m) => m.color === selection.color) ?? job.mockups[0] ?? null;
           onMockupsChange(job.mockups, chosen?.id ?? null);
+          if (perColor && onColorMockups) {
+            const byColor: Record<string, string> = {};
+            for (const [name, templateColor] of Object.entries(perColor)) {
+              const mockup = job.mockups.find((m) => m.color === templateColor);
+              if (mockup) byColor[name] = mockup.id;
+            }
+            onColorMockups(byColor);
+          }
           toast({
             title: 'Mockups Ready',
             description: `${job.total} mockups rendered. Pick the one buyers see first.`,
@@ -81,16 +117,23 @@ export function MockupRenderPanel({
               {generate.isPending && <Loader2 className="animate-spin" />}
               {mockups.length > 0 && !generate.isPending ? 'Regenerate Mockups' : 'Generate Mockups'}
             </Button>
-            <label className="flex items-center gap-2 text-sm text-slate-600">
-              <input
-                type="checkbox"
-                className="h-4 w-4 accent-brand-600"
-                checked={everyColour}
-                disabled={generate.isPending}
-                onChange={(e) => setEveryColour(e.target.checked)}
-              />
-              Render every colour of the chosen view (else only the chosen colour), exactly as placed
-            </label>
+            {colors ? (
+              <p className="text-sm text-slate-600" data-testid="mockup-colours">
+                One mockup per colour you offer, exactly as placed:{' '}
+                {colors.length > 0 ? colors.map((c) => c.name).join(', ') : 'no colour chosen yet'}
+              </p>
+            ) : (
+              <label className="flex items-center gap-2 text-sm text-slate-600">
+                <input
+                  type="checkbox"
+                  className="h-4 w-4 accent-brand-600"
+                  checked={everyColour}
+                  disabled={generate.isPending}
+                  onChange={(e) => setEveryColour(e.target.checked)}
+                />
+                Render every colour of the chosen view (else only the chosen colour), exactly as placed
+              </label>
+            )}
             {progress && (
               <span className="text-sm text-slate-600" data-testid="mockup-progress">
                 {progress.done} of {progress.total} rendered

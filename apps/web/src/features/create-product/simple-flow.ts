@@ -24,6 +24,9 @@ export type SimpleFlowState = {
   step: SimpleFlowStep;
   design: TDesign | null;
   content: ListingContent | null;
+  /** Every mockup of the last render (one per colour): the product links them all. */
+  mockups: TMockup[];
+  /** The one picked: the product's main picture. */
   mockup: TMockup | null;
   productId: string | null;
 };
@@ -32,6 +35,7 @@ export const INITIAL_FLOW: SimpleFlowState = {
   step: 'upload',
   design: null,
   content: null,
+  mockups: [],
   mockup: null,
   productId: null,
 };

@@ -3,13 +3,13 @@ import {
   canContinue,
   INITIAL_WIZARD,
   loadWizardState,
-  parsePrice,
+  productMockupIds,
   productTypeFor,
   saveWizardState,
   WIZARD_SESSION_KEYS,
+  WIZARD_STATE_VERSION,
   WIZARD_STORAGE_KEY,
   type WizardState,
-  wizardDefaultVariants,
 } from './wizard-state';
 
 const category = { id: 2, parentId: 1, name: 'T-Shirts', image: '' };
@@ -30,7 +30,7 @@ describe('wizard state', () => {
     sessionStorage.clear();
   });
 
-  it('saves under its key with version 1 and loads it back; session storage holds platform, category and designs', () => {
+  it('saves under its key with version 2 and loads it back; session storage holds platform, category and designs', () => {
     const state: WizardState = {
       ...INITIAL_WIZARD,
       step: 'design',
@@ -41,7 +41,7 @@ describe('wizard state', () => {
     };
     saveWizardState(state);
     const saved = JSON.parse(localStorage.getItem(WIZARD_STORAGE_KEY) ?? '{}');
-    expect(saved).toMatchObject({ version: 1, state: { step: 'design', platform: 'shopify' } });
+    expect(saved).toMatchObject({ version: 2, state: { step: 'design', platform: 'shopify' } });
     expect(sessionStorage.getItem(WIZARD_SESSION_KEYS.platform)).toBe('shopify');
     expect(sessionStorage.getItem(WIZARD_SESSION_KEYS.categoryId)).toBe('2');
     expect(sessionStorage.getItem(WIZARD_SESSION_KEYS.categoryName)).toBe('T-Shirts');
@@ -49,8 +49,15 @@ describe('wizard state', () => {
     expect(loadWizardState()).toEqual(state);
   });
 
-  it('drops a saved state of another version and starts from what session storage holds', () => {
-    localStorage.setItem(WIZARD_STORAGE_KEY, JSON.stringify({ version: 0, state: { step: 'pricing' } }));
+  it('drops a saved state of another version (version 1 had free-text variants) and starts from session storage', () => {
+    expect(WIZARD_STATE_VERSION).toBe(2);
+    localStorage.setItem(
+      WIZARD_STORAGE_KEY,
+      JSON.stringify({
+        version: 1,
+        state: { step: 'pricing', pricing: { variants: [{ option: 'Small', price: 25 }] } },
+      }),
+    );
     sessionStorage.setItem(WIZARD_SESSION_KEYS.platform, 'shopify');
     sessionStorage.setItem(WIZARD_SESSION_KEYS.categoryId, '2');
     sessionStorage.setItem(WIZARD_SESSION_KEYS.categoryName, 'T-Shirts');
@@ -93,16 +100,13 @@ describe('wizard state', () => {
     expect(productTypeFor({ name: 'Something' }, { name: 'Misc' })).toBe('tshirt');
   });
 
-  it('seeds the default variants at the template price (25 without one) and parses prices', () => {
-    expect(wizardDefaultVariants(template)).toEqual([
-      { option: 'Small', price: 12.5, sku: 'S' },
-      { option: 'Medium', price: 12.5, sku: 'M' },
-      { option: 'Large', price: 12.5, sku: 'L' },
-      { option: 'Extra Large', price: 14.5, sku: 'XL' },
-    ]);
-    expect(wizardDefaultVariants(null)[0]?.price).toBe(25);
-    expect(parsePrice('19.99')).toBe(19.99);
-    expect(parsePrice('abc')).toBe(0);
-    expect(parsePrice('')).toBe(0);
+  it("links the main mockup first, then each offered colour's own, each once", () => {
+    const state: WizardState = {
+      ...INITIAL_WIZARD,
+      selectedMockupId: 'm-black',
+      colorMockups: { Black: 'm-black', White: 'm-white', Navy: 'm-navy', Charcoal: 'm-black' },
+    };
+    expect(productMockupIds(state, ['White', 'Black', 'Charcoal', 'Red'])).toEqual(['m-black', 'm-white']);
+    expect(productMockupIds({ ...state, selectedMockupId: null }, ['Navy'])).toEqual(['m-navy']);
   });
 });

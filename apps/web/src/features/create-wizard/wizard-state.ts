@@ -1,17 +1,20 @@
-import {
-  defaultVariants,
-  type TCatalogCategory,
-  type TCatalogTemplate,
-  type TMockup,
-  type TProductType,
-  type TStorePlatform,
-  type TVariant,
+import type {
+  TCatalogCategory,
+  TCatalogTemplate,
+  TMockup,
+  TProductType,
+  TStorePlatform,
+  TVariantChoice,
 } from '@podforge/contract';
 import type { WizardStepId } from './wizard-steps';
 
-/** Spec section 3 'Wizard state': saved in local storage under this key, with this version. */
+/**
+ * Spec section 3 'Wizard state': saved in local storage under this key, with this version. Version 2: variants are
+ * catalogue variants (`{ catalogVariantId, price }`) of the template's catalogue product, and mockups are kept per
+ * colour; a version 1 state (free-text variants) is dropped.
+ */
 export const WIZARD_STORAGE_KEY = 'podforge.create-wizard';
-export const WIZARD_STATE_VERSION = 1;
+export const WIZARD_STATE_VERSION = 2;
 
 /** Spec section 3: session storage holds these apart from the saved state. */
 export const WIZARD_SESSION_KEYS = {
@@ -41,15 +44,21 @@ export type WizardState = {
   selectedTemplate: TCatalogTemplate | null;
   designFiles: WizardDesign[];
   mockups: TMockup[];
-  /** The rendered mockup the seller picked: the product's image. */
+  /** The rendered mockup the seller picked: the product's main image. */
   selectedMockupId: string | null;
+  /** Each offered catalogue colour's mockup (colour name -> mockup id), from the last render. */
+  colorMockups: Record<string, string>;
   /**
    * The product an Upload Product attempt created, kept across reloads: a retry after a failed store push updates
    * and pushes it again rather than creating a second product.
    */
   createdProductId: string | null;
   details: WizardDetails;
-  pricing: { variants: TVariant[] };
+  /**
+   * The enabled variants of the template's catalogue product (the template id is the catalogue product id) with
+   * their prices. `catalogProductId` says which product they belong to: null until its defaults are set.
+   */
+  pricing: { catalogProductId: number | null; variants: TVariantChoice[] };
 };
 
 export const INITIAL_WIZARD: WizardState = {
@@ -60,9 +69,10 @@ export const INITIAL_WIZARD: WizardState = {
   designFiles: [],
   mockups: [],
   selectedMockupId: null,
+  colorMockups: {},
   createdProductId: null,
   details: { title: '', description: '', tags: [] },
-  pricing: { variants: [] },
+  pricing: { catalogProductId: null, variants: [] },
 };
 
 /** Store platforms the wizard offers; only Shopify can take products today (the others answer 501). */
@@ -94,7 +104,7 @@ function readSession(): Partial<WizardState> {
 }
 
 /**
- * The saved state when it is version 1; anything else (older, newer, broken) is dropped, and what session storage
+ * The saved state when it is the current version; anything else (older, newer, broken) is dropped, and what session storage
  * still holds for this tab (platform, category, designs) seeds a fresh state.
  */
 export function loadWizardState(): WizardState {
@@ -182,12 +192,10 @@ export function productTypeFor(
   return typeIn(category?.name) ?? typeIn(template?.name) ?? 'tshirt';
 }
 
-/** Spec section 9 'Default variants', at the template's price (25 without one). */
-export const wizardDefaultVariants = (template: TCatalogTemplate | null): TVariant[] =>
-  defaultVariants(template?.price ?? null);
-
-/** Price entered in the variants editor: a number, 0 when it is not one (spec section 5). */
-export function parsePrice(text: string): number {
-  const value = Number.parseFloat(text);
-  return Number.isFinite(value) && value >= 0 ? Math.round(value * 100) / 100 : 0;
+/**
+ * The mockups a product made in the wizard links: the main one first, then each offered colour's own (each once).
+ */
+export function productMockupIds(state: WizardState, colors: readonly string[]): string[] {
+  const ids = [state.selectedMockupId, ...colors.map((c) => state.colorMockups[c])];
+  return [...new Set(ids.filter((id): id is string => Boolean(id)))];
 }

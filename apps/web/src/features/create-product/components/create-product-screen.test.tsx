@@ -3,6 +3,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '@/components/ui/toaster';
 import { dismiss } from '@/components/ui/use-toast';
+import { catalogTee } from '@/test/catalog-fixtures';
 import { fakeFetch, json, renderWithProviders } from '@/test/render';
 import { SIMPLE_FLOW_STORAGE_KEY } from '../use-simple-flow';
 import { CreateProductScreen } from './create-product-screen';
@@ -147,6 +148,7 @@ describe('CreateProductScreen (simple flow)', () => {
       'POST /api/designs/upload': () => json(design, 201),
       'POST /api/ai/generate-content': () => json(content),
       'GET /api/mockups/templates?productType=tshirt': () => json(templates),
+      'GET /api/printful/products/71': () => json(catalogTee),
       ...batchRoutes(),
       'POST /api/products': () =>
         json({ id: PRODUCT_ID, title: content.title, status: 'draft' /* the rest is not read */ }, 201),
@@ -204,6 +206,10 @@ describe('CreateProductScreen (simple flow)', () => {
 
     // Create Product waits for a rendered mockup; Generate Mockups renders the chosen view in every colour.
     expect(screen.getByRole('button', { name: 'Create Product' })).toBeDisabled();
+    // The server makes it on the type's default blank: the seller is told which.
+    expect(await screen.findByTestId('blank-product')).toHaveTextContent(
+      'Printed on Unisex Staple T-Shirt | Bella + Canvas 3001 (Bella + Canvas 3001).',
+    );
     const generate = await screen.findByRole('button', { name: 'Generate Mockups' });
     await waitFor(() => expect(generate).toBeEnabled());
     fireEvent.click(generate);
@@ -228,6 +234,7 @@ describe('CreateProductScreen (simple flow)', () => {
     expect(calls.find((c) => c.method === 'POST' && c.url.pathname === '/api/products')?.body).toEqual({
       designId: DESIGN_ID,
       mockupId: 'mockup-black',
+      mockupIds: ['mockup-black', 'mockup-white'],
       title: 'Retro Sunset Tee for Her',
       description: content.description,
       price: 24.99,
@@ -248,7 +255,8 @@ describe('CreateProductScreen (simple flow)', () => {
     expect(currentStep()).toHaveTextContent('Upload Design');
     expect(stepButton(/Upload to Stores/)).toBeEnabled();
     expect(JSON.parse(sessionStorage.getItem(SIMPLE_FLOW_STORAGE_KEY) ?? '{}').productId).toBe(PRODUCT_ID);
-  });
+    // The whole journey with real polling takes about 1.5 s alone; a busy shared machine needed more than 5 s.
+  }, 15_000);
 
   it('refuses a file over 10 MB and a file of another type in the browser, with the spec texts', async () => {
     const calls = stubApi({ 'GET /api/designs': () => json([]) });

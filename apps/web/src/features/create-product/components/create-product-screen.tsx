@@ -55,7 +55,7 @@ export function CreateProductScreen({ step, focus, designId = null, onProductCre
   };
 
   const onCreate = () => {
-    const { design, content, mockup } = state;
+    const { design, content, mockup, mockups } = state;
     if (!design || !content) {
       toast({
         title: 'Missing Information',
@@ -68,6 +68,8 @@ export function CreateProductScreen({ step, focus, designId = null, onProductCre
       {
         designId: design.id,
         mockupId: mockup?.id,
+        // Every colour's render is the product's; the picked one is its main picture.
+        mockupIds: [...new Set([mockup?.id, ...mockups.map((m) => m.id)].filter((id): id is string => !!id))],
         title: content.title,
         description: content.description,
         price: content.price,
@@ -144,7 +146,7 @@ export function CreateProductScreen({ step, focus, designId = null, onProductCre
           design={state.design}
           content={state.content}
           focusTags={focus === 'tags'}
-          onAccept={(content) => update({ content, mockup: null, productId: null, step: 'mockup' })}
+          onAccept={(content) => update({ content, mockups: [], mockup: null, productId: null, step: 'mockup' })}
           onBack={() => update({ step: 'upload' })}
         />
       )}
@@ -152,9 +154,10 @@ export function CreateProductScreen({ step, focus, designId = null, onProductCre
         <PreviewMockupStep
           design={state.design}
           content={state.content}
+          mockups={state.mockups}
           mockup={state.mockup}
           creating={create.isPending}
-          onMockup={(mockup) => update({ mockup })}
+          onMockups={(mockups, mockup) => update({ mockups, mockup })}
           onCreate={onCreate}
           onBack={() => update({ step: 'content' })}
         />

@@ -257,13 +257,14 @@ export function GenerateContentStep({ design, content, focusTags, onAccept, onBa
                     <li key={index} className="flex items-center gap-2" data-testid="variant-row">
                       <input
                         aria-label={`Variant ${index + 1} name`}
-                        className={inputClass}
+                        // min-w-0: an input's intrinsic width would otherwise push the row past a 390 px screen.
+                        className={`${inputClass} min-w-0 flex-1`}
                         value={variant.option}
                         onChange={(e) => editVariant(index, { option: e.target.value })}
                       />
                       <input
                         aria-label={`Variant ${index + 1} price`}
-                        className={`${inputClass} w-28`}
+                        className={`${inputClass} w-24 shrink-0`}
                         type="number"
                         min={0}
                         step="0.01"

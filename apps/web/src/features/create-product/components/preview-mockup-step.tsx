@@ -1,6 +1,7 @@
-import { mockupProductType, type TDesign, type TMockup } from '@podforge/contract';
+import { DEFAULT_CATALOG_PRODUCT, mockupProductType, type TDesign, type TMockup } from '@podforge/contract';
 import { Loader2 } from 'lucide-react';
 import { useState } from 'react';
+import { useCatalogProduct } from '@/api/catalog/get-catalog-product';
 import { MockupRenderPanel } from '@/components/mockups/mockup-render-panel';
 import { Button } from '@/components/ui/button';
 import type { ListingContent } from '../simple-flow';
@@ -8,9 +9,11 @@ import type { ListingContent } from '../simple-flow';
 type Props = {
   design: TDesign;
   content: ListingContent;
+  /** Every render of the last batch, and the one picked. */
+  mockups: TMockup[];
   mockup: TMockup | null;
   creating: boolean;
-  onMockup: (mockup: TMockup | null) => void;
+  onMockups: (mockups: TMockup[], chosen: TMockup | null) => void;
   onCreate: () => void;
   onBack: () => void;
 };
@@ -19,20 +22,24 @@ type Props = {
  * Spec section 2 'Preview Mockup': the seller places the design in the editor, the server renders the chosen view
  * with that exact placement, and the picked render becomes the product's mockup.
  */
-export function PreviewMockupStep({ design, content, mockup, creating, onMockup, onCreate, onBack }: Props) {
-  const [renders, setRenders] = useState<TMockup[]>(mockup ? [mockup] : []);
+export function PreviewMockupStep({ design, content, mockups, mockup, creating, onMockups, onCreate, onBack }: Props) {
   const [rendering, setRendering] = useState(false);
+  // The server makes the product on the type's default blank; saying which is cheap and honest.
+  const blank = useCatalogProduct(DEFAULT_CATALOG_PRODUCT[content.productType] ?? null);
+  const renders = mockups.length > 0 ? mockups : mockup ? [mockup] : [];
   return (
     <div className="space-y-6">
+      {blank.data && (
+        <p className="text-sm text-slate-600" data-testid="blank-product">
+          Printed on <span className="font-medium">{blank.data.name}</span> ({blank.data.brand} {blank.data.model}).
+        </p>
+      )}
       <MockupRenderPanel
         design={design}
         productType={mockupProductType(content.productType)}
         mockups={renders}
         selectedMockupId={mockup?.id ?? null}
-        onMockupsChange={(next, selectedId) => {
-          setRenders(next);
-          onMockup(next.find((m) => m.id === selectedId) ?? null);
-        }}
+        onMockupsChange={(next, selectedId) => onMockups(next, next.find((m) => m.id === selectedId) ?? null)}
         onBusyChange={setRendering}
       />
       <div className="flex flex-wrap items-center justify-between gap-3">

@@ -3,8 +3,9 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '@/components/ui/toaster';
+import { catalogTee, settings } from '@/test/catalog-fixtures';
 import { fakeFetch, json, renderWithProviders } from '@/test/render';
-import { INITIAL_WIZARD, WIZARD_STORAGE_KEY, type WizardState } from '../wizard-state';
+import { INITIAL_WIZARD, WIZARD_STATE_VERSION, WIZARD_STORAGE_KEY, type WizardState } from '../wizard-state';
 import { stepFromPath } from '../wizard-steps';
 import { CreateWizard } from './create-wizard';
 
@@ -54,7 +55,10 @@ const mockup = {
 };
 
 function seed(patch: Partial<WizardState>) {
-  localStorage.setItem(WIZARD_STORAGE_KEY, JSON.stringify({ version: 1, state: { ...INITIAL_WIZARD, ...patch } }));
+  localStorage.setItem(
+    WIZARD_STORAGE_KEY,
+    JSON.stringify({ version: WIZARD_STATE_VERSION, state: { ...INITIAL_WIZARD, ...patch } }),
+  );
 }
 const saved = (): WizardState => JSON.parse(localStorage.getItem(WIZARD_STORAGE_KEY) ?? 'null')?.state;
 
@@ -141,7 +145,8 @@ describe('Product step', () => {
     fireEvent.click(card);
     expect(card).toHaveAttribute('aria-pressed', 'true');
     expect(saved()).toMatchObject({ platform: 'shopify', selectedCategory: tshirts, selectedTemplate: template });
-    expect(saved().pricing.variants).toHaveLength(4);
+    // The template is the catalogue product: its variants are chosen from its catalogue entry later.
+    expect(saved().pricing).toEqual({ catalogProductId: null, variants: [] });
     fireEvent.click(next);
     expect(location()).toHaveTextContent('/create/design');
   });
@@ -271,6 +276,13 @@ describe('Mockups step', () => {
       designFiles: [wizardDesign],
     });
     const fetch = setup('/create/mockups', {
+      'GET /api/printful/products/71': () =>
+        json({
+          ...catalogTee,
+          name: 'White Glossy Mug',
+          variants: [{ id: 1320, color: 'White', colorHex: '#ffffff', size: '11 oz', baseCost: 5.95 }],
+        }),
+      'GET /api/settings': () => json(settings),
       '/api/mockups/templates?productType=mug': () =>
         json({
           productType: 'mug',
@@ -293,6 +305,11 @@ describe('Mockups step', () => {
     });
     const next = screen.getByRole('button', { name: 'Continue to Details' });
     expect(next).toBeDisabled();
+    // The catalogue product's first colour is offered by default, at the target margin's price.
+    expect(await screen.findByRole('button', { name: 'White / 11 oz' })).toHaveAttribute('aria-pressed', 'true');
+    await waitFor(() =>
+      expect(saved().pricing).toEqual({ catalogProductId: 71, variants: [{ catalogVariantId: 1320, price: 9.99 }] }),
+    );
     const generate = screen.getByRole('button', { name: 'Generate Mockups' });
     await waitFor(() => expect(generate).toBeEnabled());
     fireEvent.click(generate);
@@ -301,10 +318,63 @@ describe('Mockups step', () => {
       designId: DESIGN_ID,
       productType: 'mug',
       templateIds: ['mug-right'],
+      colors: ['white'],
     });
-    expect(saved()).toMatchObject({ mockups: [mockup], selectedMockupId: MOCKUP_ID });
+    expect(saved()).toMatchObject({
+      mockups: [mockup],
+      selectedMockupId: MOCKUP_ID,
+      colorMockups: { White: MOCKUP_ID },
+    });
     fireEvent.click(next);
     expect(location()).toHaveTextContent('/create/details');
+  });
+
+  it('renders one mockup per offered colour, in the template colour nearest each catalogue colour', async () => {
+    seed({ ...chosenProduct, designFiles: [wizardDesign] });
+    const black = { ...mockup, id: 'm-black', color: 'black' };
+    const white = { ...mockup, id: 'm-white', color: 'white' };
+    const fetch = setup('/create/mockups', {
+      'GET /api/printful/products/71': () => json(catalogTee),
+      'GET /api/settings': () => json(settings),
+      '/api/mockups/templates?productType=tshirt': () =>
+        json({
+          productType: 'tshirt',
+          templates: [
+            {
+              id: 'tshirt-front',
+              name: 'T-shirt front',
+              productType: 'tshirt',
+              imageUrl: '/templates/mockups/tshirt/tshirt-front/white.png',
+              previewUrl: '/templates/mockups/tshirt/tshirt-front/white.preview.png',
+              width: 2000,
+              height: 2500,
+              designArea: DESIGN_AREAS.tshirt,
+              colors: [
+                { id: 'white', name: 'White', hex: '#ffffff' },
+                { id: 'black', name: 'Black', hex: '#151515' },
+                { id: 'navy', name: 'Navy', hex: '#1f2a44' },
+              ],
+            },
+          ],
+        }),
+      'POST /api/mockups/batch': () =>
+        json({ jobId: 'j1', status: 'done', done: 2, total: 2, mockups: [white, black], error: null }),
+    });
+    // Defaults: White in every size; the seller also offers Black.
+    fireEvent.click(await screen.findByRole('button', { name: 'All Black' }));
+    await waitFor(() =>
+      expect(saved().pricing.variants.map((v) => v.catalogVariantId)).toEqual([4011, 4012, 4016, 4017, 4018]),
+    );
+    expect(screen.getByTestId('mockup-colours')).toHaveTextContent('White, Black');
+    const generate = screen.getByRole('button', { name: 'Generate Mockups' });
+    await waitFor(() => expect(generate).toBeEnabled());
+    fireEvent.click(generate);
+    await waitFor(() => expect(saved().colorMockups).toEqual({ White: 'm-white', Black: 'm-black' }));
+    expect(fetch.calls.find((c) => c.url.pathname === '/api/mockups/batch')?.body).toMatchObject({
+      templateIds: ['tshirt-front'],
+      colors: ['white', 'black'],
+    });
+    expect(saved().selectedMockupId).toBe('m-white');
   });
 
   it('asks for a design first when there is none', () => {
@@ -325,8 +395,18 @@ describe('Details step', () => {
   };
 
   it('generates the listing for the design, keeps tags clean, previews it and gates Continue', async () => {
-    seed({ ...chosenProduct, designFiles: [wizardDesign], mockups: [mockup], selectedMockupId: MOCKUP_ID });
-    const fetch = setup('/create/details', { 'POST /api/ai/generate-content': () => json(content) });
+    seed({
+      ...chosenProduct,
+      designFiles: [wizardDesign],
+      mockups: [mockup],
+      selectedMockupId: MOCKUP_ID,
+      pricing: { catalogProductId: 71, variants: [{ catalogVariantId: 4011, price: 24.99 }] },
+    });
+    const fetch = setup('/create/details', {
+      'POST /api/ai/generate-content': () => json(content),
+      'GET /api/printful/products/71': () => json(catalogTee),
+      'GET /api/settings': () => json(settings),
+    });
     const next = screen.getByRole('button', { name: 'Continue to Pricing' });
     expect(next).toBeDisabled();
     fireEvent.click(screen.getByRole('button', { name: 'Generate AI Content' }));
@@ -343,12 +423,8 @@ describe('Details step', () => {
       description: 'A warm sunset.',
       tags: ['retro', 'sunset'],
     });
-    // Generated sizes price the variants; Pricing starts from them.
-    expect(saved().pricing.variants).toEqual([
-      { option: 'S', price: 24.99, sku: 'S' },
-      { option: 'M', price: 24.99, sku: 'M' },
-      { option: 'XL', price: 26.99, sku: 'XL' },
-    ]);
+    // The AI writes the listing only: the variants stay the catalogue product's.
+    expect(saved().pricing.variants).toEqual([{ catalogVariantId: 4011, price: 24.99 }]);
 
     fireEvent.change(screen.getByLabelText('Tags'), { target: { value: ' summer, , Beach,summer , beach' } });
     expect(saved().details.tags).toEqual(['summer', 'Beach']);
@@ -375,6 +451,8 @@ describe('Details step', () => {
     seed({ ...chosenProduct, designFiles: [wizardDesign] });
     setup('/create/details', {
       'POST /api/ai/generate-content': () => json({ error: 'AI credits used up', code: 'QUOTA' }, 429),
+      'GET /api/printful/products/71': () => json(catalogTee),
+      'GET /api/settings': () => json(settings),
     });
     fireEvent.click(screen.getByRole('button', { name: 'Generate AI Content' }));
     expect(await screen.findByText('Failed to generate content. AI credits used up')).toBeInTheDocument();
@@ -387,13 +465,13 @@ describe('Pricing step', () => {
     designFiles: [wizardDesign],
     mockups: [mockup],
     selectedMockupId: MOCKUP_ID,
+    colorMockups: { White: MOCKUP_ID },
     details: { title: 'Retro Sunset Tee', description: 'A warm sunset.', tags: ['retro'] },
     pricing: {
+      catalogProductId: 71,
       variants: [
-        { option: 'Small', price: 12.5, sku: 'S' },
-        { option: 'Medium', price: 12.5, sku: 'M' },
-        { option: 'Large', price: 12.5, sku: 'L' },
-        { option: 'Extra Large', price: 14.5, sku: 'XL' },
+        { catalogVariantId: 4011, price: 12.99 },
+        { catalogVariantId: 4012, price: 19.99 },
       ],
     },
   };
@@ -408,37 +486,42 @@ describe('Pricing step', () => {
     lastSyncAt: null,
     isConnected: true,
   };
+  const catalogRoutes = {
+    'GET /api/printful/products/71': () => json(catalogTee),
+    'GET /api/settings': () => json(settings),
+  };
+  const rows = () => screen.getAllByTestId('pricing-row');
 
-  it('edits variants: defaults with margins over the base cost, add needs a name, bad price is 0, remove', () => {
+  it('offers the catalogue colours x sizes, prices each with fee, profit and margin, and warns below target', async () => {
     seed(ready);
-    setup('/create/pricing', { 'GET /api/integrations': () => json([]) });
-    expect(screen.getByTestId('base-cost')).toHaveTextContent('Base cost $12.50');
-    expect(screen.getAllByTestId('variant-row')).toHaveLength(4);
-    expect(screen.getAllByTestId('variant-margin').map((m) => m.textContent)).toEqual([
-      '$0.00',
-      '$0.00',
-      '$0.00',
-      '$2.00',
-    ]);
-    fireEvent.click(screen.getByRole('button', { name: 'Add Variant' }));
-    expect(screen.getByRole('alert')).toHaveTextContent('Enter a variant name.');
-    expect(screen.getAllByTestId('variant-row')).toHaveLength(4);
-    fireEvent.change(screen.getByLabelText('New variant name'), { target: { value: 'Kids' } });
-    fireEvent.change(screen.getByLabelText('New variant price'), { target: { value: 'abc' } });
-    fireEvent.change(screen.getByLabelText('New variant SKU'), { target: { value: 'K' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Add Variant' }));
-    expect(saved().pricing.variants.at(-1)).toEqual({ option: 'Kids', price: 0, sku: 'K' });
-    expect(screen.getAllByTestId('variant-margin').at(-1)).toHaveTextContent('-$12.50');
-    fireEvent.change(screen.getByLabelText('Variant 1 price'), { target: { value: '20' } });
-    fireEvent.blur(screen.getByLabelText('Variant 1 price'));
-    expect(screen.getAllByTestId('variant-margin')[0]).toHaveTextContent('$7.50');
-    fireEvent.click(screen.getByRole('button', { name: 'Remove Kids' }));
-    expect(saved().pricing.variants.map((v) => v.option)).toEqual(['Small', 'Medium', 'Large', 'Extra Large']);
+    setup('/create/pricing', { 'GET /api/integrations': () => json([]), ...catalogRoutes });
+    expect(await screen.findByRole('button', { name: 'White / S' })).toHaveAttribute('aria-pressed', 'true');
+    expect(screen.getByRole('button', { name: 'Black / S' })).toHaveAttribute('aria-pressed', 'false');
+    expect(rows()).toHaveLength(2);
+    const first = within(rows()[0] as HTMLElement);
+    expect(first.getByText('White / S')).toBeInTheDocument();
+    expect(first.getByTestId('base-cost')).toHaveTextContent('$9.25');
+    // 12.99 - 9.25 - (0.38 + 0.30) = 3.06: 23.6%, under the workspace's 30%.
+    expect(first.getByTestId('profit')).toHaveTextContent('$3.06');
+    expect(first.getByTestId('margin-warning')).toHaveTextContent('Below your 30% target margin.');
+    expect(within(rows()[1] as HTMLElement).queryByTestId('margin-warning')).toBeNull();
+
+    // A newly offered variant starts at the target margin's price; its colour has no mockup yet.
+    fireEvent.click(screen.getByRole('button', { name: 'Black / M' }));
+    expect(rows()).toHaveLength(3);
+    expect(within(rows()[2] as HTMLElement).getByLabelText('Price of Black / M')).toHaveValue('15.99');
+    expect(saved().pricing.variants.at(-1)).toEqual({ catalogVariantId: 4017, price: 15.99 });
+    expect(screen.getByTestId('colours-without-mockup')).toHaveTextContent('No mockup shows Black yet');
+
+    fireEvent.change(screen.getByLabelText('Margin (%)'), { target: { value: '40' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Set prices from margin' }));
+    expect(saved().pricing.variants.map((v) => v.price)).toEqual([16.99, 16.99, 17.99]);
+    expect(screen.queryByTestId('margin-warning')).toBeNull();
   });
 
   it('refuses to upload without variants', async () => {
-    seed({ ...ready, pricing: { variants: [] } });
-    const fetch = setup('/create/pricing', { 'GET /api/integrations': () => json([]) });
+    seed({ ...ready, pricing: { catalogProductId: 71, variants: [] } });
+    const fetch = setup('/create/pricing', { 'GET /api/integrations': () => json([]), ...catalogRoutes });
     fireEvent.click(screen.getByRole('button', { name: 'Upload Product' }));
     expect(
       (await screen.findAllByText('Please add at least one product variant before uploading.')).length,
@@ -446,24 +529,37 @@ describe('Pricing step', () => {
     expect(fetch.calls.some((c) => c.method === 'POST')).toBe(false);
   });
 
+  it('refuses a price below the base cost before asking the server, naming the variant', async () => {
+    seed({ ...ready, pricing: { catalogProductId: 71, variants: [{ catalogVariantId: 4011, price: 8 }] } });
+    const fetch = setup('/create/pricing', { 'GET /api/integrations': () => json([]), ...catalogRoutes });
+    expect(await screen.findByTestId('price-problem')).toHaveTextContent('Price is below its base cost of 9.25');
+    fireEvent.click(screen.getByRole('button', { name: 'Upload Product' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('White / S: price is below its base cost of 9.25.');
+    expect(fetch.calls.some((c) => c.method === 'POST')).toBe(false);
+  });
+
   it('with no store connected, creates the ready product, says it was saved and resets to My Products', async () => {
     seed(ready);
     const fetch = setup('/create/pricing', {
       'GET /api/integrations': () => json([]),
+      ...catalogRoutes,
       'POST /api/products': () => json({ id: PRODUCT_ID }, 201),
     });
     expect(await screen.findByTestId('no-stores')).toHaveTextContent('saves the product in My Products');
     expect(screen.getByRole('link', { name: 'My Products' })).toHaveAttribute('href', '/?tab=my-products');
+    await screen.findAllByTestId('pricing-row');
     fireEvent.click(screen.getByRole('button', { name: 'Upload Product' }));
     await waitFor(() => expect(location()).toHaveTextContent('/?tab=my-products'));
     expect(fetch.calls.find((c) => c.method === 'POST')?.body).toEqual({
       designId: DESIGN_ID,
       mockupId: MOCKUP_ID,
+      mockupIds: [MOCKUP_ID],
       title: 'Retro Sunset Tee',
       description: 'A warm sunset.',
-      price: 12.5,
+      price: 12.99,
       tags: ['retro'],
       productType: 'tshirt',
+      catalogProductId: 71,
       variants: ready.pricing?.variants,
       status: 'ready',
     });
@@ -476,6 +572,7 @@ describe('Pricing step', () => {
     let pushes = 0;
     const fetch = setup('/create/pricing', {
       'GET /api/integrations': () => json([store, { ...store, id: 'int-2', name: 'Other', isConnected: false }]),
+      ...catalogRoutes,
       'POST /api/products': () => json({ id: PRODUCT_ID }, 201),
       [`PATCH /api/products/${PRODUCT_ID}`]: () => json({ id: PRODUCT_ID }),
       [`POST /api/products/${PRODUCT_ID}/publish`]: () => {
@@ -497,6 +594,7 @@ describe('Pricing step', () => {
     });
     fireEvent.click(await screen.findByRole('checkbox', { name: /Demo Shop/ }));
     expect(screen.queryByRole('checkbox', { name: /Other/ })).toBeNull();
+    await screen.findAllByTestId('pricing-row');
     fireEvent.click(screen.getByRole('button', { name: 'Upload Product' }));
     const alert = await screen.findByText('Shopify: Shopify publishing is not built yet');
     expect(alert.closest('[role="alert"]')).toHaveTextContent('Upload failed. Please try again.');
@@ -510,9 +608,9 @@ describe('Pricing step', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Upload Product' }));
     await waitFor(() => expect(location()).toHaveTextContent('/?tab=my-products'));
     expect(fetch.calls.filter((c) => c.method === 'POST' && c.url.pathname === '/api/products')).toHaveLength(1);
-    // The retry brought that product up to date with the wizard's details before pushing it again.
+    // The retry brought that product up to date with the wizard's details and variants before pushing it again.
     const patch = fetch.calls.find((c) => c.method === 'PATCH');
-    expect(patch?.body).toMatchObject({ title: 'Retro Sunset Tee' });
+    expect(patch?.body).toMatchObject({ title: 'Retro Sunset Tee', variants: ready.pricing?.variants });
     expect(pushes).toBe(2);
     expect(saved()).toEqual(INITIAL_WIZARD);
   });
@@ -521,10 +619,13 @@ describe('Pricing step', () => {
     seed(ready);
     setup('/create/pricing', {
       'GET /api/integrations': () => json([]),
-      'POST /api/products': () => json({ error: 'mockup: shows another design than the product' }, 400),
+      ...catalogRoutes,
+      'POST /api/products': () =>
+        json({ error: "variants: 'White / S' is priced below its base cost of 9.25", code: 'VALIDATION' }, 400),
     });
+    await screen.findAllByTestId('pricing-row');
     fireEvent.click(screen.getByRole('button', { name: 'Upload Product' }));
-    const reason = await screen.findByText('mockup: shows another design than the product');
+    const reason = await screen.findByText("variants: 'White / S' is priced below its base cost of 9.25");
     expect(reason.closest('[role="alert"]')).toHaveTextContent('Upload failed. Please try again.');
     expect(saved().details.title).toBe('Retro Sunset Tee');
   });

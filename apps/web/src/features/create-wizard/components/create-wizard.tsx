@@ -4,6 +4,7 @@ import { Link, useNavigate } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { cn } from '@/lib/utils';
+import { useWizardCatalog } from '../use-wizard-catalog';
 import { useWizardState } from '../use-wizard-state';
 import { productTypeFor } from '../wizard-state';
 import { WIZARD_STEPS, type WizardStepId } from '../wizard-steps';
@@ -12,6 +13,7 @@ import { DetailsStep } from './details-step';
 import { MockupsStep } from './mockups-step';
 import { PricingStep } from './pricing-step';
 import { ProductStep } from './product-step';
+import { VariantsCard } from './variants-card';
 
 /** The five steps; the step in the path is the source of truth, the saved state keeps what was chosen. */
 export function CreateWizard({ step }: { step: WizardStepId }) {
@@ -21,6 +23,8 @@ export function CreateWizard({ step }: { step: WizardStepId }) {
   const active = WIZARD_STEPS[activeIndex];
 
   useEffect(() => update({ step }), [step, update]);
+  // The catalogue product's variants matter from the Mockups step on (its colours are rendered).
+  const pricing = useWizardCatalog(state, update, step === 'mockups' || step === 'details' || step === 'pricing');
 
   // Spec section 4: next and previous move one step.
   const go = (offset: 1 | -1) => {
@@ -75,6 +79,17 @@ export function CreateWizard({ step }: { step: WizardStepId }) {
             mockups={state.mockups}
             selectedMockupId={state.selectedMockupId}
             onMockupsChange={(mockups, selectedMockupId) => update({ mockups, selectedMockupId })}
+            colors={pricing.catalog.data ? pricing.enabledColors : undefined}
+            onColorMockups={(colorMockups) => update({ colorMockups })}
+            offer={
+              <VariantsCard
+                state={state}
+                update={update}
+                catalog={pricing.catalog}
+                price={pricing.price}
+                hint="each colour you offer gets its own mockup"
+              />
+            }
             onBack={back}
             onNext={next}
           />
@@ -86,6 +101,7 @@ export function CreateWizard({ step }: { step: WizardStepId }) {
         <PricingStep
           state={state}
           update={update}
+          pricing={pricing}
           onBack={back}
           onDone={() => {
             reset();

@@ -7,7 +7,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { inputClass } from '@/components/ui/input';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError } from '@/lib/api-client';
-import { listingProblems, parseTags, variantsFromContent } from '@/lib/listing';
+import { listingProblems, parseTags } from '@/lib/listing';
 import type { WizardUpdate } from '../use-wizard-state';
 import { canContinue, productTypeFor, selectedMockup, type WizardState } from '../wizard-state';
 
@@ -36,8 +36,8 @@ export function DetailsStep({ state, update, onBack, onNext }: Props) {
       {
         onSuccess: (result) => {
           update({
+            // Prices and variants stay the catalogue product's (Pricing): the AI only writes the listing.
             details: { title: result.title, description: result.description, tags: parseTags(result.tags.join(',')) },
-            pricing: { variants: variantsFromContent(result) },
           });
           setTagsText(result.tags.join(', '));
           toast({ title: 'Content Generated', description: 'Review the listing and edit it.', variant: 'success' });

@@ -1,5 +1,5 @@
 import type { TMockup } from '@podforge/contract';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import type { MockupDesignSource } from '@/components/mockups/mockup-preview';
 import { MockupRenderPanel } from '@/components/mockups/mockup-render-panel';
 import { Button } from '@/components/ui/button';
@@ -22,6 +22,11 @@ type Props = {
   onMockupsChange: (mockups: TMockup[], selectedMockupId: string | null) => void;
   onBack: () => void;
   onNext: () => void;
+  /** The catalogue colours offered: one mockup each (see MockupRenderPanel). */
+  colors?: readonly { name: string; hex: string }[];
+  onColorMockups?: (byColor: Record<string, string>) => void;
+  /** Shown above the editor: what the product offers (its colours decide the renders). */
+  offer?: ReactNode;
 };
 
 /** Wizard step 3: the design on the template's product type, rendered on the server; the pick is the product image. */
@@ -33,6 +38,9 @@ export function MockupsStep({
   onMockupsChange,
   onBack,
   onNext,
+  colors,
+  onColorMockups,
+  offer,
 }: Props) {
   const [rendering, setRendering] = useState(false);
   const chosen = mockups.find((m) => m.id === selectedMockupId) ?? null;
@@ -42,7 +50,10 @@ export function MockupsStep({
         <span className="font-medium">{design.name ?? 'Your design'}</span> on a{' '}
         {PRODUCT_TYPE_LABELS[productType] ?? productType}.
       </p>
+      {offer}
       <MockupRenderPanel
+        colors={colors}
+        onColorMockups={onColorMockups}
         design={design}
         productType={productType}
         mockups={mockups}

@@ -1,30 +1,33 @@
-import { platformLabel, type TIntegration, type TVariant } from '@podforge/contract';
+import { platformLabel, type TIntegration } from '@podforge/contract';
 import { useQueryClient } from '@tanstack/react-query';
-import { Loader2, Plus, Trash2 } from 'lucide-react';
-import { type FormEvent, useState } from 'react';
+import { Loader2 } from 'lucide-react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { useIntegrations } from '@/api/integrations/get-integrations';
 import { createProduct } from '@/api/products/create-product';
 import { productListsKey } from '@/api/products/get-products';
 import { updateProduct } from '@/api/products/update-product';
 import { uploadToStores } from '@/api/products/upload-to-stores';
+import { PricingEditor, type PricingRow } from '@/components/pricing/pricing-editor';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
-import { inputClass } from '@/components/ui/input';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError } from '@/lib/api-client';
+import { catalogVariantLabel, firstPriceProblem } from '@/lib/variant-pricing';
+import type { useWizardCatalog } from '../use-wizard-catalog';
 import type { WizardUpdate } from '../use-wizard-state';
-import { parsePrice, productTypeFor, selectedMockup, type WizardState } from '../wizard-state';
+import { productMockupIds, productTypeFor, selectedMockup, type WizardState } from '../wizard-state';
+import { VariantsCard } from './variants-card';
 
 type Props = {
   state: WizardState;
   update: WizardUpdate;
+  /** The template's catalogue product and the workspace's pricing settings. */
+  pricing: ReturnType<typeof useWizardCatalog>;
   onBack: () => void;
   /** After a successful upload: the wizard is reset and the seller sees My Products. */
   onDone: () => void;
 };
-
-const money = (n: number) => `${n < 0 ? '-' : ''}$${Math.abs(n).toFixed(2)}`;
 
 export const NO_VARIANTS_MESSAGE = 'Please add at least one product variant before uploading.';
 export const UPLOAD_FAILED_MESSAGE = 'Upload failed. Please try again.';
@@ -46,49 +49,56 @@ export function serverReason(error: unknown): string {
   return text;
 }
 
-/** Wizard step 5: priced variants, the stores to push to, and Upload Product. */
-export function PricingStep({ state, update, onBack, onDone }: Props) {
+/** Wizard step 5: the colours and sizes offered, their prices, the stores to push to, and Upload Product. */
+export function PricingStep({ state, update, pricing, onBack, onDone }: Props) {
   const variants = state.pricing.variants;
-  const baseCost = state.selectedTemplate?.price ?? null;
+  const catalog = pricing.catalog.data;
   const integrations = useIntegrations();
   const stores = (integrations.data ?? []).filter((i) => i.kind === 'store' && i.isConnected);
   const [selected, setSelected] = useState<string[]>([]);
-  const [name, setName] = useState('');
-  const [priceText, setPriceText] = useState('');
-  const [sku, setSku] = useState('');
-  const [addError, setAddError] = useState<string | null>(null);
+  const [refusal, setRefusal] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const queryClient = useQueryClient();
 
-  const setVariants = (next: TVariant[]) => update({ pricing: { variants: next } });
-  const edit = (index: number, patch: Partial<TVariant>) =>
-    setVariants(variants.map((v, i) => (i === index ? { ...v, ...patch } : v)));
-
-  const onAdd = (e: FormEvent) => {
-    e.preventDefault();
-    if (!name.trim()) {
-      setAddError('Enter a variant name.');
-      return;
-    }
-    setAddError(null);
-    const variant: TVariant = { option: name.trim(), price: parsePrice(priceText) };
-    if (sku.trim()) variant.sku = sku.trim();
-    setVariants([...variants, variant]);
-    setName('');
-    setPriceText('');
-    setSku('');
-  };
+  const byId = new Map((catalog?.variants ?? []).map((v) => [v.id, v]));
+  const rows: PricingRow[] = variants.map((choice) => {
+    const v = byId.get(choice.catalogVariantId);
+    return {
+      id: String(choice.catalogVariantId),
+      label: v ? catalogVariantLabel(v) : `Variant ${choice.catalogVariantId}`,
+      colorHex: v?.colorHex ?? null,
+      baseCost: v?.baseCost ?? null,
+      price: choice.price,
+    };
+  });
+  const setPrices = (prices: Record<string, number>) =>
+    update((s) => ({
+      pricing: {
+        ...s.pricing,
+        variants: s.pricing.variants.map((c) => ({ ...c, price: prices[String(c.catalogVariantId)] ?? c.price })),
+      },
+    }));
+  const colorNames = pricing.enabledColors.map((c) => c.name);
+  const withoutMockup = state.mockups.length > 0 ? colorNames.filter((c) => !state.colorMockups[c]) : [];
 
   const chosenStores = stores.filter((s) => selected.includes(s.id));
 
   const onUpload = async () => {
     if (variants.length === 0) {
       setFailure(null);
-      setAddError(NO_VARIANTS_MESSAGE);
+      setRefusal(NO_VARIANTS_MESSAGE);
       toast({ title: 'No Variants', description: NO_VARIANTS_MESSAGE, variant: 'destructive' });
       return;
     }
+    const problem = firstPriceProblem(rows);
+    if (problem) {
+      setFailure(null);
+      setRefusal(problem);
+      toast({ title: 'Check the Prices', description: problem, variant: 'destructive' });
+      return;
+    }
+    setRefusal(null);
     const design = state.designFiles[0];
     const mockup = selectedMockup(state);
     setBusy(true);
@@ -97,11 +107,13 @@ export function PricingStep({ state, update, onBack, onDone }: Props) {
       const fields = {
         designId: design?.id,
         mockupId: mockup?.id,
+        mockupIds: productMockupIds(state, colorNames),
         title: state.details.title.trim(),
         description: state.details.description.trim(),
         price: Math.min(...variants.map((v) => v.price)),
         tags: state.details.tags,
         productType: productTypeFor(state.selectedTemplate, state.selectedCategory),
+        catalogProductId: state.selectedTemplate?.id,
         variants,
       };
       // A retry after a failed push brings the product it created up to date instead of creating another.
@@ -147,103 +159,40 @@ export function PricingStep({ state, update, onBack, onDone }: Props) {
 
   return (
     <div className="space-y-6">
+      <VariantsCard state={state} update={update} catalog={pricing.catalog} price={pricing.price} />
+
       <Card>
-        <CardHeader className="flex flex-row flex-wrap items-center justify-between gap-3">
-          <CardTitle className="text-base">Variants</CardTitle>
-          <p className="text-sm text-slate-600" data-testid="base-cost">
-            {baseCost === null ? 'Base cost unknown: choose a template first' : `Base cost ${money(baseCost)}`}
-          </p>
+        <CardHeader>
+          <CardTitle className="text-base">Prices</CardTitle>
         </CardHeader>
-        <CardContent className="space-y-4">
+        <CardContent className="space-y-3">
+          {pricing.settingsError && (
+            <p className="text-sm text-amber-700" role="status">
+              Your pricing settings could not be loaded ({pricing.settingsError.message}): the default fees and target
+              margin are used.
+            </p>
+          )}
           {variants.length === 0 ? (
             <p className="text-sm text-slate-500">No variants yet.</p>
           ) : (
-            <table className="w-full text-left text-sm">
-              <thead className="text-xs text-slate-500 uppercase">
-                <tr>
-                  <th className="py-2 pr-3 font-medium">Name</th>
-                  <th className="py-2 pr-3 font-medium">Price</th>
-                  <th className="py-2 pr-3 font-medium">SKU</th>
-                  <th className="py-2 pr-3 font-medium">Margin</th>
-                  <th className="py-2" />
-                </tr>
-              </thead>
-              <tbody>
-                {variants.map((v, i) => (
-                  // biome-ignore lint/suspicious/noArrayIndexKey: rows are edited in place (names may repeat while typed); a remove or add changes the length and so re-creates the rows' price inputs.
-                  <tr key={`${variants.length}-${i}`} data-testid="variant-row" className="border-t border-slate-100">
-                    <td className="py-2 pr-3">
-                      <input
-                        className={inputClass}
-                        aria-label={`Variant ${i + 1} name`}
-                        value={v.option}
-                        onChange={(e) => edit(i, { option: e.target.value })}
-                      />
-                    </td>
-                    <td className="py-2 pr-3">
-                      <input
-                        className={inputClass}
-                        aria-label={`Variant ${i + 1} price`}
-                        inputMode="decimal"
-                        defaultValue={String(v.price)}
-                        onBlur={(e) => {
-                          const price = parsePrice(e.target.value);
-                          e.target.value = String(price);
-                          edit(i, { price });
-                        }}
-                      />
-                    </td>
-                    <td className="py-2 pr-3">
-                      <input
-                        className={inputClass}
-                        aria-label={`Variant ${i + 1} SKU`}
-                        value={v.sku ?? ''}
-                        onChange={(e) => edit(i, { sku: e.target.value })}
-                      />
-                    </td>
-                    <td className="py-2 pr-3" data-testid="variant-margin">
-                      {baseCost === null ? '—' : money(v.price - baseCost)}
-                    </td>
-                    <td className="py-2 text-right">
-                      <Button
-                        variant="ghost"
-                        size="icon"
-                        aria-label={`Remove ${v.option || `variant ${i + 1}`}`}
-                        onClick={() => setVariants(variants.filter((_, j) => j !== i))}
-                      >
-                        <Trash2 />
-                      </Button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <PricingEditor
+              rows={rows}
+              fee={pricing.fee}
+              platformLabel={pricing.feeLabel}
+              targetMargin={pricing.settings.targetMargin}
+              onPriceChange={(id, price) => setPrices({ [id]: price })}
+              onPricesChange={setPrices}
+            />
           )}
-          <form className="grid gap-3 sm:grid-cols-[2fr_1fr_1fr_auto] sm:items-end" onSubmit={onAdd}>
-            <label className="block space-y-1 text-sm font-medium">
-              <span>New variant name</span>
-              <input className={inputClass} value={name} onChange={(e) => setName(e.target.value)} />
-            </label>
-            <label className="block space-y-1 text-sm font-medium">
-              <span>New variant price</span>
-              <input
-                className={inputClass}
-                inputMode="decimal"
-                value={priceText}
-                onChange={(e) => setPriceText(e.target.value)}
-              />
-            </label>
-            <label className="block space-y-1 text-sm font-medium">
-              <span>New variant SKU</span>
-              <input className={inputClass} value={sku} onChange={(e) => setSku(e.target.value)} />
-            </label>
-            <Button type="submit" variant="outline">
-              <Plus /> Add Variant
-            </Button>
-          </form>
-          {addError && (
+          {withoutMockup.length > 0 && (
+            <p className="text-sm text-slate-600" data-testid="colours-without-mockup">
+              No mockup shows {withoutMockup.join(', ')} yet: render them on the Mockups step, else the product shows
+              its main picture for them.
+            </p>
+          )}
+          {refusal && (
             <p className="text-sm text-red-600" role="alert">
-              {addError}
+              {refusal}
             </p>
           )}
         </CardContent>

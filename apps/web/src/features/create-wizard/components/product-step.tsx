@@ -7,11 +7,19 @@ import { cn } from '@/lib/utils';
 import { useCatalogCategories, useSubcategories } from '../api/get-catalog-categories';
 import { useCatalogTemplates } from '../api/get-catalog-templates';
 import type { WizardUpdate } from '../use-wizard-state';
-import { canContinue, WIZARD_PLATFORMS, type WizardState, wizardDefaultVariants } from '../wizard-state';
+import { canContinue, WIZARD_PLATFORMS, type WizardState } from '../wizard-state';
 
 type Props = { state: WizardState; update: WizardUpdate; onNext: () => void };
 
 const money = (n: number) => `$${n.toFixed(2)}`;
+
+/** What belongs to one catalogue product: its enabled variants and the renders of its colours. */
+const NO_PRODUCT_YET = {
+  mockups: [],
+  selectedMockupId: null,
+  colorMockups: {},
+  pricing: { catalogProductId: null, variants: [] },
+} satisfies Partial<WizardState>;
 
 /** The categories from the root down to `category`, read from the full list's parent ids. */
 function trailTo(category: TCatalogCategory | null, all: TCatalogCategory[]): TCatalogCategory[] {
@@ -27,19 +35,16 @@ export function ProductStep({ state, update, onNext }: Props) {
 
   const choosePlatform = (id: (typeof WIZARD_PLATFORMS)[number]['id']) =>
     // Spec section 4: choosing an active platform clears category and template.
-    update({ platform: id, selectedCategory: null, selectedTemplate: null, mockups: [], selectedMockupId: null });
+    update({ platform: id, selectedCategory: null, selectedTemplate: null, ...NO_PRODUCT_YET });
 
   const openCategory = (next: TCatalogCategory | null) =>
-    update({ selectedCategory: next, selectedTemplate: null, mockups: [], selectedMockupId: null });
+    update({ selectedCategory: next, selectedTemplate: null, ...NO_PRODUCT_YET });
 
   const chooseTemplate = (template: TCatalogTemplate) =>
     update({
       selectedTemplate: template,
-      // The defaults follow the template's price; generated content may replace them later.
-      pricing: { variants: wizardDefaultVariants(template) },
-      // Another template can be another product type: earlier renders no longer fit.
-      mockups: [],
-      selectedMockupId: null,
+      // The template is a catalogue product: its variants (and so the renders of its colours) start again.
+      ...NO_PRODUCT_YET,
     });
 
   return (

@@ -10,10 +10,22 @@ export function PreviewProductDialog({ product: listed, onClose }: { product: TP
   // The list's copy shows at once; the product read by id replaces it (it may have changed since the list loaded).
   const { data } = useProduct(listed.id, listed);
   const product = data ?? listed;
+  // The main mockup at its preview size: what buyers see first.
+  const main = product.mockups.find((m) => m.main) ?? product.mockups[0] ?? null;
+  const printFiles = data?.printFiles ?? [];
   return (
     <Dialog title="Product Preview" onClose={onClose} className="w-[min(44rem,calc(100vw-2rem))]">
       <div className="grid gap-5 sm:grid-cols-[14rem_1fr]" data-testid="product-preview">
-        <ProductThumbnail product={product} className="aspect-[4/5] w-full" />
+        {main ? (
+          <img
+            src={main.previewUrl}
+            alt={product.title}
+            className="aspect-[4/5] w-full rounded-md bg-slate-100 object-cover"
+            data-testid="main-mockup"
+          />
+        ) : (
+          <ProductThumbnail product={product} className="aspect-[4/5] w-full" />
+        )}
         <div className="min-w-0 space-y-3">
           <div className="flex flex-wrap items-center gap-2">
             <h3 className="text-xl font-semibold">{product.title}</h3>
@@ -46,9 +58,8 @@ export function PreviewProductDialog({ product: listed, onClose }: { product: TP
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-100">
-            {product.variants.map((variant, i) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: variants have no id and option names may repeat.
-              <tr key={i}>
+            {product.variants.map((variant) => (
+              <tr key={variant.id}>
                 <td className="py-1.5">{variant.option}</td>
                 <td className="py-1.5">{formatPrice(variant.price)}</td>
                 <td className="py-1.5 text-slate-500">{variant.sku ?? '—'}</td>
@@ -58,6 +69,24 @@ export function PreviewProductDialog({ product: listed, onClose }: { product: TP
         </table>
       ) : (
         <p className="text-sm text-slate-500">No variants.</p>
+      )}
+      {printFiles.length > 0 && (
+        <>
+          <h4 className="mt-5 mb-2 text-sm font-semibold">Print files</h4>
+          <ul className="space-y-1 text-sm" aria-label="Print files">
+            {printFiles.map((file) => (
+              <li key={file.placement} className="flex flex-wrap items-center gap-x-3">
+                <span className="capitalize">{file.placement}</span>
+                <span className="text-slate-500">
+                  {file.width} x {file.height} px at {file.dpi} DPI
+                </span>
+                <a href={file.downloadUrl} download className="font-medium text-brand-700 hover:underline">
+                  Download
+                </a>
+              </li>
+            ))}
+          </ul>
+        </>
       )}
     </Dialog>
   );

@@ -1,0 +1,96 @@
+import { platformLabel, type TProduct } from '@podforge/contract';
+import { CheckCircle2, Loader2, RefreshCw } from 'lucide-react';
+import { useState } from 'react';
+import { useIntegrations } from '@/api/integrations/get-integrations';
+import { useUpdateInStore } from '@/api/products/update-in-store';
+import { Button } from '@/components/ui/button';
+import { NativeSelect } from '@/components/ui/native-select';
+import { toast } from '@/components/ui/use-toast';
+import { failureReason } from './product-row';
+
+/**
+ * A live product's place in its store: 'Changes not in store' after an edit, and 'Update in store', which updates
+ * the same remote product (a live product is never uploaded a second time).
+ */
+export function StoreUpdate({ product }: { product: Pick<TProduct, 'id' | 'title' | 'changesNotInStore'> }) {
+  const integrations = useIntegrations();
+  const stores = (integrations.data ?? []).filter((i) => i.kind === 'store' && i.isConnected);
+  const [chosen, setChosen] = useState<string | null>(null);
+  const storeId = chosen ?? stores[0]?.id ?? null;
+  const store = stores.find((s) => s.id === storeId) ?? null;
+  const updateInStore = useUpdateInStore();
+  const [done, setDone] = useState<string | null>(null);
+
+  if (!product.changesNotInStore)
+    return (
+      <p
+        className="flex items-center gap-1.5 rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-800"
+        data-testid="store-in-sync"
+      >
+        <CheckCircle2 className="h-4 w-4" aria-hidden="true" />
+        {done ?? 'Live: the store has every saved change.'}
+      </p>
+    );
+
+  const onUpdate = () => {
+    if (!store) return;
+    setDone(null);
+    updateInStore.mutate(
+      { productId: product.id, integrationId: store.id },
+      {
+        onSuccess: () => {
+          const text = `Updated in ${store.name}.`;
+          setDone(text);
+          toast({ title: 'Store Updated', description: `${product.title}: ${text}`, variant: 'success' });
+        },
+      },
+    );
+  };
+
+  const reason = updateInStore.isError
+    ? (failureReason(updateInStore.error) ?? 'The store did not answer. Please try again.')
+    : null;
+
+  return (
+    <section
+      className="space-y-3 rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm"
+      aria-label="Store"
+      data-testid="store-update"
+    >
+      <p className="font-medium text-amber-900">Changes not in store</p>
+      <p className="text-amber-900">
+        This product is live and was edited since its last push: buyers still see the old version.
+      </p>
+      {integrations.isPending ? (
+        <Loader2 className="h-4 w-4 animate-spin text-slate-400" aria-label="Loading stores" />
+      ) : stores.length === 0 ? (
+        <p className="text-amber-900">No connected store to update: reconnect it on the Integrations page.</p>
+      ) : (
+        <div className="flex flex-wrap items-end gap-2">
+          {stores.length > 1 && (
+            <label className="block space-y-1 font-medium">
+              <span>Store</span>
+              <NativeSelect value={storeId ?? ''} onChange={(e) => setChosen(e.target.value)}>
+                {stores.map((s) => (
+                  <option key={s.id} value={s.id}>
+                    {s.name} ({platformLabel(s.platform)})
+                  </option>
+                ))}
+              </NativeSelect>
+            </label>
+          )}
+          <Button onClick={onUpdate} disabled={!store || updateInStore.isPending}>
+            {updateInStore.isPending ? <Loader2 className="animate-spin" /> : <RefreshCw />}
+            {updateInStore.isPending ? 'Updating...' : 'Update in store'}
+          </Button>
+          {stores.length === 1 && store && <span className="text-amber-900">{store.name}</span>}
+        </div>
+      )}
+      {reason && (
+        <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-red-700">
+          Could not update the store. {reason}
+        </p>
+      )}
+    </section>
+  );
+}
