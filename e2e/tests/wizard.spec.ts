@@ -36,16 +36,18 @@ test('the wizard walks Product, Design, Mockups, Details and Pricing into a save
   await expect(page.getByRole('list', { name: 'Selected designs' })).toContainText('teal-square');
   await page.getByRole('button', { name: 'Continue to Mockups' }).click();
 
-  // Mockups: the design on the t-shirt set, rendered on the server in the editor's colour, which is picked.
+  // Mockups: the blank's colours x sizes; 2 colours x 3 sizes, one mockup rendered per colour on the server.
   await expect(page).toHaveURL(/\/create\/mockups$/);
   await expect(page.getByLabel(/Mockup canvas/)).toHaveAttribute('data-template', /^tshirt-/);
   await expect(page.getByRole('button', { name: 'Continue to Details' })).toBeDisabled();
-  // One colour keeps this test bounded; every colour is the component tests' and the simple flow test's business.
-  await page.getByRole('checkbox', { name: /Render every colour/ }).uncheck();
+  const cell = (name: string) => page.getByRole('button', { name, exact: true });
+  await expect(cell('White / S')).toHaveAttribute('aria-pressed', 'true');
+  for (const size of ['XS', 'XL', '2XL', '3XL', '4XL']) await cell(`White / ${size}`).click();
+  for (const size of ['S', 'M', 'L']) await cell(`Black / ${size}`).click();
+  await expect(page.getByTestId('matrix-cell').and(page.locator('[aria-pressed="true"]'))).toHaveCount(6);
   await page.getByRole('button', { name: 'Generate Mockups' }).click();
-  await expect(page.getByTestId('mockup-progress')).toHaveText(/^(\d+) of \1 rendered$/, { timeout: 60_000 });
-  await expect(page.getByTestId('mockup-progress')).toHaveText('1 of 1 rendered');
-  await expect(page.getByTestId('mockup-result')).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByTestId('mockup-progress')).toHaveText('2 of 2 rendered', { timeout: 60_000 });
+  await expect(page.getByTestId('mockup-result')).toHaveCount(2);
   await page.getByRole('button', { name: 'Continue to Details' }).click();
 
   // Details: the offline provider writes the listing.
@@ -60,7 +62,7 @@ test('the wizard walks Product, Design, Mockups, Details and Pricing into a save
 
   // Pricing: no store is connected, so Upload Product saves the product.
   await expect(page).toHaveURL(/\/create\/pricing$/);
-  await expect(page.getByTestId('variant-row').first()).toBeVisible();
+  await expect(page.getByTestId('pricing-row')).toHaveCount(6);
   await expect(page.getByTestId('no-stores')).toBeVisible();
   await page.getByRole('button', { name: 'Upload Product' }).click();
   await expect(page).toHaveURL(/\/\?tab=my-products$/);
@@ -75,7 +77,15 @@ test('the wizard walks Product, Design, Mockups, Details and Pricing into a save
   expect(product?.status).toBe('ready');
   expect(product?.productType).toBe('tshirt');
   expect(product?.mockupUrl).toMatch(/^\/api\/mockups\//);
-  expect(product?.variants.length).toBeGreaterThan(0);
+  // Catalogue-linked: the Bella + Canvas 3001, its 6 enabled variants, and a picture per colour.
+  expect(product?.catalogProductId).toBe(71);
+  expect(product?.variants.map((v) => v.option).sort()).toEqual(
+    ['Black / L', 'Black / M', 'Black / S', 'White / L', 'White / M', 'White / S'].sort(),
+  );
+  expect(product?.variants.every((v) => v.catalogVariantId !== null && v.sku && v.price > (v.baseCost ?? 0))).toBe(
+    true,
+  );
+  expect(product?.mockups.map((m) => m.color).sort()).toEqual(['Black', 'White']);
 
   // The wizard was reset.
   await page.goto('/create');
