@@ -1,7 +1,12 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { main: 'src/main.ts' },
+  // Own entries: decode-pool.ts forks dist/decode-worker.js; the build runs dist/prepare-db.js (the PGlite snapshot).
+  entry: {
+    main: 'src/main.ts',
+    'decode-worker': 'src/modules/designs/decode-worker.ts',
+    'prepare-db': 'src/db/prepare-db.ts',
+  },
   format: ['esm'],
   platform: 'node',
   target: 'node20',

@@ -27,7 +27,12 @@ function startServer(env: NodeJS.ProcessEnv): Promise<{ url: string; child: Chil
   });
   return new Promise((resolve, reject) => {
     let output = '';
-    const timer = setTimeout(() => reject(new Error(`Server did not start in 30 s:\n${output}`)), 30_000);
+    // Starting (PGlite's migrations in WASM) took 25 s on a busy two-core machine. A server that does not start in
+    // time is stopped, so it does not linger and slow the next run.
+    const timer = setTimeout(() => {
+      child.kill('SIGTERM');
+      reject(new Error(`Server did not start in 90 s:\n${output}`));
+    }, 90_000);
     child.stdout?.on('data', (chunk: Buffer) => {
       output += chunk.toString();
       const match = output.match(/Podforge is running at (http:\/\/[^\s"]+)/);
@@ -70,6 +75,11 @@ export default async function globalSetup() {
     // No Shopify app credentials: stores connect to the server's built-in sandbox (shopify.spec.ts).
     SHOPIFY_API_KEY: '',
     SHOPIFY_API_SECRET: '',
+    // Orders go to the built-in Printful Sandbox (no Printful store connected), which ships this soon after approval.
+    PRINTFUL_SANDBOX_SHIP_SECONDS: '3',
+    // No Etsy app key either: Etsy connects to the built-in sandbox shop (stores.spec.ts).
+    ETSY_API_KEY: '',
+    ETSY_SHARED_SECRET: '',
   });
   process.env.E2E_BASE_URL = url;
   process.env.E2E_DATA_DIR = dataDir;

@@ -90,6 +90,8 @@ test('Printful connects and disconnects through the fake, switching the catalogu
 
   await page.goto('/integrations');
   await printful.getByRole('button', { name: 'Disconnect' }).click();
+  // Disconnect asks first.
+  await page.getByRole('dialog', { name: 'Disconnect Printful?' }).getByRole('button', { name: 'Disconnect' }).click();
   await expect(printful.getByText('Not connected')).toBeVisible();
   await expect(page.getByText('Printful Disconnected', { exact: true })).toBeVisible();
   await page.goto('/?tab=products');

@@ -53,10 +53,10 @@ test('the Mockups step edits a design on real templates and downloads the PNG', 
   await template.selectOption({ label: 'T-shirt back' });
   await expect(canvas).toHaveAttribute('data-template', 'tshirt-back');
 
-  // The template image is drawn and the design is inside the t-shirt design area (centre 250,240).
+  // The template image is drawn and the design is inside the t-shirt design area (centre 200,240: the t-shirt is centred in the frame).
   const centre = async () =>
     canvas.evaluate((el: HTMLCanvasElement) =>
-      Array.from(el.getContext('2d')?.getImageData(250, 240, 1, 1).data ?? []),
+      Array.from(el.getContext('2d')?.getImageData(200, 240, 1, 1).data ?? []),
     );
   // The upload turns the design into a print PNG, so colours may move by a step or two.
   const centreIsNear = (expected: number[]) => async () => {
@@ -79,10 +79,10 @@ test('the Mockups step edits a design on real templates and downloads the PNG', 
   await canvas.scrollIntoViewIfNeeded();
   const box = await canvas.boundingBox();
   if (!box) throw new Error('no canvas');
-  await page.mouse.move(box.x + 250, box.y + 240);
+  await page.mouse.move(box.x + 200, box.y + 240);
   await page.mouse.down();
-  await page.mouse.move(box.x + 270, box.y + 250, { steps: 4 });
-  await page.mouse.move(box.x + 290, box.y + 260, { steps: 4 });
+  await page.mouse.move(box.x + 220, box.y + 250, { steps: 4 });
+  await page.mouse.move(box.x + 240, box.y + 260, { steps: 4 });
   await page.mouse.up();
   await expect(page.getByTestId('value-x')).toHaveText('40');
   await expect(page.getByTestId('value-y')).toHaveText('20');

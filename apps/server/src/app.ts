@@ -9,20 +9,24 @@ import { aiRoutes } from './modules/ai/ai.routes';
 import { catalogRoutes } from './modules/catalog/catalog.routes';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
 import { designsRoutes } from './modules/designs/designs.routes';
+import { etsyRoutes } from './modules/etsy/etsy.routes';
 import { integrationsRoutes } from './modules/integrations/integrations.routes';
 import { mockupsRoutes } from './modules/mockups/mockups.routes';
+import { ordersRoutes } from './modules/orders/orders.routes';
 import { printFilesRoutes } from './modules/print-files/print-files.routes';
 import { printfulRoutes } from './modules/printful/printful.routes';
 import { productsRoutes } from './modules/products/products.routes';
 import { schedulesRoutes } from './modules/schedules/schedules.routes';
 import { settingsRoutes } from './modules/settings/settings.routes';
 import { shopifyRoutes } from './modules/shopify/shopify.routes';
+import { woocommerceRoutes } from './modules/woocommerce/woocommerce.routes';
+import { registerClientAbort } from './plugins/client-abort';
 import { registerCsrfGuard } from './plugins/csrf';
 import { registerErrorHandling } from './plugins/errors';
 import { workspacePlugin } from './plugins/workspace';
 
 /**
- * Plugins load in a fixed order: error handling, security (workspace cookie, cross-site guard), API routes, then
+ * Plugins load in a fixed order: error handling, the client-abort signal, security (workspace cookie, cross-site guard), API routes, then
  * the built web app with its single-page fallback.
  */
 export async function buildApp(options: BuildAppOptions): Promise<{ app: FastifyInstance; deps: AppDeps }> {
@@ -35,9 +39,11 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
   });
 
   registerErrorHandling(app);
+  registerClientAbort(app);
   deps.jobs.log = app.log;
   // Running jobs finish (or are handed back to the queue) before the database closes.
   app.addHook('onClose', () => deps.jobs.stop());
+  app.addHook('onClose', () => deps.decodePool.close());
   await app.register(workspacePlugin, {
     db: deps.db,
     secret: secretFromConfigOrFile(config.sessionSecret, config.dataDir, 'session.secret'),
@@ -54,8 +60,11 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
   await app.register(settingsRoutes, { deps });
   await app.register(integrationsRoutes, { deps });
   await app.register(shopifyRoutes, { deps });
+  await app.register(etsyRoutes, { deps });
+  await app.register(woocommerceRoutes, { deps });
   await app.register(aiRoutes, { deps });
   await app.register(schedulesRoutes, { deps });
+  await app.register(ordersRoutes, { deps });
 
   const webDist = config.webDistDir;
   const hasWeb = webDist !== null && fs.existsSync(path.join(webDist, 'index.html'));

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { WEB_DIST_DIR } from './lib/paths';
@@ -30,13 +31,17 @@ const ZEnv = z.object({
   PRINTFUL_API_BASE: z.url().default('https://api.printful.com'),
   PRINTFUL_OAUTH_BASE: z.url().default('https://www.printful.com'),
   PRINTFUL_TOKEN: z.string().optional(),
+  PRINTFUL_SANDBOX_SHIP_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
   SHOPIFY_API_KEY: z.string().optional(),
   SHOPIFY_API_SECRET: z.string().optional(),
   SHOPIFY_API_VERSION: z
     .string()
     .regex(/^(\d{4}-\d{2}|unstable)$/, 'SHOPIFY_API_VERSION must look like 2025-10')
     .default('2025-10'),
-  SHOPIFY_SCOPES: z.string().default('write_products,read_orders'),
+  SHOPIFY_SCOPES: z
+    .string()
+    .default('write_products,write_publications,read_orders,write_merchant_managed_fulfillment_orders'),
+  SHOPIFY_TOKEN_MODE: z.enum(['expiring', 'non-expiring']).default('expiring'),
   SHOPIFY_SHOP_BASE_URL: z
     .string()
     .refine(
@@ -44,10 +49,24 @@ const ZEnv = z.object({
       'SHOPIFY_SHOP_BASE_URL must be a URL containing {shop}',
     )
     .default('https://{shop}'),
+  ETSY_API_KEY: z.string().optional(),
+  ETSY_SHARED_SECRET: z.string().optional(),
+  ETSY_API_BASE: z.url().default('https://openapi.etsy.com'),
+  ETSY_CONNECT_BASE: z.url().default('https://www.etsy.com'),
+  ETSY_TOKEN_BASE: z.url().default('https://api.etsy.com'),
+  WOOCOMMERCE_STORE_BASE_URL: z
+    .string()
+    .refine(
+      (v) => v.includes('{host}') && /^https?:\/\//.test(v),
+      'WOOCOMMERCE_STORE_BASE_URL must be a URL containing {host}',
+    )
+    .default('https://{host}'),
   MOCKUP_TEMPLATE_WARMUP: z
     .enum(['true', 'false'])
     .default('true')
     .transform((v) => v === 'true'),
+  /** How long a store push request waits for its job before answering 'running' (the browser then polls). */
+  STORE_PUSH_WAIT_SECONDS: z.coerce.number().min(0).max(120).default(25),
   JOBS_WORKER: z
     .enum(['true', 'false'])
     .default('true')
@@ -56,6 +75,9 @@ const ZEnv = z.object({
     .enum(['true', 'false'])
     .default('false')
     .transform((v) => v === 'true'),
+  DECODE_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
+  DECODE_TIME_LIMIT_SECONDS: z.coerce.number().min(0.1).max(600).default(7),
+  DECODE_MEMORY_LIMIT_MB: z.coerce.number().int().min(128).max(16384).default(768),
   S3_BUCKET: z.string().optional(),
   S3_ENDPOINT: z.url().optional(),
   S3_REGION: z.string().default('us-east-1'),
@@ -88,6 +110,12 @@ export type Config = {
   mockupTemplateWarmup: boolean;
   /** Run due jobs (scheduled uploads) on this instance once it listens. */
   jobsWorker: boolean;
+  storePushWaitSeconds: number;
+  /**
+   * Decoding of uploaded files (modules/designs/decode-pool.ts): child processes at once on this instance (default
+   * the core count), and each file's wall-clock and memory limits.
+   */
+  decode: { concurrency: number; timeLimitMs: number; memoryLimitMb: number };
   /** S3-compatible object storage for user files; null keeps them on local disk in `dataDir/files`. */
   s3: {
     bucket: string;
@@ -103,14 +131,25 @@ export type Config = {
   printfulClientSecret: string | undefined;
   printfulApiBase: string;
   printfulOauthBase: string;
-  /** A private Printful token: the live catalogue for every workspace without its own connection. */
+  /** A private Printful token: the live catalogue for every workspace without its own connection (never orders). */
   printfulToken: string | undefined;
+  /** The built-in Printful sandbox ships this long after an order is confirmed. */
+  printfulSandboxShipSeconds: number;
   /** The Shopify app's credentials; null runs the built-in Shopify sandbox instead of real stores. */
   shopify: { apiKey: string; apiSecret: string } | null;
   shopifyApiVersion: string;
   shopifyScopes: string[];
+  /**
+   * expiring: offline tokens that last an hour and are refreshed (public apps must, apis.md E1); non-expiring: a
+   * custom-distribution app's token that never expires.
+   */
+  shopifyTokenMode: 'expiring' | 'non-expiring';
   /** A shop's admin base URL, `{shop}` replaced by its domain (tests point it at the local fake). */
   shopifyShopBaseUrl: string;
+  /** The Etsy app's keystring and shared secret; null runs the built-in Etsy sandbox instead of real shops. */
+  etsy: { apiKey: string; sharedSecret: string; apiBase: string; connectBase: string; tokenBase: string } | null;
+  /** Where a WooCommerce store's https address is served from, `{host}` replaced (tests point it at the fake). */
+  wooStoreBaseUrl: string;
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -124,6 +163,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const shopifySecret = e.SHOPIFY_API_SECRET || undefined;
   if (Boolean(shopifyKey) !== Boolean(shopifySecret)) {
     throw new Error('Invalid configuration: set both SHOPIFY_API_KEY and SHOPIFY_API_SECRET, or neither (sandbox)');
+  }
+  const etsyKey = e.ETSY_API_KEY || undefined;
+  const etsySecret = e.ETSY_SHARED_SECRET || undefined;
+  if (Boolean(etsyKey) !== Boolean(etsySecret)) {
+    throw new Error('Invalid configuration: set both ETSY_API_KEY and ETSY_SHARED_SECRET, or neither (sandbox)');
   }
   return {
     port: e.PORT,
@@ -147,6 +191,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     mockupTemplateWarmup: e.MOCKUP_TEMPLATE_WARMUP,
     jobsWorker: e.JOBS_WORKER,
+    storePushWaitSeconds: e.STORE_PUSH_WAIT_SECONDS,
+    decode: {
+      concurrency: e.DECODE_CONCURRENCY ?? os.availableParallelism(),
+      timeLimitMs: e.DECODE_TIME_LIMIT_SECONDS * 1000,
+      memoryLimitMb: e.DECODE_MEMORY_LIMIT_MB,
+    },
     s3: e.S3_BUCKET
       ? {
           bucket: e.S3_BUCKET,
@@ -163,11 +213,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     printfulApiBase: e.PRINTFUL_API_BASE,
     printfulOauthBase: e.PRINTFUL_OAUTH_BASE,
     printfulToken: e.PRINTFUL_TOKEN || undefined,
+    printfulSandboxShipSeconds: e.PRINTFUL_SANDBOX_SHIP_SECONDS,
     shopify: shopifyKey && shopifySecret ? { apiKey: shopifyKey, apiSecret: shopifySecret } : null,
     shopifyApiVersion: e.SHOPIFY_API_VERSION,
     shopifyScopes: e.SHOPIFY_SCOPES.split(',')
       .map((s) => s.trim())
       .filter(Boolean),
     shopifyShopBaseUrl: e.SHOPIFY_SHOP_BASE_URL,
+    shopifyTokenMode: e.SHOPIFY_TOKEN_MODE,
+    etsy:
+      etsyKey && etsySecret
+        ? {
+            apiKey: etsyKey,
+            sharedSecret: etsySecret,
+            apiBase: e.ETSY_API_BASE,
+            connectBase: e.ETSY_CONNECT_BASE,
+            tokenBase: e.ETSY_TOKEN_BASE,
+          }
+        : null,
+    wooStoreBaseUrl: e.WOOCOMMERCE_STORE_BASE_URL,
   };
 }

@@ -6,8 +6,14 @@ import { JobQueue } from './jobs/job-queue';
 import { TokenCipher } from './lib/crypto';
 import { secretFromConfigOrFile } from './lib/secrets';
 import { UrlSigner } from './lib/signed-urls';
+import { DecodePool } from './modules/designs/decode-pool';
+import { EtsyService } from './modules/etsy/etsy.service';
+import { PrintfulSandbox } from './modules/orders/printful-sandbox';
+import { registerOrderWebhooks } from './modules/orders/shopify-webhooks';
 import { PrintfulService } from './modules/printful/printful.service';
 import { ShopifyService } from './modules/shopify/shopify.service';
+import { ShopifyWebhookRegistry } from './modules/shopify/shopify-webhooks';
+import { WooCommerceService } from './modules/woocommerce/woocommerce.service';
 import { createStorage } from './storage/create-storage';
 import type { Storage } from './storage/storage';
 
@@ -23,12 +29,25 @@ export type AppDeps = {
   printful: PrintfulService;
   /** Shopify stores: real shops with SHOPIFY_API_KEY/SECRET, else the built-in sandbox. */
   shopify: ShopifyService;
+  /**
+   * Shopify webhook topic -> handlers, run as jobs after the receiver recorded the event. Modules register their
+   * topics here when the app is built (shopify: app/uninstalled, products/*; orders: orders/*, redact topics).
+   */
+  shopifyWebhooks: ShopifyWebhookRegistry;
+  /** Etsy shops (ETSY_API_KEY/ETSY_SHARED_SECRET, else the built-in sandbox); a StorePublisher. */
+  etsy: EtsyService;
+  /** WooCommerce stores (the seller's URL and keys, or the built-in sandbox store); a StorePublisher. */
+  woocommerce: WooCommerceService;
   /** Writes listing text: the built-in offline provider unless the configuration names another. */
   ai: AiProvider;
   /** Signs URLs a third party fetches without our cookie (print files for a fulfilment provider). */
   urlSigner: UrlSigner;
-  /** pg-boss on the app's database: scheduled uploads (see modules/schedules). */
+  /** pg-boss on the app's database: scheduled uploads, store pushes, order steps, webhook work. */
   jobs: JobQueue;
+  /** Where uploaded files are decoded: child processes with time and memory limits, DECODE_CONCURRENCY at once. */
+  decodePool: DecodePool;
+  /** The built-in Printful sandbox: fulfilment for workspaces with no Printful account (modules/orders). */
+  printfulSandbox: PrintfulSandbox;
 };
 
 export type BuildAppOptions = {
@@ -45,7 +64,8 @@ export function createDeps(options: BuildAppOptions): AppDeps {
   const cipher = new TokenCipher(secretFromConfigOrFile(config.encryptionKey, config.dataDir, 'encryption.key'));
   const now = options.now ?? (() => new Date());
   const storage = options.storage ?? createStorage(config);
-  return {
+  const urlSigner = new UrlSigner(secretFromConfigOrFile(config.sessionSecret, config.dataDir, 'session.secret'), now);
+  const deps: AppDeps = {
     config,
     database,
     db: database.db,
@@ -54,8 +74,16 @@ export function createDeps(options: BuildAppOptions): AppDeps {
     now,
     printful: new PrintfulService({ db: database.db, cipher, config, now }),
     shopify: new ShopifyService({ db: database.db, cipher, config, now, storage }),
+    shopifyWebhooks: new ShopifyWebhookRegistry(),
+    etsy: new EtsyService({ db: database.db, cipher, config, now, storage }),
+    woocommerce: new WooCommerceService({ db: database.db, cipher, config, now, storage, urlSigner }),
     ai: options.ai ?? createAiProvider(config),
-    urlSigner: new UrlSigner(secretFromConfigOrFile(config.sessionSecret, config.dataDir, 'session.secret'), now),
+    urlSigner,
     jobs: new JobQueue(database),
+    decodePool: new DecodePool(config.decode),
+    printfulSandbox: new PrintfulSandbox({ db: database.db, now, shipSeconds: config.printfulSandboxShipSeconds }),
   };
+  // The orders module's topics (orders/paid, orders/cancelled, the redact topics); shopify's register in its routes.
+  registerOrderWebhooks(deps.shopifyWebhooks, deps);
+  return deps;
 }

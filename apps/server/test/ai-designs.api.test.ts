@@ -163,6 +163,7 @@ describe('POST /api/ai/designs, credits and all-or-nothing', () => {
     const provider: AiProvider = {
       name: 'flaky',
       generateContent: (request, facts) => offline.generateContent(request, facts),
+      analyzeImage: (request, image, facts) => offline.analyzeImage(request, image, facts),
       async generateDesigns(request) {
         const images = await offline.generateDesigns(request);
         if (mode === 'broken') return [images[0], { format: 'png', data: Buffer.from('not a png at all') }] as never;

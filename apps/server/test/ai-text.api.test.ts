@@ -124,6 +124,9 @@ describe('text helpers: credits and provider errors', () => {
           if (fail) throw new AiProviderError('ACCESS_DENIED', 'Denied.');
           return { title: 'T', description: 'D', tags: ['a'] };
         },
+        async analyzeImage() {
+          return { title: 'T', description: 'D', tags: ['a'] };
+        },
         async generateDesigns() {
           return [];
         },

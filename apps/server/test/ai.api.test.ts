@@ -278,6 +278,9 @@ describe('POST /api/ai/generate-content, rate limit and provider errors', () => 
           if (calls > 1) throw new AiProviderError('INVALID_API_KEY', 'The AI provider rejected the API key.');
           return { title: 'Fixed title', description: 'Fixed description', tags: ['one'] };
         },
+        async analyzeImage() {
+          return { title: 'Fixed title', description: 'Fixed description', tags: ['one'] };
+        },
         async generateDesigns() {
           throw new AiProviderError('PROVIDER_ERROR', 'Not used here.');
         },
@@ -311,6 +314,23 @@ describe('POST /api/ai/generate-content, rate limit and provider errors', () => 
     expect(blocked.json().error).toMatch(/at most 3 a minute per workspace/);
     expect(blocked.headers['retry-after']).toBeDefined();
     expect((await limited.client().post(URL, { productType: 'nope' })).statusCode).toBe(400);
+  });
+
+  it('counts every AI route of a workspace against one limit, not one per route', async () => {
+    const busy: TestClient = limited.client();
+    expect((await busy.post(URL, { productType: 'nope' })).statusCode).toBe(400);
+    expect((await busy.post('/api/ai/generate-title', { topic: ' ' })).statusCode).toBe(400);
+    expect((await busy.post('/api/ai/generate-tags', {})).statusCode).toBe(400);
+    const blocked = await busy.post('/api/ai/designs', { prompt: 'a cat' });
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json().error).toMatch(/at most 3 a minute per workspace/);
+    const analyze = await busy.request({
+      method: 'POST',
+      url: '/api/ai/analyze-image',
+      headers: { 'content-type': 'multipart/form-data; boundary=x' },
+      payload: '--x--\r\n',
+    });
+    expect(analyze.statusCode).toBe(429);
   });
 });
 

@@ -74,6 +74,21 @@ describe('bundled catalogue: GET /api/printful/products', () => {
     expect((await products('?category=All%20Categories')).total).toBe((await products()).total);
   });
 
+  it('takes a category slug too: hoodie, hoodies, t-shirts, tshirt, phone_case', async () => {
+    const byName = await products('?category=Hoodies&pageSize=100');
+    for (const slug of ['hoodie', 'hoodies', 'HOODIE']) {
+      const res = await client.get(`/api/printful/products?category=${slug}&pageSize=100`);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().total).toBe(byName.total);
+    }
+    for (const slug of ['t-shirts', 'tshirt', 't-shirt']) {
+      const tees = await products(`?category=${slug}&pageSize=100`);
+      expect(tees.total).toBeGreaterThan(0);
+      expect(tees.items.every((p) => p.type === 'tshirt')).toBe(true);
+    }
+    expect((await products('?category=phone_case')).items.every((p) => p.type === 'phone_case')).toBe(true);
+  });
+
   it('applies the price range to basePrice', async () => {
     const band = await products('?minPrice=15&maxPrice=25&pageSize=100');
     expect(band.total).toBeGreaterThan(0);

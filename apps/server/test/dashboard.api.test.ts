@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { aiGenerations, integrations, products, publications, storeOrders } from '../src/db/schema';
+import { aiGenerations, integrations, orders, products, publications } from '../src/db/schema';
 import { createTestApp, type TestApp } from './helpers';
 
 const NOW = new Date('2026-11-22T12:00:00Z');
@@ -96,13 +96,15 @@ describe('GET /api/dashboard/stats', () => {
       { workspaceId: ws, kind: 'title', request: {}, provider: 'offline', credits: 2, createdAt: daysAgo(5) },
       { workspaceId: ws, kind: 'design', request: {}, provider: 'offline', credits: 20, createdAt: daysAgo(40) },
     ]);
-    await db.insert(storeOrders).values([
+    await db.insert(orders).values([
       {
         workspaceId: ws,
         integrationId: storeId,
         remoteOrderId: '1',
+        name: '#1001',
+        status: 'shipped',
         currency: 'USD',
-        total: '30.00',
+        revenue: '30.00',
         cost: '12.50',
         orderedAt: daysAgo(2),
       },
@@ -110,8 +112,10 @@ describe('GET /api/dashboard/stats', () => {
         workspaceId: ws,
         integrationId: storeId,
         remoteOrderId: '2',
+        name: '#1002',
+        status: 'sent',
         currency: 'USD',
-        total: '20.00',
+        revenue: '20.00',
         cost: '9.00',
         orderedAt: daysAgo(4),
       },

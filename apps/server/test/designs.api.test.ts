@@ -170,7 +170,7 @@ describe.each([
         'bomb.png',
         async () => pixelBombPng(20000, 20000),
         422,
-        /20000x20000 pixels.*100 megapixel/,
+        /20,000x20,000 pixels \(400 megapixels\); the limit is 100 megapixels/,
       ],
       ['0-byte file', 'empty.png', async () => Buffer.alloc(0), 422, /empty/],
       ['50 MB + 1 byte', 'huge.png', async () => bigFile(), 413, /larger than 50 MB/],
@@ -211,6 +211,23 @@ describe.each([
       expect(files[1].error).toMatch(/evil\.svg.*<script>/);
       expect(files[2]).toMatchObject({ name: 'two.jpg', type: 'jpeg', width: 70, height: 40 });
       expect(await designRows(t)).toBe(rowsBefore + 2);
+    });
+
+    it("POST /api/upload/files refuses a file over the wizard's 10 MB with 413 naming it, keeping the others", async () => {
+      const rowsBefore = await designRows(t);
+      const big = Buffer.concat([await pngOf(20, 20), Buffer.alloc(Math.round(11.7 * 1024 * 1024))]);
+      const { payload, headers } = multipart([
+        { field: 'files', filename: 'big.png', content: big },
+        { field: 'files', filename: 'small.png', content: await pngOf(30, 30) },
+      ]);
+      const res = await client.request({ method: 'POST', url: '/api/upload/files', payload, headers });
+      expect(res.statusCode, res.body).toBe(200);
+      const { files } = res.json();
+      expect(files[0]).toEqual({ name: 'big.png', status: 413, error: 'big.png is larger than 10 MB' });
+      expect(files[1]).toMatchObject({ name: 'small.png', width: 30 });
+      expect(await designRows(t)).toBe(rowsBefore + 1);
+      const tmp = path.join(t.dataDir, 'tmp');
+      expect(fs.existsSync(tmp) ? fs.readdirSync(tmp) : []).toEqual([]);
     });
   });
 

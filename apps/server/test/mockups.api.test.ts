@@ -36,7 +36,7 @@ describe('mockups API', () => {
 
   it('lists each template set with its design area, images and colours; others fall back to t-shirts', async () => {
     for (const [type, area] of [
-      ['tshirt', { x: 150, y: 120, width: 200, height: 240 }],
+      ['tshirt', { x: 100, y: 120, width: 200, height: 240 }],
       ['hoodie', { x: 140, y: 160, width: 220, height: 260 }],
       ['mug', { x: 120, y: 80, width: 160, height: 160 }],
       ['poster', { x: 50, y: 50, width: 300, height: 400 }],

@@ -217,6 +217,37 @@ describe('Printful OAuth', () => {
     clock = Date.now();
   });
 
+  it('asks which store when the account has several, and connects the chosen one (not the first)', async () => {
+    fake.setStores([
+      { id: 20001, name: 'Main Store' },
+      { id: 20002, name: 'Second Store' },
+    ]);
+    try {
+      const client = t.client();
+      const res = await client.get(await authorize(client));
+      expect(res.headers.location).toBe('/integrations?printful=choose_store');
+      expect(await status(client)).toEqual({ connected: false, oauthConfigured: true, choosingStore: true });
+      expect((await client.get('/api/printful/stores')).json()).toEqual([
+        { id: 20001, name: 'Main Store' },
+        { id: 20002, name: 'Second Store' },
+      ]);
+      const wrong = await client.post('/api/printful/store', { storeId: 99 });
+      expect(wrong.statusCode).toBe(400);
+      expect(wrong.json().error).toContain('99');
+      const chosen = await client.post('/api/printful/store', { storeId: 20002 });
+      expect(chosen.statusCode, chosen.body).toBe(200);
+      expect(chosen.json()).toMatchObject({ connected: true, via: 'oauth', storeName: 'Second Store' });
+      const [row] = await t.deps.db
+        .select()
+        .from(integrations)
+        .where(eq(integrations.workspaceId, await client.workspaceId(t.deps.db)));
+      expect(row).toMatchObject({ externalId: '20002', status: 'connected' });
+      expect((await t.client().get('/api/printful/stores')).statusCode).toBe(409);
+    } finally {
+      fake.setStores([{ id: 10001, name: 'Fake Print Store' }]);
+    }
+  });
+
   it('disconnects, going back to the bundled catalogue', async () => {
     const client = t.client();
     await connect(client);

@@ -457,6 +457,38 @@ describe('GET /api/products', () => {
     const stats = (await c.client.get('/api/dashboard/stats')).json();
     expect(stats).toMatchObject({ totalProducts: 12, pendingUploads: 11 });
   });
+
+  it('matches a search within one field (title, description or a tag), not across two', async () => {
+    expect((await list(`?search=${encodeURIComponent('Cotton plain')}`)).total).toBe(0);
+    expect((await list(`?search=${encodeURIComponent('Wall art')}`)).total).toBe(9);
+  });
+
+  it('keeps totals and dashboard counts right after deletes, duplicates, status and type changes', async () => {
+    // Read first, so an answer kept from before the changes would show below.
+    expect(await list('?type=poster')).toMatchObject({ total: 9 });
+    expect(await list('?type=mug')).toMatchObject({ total: 1 });
+    const poster = made[11]?.id ?? '';
+    expect((await c.client.delete(`/api/products/${poster}`)).statusCode).toBe(204);
+    const copy = await c.client.post(`/api/products/${made[0]?.id}/duplicate`);
+    expect(copy.statusCode, copy.body).toBe(201);
+    // Status and type changes as any code path (or a store push) makes them, straight in the table.
+    await t.deps.db
+      .update(products)
+      .set({ status: 'ready' })
+      .where(eq(products.id, made[0]?.id ?? ''));
+    await t.deps.db
+      .update(products)
+      .set({ productType: 'hoodie', title: 'Renamed' })
+      .where(eq(products.id, made[2]?.id ?? ''));
+    expect(await list('')).toMatchObject({ total: 12, totalPages: 2 });
+    expect(await list('?type=poster')).toMatchObject({ total: 8 });
+    expect(await list('?type=mug')).toMatchObject({ total: 2 });
+    expect(await list('?type=hoodie&status=draft')).toMatchObject({ total: 1 });
+    expect(await list('?status=ready')).toMatchObject({ total: 1 });
+    expect(await list('?status=draft')).toMatchObject({ total: 10 });
+    const stats = (await c.client.get('/api/dashboard/stats')).json();
+    expect(stats).toMatchObject({ totalProducts: 12, pendingUploads: 11 });
+  });
 });
 
 describe('one product: get, patch, delete, duplicate', () => {
@@ -593,16 +625,18 @@ describe('POST /api/upload/:platform/:productId', () => {
   const setStatus = (status: 'draft' | 'processing' | 'live') =>
     t.deps.db.update(products).set({ status }).where(eq(products.id, productId));
 
-  it('answers 404 to an unknown platform and 501 to the platforms not built yet', async () => {
+  it('answers 404 to an unknown platform, 501 to Amazon (not built), 409 without a connected Etsy or WooCommerce store', async () => {
     expect((await upload('ebay')).statusCode).toBe(404);
+    const amazon = await upload('amazon');
+    expect(amazon.statusCode).toBe(501);
+    expect(amazon.json().error).toBe('Amazon is not available yet');
     for (const [platform, name] of [
       ['etsy', 'Etsy'],
-      ['amazon', 'Amazon'],
       ['woocommerce', 'WooCommerce'],
     ]) {
       const res = await upload(platform ?? '');
-      expect(res.statusCode).toBe(501);
-      expect(res.json().error).toBe(`${name} is not available yet`);
+      expect(res.statusCode).toBe(409);
+      expect(res.json().error).toBe(`No ${name} store is connected. Connect one in Integrations first.`);
     }
   });
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { TSchedule, TStorePlatform } from '@podforge/contract';
+import { ErrorCode, type TSchedule, type TStorePlatform } from '@podforge/contract';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
@@ -9,7 +9,7 @@ import { loadConfig } from '../src/config';
 import type { Database } from '../src/db/client';
 import { integrations, products, schedules } from '../src/db/schema';
 import type { AppDeps } from '../src/deps';
-import { conflict } from '../src/lib/errors';
+import { AppError, conflict } from '../src/lib/errors';
 import { pushToStore, startScheduleWorker } from '../src/modules/schedules/schedule-worker';
 import { insertDesign, solidPng } from './fixtures/designs';
 import { createTestApp, openTestDatabase, type TestApp, type TestClient } from './helpers';
@@ -164,6 +164,34 @@ describe('scheduled uploads: the calls', () => {
     expect(again.json().error).toBe('Only a pending upload can be cancelled; this one is cancelled');
     expect((await other.get(`/api/products/${productId}/schedules`)).statusCode).toBe(404);
   });
+
+  it('GET /api/schedules lists the workspace’s upcoming (pending or running) uploads, soonest first, for My Products', async () => {
+    const seller = t.client();
+    const ws = await seller.workspaceId(t.deps.db);
+    const a = await insertProduct(t.deps, ws);
+    const b = await insertProduct(t.deps, ws);
+    const post = (body: Record<string, unknown>) =>
+      seller.post('/api/schedule-upload', {
+        platform: 'shopify',
+        scheduledTime: '09:30',
+        timeZone: 'UTC',
+        ...body,
+      });
+    const later = (await post({ productId: a, scheduledDate: '2027-01-10' })).json<TSchedule>();
+    const sooner = (await post({ productId: b, scheduledDate: '2026-12-10' })).json<TSchedule>();
+    const cancelled = (await post({ productId: a, scheduledDate: '2026-12-05' })).json<TSchedule>();
+    await seller.delete(`/api/schedule-upload/${cancelled.id}`);
+    const done = (await post({ productId: a, scheduledDate: '2026-12-06' })).json<TSchedule>();
+    await t.deps.db.update(schedules).set({ status: 'failed', error: 'x' }).where(eq(schedules.id, done.id));
+
+    const res = await seller.get('/api/schedules');
+    expect(res.statusCode).toBe(200);
+    expect(res.json<TSchedule[]>().map((s) => [s.id, s.productId, s.status])).toEqual([
+      [sooner.id, b, 'pending'],
+      [later.id, a, 'pending'],
+    ]);
+    expect((await t.client().get('/api/schedules')).json()).toEqual([]);
+  });
 });
 
 describe('scheduled uploads: the worker', () => {
@@ -273,6 +301,34 @@ describe('scheduled uploads: the worker', () => {
       (rows) => rows[0]?.state === 'retry',
     );
     expect(calls.get(good)).toBe(1);
+  });
+
+  it("moves an upload to the next window when the store's day budget is spent, and says so", async () => {
+    const productId = await insertProduct(t.deps, ws);
+    pushFor.set(productId, async () => {
+      throw new AppError(503, ErrorCode.RateLimited, "Etsy's daily request budget is spent; try again later", {
+        retryAfterSeconds: '7200',
+      });
+    });
+    const id = await scheduleNow(productId);
+    const row = await waitFor(
+      () => scheduleRow(t.deps, id),
+      (r) => r?.status === 'pending' && Boolean(r.error),
+    );
+    expect(row?.error).toMatch(/^Etsy's daily request budget is spent; try again later\. The upload moved to \d{4}-/);
+    const movedTo = new Date(String(/moved to (\S+)\.$/.exec(row?.error ?? '')?.[1]));
+    expect(Math.abs(movedTo.getTime() - (behind().getTime() + 7200_000))).toBeLessThan(60_000);
+    // A new job waits for that time; the first one ended without a pg-boss retry.
+    const waiting = (await t.deps.db.execute(
+      sql`select start_after from pgboss.job where data->>'scheduleId' = ${id} and state = 'created'`,
+    )) as unknown as { rows: { start_after: unknown }[] };
+    expect(waiting.rows).toHaveLength(1);
+    expect(Math.abs(new Date(String(waiting.rows[0]?.start_after)).getTime() - movedTo.getTime())).toBeLessThan(1000);
+    await waitFor(
+      () => queueJob(t.deps, id),
+      (rows) => rows[0]?.state === 'completed',
+    );
+    expect(calls.get(productId)).toBe(1);
   });
 
   it('treats a refusal as final: a 409 from the store push is not retried', async () => {

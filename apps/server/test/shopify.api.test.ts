@@ -2,9 +2,10 @@ import type { TDashboardStats, TIntegration } from '@podforge/contract';
 import { skuFor } from '@podforge/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { integrations, oauthStates, products, publications, storeOrders } from '../src/db/schema';
+import { integrations, oauthStates, orders, products, publications } from '../src/db/schema';
 import { ShopifyClient } from '../src/integrations/shopify/client';
 import { type FakeShopify, startFakeShopify } from '../src/integrations/shopify/fake-server';
+import { startShopifyWebhookWorker } from '../src/modules/shopify/shopify-webhooks.worker';
 import { insertDesign, solidPng } from './fixtures/designs';
 import { createTestApp, type TestApp, type TestClient } from './helpers';
 
@@ -106,7 +107,9 @@ describe('Shopify OAuth', () => {
     expect(url.origin + url.pathname).toBe(`${fake.url}/happy-shop.myshopify.com/admin/oauth/authorize`);
     expect(url.searchParams.get('client_id')).toBe(KEY);
     expect(url.searchParams.get('redirect_uri')).toBe(`${APP}/auth/shopify/callback`);
-    expect(url.searchParams.get('scope')).toBe('write_products,read_orders');
+    expect(url.searchParams.get('scope')).toBe(
+      'write_products,write_publications,read_orders,write_merchant_managed_fulfillment_orders',
+    );
     const state = url.searchParams.get('state') as string;
     const [row] = await t.deps.db.select().from(oauthStates).where(eq(oauthStates.state, state));
     expect(row?.workspaceId).toBe(await client.workspaceId(t.deps.db));
@@ -203,7 +206,7 @@ describe('POST /api/upload/shopify/:productId', () => {
     expect(body.remoteProductId).toMatch(/^gid:\/\/shopify\/Product\/\d+$/);
     expect(body.remoteUrl).toMatch(/^https:\/\/admin\.shopify\.com\/store\/push-shop\/products\/\d+$/);
 
-    const [remote] = fake.products(shop).filter((p) => p.handle === `podforge-${id}`);
+    const [remote] = (await fake.products(shop)).filter((p) => p.handle === `podforge-${id}`);
     expect(remote).toMatchObject({
       id: body.remoteProductId,
       title: 'Sunset Tee',
@@ -218,7 +221,9 @@ describe('POST /api/upload/shopify/:productId', () => {
       ['White / M', '21.50', skuFor(id, 71003)],
     ]);
     expect(remote?.media).toHaveLength(1);
-    const image = await fetch(remote?.media[0]?.originalSource as string);
+    const [front] = (await fake.storefront(shop)).filter((p) => p.handle === `podforge-${id}`);
+    expect(front).toMatchObject({ onlineStore: true, options: ['Color', 'Size'] });
+    const image = await fetch(front?.images[0]?.url as string);
     expect(image.status).toBe(200);
     expect((await image.arrayBuffer()).byteLength).toBeGreaterThan(1000);
 
@@ -249,13 +254,13 @@ describe('POST /api/upload/shopify/:productId', () => {
     // Shopify did the work but the answer was lost (as in a crash): the retry finds the same product by handle.
     fake.failNextProductSet('after-apply', 'connection reset');
     expect((await client.post(`/api/upload/shopify/${id}`, {})).statusCode).toBe(502);
-    expect(fake.products(shop).filter((p) => p.handle === `podforge-${id}`)).toHaveLength(1);
-    const created = fake.products(shop).find((p) => p.handle === `podforge-${id}`);
+    expect((await fake.products(shop)).filter((p) => p.handle === `podforge-${id}`)).toHaveLength(1);
+    const created = (await fake.products(shop)).find((p) => p.handle === `podforge-${id}`);
 
     const retried = await client.post(`/api/upload/shopify/${id}`, {});
     expect(retried.statusCode, retried.body).toBe(200);
     expect(retried.json().remoteProductId).toBe(created?.id);
-    expect(fake.products(shop).filter((p) => p.title === 'Retry Tee')).toHaveLength(1);
+    expect((await fake.products(shop)).filter((p) => p.title === 'Retry Tee')).toHaveLength(1);
     expect(await productStatus(id)).toBe('live');
     const rows = await t.deps.db.select().from(publications).where(eq(publications.productId, id));
     expect(rows).toHaveLength(1);
@@ -276,8 +281,9 @@ describe('POST /api/upload/shopify/:productId', () => {
     fake.throttleNext(2);
     const res = await client.post(`/api/upload/shopify/${id}`, {});
     expect(res.statusCode, res.body).toBe(200);
-    // Requested 10 with nothing available at 100/s: 100 ms (+50 margin) each time.
-    expect(sleeps).toEqual([150, 150]);
+    // Requested 10 with nothing available at 100/s: 100 ms (+50 margin) each time (then the pictures are polled).
+    expect(sleeps.slice(0, 2)).toEqual([150, 150]);
+    expect(sleeps.slice(2).every((ms) => ms === 500 || ms === 1000)).toBe(true);
 
     const id2 = await readyProduct(client, 'Always Throttled Tee');
     fake.throttleNext(50);
@@ -285,7 +291,7 @@ describe('POST /api/upload/shopify/:productId', () => {
     fake.throttleNext(0);
     expect(refused.statusCode).toBe(503);
     expect(refused.json().error).toMatch(/throttling/);
-    expect(sleeps.length).toBe(2 + 5);
+    expect(sleeps.filter((ms) => ms === 150)).toHaveLength(2 + 10);
     expect(await productStatus(id2)).toBe('ready');
   });
 
@@ -322,8 +328,12 @@ describe('POST /api/products/:id/publish', () => {
       { integrationId: first.id, ok: false, error: expect.stringMatching(/already live in this store/) },
       { integrationId: second.id, ok: true, error: null },
     ]);
-    expect(fake.products('first-shop.myshopify.com').filter((p) => p.handle === `podforge-${id}`)).toHaveLength(1);
-    expect(fake.products('second-shop.myshopify.com').filter((p) => p.handle === `podforge-${id}`)).toHaveLength(1);
+    expect((await fake.products('first-shop.myshopify.com')).filter((p) => p.handle === `podforge-${id}`)).toHaveLength(
+      1,
+    );
+    expect(
+      (await fake.products('second-shop.myshopify.com')).filter((p) => p.handle === `podforge-${id}`),
+    ).toHaveLength(1);
     expect(await productStatus(id)).toBe('live');
 
     const other = t.client();
@@ -335,7 +345,7 @@ describe('POST /api/products/:id/publish', () => {
 });
 
 describe('sync and webhooks', () => {
-  it('reads orders into store_orders once, sets lastSyncAt, and the dashboard shows the sales', async () => {
+  it('reads orders into orders once (none of ours: not from Podforge), sets lastSyncAt, and the dashboard shows the sales', async () => {
     const client = t.client();
     const shop = 'sales-shop.myshopify.com';
     const store = await connect(client, shop);
@@ -347,8 +357,9 @@ describe('sync and webhooks', () => {
     fake.addOrder(shop, { total: '10.00' });
     const second = (await client.get(`/api/shopify/sync?shop=${store.id}`)).json();
     expect(second).toMatchObject({ ordersRead: 3, ordersNew: 1 });
-    const rows = await t.deps.db.select().from(storeOrders).where(eq(storeOrders.integrationId, store.id));
+    const rows = await t.deps.db.select().from(orders).where(eq(orders.integrationId, store.id));
     expect(rows).toHaveLength(3);
+    expect(rows.map((r) => r.status)).toEqual(['external', 'external', 'external']);
     const listed = (await client.get('/api/integrations')).json<TIntegration[]>()[0];
     expect(listed?.lastSyncAt).toBe(second.lastSyncAt);
     const stats = (await client.get('/api/dashboard/stats')).json<TDashboardStats>();
@@ -381,6 +392,13 @@ describe('sync and webhooks', () => {
     }
     expect((await client.get('/api/integrations')).json<TIntegration[]>()[0]?.isConnected).toBe(true);
     expect((await send('app/uninstalled', body, fake.signWebhook(body))).statusCode).toBe(200);
+    // The work runs as a job (shopify-connection.api.test.ts covers the queue and duplicates).
+    await startShopifyWebhookWorker(t.deps, { pollingIntervalSeconds: 0.5 });
+    for (let i = 0; i < 200; i++) {
+      const [r] = await t.deps.db.select().from(integrations).where(eq(integrations.id, store.id));
+      if (r?.status === 'disconnected') break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     const [row] = await t.deps.db.select().from(integrations).where(eq(integrations.id, store.id));
     expect(row).toMatchObject({ status: 'disconnected', accessTokenEnc: null, verifiedAt: null });
     expect((await send('shop/redact', body, fake.signWebhook(body))).statusCode).toBe(200);
@@ -470,7 +488,17 @@ describe('the built-in sandbox (no SHOPIFY_API_KEY)', () => {
       expect.objectContaining({
         title: 'Sandbox Mug',
         status: 'ACTIVE',
-        variants: [{ title: 'White / 11 oz', price: '14.99', sku: expect.stringMatching(/^PF-[0-9A-F]{10}-19001$/) }],
+        onlineStore: true,
+        options: ['Color', 'Size'],
+        variants: [
+          {
+            title: 'White / 11 oz',
+            price: '14.99',
+            sku: expect.stringMatching(/^PF-[0-9A-F]{10}-19001$/),
+            availableForSale: true,
+            image: null,
+          },
+        ],
       }),
     ]);
     expect((await s.client().get('/api/shopify/sandbox/products')).json()).toEqual({ sandbox: true, stores: [] });

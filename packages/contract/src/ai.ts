@@ -79,6 +79,54 @@ export const ZGeneratedContent = z.object({
 });
 export type TGeneratedContent = z.infer<typeof ZGeneratedContent>;
 
+/**
+ * `POST /api/ai/analyze-image`: the text fields of the multipart request; the image itself is the part `image`
+ * (PNG, JPEG, SVG or PDF, checked like an upload, at most ANALYZE_IMAGE_MAX_BYTES, never kept).
+ */
+export const ZAnalyzeImageFields = z.object({
+  productType: z.enum(AI_PRODUCT_TYPES).default('tshirt'),
+  targetAudience: z.enum(AI_AUDIENCES).default('unisex'),
+  platform: z.enum(AI_PLATFORMS).default('shopify'),
+  /** As in generate-content: another seed, other wording. */
+  seed: z.coerce.number().int().min(0).max(2_147_483_647).optional(),
+});
+export type TAnalyzeImageFields = z.input<typeof ZAnalyzeImageFields>;
+
+/** The simple flow's and wizard's design limit (spec section 9) applies to the image sent for analysis too. */
+export const ANALYZE_IMAGE_MAX_BYTES = 10 * 1024 * 1024;
+
+export const IMAGE_ORIENTATIONS = ['square', 'portrait', 'landscape'] as const;
+/** Which garment colours the design shows up on: light ones (a dark design), dark ones (a light design), or both. */
+export const GARMENT_FITS = ['light', 'dark', 'any'] as const;
+
+/** What was read from the image itself. */
+export const ZImageAnalysis = z.object({
+  width: z.number().int(),
+  height: z.number().int(),
+  orientation: z.enum(IMAGE_ORIENTATIONS),
+  /** Width to height in small numbers, e.g. '4:5'. */
+  aspect: z.string(),
+  /** The dominant colours of the visible pixels, most first, named; share is 0-1 of the visible area. */
+  colors: z.array(z.object({ name: z.string(), hex: z.string(), share: z.number() })),
+  /** Share (0-1) of the canvas that is transparent. */
+  transparentShare: z.number(),
+  transparent: z.boolean(),
+  garmentFit: z.enum(GARMENT_FITS),
+  /** The words of the cleaned file name ('' when it says nothing). */
+  nameWords: z.string(),
+  /** The design's own metadata: a PNG text chunk, an SVG <title>/<desc>, XMP of a JPEG. */
+  metadata: z.object({
+    title: z.string().nullable(),
+    description: z.string().nullable(),
+    keywords: z.array(z.string()),
+  }),
+});
+export type TImageAnalysis = z.infer<typeof ZImageAnalysis>;
+
+/** The generate-content shape, plus what the image showed. */
+export const ZAnalyzedImageContent = ZGeneratedContent.extend({ analysis: ZImageAnalysis });
+export type TAnalyzedImageContent = z.infer<typeof ZAnalyzedImageContent>;
+
 /** Provider failures the UI maps to its own notices (spec section 8). */
 export const AI_ERROR_TYPES = [
   'QUOTA_EXCEEDED',
@@ -168,7 +216,7 @@ export type TGeneratedTitle = z.infer<typeof ZGeneratedTitle>;
 export type TGeneratedDescription = z.infer<typeof ZGeneratedDescription>;
 export type TGeneratedTags = z.infer<typeof ZGeneratedTags>;
 
-export const AI_GENERATION_KINDS = ['content', 'design', 'title', 'description', 'tags'] as const;
+export const AI_GENERATION_KINDS = ['content', 'analysis', 'design', 'title', 'description', 'tags'] as const;
 
 /** One row of 'Recent Generations': what was asked for, in a line. */
 export const ZAiGeneration = z.object({

@@ -130,8 +130,15 @@ export const ZPrintfulStatus = z.object({
   via: z.enum(['oauth', 'token']).optional(),
   /** Whether Connect can start (PRINTFUL_CLIENT_ID and PRINTFUL_CLIENT_SECRET are set). */
   oauthConfigured: z.boolean(),
+  /** Authorised, but the account has several stores and the seller has not chosen the one orders go to. */
+  choosingStore: z.boolean().optional(),
 });
 export type TPrintfulStatus = z.infer<typeof ZPrintfulStatus>;
+
+/** `GET /api/printful/stores` while choosing; `POST /api/printful/store { storeId }` chooses. */
+export const ZPrintfulStore = z.object({ id: z.number(), name: z.string() });
+export type TPrintfulStore = z.infer<typeof ZPrintfulStore>;
+export const ZChoosePrintfulStore = z.object({ storeId: z.number().int().positive() });
 
 export const ZPrintfulCallbackQuery = z.object({
   state: z.string().max(200).optional(),

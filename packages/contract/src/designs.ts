@@ -39,3 +39,22 @@ export type TUploadFilesResponse = z.infer<typeof ZUploadFilesResponse>;
 export const ZDesignIdParams = z.object({ id: z.uuid() });
 export const ZDesignFileParams = z.object({ id: z.uuid(), kind: z.enum(['original', 'print', 'thumbnail']) });
 export const ZDesignListQuery = z.object({ limit: z.coerce.number().int().min(1).max(200).default(50) });
+
+/**
+ * The browser names each upload with a random id in this header; while the server decodes or queues the upload's
+ * files, `GET /api/designs/queue/:uploadId` tells where it is.
+ */
+export const UPLOAD_ID_HEADER = 'x-upload-id';
+export const ZUploadIdParams = z.object({ uploadId: z.uuid() });
+
+/**
+ * An upload's place on the instance that has it: 'waiting' at `position` (1 = next) of `waiting` files, or
+ * 'processing'; 'unknown' while its file is still arriving, once it is done, or when another instance has it.
+ */
+export const ZUploadQueueStatus = z.object({
+  uploadId: z.string(),
+  state: z.enum(['waiting', 'processing', 'unknown']),
+  position: z.number().int().nullable(),
+  waiting: z.number().int(),
+});
+export type TUploadQueueStatus = z.infer<typeof ZUploadQueueStatus>;

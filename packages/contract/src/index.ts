@@ -6,6 +6,8 @@ export * from './designs';
 export * from './integrations';
 export * from './listing';
 export * from './mockups';
+export * from './orders';
 export * from './pricing';
 export * from './products';
 export * from './schedules';
+export * from './stores';

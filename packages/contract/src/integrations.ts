@@ -53,6 +53,10 @@ export const ZShopifySyncResult = z.object({
   integrationId: z.string(),
   ordersRead: z.number(),
   ordersNew: z.number(),
+  /** Pushed listings read back from the store, of which deleted or archived there, and edited there. */
+  listingsChecked: z.number(),
+  listingsRemoved: z.number(),
+  listingsChanged: z.number(),
   lastSyncAt: z.string(),
 });
 export type TShopifySyncResult = z.infer<typeof ZShopifySyncResult>;
@@ -68,8 +72,25 @@ export const ZSandboxProduct = z.object({
   productType: z.string(),
   tags: z.array(z.string()),
   updatedAt: z.string().nullable(),
-  variants: z.array(z.object({ title: z.string(), price: z.string(), sku: z.string().nullable() })),
+  /** ACTIVE and published to the Online Store: what buyers can see. */
+  onlineStore: z.boolean(),
+  /** Option names, e.g. ['Color', 'Size']. */
+  options: z.array(z.string()),
+  variants: z.array(
+    z.object({
+      title: z.string(),
+      price: z.string(),
+      sku: z.string().nullable(),
+      availableForSale: z.boolean(),
+      /** The variant's own picture once Shopify processed it. */
+      image: z.string().nullable(),
+    }),
+  ),
+  /** How many processed pictures the product has, and their URLs (the main one first). */
   images: z.number(),
+  imageUrls: z.array(z.string()),
+  /** Pictures Shopify could not process, with its reason. */
+  failedImages: z.array(z.object({ alt: z.string(), message: z.string() })),
 });
 export const ZSandboxStore = z.object({
   integrationId: z.string(),

@@ -43,5 +43,27 @@ export function listingProblems(content: { title: string; tags: string[]; platfo
     problems.push(
       `${name} tags are at most ${rules.tagMaxLength} characters: ${longTags.map((t) => `'${t}'`).join(', ')}.`,
     );
+  if (content.platform === 'etsy') problems.push(...etsyTextProblems(content));
+  return problems;
+}
+
+/**
+ * Etsy's text rules beyond the lengths (apis.md E7; Etsy's createDraftListing reference): a title holds letters,
+ * numbers, punctuation, mathematical symbols, spaces and the ™ © ® signs, so `$`, `^` and the backtick are refused,
+ * and `%`, `:`, `&` and `+` may each appear once; a tag holds letters, numbers, spaces, `-`, `'` and ™ © ®.
+ */
+const ETSY_TITLE_CHAR = /[\p{L}\p{Nd}\p{P}\p{Sm}\p{Zs}™©®]/u;
+const ETSY_TITLE_ONCE = ['%', ':', '&', '+'];
+const ETSY_TAG = /^[\p{L}\p{Nd}\p{Zs}\-'™©®]+$/u;
+
+export function etsyTextProblems(content: { title: string; tags: string[] }): string[] {
+  const problems: string[] = [];
+  const banned = [...new Set([...content.title].filter((c) => !ETSY_TITLE_CHAR.test(c) || c === '`'))];
+  if (banned.length > 0) problems.push(`Etsy titles cannot contain ${banned.map((c) => `'${c}'`).join(', ')}.`);
+  const repeated = ETSY_TITLE_ONCE.filter((c) => content.title.split(c).length > 2);
+  if (repeated.length > 0) problems.push(`Etsy titles may use ${repeated.map((c) => `'${c}'`).join(', ')} only once.`);
+  const badTags = content.tags.filter((t) => !ETSY_TAG.test(t));
+  if (badTags.length > 0)
+    problems.push(`Etsy tags hold only letters, numbers, spaces, - and ': ${badTags.map((t) => `'${t}'`).join(', ')}.`);
   return problems;
 }

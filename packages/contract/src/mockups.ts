@@ -13,9 +13,12 @@ export function mockupProductType(productType: string | null | undefined): TMock
     : 'tshirt';
 }
 
-/** Spec section 3 'Mockup template sets': the design areas in the 400x500 canvas space. */
+/**
+ * Spec section 3 'Mockup template sets': the design areas in the 400x500 canvas space. The t-shirt's is centred
+ * (x 100, not the spec's 150; issue 12): the tee is drawn centred in the frame so neither sleeve is cut off.
+ */
 export const DESIGN_AREAS: Record<TMockupProductType, Rect> = {
-  tshirt: { x: 150, y: 120, width: 200, height: 240 },
+  tshirt: { x: 100, y: 120, width: 200, height: 240 },
   hoodie: { x: 140, y: 160, width: 220, height: 260 },
   mug: { x: 120, y: 80, width: 160, height: 160 },
   poster: { x: 50, y: 50, width: 300, height: 400 },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZOrderConfirmation } from './orders';
 
 /**
  * Money rules both sides use: what a sale leaves after the store's fee and the fulfilment cost, and prices set from
@@ -88,10 +89,13 @@ export const ZWorkspaceSettings = z.object({
     woocommerce: ZStoreFee,
     amazon: ZStoreFee,
   }),
+  /** How store orders are confirmed with the printer (see orders.ts). */
+  orderConfirmation: ZOrderConfirmation,
 });
 export type TWorkspaceSettings = z.infer<typeof ZWorkspaceSettings>;
 export const ZUpdateWorkspaceSettings = z.object({
   targetMargin: ZWorkspaceSettings.shape.targetMargin.optional(),
   storeFees: ZWorkspaceSettings.shape.storeFees.partial().optional(),
+  orderConfirmation: ZOrderConfirmation.optional(),
 });
 export type TUpdateWorkspaceSettings = z.infer<typeof ZUpdateWorkspaceSettings>;

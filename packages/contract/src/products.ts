@@ -95,8 +95,15 @@ export const ZProduct = z.object({
   thumbnailUrl: z.string().nullable(),
   /** Where the product can be seen in a store (its newest published push); null until it is live. */
   storeUrl: z.string().nullable(),
+  /** The platforms the product is published on ('shopify', 'etsy', ...), oldest push first. */
+  liveOn: z.array(z.string()).optional(),
   /** Live, and edited since its last push: 'Changes not in store'. */
   changesNotInStore: z.boolean(),
+  /**
+   * What the store did to the pushed listing, for My Products: 'Deleted in store' or 'Archived in store' (the product
+   * is back to ready and can be pushed again), 'Price changed in store', 'Title changed in store'; null when nothing.
+   */
+  storeNotice: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -189,10 +196,48 @@ export const ZPublishResult = z.object({
       remoteUrl: z.string().nullable(),
       /** Why this store refused, in the seller's words. */
       error: z.string().nullable(),
+      /**
+       * Where the store's push job is: 'running' when it was still at work when the answer went out (the browser
+       * then polls `GET /api/products/:id/pushes`).
+       */
+      state: z.enum(['published', 'failed', 'running']).optional(),
     }),
   ),
 });
 export type TPublishResult = z.infer<typeof ZPublishResult>;
+
+/** `GET /api/products/:id/pushes`: each store push of the product and where it is. */
+export const ZPushState = z.object({
+  integrationId: z.string(),
+  /** 'removed': the listing was deleted or archived in the store (drift), so the product may be pushed again. */
+  state: z.enum(['running', 'published', 'failed', 'removed']),
+  /** What a running push is doing, e.g. 'Uploading pictures (1 of 2)'. */
+  progress: z.string().nullable(),
+  error: z.string().nullable(),
+  remoteProductId: z.string().nullable(),
+  remoteUrl: z.string().nullable(),
+  updatedAt: z.string(),
+});
+export type TPushState = z.infer<typeof ZPushState>;
+export const ZPushStates = z.object({ pushes: z.array(ZPushState) });
+export type TPushStates = z.infer<typeof ZPushStates>;
+
+/** An upload or update still at work when the answer went out (HTTP 202): poll `GET /api/products/:id/pushes`. */
+export const ZStoreUploadPending = z.object({
+  success: z.literal(false),
+  state: z.literal('running'),
+  platform: z.string(),
+  integrationId: z.string(),
+  progress: z.string().nullable(),
+});
+export type TStoreUploadPending = z.infer<typeof ZStoreUploadPending>;
+
+/**
+ * `DELETE /api/products/:id?store=`: what happens to a live product's store listings. A live product needs the
+ * choice: `archive` (buyers no longer see it; the seller can restore it in the store), `delete`, or `keep`.
+ */
+export const ZDeleteProductQuery = z.object({ store: z.enum(['archive', 'delete', 'keep']).optional() });
+export type TDeleteProductStore = NonNullable<z.infer<typeof ZDeleteProductQuery>['store']>;
 
 /** `POST /api/products/:id/update-in-store`: the store whose listing is updated. */
 export const ZUpdateInStoreBody = z.object({ integrationId: z.string().max(100) });

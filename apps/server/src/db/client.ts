@@ -1,5 +1,7 @@
 import fs from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -8,6 +10,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { MIGRATIONS_DIR } from '../lib/paths';
 import { backfillProductModel } from './backfill-product-model';
+import { hasCluster, migratedSnapshot } from './pglite-snapshot';
 import * as schema from './schema';
 
 /** The one database type the code uses: the same queries run on PGlite and on a PostgreSQL server. */
@@ -21,15 +24,68 @@ export type Database = {
   /** The PostgreSQL server's URL, when one is in use (the job queue opens its own small pool to it). */
   url: string | null;
   migrate(): Promise<void>;
+  /**
+   * Housekeeping the database does not do itself: PGlite runs no autovacuum, so `VACUUM (ANALYZE)` reclaims dead
+   * rows, marks pages all-visible (index-only scans of the lists) and refreshes the planner's statistics.
+   * PostgreSQL's autovacuum does this on its own (nothing to do).
+   */
+  maintain(): Promise<void>;
+  /**
+   * Embedded PGlite only (null on PostgreSQL): a number that changes whenever anything may have written to the
+   * app's tables. PGlite's folder belongs to this one process, so an answer read at version v is still the answer
+   * while the version is v (see `lib/read-cache.ts`).
+   */
+  readVersion: (() => number) | null;
   close(): Promise<void>;
 };
 
 const migrationsFolder = MIGRATIONS_DIR;
+const PGLITE_SHARED_BUFFERS = '32MB';
 
 export type DatabaseOptions =
   | { url: string }
   /** `dir` null keeps the embedded database in memory (tests). */
   | { pgliteDir: string | null };
+
+/** A statement that only reads (not `SELECT ... FOR UPDATE`, which takes locks to write next). */
+const READ_ONLY = /^\s*select\b(?![\s\S]*\bfor\s+(update|share|no key update)\b)/i;
+/** The job queue's own tables (polling writes there every few seconds); no answer of the app reads them. */
+const JOB_QUEUE_ONLY =
+  /^(?![\s\S]*\b(public\.|product\w*|mockup\w*|designs|publications|workspace\w*|integrations|orders|order_lines|schedules|ai_generations|print_files|oauth_states)\b)[\s\S]*\bpgboss\./i;
+
+/**
+ * Counts PGlite's writes: every statement that is not a plain SELECT, and every transaction (whatever it did),
+ * moves the version on once it has finished. Conservative on purpose: a write is never missed, some reads count.
+ */
+function trackWrites(client: PGlite): () => number {
+  let version = 0;
+  const counts = (sql: string) => !READ_ONLY.test(sql) && !JOB_QUEUE_ONLY.test(sql);
+  const query = client.query.bind(client);
+  const exec = client.exec.bind(client);
+  const transaction = client.transaction.bind(client);
+  client.query = (async (sql: string, ...rest: unknown[]) => {
+    try {
+      return await (query as (...args: unknown[]) => Promise<unknown>)(sql, ...rest);
+    } finally {
+      if (counts(sql)) version += 1;
+    }
+  }) as typeof client.query;
+  client.exec = (async (sql: string, ...rest: unknown[]) => {
+    try {
+      return await (exec as (...args: unknown[]) => Promise<unknown>)(sql, ...rest);
+    } finally {
+      if (counts(sql)) version += 1;
+    }
+  }) as typeof client.exec;
+  client.transaction = (async (...args: unknown[]) => {
+    try {
+      return await (transaction as (...a: unknown[]) => Promise<unknown>)(...args);
+    } finally {
+      version += 1;
+    }
+  }) as typeof client.transaction;
+  return () => version;
+}
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if ('url' in options) {
@@ -47,13 +103,28 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         await migratePg(drizzlePg(pool), { migrationsFolder });
         await backfillProductModel(db);
       },
+      maintain: async () => {},
+      readVersion: null,
       close: () => pool.end(),
     };
   }
   // PGlite does not lock its folder itself: only one process may open it (see ARCHITECTURE.md).
   if (options.pgliteDir) fs.mkdirSync(options.pgliteDir, { recursive: true });
-  const client = options.pgliteDir ? new PGlite(options.pgliteDir) : new PGlite();
+  // A new folder (or memory) starts as a copy of a migrated cluster rather than running initdb and the migrations.
+  const dir = options.pgliteDir;
+  const snapshot = hasCluster(dir) ? null : await migratedSnapshot();
+  if (dir && snapshot) fs.cpSync(snapshot.dir, dir, { recursive: true });
+  const client = new PGlite({
+    ...(dir ? { dataDir: dir } : {}),
+    ...(!dir && snapshot ? { loadDataDir: new Blob([fs.readFileSync(snapshot.archive)]) } : {}),
+    // pg_trgm and btree_gin: the trigram search index of My Products (migration 0010_perf_lists).
+    extensions: { pg_trgm, btree_gin },
+    // PostgreSQL's 128 MB default buffer pool lives in PGlite's own memory, on top of the folder's files the
+    // process already reads; a small one keeps the server's idle memory down.
+    postgresqlconf: [`shared_buffers=${PGLITE_SHARED_BUFFERS}`],
+  });
   await client.waitReady;
+  const readVersion = trackWrites(client);
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     db,
@@ -64,6 +135,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       await migratePglite(drizzlePglite(client), { migrationsFolder });
       await backfillProductModel(db);
     },
+    maintain: async () => {
+      await client.exec('VACUUM (ANALYZE)');
+    },
+    readVersion,
     close: () => client.close(),
   };
 }

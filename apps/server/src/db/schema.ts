@@ -83,11 +83,40 @@ export const products = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     /** Last change of what a store shows (listing, variants, prices, pictures): 'Changes not in store' after a push. */
     contentUpdatedAt: timestamp('content_updated_at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * What My Products' search looks in: title, description and tags, one per line (`product_search_text`, an
+     * immutable SQL function of migration 0010_perf_lists), kept by the database and indexed for `ILIKE '%...%'`
+     * by trigrams (pg_trgm), so a search reads the index instead of every product.
+     */
+    searchText: text('search_text').generatedAlwaysAs(sql`product_search_text(title, description, tags)`),
   },
   (t) => [
-    index('products_workspace_created_idx').on(t.workspaceId, t.createdAt),
-    index('products_workspace_status_idx').on(t.workspaceId, t.status),
+    // Lists are newest first with the id as tie-break: each filter has an index in that order (keyset-friendly,
+    // and page N reads only ids from the index before fetching its rows).
+    index('products_workspace_created_id_idx').on(t.workspaceId, t.createdAt, t.id),
+    index('products_workspace_status_created_idx').on(t.workspaceId, t.status, t.createdAt, t.id),
+    index('products_workspace_type_created_idx').on(t.workspaceId, t.productType, t.createdAt, t.id),
+    // fastupdate off: PGlite runs no autovacuum to move a GIN pending list into the index, so entries go in at once.
+    index('products_workspace_search_idx')
+      .using('gin', t.workspaceId, t.searchText.op('gin_trgm_ops'))
+      .with({ fastupdate: 'off' }),
   ],
+);
+
+/**
+ * How many products a workspace has per status and type, kept by triggers on `products` (migration
+ * 0010_perf_lists), so the lists' totals and the dashboard's counts are a sum of a few rows, not a count of every
+ * product. Never written by the application.
+ */
+export const productCounts = pgTable(
+  'product_counts',
+  {
+    workspaceId: workspaceId(),
+    status: text('status').notNull(),
+    productType: text('product_type').notNull(),
+    n: integer('n').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.status, t.productType] })],
 );
 
 export const productVariants = pgTable(
@@ -214,6 +243,9 @@ export const workspaceSettings = pgTable('workspace_settings', {
     .references(() => workspaces.id, { onDelete: 'cascade' }),
   targetMargin: numeric('target_margin', { precision: 5, scale: 2 }),
   storeFees: jsonb('store_fees').$type<Record<string, { percent: number; fixed: number }>>(),
+  /** How store orders are confirmed with the printer: automatic, manual or delay (after `orderDelayMinutes`). */
+  orderConfirmation: text('order_confirmation', { enum: ['automatic', 'manual', 'delay'] }),
+  orderDelayMinutes: integer('order_delay_minutes'),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -231,7 +263,11 @@ export const integrations = pgTable(
     /** AES-256-GCM ciphertext (see lib/crypto.ts); never the plain token. */
     accessTokenEnc: text('access_token_enc'),
     refreshTokenEnc: text('refresh_token_enc'),
+    /** When the access token stops working; null for a token that does not expire (a custom app's). */
     tokenExpiresAt: timestamp('token_expires_at', { withTimezone: true }),
+    refreshTokenExpiresAt: timestamp('refresh_token_expires_at', { withTimezone: true }),
+    /** A refresh in flight on some instance holds this lease (one refresh at a time; see shopify-tokens.ts). */
+    refreshLockedUntil: timestamp('refresh_locked_until', { withTimezone: true }),
     scopes: text('scopes'),
     status: text('status', { enum: ['connected', 'pending', 'error', 'disconnected'] })
       .notNull()
@@ -259,11 +295,25 @@ export const publications = pgTable(
       .references(() => integrations.id, { onDelete: 'cascade' }),
     remoteProductId: text('remote_product_id'),
     remoteUrl: text('remote_url'),
-    status: text('status', { enum: ['pending', 'processing', 'published', 'failed'] })
+    /** The store's variant id (numeric) -> our product variant id, from the push; orders are matched with it. */
+    remoteVariants: jsonb('remote_variants').$type<Record<string, string>>(),
+    /** removed: the listing was deleted or archived in the store (`remoteState` says which). */
+    status: text('status', { enum: ['pending', 'processing', 'published', 'failed', 'removed'] })
       .notNull()
       .default('pending'),
     error: text('error'),
+    /** The HTTP status the failure answers with (502 Shopify, 503 throttled, 4xx the seller must act on). */
+    errorStatus: integer('error_status'),
+    /** The push job (pg-boss id) that owns the row while it is processing; a stale job finds another id. */
+    jobId: uuid('job_id'),
+    /** What the push is doing, for the UI to poll: 'Uploading pictures (1 of 2)'. */
+    progress: text('progress'),
     publishedAt: timestamp('published_at', { withTimezone: true }),
+    /** What the store last said of the listing: deleted or archived there (drift, see shopify-drift.ts). */
+    remoteState: text('remote_state', { enum: ['deleted', 'archived'] }),
+    /** Edits made in the store since the push, e.g. ['price', 'title']; read at remoteCheckedAt. */
+    remoteChanges: text('remote_changes').array(),
+    remoteCheckedAt: timestamp('remote_checked_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -315,27 +365,136 @@ export const aiGenerations = pgTable(
   (t) => [index('ai_generations_workspace_created_idx').on(t.workspaceId, t.createdAt)],
 );
 
-/** Orders read from connected stores; the source of sales, profit and order value. */
-export const storeOrders = pgTable(
-  'store_orders',
+/**
+ * A store's sale (Shopify orders/paid or Sync) and its way to a parcel: one row per remote order, whatever the
+ * number of deliveries. `status` is the order's fulfilment state (contract ORDER_STATUSES); an order with none of
+ * our lines is 'external' and never goes to the printer.
+ */
+export const orders = pgTable(
+  'orders',
   {
     id: uuid('id').primaryKey().defaultRandom(),
     workspaceId: workspaceId(),
     integrationId: uuid('integration_id')
       .notNull()
       .references(() => integrations.id, { onDelete: 'cascade' }),
+    /** The store's order id (numeric, as in webhooks) and name ('#1001'). */
     remoteOrderId: text('remote_order_id').notNull(),
+    name: text('name').notNull(),
     currency: text('currency').notNull(),
-    total: numeric('total', { precision: 12, scale: 2 }).notNull(),
-    /** Fulfilment cost of the items, when known; profit = total - cost. */
+    /** What the buyer paid for the whole order. */
+    revenue: numeric('revenue', { precision: 12, scale: 2 }).notNull(),
+    /** What the printer charges (Printful's costs.total), once known. */
     cost: numeric('cost', { precision: 12, scale: 2 }),
+    costCurrency: text('cost_currency'),
+    status: text('status').notNull(),
+    /** AES-256-GCM ciphertext of the shipping address (JSON); null once erased (redact) or when none was given. */
+    shippingAddressEnc: text('shipping_address_enc'),
+    /** The store's customer id, so customers/redact finds the orders to erase. */
+    remoteCustomerId: text('remote_customer_id'),
+    /** Which printer: 'sandbox' (built-in) or 'printful' (the workspace's own account). */
+    fulfillmentProvider: text('fulfillment_provider'),
+    printfulOrderId: text('printful_order_id'),
+    /** When a 'delay' order is confirmed by itself (unless cancelled first). */
+    confirmAt: timestamp('confirm_at', { withTimezone: true }),
+    confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+    failureReason: text('failure_reason'),
+    carrier: text('carrier'),
+    trackingNumber: text('tracking_number'),
+    trackingUrl: text('tracking_url'),
+    /** The store fulfilment made from the shipment (its id), so it is made once. */
+    storeFulfillmentId: text('store_fulfillment_id'),
     orderedAt: timestamp('ordered_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    uniqueIndex('store_orders_integration_remote_uq').on(t.integrationId, t.remoteOrderId),
-    index('store_orders_workspace_ordered_idx').on(t.workspaceId, t.orderedAt),
+    uniqueIndex('orders_integration_remote_uq').on(t.integrationId, t.remoteOrderId),
+    index('orders_workspace_ordered_idx').on(t.workspaceId, t.orderedAt),
   ],
 );
+
+/** An order's line; `productId`/`variantId` are set when it is one of our products ('not from Podforge' otherwise). */
+export const orderLines = pgTable(
+  'order_lines',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    workspaceId: workspaceId(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    remoteLineId: text('remote_line_id').notNull(),
+    remoteVariantId: text('remote_variant_id'),
+    sku: text('sku'),
+    title: text('title').notNull(),
+    quantity: integer('quantity').notNull(),
+    price: numeric('price', { precision: 12, scale: 2 }).notNull(),
+    productId: uuid('product_id').references(() => products.id, { onDelete: 'set null' }),
+    variantId: uuid('variant_id').references(() => productVariants.id, { onDelete: 'set null' }),
+  },
+  (t) => [index('order_lines_order_idx').on(t.orderId, t.position)],
+);
+
+/** Webhook deliveries already taken (source + the sender's event id): a second delivery does nothing. */
+export const webhookEvents = pgTable(
+  'webhook_events',
+  {
+    source: text('source').notNull(),
+    eventId: text('event_id').notNull(),
+    topic: text('topic').notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.source, t.eventId] })],
+);
+
+/**
+ * Where a printer sends a workspace's webhooks: the receiver's URL names this row's id, and the secret the printer
+ * signs with (from its webhook set-up) is kept encrypted. One per workspace and provider (sandbox or printful).
+ */
+export const fulfillmentWebhooks = pgTable(
+  'fulfillment_webhooks',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    workspaceId: workspaceId(),
+    provider: text('provider').notNull(),
+    secretEnc: text('secret_enc').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('fulfillment_webhooks_workspace_provider_uq').on(t.workspaceId, t.provider)],
+);
+
+/**
+ * The built-in Printful sandbox's orders (integrations/printful/fake-orders.ts with a database store): kept in
+ * the database so a restart loses nothing. `store_id` is the workspace the sandbox serves.
+ */
+export const printfulSandboxOrders = pgTable(
+  'printful_sandbox_orders',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    storeId: text('store_id').notNull(),
+    externalId: text('external_id').notNull(),
+    status: text('status').notNull(),
+    /** The whole order as the sandbox answers it (recipient, items, costs, shipments). */
+    body: jsonb('body').$type<Record<string, unknown>>().notNull(),
+    /** When the sandbox moves it on next (in production, shipped, delivered). */
+    nextAt: timestamp('next_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('printful_sandbox_orders_store_external_uq').on(t.storeId, t.externalId),
+    index('printful_sandbox_orders_next_idx').on(t.nextAt),
+  ],
+);
+
+/** The sandbox's webhook configuration per store (POST /v2/webhooks): URL, events and the signing secret. */
+export const printfulSandboxWebhooks = pgTable('printful_sandbox_webhooks', {
+  storeId: text('store_id').primaryKey(),
+  url: text('url').notNull(),
+  events: jsonb('events').$type<string[]>().notNull(),
+  secretKey: text('secret_key').notNull(),
+  publicKey: text('public_key').notNull(),
+});
 
 /** Single-use OAuth state nonces (Printful, Shopify), bound to the workspace that started the flow. */
 export const oauthStates = pgTable('oauth_states', {
@@ -345,4 +504,69 @@ export const oauthStates = pgTable('oauth_states', {
   /** Extra data the callback needs, e.g. the shop domain. */
   data: jsonb('data'),
   createdAt: createdAt(),
+});
+
+/**
+ * Shopify webhook deliveries, one row per event (X-Shopify-Event-Id): a duplicate delivery finds the row and adds
+ * nothing. Not workspace-scoped: an event is the shop's, and its handlers find the workspaces that connected the
+ * shop. The row's id is the id of the job that handles it.
+ */
+export const shopifyWebhookEvents = pgTable(
+  'shopify_webhook_events',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    eventId: text('event_id').notNull(),
+    webhookId: text('webhook_id'),
+    topic: text('topic').notNull(),
+    shop: text('shop').notNull(),
+    payload: jsonb('payload'),
+    triggeredAt: timestamp('triggered_at', { withTimezone: true }),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+    processedAt: timestamp('processed_at', { withTimezone: true }),
+    error: text('error'),
+  },
+  (t) => [
+    uniqueIndex('shopify_webhook_events_event_uq').on(t.eventId),
+    index('shopify_webhook_events_received_idx').on(t.receivedAt),
+  ],
+);
+
+/**
+ * The built-in Shopify sandbox's own state (integrations/shopify/fake-state.ts): its shops' products and the
+ * tokens it issued (by SHA-256), as JSON. It is the sandbox's data, not a workspace's: a sandbox shop is reached
+ * only through a workspace's connected integration, and the sandbox page shows a workspace only what it pushed.
+ */
+export const shopifySandboxRecords = pgTable(
+  'shopify_sandbox_records',
+  {
+    kind: text('kind').notNull(),
+    key: text('key').notNull(),
+    value: jsonb('value').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.kind, t.key] })],
+);
+
+/**
+ * What a store connection needs beyond its token (Etsy: shop, shipping and processing profiles and production
+ * partner chosen at connect; WooCommerce: the order webhook's id and its secret, encrypted). One row per integration.
+ */
+export const storeSettings = pgTable('store_settings', {
+  integrationId: uuid('integration_id')
+    .primaryKey()
+    .references(() => integrations.id, { onDelete: 'cascade' }),
+  workspaceId: workspaceId(),
+  data: jsonb('data').notNull().default({}),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * The built-in Etsy and WooCommerce sandboxes' state (their shops, listings and keys), one JSON value per platform,
+ * so a restart keeps what was pushed to them. Not workspace data: each sandbox is shared by the instance's
+ * workspaces, and what each workspace sees is filtered by its own publications.
+ */
+export const sandboxStates = pgTable('sandbox_states', {
+  platform: text('platform').primaryKey(),
+  state: jsonb('state').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });

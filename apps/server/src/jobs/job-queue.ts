@@ -2,7 +2,20 @@ import { fromPglite, type JobWithMetadata, PgBoss, type SendOptions } from 'pg-b
 import type { Database } from '../db/client';
 
 /** Queues the app uses. A queue name is part of the stored jobs: keep them stable. */
-export const QUEUES = { scheduledUpload: 'scheduled-upload' } as const;
+export const QUEUES = {
+  scheduledUpload: 'scheduled-upload',
+  shopifyWebhook: 'shopify-webhook',
+  storePush: 'store-push',
+  /** Store orders (modules/orders): the printer's draft, its confirmation, cancellation, and the store fulfilment. */
+  orderSubmit: 'order-submit',
+  orderConfirm: 'order-confirm',
+  orderCancel: 'order-cancel',
+  storeFulfil: 'order-store-fulfil',
+  /** Verified printer webhooks, worked off the request. */
+  printerEvent: 'printer-event',
+  /** The built-in Printful sandbox moves its due orders on. */
+  printfulSandboxTick: 'printful-sandbox-tick',
+} as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
 type Logger = { error(obj: unknown, msg?: string): void; warn(obj: unknown, msg?: string): void };
@@ -47,14 +60,19 @@ export class JobQueue {
     await (await this.start()).cancel(name, id);
   }
 
-  /** Starts a worker on this instance; jobs come with their retry count and limit. */
+  /** Starts a worker on this instance and answers its id; jobs come with their retry count and limit. */
   async work<T extends object>(
     name: QueueName,
     options: { pollingIntervalSeconds: number; batchSize: number },
     handler: (jobs: JobWithMetadata<T>[]) => Promise<void>,
-  ): Promise<void> {
+  ): Promise<string> {
     const { pollingIntervalSeconds, batchSize } = options;
-    await (await this.start()).work(name, { pollingIntervalSeconds, batchSize, includeMetadata: true }, handler);
+    return (await this.start()).work(name, { pollingIntervalSeconds, batchSize, includeMetadata: true }, handler);
+  }
+
+  /** Wakes a worker of this instance now instead of at its next poll (a job was just sent). */
+  async notify(workerId: string): Promise<void> {
+    (await this.start()).notifyWorker(workerId);
   }
 
   /** Lets running jobs finish (up to `timeoutMs`), then closes pg-boss's connections. */

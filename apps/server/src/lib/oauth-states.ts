@@ -6,7 +6,7 @@ import { randomToken } from './crypto';
 /** How long an OAuth flow may take from our redirect to the provider's callback. */
 export const OAUTH_STATE_TTL_MS = 10 * 60_000;
 
-type Scope = { db: Db; workspaceId: string; provider: 'printful' | 'shopify'; now: Date };
+type Scope = { db: Db; workspaceId: string; provider: 'printful' | 'shopify' | 'etsy'; now: Date };
 
 /**
  * A single-use state nonce bound to the workspace that starts an OAuth flow, with what the callback must check
@@ -22,7 +22,8 @@ export async function issueOAuthState({ db, workspaceId, provider, now }: Scope,
         lt(oauthStates.createdAt, new Date(now.getTime() - OAUTH_STATE_TTL_MS)),
       ),
     );
-  await db.insert(oauthStates).values({ state, workspaceId, provider, data });
+  // Stamped with the app's clock, the one `fresh` compares with.
+  await db.insert(oauthStates).values({ state, workspaceId, provider, data, createdAt: now });
   return state;
 }
 

@@ -19,6 +19,11 @@ const codeForStatus: Record<number, TErrorCode> = {
  */
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    if (request.clientSignal?.aborted) {
+      // Nobody is listening: the work was cancelled and cleaned up; not a failure of ours.
+      request.log.info({ err: error }, 'client went away');
+      return reply.status(400).send({ error: 'The client closed the connection', code: ErrorCode.BadRequest });
+    }
     if (error instanceof AppError) {
       if (error.statusCode >= 500) request.log.error({ err: error }, 'request failed');
       return reply.status(error.statusCode).send({ ...error.details, error: error.message, code: error.code });

@@ -29,13 +29,25 @@ function needsWorkspace(request: FastifyRequest): boolean {
   return !/\.[a-z0-9]+$/i.test(url.split('?')[0] ?? '');
 }
 
-async function resolveWorkspace(db: Db, token: string | null): Promise<string | null> {
+/**
+ * Known session tokens' workspaces, so a request does not cost a query before its own. A token's workspace never
+ * changes and workspaces are never deleted, so every instance may keep this; it is bounded (oldest out first).
+ */
+const KNOWN_SESSIONS_MAX = 10_000;
+
+async function resolveWorkspace(db: Db, known: Map<string, string>, token: string | null): Promise<string | null> {
   if (!token) return null;
+  const cached = known.get(token);
+  if (cached) return cached;
   const [row] = await db
     .select({ id: workspaces.id })
     .from(workspaces)
     .where(eq(workspaces.tokenHash, sha256(token)))
     .limit(1);
+  if (row) {
+    if (known.size >= KNOWN_SESSIONS_MAX) known.delete(known.keys().next().value as string);
+    known.set(token, row.id);
+  }
   return row?.id ?? null;
 }
 
@@ -46,12 +58,13 @@ async function resolveWorkspace(db: Db, token: string | null): Promise<string | 
 export const workspacePlugin = fp<{ db: Db; secret: string }>(async (app: FastifyInstance, { db, secret }) => {
   await app.register(cookie, { secret, hook: 'onRequest' });
   app.decorateRequest('workspaceId', '');
+  const known = new Map<string, string>();
 
   app.addHook('onRequest', async (request, reply) => {
     if (!needsWorkspace(request)) return;
     const raw = request.cookies[SESSION_COOKIE];
     const unsigned = raw ? request.unsignCookie(raw) : null;
-    const existing = await resolveWorkspace(db, unsigned?.valid ? unsigned.value : null);
+    const existing = await resolveWorkspace(db, known, unsigned?.valid ? unsigned.value : null);
     if (existing) {
       request.workspaceId = existing;
       return;

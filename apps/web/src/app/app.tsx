@@ -1,9 +1,13 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
 import { BrowserRouter } from 'react-router';
-import { Toaster } from '@/components/ui/toaster';
 import { createQueryClient } from '@/lib/query-client';
+import { lazyScreen } from './lazy-screens';
 import { AppRoutes } from './routes';
+
+// The toast region's code (Radix Toast) loads after the first page; toasts raised before it arrives wait in
+// use-toast's store and show once it is there.
+const Toaster = lazyScreen(async () => (await import('@/components/ui/toaster')).Toaster);
 
 export function App() {
   const [queryClient] = useState(createQueryClient);
@@ -12,7 +16,9 @@ export function App() {
       <BrowserRouter>
         <AppRoutes />
       </BrowserRouter>
-      <Toaster />
+      <Suspense fallback={null}>
+        <Toaster />
+      </Suspense>
     </QueryClientProvider>
   );
 }

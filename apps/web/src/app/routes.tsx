@@ -1,16 +1,30 @@
 import { Route, Routes, useLocation } from 'react-router';
-import { CreateWizard } from '@/features/create-wizard/components/create-wizard';
 import { stepFromPath } from '@/features/create-wizard/wizard-steps';
-import { ShopifySandboxScreen } from '@/features/integrations/components/shopify-sandbox';
 import { AppLayout } from './layout/app-layout';
+import { lazyScreen, ScreenSuspense } from './lazy-screens';
 import { DashboardShell } from './routes/dashboard-shell';
 import { NotFound } from './routes/not-found';
+
+const CreateWizard = lazyScreen(
+  async () => (await import('@/features/create-wizard/components/create-wizard')).CreateWizard,
+);
+const ShopifySandboxScreen = lazyScreen(
+  async () => (await import('@/features/integrations/components/shopify-sandbox')).ShopifySandboxScreen,
+);
+const EtsySandboxScreen = lazyScreen(
+  async () => (await import('@/features/integrations/components/etsy-sandbox')).EtsySandboxScreen,
+);
+const WooCommerceSandboxScreen = lazyScreen(
+  async () => (await import('@/features/integrations/components/woocommerce-sandbox')).WooCommerceSandboxScreen,
+);
 
 function WizardRoute() {
   const { pathname } = useLocation();
   return (
     <AppLayout activeTab="create-product">
-      <CreateWizard step={stepFromPath(pathname)} />
+      <ScreenSuspense>
+        <CreateWizard step={stepFromPath(pathname)} />
+      </ScreenSuspense>
     </AppLayout>
   );
 }
@@ -25,7 +39,29 @@ export function AppRoutes() {
         path="/integrations/shopify-sandbox"
         element={
           <AppLayout activeTab="integrations">
-            <ShopifySandboxScreen />
+            <ScreenSuspense>
+              <ShopifySandboxScreen />
+            </ScreenSuspense>
+          </AppLayout>
+        }
+      />
+      <Route
+        path="/integrations/etsy-sandbox"
+        element={
+          <AppLayout activeTab="integrations">
+            <ScreenSuspense>
+              <EtsySandboxScreen />
+            </ScreenSuspense>
+          </AppLayout>
+        }
+      />
+      <Route
+        path="/integrations/woocommerce-sandbox"
+        element={
+          <AppLayout activeTab="integrations">
+            <ScreenSuspense>
+              <WooCommerceSandboxScreen />
+            </ScreenSuspense>
           </AppLayout>
         }
       />

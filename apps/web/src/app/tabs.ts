@@ -1,4 +1,14 @@
-import { Grid3x3, LayoutDashboard, Link2, type LucideIcon, Package, PlusCircle, Sparkles, Upload } from 'lucide-react';
+import {
+  Grid3x3,
+  LayoutDashboard,
+  Link2,
+  type LucideIcon,
+  Package,
+  PlusCircle,
+  ShoppingBag,
+  Sparkles,
+  Upload,
+} from 'lucide-react';
 
 /** Sidebar tabs (spec section 2 'Dashboard shell'): ids are part of the URL, so keep them stable. */
 export const TABS = [
@@ -8,6 +18,7 @@ export const TABS = [
   { id: 'products', label: 'Product Picker', icon: Grid3x3 },
   { id: 'ai-generator', label: 'AI Generator', icon: Sparkles },
   { id: 'my-products', label: 'My Products', icon: Package },
+  { id: 'orders', label: 'Orders', icon: ShoppingBag },
   { id: 'integrations', label: 'Integrations', icon: Link2 },
 ] as const satisfies readonly { id: string; label: string; icon: LucideIcon }[];
 

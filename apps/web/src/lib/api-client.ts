@@ -36,10 +36,12 @@ type RequestOptions = {
   /** A JSON payload, or FormData for multipart uploads. */
   body?: unknown;
   signal?: AbortSignal;
+  /** Extra request headers (e.g. the upload id an upload's queue place is read by). */
+  headers?: Record<string, string>;
 };
 
 export async function apiRequest<T>(url: string, options: RequestOptions = {}): Promise<T> {
-  const { method = 'GET', body, signal } = options;
+  const { method = 'GET', body, signal, headers } = options;
   const init: RequestInit = { method, credentials: 'include', signal: signal ?? null };
   if (body instanceof FormData) {
     init.body = body;
@@ -47,6 +49,7 @@ export async function apiRequest<T>(url: string, options: RequestOptions = {}): 
     init.body = JSON.stringify(body);
     init.headers = { 'Content-Type': 'application/json' };
   }
+  if (headers) init.headers = { ...(init.headers as Record<string, string> | undefined), ...headers };
   const response = await fetch(url, init);
   if (!response.ok) {
     const text = await response.text().catch(() => '');

@@ -56,6 +56,7 @@ export const buildProduct = (id: string, over: Partial<TProduct> = {}): TProduct
   thumbnailUrl: null,
   storeUrl: null,
   changesNotInStore: false,
+  storeNotice: null,
   createdAt: '2025-03-04T10:00:00.000Z',
   updatedAt: '2025-03-04T10:00:00.000Z',
   ...over,

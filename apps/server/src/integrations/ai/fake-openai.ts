@@ -68,10 +68,27 @@ export async function startFakeOpenAi(options: { apiKey?: string } = {}): Promis
         );
         return;
       }
-      const messages = body.messages as { role: string; content: string }[];
-      const prompt = JSON.parse(messages.find((m) => m.role === 'user')?.content ?? '{}') as Record<string, string>;
+      type Part = { type: string; text?: string; image_url?: { url?: string } };
+      const messages = body.messages as { role: string; content: string | Part[] }[];
+      const user = messages.find((m) => m.role === 'user')?.content ?? '{}';
+      // Vision requests send an array of parts: the text, and images as URLs or base64 data URLs, as OpenAI does.
+      let text = typeof user === 'string' ? user : '';
+      let imageBytes = 0;
+      if (Array.isArray(user)) {
+        for (const part of user) {
+          if (part.type === 'text') text = part.text ?? '';
+          else if (part.type === 'image_url') {
+            const match = /^data:image\/(png|jpeg|gif|webp);base64,([A-Za-z0-9+/=]+)$/.exec(part.image_url?.url ?? '');
+            if (!match) {
+              return error(400, 'invalid_image_format', 'invalid_request_error', 'Invalid image URL or format.');
+            }
+            imageBytes += Buffer.from(match[2] as string, 'base64').length;
+          } else return error(400, 'invalid_value', 'invalid_request_error', `Unknown content part ${part.type}.`);
+        }
+      }
+      const prompt = JSON.parse(text || '{}') as Record<string, string>;
       const listing = {
-        title: `${prompt.design ?? 'Design'} ${prompt.productType ?? ''}`.trim(),
+        title: `${imageBytes ? 'Seen ' : ''}${prompt.design ?? 'Design'} ${prompt.productType ?? ''}`.trim(),
         description: `A listing for ${prompt.design ?? 'the design'}.\n\nPrinted on the ${
           (prompt.product as unknown as { name?: string } | null)?.name ?? 'product'
         }.`,

@@ -42,7 +42,19 @@ const MOTIF_WORDS: Record<string, readonly string[]> = {
   moon: ['moon', 'night', 'lunar', 'midnight', 'dream', 'dreams', 'sleep', 'witch'],
   mountain: ['mountain', 'mountains', 'hike', 'hiking', 'adventure', 'camp', 'camping', 'peak', 'outdoors', 'trail'],
   wave: ['wave', 'waves', 'ocean', 'sea', 'surf', 'surfing', 'water', 'sail', 'sailing', 'lake'],
-  star: ['star', 'stars', 'space', 'galaxy', 'cosmic', 'astro', 'rocket', 'universe', 'planet'],
+  star: [
+    'star',
+    'stars',
+    'space',
+    'galaxy',
+    'cosmic',
+    'astro',
+    'astronaut',
+    'astronauts',
+    'rocket',
+    'universe',
+    'planet',
+  ],
   heart: ['heart', 'love', 'valentine', 'mom', 'mama', 'mother', 'kindness', 'wedding'],
   tree: ['tree', 'trees', 'forest', 'pine', 'woods', 'nature', 'wild', 'wilderness'],
   bolt: ['bolt', 'lightning', 'power', 'energy', 'electric', 'thunder', 'rock', 'gym', 'fitness'],
@@ -56,11 +68,21 @@ type Motif = keyof typeof MOTIF_WORDS | (typeof ABSTRACT_MOTIFS)[number];
 const escapeXml = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const round = (n: number) => Math.round(n * 10) / 10;
-const pickOf = <T>(items: readonly T[], random: Random): T => items[Math.floor(random() * items.length)] as T;
 
-/** The words the lettering uses: the prompt's meaningful words, or the prompt itself when it has none. */
+/** 'est. 2024', 'established 1998', 'since 1975': the phrase and its year. */
+const YEAR_PHRASE = /\b(?:est\.?|estd\.?|established|since)\s*((?:1[6-9]|20)\d{2})\b/i;
+
+/** The year a prompt gives ('retro diner est. 2024' -> '2024'; a bare 1999 too), kept as written; null without one. */
+export function yearOf(prompt: string): string | null {
+  return YEAR_PHRASE.exec(prompt)?.[1] ?? /\b((?:1[6-9]|20)\d{2})\b/.exec(prompt)?.[1] ?? null;
+}
+
+/**
+ * The words the lettering uses: the prompt's meaningful words (without its 'est. 2024', which the designs set as a
+ * line of their own), or the prompt itself when it has none.
+ */
 export function letteringOf(prompt: string): { main: string[]; extra: string[] } {
-  const words = keywordsOf(prompt);
+  const words = keywordsOf(prompt.replace(new RegExp(YEAR_PHRASE.source, 'gi'), ' '));
   if (words.length === 0) {
     const raw = prompt.trim().replace(/\s+/g, ' ').slice(0, 24) || 'Original';
     return { main: [raw.toUpperCase()], extra: [] };
@@ -68,14 +90,53 @@ export function letteringOf(prompt: string): { main: string[]; extra: string[] }
   return { main: words.slice(0, 2).map((w) => w.toUpperCase()), extra: words.slice(2, 4).map((w) => w.toUpperCase()) };
 }
 
-export function motifOf(prompt: string, random: Random): Motif {
+/**
+ * The motifs a prompt's words call for, in the order the words come ('cat astronaut': paw, then star), followed by
+ * the abstract ones in a seeded order, so variation i can take the i-th and no two of four share one.
+ */
+export function motifsOf(prompt: string, random: Random): Motif[] {
+  const found: Motif[] = [];
   for (const word of keywordsOf(prompt)) {
     for (const [motif, triggers] of Object.entries(MOTIF_WORDS)) {
-      if (triggers.includes(word)) return motif as Motif;
+      if (triggers.includes(word) && !found.includes(motif as Motif)) found.push(motif as Motif);
     }
   }
-  return pickOf(ABSTRACT_MOTIFS, random);
+  const abstract = [...ABSTRACT_MOTIFS];
+  const offset = Math.floor(random() * abstract.length);
+  return [...found, ...abstract.slice(offset), ...abstract.slice(0, offset)];
 }
+
+/** How many layouts each style has; variations step through them. */
+const LAYOUTS = { 'vector-clean': 4, 'line-art': 4, 'vintage-crest': 3 } as const;
+type DrawnStyle = keyof typeof LAYOUTS;
+
+/**
+ * What variation `index` of a request looks like. Palette, layout and font start from the prompt's own seed and step
+ * by the variation, and each variation takes the next motif: up to four variations differ in layout, motif and
+ * palette (never only in a random detail). The year the prompt gives is kept as written.
+ */
+export function designPlan(request: DesignRequest, index: number) {
+  const style = request.style as DrawnStyle;
+  const base = seededRandom(hashText(`${request.prompt}|${style}`) ^ Math.imul(request.seed + 1, 0x9e3779b1));
+  const palettes =
+    style === 'line-art'
+      ? LINE_INKS.length
+      : style === 'vintage-crest'
+        ? VINTAGE_PALETTES.length
+        : BOLD_PALETTES.length;
+  const paletteStart = Math.floor(base() * palettes);
+  const layoutStart = Math.floor(base() * LAYOUTS[style]);
+  const fontStart = Math.floor(base() * FONTS.length);
+  const motifs = motifsOf(request.prompt, base);
+  return {
+    palette: (paletteStart + index) % palettes,
+    layout: (layoutStart + index) % LAYOUTS[style],
+    font: FONTS[(fontStart + index) % FONTS.length] ?? FONTS[0],
+    motif: motifs[index % motifs.length] ?? 'burst',
+    year: yearOf(request.prompt),
+  };
+}
+type Plan = ReturnType<typeof designPlan>;
 
 /** A filled shape, or in line art the same outline stroked. */
 function shape(tag: string, attrs: Record<string, string | number>, paint: Paint, colorIndex: number): string {
@@ -364,22 +425,22 @@ function curvedText(
     .join('');
 }
 
-function vectorClean(words: { main: string[]; extra: string[] }, motif: Motif, random: Random, variation: number) {
-  const palette =
-    BOLD_PALETTES[(Math.floor(random() * BOLD_PALETTES.length) + variation) % BOLD_PALETTES.length] ?? BOLD_PALETTES[0];
-  const font = FONTS[(variation + Math.floor(random() * 2)) % FONTS.length] ?? FONTS[0];
+function vectorClean(words: { main: string[]; extra: string[] }, plan: Plan, random: Random) {
+  const palette = BOLD_PALETTES[plan.palette] ?? BOLD_PALETTES[0];
+  const { font, motif } = plan;
   const paint: Paint = { line: false, colors: palette, stroke: palette[3], strokeWidth: 0 };
-  const layout = (variation + Math.floor(random() * 3)) % 3;
   const parts: string[] = [];
   const main = words.main.join(' ');
-  if (layout === 0) {
+  // The prompt's own 'est. 2024' is a line of its own; otherwise the extra words.
+  const small = plan.year ? `EST. ${plan.year}` : null;
+  if (plan.layout === 0) {
     // Motif on a disc, lettering below.
     parts.push(`<circle cx="500" cy="380" r="300" fill="${palette[2]}"/>`);
     parts.push(drawMotif(motif, 500, 380, 230, paint, random));
     parts.push(lettering(main, 500, 830, 900, 170, font, `fill="${palette[3]}"`).svg);
-    if (words.extra.length)
-      parts.push(lettering(words.extra.join(' · '), 500, 930, 700, 70, font, `fill="${palette[0]}"`).svg);
-  } else if (layout === 1) {
+    const extra = small ?? (words.extra.length ? words.extra.join(' · ') : null);
+    if (extra) parts.push(lettering(extra, 500, 930, 700, 70, font, `fill="${palette[0]}"`).svg);
+  } else if (plan.layout === 1) {
     // Lettering stacked over the motif, one word a line.
     parts.push(drawMotif(motif, 500, 560, 360, paint, random));
     const lines = words.main.length > 1 ? words.main : [main];
@@ -397,44 +458,52 @@ function vectorClean(words: { main: string[]; extra: string[] }, motif: Motif, r
         ).svg,
       );
     });
-    if (words.extra.length)
-      parts.push(lettering(words.extra.join(' '), 500, 960, 600, 60, font, `fill="${palette[3]}"`).svg);
-  } else {
+    const extra = [small, ...words.extra].filter(Boolean).join(' ');
+    if (extra) parts.push(lettering(extra, 500, 960, 600, 60, font, `fill="${palette[3]}"`).svg);
+  } else if (plan.layout === 2) {
     // A bold block: a slab of colour with the lettering reversed out, the motif on top.
     parts.push(drawMotif(motif, 500, 330, 260, paint, random));
     parts.push(`<rect x="60" y="620" width="880" height="230" rx="40" fill="${palette[3]}"/>`);
     parts.push(lettering(main, 500, 790, 800, 170, font, `fill="${palette[1]}"`).svg);
-    if (words.extra.length)
-      parts.push(lettering(words.extra.join(' + '), 500, 935, 700, 60, font, `fill="${palette[0]}"`).svg);
+    const extra = small ?? (words.extra.length ? words.extra.join(' + ') : null);
+    if (extra) parts.push(lettering(extra, 500, 935, 700, 60, font, `fill="${palette[0]}"`).svg);
+  } else {
+    // A poster: lettering on top, a tall arch of colour holding the motif, the year or extra words at its foot.
+    parts.push(lettering(main, 500, 190, 900, 160, font, `fill="${palette[3]}"`).svg);
+    parts.push(`<path d="M 200 920 L 200 520 A 300 300 0 0 1 800 520 L 800 920 Z" fill="${palette[0]}"/>`);
+    parts.push(
+      drawMotif(motif, 500, 560, 230, { ...paint, colors: [palette[1], palette[2], palette[3], palette[1]] }, random),
+    );
+    const extra = small ?? (words.extra.length ? words.extra.join(' ') : null);
+    if (extra) parts.push(lettering(extra, 500, 860, 520, 60, font, `fill="${palette[1]}"`).svg);
   }
   return parts.join('');
 }
 
-function lineArt(words: { main: string[]; extra: string[] }, motif: Motif, random: Random, variation: number) {
-  const ink = LINE_INKS[(Math.floor(random() * LINE_INKS.length) + variation) % LINE_INKS.length] ?? LINE_INKS[0];
-  const font = FONTS[(variation + 1) % FONTS.length] ?? FONTS[0];
+function lineArt(words: { main: string[]; extra: string[] }, plan: Plan, random: Random) {
+  const ink = LINE_INKS[plan.palette] ?? LINE_INKS[0];
+  const { font, motif } = plan;
   const strokeWidth = 8 + Math.floor(random() * 3) * 4;
   const paint: Paint = { line: true, colors: [ink], stroke: ink, strokeWidth };
   const strokes = `fill="none" stroke="${ink}" stroke-width="${Math.max(3, strokeWidth / 2)}" stroke-linejoin="round"`;
   const parts: string[] = [];
-  const frame = (variation + Math.floor(random() * 2)) % 3;
-  if (frame === 0) parts.push(`<circle cx="500" cy="420" r="330" ${strokes}/>`);
-  else if (frame === 1) parts.push(`<rect x="140" y="90" width="720" height="660" rx="60" ${strokes}/>`);
-  else parts.push(`<polygon points="500,70 860,420 500,770 140,420" ${strokes}/>`);
+  if (plan.layout === 0) parts.push(`<circle cx="500" cy="420" r="330" ${strokes}/>`);
+  else if (plan.layout === 1) parts.push(`<rect x="140" y="90" width="720" height="660" rx="60" ${strokes}/>`);
+  else if (plan.layout === 2) parts.push(`<polygon points="500,70 860,420 500,770 140,420" ${strokes}/>`);
+  else parts.push(`<polygon points="${starPoints(500, 420, 350, 350, 6, 0)}" ${strokes}/>`);
   parts.push(drawMotif(motif, 500, 420, 240, paint, random));
   parts.push(lettering(words.main.join(' '), 500, 890, 880, 150, font, strokes).svg);
-  if (words.extra.length) {
+  const extra = [plan.year ? `EST. ${plan.year}` : null, ...words.extra].filter(Boolean).join(' ');
+  if (extra) {
     parts.push(`<line x1="250" y1="930" x2="750" y2="930" stroke="${ink}" stroke-width="4"/>`);
-    parts.push(lettering(words.extra.join(' '), 500, 980, 600, 44, font, `fill="${ink}"`).svg);
+    parts.push(lettering(extra, 500, 980, 600, 44, font, `fill="${ink}"`).svg);
   }
   return parts.join('');
 }
 
-function vintageCrest(words: { main: string[]; extra: string[] }, motif: Motif, random: Random, variation: number) {
-  const palette =
-    VINTAGE_PALETTES[(Math.floor(random() * VINTAGE_PALETTES.length) + variation) % VINTAGE_PALETTES.length] ??
-    VINTAGE_PALETTES[0];
-  const font = FONTS[variation % 2 === 0 ? 1 : 0] ?? FONTS[1];
+function vintageCrest(words: { main: string[]; extra: string[] }, plan: Plan, random: Random) {
+  const palette = VINTAGE_PALETTES[plan.palette] ?? VINTAGE_PALETTES[0];
+  const { font, motif } = plan;
   const paint: Paint = {
     line: false,
     colors: [palette[1], palette[2], palette[0], palette[3]],
@@ -442,25 +511,31 @@ function vintageCrest(words: { main: string[]; extra: string[] }, motif: Motif, 
     strokeWidth: 0,
   };
   const main = words.main.join(' ');
-  const year = 1950 + Math.floor(random() * 60);
+  // The prompt's year is kept as written; without one the crest invents none.
+  const established = plan.year ? `EST. ${plan.year}` : null;
   const parts: string[] = [];
-  // The badge: outer ring, text ring, inner field.
-  parts.push(`<circle cx="500" cy="500" r="470" fill="${palette[3]}"/>`);
+  // The badge: outer shape (a disc, a scalloped seal or an octagon), text ring, inner field.
+  if (plan.layout === 0) parts.push(`<circle cx="500" cy="500" r="470" fill="${palette[3]}"/>`);
+  else if (plan.layout === 1)
+    parts.push(`<polygon points="${starPoints(500, 500, 480, 450, 28)}" fill="${palette[3]}"/>`);
+  else parts.push(`<polygon points="${starPoints(500, 500, 485, 485, 8, -Math.PI / 8)}" fill="${palette[3]}"/>`);
   parts.push(`<circle cx="500" cy="500" r="445" fill="none" stroke="${palette[1]}" stroke-width="8"/>`);
   parts.push(`<circle cx="500" cy="500" r="300" fill="${palette[0]}"/>`);
   parts.push(
-    `<circle cx="500" cy="500" r="285" fill="none" stroke="${palette[1]}" stroke-width="6" stroke-dasharray="${4 + (variation % 3) * 6} 10"/>`,
+    `<circle cx="500" cy="500" r="285" fill="none" stroke="${palette[1]}" stroke-width="6" stroke-dasharray="${4 + plan.layout * 6} 10"/>`,
   );
   const ringText = main.length > 22 ? main.slice(0, 22) : main;
   parts.push(curvedText(ringText, 500, 500, 375, Math.min(90, 900 / Math.max(6, ringText.length)), font, palette[1]));
-  const lower = words.extra.length ? words.extra.join(' ') : `EST. ${year}`;
-  parts.push(curvedText(lower, 500, 500, 375, Math.min(64, 700 / Math.max(6, lower.length)), font, palette[1], true));
+  const lower = established ?? (words.extra.length ? words.extra.join(' ') : '');
+  if (lower) {
+    parts.push(curvedText(lower, 500, 500, 375, Math.min(64, 700 / Math.max(6, lower.length)), font, palette[1], true));
+  }
   for (const side of [-1, 1]) {
     parts.push(`<polygon points="${starPoints(500 + side * 390, 500, 26, 11, 5)}" fill="${palette[1]}"/>`);
   }
   parts.push(drawMotif(motif, 500, 410, 160, paint, random));
-  // The ribbon across the field, with the first word or the year.
-  const ribbonText = words.extra.length ? `EST. ${year}` : (words.main[0] ?? main);
+  // The ribbon across the field: the extra words when the year is on the ring, else the first word.
+  const ribbonText = established && words.extra.length ? words.extra.join(' ') : (words.main[0] ?? main);
   parts.push(
     `<polygon points="150,600 850,600 820,650 850,700 150,700 180,650" fill="${palette[2]}" stroke="${palette[3]}" stroke-width="6"/>`,
   );
@@ -495,14 +570,14 @@ export function composeDesignSvg(request: DesignRequest, index: number): string 
     hashText(`${request.prompt}|${style}`) ^ Math.imul(request.seed + 1, 0x9e3779b1) ^ Math.imul(index + 1, 0x85ebca6b),
   );
   const words = letteringOf(request.prompt);
-  const motif = motifOf(request.prompt, random);
+  const plan = designPlan(request, index);
   let body: string;
   let defs = '';
-  if (style === 'line-art') body = lineArt(words, motif, random, index);
+  if (style === 'line-art') body = lineArt(words, plan, random);
   else if (style === 'vintage-crest') {
     defs = `<defs>${distressMask(random)}</defs>`;
-    body = `<g mask="url(#wear)">${vintageCrest(words, motif, random, index)}</g>`;
-  } else body = vectorClean(words, motif, random, index);
+    body = `<g mask="url(#wear)">${vintageCrest(words, plan, random)}</g>`;
+  } else body = vectorClean(words, plan, random);
   const title = `<title>${escapeXml(request.prompt.slice(0, 200))}</title>`;
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${request.size}" height="${request.size}" viewBox="0 0 1000 1000">${title}${defs}${body}</svg>`;
 }

@@ -8,6 +8,7 @@ import {
   type ContentRequest,
   type DesignRequest,
   type GeneratedImage,
+  type ImageInput,
   type ListingFacts,
 } from './provider';
 import { hashText, keywordsOf, listInProse, pick, seededRandom, sentence, titleCase } from './words';
@@ -151,6 +152,25 @@ export class OfflineAiProvider implements AiProvider {
 
   async generateContent(request: ContentRequest, facts: ListingFacts): Promise<ContentDraft> {
     return writeListing(request, facts);
+  }
+
+  /**
+   * No model looks at the picture here: the listing is written from what was read from it (colours, background,
+   * proportions, the garments it suits) and the file's own words, and its colours become tags.
+   */
+  async analyzeImage(request: ContentRequest, image: ImageInput, facts: ListingFacts): Promise<ContentDraft> {
+    const { analysis } = image;
+    const colours = analysis.colors.map((c) => c.name);
+    const subject = request.subject || titleCase(`${colours.slice(0, 2).join(' and ') || 'original'} graphic`);
+    const draft = writeListing({ ...request, subject }, facts);
+    const noun = TAG_NOUN[request.productType];
+    const extra = [
+      ...colours.slice(0, 3).map((c) => `${c} ${noun}`),
+      analysis.garmentFit === 'dark' ? `dark ${noun}` : analysis.garmentFit === 'light' ? `light ${noun}` : '',
+    ].filter((t) => t && !draft.tags.includes(t));
+    // The colours go near the front: a marketplace keeps only the first tags (Etsy 13).
+    const tags = [...draft.tags.slice(0, 2), ...extra, ...draft.tags.slice(2)];
+    return { ...draft, tags: request.generateTags ? tags : [] };
   }
 
   /** Typographic and vector artwork (offline-designs.ts); a photo-style image needs a real image model. */

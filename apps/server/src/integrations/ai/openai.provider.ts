@@ -7,6 +7,7 @@ import {
   type ContentRequest,
   type DesignRequest,
   type GeneratedImage,
+  type ImageInput,
   type ListingFacts,
 } from './provider';
 
@@ -73,6 +74,12 @@ function userPrompt(request: ContentRequest, facts: ListingFacts) {
   });
 }
 
+const VISION_PROMPT = [
+  SYSTEM_PROMPT,
+  'The design is the attached image: say what it shows (subject, words in it, style, colours) as a shopper would search for it.',
+  'The JSON message also says what was measured from the file (colours, background, proportions) and its own title if it has one.',
+].join(' ');
+
 /** OpenAI's errors as the spec's errorType values. */
 export function toAiProviderError(error: unknown): AiProviderError {
   if (error instanceof AiProviderError) return error;
@@ -127,6 +134,42 @@ export class OpenAiProvider implements AiProvider {
   }
 
   async generateContent(request: ContentRequest, facts: ListingFacts): Promise<ContentDraft> {
+    return this.listing(request, [
+      { role: 'system', content: SYSTEM_PROMPT },
+      { role: 'user', content: userPrompt(request, facts) },
+    ]);
+  }
+
+  /** The picture goes to the (vision-capable) chat model as a data URL next to the same facts, structured output. */
+  async analyzeImage(request: ContentRequest, image: ImageInput, facts: ListingFacts): Promise<ContentDraft> {
+    const measured = {
+      width: image.analysis.width,
+      height: image.analysis.height,
+      orientation: image.analysis.orientation,
+      colours: image.analysis.colors.map((c) => c.name),
+      transparentBackground: image.analysis.transparent,
+      showsBestOn: image.analysis.garmentFit === 'any' ? 'any garment colour' : `${image.analysis.garmentFit} colours`,
+      fileTitle: image.analysis.metadata.title,
+    };
+    return this.listing(request, [
+      { role: 'system', content: VISION_PROMPT },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: JSON.stringify({ ...JSON.parse(userPrompt(request, facts)), measured }) },
+          {
+            type: 'image_url',
+            image_url: { url: `data:image/png;base64,${image.png.toString('base64')}`, detail: 'low' },
+          },
+        ],
+      },
+    ]);
+  }
+
+  private async listing(
+    request: ContentRequest,
+    messages: OpenAI.Chat.Completions.ChatCompletionMessageParam[],
+  ): Promise<ContentDraft> {
     let content: string | null | undefined;
     try {
       const completion = await this.client.chat.completions.create({
@@ -138,10 +181,7 @@ export class OpenAiProvider implements AiProvider {
           type: 'json_schema',
           json_schema: { name: 'listing', strict: true, schema: LISTING_SCHEMA },
         },
-        messages: [
-          { role: 'system', content: SYSTEM_PROMPT },
-          { role: 'user', content: userPrompt(request, facts) },
-        ],
+        messages,
       });
       content = completion.choices[0]?.message.content;
     } catch (error) {

@@ -1,4 +1,11 @@
-import type { AI_ERROR_TYPES, TAiDesignStyle, TAiPlatform, TAiProductType, TCatalogProduct } from '@podforge/contract';
+import type {
+  AI_ERROR_TYPES,
+  TAiDesignStyle,
+  TAiPlatform,
+  TAiProductType,
+  TCatalogProduct,
+  TImageAnalysis,
+} from '@podforge/contract';
 import type { ListingChoice } from './listing-facts';
 
 export type TAiErrorType = (typeof AI_ERROR_TYPES)[number];
@@ -60,11 +67,19 @@ export type DesignRequest = {
  */
 export type GeneratedImage = { format: 'svg' | 'png'; data: Buffer };
 
+/** A design's picture for `analyzeImage`: a PNG of at most 1024 px a side, and what was read from it. */
+export type ImageInput = { png: Buffer; analysis: TImageAnalysis };
+
 /** The seam between the AI routes and whoever writes the text: the built-in writer or an OpenAI-compatible API. */
 export interface AiProvider {
   /** Stored with each generation and returned to the caller: 'offline' or 'openai'. */
   readonly name: string;
   generateContent(request: ContentRequest, facts: ListingFacts): Promise<ContentDraft>;
+  /**
+   * A listing for a picture (Analyze Image): the offline writer uses what `image.analysis` read from it, a vision
+   * model looks at `image.png` itself. `request.subject` and `details` already carry the file's name and metadata.
+   */
+  analyzeImage(request: ContentRequest, image: ImageInput, facts: ListingFacts): Promise<ContentDraft>;
   /** Exactly `request.n` images, or an AiProviderError (UNSUPPORTED for a style it cannot honestly make). */
   generateDesigns(request: DesignRequest): Promise<GeneratedImage[]>;
 }

@@ -170,15 +170,35 @@ export class PrintfulClient {
   }
 
   /** GET an API path with a bearer token; waits out 429s (Retry-After) up to maxRetries, paces under the limit. */
-  async get<T>(path: string, token: string, query: Record<string, string | undefined> = {}): Promise<T> {
+  get<T>(path: string, token: string, query: Record<string, string | undefined> = {}): Promise<T> {
+    return this.request<T>('GET', path, token, { query });
+  }
+
+  /** Any API call (orders, webhooks): JSON body, the same pacing and 429 handling as `get`; 204 answers null. */
+  async request<T>(
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    path: string,
+    token: string,
+    options: { query?: Record<string, string | undefined>; body?: unknown; storeId?: string | undefined } = {},
+  ): Promise<T> {
     const url = new URL(path, this.options.apiBase);
-    for (const [key, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(key, value);
+    for (const [key, value] of Object.entries(options.query ?? {})) {
+      if (value !== undefined) url.searchParams.set(key, value);
+    }
     for (let attempt = 0; ; attempt++) {
       await this.limiter.take();
       let response: Response;
       try {
         response = await this.fetchImpl(url, {
-          headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' },
+          method,
+          headers: {
+            Authorization: `Bearer ${token}`,
+            Accept: 'application/json',
+            // Which of the account's stores the call is for (apis.md B: X-PF-Store-Id).
+            ...(options.storeId ? { 'X-PF-Store-Id': options.storeId } : {}),
+            ...(options.body === undefined ? {} : { 'Content-Type': 'application/json' }),
+          },
+          ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
         });
       } catch {
         throw new PrintfulError(502, 'Printful could not be reached');
@@ -192,6 +212,7 @@ export class PrintfulClient {
       }
       // The server's own count wins over ours: an empty bucket means wait for its reset.
       if (response.headers.get('x-ratelimit-remaining') === '0') this.limiter.blockFor(retryAfterMs(response.headers));
+      if (response.status === 204) return null as T;
       const json = (await response.json().catch(() => null)) as unknown;
       if (!response.ok) {
         throw new PrintfulError(response.status, printfulErrorMessage(json, `Printful answered ${response.status}`));

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { slug } from './catalog/bundled';
 import { renderProductSvg } from './catalog/product-image';
 import { CATEGORY_SEEDS, PRODUCT_SEEDS, type ProductSeed } from './catalog/products';
+import { createFakeOrders, type FakeOrdersApi, type FakeOrdersOptions } from './fake-orders';
 
 /**
  * A local stand-in for www.printful.com (OAuth) and api.printful.com (catalogue), following apis.md B and the
@@ -24,6 +25,10 @@ export type FakePrintfulOptions = {
   privateTokens?: string[];
   /** Largest page a list answers (Printful: 100); smaller makes a client's paging visible in tests. */
   maxPageSize?: number;
+  /** Orders and webhooks v2 (fake-orders.ts): where they are kept, their delays, downloads and deliveries. */
+  orders?: FakeOrdersOptions;
+  /** Tokens of the built-in sandbox: the store each one belongs to, or null for any other token. */
+  sandboxStore?: (token: string) => string | null;
 };
 
 export type FakePrintful = {
@@ -37,6 +42,10 @@ export type FakePrintful = {
   /** Paths of API calls (not OAuth), in order, with their status. */
   calls: { path: string; status: number }[];
   tokenGrants: string[];
+  /** The account's stores (GET /stores); OAuth tokens act for the one named in X-PF-Store-Id, else the first. */
+  setStores(stores: { id: number; name: string }[]): void;
+  /** Orders and webhooks: tick() moves due orders on, failNextDownloads() makes Printful's file download fail. */
+  orders: FakeOrdersApi;
   close(): Promise<void>;
 };
 
@@ -63,6 +72,8 @@ export async function startFakePrintful(options: FakePrintfulOptions = {}): Prom
   const calls: FakePrintful['calls'] = [];
   const tokenGrants: string[] = [];
   let base = '';
+  const orders = createFakeOrders({ now, ...options.orders });
+  let stores = [{ id: 10001, name: options.storeName ?? 'Fake Print Store' }];
 
   function parentOf(categoryId: number) {
     return CATEGORY_SEEDS.find((c) => c.id === categoryId)?.parentId ?? 0;
@@ -231,7 +242,9 @@ export async function startFakePrintful(options: FakePrintfulOptions = {}): Prom
     // Everything below is the API: bearer token, rate limit, then the route.
     const auth = req.headers.authorization ?? '';
     const token = auth.startsWith('Bearer ') ? auth.slice(7) : '';
-    const expiry = options.privateTokens?.includes(token) ? Number.POSITIVE_INFINITY : accessTokens.get(token);
+    const sandboxStore = token ? (options.sandboxStore?.(token) ?? null) : null;
+    const expiry =
+      options.privateTokens?.includes(token) || sandboxStore ? Number.POSITIVE_INFINITY : accessTokens.get(token);
     if (!token || !expiry || expiry <= now()) {
       calls.push({ path, status: 401 });
       return send(res, 401, {
@@ -269,8 +282,29 @@ export async function startFakePrintful(options: FakePrintfulOptions = {}): Prom
       send(res, 404, { data: 'Not found', error: { reason: 'NotFound', message: 'Not found' } }, headers);
     };
 
-    if (path === '/stores')
-      return ok({ code: 200, result: [{ id: 10001, name: options.storeName ?? 'Fake Print Store', type: 'native' }] });
+    if (path.startsWith('/v2/orders') || path === '/v2/webhooks' || path.startsWith('/orders/')) {
+      const asked = String(req.headers['x-pf-store-id'] ?? '');
+      const store = sandboxStore ?? String(stores.find((x) => String(x.id) === asked)?.id ?? stores[0]?.id);
+      if (!sandboxStore && asked && store !== asked) {
+        calls.push({ path, status: 404 });
+        return send(
+          res,
+          404,
+          { code: 404, result: 'Store not found', error: { reason: 'NotFound', message: 'Store not found' } },
+          headers,
+        );
+      }
+      const handled = await orders.handle(req, path, store, (status, body) => {
+        calls.push({ path, status });
+        if (status === 204) {
+          res.writeHead(204, headers);
+          return res.end();
+        }
+        send(res, status, body, headers);
+      });
+      if (handled) return;
+    }
+    if (path === '/stores') return ok({ code: 200, result: stores.map((x) => ({ ...x, type: 'native' })) });
     if (path === '/v2/oauth-scopes')
       return ok({ data: [{ name: 'View all orders', value: 'orders/read' }], _links: {} });
     if (path === '/v2/catalog-categories') return ok({ data: categories.map(v2Category), _links: {} });
@@ -352,6 +386,10 @@ export async function startFakePrintful(options: FakePrintfulOptions = {}): Prom
     },
     calls,
     tokenGrants,
+    setStores: (list) => {
+      stores = list;
+    },
+    orders,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -1,4 +1,5 @@
 import { isValidShopDomain, verifyQueryHmac } from './hmac';
+import { queryCost } from './query-cost';
 
 /**
  * Shopify client (apis.md A): OAuth authorization code grant and the Admin GraphQL API. Where a shop lives, fetch,
@@ -47,16 +48,34 @@ type GraphqlEnvelope<T> = {
   };
 };
 
+/** A picture given by URL (a staged upload's resourceUrl): apis.md E3 'Media'. */
+export type FileSetInput = { originalSource: string; contentType: 'IMAGE'; alt: string };
+
 export type ProductSetInput = {
   title: string;
   handle: string;
   descriptionHtml: string;
   productType: string;
   tags: string[];
-  status: 'ACTIVE' | 'DRAFT';
+  status: 'ACTIVE' | 'DRAFT' | 'ARCHIVED';
   productOptions: { name: string; position: number; values: { name: string }[] }[];
-  variants: { optionValues: { optionName: string; name: string }[]; price: string; sku?: string }[];
-  files?: { originalSource: string; contentType: 'IMAGE'; alt: string }[];
+  variants: {
+    optionValues: { optionName: string; name: string }[];
+    price: string;
+    /** Print-on-demand is never out of stock: untracked and CONTINUE (E3 'Inventory'). */
+    inventoryPolicy: 'CONTINUE' | 'DENY';
+    inventoryItem: { tracked: boolean; sku?: string };
+    /** The variant's own picture; it must also be one of `files`. */
+    file?: FileSetInput;
+  }[];
+  files?: FileSetInput[];
+};
+
+export type RemoteMedia = {
+  id: string;
+  alt: string;
+  status: 'UPLOADED' | 'PROCESSING' | 'READY' | 'FAILED';
+  mediaErrors?: { code: string; message: string }[];
 };
 
 export type RemoteProduct = {
@@ -71,6 +90,23 @@ export type RemoteProduct = {
   media?: { nodes: { id: string; status: string; preview?: { image: { url: string } | null } | null }[] };
 };
 
+/** An access token as Shopify granted it; without `expiresIn` it does not expire (custom apps). */
+export type TokenGrant = {
+  accessToken: string;
+  scope: string;
+  expiresIn: number | undefined;
+  refreshToken: string | undefined;
+  refreshTokenExpiresIn: number | undefined;
+};
+
+/** What Sync compares with what was pushed; null when the product is gone from the store. */
+export type RemoteListing = {
+  id: string;
+  title: string;
+  status: string;
+  variants: { nodes: { id: string; price: string; sku: string | null }[] };
+};
+
 export type RemoteOrder = {
   id: string;
   name: string;
@@ -80,6 +116,9 @@ export type RemoteOrder = {
 
 const MAX_THROTTLE_WAIT_MS = 10_000;
 
+/** A shop's cost bucket as this client estimates it; `inflight` is what calls sent and not yet answered reserved. */
+type Bucket = { available: number; maximum: number; rate: number; at: number; inflight: number; seq: number };
+
 /** `userErrors` as one sentence: "variants.0.price: Price must be positive; Title can't be blank". */
 export const describeUserErrors = (errors: ShopifyUserError[]) =>
   errors.map((e) => (e.field?.length ? `${e.field.join('.')}: ${e.message}` : e.message)).join('; ');
@@ -88,6 +127,13 @@ export class ShopifyClient {
   private readonly fetchImpl: typeof fetch;
   private readonly now: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
+  /** What each shop's cost bucket held at its last answer (apis.md A3: read it, never hard-code it). */
+  private readonly buckets = new Map<string, Bucket>();
+  /** Per shop, the admission of the call before (see `admit`). */
+  private readonly gates = new Map<string, Promise<void>>();
+  private sent = 0;
+  /** Each shop's Online Store publication (it does not change; forgotten when publishing to it fails). */
+  private readonly onlineStore = new Map<string, string>();
 
   constructor(readonly options: ShopifyClientOptions) {
     this.fetchImpl = options.fetch ?? fetch;
@@ -133,19 +179,56 @@ export class ShopifyClient {
     return verifyQueryHmac(query, this.options.apiSecret, this.now());
   }
 
-  /** apis.md A1 (4): the code (single use) for an offline, non-expiring token. */
-  async exchangeCode(shop: string, code: string): Promise<{ accessToken: string; scope: string }> {
+  /**
+   * apis.md A1 (4) and E1: the code (single use) for an offline token, expiring (an hour, with a refresh token;
+   * what public apps must use) unless `expiring` is false (a custom app's token that never expires).
+   */
+  async exchangeCode(
+    shop: string,
+    code: string,
+    { expiring = true }: { expiring?: boolean } = {},
+  ): Promise<TokenGrant> {
+    return this.tokenRequest(shop, { code, expiring: expiring ? '1' : '0' }, 'Shopify refused the authorisation');
+  }
+
+  /**
+   * apis.md E1: a new access token for a refresh token. Shopify rotates: the answer carries a new refresh token and
+   * the one presented stops working, so the caller must store the new pair before anything else.
+   */
+  async refreshAccessToken(shop: string, refreshToken: string): Promise<TokenGrant> {
+    return this.tokenRequest(
+      shop,
+      { grant_type: 'refresh_token', refresh_token: refreshToken },
+      'Shopify refused to renew the access token; reconnect the store',
+    );
+  }
+
+  /**
+   * apis.md A1 'Other grants': a non-expiring offline token (from before expiring tokens) exchanged for an expiring
+   * one with a refresh token. Shopify stops taking the old token.
+   */
+  async migrateToExpiring(shop: string, accessToken: string): Promise<TokenGrant> {
+    const offline = 'urn:shopify:params:oauth:token-type:offline-access-token';
+    return this.tokenRequest(
+      shop,
+      {
+        grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange',
+        subject_token: accessToken,
+        subject_token_type: offline,
+        requested_token_type: offline,
+        expiring: '1',
+      },
+      'Shopify refused to renew the access token',
+    );
+  }
+
+  private async tokenRequest(shop: string, grant: Record<string, string>, refusal: string): Promise<TokenGrant> {
     let response: Response;
     try {
       response = await this.fetchImpl(`${this.base(shop)}/admin/oauth/access_token`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-        body: JSON.stringify({
-          client_id: this.options.apiKey,
-          client_secret: this.options.apiSecret,
-          code,
-          expiring: '0',
-        }),
+        body: JSON.stringify({ client_id: this.options.apiKey, client_secret: this.options.apiSecret, ...grant }),
       });
     } catch {
       throw new ShopifyError(502, `${shop} could not be reached`);
@@ -153,9 +236,19 @@ export class ShopifyClient {
     const json = (await response.json().catch(() => null)) as Record<string, unknown> | null;
     if (!response.ok || !json || typeof json.access_token !== 'string') {
       const reason = typeof json?.error_description === 'string' ? json.error_description : `HTTP ${response.status}`;
-      throw new ShopifyError(response.ok ? 502 : response.status, `Shopify refused the authorisation: ${reason}`);
+      const code = typeof json?.error === 'string' ? json.error : undefined;
+      // A refused grant (400) means the seller must connect again: 401 is how the rest of the app reads that.
+      const status = response.ok ? 502 : response.status === 400 ? 401 : response.status;
+      throw new ShopifyError(status, `${refusal}: ${reason}`, code);
     }
-    return { accessToken: json.access_token, scope: typeof json.scope === 'string' ? json.scope : '' };
+    const seconds = (v: unknown) => (typeof v === 'number' && v > 0 ? v : undefined);
+    return {
+      accessToken: json.access_token,
+      scope: typeof json.scope === 'string' ? json.scope : '',
+      expiresIn: seconds(json.expires_in),
+      refreshToken: typeof json.refresh_token === 'string' ? json.refresh_token : undefined,
+      refreshTokenExpiresIn: seconds(json.refresh_token_expires_in),
+    };
   }
 
   /**
@@ -164,8 +257,10 @@ export class ShopifyClient {
    */
   async graphql<T>(shop: string, token: string, query: string, variables: Record<string, unknown> = {}): Promise<T> {
     const url = `${this.base(shop)}/admin/api/${this.options.apiVersion}/graphql.json`;
-    const maxRetries = this.options.maxThrottleRetries ?? 5;
+    const maxRetries = this.options.maxThrottleRetries ?? 10;
+    const cost = queryCost(query, variables);
     for (let attempt = 0; ; attempt++) {
+      const { reserved, seq } = await this.admit(shop, cost);
       let response: Response;
       try {
         response = await this.fetchImpl(url, {
@@ -178,14 +273,18 @@ export class ShopifyClient {
           body: JSON.stringify({ query, variables }),
         });
       } catch {
+        this.observe(shop, reserved ? cost : 0, null, seq);
         throw new ShopifyError(502, `${shop} could not be reached`);
       }
       const body = (await response.json().catch(() => null)) as GraphqlEnvelope<T> | null;
+      this.observe(shop, reserved ? cost : 0, body, seq);
       const errors = Array.isArray(body?.errors) ? body.errors : [];
       const throttled = response.status === 429 || errors.some((e) => e.extensions?.code === 'THROTTLED');
       if (throttled) {
         if (attempt >= maxRetries) throw new ShopifyError(429, 'Shopify is throttling requests; try again shortly');
-        await this.sleep(this.throttleWait(body, response));
+        const wait = this.throttleWait(body, response);
+        await this.sleep(wait);
+        this.credit(shop, wait);
         continue;
       }
       if (response.status === 401) {
@@ -197,15 +296,87 @@ export class ShopifyClient {
       }
       if (errors.length > 0) {
         const first = errors[0];
-        throw new ShopifyError(
-          502,
-          `Shopify: ${errors.map((e) => e.message).join('; ')}`.slice(0, 300),
-          first?.extensions?.code,
-        );
+        const code = first?.extensions?.code;
+        const text = `Shopify: ${errors.map((e) => e.message).join('; ')}`.slice(0, 300);
+        if (code === 'ACCESS_DENIED') {
+          throw new ShopifyError(403, `${text} Connect the store again to grant it.`, code);
+        }
+        throw new ShopifyError(502, text, code);
       }
       if (!body?.data) throw new ShopifyError(502, 'Shopify sent an unreadable answer');
       return body.data;
     }
+  }
+
+  /**
+   * Admission to the shop's cost bucket (apis.md A3, 'what a good client does'): one call at a time decides, from
+   * the last `throttleStatus` refilled at its rate minus what calls in flight reserved, whether the bucket holds
+   * this call's estimated cost; if not it waits until it should, then reserves the cost. So concurrent pushes to
+   * one shop queue behind each other instead of being THROTTLED. Answers whether the cost was reserved, and the
+   * call's place in the order calls were sent.
+   */
+  private async admit(shop: string, cost: number): Promise<{ reserved: boolean; seq: number }> {
+    this.sent += 1;
+    const seq = this.sent;
+    const previous = this.gates.get(shop) ?? Promise.resolve();
+    let release = () => {};
+    const mine = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const gate = previous.then(() => mine);
+    this.gates.set(shop, gate);
+    await previous;
+    try {
+      const b = this.buckets.get(shop);
+      if (!b || !(b.rate > 0)) return { reserved: false, seq };
+      this.refill(b);
+      const short = cost - b.available;
+      if (short > 0) {
+        const wait = Math.min(Math.ceil((short / b.rate) * 1000), MAX_THROTTLE_WAIT_MS);
+        await this.sleep(wait);
+        this.credit(shop, wait);
+      }
+      b.available -= cost;
+      b.inflight += cost;
+      return { reserved: true, seq };
+    } finally {
+      release();
+      if (this.gates.get(shop) === gate) this.gates.delete(shop);
+    }
+  }
+
+  private refill(b: Bucket) {
+    const t = this.now();
+    b.available = Math.min(b.maximum, b.available + ((t - b.at) / 1000) * b.rate);
+    b.at = t;
+  }
+
+  /** A wait of `ms` was slept: the bucket refilled by that much (whatever the clock says). */
+  private credit(shop: string, ms: number) {
+    const b = this.buckets.get(shop);
+    if (!b) return;
+    b.available = Math.min(b.maximum, b.available + (ms / 1000) * b.rate);
+    b.at = this.now();
+  }
+
+  /**
+   * An answer: its reservation ends, and the bucket is what Shopify says minus what other calls still reserve,
+   * unless a call sent later was answered first (its figure is newer).
+   */
+  private observe(shop: string, reservedCost: number, body: GraphqlEnvelope<unknown> | null, seq: number) {
+    const b = this.buckets.get(shop);
+    if (b) b.inflight = Math.max(0, b.inflight - reservedCost);
+    const status = body?.extensions?.cost?.throttleStatus;
+    if (!status) return;
+    // Changed in place: a call waiting in `admit` holds this object.
+    const bucket = b ?? { available: 0, maximum: 0, rate: 0, at: 0, inflight: 0, seq: 0 };
+    if (seq < bucket.seq) return;
+    bucket.seq = seq;
+    bucket.available = status.currentlyAvailable - bucket.inflight;
+    bucket.maximum = status.maximumAvailable;
+    bucket.rate = status.restoreRate;
+    bucket.at = this.now();
+    this.buckets.set(shop, bucket);
   }
 
   private throttleWait(body: GraphqlEnvelope<unknown> | null, response: Response): number {
@@ -230,7 +401,8 @@ export class ShopifyClient {
 
   /**
    * Creates or updates the product whose handle is `input.handle` (productSet with that handle as its identifier):
-   * the same call after a failure or a crash updates the product it created, never a second one.
+   * the same call after a failure or a crash updates the product it created, never a second one. Variants and
+   * files not listed are removed (E3 'Upsert').
    */
   async productSet(shop: string, token: string, input: ProductSetInput): Promise<RemoteProduct> {
     const data = await this.graphql<{
@@ -240,7 +412,7 @@ export class ShopifyClient {
       token,
       `mutation productSet($input: ProductSetInput!, $identifier: ProductSetIdentifiers, $synchronous: Boolean!) {
   productSet(input: $input, identifier: $identifier, synchronous: $synchronous) {
-    product { id title handle status variants(first: 100) { nodes { id title price sku } } }
+    product { id title handle status }
     userErrors { code field message }
   }
 }`,
@@ -252,6 +424,109 @@ export class ShopifyClient {
     }
     if (!result?.product) throw new ShopifyError(502, 'Shopify did not return the product');
     return result.product;
+  }
+
+  /** The Online Store's publication (E3 'Publication'): the sales channel buyers see. */
+  async onlineStorePublicationId(shop: string, token: string): Promise<string> {
+    const known = this.onlineStore.get(shop);
+    if (known) return known;
+    const data = await this.graphql<{
+      publications: { nodes: { id: string; name?: string; catalog?: { title?: string } | null }[] };
+    }>(shop, token, 'query publications { publications(first: 20) { nodes { id name catalog { title } } } }');
+    const online = data.publications.nodes.find((p) => (p.catalog?.title ?? p.name) === 'Online Store');
+    if (!online) throw new ShopifyError(409, `${shop} has no Online Store sales channel`);
+    this.onlineStore.set(shop, online.id);
+    return online.id;
+  }
+
+  /** Puts the product on a publication (sales channel): until then no buyer sees it, whatever its status. */
+  async publish(shop: string, token: string, productId: string, publicationId: string): Promise<void> {
+    const data = await this.graphql<{ publishablePublish: { userErrors: ShopifyUserError[] } }>(
+      shop,
+      token,
+      `mutation publishablePublish($id: ID!, $input: [PublicationInput!]!) {
+  publishablePublish(id: $id, input: $input) { userErrors { field message } }
+}`,
+      { id: productId, input: [{ publicationId }] },
+    );
+    const errors = data.publishablePublish?.userErrors ?? [];
+    if (errors.length) this.onlineStore.delete(shop);
+    if (errors.length)
+      throw new ShopifyError(422, `Shopify did not publish the product: ${describeUserErrors(errors)}`);
+  }
+
+  /** The product's media and their processing status; null when the product no longer exists. */
+  async productMedia(shop: string, token: string, productId: string, first = 20): Promise<RemoteMedia[] | null> {
+    const data = await this.graphql<{ product: { media: { nodes: RemoteMedia[] } } | null }>(
+      shop,
+      token,
+      `query productMedia($id: ID!, $first: Int!) { product(id: $id) {
+  media(first: $first) { nodes { id alt status mediaErrors { code message } } }
+} }`,
+      { id: productId, first: Math.min(Math.max(first, 1), 250) },
+    );
+    return data.product ? data.product.media.nodes : null;
+  }
+
+  /**
+   * Polls the product's media until none is UPLOADED or PROCESSING (Shopify fetches pictures asynchronously) and
+   * answers them; gives up after `attempts` reads, `intervalMs` apart.
+   */
+  async waitForMedia(
+    shop: string,
+    token: string,
+    productId: string,
+    options: {
+      attempts?: number;
+      intervalMs?: number;
+      /** How many pictures the product has (what to read each time). */
+      count?: number;
+      onPoll?: (media: RemoteMedia[]) => Promise<void>;
+    } = {},
+  ): Promise<RemoteMedia[]> {
+    const attempts = options.attempts ?? 60;
+    for (let i = 0; i < attempts; i++) {
+      const media = await this.productMedia(shop, token, productId, options.count);
+      if (!media) throw new ShopifyError(404, 'The product is no longer in the store');
+      await options.onPoll?.(media);
+      if (media.every((m) => m.status === 'READY' || m.status === 'FAILED')) return media;
+      // Soon after the first look (small pictures are quick), then at the interval.
+      const interval = options.intervalMs ?? 1000;
+      await this.sleep(i === 0 ? Math.ceil(interval / 2) : interval);
+    }
+    throw new ShopifyError(504, 'Shopify is still processing the pictures; push again in a few minutes');
+  }
+
+  /** Archives the product: buyers no longer see it; the seller can bring it back in Shopify. */
+  async archiveProduct(shop: string, token: string, productId: string): Promise<void> {
+    const data = await this.graphql<{ productUpdate: { userErrors: ShopifyUserError[] } }>(
+      shop,
+      token,
+      `mutation productUpdate($product: ProductUpdateInput!) {
+  productUpdate(product: $product) { product { id status } userErrors { field message } }
+}`,
+      { product: { id: productId, status: 'ARCHIVED' } },
+    );
+    const errors = data.productUpdate?.userErrors ?? [];
+    if (errors.length && !errors.some((e) => /does not exist/i.test(e.message))) {
+      throw new ShopifyError(422, `Shopify did not archive the product: ${describeUserErrors(errors)}`);
+    }
+  }
+
+  /** Deletes the product from the store; one already gone counts as deleted. */
+  async deleteProduct(shop: string, token: string, productId: string): Promise<void> {
+    const data = await this.graphql<{ productDelete: { userErrors: ShopifyUserError[] } }>(
+      shop,
+      token,
+      `mutation productDelete($input: ProductDeleteInput!) {
+  productDelete(input: $input) { deletedProductId userErrors { field message } }
+}`,
+      { input: { id: productId } },
+    );
+    const errors = data.productDelete?.userErrors ?? [];
+    if (errors.length && !errors.some((e) => /does not exist/i.test(e.message))) {
+      throw new ShopifyError(422, `Shopify did not delete the product: ${describeUserErrors(errors)}`);
+    }
   }
 
   /** Staged upload target for one image (apis.md A2 'Images / media', option 2). */
@@ -308,13 +583,56 @@ export class ShopifyClient {
     const data = await this.graphql<{ products: { nodes: RemoteProduct[] } }>(
       shop,
       token,
-      `query products { products(first: 50, sortKey: UPDATED_AT, reverse: true) { nodes {
+      `query products { products(first: 8, sortKey: UPDATED_AT, reverse: true) { nodes {
   id title handle status productType tags updatedAt
   variants(first: 100) { nodes { id title price sku } }
-  media(first: 5) { nodes { id status preview { image { url } } } }
+  media(first: 10) { nodes { id status preview { image { url } } } }
 } } }`,
     );
     return data.products.nodes;
+  }
+
+  /**
+   * apis.md E4: a per-shop subscription (topic as the GraphQL enum, e.g. APP_UNINSTALLED). One that exists already
+   * for this address counts as made.
+   */
+  async webhookSubscriptionCreate(shop: string, token: string, topic: string, callbackUrl: string): Promise<void> {
+    const data = await this.graphql<{
+      webhookSubscriptionCreate: { webhookSubscription: { id: string } | null; userErrors: ShopifyUserError[] };
+    }>(
+      shop,
+      token,
+      `mutation webhookSubscriptionCreate($topic: WebhookSubscriptionTopic!, $webhookSubscription: WebhookSubscriptionInput!) {
+  webhookSubscriptionCreate(topic: $topic, webhookSubscription: $webhookSubscription) {
+    webhookSubscription { id }
+    userErrors { field message }
+  }
+}`,
+      { topic, webhookSubscription: { callbackUrl, format: 'JSON' } },
+    );
+    const errors = (data.webhookSubscriptionCreate?.userErrors ?? []).filter(
+      (e) => !/already been taken/i.test(e.message),
+    );
+    if (errors.length) {
+      throw new ShopifyError(422, `Shopify refused the ${topic} webhook: ${describeUserErrors(errors)}`);
+    }
+  }
+
+  /** Products by id, in order; null where the store has none (deleted). At most 250 ids a call. */
+  async listings(shop: string, token: string, ids: string[]): Promise<(RemoteListing | null)[]> {
+    const out: (RemoteListing | null)[] = [];
+    for (let i = 0; i < ids.length; i += 250) {
+      const data = await this.graphql<{ nodes: (RemoteListing | null)[] }>(
+        shop,
+        token,
+        `query listings($ids: [ID!]!) { nodes(ids: $ids) { ... on Product {
+  id title status variants(first: 100) { nodes { id price sku } }
+} } }`,
+        { ids: ids.slice(i, i + 250) },
+      );
+      out.push(...data.nodes.map((n) => (n && typeof n.id === 'string' ? n : null)));
+    }
+    return out;
   }
 
   /** The shop's most recent orders, newest first. */

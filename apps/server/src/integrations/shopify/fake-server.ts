@@ -1,14 +1,29 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createFakeAuth, type FakeAuth, type FakeGrant, type FakeRefreshGrant } from './fake-auth';
+import { createFakeOrders, type FakeShopifyOrders } from './fake-orders';
+import { type FakeShopifyStore, memoryFakeShopifyStore, StoredTokenMap } from './fake-state';
+import { createFakeWebhooks, type FakeWebhooks, type WebhookTransport } from './fake-webhooks';
 import { isValidShopDomain, queryHmac, webhookHmac } from './hmac';
+import { MAX_QUERY_COST, queryCost } from './query-cost';
 
 /**
- * A local Shopify (apis.md A, checklist D): OAuth authorize (auto-approve) and access_token, and the Admin GraphQL
- * calls Podforge makes (shop, productSet, stagedUploadsCreate, products, orders), with a cost bucket per token.
- * Shops live under a path prefix: `{url}/{shop}/admin/...`, so the client's base URL is `{url}/{shop}`.
- * The API tests and e2e use it, and it is the built-in sandbox the app runs when SHOPIFY_API_KEY is not set.
- * Listens on 127.0.0.1 only; every shop with a valid *.myshopify.com name exists.
+ * A local Shopify (apis.md A, checklist D, revised by section E): OAuth authorize (auto-approve) and access_token,
+ * and the Admin GraphQL calls Podforge makes, strict where Shopify is strict:
+ * - products (productSet upsert by handle or id, variants not listed removed; productUpdate; productDelete), with
+ *   Shopify's defaults: a new variant is tracked with 0 in stock and policy DENY, so it is not available for sale
+ *   unless the input says `inventoryItem.tracked: false` or `inventoryPolicy: CONTINUE` (E3);
+ * - publications: a product is on no sales channel until `publishablePublish` puts it on the Online Store
+ *   publication; a buyer sees only ACTIVE products published there (`storefront`);
+ * - media from staged uploads go UPLOADED -> PROCESSING -> READY over later reads, or FAILED (a staged target
+ *   never uploaded, an address Shopify cannot reach, or the `failNextMedia` switch); a variant's `file` must be one
+ *   of the product's `files`;
+ * - the token's scopes are enforced (ACCESS_DENIED top-level error) and every call is priced (requested cost, nested
+ *   connections multiplied, 1000 at most per query) against a leaky bucket per token.
+ * Shops live under a path prefix: `{url}/{shop}/admin/...`, so the client's base URL is `{url}/{shop}`. State is in
+ * a `FakeShopifyStore` (memory for tests, the app database for the built-in sandbox). Listens on 127.0.0.1 only;
+ * every shop with a valid *.myshopify.com name exists.
  */
 
 export type FakeShopifyOptions = {
@@ -21,11 +36,39 @@ export type FakeShopifyOptions = {
   unknownShops?: string[];
   /** Bucket size and refill per second (Shopify's standard plan: 2000 and 100). */
   bucket?: { maximum: number; restoreRate: number };
+  /** Plays a custom-distribution app: non-expiring offline tokens may be asked for (see fake-auth.ts). */
+  customApp?: boolean;
+  /** How webhooks reach the app (default: fetch); tests map the public https callback to the app under test. */
+  webhookTransport?: WebhookTransport;
+  /** Where products, tokens and staged files are kept; memory when absent. */
+  store?: FakeShopifyStore;
 };
 
-type Variant = { id: string; title: string; price: string; sku: string | null; selectedOptions: Opt[] };
 type Opt = { name: string; value: string };
-type Media = { id: string; alt: string; originalSource: string; status: 'UPLOADED' | 'READY'; reads: number };
+type MediaStatus = 'UPLOADED' | 'PROCESSING' | 'READY' | 'FAILED';
+type FakeVariant = {
+  id: string;
+  title: string;
+  price: string;
+  sku: string | null;
+  selectedOptions: Opt[];
+  inventoryItemId: string;
+  tracked: boolean;
+  inventoryPolicy: 'DENY' | 'CONTINUE';
+  inventoryQuantity: number;
+  /** The variant's own picture (one of the product's media). */
+  mediaId: string | null;
+};
+type FakeMedia = {
+  id: string;
+  alt: string;
+  /** As given; a staged upload of this fake is kept as its key (`stagedKey`), so its URL survives a new port. */
+  originalSource: string;
+  stagedKey: string | null;
+  status: MediaStatus;
+  /** How it ends once processed: null for READY. */
+  failure: { code: string; message: string } | null;
+};
 export type FakeProduct = {
   id: string;
   handle: string;
@@ -35,21 +78,54 @@ export type FakeProduct = {
   tags: string[];
   status: string;
   options: { name: string; values: string[] }[];
-  variants: Variant[];
-  media: Media[];
+  variants: FakeVariant[];
+  media: FakeMedia[];
+  /** Publication ids the product is published to. */
+  publications: string[];
   createdAt: string;
   updatedAt: string;
 };
 export type FakeOrder = { id: string; name: string; createdAt: string; total: string; currency: string };
-type Shop = { products: Map<string, FakeProduct>; orders: FakeOrder[] };
+
+/** What a buyer sees of a product (the sandbox page shows it). */
+export type StorefrontProduct = {
+  id: string;
+  title: string;
+  handle: string;
+  status: string;
+  productType: string;
+  tags: string[];
+  updatedAt: string;
+  /** ACTIVE and published to the Online Store publication. */
+  onlineStore: boolean;
+  options: string[];
+  /** READY pictures, the product's first first. */
+  images: { url: string; alt: string }[];
+  /** Pictures that ended FAILED, with Shopify's reason. */
+  failedImages: { alt: string; message: string }[];
+  variants: {
+    title: string;
+    price: string;
+    sku: string | null;
+    availableForSale: boolean;
+    /** The variant's own picture once READY, else null. */
+    image: string | null;
+  }[];
+};
 
 export type FakeShopify = {
   url: string;
   apiKey: string;
   apiSecret: string;
-  /** The shop's products (by GID), for tests and the sandbox page. */
-  products(shop: string): FakeProduct[];
+  /** The shop's products (by GID), for tests. */
+  products(shop: string): Promise<FakeProduct[]>;
+  /** The shop's products as the storefront and admin would show them (the sandbox page). */
+  storefront(shop: string): Promise<StorefrontProduct[]>;
+  /** The Online Store publication of a shop. */
+  onlineStorePublicationId(shop: string): string;
   addOrder(shop: string, order: { total: string; currency?: string; createdAt?: Date }): FakeOrder;
+  /** Orders with lines, fulfilment orders and webhooks (fake-orders.ts). */
+  orders: FakeShopifyOrders;
   /** The next `n` GraphQL calls answer THROTTLED (HTTP 200) with an empty bucket. */
   throttleNext(n: number): void;
   /**
@@ -57,12 +133,22 @@ export type FakeShopify = {
    * change and then answers HTTP 500, as when the connection drops after Shopify did the work.
    */
   failNextProductSet(mode: 'userError' | 'after-apply', message?: string): void;
+  /** The next `n` media created end FAILED (Shopify could not process the picture). */
+  failNextMedia(n?: number): void;
   /** The next authorize redirect carries a wrong hmac. */
   tamperNextHmac(): void;
   /** Signs a webhook the way Shopify does (apis.md A4). */
   signWebhook(body: string): string;
-  /** GraphQL calls by top-level field, in order, with whether they were throttled. */
-  calls: { field: string; throttled: boolean }[];
+  /** Tokens: expiring offline tokens, refresh with rotation, the install request (fake-auth.ts). */
+  auth: FakeAuth;
+  /** Webhook subscriptions, signed deliveries, merchant edits in the admin (fake-webhooks.ts). */
+  webhooks: FakeWebhooks;
+  /** The merchant uninstalls the app: tokens revoked, app/uninstalled sent to the shop's subscriptions. */
+  uninstall(shop: string): Promise<void>;
+  /** GraphQL calls by top-level field, in order: throttled or not, their requested cost and when (ms). */
+  calls: { field: string; throttled: boolean; cost: number; at: number }[];
+  /** The bucket's size and refill per second. */
+  bucket: { maximum: number; restoreRate: number };
   close(): Promise<void>;
 };
 
@@ -88,32 +174,84 @@ export function topLevelField(query: string): string | null {
   return /^\s*([A-Za-z_]\w*)/.exec(query.slice(open + 1))?.[1] ?? null;
 }
 
+const ONLINE_STORE = 'Online Store';
+
+/** Whether `scopes` grant `needed` (a write scope grants its read scope). */
+const grants = (scopes: string[], needed: string) =>
+  scopes.includes(needed) || (needed.startsWith('read_') && scopes.includes(`write_${needed.slice(5)}`));
+
+/** Hosts Shopify's servers cannot fetch from: this machine and private networks (E3: use staged uploads). */
+const unreachable = (source: string) => {
+  let host: string;
+  try {
+    host = new URL(source).hostname;
+  } catch {
+    return true;
+  }
+  return /^(localhost|127\.|10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.|\[::1\]|0\.0\.0\.0)/.test(host);
+};
+
 export async function startFakeShopify(options: FakeShopifyOptions = {}): Promise<FakeShopify> {
   const apiKey = options.apiKey ?? 'fake-shopify-key';
   const apiSecret = options.apiSecret ?? 'fake-shopify-secret';
   const now = options.now ?? Date.now;
   const { maximum, restoreRate } = options.bucket ?? { maximum: 2000, restoreRate: 100 };
-  const shops = new Map<string, Shop>();
+  const store = options.store ?? memoryFakeShopifyStore();
   const codes = new Map<string, { shop: string; scope: string; expiresAt: number }>();
-  const tokens = new Map<string, { shop: string; scope: string }>();
+  // Written through to the store and loaded back, so tokens issued before a restart still work.
+  const accessTokens = await new StoredTokenMap<FakeGrant>('token').attach(store).load();
+  const refreshTokens = await new StoredTokenMap<FakeRefreshGrant>('refresh-token').attach(store).load();
+  const tokens = {
+    flush: () => Promise.all([accessTokens.flush(), refreshTokens.flush()]),
+  };
+  const auth = createFakeAuth({
+    apiSecret,
+    now,
+    access: accessTokens,
+    refreshTokens,
+    ...(options.customApp ? { customApp: true } : {}),
+  });
   const buckets = new Map<string, { available: number; at: number }>();
-  const staged = new Map<string, { bytes: Buffer; type: string }>();
   const calls: FakeShopify['calls'] = [];
   let throttle = 0;
   let failNext: { mode: 'userError' | 'after-apply'; message: string } | null = null;
+  let failMedia = 0;
   let tamper = false;
   let base = '';
+  const orders = createFakeOrders({
+    apiSecret,
+    now,
+    variants: async (shop) =>
+      (await loadProducts(shop)).flatMap((p) =>
+        p.variants.map((v) => ({ id: v.id, sku: v.sku, price: v.price, title: v.title, productTitle: p.title })),
+      ),
+  });
+  const webhooks = createFakeWebhooks({
+    apiSecret,
+    now,
+    products: {
+      get: (shop, id) => store.get<FakeProduct>('product', productKey(shop, id)),
+      save: (shop, p) => saveProduct(shop, p),
+      async remove(shop, id) {
+        if (!(await store.get<FakeProduct>('product', productKey(shop, id)))) return false;
+        await store.delete('product', productKey(shop, id));
+        return true;
+      },
+    },
+    ...(options.webhookTransport ? { transport: options.webhookTransport } : {}),
+  });
 
-  const shopOf = (name: string): Shop => {
-    let shop = shops.get(name);
-    if (!shop) {
-      shop = { products: new Map(), orders: [] };
-      shops.set(name, shop);
-    }
-    return shop;
-  };
+  const productKey = (shop: string, id: string) => `${shop}|${id}`;
+  const loadProducts = (shop: string) => store.list<FakeProduct>('product', `${shop}|`);
+  const saveProduct = (shop: string, p: FakeProduct) => store.put('product', productKey(shop, p.id), p);
 
-  /** A leaky bucket per token: a call costs 10 (mutation) or 2 + first (connection), refilled per second. */
+  /** Stable per shop (it survives a restart): derived from the shop's name. */
+  const publicationId = (shop: string, name: string) =>
+    `gid://shopify/Publication/${parseInt(createHash('sha256').update(`${shop}/${name}`).digest('hex').slice(0, 10), 16)}`;
+  const publicationsOf = (shop: string) =>
+    [ONLINE_STORE, 'Point of Sale'].map((name) => ({ id: publicationId(shop, name), name }));
+
+  /** A leaky bucket per token, refilled per second. */
   const spend = (token: string, cost: number) => {
     const t = now();
     const b = buckets.get(token) ?? { available: maximum, at: t };
@@ -134,12 +272,37 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
     };
   };
 
-  const productNode = (p: FakeProduct) => {
+  const mediaUrl = (m: FakeMedia) => (m.stagedKey ? `${base}/files/${m.stagedKey}` : m.originalSource);
+  const availableForSale = (v: FakeVariant) =>
+    !v.tracked || v.inventoryPolicy === 'CONTINUE' || v.inventoryQuantity > 0;
+
+  /** A read of the product: its media move one step on (UPLOADED -> PROCESSING -> READY or FAILED). */
+  const advanceMedia = async (shop: string, p: FakeProduct) => {
+    let moved = false;
     for (const m of p.media) {
-      // Media are processed asynchronously: UPLOADED on the first read, READY on a later one.
-      m.reads += 1;
-      if (m.reads > 1) m.status = 'READY';
+      if (m.status === 'UPLOADED') m.status = 'PROCESSING';
+      else if (m.status === 'PROCESSING') m.status = m.failure ? 'FAILED' : 'READY';
+      else continue;
+      moved = true;
     }
+    if (moved) await saveProduct(shop, p);
+  };
+
+  const mediaNode = (m: FakeMedia) => {
+    const image = m.status === 'READY' ? { url: mediaUrl(m), altText: m.alt } : null;
+    return {
+      id: m.id,
+      alt: m.alt,
+      mediaContentType: 'IMAGE',
+      status: m.status,
+      mediaErrors: m.status === 'FAILED' && m.failure ? [{ ...m.failure, details: null }] : [],
+      preview: { image, status: m.status },
+      image,
+    };
+  };
+
+  const productNode = (shop: string, p: FakeProduct) => {
+    const byId = new Map(p.media.map((m) => [m.id, m]));
     return {
       id: p.id,
       title: p.title,
@@ -150,20 +313,55 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
       tags: p.tags,
       createdAt: p.createdAt,
       updatedAt: p.updatedAt,
-      options: p.options.map((o, i) => ({ name: o.name, position: i + 1, values: o.values })),
-      variants: { nodes: p.variants },
-      media: {
-        nodes: p.media.map((m) => ({
-          id: m.id,
-          alt: m.alt,
-          mediaContentType: 'IMAGE',
-          status: m.status,
-          preview: { image: m.status === 'READY' ? { url: m.originalSource } : null },
+      onlineStoreUrl: null,
+      options: p.options.map((o, i) => ({
+        name: o.name,
+        position: i + 1,
+        values: o.values,
+        optionValues: o.values.map((name) => ({
+          name,
+          hasVariants: p.variants.some((v) => v.selectedOptions.some((s) => s.name === o.name && s.value === name)),
+        })),
+      })),
+      variants: {
+        nodes: p.variants.map((v) => {
+          const media = v.mediaId ? byId.get(v.mediaId) : undefined;
+          return {
+            id: v.id,
+            title: v.title,
+            price: v.price,
+            sku: v.sku,
+            selectedOptions: v.selectedOptions,
+            inventoryPolicy: v.inventoryPolicy,
+            inventoryQuantity: v.inventoryQuantity,
+            availableForSale: availableForSale(v),
+            inventoryItem: { id: v.inventoryItemId, tracked: v.tracked, sku: v.sku },
+            image: media?.status === 'READY' ? { url: mediaUrl(media) } : null,
+            media: { nodes: media ? [mediaNode(media)] : [] },
+          };
+        }),
+      },
+      media: { nodes: p.media.map(mediaNode) },
+      resourcePublications: {
+        nodes: p.publications.map((id) => ({
+          isPublished: true,
+          publication: { id, name: publicationsOf(shop).find((x) => x.id === id)?.name ?? null },
         })),
       },
     };
   };
 
+  type FileInput = { originalSource?: string; alt?: string; contentType?: string };
+  type VariantInput = {
+    id?: string;
+    optionValues?: { optionName: string; name: string }[];
+    price?: string | number;
+    sku?: string;
+    inventoryPolicy?: 'DENY' | 'CONTINUE';
+    inventoryItem?: { sku?: string; tracked?: boolean };
+    inventoryQuantities?: { quantity?: number }[];
+    file?: FileInput;
+  };
   type SetInput = {
     title?: string;
     handle?: string;
@@ -172,8 +370,8 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
     tags?: string[];
     status?: string;
     productOptions?: { name: string; values: { name: string }[] }[];
-    variants?: { optionValues: { optionName: string; name: string }[]; price: string | number; sku?: string }[];
-    files?: { originalSource: string; alt?: string }[];
+    variants?: VariantInput[];
+    files?: FileInput[];
   };
   type UserError = { field: string[] | null; message: string; code: string };
 
@@ -181,6 +379,9 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
     const errors: UserError[] = [];
     if (!input.title?.trim())
       errors.push({ field: ['input', 'title'], message: "Title can't be blank", code: 'BLANK' });
+    if (input.status && !['ACTIVE', 'DRAFT', 'ARCHIVED', 'UNLISTED'].includes(input.status)) {
+      errors.push({ field: ['input', 'status'], message: 'Status is not valid', code: 'INVALID_INPUT' });
+    }
     const options = input.productOptions ?? [];
     if (options.length > 3) {
       errors.push({ field: ['input', 'productOptions'], message: 'Too many options', code: 'INVALID_INPUT' });
@@ -192,26 +393,52 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
     if ((input.tags ?? []).length > 250) {
       errors.push({ field: ['input', 'tags'], message: 'Too many tags', code: 'INVALID_INPUT' });
     }
+    if ((input.files ?? []).length > 250) {
+      errors.push({ field: ['input', 'files'], message: 'Too many files', code: 'INVALID_INPUT' });
+    }
+    const sources = new Set((input.files ?? []).map((f) => f.originalSource));
     const seen = new Set<string>();
     variants.forEach((v, i) => {
-      const key = v.optionValues.map((o) => `${o.optionName}=${o.name}`).join('|');
+      const values = v.optionValues ?? [];
+      const key = values.map((o) => `${o.optionName}=${o.name}`).join('|');
       if (seen.has(key)) {
         errors.push({
           field: ['input', 'variants', String(i)],
-          message: `The variant '${v.optionValues.map((o) => o.name).join(' / ')}' already exists.`,
+          message: `The variant '${values.map((o) => o.name).join(' / ')}' already exists.`,
           code: 'DUPLICATE_VARIANT',
         });
       }
       seen.add(key);
       const price = Number(v.price);
-      if (!Number.isFinite(price) || price < 0) {
+      if (v.price === undefined || !Number.isFinite(price) || price < 0) {
         errors.push({
           field: ['input', 'variants', String(i), 'price'],
           message: 'Price must be a non-negative amount',
           code: 'INVALID_INPUT',
         });
       }
-      for (const o of v.optionValues) {
+      if (v.inventoryPolicy && !['DENY', 'CONTINUE'].includes(v.inventoryPolicy)) {
+        errors.push({
+          field: ['input', 'variants', String(i), 'inventoryPolicy'],
+          message: 'Inventory policy is not valid',
+          code: 'INVALID_INPUT',
+        });
+      }
+      if (v.file && !sources.has(v.file.originalSource)) {
+        errors.push({
+          field: ['input', 'variants', String(i), 'file'],
+          message: 'A variant file must also be specified in the files input for the product',
+          code: 'INVALID_INPUT',
+        });
+      }
+      if (values.length !== options.length) {
+        errors.push({
+          field: ['input', 'variants', String(i), 'optionValues'],
+          message: 'Every variant needs one value of each product option',
+          code: 'INVALID_INPUT',
+        });
+      }
+      for (const o of values) {
         if (!options.some((p) => p.name === o.optionName && p.values.some((x) => x.name === o.name))) {
           errors.push({
             field: ['input', 'variants', String(i), 'optionValues'],
@@ -224,14 +451,45 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
     return errors;
   };
 
-  const applySet = (shop: Shop, input: SetInput, identifier: { id?: string; handle?: string } | undefined) => {
+  /** A picture Shopify will fetch: how its processing will end, decided from where it comes from. */
+  const newMedia = async (f: FileInput): Promise<FakeMedia> => {
+    const source = f.originalSource ?? '';
+    const own = `${base}/files/`;
+    const stagedKey = source.startsWith(own) ? decodeURIComponent(source.slice(own.length)) : null;
+    let failure: FakeMedia['failure'] = null;
+    if (failMedia > 0) {
+      failMedia -= 1;
+      failure = { code: 'IMAGE_PROCESSING_FAILURE', message: 'Image could not be processed' };
+    } else if (stagedKey ? !(await store.getFile(stagedKey)) : unreachable(source)) {
+      failure = { code: 'IMAGE_DOWNLOAD_FAILURE', message: `Image could not be downloaded from ${source}` };
+    }
+    return {
+      id: `gid://shopify/MediaImage/${numericId()}`,
+      alt: f.alt ?? '',
+      originalSource: stagedKey ? '' : source,
+      stagedKey,
+      status: 'UPLOADED',
+      failure,
+    };
+  };
+
+  const sourceOf = (m: FakeMedia) => mediaUrl(m);
+
+  const applySet = async (
+    shop: string,
+    input: SetInput,
+    identifier: { id?: string; handle?: string } | undefined,
+  ): Promise<{ product?: FakeProduct; error?: string }> => {
+    const products = await loadProducts(shop);
+    const wanted = identifier?.handle ?? input.handle;
     const existing = identifier?.id
-      ? shop.products.get(identifier.id)
-      : [...shop.products.values()].find((p) => p.handle === (identifier?.handle ?? input.handle));
+      ? products.find((p) => p.id === identifier.id)
+      : products.find((p) => p.handle === wanted);
     if (identifier?.id && !existing) return { error: 'Product does not exist' };
     const stamp = new Date(now()).toISOString();
     const handle =
       input.handle ??
+      existing?.handle ??
       (input.title ?? 'product')
         .toLowerCase()
         .replace(/[^a-z0-9]+/g, '-')
@@ -247,6 +505,7 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
       options: [],
       variants: [],
       media: [],
+      publications: [],
       createdAt: stamp,
       updatedAt: stamp,
     };
@@ -257,32 +516,48 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
     product.tags = input.tags ?? product.tags;
     product.status = input.status ?? product.status;
     product.options = (input.productOptions ?? []).map((o) => ({ name: o.name, values: o.values.map((v) => v.name) }));
-    // List fields are replaced (apis.md productSet): a variant or file not listed is gone.
-    product.variants = (input.variants ?? []).map((v) => ({
-      id: `gid://shopify/ProductVariant/${numericId()}`,
-      title: v.optionValues.map((o) => o.name).join(' / '),
-      price: Number(v.price).toFixed(2),
-      sku: v.sku ?? null,
-      selectedOptions: v.optionValues.map((o) => ({ name: o.optionName, value: o.name })),
-    }));
+    // List fields are replaced (apis.md productSet): a file or variant not listed is gone. A file given again by
+    // the same source keeps its media.
     if (input.files) {
-      product.media = input.files.map((f) => ({
-        id: `gid://shopify/MediaImage/${numericId()}`,
-        alt: f.alt ?? '',
-        originalSource: f.originalSource,
-        status: 'UPLOADED',
-        reads: 0,
-      }));
+      const kept = new Map(product.media.map((m) => [sourceOf(m), m]));
+      const media: FakeMedia[] = [];
+      for (const f of input.files) {
+        media.push(kept.get(f.originalSource ?? '') ?? (await newMedia(f)));
+      }
+      product.media = media;
     }
+    const mediaBySource = new Map(product.media.map((m) => [sourceOf(m), m]));
+    const before = new Map(
+      product.variants.map((v) => [v.selectedOptions.map((o) => `${o.name}=${o.value}`).join('|'), v]),
+    );
+    product.variants = (input.variants ?? []).map((v) => {
+      const selectedOptions = (v.optionValues ?? []).map((o) => ({ name: o.optionName, value: o.name }));
+      const old = before.get(selectedOptions.map((o) => `${o.name}=${o.value}`).join('|'));
+      const sku = v.inventoryItem?.sku ?? v.sku ?? old?.sku ?? null;
+      return {
+        id: old?.id ?? `gid://shopify/ProductVariant/${numericId()}`,
+        title: selectedOptions.map((o) => o.value).join(' / '),
+        price: Number(v.price).toFixed(2),
+        sku,
+        selectedOptions,
+        inventoryItemId: old?.inventoryItemId ?? `gid://shopify/InventoryItem/${numericId()}`,
+        // New variants: tracked, 0 in stock, DENY (E3); an update keeps what it does not say.
+        tracked: v.inventoryItem?.tracked ?? old?.tracked ?? true,
+        inventoryPolicy: v.inventoryPolicy ?? old?.inventoryPolicy ?? 'DENY',
+        inventoryQuantity: v.inventoryQuantities?.[0]?.quantity ?? old?.inventoryQuantity ?? 0,
+        mediaId: v.file ? (mediaBySource.get(v.file.originalSource ?? '')?.id ?? null) : (old?.mediaId ?? null),
+      };
+    });
     product.updatedAt = stamp;
-    shop.products.set(product.id, product);
+    await saveProduct(shop, product);
     return { product };
   };
 
   const graphql = async (req: http.IncomingMessage, res: http.ServerResponse, shopName: string, version: string) => {
     const headers = { 'X-Shopify-API-Version': version };
     const token = req.headers['x-shopify-access-token'];
-    const grant = typeof token === 'string' ? tokens.get(token) : undefined;
+    // Unknown, revoked and expired tokens alike (apis.md E1).
+    const grant = typeof token === 'string' ? ((await auth.grantOf(token)) ?? undefined) : undefined;
     const raw = await readRaw(req);
     if (!grant || grant.shop !== shopName || typeof token !== 'string') {
       return json(
@@ -301,12 +576,32 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
     const query = body.query ?? '';
     const vars = body.variables ?? {};
     const field = topLevelField(query) ?? '';
-    const isMutation = /^\s*mutation\b/.test(query);
+    const cost = queryCost(query, vars);
     const first = Number(/first:\s*(\d+)/.exec(query)?.[1] ?? (vars.first as number | undefined) ?? 1);
-    const cost = isMutation ? 10 : 2 + first;
+    if (cost > MAX_QUERY_COST) {
+      calls.push({ field, throttled: false, cost, at: now() });
+      return json(
+        res,
+        200,
+        {
+          errors: [
+            {
+              message: `Query cost is ${cost}, which exceeds the single query max cost limit (${MAX_QUERY_COST}).`,
+              extensions: {
+                code: 'MAX_COST_EXCEEDED',
+                cost,
+                maxCost: MAX_QUERY_COST,
+                documentation: 'https://shopify.dev/api/usage/rate-limits',
+              },
+            },
+          ],
+        },
+        headers,
+      );
+    }
     if (throttle > 0) {
       throttle -= 1;
-      calls.push({ field, throttled: true });
+      calls.push({ field, throttled: true, cost, at: now() });
       return json(
         res,
         200,
@@ -329,7 +624,7 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
       );
     }
     const bucket = spend(token, cost);
-    calls.push({ field, throttled: !bucket.ok });
+    calls.push({ field, throttled: !bucket.ok, cost, at: now() });
     if (!bucket.ok) {
       return json(
         res,
@@ -338,30 +633,36 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
         headers,
       );
     }
-    const shop = shopOf(shopName);
     const answer = (data: unknown) => json(res, 200, { data, extensions: bucket.extensions }, headers);
-    const scopes = grant.scope.split(',');
+    const scopes = grant.scope.split(',').map((s) => s.trim());
     const denied = (needed: string) =>
       json(
         res,
         200,
         {
+          data: null,
           errors: [
             {
               message: `Access denied for ${field} field. Required access: \`${needed}\` access scope.`,
-              extensions: { code: 'ACCESS_DENIED' },
+              extensions: { code: 'ACCESS_DENIED', documentation: 'https://shopify.dev/api/usage/access-scopes' },
+              path: [field],
             },
           ],
           extensions: bucket.extensions,
         },
         headers,
       );
+    const findProduct = async (id: unknown) =>
+      typeof id === 'string' ? ((await store.get<FakeProduct>('product', productKey(shopName, id))) ?? null) : null;
+
+    const about = orders.graphql(shopName, field, vars, scopes, first);
+    if (about) return 'denied' in about ? denied(about.denied) : answer(about.data);
 
     switch (field) {
       case 'shop':
         return answer({ shop: { name: shopName.replace('.myshopify.com', ''), myshopifyDomain: shopName } });
       case 'productSet': {
-        if (!scopes.includes('write_products')) return denied('write_products');
+        if (!grants(scopes, 'write_products')) return denied('write_products');
         const input = (vars.input ?? {}) as SetInput;
         const fail = failNext;
         failNext = null;
@@ -370,7 +671,7 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
         }
         const userErrors = validateSet(input);
         if (userErrors.length) return answer({ productSet: { product: null, userErrors } });
-        const result = applySet(shop, input, vars.identifier as { id?: string; handle?: string } | undefined);
+        const result = await applySet(shopName, input, vars.identifier as { id?: string; handle?: string } | undefined);
         if (fail?.mode === 'after-apply') return json(res, 500, { errors: fail.message }, headers);
         if (!result.product) {
           return answer({
@@ -380,14 +681,99 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
             },
           });
         }
-        return answer({ productSet: { product: productNode(result.product), userErrors: [] } });
+        return answer({ productSet: { product: productNode(shopName, result.product), userErrors: [] } });
+      }
+      case 'productUpdate': {
+        if (!grants(scopes, 'write_products')) return denied('write_products');
+        const input = (vars.product ?? vars.input ?? {}) as { id?: string; status?: string; title?: string };
+        const product = await findProduct(input.id);
+        if (!product) {
+          return answer({
+            productUpdate: { product: null, userErrors: [{ field: ['id'], message: 'Product does not exist' }] },
+          });
+        }
+        if (input.status && !['ACTIVE', 'DRAFT', 'ARCHIVED', 'UNLISTED'].includes(input.status)) {
+          return answer({
+            productUpdate: { product: null, userErrors: [{ field: ['status'], message: 'Status is not valid' }] },
+          });
+        }
+        product.status = input.status ?? product.status;
+        product.title = input.title ?? product.title;
+        product.updatedAt = new Date(now()).toISOString();
+        await saveProduct(shopName, product);
+        return answer({ productUpdate: { product: productNode(shopName, product), userErrors: [] } });
+      }
+      case 'productDelete': {
+        if (!grants(scopes, 'write_products')) return denied('write_products');
+        const input = (vars.input ?? {}) as { id?: string };
+        const product = await findProduct(input.id);
+        if (!product) {
+          return answer({
+            productDelete: {
+              deletedProductId: null,
+              userErrors: [{ field: ['id'], message: 'Product does not exist' }],
+            },
+          });
+        }
+        await store.delete('product', productKey(shopName, product.id));
+        return answer({ productDelete: { deletedProductId: product.id, userErrors: [] } });
+      }
+      case 'publications': {
+        if (!grants(scopes, 'read_publications')) return denied('read_publications');
+        return answer({
+          publications: {
+            nodes: publicationsOf(shopName).map((p) => ({
+              id: p.id,
+              name: p.name,
+              catalog: { title: p.name },
+              autoPublish: false,
+            })),
+          },
+        });
+      }
+      case 'publishablePublish': {
+        if (!grants(scopes, 'write_publications')) return denied('write_publications');
+        const product = await findProduct(vars.id);
+        const inputs = (vars.input ?? []) as { publicationId?: string }[];
+        const known = new Set(publicationsOf(shopName).map((p) => p.id));
+        const userErrors: UserError[] = [];
+        if (!product) userErrors.push({ field: ['id'], message: 'Resource does not exist', code: 'INVALID' });
+        inputs.forEach((i, n) => {
+          if (!i.publicationId || !known.has(i.publicationId)) {
+            userErrors.push({
+              field: ['input', String(n), 'publicationId'],
+              message: 'Publication does not exist',
+              code: 'INVALID',
+            });
+          }
+        });
+        if (!product || userErrors.length) {
+          return answer({ publishablePublish: { publishable: null, userErrors } });
+        }
+        product.publications = [...new Set([...product.publications, ...inputs.map((i) => i.publicationId as string)])];
+        await saveProduct(shopName, product);
+        return answer({
+          publishablePublish: {
+            publishable: { id: product.id, publishedOnPublication: true },
+            shop: { name: shopName },
+            userErrors: [],
+          },
+        });
+      }
+      case 'product': {
+        if (!grants(scopes, 'read_products')) return denied('read_products');
+        const product = await findProduct(vars.id);
+        if (product) await advanceMedia(shopName, product);
+        return answer({ product: product ? productNode(shopName, product) : null });
       }
       case 'stagedUploadsCreate': {
+        if (!grants(scopes, 'write_products') && !grants(scopes, 'write_files')) return denied('write_files');
         const inputs = (vars.input ?? []) as { filename: string; mimeType: string }[];
         return answer({
           stagedUploadsCreate: {
             stagedTargets: inputs.map((i) => {
-              const key = `${randomBytes(8).toString('hex')}/${encodeURIComponent(i.filename)}`;
+              const name = (i.filename || 'file').replace(/[^A-Za-z0-9._-]/g, '_');
+              const key = `${randomBytes(8).toString('hex')}/${name}`;
               return {
                 url: `${base}/staged-uploads/${key}`,
                 resourceUrl: `${base}/files/${key}`,
@@ -402,25 +788,18 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
         });
       }
       case 'products': {
-        if (!scopes.includes('write_products') && !scopes.includes('read_products')) return denied('read_products');
-        const nodes = [...shop.products.values()].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
-        return answer({ products: { nodes: nodes.slice(0, first).map(productNode) } });
+        if (!grants(scopes, 'read_products')) return denied('read_products');
+        const products = (await loadProducts(shopName)).sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+        const page = products.slice(0, first);
+        for (const p of page) await advanceMedia(shopName, p);
+        return answer({ products: { nodes: page.map((p) => productNode(shopName, p)) } });
       }
-      case 'orders': {
-        if (!scopes.includes('read_orders')) return denied('read_orders');
-        const nodes = [...shop.orders].sort((a, b) => b.createdAt.localeCompare(a.createdAt)).slice(0, first);
-        return answer({
-          orders: {
-            nodes: nodes.map((o) => ({
-              id: o.id,
-              name: o.name,
-              createdAt: o.createdAt,
-              totalPriceSet: { shopMoney: { amount: o.total, currencyCode: o.currency } },
-            })),
-          },
-        });
-      }
-      default:
+      default: {
+        const extra = webhooks.fields[field];
+        if (extra) {
+          const result = await extra({ shop: shopName, scopes, vars, query });
+          return 'denied' in result ? denied(result.denied) : answer(result.data);
+        }
         return json(
           res,
           200,
@@ -431,6 +810,7 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
           },
           headers,
         );
+      }
     }
   };
 
@@ -476,15 +856,55 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
     if (body.client_id !== apiKey || body.client_secret !== apiSecret) {
       return json(res, 400, { error: 'invalid_client', error_description: 'Client authentication failed' });
     }
+    if (body.grant_type === 'refresh_token') {
+      const refreshed = await auth.refresh(shop, body);
+      return json(res, refreshed.status, refreshed.body);
+    }
+    if (body.grant_type === 'urn:ietf:params:oauth:grant-type:token-exchange') {
+      const migrated = await auth.migrate(shop, body);
+      return json(res, migrated.status, migrated.body);
+    }
     const grant = body.code ? codes.get(body.code) : undefined;
     // Single use: a code is gone once presented, whatever happens next.
     if (body.code) codes.delete(body.code);
     if (!grant || grant.shop !== shop || grant.expiresAt < now()) {
       return json(res, 400, { error: 'invalid_request', error_description: 'The authorization code is invalid' });
     }
-    const token = `shpat_${randomBytes(16).toString('hex')}`;
-    tokens.set(token, { shop, scope: grant.scope });
-    return json(res, 200, { access_token: token, scope: grant.scope });
+    const issued = auth.issueForCode(shop, grant.scope, body);
+    return json(res, issued.status, issued.body);
+  };
+
+  const storefront = async (shop: string): Promise<StorefrontProduct[]> => {
+    const online = publicationId(shop, ONLINE_STORE);
+    const products = (await loadProducts(shop)).sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+    return products.map((p) => {
+      const byId = new Map(p.media.map((m) => [m.id, m]));
+      return {
+        id: p.id,
+        title: p.title,
+        handle: p.handle,
+        status: p.status,
+        productType: p.productType,
+        tags: p.tags,
+        updatedAt: p.updatedAt,
+        onlineStore: p.status === 'ACTIVE' && p.publications.includes(online),
+        options: p.options.map((o) => o.name),
+        images: p.media.filter((m) => m.status === 'READY').map((m) => ({ url: mediaUrl(m), alt: m.alt })),
+        failedImages: p.media
+          .filter((m) => m.status === 'FAILED')
+          .map((m) => ({ alt: m.alt, message: m.failure?.message ?? 'failed' })),
+        variants: p.variants.map((v) => {
+          const media = v.mediaId ? byId.get(v.mediaId) : undefined;
+          return {
+            title: v.title,
+            price: v.price,
+            sku: v.sku,
+            availableForSale: availableForSale(v),
+            image: media?.status === 'READY' ? mediaUrl(media) : null,
+          };
+        }),
+      };
+    });
   };
 
   const server = http.createServer((req, res) => {
@@ -492,16 +912,29 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
     const parts = url.pathname.split('/').filter(Boolean);
     (async () => {
       if (req.method === 'POST' && parts[0] === 'staged-uploads') {
-        const key = parts.slice(1).join('/');
+        // A form post as the storage target takes it: the parameters, then the file last (apis.md A2).
+        const key = parts.slice(1).map(decodeURIComponent).join('/');
         const raw = await readRaw(req);
-        staged.set(key, { bytes: raw, type: 'application/octet-stream' });
+        const form = await new Request('http://fake/upload', {
+          method: 'POST',
+          headers: { 'content-type': String(req.headers['content-type'] ?? '') },
+          body: new Uint8Array(raw),
+        })
+          .formData()
+          .catch(() => null);
+        const file = form?.get('file');
+        if (!form || form.get('key') !== key || !file || typeof file === 'string') {
+          return json(res, 400, { errors: 'The upload needs the target parameters and a file field' });
+        }
+        const type = String(form.get('Content-Type') ?? file.type ?? 'application/octet-stream');
+        await store.putFile(key, Buffer.from(await file.arrayBuffer()), type);
         res.writeHead(201);
         return res.end();
       }
       if (req.method === 'GET' && parts[0] === 'files') {
-        const file = staged.get(parts.slice(1).join('/'));
+        const file = await store.getFile(parts.slice(1).map(decodeURIComponent).join('/'));
         if (!file) return json(res, 404, { errors: 'Not Found' });
-        res.writeHead(200, { 'Content-Type': file.type });
+        res.writeHead(200, { 'Content-Type': file.contentType });
         return res.end(file.bytes);
       }
       const [shop, admin, ...rest] = parts;
@@ -510,7 +943,10 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
       }
       const route = rest.join('/');
       if (req.method === 'GET' && route === 'oauth/authorize') return authorize(res, shop, url.searchParams);
-      if (req.method === 'POST' && route === 'oauth/access_token') return accessToken(req, res, shop);
+      if (req.method === 'POST' && route === 'oauth/access_token') {
+        await accessToken(req, res, shop);
+        return tokens.flush();
+      }
       const gql = /^api\/(\d{4}-\d{2}|unstable)\/graphql\.json$/.exec(route);
       if (req.method === 'POST' && gql?.[1]) return graphql(req, res, shop, gql[1]);
       return json(res, 404, { errors: 'Not Found' });
@@ -519,6 +955,8 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
     });
   });
 
+  // Idle keep-alive sockets stay open longer than callers pool them, so a reused socket is never one just closed.
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
@@ -526,33 +964,53 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
     url: base,
     apiKey,
     apiSecret,
-    products: (shop) => [...(shops.get(shop)?.products.values() ?? [])],
+    products: (shop) => loadProducts(shop),
+    storefront,
+    onlineStorePublicationId: (shop) => publicationId(shop, ONLINE_STORE),
     addOrder(shop, order) {
-      const created: FakeOrder = {
-        id: `gid://shopify/Order/${numericId()}`,
-        name: `#${1001 + shopOf(shop).orders.length}`,
-        createdAt: (order.createdAt ?? new Date(now())).toISOString(),
-        total: order.total,
-        currency: order.currency ?? 'USD',
+      const o = orders.addTotalOnly(shop, order);
+      return {
+        id: `gid://shopify/Order/${o.id}`,
+        name: o.name,
+        createdAt: o.createdAt,
+        total: o.total,
+        currency: o.currency,
       };
-      shopOf(shop).orders.push(created);
-      return created;
     },
+    orders,
     throttleNext(n) {
       throttle = n;
     },
     failNextProductSet(mode, message = 'Shopify had a problem') {
       failNext = { mode, message };
     },
+    failNextMedia(n = 1) {
+      failMedia = n;
+    },
     tamperNextHmac() {
       tamper = true;
     },
     signWebhook: (body) => webhookHmac(body, apiSecret),
     calls,
-    close: () =>
-      new Promise<void>((resolve) => {
+    bucket: { maximum, restoreRate },
+    auth,
+    webhooks,
+    async uninstall(shop) {
+      auth.revokeShop(shop);
+      await webhooks.emit(shop, 'app/uninstalled', {
+        id: 548380009,
+        name: shop.replace('.myshopify.com', ''),
+        myshopify_domain: shop,
+        domain: shop,
+      });
+      webhooks.dropShop(shop);
+    },
+    close: async () => {
+      await tokens.flush();
+      await new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
-      }),
+      });
+    },
   };
 }

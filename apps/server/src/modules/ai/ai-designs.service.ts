@@ -2,13 +2,12 @@ import { randomBytes } from 'node:crypto';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { AI_CREDITS_PER_IMAGE, ErrorCode, type TAiDesignResponse, type ZAiDesignRequest } from '@podforge/contract';
-import sharp from 'sharp';
 import type { z } from 'zod';
 import type { AppDeps } from '../../deps';
 import type { GeneratedImage } from '../../integrations/ai/provider';
 import { keywordsOf } from '../../integrations/ai/words';
 import { AppError } from '../../lib/errors';
-import { createDesigns, type DesignFileInput } from '../designs/designs.service';
+import { createDesigns, type DesignFileInput, type DesignWorkOptions } from '../designs/designs.service';
 import { callProvider, chargeGeneration, ensureCredits } from './ai.service';
 
 export type AiDesignInput = z.infer<typeof ZAiDesignRequest>;
@@ -23,19 +22,6 @@ function designName(prompt: string, index: number, format: GeneratedImage['forma
   return `ai-${slug || 'design'}-${index + 1}.${format}`;
 }
 
-/** An images API answers in its own sizes: a PNG of another size is scaled to the one asked for. */
-async function atSize(image: GeneratedImage, size: number): Promise<Buffer> {
-  if (image.format === 'svg') return image.data;
-  try {
-    const meta = await sharp(image.data).metadata();
-    if (meta.width === size && meta.height === size) return image.data;
-    return await sharp(image.data).resize(size, size, { fit: 'cover' }).png().toBuffer();
-  } catch {
-    // Not an image sharp reads: the upload pipeline refuses it below with its own message.
-    return image.data;
-  }
-}
-
 /**
  * `POST /api/ai/designs`: the provider makes n images, each becomes a stored design (source 'ai', with the prompt)
  * through the upload pipeline (checked, print PNG at the requested size, thumbnail), and the generation costs one
@@ -46,6 +32,7 @@ export async function generateDesigns(
   deps: AppDeps,
   workspaceId: string,
   input: AiDesignInput,
+  work: DesignWorkOptions = {},
 ): Promise<TAiDesignResponse> {
   const size = Number(input.size.split('x')[0]);
   await ensureCredits(deps, workspaceId, input.n * AI_CREDITS_PER_IMAGE);
@@ -62,7 +49,7 @@ export async function generateDesigns(
   const files: DesignFileInput[] = [];
   try {
     for (const [i, image] of images.entries()) {
-      const data = await atSize(image, size);
+      const data = image.data;
       const tempPath = path.join(dir, `ai-${randomBytes(8).toString('hex')}`);
       await fsp.writeFile(tempPath, data, { flag: 'wx' });
       files.push({
@@ -71,18 +58,26 @@ export async function generateDesigns(
         bytes: data.length,
         source: 'ai',
         prompt: input.prompt,
+        // An images API answers in its own sizes: a PNG of another size is scaled (in the decode pool) to the one asked for.
+        ...(image.format === 'png' ? { fitSquare: size } : {}),
       });
     }
     const credits = images.length * AI_CREDITS_PER_IMAGE;
     let remaining = 0;
-    const created = await createDesigns(deps, workspaceId, files, async (tx, designs) => {
-      remaining = await chargeGeneration(deps, tx, workspaceId, {
-        kind: 'design',
-        request: input,
-        result: { designIds: designs.map((d) => d.id), size: input.size },
-        credits,
-      });
-    }).catch((error: unknown) => {
+    const created = await createDesigns(
+      deps,
+      workspaceId,
+      files,
+      async (tx, designs) => {
+        remaining = await chargeGeneration(deps, tx, workspaceId, {
+          kind: 'design',
+          request: input,
+          result: { designIds: designs.map((d) => d.id), size: input.size },
+          credits,
+        });
+      },
+      work,
+    ).catch((error: unknown) => {
       // The pipeline refusing a provider's image (415/422) is the provider's failure, not the caller's.
       if (error instanceof AppError && (error.statusCode === 415 || error.statusCode === 422)) {
         throw new AppError(502, ErrorCode.Upstream, `AI generation failed: ${error.message}`, {

@@ -1,8 +1,11 @@
+import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import {
+  ANALYZE_IMAGE_MAX_BYTES,
   ErrorCode,
   ZAiDesignRequest,
   ZAiGenerationsQuery,
+  ZAnalyzeImageFields,
   ZGenerateContentFromDesign,
   ZGenerateContentFromKeywords,
   ZGenerateDescriptionRequest,
@@ -11,8 +14,10 @@ import {
 } from '@podforge/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../deps';
-import { AppError } from '../../lib/errors';
+import { AppError, badRequest } from '../../lib/errors';
 import { parseInput } from '../../lib/validate';
+import { designWork } from '../designs/design-work';
+import { cleanFileName, receiveToTempFile } from '../designs/designs.service';
 import {
   type GenerateContentInput,
   generateContent,
@@ -22,6 +27,8 @@ import {
   listGenerations,
 } from './ai.service';
 import { generateDesigns } from './ai-designs.service';
+import { analyzeImage, removeTemp } from './analyze-image.service';
+import { OneCounterStore } from './one-counter-store';
 
 /** The full page sends `keywords`; the simple create flow sends `filename`. */
 function parseGenerateContent(body: unknown): GenerateContentInput {
@@ -35,6 +42,8 @@ export async function aiRoutes(app: FastifyInstance, { deps }: { deps: AppDeps }
   // Registered here, so it limits only the AI routes; counted per workspace, in this instance's memory.
   await app.register(rateLimit, {
     global: false,
+    // One budget for all AI routes of a workspace (the plugin's own store keeps one per route).
+    store: OneCounterStore,
     keyGenerator: (request) => request.workspaceId,
     errorResponseBuilder: (_request, context) =>
       new AppError(
@@ -43,16 +52,47 @@ export async function aiRoutes(app: FastifyInstance, { deps }: { deps: AppDeps }
         `Too many AI requests: at most ${context.max} a minute per workspace. Try again in ${context.after}.`,
       ),
   });
-  // One counter for all AI calls of a workspace (groupId), not one per route.
-  const limit = { rateLimit: { max: deps.config.aiRateLimitPerMinute, timeWindow: 60_000, groupId: 'ai' } };
+  const limit = { rateLimit: { max: deps.config.aiRateLimitPerMinute, timeWindow: 60_000 } };
 
   app.post('/api/ai/generate-content', { config: limit }, async (request) =>
     generateContent(deps, request.workspaceId, parseGenerateContent(request.body)),
   );
 
+  // Analyze Image's picture: one file of the simple flow's size, received like an upload and never kept.
+  await app.register(multipart, {
+    limits: { fileSize: ANALYZE_IMAGE_MAX_BYTES, files: 1, fields: 10, fieldSize: 1024 },
+  });
+
+  app.post('/api/ai/analyze-image', { config: limit }, async (request) => {
+    if (!request.isMultipart()) {
+      throw badRequest('Send the image as multipart/form-data in a field named "image"');
+    }
+    const fields: Record<string, string> = {};
+    let file: { name: string; tempPath: string; bytes: number } | null = null;
+    try {
+      for await (const part of request.parts()) {
+        if (part.type === 'field') {
+          fields[part.fieldname] = String(part.value);
+          continue;
+        }
+        if (part.fieldname !== 'image' || file) {
+          part.file.resume();
+          throw badRequest('Send one image in a multipart field named "image"');
+        }
+        const name = cleanFileName(part.filename);
+        file = { name, ...(await receiveToTempFile(deps, name, part.file, ANALYZE_IMAGE_MAX_BYTES)) };
+      }
+      if (!file) throw badRequest('Send the image in a multipart field named "image"');
+      const input = parseInput(ZAnalyzeImageFields, fields, 'body');
+      return await analyzeImage(deps, request.workspaceId, input, file);
+    } finally {
+      if (file) await removeTemp(file.tempPath);
+    }
+  });
+
   app.post('/api/ai/designs', { config: limit }, async (request, reply) => {
     const input = parseInput(ZAiDesignRequest, request.body, 'body');
-    return reply.status(201).send(await generateDesigns(deps, request.workspaceId, input));
+    return reply.status(201).send(await generateDesigns(deps, request.workspaceId, input, designWork(request)));
   });
 
   app.post('/api/ai/generate-title', { config: limit }, async (request) =>

@@ -124,7 +124,7 @@ async function toContentRequest(
  * The catalogue a listing's facts come from: the bundled snapshot, plus the chosen product from the workspace's
  * own catalogue (live Printful) when the snapshot does not have it.
  */
-async function factsFor(deps: AppDeps, workspaceId: string, request: ContentRequest) {
+export async function factsFor(deps: AppDeps, workspaceId: string, request: ContentRequest) {
   const wanted = request.choice?.catalogProductId;
   let catalogue: readonly TCatalogProduct[] = BUNDLED_PRODUCTS;
   if (wanted !== undefined && !BUNDLED_PRODUCTS.some((p) => p.id === wanted)) {
@@ -354,6 +354,8 @@ function summaryOf(kind: string, request: unknown, result: unknown): string {
   switch (kind) {
     case 'content':
       return typeof res.title === 'string' ? res.title : 'Listing';
+    case 'analysis':
+      return `${typeof res.title === 'string' ? res.title : 'Listing'} (from ${String(req.filename ?? 'an image')})`;
     case 'design': {
       const n = Number(req.n ?? 1);
       return `${n} ${String(req.style ?? '')} design${n === 1 ? '' : 's'}: ${quoted(req.prompt)}`;

@@ -49,12 +49,23 @@ export function categoryWithDescendants(categories: TCatalogCategory[], id: numb
   return ids;
 }
 
-/** `category` is an id or a name from the spec's filter ('All Categories' and empty mean no filter). */
+/** A category name or slug as one key: 'T-Shirts', 't-shirts', 'tshirt' -> 'tshirt'; 'Hoodies', 'hoodie' -> 'hoodie'. */
+export const categoryKey = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '')
+    .replace(/s$/, '');
+
+/**
+ * `category` is an id, a name from the spec's filter or a slug ('hoodie', 't-shirts', 'phone_case'); 'All
+ * Categories' and empty mean no filter.
+ */
 export function resolveCategory(categories: TCatalogCategory[], category: string | undefined): Set<number> | null {
   if (!category || category.toLowerCase() === 'all categories' || category.toLowerCase() === 'all') return null;
   const found = /^\d+$/.test(category)
     ? categories.find((c) => c.id === Number(category))
-    : categories.find((c) => c.name.toLowerCase() === category.toLowerCase());
+    : (categories.find((c) => c.name.toLowerCase() === category.toLowerCase()) ??
+      categories.find((c) => categoryKey(c.name) === categoryKey(category)));
   if (!found) throw badRequest(`Unknown category '${category}'`);
   return categoryWithDescendants(categories, found.id);
 }

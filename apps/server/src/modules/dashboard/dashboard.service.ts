@@ -1,9 +1,9 @@
 import type { TDashboardStats, TRecentUpload, TTrend } from '@podforge/contract';
-import { and, count, desc, eq, gte, inArray, lt, sum } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, lt, notInArray, sum } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { products, publications, storeOrders } from '../../db/schema';
+import { orders, products, publications } from '../../db/schema';
 import { aiCredits, startOfMonthUtc } from '../ai/ai-credits';
-import { mockupLinksOf } from '../products/products.repository';
+import { countProducts, mockupLinksOf } from '../products/products.repository';
 import { productThumbnailUrl } from '../products/products.service';
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -43,13 +43,11 @@ export async function listRecentUploads(db: Db, workspaceId: string, limit: numb
   }));
 }
 
-async function countProducts(db: Db, workspaceId: string, createdBefore?: Date) {
+async function countProductsBefore(db: Db, workspaceId: string, createdBefore: Date) {
   const [row] = await db
     .select({ n: count() })
     .from(products)
-    .where(
-      and(eq(products.workspaceId, workspaceId), createdBefore ? lt(products.createdAt, createdBefore) : undefined),
-    );
+    .where(and(eq(products.workspaceId, workspaceId), lt(products.createdAt, createdBefore)));
   return row?.n ?? 0;
 }
 
@@ -60,7 +58,8 @@ async function countPushes(db: Db, workspaceId: string, from: Date | null, to: D
     .where(
       and(
         eq(publications.workspaceId, workspaceId),
-        eq(publications.status, 'published'),
+        // A push that succeeded counts even if the listing was deleted in the store since.
+        inArray(publications.status, ['published', 'removed']),
         from ? gte(publications.publishedAt, from) : undefined,
         lt(publications.publishedAt, to),
       ),
@@ -68,18 +67,28 @@ async function countPushes(db: Db, workspaceId: string, from: Date | null, to: D
   return row?.n ?? 0;
 }
 
+/**
+ * Sales, profit and order value this month from the store orders (modules/orders): what buyers paid, less what the
+ * printer charged where it is known. Cancelled orders count for nothing.
+ */
 async function storeSales(db: Db, workspaceId: string, monthStart: Date) {
   // Figures per currency would need conversion; the dashboard reports the workspace's most used currency.
   const rows = await db
     .select({
-      currency: storeOrders.currency,
+      currency: orders.currency,
       orders: count(),
-      total: sum(storeOrders.total),
-      cost: sum(storeOrders.cost),
+      total: sum(orders.revenue),
+      cost: sum(orders.cost),
     })
-    .from(storeOrders)
-    .where(and(eq(storeOrders.workspaceId, workspaceId), gte(storeOrders.orderedAt, monthStart)))
-    .groupBy(storeOrders.currency)
+    .from(orders)
+    .where(
+      and(
+        eq(orders.workspaceId, workspaceId),
+        gte(orders.orderedAt, monthStart),
+        notInArray(orders.status, ['cancelled']),
+      ),
+    )
+    .groupBy(orders.currency)
     .orderBy(desc(count()));
   const top = rows[0];
   if (!top) return null;
@@ -105,27 +114,33 @@ export async function getDashboardStats(
   const weekAgo = new Date(now.getTime() - 7 * DAY_MS);
   const twoWeeksAgo = new Date(now.getTime() - 14 * DAY_MS);
 
-  const [totalProducts, productsAtMonthStart, pendingRow, thisWeek, lastWeek, pushesBefore, credits, store, recent] =
-    await Promise.all([
-      countProducts(db, workspaceId),
-      countProducts(db, workspaceId, monthStart),
-      db
-        .select({ n: count() })
-        .from(products)
-        .where(and(eq(products.workspaceId, workspaceId), inArray(products.status, ['draft', 'ready']))),
-      countPushes(db, workspaceId, weekAgo, now),
-      countPushes(db, workspaceId, twoWeeksAgo, weekAgo),
-      countPushes(db, workspaceId, null, weekAgo),
-      aiCredits(db, workspaceId, { now, allowance: aiMonthlyCredits }),
-      storeSales(db, workspaceId, monthStart),
-      listRecentUploads(db, workspaceId, 3),
-    ]);
+  const [
+    totalProducts,
+    productsAtMonthStart,
+    pendingUploads,
+    thisWeek,
+    lastWeek,
+    pushesBefore,
+    credits,
+    store,
+    recent,
+  ] = await Promise.all([
+    countProducts(db, workspaceId),
+    countProductsBefore(db, workspaceId, monthStart),
+    countProducts(db, workspaceId, { status: ['draft', 'ready'] }),
+    countPushes(db, workspaceId, weekAgo, now),
+    countPushes(db, workspaceId, twoWeeksAgo, weekAgo),
+    countPushes(db, workspaceId, null, weekAgo),
+    aiCredits(db, workspaceId, { now, allowance: aiMonthlyCredits }),
+    storeSales(db, workspaceId, monthStart),
+    listRecentUploads(db, workspaceId, 3),
+  ]);
 
   return {
     month: now.toLocaleString('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' }),
     totalProducts,
     totalProductsTrend: trend(totalProducts, productsAtMonthStart, productsAtMonthStart > 0),
-    pendingUploads: pendingRow[0]?.n ?? 0,
+    pendingUploads,
     weeklyUploads: thisWeek,
     thisWeek,
     weeklyUploadsTrend: trend(thisWeek, lastWeek, pushesBefore > 0),

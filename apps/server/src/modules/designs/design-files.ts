@@ -1,14 +1,16 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { DESIGN_MAX_PIXELS, DESIGN_THUMBNAIL_MAX, type TDesignType } from '@podforge/contract';
+import type { TDesignType } from '@podforge/contract';
 import { fileTypeFromBuffer } from 'file-type';
-import sharp, { type Metadata, type OutputInfo } from 'sharp';
 import { unprocessable, unsupportedMediaType } from '../../lib/errors';
-import { PdfRenderError, renderPdfFirstPage } from './pdf-render';
-import { HostileSvgError, sanitizeSvg } from './svg-sanitize';
-
-// libvips defaults to one thread here; let it use the machine.
-sharp.concurrency(0);
+import {
+  checkImageHeader,
+  checkPdfPageCount,
+  DesignLimitError,
+  readJpegHeader,
+  readPdfPageCount,
+  readPngHeader,
+} from './design-limits';
 
 export const MIME: Record<TDesignType, string> = {
   png: 'image/png',
@@ -24,19 +26,29 @@ const NAME_EXTENSIONS: Record<TDesignType, string[]> = {
   pdf: ['.pdf'],
 };
 
-/** What a processed upload yields, ready to store: original (sanitised for SVG), print PNG and thumbnail. */
-export type ProcessedDesign = {
-  type: TDesignType;
+/**
+ * What the decode worker makes of one file, as files under the job's `outDir` (never big buffers through the
+ * parent): the print PNG, the thumbnail, and for SVG (or a resized AI image) the original to store.
+ */
+export type DecodedDesign = {
   width: number;
   height: number;
-  /** The original to store: the uploaded file itself, or sanitised SVG text. */
-  original: { path: string } | { buffer: Buffer };
-  originalBytes: number;
-  print: Buffer;
-  thumbnail: Buffer;
+  printPath: string;
+  thumbnailPath: string;
+  /** The original to store when it is not the uploaded file itself: sanitised SVG, or a resized AI image. */
+  originalPath: string | null;
 };
 
-const SHARP_INPUT = { limitInputPixels: DESIGN_MAX_PIXELS, failOn: 'error' as const, sequentialRead: true };
+/** One file for the decode worker: already sniffed and through the header caps. */
+export type DesignDecodeJob = {
+  kind: 'design';
+  type: TDesignType;
+  name: string;
+  inputPath: string;
+  outDir: string;
+  /** Scale a PNG to this square (cover), as an AI images API answer of another size is. */
+  fitSquare?: number;
+};
 
 /** Identifies the type from the bytes only: magic numbers for PNG, JPEG and PDF, an `<svg` root for SVG text. */
 async function sniff(head: Buffer): Promise<TDesignType | null> {
@@ -51,28 +63,13 @@ async function sniff(head: Buffer): Promise<TDesignType | null> {
   return /^<svg[\s>]/i.test(rest) ? 'svg' : null;
 }
 
-async function thumbnailOf(png: Buffer): Promise<Buffer> {
-  return sharp(png, SHARP_INPUT)
-    .resize(DESIGN_THUMBNAIL_MAX, DESIGN_THUMBNAIL_MAX, { fit: 'inside', withoutEnlargement: true })
-    .png()
-    .toBuffer();
-}
-
-function checkPixels(name: string, width: number | undefined, height: number | undefined) {
-  if (!width || !height) throw unprocessable(`${name} could not be read: it has no image size`);
-  if (width * height > DESIGN_MAX_PIXELS) {
-    throw unprocessable(
-      `${name} is ${width}x${height} pixels, more than the ${DESIGN_MAX_PIXELS / 1_000_000} megapixel limit`,
-    );
-  }
-}
-
 /**
- * Proves that the file at `filePath` is the PNG, JPEG, SVG or PDF it claims to be and makes its print PNG and
- * thumbnail. Refusals are AppErrors naming the file: 415 for an unknown or lying type, 422 for a file that does not
- * decode, is empty, too many pixels, or (SVG) carries active content.
+ * First step of an upload, in the request's process and cheap: proves the type by the bytes (415 for an unknown or
+ * lying type) and, for PNG and JPEG, reads size and bit depth from the header and refuses a file over the caps
+ * (422 naming the limit) before anything decodes it; for a PDF, the page count its page tree declares. SVG caps and a
+ * PDF's page size are checked by the decode worker, which has to parse them.
  */
-export async function processDesignFile(filePath: string, name: string, bytes: number): Promise<ProcessedDesign> {
+export async function inspectDesignFile(filePath: string, name: string, bytes: number): Promise<TDesignType> {
   if (bytes === 0) throw unprocessable(`${name} is empty (0 bytes)`);
   const handle = await fsp.open(filePath, 'r');
   const head = Buffer.alloc(Math.min(bytes, 8192));
@@ -89,81 +86,13 @@ export async function processDesignFile(filePath: string, name: string, bytes: n
       `${name} is a ${type.toUpperCase()} file by its content, but its name ends in "${extension || '(nothing)'}"`,
     );
   }
-
-  if (type === 'png' || type === 'jpeg') {
-    let meta: Metadata;
-    try {
-      // Only the header is read here, so the pixel limit is checked by us below with a clear message.
-      meta = await sharp(filePath, { ...SHARP_INPUT, limitInputPixels: false }).metadata();
-    } catch {
-      throw unprocessable(`${name} is not a valid ${type.toUpperCase()} image`);
-    }
-    checkPixels(name, meta.width, meta.height);
-    let print: { data: Buffer; info: OutputInfo };
-    try {
-      // Decoding all of it proves it is whole (a truncated file fails here); rotate() applies EXIF orientation.
-      print = await sharp(filePath, SHARP_INPUT)
-        .rotate()
-        .png({ compressionLevel: 6, effort: 1 })
-        .toBuffer({ resolveWithObject: true });
-    } catch {
-      throw unprocessable(`${name} is not a valid ${type.toUpperCase()} image: it could not be decoded`);
-    }
-    return {
-      type,
-      width: print.info.width,
-      height: print.info.height,
-      original: { path: filePath },
-      originalBytes: bytes,
-      print: print.data,
-      thumbnail: await thumbnailOf(print.data),
-    };
-  }
-
-  if (type === 'svg') {
-    let clean: string;
-    try {
-      clean = sanitizeSvg(await fsp.readFile(filePath, 'utf8'));
-    } catch (error) {
-      if (error instanceof HostileSvgError) throw unprocessable(`${name} was refused: ${error.message}`);
-      throw error;
-    }
-    const buffer = Buffer.from(clean, 'utf8');
-    let print: { data: Buffer; info: OutputInfo };
-    try {
-      const meta = await sharp(buffer, { ...SHARP_INPUT, limitInputPixels: false }).metadata();
-      checkPixels(name, meta.width, meta.height);
-      print = await sharp(buffer, SHARP_INPUT).png().toBuffer({ resolveWithObject: true });
-    } catch (error) {
-      if (error instanceof Error && error.name === 'AppError') throw error;
-      throw unprocessable(`${name} is not a valid SVG image: it could not be rendered`);
-    }
-    return {
-      type,
-      width: print.info.width,
-      height: print.info.height,
-      original: { buffer },
-      originalBytes: buffer.length,
-      print: print.data,
-      thumbnail: await thumbnailOf(print.data),
-    };
-  }
-
-  let rendered: { png: Buffer; width: number; height: number };
   try {
-    rendered = await renderPdfFirstPage(await fsp.readFile(filePath));
+    if (type === 'png') checkImageHeader(name, readPngHeader(name, head));
+    if (type === 'jpeg') checkImageHeader(name, await readJpegHeader(name, filePath));
+    if (type === 'pdf') checkPdfPageCount(name, await readPdfPageCount(filePath));
   } catch (error) {
-    if (error instanceof PdfRenderError)
-      throw unprocessable(`${name} is not a PDF that can be rendered: ${error.message}`);
+    if (error instanceof DesignLimitError) throw unprocessable(error.message);
     throw error;
   }
-  return {
-    type,
-    width: rendered.width,
-    height: rendered.height,
-    original: { path: filePath },
-    originalBytes: bytes,
-    print: rendered.png,
-    thumbnail: await thumbnailOf(rendered.png),
-  };
+  return type;
 }

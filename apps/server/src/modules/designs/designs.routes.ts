@@ -2,15 +2,21 @@ import fsp from 'node:fs/promises';
 import multipart from '@fastify/multipart';
 import {
   DESIGN_MAX_BYTES,
+  PRODUCT_DESIGN_MAX_BYTES,
+  type TDesign,
   type TUploadFilesItem,
+  type TUploadQueueStatus,
   ZDesignFileParams,
   ZDesignIdParams,
   ZDesignListQuery,
+  ZUploadIdParams,
 } from '@podforge/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../deps';
 import { AppError, badRequest } from '../../lib/errors';
 import { parseInput } from '../../lib/validate';
+import { ClientGoneError } from '../../plugins/client-abort';
+import { designWork, uploadTicket } from './design-work';
 import {
   cleanFileName,
   createDesignFromFile,
@@ -23,6 +29,13 @@ import {
 } from './designs.service';
 
 const MAX_FILES_PER_REQUEST = 20;
+/**
+ * Parts of at most 10 MB each; a larger file is cut rather than failing the whole request, so receiveToTempFile
+ * refuses that one file (413) and the others are kept. `throwFileSizeLimit` is honoured per call but not in the types.
+ */
+const TEN_MB_PARTS = { limits: { fileSize: PRODUCT_DESIGN_MAX_BYTES }, throwFileSizeLimit: false } as {
+  limits: { fileSize: number };
+};
 
 /** RFC 6266 filename parameters: an ASCII fallback and the UTF-8 name. */
 function contentDisposition(kind: 'inline' | 'attachment', name: string) {
@@ -41,39 +54,59 @@ export async function designsRoutes(app: FastifyInstance, { deps }: { deps: AppD
     if (part?.fieldname !== 'file') throw badRequest('Send the design in a multipart field named "file"');
     const name = cleanFileName(part.filename);
     const { tempPath, bytes } = await receiveToTempFile(deps, name, part.file);
+    let design: TDesign;
     try {
-      const design = await createDesignFromFile(deps, request.workspaceId, { name, tempPath, bytes });
-      return reply.status(201).send(design);
+      design = await createDesignFromFile(deps, request.workspaceId, { name, tempPath, bytes }, designWork(request));
     } finally {
+      // Before the answer goes out: a caller that sees the answer sees no temporary file.
       await fsp.rm(tempPath, { force: true });
     }
+    return reply.status(201).send(design);
   });
 
   app.post('/api/upload/files', async (request) => {
     if (!request.isMultipart()) throw badRequest('Send the files as multipart/form-data in fields named "files"');
     const results: TUploadFilesItem[] = [];
-    for await (const part of request.parts()) {
-      if (part.type !== 'file') continue;
-      const name = cleanFileName(part.filename);
-      if (part.fieldname !== 'files') {
-        part.file.resume();
-        results.push({ name, error: 'Send files in multipart fields named "files"', status: 400 });
-        continue;
+    const work = designWork(request);
+    try {
+      // The wizard's design step uploads here: its 10 MB limit (spec section 9) is the server's too.
+      for await (const part of request.parts(TEN_MB_PARTS)) {
+        if (part.type !== 'file') continue;
+        const name = cleanFileName(part.filename);
+        if (part.fieldname !== 'files') {
+          part.file.resume();
+          results.push({ name, error: 'Send files in multipart fields named "files"', status: 400 });
+          continue;
+        }
+        let tempPath: string | null = null;
+        try {
+          const received = await receiveToTempFile(deps, name, part.file, PRODUCT_DESIGN_MAX_BYTES);
+          tempPath = received.tempPath;
+          results.push(await createDesignFromFile(deps, request.workspaceId, { name, ...received }, work));
+        } catch (error) {
+          if (!(error instanceof AppError) || error instanceof ClientGoneError) throw error;
+          results.push({ name, error: error.message, status: error.statusCode });
+        } finally {
+          if (tempPath) await fsp.rm(tempPath, { force: true });
+        }
       }
-      let tempPath: string | null = null;
-      try {
-        const received = await receiveToTempFile(deps, name, part.file);
-        tempPath = received.tempPath;
-        results.push(await createDesignFromFile(deps, request.workspaceId, { name, ...received }));
-      } catch (error) {
-        if (!(error instanceof AppError)) throw error;
-        results.push({ name, error: error.message, status: error.statusCode });
-      } finally {
-        if (tempPath) await fsp.rm(tempPath, { force: true });
-      }
+    } catch (error) {
+      // Abandoned (or broken) part-way: the designs this request made are nobody's answer, so they go too.
+      await Promise.allSettled(
+        results.flatMap((r) => ('id' in r ? [deleteDesign(deps, request.workspaceId, r.id)] : [])),
+      );
+      throw error;
     }
     if (results.length === 0) throw badRequest('Send at least one file in a multipart field named "files"');
     return { files: results };
+  });
+
+  app.get('/api/designs/queue/:uploadId', async (request): Promise<TUploadQueueStatus> => {
+    const { uploadId } = parseInput(ZUploadIdParams, request.params, 'params');
+    const status = deps.decodePool.position(uploadTicket(request.workspaceId, uploadId));
+    return status
+      ? { uploadId, ...status, position: status.state === 'waiting' ? status.position : null }
+      : { uploadId, state: 'unknown', position: null, waiting: deps.decodePool.load.waiting };
   });
 
   app.get('/api/designs', async (request) => {

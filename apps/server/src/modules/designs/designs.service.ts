@@ -5,12 +5,12 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { DESIGN_MAX_BYTES, type TDesign, type TDesignType } from '@podforge/contract';
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { designs } from '../../db/schema';
 import type { AppDeps } from '../../deps';
-import { notFound, payloadTooLarge } from '../../lib/errors';
-import { EXTENSION, MIME, type ProcessedDesign, processDesignFile } from './design-files';
+import { AppError, badRequest, notFound, payloadTooLarge } from '../../lib/errors';
+import { type DecodedDesign, EXTENSION, inspectDesignFile, MIME } from './design-files';
 
 type DesignRow = typeof designs.$inferSelect;
 export type DesignFileKind = 'original' | 'print' | 'thumbnail';
@@ -60,7 +60,9 @@ export async function receiveToTempFile(
   } catch (error) {
     await fsp.rm(tempPath, { force: true });
     if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
-    throw error;
+    if (error instanceof AppError) throw error;
+    // The body ended or broke mid-file (a client that gave up, or a malformed multipart body): a 400, never a 500.
+    throw badRequest(`${name} could not be received: the upload ended before the file did`);
   }
   // @fastify/multipart cuts a file at the limit without an error: the cut file must not pass as a whole one.
   if (stream.truncated) {
@@ -78,7 +80,15 @@ export type DesignFileInput = {
   bytes: number;
   source?: 'upload' | 'ai';
   prompt?: string | null;
+  /** Scale a PNG to this square first (an AI images API answer of another size). */
+  fitSquare?: number;
 };
+
+/**
+ * What ties the work to its request: the request's AbortSignal (the client went away: the work stops and nothing
+ * is kept) and the browser's upload id, under which `GET /api/designs/queue/:uploadId` reports its place.
+ */
+export type DesignWorkOptions = { signal?: AbortSignal | undefined; ticket?: string | null };
 
 /**
  * Validates and processes an uploaded file, stores original, print PNG and thumbnail, then records the design.
@@ -88,8 +98,9 @@ export async function createDesignFromFile(
   deps: AppDeps,
   workspaceId: string,
   input: DesignFileInput,
+  options: DesignWorkOptions = {},
 ): Promise<TDesign> {
-  const [design] = await createDesigns(deps, workspaceId, [input]);
+  const [design] = await createDesigns(deps, workspaceId, [input], undefined, options);
   if (!design) throw new Error('no design was created');
   return design;
 }
@@ -104,37 +115,61 @@ export async function createDesigns(
   workspaceId: string,
   inputs: DesignFileInput[],
   withinTransaction?: (tx: Db, created: TDesign[]) => Promise<void>,
+  options: DesignWorkOptions = {},
 ): Promise<TDesign[]> {
-  const processed: ProcessedDesign[] = [];
-  for (const input of inputs) processed.push(await processDesignFile(input.tempPath, input.name, input.bytes));
+  const { signal } = options;
+  const tmp = path.join(deps.config.dataDir, 'tmp');
+  await fsp.mkdir(tmp, { recursive: true });
+  const outDirs: string[] = [];
   const stored: string[] = [];
+  let created: TDesign[] | null = null;
   try {
+    const processed: { type: TDesignType; decoded: DecodedDesign }[] = [];
+    for (const input of inputs) {
+      // Header caps first, in this process; then the decode itself in the pool, in order, bounded.
+      const type = await inspectDesignFile(input.tempPath, input.name, input.bytes);
+      const outDir = await fsp.mkdtemp(path.join(tmp, 'decode-'));
+      outDirs.push(outDir);
+      const decoded = await deps.decodePool.run(
+        {
+          kind: 'design',
+          type,
+          name: input.name,
+          inputPath: input.tempPath,
+          outDir,
+          ...(input.fitSquare ? { fitSquare: input.fitSquare } : {}),
+        },
+        { label: input.name, signal, ticket: options.ticket ?? null },
+      );
+      processed.push({ type, decoded });
+    }
     const rows: (typeof designs.$inferInsert)[] = [];
-    for (const [i, file] of processed.entries()) {
+    for (const [i, { type, decoded }] of processed.entries()) {
       const input = inputs[i] as DesignFileInput;
       const id = randomUUID();
       const prefix = `${workspaceId}/designs/${id}`;
       const keys = {
-        original: `${prefix}/original.${EXTENSION[file.type]}`,
+        original: `${prefix}/original.${EXTENSION[type]}`,
         print: `${prefix}/print.png`,
         thumbnail: `${prefix}/thumbnail.png`,
       };
-      const original = 'path' in file.original ? fs.createReadStream(file.original.path) : file.original.buffer;
+      const originalPath = decoded.originalPath ?? input.tempPath;
+      signal?.throwIfAborted();
       stored.push(keys.original);
-      await deps.storage.put(keys.original, original, MIME[file.type]);
+      const original = await deps.storage.put(keys.original, fs.createReadStream(originalPath), MIME[type]);
       stored.push(keys.print);
-      await deps.storage.put(keys.print, file.print, 'image/png');
+      await deps.storage.put(keys.print, fs.createReadStream(decoded.printPath), 'image/png');
       stored.push(keys.thumbnail);
-      await deps.storage.put(keys.thumbnail, file.thumbnail, 'image/png');
+      await deps.storage.put(keys.thumbnail, fs.createReadStream(decoded.thumbnailPath), 'image/png');
       rows.push({
         id,
         workspaceId,
         name: input.name,
-        type: file.type,
-        mimeType: MIME[file.type],
-        bytes: file.originalBytes,
-        width: file.width,
-        height: file.height,
+        type,
+        mimeType: MIME[type],
+        bytes: original.bytes,
+        width: decoded.width,
+        height: decoded.height,
         source: input.source ?? 'upload',
         prompt: input.prompt ?? null,
         originalKey: keys.original,
@@ -143,21 +178,57 @@ export async function createDesigns(
         createdAt: deps.now(),
       });
     }
-    return await deps.db.transaction(async (tx) => {
+    signal?.throwIfAborted();
+    created = await deps.db.transaction(async (tx) => {
       const inserted = await tx.insert(designs).values(rows).returning();
       // Insert order is not promised by RETURNING: answer in the order of the inputs.
       const byId = new Map(inserted.map((row) => [row.id, row]));
-      const created = rows.map((r) => {
+      const made = rows.map((r) => {
         const row = byId.get(r.id as string);
         if (!row) throw new Error('design insert returned no row');
         return toDesign(row);
       });
-      await withinTransaction?.(tx, created);
-      return created;
+      await withinTransaction?.(tx, made);
+      return made;
     });
+    // The client went away while the rows were written: they are nobody's answer, so they go too (not when the
+    // transaction carried other rows, e.g. an AI charge, which belong to a finished generation).
+    if (!withinTransaction) signal?.throwIfAborted();
+    return created;
   } catch (error) {
+    if (created) {
+      const ids = created.map((d) => d.id);
+      await deps.db
+        .delete(designs)
+        .where(and(eq(designs.workspaceId, workspaceId), inArray(designs.id, ids)))
+        .catch(() => {});
+    }
     await Promise.allSettled(stored.map((key) => deps.storage.delete(key)));
     throw error;
+  } finally {
+    await Promise.allSettled(outDirs.map((dir) => fsp.rm(dir, { recursive: true, force: true })));
+  }
+}
+
+/**
+ * Copies a stored design file to a temporary file (streamed, never whole in memory) for the decode pool, runs `fn`
+ * with its path, and removes it.
+ */
+export async function withStoredDesignFile<T>(
+  deps: Pick<AppDeps, 'config' | 'storage'>,
+  key: string,
+  fn: (filePath: string) => Promise<T>,
+): Promise<T> {
+  const file = await deps.storage.get(key);
+  if (!file) throw notFound('Design file');
+  const dir = path.join(deps.config.dataDir, 'tmp');
+  await fsp.mkdir(dir, { recursive: true });
+  const tempPath = path.join(dir, `design-${randomBytes(8).toString('hex')}`);
+  try {
+    await pipeline(file.body, fs.createWriteStream(tempPath, { flags: 'wx' }));
+    return await fn(tempPath);
+  } finally {
+    await fsp.rm(tempPath, { force: true });
   }
 }
 

@@ -7,6 +7,16 @@ export const PDF_RENDER_TIMEOUT_MS = 10_000;
 export const PDF_RENDER_MAX_SIDE = 4000;
 
 export class PdfRenderError extends Error {}
+/** Page 1 or the page count passed `limits`: nothing was rendered. */
+export class PdfLimitError extends Error {
+  constructor(
+    readonly pages: number,
+    readonly width: number,
+    readonly height: number,
+  ) {
+    super(`the PDF has ${pages} pages, page 1 is ${width}x${height} points`);
+  }
+}
 
 const require = createRequire(import.meta.url);
 const pdfjsPath = require.resolve('pdfjs-dist/legacy/build/pdf.mjs');
@@ -29,6 +39,11 @@ const { pathToFileURL } = require('node:url');
     }).promise;
     const page = await doc.getPage(1);
     const base = page.getViewport({ scale: 1 });
+    const limits = workerData.limits;
+    if (limits && (doc.numPages > limits.pages || Math.max(base.width, base.height) > limits.pageSide)) {
+      parentPort.postMessage({ ok: false, over: { pages: doc.numPages, width: base.width, height: base.height } });
+      return;
+    }
     const scale = Math.min(workerData.maxSide / Math.max(base.width, base.height), 300 / 72);
     const viewport = page.getViewport({ scale });
     const width = Math.max(1, Math.floor(viewport.width));
@@ -52,14 +67,20 @@ const { pathToFileURL } = require('node:url');
  */
 export function renderPdfFirstPage(
   data: Buffer,
-  options: { timeoutMs?: number; maxSide?: number } = {},
+  options: { timeoutMs?: number; maxSide?: number; limits?: { pages: number; pageSide: number } } = {},
 ): Promise<{ png: Buffer; width: number; height: number }> {
   const timeoutMs = options.timeoutMs ?? PDF_RENDER_TIMEOUT_MS;
   return new Promise((resolve, reject) => {
     const copy = new Uint8Array(data).buffer;
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: { data: copy, pdfjsPath, standardFontsDir, maxSide: options.maxSide ?? PDF_RENDER_MAX_SIDE },
+      workerData: {
+        data: copy,
+        pdfjsPath,
+        standardFontsDir,
+        maxSide: options.maxSide ?? PDF_RENDER_MAX_SIDE,
+        limits: options.limits ?? null,
+      },
       transferList: [copy],
       resourceLimits: { maxOldGenerationSizeMb: 512 },
     });
@@ -77,8 +98,18 @@ export function renderPdfFirstPage(
     );
     worker.once(
       'message',
-      (message: { ok: boolean; png?: Uint8Array; width?: number; height?: number; message?: string }) => {
-        if (message.ok && message.png) {
+      (message: {
+        ok: boolean;
+        png?: Uint8Array;
+        width?: number;
+        height?: number;
+        message?: string;
+        over?: { pages: number; width: number; height: number };
+      }) => {
+        const over = message.over;
+        if (over) {
+          finish(() => reject(new PdfLimitError(over.pages, over.width, over.height)));
+        } else if (message.ok && message.png) {
           const png = Buffer.from(message.png.buffer, message.png.byteOffset, message.png.byteLength);
           finish(() => resolve({ png, width: message.width ?? 0, height: message.height ?? 0 }));
         } else {

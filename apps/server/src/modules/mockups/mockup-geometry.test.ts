@@ -14,8 +14,8 @@ import {
 import { describe, expect, it } from 'vitest';
 
 describe('mockup geometry', () => {
-  it('uses the spec design areas and falls back to the t-shirt set', () => {
-    expect(DESIGN_AREAS.tshirt).toEqual({ x: 150, y: 120, width: 200, height: 240 });
+  it('uses the spec design areas (the t-shirt one centred, issue 12) and falls back to the t-shirt set', () => {
+    expect(DESIGN_AREAS.tshirt).toEqual({ x: 100, y: 120, width: 200, height: 240 });
     expect(DESIGN_AREAS.hoodie).toEqual({ x: 140, y: 160, width: 220, height: 260 });
     expect(DESIGN_AREAS.mug).toEqual({ x: 120, y: 80, width: 160, height: 160 });
     expect(DESIGN_AREAS.poster).toEqual({ x: 50, y: 50, width: 300, height: 400 });
@@ -28,10 +28,10 @@ describe('mockup geometry', () => {
     const p = computePlacement({ area: DESIGN_AREAS.tshirt, design: { width: 1000, height: 1000 }, adjustments: {} });
     expect(p.width).toBe(200);
     expect(p.height).toBe(200);
-    expect(p.centerX).toBe(250);
+    expect(p.centerX).toBe(200);
     expect(p.centerY).toBe(240);
     expect(p.opacity).toBe(1);
-    expect(p.clip).toEqual({ x: 150, y: 120, width: 200, height: 240 });
+    expect(p.clip).toEqual({ x: 100, y: 120, width: 200, height: 240 });
   });
 
   it('scales canvas units into template pixels with the factor', () => {
@@ -43,7 +43,7 @@ describe('mockup geometry', () => {
     });
     expect(p.height).toBe(600); // fits 240 high, half of it, times 5
     expect(p.width).toBe(300);
-    expect(p.centerX).toBe((250 + 10) * 5);
+    expect(p.centerX).toBe((200 + 10) * 5);
     expect(p.centerY).toBe((240 - 20) * 5);
     expect(p.opacity).toBeCloseTo(0.4);
   });
@@ -88,7 +88,7 @@ describe('mockup geometry', () => {
     // a design filling the area covers 200/180 x 12 = 13.33 in.
     expect(printAreaFor('tshirt')).toMatchObject({ widthPx: 1800, heightPx: 2400, dpi: 150 });
     const area = DESIGN_AREAS.tshirt;
-    expect(printWindow(area, printAreaFor('tshirt'))).toEqual({ x: 160, y: 120, width: 180, height: 240 });
+    expect(printWindow(area, printAreaFor('tshirt'))).toEqual({ x: 110, y: 120, width: 180, height: 240 });
     expect(effectiveDpi({ area, design: { width: 4500, height: 5400 }, scale: 100, productType: 'tshirt' })).toBe(338);
     expect(effectiveDpi({ area, design: { width: 4500, height: 5400 }, scale: 200, productType: 'tshirt' })).toBe(169);
     expect(effectiveDpi({ area, design: { width: 1000, height: 1200 }, scale: 100, productType: 'tshirt' })).toBe(75);

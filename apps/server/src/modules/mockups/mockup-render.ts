@@ -149,11 +149,10 @@ export class TemplateStore {
 }
 
 /**
- * Resizes, rotates, fades and clips the design as `placement` says. Returns null when nothing of it falls inside
- * the design area. Clipping here also keeps sharp's composite from throwing on a layer larger than its base.
+ * The design resized, rotated (the canvas grows to the rotated bounds) and faded, placed but not clipped. This
+ * decodes the design: the app runs it in the decode pool (a 'layer' job), given the design's file path.
  */
-/** The design resized, rotated (the canvas grows to the rotated bounds) and faded, placed but not clipped. */
-async function renderDesignRaw(design: Buffer, placement: Placement) {
+export async function renderDesignRaw(design: Buffer | string, placement: Placement): Promise<DesignLayer> {
   const width = Math.max(1, Math.round(placement.width));
   const height = Math.max(1, Math.round(placement.height));
   let pipeline = sharp(design).ensureAlpha().resize(width, height, { fit: 'fill', kernel: 'lanczos3' });
@@ -175,8 +174,13 @@ async function renderDesignRaw(design: Buffer, placement: Placement) {
  * Resizes, rotates, fades and clips the design as `placement` says. Returns null when nothing of it falls inside
  * the design area. Clipping here also keeps sharp's composite from throwing on a layer larger than its base.
  */
-export async function prepareDesignLayer(design: Buffer, placement: Placement): Promise<DesignLayer | null> {
-  const { data, width: w, height: h, left, top } = await renderDesignRaw(design, placement);
+export async function prepareDesignLayer(design: Buffer | string, placement: Placement): Promise<DesignLayer | null> {
+  return clipLayer(await renderDesignRaw(design, placement), placement);
+}
+
+/** Clips a placed design layer to the placement's clip rectangle; null when nothing of it is inside. */
+export function clipLayer(raw: DesignLayer, placement: Placement): DesignLayer | null {
+  const { data, width: w, height: h, left, top } = raw;
   const clip = {
     x: Math.round(placement.clip.x),
     y: Math.round(placement.clip.y),
@@ -263,7 +267,7 @@ export async function composeMockup(
  */
 export async function renderPrintFile(
   productType: TMockupProductType,
-  design: Buffer,
+  design: Buffer | string,
   designSize: { width: number; height: number },
   adjustments: MockupAdjustments,
   size?: { widthPx: number; heightPx: number },

@@ -9,7 +9,7 @@ import { DESIGN_AREAS, type TMockupColor, type TMockupProductType } from '@podfo
  * Part of the template cache key (DATA_DIR/mockup-templates/v<N>/...): bump it whenever a drawing changes, so
  * renders cached from an older drawing are not served.
  */
-export const TEMPLATE_DRAWING_VERSION = 3;
+export const TEMPLATE_DRAWING_VERSION = 4;
 export const TEMPLATE_WIDTH = 2000;
 export const TEMPLATE_HEIGHT = 2500;
 
@@ -176,8 +176,9 @@ function mirror(d: string): string {
   });
 }
 
-// T-shirt, ghost-mannequin style: the body runs 144..356 so the design area (150..350 x 120..360) sits on the
-// chest inside it; short sleeves hang out to about 106 and 394, leaving a margin to the frame.
+// T-shirt, ghost-mannequin style, drawn about x 250: the body runs 144..356 so the design area sits on the chest
+// inside it; short sleeves hang out to about 106 and 394. The whole drawing is then moved 50 left (TEE_SHIFT_X),
+// so in the frame the sleeves reach 56..344 and the design area is 100..300 x 120..360.
 const TEE_BODY_FRONT =
   'M212 86 C190 91 168 98 148 105 C147 124 147 146 146 165 C145 220 143 320 141 404 C200 413 300 413 359 404 C357 320 355 220 354 165 C353 146 353 124 352 105 C332 98 310 91 288 86 C270 74 230 74 212 86 Z';
 const TEE_BODY_BACK =
@@ -185,6 +186,9 @@ const TEE_BODY_BACK =
 const TEE_SLEEVE_L =
   'M148 105 C134 107 123 114 118 130 C113 148 108 168 105 188 C117 196 131 202 145 206 C147 190 149 176 150 162 C150 142 149 122 148 105 Z';
 const TEE_SLEEVE_R = mirror(TEE_SLEEVE_L);
+
+/** Where the tee's drawing (centred on GARMENT_CX) moves to sit centred in the 400-unit frame. */
+const TEE_SHIFT_X = 200 - GARMENT_CX;
 
 function tshirt(view: 'front' | 'back' | 'hanging') {
   return (color: TMockupColor) => {
@@ -266,8 +270,10 @@ function tshirt(view: 'front' | 'back' | 'hanging') {
       teeSleeves: `${TEE_SLEEVE_L} ${TEE_SLEEVE_R}`,
     });
     const backdrop = hanging ? { from: '#f3ece2', to: '#cdbba3' } : { from: '#fbfbfb', to: '#d3d6da' };
+    // The tee is drawn about x 250; it is moved to the frame's centre line (x 200) as a whole, with its design area
+    // (DESIGN_AREAS.tshirt, x 100..300), so both sleeves keep a margin to the frame.
     return svgDoc(
-      `${defs}${shadow}${body}${sleeve(TEE_SLEEVE_L, 'L')}${sleeve(TEE_SLEEVE_R, 'R')}${sleevesSoft}${collar}${hanger}`,
+      `<g transform="translate(${TEE_SHIFT_X} 0)">${defs}${shadow}${body}${sleeve(TEE_SLEEVE_L, 'L')}${sleeve(TEE_SLEEVE_R, 'R')}${sleevesSoft}${collar}${hanger}</g>`,
       backdrop,
     );
   };

@@ -11,6 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppDeps } from '../../deps';
 import { notFound } from '../../lib/errors';
+import { machineCacheDir } from '../../lib/machine-cache';
 import { parseInput } from '../../lib/validate';
 import { findTemplate, TemplateStore } from './mockup-render';
 import { TEMPLATE_SETS } from './mockup-templates';
@@ -33,7 +34,11 @@ const ZTemplateImage = z.object({
 });
 
 export async function mockupsRoutes(app: FastifyInstance, { deps }: { deps: AppDeps }) {
-  const templates = new TemplateStore(path.join(deps.config.dataDir, 'mockup-templates'));
+  // Template drawings depend only on the code: one cache for the machine, so a new data folder's first batch does
+  // not wait for them (the data folder holds them when the machine cache cannot be written).
+  const templates = new TemplateStore(
+    machineCacheDir('mockup-templates', path.join(deps.config.dataDir, 'mockup-templates')),
+  );
   const serviceDeps = { ...deps, templates };
 
   if (deps.config.mockupTemplateWarmup) {

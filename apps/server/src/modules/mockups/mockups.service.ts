@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import fsp from 'node:fs/promises';
 import {
   DEFAULT_CATALOG_PRODUCT,
   DESIGN_AREAS,
   effectiveDpi,
   type MockupAdjustments,
   mockupProductType,
+  type Placement,
   printAreaFor,
   printReadinessLevel,
   type TCreateMockup,
@@ -20,17 +22,18 @@ import { designs, mockupBatches, mockups } from '../../db/schema';
 import type { AppDeps } from '../../deps';
 import { badRequest, notFound } from '../../lib/errors';
 import { getCatalogProductDetail } from '../catalog/catalog.service';
+import { withStoredDesignFile } from '../designs/designs.service';
 import {
+  clipLayer,
   composeMockup,
+  type DesignLayer,
   findTemplate,
   mockupPlacement,
-  prepareDesignLayer,
-  renderPrintFile,
   type TemplateStore,
 } from './mockup-render';
 import { TEMPLATE_HEIGHT, TEMPLATE_SETS, TEMPLATE_WIDTH } from './mockup-templates';
 
-type Deps = Pick<AppDeps, 'db' | 'storage' | 'now'> & { templates: TemplateStore };
+type Deps = Pick<AppDeps, 'db' | 'storage' | 'now' | 'config' | 'decodePool'> & { templates: TemplateStore };
 
 export function templateImagePath(productType: string, templateId: string, colorId: string, preview = false) {
   return `/templates/mockups/${productType}/${templateId}/${colorId}${preview ? '.preview' : ''}.png`;
@@ -62,15 +65,25 @@ export function listTemplates(productTypeInput: string | undefined): {
 type DesignRow = typeof designs.$inferSelect;
 
 /** Another workspace's design is "not found", never "forbidden". */
-async function loadDesign(deps: Deps, workspaceId: string, designId: string): Promise<{ row: DesignRow; png: Buffer }> {
+async function loadDesign(deps: Deps, workspaceId: string, designId: string): Promise<DesignRow> {
   const [row] = await deps.db
     .select()
     .from(designs)
     .where(and(eq(designs.id, designId), eq(designs.workspaceId, workspaceId)));
   if (!row) throw notFound('Design');
-  const png = await deps.storage.read(row.printKey);
-  if (!png) throw notFound('Design file');
-  return { row, png };
+  return row;
+}
+
+/**
+ * The design placed for a mockup: decoded, resized, rotated and faded in the decode pool (never on this event loop,
+ * bounded in time and memory like an upload), then clipped here.
+ */
+async function designLayer(deps: Deps, row: DesignRow, placement: Placement): Promise<DesignLayer | null> {
+  const raw = await withStoredDesignFile(deps, row.printKey, (inputPath) =>
+    deps.decodePool.run({ kind: 'layer', name: row.name, inputPath, placement }, { label: row.name }),
+  );
+  const data = Buffer.from(raw.data.buffer, raw.data.byteOffset, raw.data.byteLength);
+  return clipLayer({ ...raw, data }, placement);
 }
 
 function resolveTemplate(productType: TMockupProductType, templateId: string) {
@@ -105,7 +118,7 @@ async function renderAndStore(
   templateId: string,
   colorId: string,
   adjustments: MockupAdjustments,
-  layer: Awaited<ReturnType<typeof prepareDesignLayer>>,
+  layer: DesignLayer | null,
   batch?: { id: string; position: number },
 ): Promise<TMockup> {
   const template = resolveTemplate(productType, templateId);
@@ -148,8 +161,8 @@ export async function createMockup(deps: Deps, workspaceId: string, input: TCrea
   const productType = mockupProductType(input.productType);
   resolveTemplate(productType, input.templateId);
   const colorId = resolveColor(productType, input.color);
-  const { row, png } = await loadDesign(deps, workspaceId, input.designId);
-  const layer = await prepareDesignLayer(png, mockupPlacement(productType, row, input.adjustments));
+  const row = await loadDesign(deps, workspaceId, input.designId);
+  const layer = await designLayer(deps, row, mockupPlacement(productType, row, input.adjustments));
   return renderAndStore(deps, workspaceId, row, productType, input.templateId, colorId, input.adjustments, layer);
 }
 
@@ -177,9 +190,9 @@ export async function startMockupBatch(
   const templateIds = input.templateIds ?? set.templates.map((t) => t.id);
   for (const id of templateIds) resolveTemplate(productType, id);
   const colors = (input.colors ?? set.colors.map((c) => c.id)).map((c) => resolveColor(productType, c));
-  const { row, png } = await loadDesign(deps, workspaceId, input.designId);
+  const row = await loadDesign(deps, workspaceId, input.designId);
   // Every template of a set shares one design area and size, so the design layer is prepared once.
-  const layer = await prepareDesignLayer(png, mockupPlacement(productType, row, input.adjustments));
+  const layer = await designLayer(deps, row, mockupPlacement(productType, row, input.adjustments));
   const tasks = templateIds.flatMap((templateId) => colors.map((color) => ({ templateId, color })));
 
   const [batch] = await deps.db
@@ -293,13 +306,44 @@ export async function getPrintReadiness(
   return { dpi, ...printReadinessLevel(dpi), printArea };
 }
 
+/** A print file of a stored design, drawn in the decode pool (bounded like an upload); the PNG comes back. */
+export async function drawPrintFile(
+  deps: Pick<AppDeps, 'config' | 'storage' | 'decodePool'>,
+  row: DesignRow,
+  productType: TMockupProductType,
+  adjustments: MockupAdjustments,
+  size?: { widthPx: number; heightPx: number },
+): Promise<{ png: Buffer; width: number; height: number }> {
+  return withStoredDesignFile(deps, row.printKey, async (inputPath) => {
+    const outPath = `${inputPath}.print.png`;
+    try {
+      const out = await deps.decodePool.run(
+        {
+          kind: 'print-file',
+          name: row.name,
+          inputPath,
+          outPath,
+          productType,
+          designSize: { width: row.width, height: row.height },
+          adjustments,
+          ...(size ? { size } : {}),
+        },
+        { label: row.name },
+      );
+      return { png: await fsp.readFile(outPath), width: out.width, height: out.height };
+    } finally {
+      await fsp.rm(outPath, { force: true });
+    }
+  });
+}
+
 export async function createPrintFile(
   deps: Deps,
   workspaceId: string,
   input: { designId: string; productType: string; adjustments: MockupAdjustments },
 ) {
   const productType = mockupProductType(input.productType);
-  const { row, png } = await loadDesign(deps, workspaceId, input.designId);
-  const out = await renderPrintFile(productType, png, row, input.adjustments);
+  const row = await loadDesign(deps, workspaceId, input.designId);
+  const out = await drawPrintFile(deps, row, productType, input.adjustments);
   return { ...out, productType, designName: row.name };
 }

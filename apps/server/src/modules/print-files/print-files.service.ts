@@ -5,7 +5,7 @@ import { designs, printFiles } from '../../db/schema';
 import type { AppDeps } from '../../deps';
 import { notFound } from '../../lib/errors';
 import { getCatalogProductDetail } from '../catalog/catalog.service';
-import { renderPrintFile } from '../mockups/mockup-render';
+import { drawPrintFile } from '../mockups/mockups.service';
 import type { ProductRow } from '../products/products.repository';
 
 /**
@@ -71,9 +71,7 @@ export async function ensurePrintFile(
     const png = await deps.storage.read(stored.storageKey);
     if (png) return { png, spec };
   }
-  const source = await deps.storage.read(design.printKey);
-  if (!source) throw notFound('Design file');
-  const out = await renderPrintFile(mockupProductType(product.productType), source, design, adjustments, {
+  const out = await drawPrintFile(deps, design, mockupProductType(product.productType), adjustments, {
     widthPx: spec.width,
     heightPx: spec.height,
   });

@@ -2,6 +2,7 @@ import {
   ZCatalogCategoriesQuery,
   ZCatalogProductIdParams,
   ZCatalogProductsQuery,
+  ZChoosePrintfulStore,
   ZPrintfulCallbackQuery,
 } from '@podforge/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -32,10 +33,19 @@ export async function printfulRoutes(app: FastifyInstance, { deps }: { deps: App
 
   app.get('/api/printful/status', async (request) => deps.printful.status(request.workspaceId));
 
+  app.get('/api/printful/stores', async (request) => deps.printful.stores(request.workspaceId));
+
+  app.post('/api/printful/store', async (request) => {
+    const { storeId } = parseInput(ZChoosePrintfulStore, request.body, 'body');
+    return deps.printful.chooseStore(request.workspaceId, storeId);
+  });
+
   app.post('/api/printful/disconnect', async (request) => {
     const status = await deps.printful.disconnect(request.workspaceId);
     if (status.connected && status.via === 'token') {
-      throw conflict('Printful is connected by the server setting PRINTFUL_TOKEN; remove it to disconnect');
+      throw conflict(
+        'Printful is connected for everyone using this app by its operator; it cannot be disconnected here',
+      );
     }
     return status;
   });

@@ -1,4 +1,4 @@
-import type { TCatalogCategory, TCatalogProduct, TPrintfulStatus } from '@podforge/contract';
+import type { TCatalogCategory, TCatalogProduct, TPrintfulStatus, TPrintfulStore } from '@podforge/contract';
 import { ErrorCode } from '@podforge/contract';
 import { and, eq } from 'drizzle-orm';
 import type { Config } from '../../config';
@@ -7,7 +7,7 @@ import { integrations } from '../../db/schema';
 import { TtlCache } from '../../integrations/printful/cache';
 import { PrintfulClient, PrintfulError } from '../../integrations/printful/client';
 import type { TokenCipher } from '../../lib/crypto';
-import { AppError, upstreamError } from '../../lib/errors';
+import { AppError, badRequest, conflict, upstreamError } from '../../lib/errors';
 import { consumeOAuthState, issueOAuthState } from '../../lib/oauth-states';
 import { bundledCatalog, type CatalogListing, type CatalogSourceImpl } from '../catalog/catalog.service';
 
@@ -85,8 +85,17 @@ export class PrintfulService {
     if (row && row.status === 'connected') {
       return { connected: true, via: 'oauth', oauthConfigured, ...(row.storeName ? { storeName: row.storeName } : {}) };
     }
-    if (this.deps.config.printfulToken)
-      return { connected: true, via: 'token', oauthConfigured, storeName: 'Printful (private token)' };
+    const choosingStore = row?.status === 'pending' && Boolean(row.accessTokenEnc);
+    if (this.deps.config.printfulToken) {
+      return {
+        connected: true,
+        via: 'token',
+        oauthConfigured,
+        storeName: 'Printful (private token)',
+        ...(choosingStore ? { choosingStore } : {}),
+      };
+    }
+    if (choosingStore) return { connected: false, oauthConfigured, choosingStore };
     return { connected: false, oauthConfigured };
   }
 
@@ -103,7 +112,7 @@ export class PrintfulService {
   async finishOAuth(
     workspaceId: string,
     query: { state?: string | undefined; code?: string | undefined; success?: string | undefined },
-  ): Promise<'connected' | 'denied' | 'invalid_state' | 'failed'> {
+  ): Promise<'connected' | 'choose_store' | 'denied' | 'invalid_state' | 'failed'> {
     // Printful may not echo state on a rejection (apis.md B1); nothing is stored then, so no nonce is needed.
     if (!query.state) return query.success === '0' ? 'denied' : 'invalid_state';
     // Single use: the nonce is deleted whether the flow goes on or not.
@@ -114,7 +123,9 @@ export class PrintfulService {
     try {
       const tokens = await this.client.exchangeCode(query.code);
       const stores = await this.client.get<{ result: { id: number; name: string }[] }>('/stores', tokens.accessToken);
-      const store = stores.result?.[0];
+      // One store: it is the one. Several: the seller chooses (the token is kept, the connection pending until then).
+      const choose = (stores.result?.length ?? 0) > 1;
+      const store = choose ? undefined : stores.result?.[0];
       const { cipher, db, now } = this.deps;
       await db.transaction(async (tx) => {
         // One Printful connection per workspace: reconnecting replaces the old one.
@@ -126,19 +137,42 @@ export class PrintfulService {
           kind: 'fulfillment',
           platform: 'printful',
           externalId: store ? String(store.id) : 'printful',
-          storeName: store?.name ?? 'Printful',
+          storeName: choose ? null : (store?.name ?? 'Printful'),
           accessTokenEnc: cipher.encrypt(tokens.accessToken),
           refreshTokenEnc: tokens.refreshToken ? cipher.encrypt(tokens.refreshToken) : null,
           tokenExpiresAt: tokens.expiresAt,
-          status: 'connected',
-          verifiedAt: now(),
+          status: choose ? 'pending' : 'connected',
+          verifiedAt: choose ? null : now(),
         });
       });
-      return 'connected';
+      return choose ? 'choose_store' : 'connected';
     } catch (error) {
       if (error instanceof PrintfulError) return 'failed';
       throw error;
     }
+  }
+
+  /** The account's stores, while the seller chooses the one orders go to. */
+  async stores(workspaceId: string): Promise<TPrintfulStore[]> {
+    const row = await this.connection(workspaceId);
+    if (!row?.accessTokenEnc) throw conflict('Connect Printful first');
+    const token = this.deps.cipher.decrypt(row.accessTokenEnc);
+    const body = await this.client
+      .get<{ result: { id: number; name: string }[] }>('/stores', token)
+      .catch(toPrintfulAppError);
+    return (body.result ?? []).map((s) => ({ id: s.id, name: s.name }));
+  }
+
+  async chooseStore(workspaceId: string, storeId: number): Promise<TPrintfulStatus> {
+    const row = await this.connection(workspaceId);
+    if (!row?.accessTokenEnc) throw conflict('Connect Printful first');
+    const store = (await this.stores(workspaceId)).find((s) => s.id === storeId);
+    if (!store) throw badRequest(`Printful store ${storeId} is not one of this account's stores`);
+    await this.deps.db
+      .update(integrations)
+      .set({ externalId: String(store.id), storeName: store.name, status: 'connected', verifiedAt: this.deps.now() })
+      .where(and(eq(integrations.id, row.id), eq(integrations.workspaceId, workspaceId)));
+    return this.status(workspaceId);
   }
 
   async disconnect(workspaceId: string): Promise<TPrintfulStatus> {

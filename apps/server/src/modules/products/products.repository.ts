@@ -1,6 +1,14 @@
-import { and, asc, count, desc, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, type SQL, sql, sum } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { mockups, productMockups, products, productVariants, publications } from '../../db/schema';
+import {
+  integrations,
+  mockups,
+  productCounts,
+  productMockups,
+  products,
+  productVariants,
+  publications,
+} from '../../db/schema';
 import { notFound } from '../../lib/errors';
 
 /**
@@ -14,7 +22,8 @@ export type ProductRow = typeof products.$inferSelect;
 export type VariantRow = typeof productVariants.$inferSelect;
 export type MockupRow = typeof mockups.$inferSelect;
 export type MockupLinkRow = typeof productMockups.$inferSelect & { mockup: MockupRow };
-export type PublicationRow = typeof publications.$inferSelect;
+/** A publication with its store's platform (for 'Live on Etsy'). */
+export type PublicationRow = typeof publications.$inferSelect & { platform: string };
 
 export type NewVariant = Omit<typeof productVariants.$inferInsert, 'workspaceId' | 'productId' | 'position'>;
 export type NewMockupLink = { mockupId: string; color: string | null; main: boolean };
@@ -67,11 +76,13 @@ export async function publicationsOf(db: DbOrTx, productIds: string[]): Promise<
   const byProduct = new Map<string, PublicationRow[]>(productIds.map((id) => [id, []]));
   if (productIds.length === 0) return byProduct;
   const rows = await db
-    .select()
+    .select({ publication: publications, platform: integrations.platform })
     .from(publications)
+    .innerJoin(integrations, eq(integrations.id, publications.integrationId))
     .where(inArray(publications.productId, productIds))
     .orderBy(asc(publications.publishedAt));
-  for (const row of rows) byProduct.get(row.productId)?.push(row);
+  for (const row of rows)
+    byProduct.get(row.publication.productId)?.push({ ...row.publication, platform: row.platform });
   return byProduct;
 }
 
@@ -103,6 +114,29 @@ const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}
 
 export type ListFilter = { search?: string | undefined; status?: string | undefined; type?: string | undefined };
 
+/**
+ * How many products a workspace has, of some statuses and a type: a sum over `product_counts` (kept by triggers),
+ * which stays a few rows however many products there are.
+ */
+export async function countProducts(
+  db: Db,
+  workspaceId: string,
+  filter: { status?: string | string[] | undefined; type?: string | undefined } = {},
+): Promise<number> {
+  const statuses = filter.status === undefined || filter.status === 'all' ? [] : [filter.status].flat();
+  const [row] = await db
+    .select({ n: sum(productCounts.n).mapWith(Number) })
+    .from(productCounts)
+    .where(
+      and(
+        eq(productCounts.workspaceId, workspaceId),
+        statuses.length ? inArray(productCounts.status, statuses) : undefined,
+        filter.type && filter.type !== 'all' ? eq(productCounts.productType, filter.type) : undefined,
+      ),
+    );
+  return row?.n ?? 0;
+}
+
 export async function listProductRows(
   db: Db,
   workspaceId: string,
@@ -110,28 +144,35 @@ export async function listProductRows(
   page: { limit: number; offset: number },
 ): Promise<{ rows: ProductRow[]; total: number }> {
   const conditions: (SQL | undefined)[] = [eq(products.workspaceId, workspaceId)];
-  if (filter.search) {
-    const pattern = likePattern(filter.search);
-    conditions.push(
-      or(
-        sql`${products.title} ILIKE ${pattern}`,
-        sql`${products.description} ILIKE ${pattern}`,
-        sql`EXISTS (SELECT 1 FROM jsonb_array_elements_text(${products.tags}) AS tag WHERE tag ILIKE ${pattern})`,
-      ),
-    );
-  }
+  // `search_text` is title, description and tags one per line, trigram-indexed per workspace (see the schema).
+  if (filter.search) conditions.push(sql`${products.searchText} ILIKE ${likePattern(filter.search)}`);
   if (filter.status && filter.status !== 'all') {
     conditions.push(eq(products.status, filter.status as ProductRow['status']));
   }
   if (filter.type && filter.type !== 'all') conditions.push(eq(products.productType, filter.type));
   const where = and(...conditions);
-  const [counted] = await db.select({ n: count() }).from(products).where(where);
-  const rows = await db
-    .select()
+  const newestFirst = [desc(products.createdAt), desc(products.id)];
+  // Page N skips its offset over ids only (an index in list order per filter), then reads the page's rows.
+  const pageIds = db
+    .select({ id: products.id })
     .from(products)
     .where(where)
-    .orderBy(desc(products.createdAt), desc(products.id))
+    .orderBy(...newestFirst)
     .limit(page.limit)
     .offset(page.offset);
-  return { rows, total: counted?.n ?? 0 };
+  const [total, rows] = await Promise.all([
+    filter.search
+      ? db
+          .select({ n: count() })
+          .from(products)
+          .where(where)
+          .then(([row]) => row?.n ?? 0)
+      : countProducts(db, workspaceId, filter),
+    db
+      .select()
+      .from(products)
+      .where(inArray(products.id, pageIds))
+      .orderBy(...newestFirst),
+  ]);
+  return { rows, total };
 }

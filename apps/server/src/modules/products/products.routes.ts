@@ -5,11 +5,13 @@ import {
   PRODUCT_DESIGN_MAX_BYTES,
   type TProduct,
   ZCreateProduct,
+  ZDeleteProductQuery,
   ZProductIdParams,
   ZProductListQuery,
   ZPublishBody,
   ZStoreUploadBody,
   ZStoreUploadParams,
+  ZUpdateInStoreBody,
   ZUpdateProduct,
 } from '@podforge/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -17,6 +19,7 @@ import type { z } from 'zod';
 import type { AppDeps } from '../../deps';
 import { AppError, badRequest, notFound, payloadTooLarge } from '../../lib/errors';
 import { parseInput } from '../../lib/validate';
+import { designWork } from '../designs/design-work';
 import { cleanFileName, createDesignFromFile, deleteDesign, receiveToTempFile } from '../designs/designs.service';
 import {
   deleteProduct,
@@ -28,8 +31,11 @@ import {
   prepareCreate,
   publishProduct,
   pushProduct,
+  pushStates,
+  updateInStore,
   updateProduct,
 } from './products.service';
+import { ensurePushWorkers } from './store-push';
 
 const FIELD_MAX_BYTES = 64 * 1024;
 /** Text fields that arrive as JSON text in multipart. */
@@ -108,8 +114,11 @@ async function createProduct(
     return insertProduct(deps, ws, input, prepared, input.designId);
   }
   const prepared = await prepareCreate(deps, ws, input, null);
-  const design = await createDesignFromFile(deps, ws, file);
+  const work = designWork(request);
+  const design = await createDesignFromFile(deps, ws, file, work);
   try {
+    // Abandoned while the design was made: no product, and the design goes too.
+    work.signal?.throwIfAborted();
     return await insertProduct(deps, ws, input, prepared, design.id);
   } catch (error) {
     // The design came with this request: without its product it would be an orphan.
@@ -121,6 +130,12 @@ async function createProduct(
 }
 
 export async function productsRoutes(app: FastifyInstance, { deps }: { deps: AppDeps }) {
+  if (deps.config.jobsWorker) {
+    // Pushes queued before a restart run as soon as this instance listens (app.inject starts them on first push).
+    app.addHook('onListen', async () => {
+      ensurePushWorkers(deps).catch((error) => app.log.error({ err: error }, 'store push workers did not start'));
+    });
+  }
   // Plugins are encapsulated: this scope has its own multipart limits (the simple flow's 10 MB design file).
   await app.register(multipart, {
     limits: { fileSize: PRODUCT_DESIGN_MAX_BYTES, files: 2, fields: 20, fieldSize: FIELD_MAX_BYTES },
@@ -162,7 +177,8 @@ export async function productsRoutes(app: FastifyInstance, { deps }: { deps: App
 
   app.delete('/api/products/:id', async (request, reply) => {
     const { id } = parseInput(ZProductIdParams, request.params, 'params');
-    await deleteProduct(deps, request.workspaceId, id);
+    const { store } = parseInput(ZDeleteProductQuery, request.query, 'query');
+    await deleteProduct(deps, request.workspaceId, id, store);
     return reply.status(204).send();
   });
 
@@ -177,10 +193,24 @@ export async function productsRoutes(app: FastifyInstance, { deps }: { deps: App
     return publishProduct(deps, request.workspaceId, id, integrationIds);
   });
 
-  app.post('/api/upload/:platform/:productId', async (request) => {
+  // A push still at work when the answer goes out answers 202 with its state; the browser polls the pushes.
+  app.post('/api/upload/:platform/:productId', async (request, reply) => {
     const { platform, productId } = parseInput(ZStoreUploadParams, request.params, 'params');
     if (!isStorePlatform(platform)) throw notFound(`Store platform '${platform}'`);
     const { integrationId } = parseInput(ZStoreUploadBody, request.body, 'body');
-    return pushProduct(deps, request.workspaceId, platform, productId, integrationId);
+    const result = await pushProduct(deps, request.workspaceId, platform, productId, integrationId);
+    return reply.status(result.success ? 200 : 202).send(result);
+  });
+
+  app.post('/api/products/:id/update-in-store', async (request, reply) => {
+    const { id } = parseInput(ZProductIdParams, request.params, 'params');
+    const { integrationId } = parseInput(ZUpdateInStoreBody, request.body, 'body');
+    const result = await updateInStore(deps, request.workspaceId, id, integrationId);
+    return reply.status(result.success ? 200 : 202).send(result);
+  });
+
+  app.get('/api/products/:id/pushes', async (request) => {
+    const { id } = parseInput(ZProductIdParams, request.params, 'params');
+    return pushStates(deps, request.workspaceId, id);
   });
 }

@@ -2,18 +2,22 @@ import { randomUUID } from 'node:crypto';
 import {
   DEFAULT_ADJUSTMENTS,
   DEFAULT_CATALOG_PRODUCT,
+  ErrorCode,
   missingForReady,
   PRODUCT_TITLE_MAX,
   platformLabel,
   STORE_PLATFORMS,
   skuFor,
   type TCatalogProductDetail,
+  type TDeleteProductStore,
   type TProduct,
   type TProductDetail,
   type TProductPage,
   type TProductStatus,
   type TPublishResult,
+  type TPushStates,
   type TStorePlatform,
+  type TStoreUploadPending,
   type TStoreUploadResult,
   type TVariant,
   type TVariantChoice,
@@ -26,10 +30,15 @@ import type { z } from 'zod';
 import { designs, integrations, products, publications } from '../../db/schema';
 import type { AppDeps } from '../../deps';
 import { AppError, badRequest, conflict, notFound, notImplemented } from '../../lib/errors';
+import { ReadCache } from '../../lib/read-cache';
+import { UUID } from '../../lib/uuid';
 import { getCatalogProductDetail } from '../catalog/catalog.service';
 import { TEMPLATE_SETS } from '../mockups/mockup-templates';
 import { deletePrintFiles, printFilesOf } from '../print-files/print-files.service';
-import { assertSellerMayEdit } from './product-status';
+import { storeNoticeOf } from '../shopify/shopify-drift';
+import { runPublish, runRemove, runUpdate } from '../stores/store-publisher';
+import { publisherFor } from '../stores/store-push';
+import { assertSellerMayEdit, type PushableStatus } from './product-status';
 import {
   assertPrices,
   catalogColours,
@@ -57,11 +66,11 @@ import {
   type VariantRow,
   variantsOf,
 } from './products.repository';
+import { type StorePushJob, startPush, toPushState, waitForPush } from './store-push';
 
 type CreateInput = z.output<typeof ZCreateProduct>;
 type UpdateInput = z.output<typeof ZUpdateProduct>;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const mockupFileUrl = (id: string) => `/api/mockups/${id}/file`;
 const mockupPreviewUrl = (id: string) => `/api/mockups/${id}/preview`;
 const lowestPrice = (variants: { price: string }[]) =>
@@ -116,9 +125,11 @@ export function toProduct(
     designThumbnailUrl: row.designId ? `/api/designs/${row.designId}/file/thumbnail` : null,
     thumbnailUrl: productThumbnailUrl(main?.mockupId ?? null, row.designId),
     storeUrl: newest?.remoteUrl ?? null,
+    liveOn: [...new Set(published.map((p) => p.platform))],
     changesNotInStore:
       row.status === 'live' &&
       published.some((p) => (p.publishedAt as Date).getTime() < row.contentUpdatedAt.getTime()),
+    storeNotice: storeNoticeOf(pubs),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -153,22 +164,36 @@ export async function getProduct(
   return { ...product, printFiles: await printFilesOf(deps, row, origin) };
 }
 
+/** List pages of the embedded database, kept until it next changes (`lib/read-cache.ts`). */
+const listPages = new WeakMap<AppDeps['database'], ReadCache<TProductPage>>();
+
 export async function listProducts(
   deps: AppDeps,
   workspaceId: string,
   query: z.output<typeof ZProductListQuery>,
 ): Promise<TProductPage> {
+  const version = deps.database.readVersion?.() ?? null;
+  let cache = listPages.get(deps.database);
+  if (version !== null && !cache) {
+    cache = new ReadCache<TProductPage>();
+    listPages.set(deps.database, cache);
+  }
+  const key = JSON.stringify([workspaceId, query.search, query.status, query.type, query.page, query.pageSize]);
+  const cached = version !== null ? cache?.get(key, version) : undefined;
+  if (cached) return cached;
   const { rows, total } = await listProductRows(deps.db, workspaceId, query, {
     limit: query.pageSize,
     offset: (query.page - 1) * query.pageSize,
   });
-  return {
+  const page = {
     items: await loadProducts(deps.db, rows),
     page: query.page,
     pageSize: query.pageSize,
     total,
     totalPages: Math.ceil(total / query.pageSize),
   };
+  if (version !== null) cache?.set(key, version, page);
+  return page;
 }
 
 async function assertDesign(deps: AppDeps, workspaceId: string, designId: string) {
@@ -458,9 +483,47 @@ export async function updateProduct(
   return productById(deps, workspaceId, id);
 }
 
-export async function deleteProduct(deps: AppDeps, workspaceId: string, id: string): Promise<void> {
+/**
+ * Deletes a product. A live product's store listings go with it as the seller chose: archived or deleted in each
+ * store, or kept (`store`); without a choice a live product is refused (409), so nothing leaves a listing behind
+ * unsaid. A store that refuses stops the deletion: the product stays, and the listings done so far stay done.
+ */
+export async function deleteProduct(
+  deps: AppDeps,
+  workspaceId: string,
+  id: string,
+  store?: TDeleteProductStore,
+): Promise<void> {
   const row = await findProduct(deps.db, workspaceId, id);
   assertSellerMayEdit(row, false);
+  const listed = ((await publicationsOf(deps.db, [row.id])).get(row.id) ?? []).filter(
+    (p) => p.status === 'published' && p.remoteProductId,
+  );
+  if (listed.length > 0 && !store) {
+    throw conflict(
+      `"${row.title}" is live in a store: choose whether to archive or delete it there too, or keep it there`,
+    );
+  }
+  if (store === 'archive' || store === 'delete') {
+    const stores = await storesByIds(
+      deps,
+      workspaceId,
+      listed.map((p) => p.integrationId),
+    );
+    for (const [i, pub] of listed.entries()) {
+      const target = stores[i] as StoreRow;
+      if (target.status !== 'connected' || target.verifiedAt === null) {
+        throw conflict(
+          `${target.storeName ?? 'The store'} is not connected: connect it again, or keep the listing there`,
+        );
+      }
+      const publisher = publisherFor(deps, target.platform);
+      if (publisher) await runRemove(deps, publisher, workspaceId, row, target, store);
+      else if (target.platform === 'shopify') {
+        await deps.shopify.removeFromStore(target, pub.remoteProductId as string, store);
+      }
+    }
+  }
   await deletePrintFiles(deps, id, workspaceId);
   // Variants, links, print file rows, publications and schedules go with it (cascade); mockups and the design stay
   // in the library.
@@ -585,15 +648,25 @@ async function pushIsStale(deps: AppDeps, row: ProductRow): Promise<boolean> {
   return !recent && row.updatedAt.getTime() <= deps.now().getTime() - STALE_PUSH_MS;
 }
 
-/** One store push of a product (the one operation every caller uses): the platform's push, or why it cannot. */
+/** One store push of a product as a job (the one operation every caller uses); waits for it for a while. */
 async function pushToStore(
   deps: AppDeps,
   workspaceId: string,
   row: ProductRow,
-  previous: 'draft' | 'ready' | 'live',
+  previous: PushableStatus,
   store: StoreRow,
-): Promise<TStoreUploadResult> {
+  mode: StorePushJob['mode'] = 'create',
+): Promise<TStoreUploadResult | TStoreUploadPending> {
   const platform = store.platform as TStorePlatform;
+  const publisher = publisherFor(deps, platform);
+  if (publisher) {
+    // Etsy and WooCommerce run in the request (their calls are few); Shopify's push is a job (below).
+    const pushed =
+      mode === 'update'
+        ? await runUpdate(deps, publisher, workspaceId, row, store)
+        : await runPublish(deps, publisher, workspaceId, row, previous, store);
+    return { success: true, platform, integrationId: store.id, ...pushed };
+  }
   if (platform !== 'shopify') {
     throw notImplemented(
       `${UNAVAILABLE[platform as Exclude<TStorePlatform, 'shopify'>] ?? platform} is not available yet`,
@@ -602,7 +675,25 @@ async function pushToStore(
   if (store.status !== 'connected' || store.verifiedAt === null) {
     throw conflict(`${store.storeName ?? platformLabel(platform)} is not connected. Connect it in Integrations first.`);
   }
-  return deps.shopify.publish(workspaceId, row, previous, store);
+  const stale = row.status === 'processing' && (await pushIsStale(deps, row));
+  const jobId = await startPush(deps, workspaceId, row.id, store, mode, previous, stale);
+  const pub = await waitForPush(deps, { workspaceId, productId: row.id, integrationId: store.id }, jobId);
+  if (pub?.status === 'processing' && pub.jobId === jobId) {
+    return { success: false, state: 'running', platform, integrationId: store.id, progress: pub.progress };
+  }
+  if (pub?.jobId === jobId && pub.error === null && pub.status === 'published' && pub.remoteProductId) {
+    return {
+      success: true,
+      platform,
+      integrationId: store.id,
+      remoteProductId: pub.remoteProductId,
+      remoteUrl: pub.remoteUrl ?? '',
+    };
+  }
+  const status = pub?.errorStatus ?? 502;
+  const message = pub?.error ?? 'The push did not finish; please try again';
+  if (status === 503) throw new AppError(503, ErrorCode.RateLimited, message);
+  throw new AppError(status, status >= 500 ? ErrorCode.Upstream : ErrorCode.Conflict, message);
 }
 
 /**
@@ -618,7 +709,11 @@ export async function publishProduct(
   integrationIds: string[],
 ): Promise<TPublishResult> {
   const first = await findProduct(deps.db, workspaceId, productId);
-  if (first.status === 'processing' && !(await pushIsStale(deps, first))) {
+  if (
+    first.status === 'processing' &&
+    !(await pushIsStale(deps, first)) &&
+    !(await isJoinable(deps, first, integrationIds))
+  ) {
     throw conflict(`"${first.title}" is being pushed to a store already`);
   }
   const stores = await storesByIds(deps, workspaceId, [...new Set(integrationIds)]);
@@ -641,19 +736,31 @@ export async function publishProduct(
       continue;
     }
     const row = await findProduct(deps.db, workspaceId, productId);
-    const previous = row.status === 'processing' ? ((await meetsReady(deps, row)) ? 'ready' : 'draft') : row.status;
+    const previous = row.status === 'processing' ? await statusBeforePush(deps, row) : row.status;
     try {
       const pushed = await pushToStore(deps, workspaceId, row, previous, store);
-      results.push({
-        ...base,
-        ok: true,
-        remoteProductId: pushed.remoteProductId,
-        remoteUrl: pushed.remoteUrl,
-        error: null,
-      });
+      results.push(
+        pushed.success
+          ? {
+              ...base,
+              ok: true,
+              remoteProductId: pushed.remoteProductId,
+              remoteUrl: pushed.remoteUrl,
+              error: null,
+              state: 'published',
+            }
+          : { ...base, ok: false, remoteProductId: null, remoteUrl: null, error: null, state: 'running' },
+      );
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
-      results.push({ ...base, ok: false, remoteProductId: null, remoteUrl: null, error: error.message });
+      results.push({
+        ...base,
+        ok: false,
+        remoteProductId: null,
+        remoteUrl: null,
+        error: error.message,
+        state: 'failed',
+      });
     }
   }
   return { results };
@@ -669,19 +776,19 @@ export async function pushProduct(
   platform: TStorePlatform,
   productId: string,
   integrationId: string | undefined,
-): Promise<TStoreUploadResult> {
+): Promise<TStoreUploadResult | TStoreUploadPending> {
   const row = await findProduct(deps.db, workspaceId, productId);
   if (row.status === 'live') throw conflict(`"${row.title}" is already live; it cannot be uploaded again`);
-  let previous: 'draft' | 'ready';
+  let previous: PushableStatus;
   if (row.status === 'processing') {
     // In flight, unless its push has not moved for a while: then the process running it ended, and the same
     // productSet (by handle) picks up where it stopped.
     if (!(await pushIsStale(deps, row))) throw conflict(`"${row.title}" is being pushed to a store already`);
-    previous = (await meetsReady(deps, row)) ? 'ready' : 'draft';
+    previous = await statusBeforePush(deps, row);
   } else {
     previous = row.status;
   }
-  if (platform !== 'shopify') throw notImplemented(`${UNAVAILABLE[platform]} is not available yet`);
+  if (platform === 'amazon') throw notImplemented(`${UNAVAILABLE[platform]} is not available yet`);
 
   const chosen = integrationId && integrationId !== 'default' ? integrationId : null;
   if (chosen !== null && !UUID.test(chosen)) throw notFound('Integration');
@@ -703,4 +810,48 @@ export async function pushProduct(
     throw conflict(`No ${platformLabel(platform)} store is connected. Connect one in Integrations first.`);
   }
   return pushToStore(deps, workspaceId, row, previous, store);
+}
+
+/** The status a product stuck in processing had: live if it is published somewhere, else ready or draft. */
+async function statusBeforePush(deps: AppDeps, row: ProductRow): Promise<PushableStatus> {
+  const pubs = (await publicationsOf(deps.db, [row.id])).get(row.id) ?? [];
+  if (pubs.some((p) => p.status === 'published')) return 'live';
+  return (await meetsReady(deps, row)) ? 'ready' : 'draft';
+}
+
+/** Whether a processing product's running push is to one of these stores (a second request joins it). */
+async function isJoinable(deps: AppDeps, row: ProductRow, integrationIds: string[]): Promise<boolean> {
+  const pubs = (await publicationsOf(deps.db, [row.id])).get(row.id) ?? [];
+  return pubs.some((p) => p.status === 'processing' && p.jobId && integrationIds.includes(p.integrationId));
+}
+
+/**
+ * `POST /api/products/:id/update-in-store`: the same push as an upload, of a product live in that store: productSet
+ * by the same handle changes the same remote product (variants no longer enabled disappear), as a job.
+ */
+export async function updateInStore(
+  deps: AppDeps,
+  workspaceId: string,
+  productId: string,
+  integrationId: string,
+): Promise<TStoreUploadResult | TStoreUploadPending> {
+  const row = await findProduct(deps.db, workspaceId, productId);
+  const [store] = await storesByIds(deps, workspaceId, [integrationId]);
+  if (!store) throw notFound('Integration');
+  const pub = ((await publicationsOf(deps.db, [row.id])).get(row.id) ?? []).find((p) => p.integrationId === store.id);
+  if (row.status === 'processing') {
+    if (!(pub?.status === 'processing' && pub.jobId)) {
+      throw conflict(`"${row.title}" is being pushed to a store already`);
+    }
+  } else if (row.status !== 'live' || pub?.status !== 'published') {
+    throw conflict(`"${row.title}" is not live in ${store.storeName ?? 'this store'}; upload it there first`);
+  }
+  return pushToStore(deps, workspaceId, row, 'live', store, 'update');
+}
+
+/** `GET /api/products/:id/pushes`: each store push of the product and where it is. */
+export async function pushStates(deps: AppDeps, workspaceId: string, productId: string): Promise<TPushStates> {
+  const row = await findProduct(deps.db, workspaceId, productId);
+  const pubs = (await publicationsOf(deps.db, [row.id])).get(row.id) ?? [];
+  return { pushes: pubs.map(toPushState) };
 }

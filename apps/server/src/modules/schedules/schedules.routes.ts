@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../deps';
 import { parseInput } from '../../lib/validate';
 import { startScheduleWorker } from './schedule-worker';
-import { cancelSchedule, createSchedule, listProductSchedules } from './schedules.service';
+import { cancelSchedule, createSchedule, listProductSchedules, listUpcomingSchedules } from './schedules.service';
 
 export async function schedulesRoutes(app: FastifyInstance, { deps }: { deps: AppDeps }) {
   if (deps.config.jobsWorker) {
@@ -24,6 +24,8 @@ export async function schedulesRoutes(app: FastifyInstance, { deps }: { deps: Ap
     const { id } = parseInput(ZScheduleIdParams, request.params, 'params');
     return cancelSchedule(deps, request.workspaceId, id);
   });
+
+  app.get('/api/schedules', async (request) => listUpcomingSchedules(deps, request.workspaceId));
 
   app.get('/api/products/:id/schedules', async (request) => {
     const { id } = parseInput(ZProductIdParams, request.params, 'params');

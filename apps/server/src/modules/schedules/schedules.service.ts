@@ -1,16 +1,16 @@
 import type { TSchedule, TStorePlatform, ZCreateSchedule } from '@podforge/contract';
-import { and, asc, eq, ne, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, ne, or, sql } from 'drizzle-orm';
 import { DateTime } from 'luxon';
 import type { z } from 'zod';
 import { integrations, products, schedules } from '../../db/schema';
 import type { AppDeps } from '../../deps';
 import { QUEUES } from '../../jobs/job-queue';
 import { badRequest, conflict, notFound } from '../../lib/errors';
+import { UUID } from '../../lib/uuid';
 
 type ScheduleRow = typeof schedules.$inferSelect;
 type CreateInput = z.output<typeof ZCreateSchedule>;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** How far ahead a push may be scheduled. */
 const MAX_DAYS_AHEAD = 366;
 
@@ -153,6 +153,17 @@ export async function listProductSchedules(deps: AppDeps, workspaceId: string, p
       ),
     )
     .orderBy(asc(schedules.runAt));
+  return rows.map(toSchedule);
+}
+
+/** The workspace's uploads still to run (pending or running), soonest first: My Products shows each product's next. */
+export async function listUpcomingSchedules(deps: AppDeps, workspaceId: string) {
+  const rows = await deps.db
+    .select()
+    .from(schedules)
+    .where(and(eq(schedules.workspaceId, workspaceId), inArray(schedules.status, ['pending', 'running'])))
+    .orderBy(asc(schedules.runAt))
+    .limit(1000);
   return rows.map(toSchedule);
 }
 

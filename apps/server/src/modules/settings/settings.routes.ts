@@ -1,4 +1,5 @@
 import {
+  DEFAULT_ORDER_CONFIRMATION,
   DEFAULT_STORE_FEES,
   DEFAULT_TARGET_MARGIN,
   type TWorkspaceSettings,
@@ -11,12 +12,15 @@ import { workspaceSettings } from '../../db/schema';
 import type { AppDeps } from '../../deps';
 import { parseInput } from '../../lib/validate';
 
-/** The workspace's pricing settings, with the defaults for what it never set. */
+/** The workspace's settings (pricing, order confirmation), with the defaults for what it never set. */
 export async function getSettings(db: Db, workspaceId: string): Promise<TWorkspaceSettings> {
   const [row] = await db.select().from(workspaceSettings).where(eq(workspaceSettings.workspaceId, workspaceId));
   return {
     targetMargin: row?.targetMargin == null ? DEFAULT_TARGET_MARGIN : Number(row.targetMargin),
     storeFees: { ...DEFAULT_STORE_FEES, ...(row?.storeFees ?? {}) },
+    orderConfirmation: row?.orderConfirmation
+      ? { mode: row.orderConfirmation, delayMinutes: row.orderDelayMinutes ?? DEFAULT_ORDER_CONFIRMATION.delayMinutes }
+      : DEFAULT_ORDER_CONFIRMATION,
   };
 }
 
@@ -29,10 +33,13 @@ export async function settingsRoutes(app: FastifyInstance, { deps }: { deps: App
     const next: TWorkspaceSettings = {
       targetMargin: input.targetMargin ?? current.targetMargin,
       storeFees: { ...current.storeFees, ...(input.storeFees ?? {}) },
+      orderConfirmation: input.orderConfirmation ?? current.orderConfirmation,
     };
     const values = {
       targetMargin: next.targetMargin.toFixed(2),
       storeFees: next.storeFees,
+      orderConfirmation: next.orderConfirmation.mode,
+      orderDelayMinutes: next.orderConfirmation.delayMinutes,
       updatedAt: deps.now(),
     };
     await deps.db

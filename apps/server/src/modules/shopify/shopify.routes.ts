@@ -4,7 +4,10 @@ import type { AppDeps } from '../../deps';
 import { isValidShopDomain, verifyWebhookHmac } from '../../integrations/shopify/hmac';
 import { AppError } from '../../lib/errors';
 import { parseInput } from '../../lib/validate';
-import { SANDBOX_AUTHORIZE_PREFIX } from './shopify.service';
+import { ingestSyncedOrders } from '../orders/orders.service';
+import { SANDBOX_AUTHORIZE_PREFIX, WEBHOOK_PATH } from './shopify.service';
+import { recordWebhook } from './shopify-webhooks';
+import { startShopifyWebhookWorker } from './shopify-webhooks.worker';
 
 /** Where Shopify sends the seller back: APP_URL when set (it must be allow-listed in the app), else this origin. */
 const callbackUrl = (deps: AppDeps, request: FastifyRequest) =>
@@ -25,6 +28,15 @@ const backToIntegrations = (outcome: string) =>
 export async function shopifyRoutes(app: FastifyInstance, { deps }: { deps: AppDeps }) {
   const shopify = deps.shopify;
   app.addHook('onClose', async () => shopify.close());
+  shopify.registerWebhooks(deps.shopifyWebhooks);
+  if (deps.config.jobsWorker) {
+    // Only a listening server runs webhook work (not app.inject in tests, which start a worker themselves).
+    app.addHook('onListen', async () => {
+      startShopifyWebhookWorker(deps).catch((error) =>
+        app.log.error({ err: error }, 'Shopify webhook worker did not start'),
+      );
+    });
+  }
 
   app.get('/api/shopify/validate-domain', async (request) => {
     const { shop } = parseInput(ZShopifyShopQuery, request.query, 'query');
@@ -36,6 +48,22 @@ export async function shopifyRoutes(app: FastifyInstance, { deps }: { deps: AppD
     const { shop } = parseInput(ZShopifyShopQuery, request.query, 'query');
     if (!isValidShopDomain(shop)) return reply.redirect(backToIntegrations('invalid_shop'));
     return reply.redirect(await shopify.startOAuth(request.workspaceId, shop, callbackUrl(deps, request)));
+  });
+
+  // 'Reconnect' on a store Shopify no longer accepts (status error): OAuth again for its shop, no domain typed.
+  app.get('/auth/shopify/reconnect/:id', async (request, reply) => {
+    const { id } = parseInput(ZIntegrationIdParams, request.params, 'params');
+    return reply.redirect(await shopify.reconnect(request.workspaceId, id, callbackUrl(deps, request)));
+  });
+
+  // The App URL (shopify.app.toml `application_url`): where Shopify sends the merchant at install, signed.
+  app.get('/auth/shopify/install', async (request, reply) => {
+    const started = await shopify.startInstall(
+      request.workspaceId,
+      flatQuery(request.query),
+      callbackUrl(deps, request),
+    );
+    return reply.redirect('location' in started ? started.location : backToIntegrations(started.outcome));
   });
 
   app.get('/auth/shopify/callback', async (request, reply) => {
@@ -59,7 +87,7 @@ export async function shopifyRoutes(app: FastifyInstance, { deps }: { deps: AppD
 
   app.get('/api/shopify/sync', async (request) => {
     const { shop } = parseInput(ZShopifySyncQuery, request.query, 'query');
-    return shopify.sync(request.workspaceId, shop);
+    return shopify.sync(request.workspaceId, shop, (store, orders) => ingestSyncedOrders(deps, store, orders));
   });
 
   app.post('/api/shopify/disconnect/:id', async (request) => {
@@ -69,20 +97,41 @@ export async function shopifyRoutes(app: FastifyInstance, { deps }: { deps: AppD
 
   app.get('/api/shopify/sandbox/products', async (request) => shopify.sandboxProducts(request.workspaceId));
 
+  // The sandbox's pictures (staged uploads), for the sandbox page: the sandbox itself listens on loopback only.
+  app.get('/api/shopify/sandbox/files/:dir/:name', async (request, reply) => {
+    const { dir, name } = request.params as { dir: string; name: string };
+    const file = await shopify.sandboxFile(`${dir}/${name}`);
+    if (!file) throw new AppError(404, ErrorCode.NotFound, 'Picture not found');
+    return reply
+      .header('Content-Type', file.contentType)
+      .header('Cache-Control', 'private, max-age=3600')
+      .send(file.bytes);
+  });
+
   // Webhooks are signed over their raw bytes: this scope keeps JSON bodies as buffers.
   await app.register(async (scope) => {
     scope.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: 1024 * 1024 }, (_req, body, done) =>
       done(null, body),
     );
-    scope.post('/api/webhooks/shopify', async (request, reply) => {
+    // Answers as soon as the event is recorded (Shopify waits about 5 s); the work runs as a job.
+    scope.post(WEBHOOK_PATH, async (request, reply) => {
       const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-      const header = request.headers['x-shopify-hmac-sha256'] ?? request.headers['shopify-hmac-sha256'];
-      if (!verifyWebhookHmac(raw, typeof header === 'string' ? header : undefined, shopify.webhookSecret)) {
+      const hmac = request.headers['x-shopify-hmac-sha256'] ?? request.headers['shopify-hmac-sha256'];
+      if (!verifyWebhookHmac(raw, typeof hmac === 'string' ? hmac : undefined, shopify.webhookSecret)) {
         throw new AppError(401, ErrorCode.Unauthorized, 'Webhook signature is not valid');
       }
-      const topic = String(request.headers['x-shopify-topic'] ?? request.headers['shopify-topic'] ?? '');
-      const shop = String(request.headers['x-shopify-shop-domain'] ?? request.headers['shopify-shop-domain'] ?? '');
-      await shopify.webhook(topic, shop);
+      const header = (name: string) => {
+        const value = request.headers[`x-shopify-${name}`] ?? request.headers[`shopify-${name}`];
+        return typeof value === 'string' && value ? value : undefined;
+      };
+      await recordWebhook(deps, {
+        eventId: header('event-id'),
+        webhookId: header('webhook-id'),
+        topic: header('topic') ?? '',
+        shop: header('shop-domain') ?? '',
+        triggeredAt: header('triggered-at'),
+        raw,
+      });
       return reply.status(200).send({ ok: true });
     });
   });

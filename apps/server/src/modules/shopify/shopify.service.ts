@@ -4,31 +4,33 @@ import {
   type TSandboxProducts,
   type TShopifySyncResult,
   type TShopifyValidateDomainResult,
-  type TStoreUploadResult,
 } from '@podforge/contract';
-import { and, asc, desc, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
+import { integrations, type products, publications } from '../../db/schema';
 import {
-  integrations,
-  mockups,
-  productMockups,
-  products,
-  productVariants,
-  publications,
-  storeOrders,
-} from '../../db/schema';
-import { type ProductSetInput, ShopifyClient, ShopifyError } from '../../integrations/shopify/client';
+  type FileSetInput,
+  type ProductSetInput,
+  ShopifyClient,
+  ShopifyError,
+} from '../../integrations/shopify/client';
 import { type FakeShopify, startFakeShopify } from '../../integrations/shopify/fake-server';
 import { isValidShopDomain } from '../../integrations/shopify/hmac';
+import { type GqlOrder, recentOrdersWithLines } from '../../integrations/shopify/orders-client';
 import type { TokenCipher } from '../../lib/crypto';
-import { AppError, badRequest, conflict, notFound, upstreamError } from '../../lib/errors';
+import { AppError, badRequest, conflict, upstreamError } from '../../lib/errors';
 import { consumeOAuthState, issueOAuthState, peekOAuthState } from '../../lib/oauth-states';
 import type { Storage } from '../../storage/storage';
+import { findIntegration } from '../integrations/integrations.repository';
+import { mockupLinksOf, type VariantRow, variantsOf } from '../products/products.repository';
+import { databaseFakeShopifyStore } from './sandbox-store';
+import { checkListings, onProductDeleted, onProductUpdated, storesOfShop } from './shopify-drift';
+import { forgottenTokens, grantColumns, ShopifyTokens } from './shopify-tokens';
+import type { ShopifyWebhookEvent, ShopifyWebhookRegistry } from './shopify-webhooks';
 
 /** What a Shopify flow's state nonce remembers for the relay and the callback. */
 type FlowData = { shop?: string; redirectUri?: string };
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Fixed credentials of the built-in sandbox: it runs in this process, on loopback, and nobody else holds a key. */
 export const SANDBOX_API_KEY = 'podforge-sandbox';
 export const SANDBOX_API_SECRET = 'podforge-sandbox-secret';
@@ -40,6 +42,44 @@ type IntegrationRow = typeof integrations.$inferSelect;
 type ProductRow = typeof products.$inferSelect;
 
 export type OAuthOutcome = 'connected' | 'invalid_state' | 'invalid_hmac' | 'invalid_shop' | 'failed';
+
+/**
+ * Per-shop webhook subscriptions made at connect (GraphQL enum names), all to `/api/webhooks/shopify`. The
+ * compliance topics and app/uninstalled are also declared app-wide in shopify.app.toml.
+ */
+export const SHOP_WEBHOOK_TOPICS = [
+  'APP_UNINSTALLED',
+  'PRODUCTS_DELETE',
+  'PRODUCTS_UPDATE',
+  'ORDERS_PAID',
+  'ORDERS_CANCELLED',
+] as const;
+export const WEBHOOK_PATH = '/api/webhooks/shopify';
+
+/**
+ * Shopify delivers webhooks only to a public https address: a store connected from http://localhost (or a private
+ * network) gets no subscriptions, and its drift is found by Sync instead.
+ */
+export function isPublicHttpsUrl(url: string | undefined): boolean {
+  if (!url) return false;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return false;
+  }
+  const host = parsed.hostname.toLowerCase();
+  if (parsed.protocol !== 'https:') return false;
+  return !(
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    host.endsWith('.local') ||
+    host === '[::1]' ||
+    /^(127|10|0)\./.test(host) ||
+    /^192\.168\./.test(host) ||
+    /^172\.(1[6-9]|2\d|3[01])\./.test(host)
+  );
+}
 
 /** Shopify's answer as the seller should read it: 502 with the reason, 503 when throttled. */
 export function toShopifyAppError(error: unknown): never {
@@ -65,6 +105,61 @@ export function descriptionToHtml(text: string): string {
 
 export const numericId = (gid: string) => gid.split('/').pop() ?? gid;
 
+type Picture = FileSetInput & { color: string | null };
+
+/**
+ * The product as productSet takes it (apis.md E3). Options are what the variants vary by, as the seller named them
+ * in Podforge: Color and Size for catalogue variants (a one-colour tee still says its colour), Size or the
+ * free-text option otherwise. Print-on-demand is never out of stock: variants are untracked and CONTINUE. Each
+ * variant carries its colour's picture (else the main one), the main picture first.
+ */
+export function listingInput(
+  product: Pick<ProductRow, 'id' | 'title' | 'description' | 'productType' | 'tags'>,
+  variants: Pick<VariantRow, 'option' | 'color' | 'size' | 'price' | 'sku'>[],
+  pictures: Picture[],
+): ProductSetInput {
+  const distinct = (values: (string | null)[]) => [...new Set(values.filter((v): v is string => Boolean(v)))];
+  const colours = distinct(variants.map((v) => v.color));
+  const sizes = distinct(variants.map((v) => v.size));
+  const byColourAndSize = variants.every((v) => v.color && v.size);
+  const options: { name: string; value: (v: (typeof variants)[number]) => string }[] = byColourAndSize
+    ? [
+        { name: 'Color', value: (v) => v.color as string },
+        { name: 'Size', value: (v) => v.size as string },
+      ]
+    : [{ name: variants.every((v) => v.size) ? 'Size' : 'Option', value: (v) => v.size ?? v.option }];
+  const valuesOf = (i: number) =>
+    byColourAndSize ? (i === 0 ? colours : sizes) : distinct(variants.map((v) => options[0]?.value(v) ?? v.option));
+  const files = pictures.map(({ color: _color, ...file }) => file);
+  const main = files[0];
+  return {
+    title: product.title,
+    handle: `podforge-${product.id}`,
+    descriptionHtml: descriptionToHtml(product.description),
+    productType: product.productType,
+    tags: product.tags.slice(0, 250),
+    status: 'ACTIVE',
+    productOptions: options.map((o, i) => ({
+      name: o.name,
+      position: i + 1,
+      values: valuesOf(i).map((name) => ({ name })),
+    })),
+    variants: variants.map((v) => {
+      const own = pictures.find((p) => p.color !== null && p.color === v.color);
+      const file = own ? files[pictures.indexOf(own)] : main;
+      return {
+        optionValues: options.map((o) => ({ optionName: o.name, name: o.value(v) })),
+        // numeric comes back as a decimal string; Shopify's Money is one too.
+        price: Number(v.price).toFixed(2),
+        inventoryPolicy: 'CONTINUE' as const,
+        inventoryItem: { tracked: false, ...(v.sku ? { sku: v.sku } : {}) },
+        ...(file ? { file } : {}),
+      };
+    }),
+    ...(files.length ? { files } : {}),
+  };
+}
+
 /**
  * Shopify stores of a workspace: OAuth connect, order sync, product pushes, webhooks. With SHOPIFY_API_KEY and
  * SHOPIFY_API_SECRET it talks to real shops; without them to the built-in sandbox, the fake Shopify the tests use,
@@ -75,6 +170,8 @@ export class ShopifyService {
   /** Replaceable (tests put a client with a virtual clock here). */
   client: ShopifyClient | null = null;
   private sandbox: Promise<FakeShopify> | null = null;
+  /** Fresh access tokens: refresh before expiry, one refresh at a time across instances. */
+  readonly tokens: ShopifyTokens;
 
   constructor(private readonly deps: Deps) {
     const { config } = deps;
@@ -86,14 +183,32 @@ export class ShopifyService {
         scopes: config.shopifyScopes,
         apiVersion: config.shopifyApiVersion,
         shopBaseUrl: (shop) => config.shopifyShopBaseUrl.replace('{shop}', shop),
+        now: () => deps.now().getTime(),
       });
     }
+    this.tokens = new ShopifyTokens({ ...deps, client: () => this.getClient(), migrateLegacy: this.expiringTokens });
+  }
+
+  /** A fresh access token for the store (refreshed first when it is about to expire). */
+  accessToken(row: IntegrationRow): Promise<string> {
+    return this.tokens.accessToken(row);
+  }
+
+  /** Expiring offline tokens unless this is a custom app configured for non-expiring ones (the sandbox: expiring). */
+  private get expiringTokens(): boolean {
+    return this.sandboxMode || this.deps.config.shopifyTokenMode === 'expiring';
   }
 
   /** The sandbox Shopify (null with real credentials), started once. */
   sandboxServer(): Promise<FakeShopify> | null {
     if (!this.sandboxMode) return null;
-    this.sandbox ??= startFakeShopify({ apiKey: SANDBOX_API_KEY, apiSecret: SANDBOX_API_SECRET });
+    // On the app's clock: its hmac timestamps and token expiries are read with that clock.
+    this.sandbox ??= startFakeShopify({
+      apiKey: SANDBOX_API_KEY,
+      apiSecret: SANDBOX_API_SECRET,
+      now: () => this.deps.now().getTime(),
+      store: databaseFakeShopifyStore(this.deps.db, this.deps.storage),
+    });
     return this.sandbox;
   }
 
@@ -108,6 +223,7 @@ export class ShopifyService {
       apiVersion: this.deps.config.shopifyApiVersion,
       shopBaseUrl: (shop) => `${fake.url}/${shop}`,
       authorizeBaseUrl: (shop) => `${SANDBOX_AUTHORIZE_PREFIX}/${shop}`,
+      now: () => this.deps.now().getTime(),
     });
     return this.client;
   }
@@ -155,6 +271,27 @@ export class ShopifyService {
   }
 
   /**
+   * The App URL request Shopify sends at install (apis.md E2): shop, timestamp and hmac checked as for the callback
+   * (90 s window), then OAuth starts for that shop in this browser's workspace. A redirect either way.
+   */
+  async startInstall(
+    workspaceId: string,
+    query: Record<string, string>,
+    redirectUri: string,
+  ): Promise<{ location: string } | { outcome: OAuthOutcome }> {
+    if (!isValidShopDomain(query.shop)) return { outcome: 'invalid_shop' };
+    const client = await this.getClient();
+    if (!client.verifyCallback(query)) return { outcome: 'invalid_hmac' };
+    return { location: await this.startOAuth(workspaceId, query.shop, redirectUri) };
+  }
+
+  /** OAuth again for one of the workspace's stores (another workspace's id: 404). */
+  async reconnect(workspaceId: string, id: string, redirectUri: string): Promise<string> {
+    const row = await this.store(workspaceId, id);
+    return this.startOAuth(workspaceId, row.externalId, redirectUri);
+  }
+
+  /**
    * The sandbox approval relay hands the browser a redirect: only for a flow this workspace started (its unused
    * state, shop and callback URL), so the relay can never send anyone to an address of an attacker's choosing.
    */
@@ -177,13 +314,14 @@ export class ShopifyService {
     if (!client.verifyCallback(query)) return 'invalid_hmac';
     if (!query.code) return 'failed';
     try {
-      const { accessToken, scope } = await client.exchangeCode(shop, query.code);
-      const info = await client.shop(shop, accessToken);
+      const grant = await client.exchangeCode(shop, query.code, { expiring: this.expiringTokens });
+      const info = await client.shop(shop, grant.accessToken);
       const { db, cipher, now } = this.deps;
       const values = {
         storeName: this.sandboxMode ? `${info.name} (Sandbox)` : info.name,
-        accessTokenEnc: cipher.encrypt(accessToken),
-        scopes: scope,
+        // Encrypted at rest, with its expiry; a token without expires_in (a custom app's) never expires.
+        ...grantColumns(cipher, grant, now()),
+        scopes: grant.scope,
         status: 'connected' as const,
         verifiedAt: now(),
         sandbox: this.sandboxMode,
@@ -195,6 +333,7 @@ export class ShopifyService {
           target: [integrations.workspaceId, integrations.platform, integrations.externalId],
           set: values,
         });
+      await this.subscribeWebhooks(client, shop, grant.accessToken);
       return 'connected';
     } catch (error) {
       if (error instanceof ShopifyError) return 'failed';
@@ -202,23 +341,25 @@ export class ShopifyService {
     }
   }
 
-  private async store(workspaceId: string, id: string): Promise<IntegrationRow> {
-    if (!UUID.test(id)) throw notFound('Integration');
-    const [row] = await this.deps.db
-      .select()
-      .from(integrations)
-      .where(
-        and(eq(integrations.id, id), eq(integrations.workspaceId, workspaceId), eq(integrations.platform, 'shopify')),
-      );
-    if (!row) throw notFound('Integration');
-    return row;
+  /**
+   * Per-shop subscriptions when the app has a public https address (Shopify delivers nowhere else). A topic that
+   * fails (a scope the seller's token lacks) does not undo the connection: Sync still finds what changed.
+   */
+  private async subscribeWebhooks(client: ShopifyClient, shop: string, token: string) {
+    const appUrl = this.deps.config.appUrl;
+    if (!isPublicHttpsUrl(appUrl)) return;
+    for (const topic of SHOP_WEBHOOK_TOPICS) {
+      await client.webhookSubscriptionCreate(shop, token, topic, `${appUrl}${WEBHOOK_PATH}`).catch(() => undefined);
+    }
   }
 
-  private token(row: IntegrationRow): string {
-    if (row.status !== 'connected' || !row.verifiedAt || !row.accessTokenEnc) {
-      throw conflict(`${row.storeName ?? row.externalId} is not connected. Connect it in Integrations first.`);
-    }
-    return this.deps.cipher.decrypt(row.accessTokenEnc);
+  private store(workspaceId: string, id: string): Promise<IntegrationRow> {
+    return findIntegration(this.deps.db, workspaceId, id, 'shopify');
+  }
+
+  /** The store's access token, refreshed first when it is about to expire; 409 when it must be reconnected. */
+  private token(row: IntegrationRow): Promise<string> {
+    return this.tokens.accessToken(row);
   }
 
   /** A rejected token means the store must be connected again: say so on the row too. */
@@ -227,7 +368,16 @@ export class ShopifyService {
       await this.deps.db
         .update(integrations)
         .set({ status: 'error' })
-        .where(and(eq(integrations.id, row.id), eq(integrations.workspaceId, row.workspaceId)));
+        // A store disconnected meanwhile (uninstalled) stays disconnected.
+        .where(
+          and(
+            eq(integrations.id, row.id),
+            eq(integrations.workspaceId, row.workspaceId),
+            eq(integrations.status, 'connected'),
+            // A token replaced meanwhile (refreshed by another request) was not the one refused.
+            ...(row.accessTokenEnc ? [eq(integrations.accessTokenEnc, row.accessTokenEnc)] : []),
+          ),
+        );
     }
     return toShopifyAppError(error);
   }
@@ -237,36 +387,34 @@ export class ShopifyService {
     const row = await this.store(workspaceId, id);
     await this.deps.db
       .update(integrations)
-      .set({ status: 'disconnected', accessTokenEnc: null, refreshTokenEnc: null, verifiedAt: null })
+      .set(forgottenTokens)
       .where(and(eq(integrations.id, row.id), eq(integrations.workspaceId, workspaceId)));
     return { success: true as const, integrationId: row.id };
   }
 
-  /** Reads the shop's recent orders into store_orders (one row per remote order, whatever the number of syncs). */
-  async sync(workspaceId: string, id: string): Promise<TShopifySyncResult> {
+  /**
+   * Sync: reads the shop's recent orders (with their lines and shipping address) and hands them to `ingest` (the
+   * orders module), which stores each order once; answers how many were read and how many were new.
+   */
+  async sync(
+    workspaceId: string,
+    id: string,
+    ingest: (store: IntegrationRow, orders: GqlOrder[]) => Promise<number>,
+  ): Promise<TShopifySyncResult> {
     const row = await this.store(workspaceId, id);
-    const token = this.token(row);
+    const token = await this.token(row);
     const client = await this.getClient();
-    const orders = await client.recentOrders(row.externalId, token).catch((e) => this.failWith(row, e));
+    const orders = await recentOrdersWithLines(client, row.externalId, token).catch((e) => this.failWith(row, e));
+    const created = await ingest(row, orders);
+    // Listings deleted, archived or edited in the store since they were pushed (drift, shopify-drift.ts).
+    const listings = await checkListings(this.deps, row.id, (ids) => client.listings(row.externalId, token, ids)).catch(
+      (e) =>
+        // A token without the products scope still syncs its orders; its listings are not read.
+        e instanceof ShopifyError && e.code === 'ACCESS_DENIED'
+          ? { listingsChecked: 0, listingsRemoved: 0, listingsChanged: 0 }
+          : this.failWith(row, e),
+    );
     const { db, now } = this.deps;
-    let created = 0;
-    if (orders.length > 0) {
-      const inserted = await db
-        .insert(storeOrders)
-        .values(
-          orders.map((o) => ({
-            workspaceId,
-            integrationId: row.id,
-            remoteOrderId: o.id,
-            currency: o.totalPriceSet.shopMoney.currencyCode,
-            total: o.totalPriceSet.shopMoney.amount,
-            orderedAt: new Date(o.createdAt),
-          })),
-        )
-        .onConflictDoNothing({ target: [storeOrders.integrationId, storeOrders.remoteOrderId] })
-        .returning({ id: storeOrders.id });
-      created = inserted.length;
-    }
     const lastSyncAt = now();
     await db
       .update(integrations)
@@ -277,136 +425,131 @@ export class ShopifyService {
       integrationId: row.id,
       ordersRead: orders.length,
       ordersNew: created,
+      ...listings,
       lastSyncAt: lastSyncAt.toISOString(),
     };
   }
 
+  /** Where the seller finds a pushed product: its Shopify admin page, or the sandbox page. */
+  remoteUrl(store: IntegrationRow, remoteProductId: string): string {
+    return this.sandboxMode
+      ? `/integrations/shopify-sandbox#${numericId(remoteProductId)}`
+      : `https://admin.shopify.com/store/${store.externalId.replace('.myshopify.com', '')}/products/${numericId(remoteProductId)}`;
+  }
+
   /**
-   * The push: the product goes to processing and its publication row with it; productSet with a handle made from
-   * our product id creates the product or updates the one an earlier, failed attempt made. Success: published and
-   * live. Failure: the product returns to its previous status, the publication keeps the error, 502 with it.
+   * The store side of a push (the push job runs it, modules/products/store-push.ts), so that a buyer can see and
+   * buy the product (apis.md E3): every colour's picture as a staged upload, then productSet with the handle
+   * `podforge-<product id>` as identifier (a retry, or 'Update in store', changes the same product; variants not
+   * sent are removed), ACTIVE, Color x Size, untracked variants that continue selling, each with its colour's
+   * picture and SKU; then the pictures are polled until Shopify has processed them (a FAILED one fails the push,
+   * naming it) and the product is published to the Online Store. `report` tells the job's progress.
    */
-  async publish(
+  async pushRemote(
     workspaceId: string,
     product: ProductRow,
-    previousStatus: 'draft' | 'ready' | 'live',
     store: IntegrationRow,
-  ): Promise<TStoreUploadResult> {
-    const { db, now } = this.deps;
-    const token = this.token(store);
-    const [claimed] = await db
-      .update(products)
-      .set({ status: 'processing', updatedAt: now() })
-      .where(
-        and(eq(products.id, product.id), eq(products.workspaceId, workspaceId), eq(products.status, product.status)),
-      )
-      .returning({ id: products.id });
-    if (!claimed) throw conflict(`"${product.title}" is being pushed to a store already`);
-    await db
-      .insert(publications)
-      .values({ workspaceId, productId: product.id, integrationId: store.id, status: 'processing' })
-      .onConflictDoUpdate({
-        target: [publications.productId, publications.integrationId],
-        set: { status: 'processing', error: null, updatedAt: now() },
-      });
-    const publicationWhere = and(
-      eq(publications.productId, product.id),
-      eq(publications.integrationId, store.id),
-      eq(publications.workspaceId, workspaceId),
-    );
-
+    report: (step: string) => Promise<void>,
+  ): Promise<{ remoteProductId: string; remoteUrl: string }> {
+    const token = await this.token(store);
+    const client = await this.getClient();
+    const shop = store.externalId;
+    const granted = (store.scopes ?? '').split(',').map((x) => x.trim());
+    if (store.scopes !== null && !granted.includes('write_publications')) {
+      // Without it the product would be made but never shown to buyers (E3): say so before making it.
+      throw conflict(
+        `${store.storeName ?? shop} was connected without the permission to publish products to the Online Store (write_publications). Connect it again to grant it.`,
+      );
+    }
     try {
-      const client = await this.getClient();
-      const input = await this.productInput(product);
-      const mockup = await this.mockupImage(workspaceId, product);
-      if (mockup) {
-        const source = await client.stagedUpload(store.externalId, token, mockup);
-        input.files = [{ originalSource: source, contentType: 'IMAGE', alt: product.title }];
+      const [variants, links] = await Promise.all([
+        variantsOf(this.deps.db, [product.id]).then((m) => m.get(product.id) ?? []),
+        mockupLinksOf(this.deps.db, [product.id]).then((m) => m.get(product.id) ?? []),
+      ]);
+      if (variants.length === 0) throw conflict(`"${product.title}" has no variants to sell`);
+      const pictures = links.filter((l) => l.mockup.workspaceId === workspaceId);
+      const files: (FileSetInput & { color: string | null })[] = [];
+      for (const [i, link] of pictures.entries()) {
+        await report(`Uploading pictures (${i + 1} of ${pictures.length})`);
+        const bytes = await this.deps.storage.read(link.mockup.storageKey);
+        if (!bytes) continue;
+        const alt = link.color ? `${product.title} - ${link.color}` : product.title;
+        const source = await client.stagedUpload(shop, token, {
+          filename: `${(link.color ?? 'main').toLowerCase().replace(/[^a-z0-9]+/g, '-')}.png`,
+          mimeType: 'image/png',
+          bytes,
+        });
+        files.push({ originalSource: source, contentType: 'IMAGE', alt, color: link.color });
       }
-      const remote = await client.productSet(store.externalId, token, input);
-      const remoteUrl = this.sandboxMode
-        ? `/integrations/shopify-sandbox#${numericId(remote.id)}`
-        : `https://admin.shopify.com/store/${store.externalId.replace('.myshopify.com', '')}/products/${numericId(remote.id)}`;
-      const at = now();
-      await db.transaction(async (tx) => {
-        await tx
-          .update(publications)
-          .set({
-            status: 'published',
-            remoteProductId: remote.id,
-            remoteUrl,
-            error: null,
-            publishedAt: at,
-            updatedAt: at,
-          })
-          .where(publicationWhere);
-        await tx
-          .update(products)
-          .set({ status: 'live', updatedAt: at })
-          .where(and(eq(products.id, product.id), eq(products.workspaceId, workspaceId)));
-      });
-      return { success: true, platform: 'shopify', integrationId: store.id, remoteProductId: remote.id, remoteUrl };
+      await report('Sending the product');
+      const remote = await client.productSet(shop, token, listingInput(product, variants, files));
+      // Which store variant is which of ours (by SKU): orders name the store's variant id.
+      const remoteVariants: Record<string, string> = {};
+      for (const v of remote.variants?.nodes ?? []) {
+        const match = variants.find((o) => o.sku && o.sku === v.sku);
+        if (match) remoteVariants[numericId(v.id)] = match.id;
+      }
+      await this.deps.db
+        .update(publications)
+        .set({ remoteVariants })
+        .where(
+          and(
+            eq(publications.productId, product.id),
+            eq(publications.integrationId, store.id),
+            eq(publications.workspaceId, workspaceId),
+          ),
+        );
+      await report('Waiting for Shopify to process the pictures');
+      const media = await client.waitForMedia(shop, token, remote.id, { intervalMs: 1000, count: files.length });
+      const failed = media.find((m) => m.status === 'FAILED');
+      if (failed) {
+        const reason = failed.mediaErrors?.[0]?.message;
+        throw new ShopifyError(
+          422,
+          `Shopify could not process the picture "${failed.alt}"${reason ? ` (${reason})` : ''}; push again to send it anew`,
+        );
+      }
+      await report('Publishing to the Online Store');
+      const publicationId = await client.onlineStorePublicationId(shop, token);
+      await client.publish(shop, token, remote.id, publicationId);
+      if (this.sandboxMode) {
+        // Which workspace made it: the sandbox page keeps showing it (archived, say) after the product is deleted.
+        await this.sandboxRecords().put('owner', `${shop}|${remote.id}`, { workspaceId, id: remote.id });
+      }
+      return { remoteProductId: remote.id, remoteUrl: this.remoteUrl(store, remote.id) };
     } catch (error) {
-      const message =
-        error instanceof ShopifyError || error instanceof AppError ? error.message : 'The push failed unexpectedly';
-      await db.transaction(async (tx) => {
-        await tx
-          .update(publications)
-          .set({ status: 'failed', error: message, updatedAt: now() })
-          .where(publicationWhere);
-        await tx
-          .update(products)
-          .set({ status: previousStatus, updatedAt: now() })
-          .where(
-            and(eq(products.id, product.id), eq(products.workspaceId, workspaceId), eq(products.status, 'processing')),
-          );
-      });
+      if (error instanceof ShopifyError && error.status === 401) await this.markTokenRejected(store);
+      throw error;
+    }
+  }
+
+  /** Takes a product out of a store: archived (buyers no longer see it; the seller can restore it) or deleted. */
+  async removeFromStore(store: IntegrationRow, remoteProductId: string, mode: 'archive' | 'delete'): Promise<void> {
+    const token = await this.token(store);
+    const client = await this.getClient();
+    try {
+      if (mode === 'archive') await client.archiveProduct(store.externalId, token, remoteProductId);
+      else await client.deleteProduct(store.externalId, token, remoteProductId);
+    } catch (error) {
       return this.failWith(store, error);
     }
   }
 
-  private async productInput(product: ProductRow): Promise<ProductSetInput> {
-    const variants = await this.deps.db
-      .select()
-      .from(productVariants)
-      .where(eq(productVariants.productId, product.id))
-      .orderBy(productVariants.position);
-    if (variants.length === 0) throw conflict(`"${product.title}" has no variants to sell`);
-    const optionName = 'Size';
-    return {
-      title: product.title,
-      handle: `podforge-${product.id}`,
-      descriptionHtml: descriptionToHtml(product.description),
-      productType: product.productType,
-      tags: product.tags.slice(0, 250),
-      status: 'ACTIVE',
-      productOptions: [{ name: optionName, position: 1, values: variants.map((v) => ({ name: v.option })) }],
-      variants: variants.map((v) => ({
-        optionValues: [{ optionName, name: v.option }],
-        // numeric comes back as a decimal string; Shopify's Money is one too.
-        price: Number(v.price).toFixed(2),
-        ...(v.sku ? { sku: v.sku } : {}),
-      })),
-    };
+  private async markTokenRejected(row: IntegrationRow) {
+    await this.deps.db
+      .update(integrations)
+      .set({ status: 'error' })
+      .where(and(eq(integrations.id, row.id), eq(integrations.workspaceId, row.workspaceId)));
   }
 
-  /** The product's own mockup render (a PNG in storage), if it has one. */
-  private async mockupImage(workspaceId: string, product: ProductRow) {
-    const [row] = await this.deps.db
-      .select({ storageKey: mockups.storageKey })
-      .from(productMockups)
-      .innerJoin(mockups, eq(mockups.id, productMockups.mockupId))
-      .where(and(eq(productMockups.productId, product.id), eq(productMockups.workspaceId, workspaceId)))
-      .orderBy(desc(productMockups.main), asc(productMockups.position))
-      .limit(1);
-    if (!row) return null;
-    const bytes = await this.deps.storage.read(row.storageKey);
-    return bytes ? { filename: 'mockup.png', mimeType: 'image/png', bytes } : null;
-  }
-
-  /** What this workspace's sandbox stores hold, read from the sandbox through the same client. */
+  /**
+   * What this workspace's sandbox stores hold, as a buyer and the shop's admin would see it: read from the sandbox's
+   * own state (the database, so what any instance pushed, before or after a restart). Pictures are served by the
+   * app (`sandboxFile`), since the sandbox listens on this machine's loopback only.
+   */
   async sandboxProducts(workspaceId: string): Promise<TSandboxProducts> {
-    if (!this.sandboxMode) return { sandbox: false, stores: [] };
+    const fake = await this.sandboxServer();
+    if (!fake) return { sandbox: false, stores: [] };
     const rows = await this.deps.db
       .select()
       .from(integrations)
@@ -418,16 +561,22 @@ export class ShopifyService {
           eq(integrations.status, 'connected'),
         ),
       );
-    const client = await this.getClient();
+    const picture = (url: string | null) =>
+      url?.startsWith(`${fake.url}/files/`) ? `/api/shopify/sandbox/files/${url.slice(fake.url.length + 7)}` : url;
     const stores = await Promise.all(
       rows.map(async (row) => {
-        const remote = await client.products(row.externalId, this.token(row)).catch(toShopifyAppError);
+        const remote = await fake.storefront(row.externalId);
         // Two workspaces may pick the same sandbox shop name: each sees only what it pushed.
         const mine = await this.deps.db
           .select({ remoteProductId: publications.remoteProductId })
           .from(publications)
           .where(and(eq(publications.integrationId, row.id), eq(publications.workspaceId, workspaceId)));
         const ids = new Set(mine.map((m) => m.remoteProductId));
+        const owners = await this.sandboxRecords().list<{ workspaceId: string; id?: string }>(
+          'owner',
+          `${row.externalId}|`,
+        );
+        for (const owner of owners) if (owner.workspaceId === workspaceId && owner.id) ids.add(owner.id);
         return {
           integrationId: row.id,
           shop: row.externalId,
@@ -439,11 +588,21 @@ export class ShopifyService {
               title: p.title,
               handle: p.handle,
               status: p.status,
-              productType: p.productType ?? '',
-              tags: p.tags ?? [],
-              updatedAt: p.updatedAt ?? null,
-              variants: (p.variants?.nodes ?? []).map((v) => ({ title: v.title, price: v.price, sku: v.sku })),
-              images: p.media?.nodes.length ?? 0,
+              productType: p.productType,
+              tags: p.tags,
+              updatedAt: p.updatedAt,
+              onlineStore: p.onlineStore,
+              options: p.options,
+              variants: p.variants.map((v) => ({
+                title: v.title,
+                price: v.price,
+                sku: v.sku,
+                availableForSale: v.availableForSale,
+                image: picture(v.image),
+              })),
+              images: p.images.length,
+              imageUrls: p.images.map((i) => picture(i.url) as string),
+              failedImages: p.failedImages,
             })),
         };
       }),
@@ -451,30 +610,52 @@ export class ShopifyService {
     return { sandbox: true, stores };
   }
 
-  /** A verified webhook (apis.md A4). Uninstall forgets the shop's tokens; shop/redact also drops its orders. */
-  async webhook(topic: string, shop: string) {
-    if (!isValidShopDomain(shop)) return;
+  private sandboxRecords() {
+    return databaseFakeShopifyStore(this.deps.db, this.deps.storage);
+  }
+
+  /** A picture the sandbox holds (a staged upload), for the sandbox page; null when there is none. */
+  async sandboxFile(key: string): Promise<{ bytes: Buffer; contentType: string } | null> {
+    if (!this.sandboxMode || !/^[0-9a-f]{16}\/[A-Za-z0-9._-]+$/.test(key)) return null;
+    await this.sandboxServer();
+    return this.sandboxRecords().getFile(key);
+  }
+
+  /**
+   * The store rows of a shop in every workspace that connected it (in this mode, sandbox or real): what a webhook
+   * handler acts on, since a webhook names only the shop. Other modules' handlers use it too.
+   */
+  storesOfShop(shop: string): Promise<IntegrationRow[]> {
+    return storesOfShop(this.deps.db, shop, this.sandboxMode);
+  }
+
+  /**
+   * The webhook topics this module handles (each idempotent: Shopify may deliver late or twice). The orders module
+   * registers its own (orders/paid, orders/cancelled, customers/redact, shop/redact) the same way.
+   */
+  registerWebhooks(registry: ShopifyWebhookRegistry) {
+    const forget = async (event: ShopifyWebhookEvent) => this.forgetShop(event);
+    registry.on('app/uninstalled', forget);
+    registry.on('shop/redact', forget);
+    // A customer's data request: the seller sees every order and its address on the Orders screen; nothing to send.
+    registry.on('customers/data_request', async () => undefined);
+    registry.on('products/delete', (e) => onProductDeleted(this.deps, e.shop, this.sandboxMode, e.payload));
+    registry.on('products/update', (e) => onProductUpdated(this.deps, e.shop, this.sandboxMode, e.payload));
+  }
+
+  /**
+   * app/uninstalled (and shop/redact, 48 h later): the shop's stores are disconnected and their tokens erased;
+   * shop/redact also drops its orders. A store connected again after the event happened is left alone.
+   */
+  private async forgetShop(event: ShopifyWebhookEvent) {
+    if (!isValidShopDomain(event.shop)) return;
     const { db } = this.deps;
-    const where = and(
-      eq(integrations.platform, 'shopify'),
-      eq(integrations.externalId, shop),
-      eq(integrations.sandbox, this.sandboxMode),
+    const stores = (await this.storesOfShop(event.shop)).filter(
+      (s) => !(event.triggeredAt && s.verifiedAt && s.verifiedAt.getTime() > event.triggeredAt.getTime()),
     );
-    if (topic === 'app/uninstalled' || topic === 'shop/redact') {
-      const rows = await db
-        .update(integrations)
-        .set({ status: 'disconnected', accessTokenEnc: null, refreshTokenEnc: null, verifiedAt: null })
-        .where(where)
-        .returning({ id: integrations.id });
-      if (topic === 'shop/redact' && rows.length > 0) {
-        await db.delete(storeOrders).where(
-          inArray(
-            storeOrders.integrationId,
-            rows.map((r) => r.id),
-          ),
-        );
-      }
-    }
-    // customers/data_request and customers/redact: orders are kept without any customer data; nothing to do.
+    if (stores.length === 0) return;
+    const ids = stores.map((s) => s.id);
+    await db.update(integrations).set(forgottenTokens).where(inArray(integrations.id, ids));
+    // Orders' addresses are erased by the orders module's handlers for customers/redact and shop/redact.
   }
 }

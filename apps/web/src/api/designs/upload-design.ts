@@ -1,13 +1,20 @@
-import type { TDesign } from '@podforge/contract';
+import { type TDesign, UPLOAD_ID_HEADER } from '@podforge/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { apiRequest } from '@/lib/api-client';
 import { designsQueryOptions } from './get-designs';
 
-/** `POST /api/designs/upload`: one file in the multipart field `file`. */
-export function uploadDesign(file: File): Promise<TDesign> {
+/**
+ * `POST /api/designs/upload`: one file in the multipart field `file`. `uploadId` (a random UUID) names the upload,
+ * so its place in the server's decode queue can be read meanwhile (`useUploadQueue`).
+ */
+export function uploadDesign({ file, uploadId }: { file: File; uploadId?: string }): Promise<TDesign> {
   const body = new FormData();
   body.append('file', file);
-  return api.post<TDesign>('/api/designs/upload', body);
+  return apiRequest<TDesign>('/api/designs/upload', {
+    method: 'POST',
+    body,
+    ...(uploadId ? { headers: { [UPLOAD_ID_HEADER]: uploadId } } : {}),
+  });
 }
 
 /** Spec section 7: after a successful upload the dashboard stats are refreshed. */

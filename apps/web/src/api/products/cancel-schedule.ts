@@ -2,6 +2,7 @@ import type { TSchedule } from '@podforge/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { productSchedulesQueryOptions } from './get-product-schedules';
+import { upcomingSchedulesQueryOptions } from './get-upcoming-schedules';
 
 /** `DELETE /api/schedule-upload/:id`: only a pending upload can be cancelled. */
 export const cancelSchedule = (schedule: TSchedule) =>
@@ -11,7 +12,11 @@ export function useCancelSchedule() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: cancelSchedule,
-    onSuccess: (_cancelled, schedule) =>
-      queryClient.invalidateQueries({ queryKey: productSchedulesQueryOptions(schedule.productId).queryKey }),
+    // Also on failure: a schedule that already ran shows its real status.
+    onSettled: (_cancelled, _error, schedule) =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: productSchedulesQueryOptions(schedule.productId).queryKey }),
+        queryClient.invalidateQueries({ queryKey: upcomingSchedulesQueryOptions().queryKey }),
+      ]),
   });
 }

@@ -2,6 +2,7 @@ import type { TSchedule } from '@podforge/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { productSchedulesQueryOptions } from './get-product-schedules';
+import { upcomingSchedulesQueryOptions } from './get-upcoming-schedules';
 
 export type ScheduleUploadInput = {
   productId: string;
@@ -24,6 +25,9 @@ export function useScheduleUpload() {
   return useMutation({
     mutationFn: scheduleUpload,
     onSuccess: (_schedule, input) =>
-      queryClient.invalidateQueries({ queryKey: productSchedulesQueryOptions(input.productId).queryKey }),
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: productSchedulesQueryOptions(input.productId).queryKey }),
+        queryClient.invalidateQueries({ queryKey: upcomingSchedulesQueryOptions().queryKey }),
+      ]),
   });
 }

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { productQueryOptions } from './get-product';
 import { productListsKey } from './get-products';
+import { waitForPushes } from './push-progress';
 
 export type UploadPlatform = 'shopify' | 'etsy';
 
@@ -35,6 +36,12 @@ export async function uploadProduct({
     `/api/upload/${encodeURIComponent(platform)}/${encodeURIComponent(productId)}`,
     integrationId ? { integrationId } : {},
   );
+  if (result?.state === 'running' && typeof result.integrationId === 'string') {
+    // 202: the push job is still at work; follow it (GET /api/products/:id/pushes) until it is done.
+    const [done] = await waitForPushes(productId, [result.integrationId]);
+    if (done?.state === 'published' && done.error === null) return { ...done, success: true };
+    throw new UploadRejectedError({ success: false, error: done?.error ?? 'The store is still working on it' });
+  }
   if (!result?.success) throw new UploadRejectedError(result ?? { success: false });
   return result;
 }

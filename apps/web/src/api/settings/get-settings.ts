@@ -1,4 +1,9 @@
-import { DEFAULT_STORE_FEES, DEFAULT_TARGET_MARGIN, type TWorkspaceSettings } from '@podforge/contract';
+import {
+  DEFAULT_ORDER_CONFIRMATION,
+  DEFAULT_STORE_FEES,
+  DEFAULT_TARGET_MARGIN,
+  type TWorkspaceSettings,
+} from '@podforge/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 
@@ -15,4 +20,5 @@ export const useWorkspaceSettings = (enabled = true) => useQuery({ ...settingsQu
 export const FALLBACK_SETTINGS: TWorkspaceSettings = {
   targetMargin: DEFAULT_TARGET_MARGIN,
   storeFees: DEFAULT_STORE_FEES,
+  orderConfirmation: DEFAULT_ORDER_CONFIRMATION,
 };

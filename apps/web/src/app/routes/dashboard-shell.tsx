@@ -1,13 +1,28 @@
 import { useNavigate, useSearchParams } from 'react-router';
-import { AiGeneratorScreen } from '@/features/ai-generator/components/ai-generator-screen';
-import { CreateProductScreen } from '@/features/create-product/components/create-product-screen';
-import { DashboardScreen } from '@/features/dashboard/components/dashboard-screen';
-import { IntegrationsScreen } from '@/features/integrations/components/integrations-screen';
-import { MyProductsScreen } from '@/features/my-products/components/my-products-screen';
-import { ProductPickerScreen } from '@/features/product-picker/components/product-picker-screen';
-import { UploadScreen } from '@/features/upload/components/upload-screen';
 import { AppLayout } from '../layout/app-layout';
+import { lazyScreen, ScreenSuspense } from '../lazy-screens';
 import { resolveTab, type TabId, tabPath } from '../tabs';
+
+const AiGeneratorScreen = lazyScreen(
+  async () => (await import('@/features/ai-generator/components/ai-generator-screen')).AiGeneratorScreen,
+);
+const CreateProductScreen = lazyScreen(
+  async () => (await import('@/features/create-product/components/create-product-screen')).CreateProductScreen,
+);
+const DashboardScreen = lazyScreen(
+  async () => (await import('@/features/dashboard/components/dashboard-screen')).DashboardScreen,
+);
+const IntegrationsScreen = lazyScreen(
+  async () => (await import('@/features/integrations/components/integrations-screen')).IntegrationsScreen,
+);
+const MyProductsScreen = lazyScreen(
+  async () => (await import('@/features/my-products/components/my-products-screen')).MyProductsScreen,
+);
+const ProductPickerScreen = lazyScreen(
+  async () => (await import('@/features/product-picker/components/product-picker-screen')).ProductPickerScreen,
+);
+const OrdersScreen = lazyScreen(async () => (await import('@/features/orders/components/orders-screen')).OrdersScreen);
+const UploadScreen = lazyScreen(async () => (await import('@/features/upload/components/upload-screen')).UploadScreen);
 
 /** The tabbed shell. The tab lives in the URL (path or `?tab=`), so reload and back/forward keep it. */
 export function DashboardShell({ fixedTab }: { fixedTab?: TabId }) {
@@ -16,7 +31,11 @@ export function DashboardShell({ fixedTab }: { fixedTab?: TabId }) {
   const tab = fixedTab ?? resolveTab(params.get('tab'));
   const goTo = (id: TabId) => navigate(tabPath(id));
 
-  return <AppLayout activeTab={tab}>{renderTab(tab, params, goTo)}</AppLayout>;
+  return (
+    <AppLayout activeTab={tab}>
+      <ScreenSuspense>{renderTab(tab, params, goTo)}</ScreenSuspense>
+    </AppLayout>
+  );
 }
 
 function renderTab(tab: TabId | null, params: URLSearchParams, goTo: (id: TabId) => void) {
@@ -40,6 +59,8 @@ function renderTab(tab: TabId | null, params: URLSearchParams, goTo: (id: TabId)
       return <AiGeneratorScreen />;
     case 'my-products':
       return <MyProductsScreen />;
+    case 'orders':
+      return <OrdersScreen />;
     case 'integrations':
       return <IntegrationsScreen />;
     default:

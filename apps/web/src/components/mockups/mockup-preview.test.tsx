@@ -81,6 +81,37 @@ describe('MockupPreview', () => {
     expect(screen.getByTestId('value-x')).toHaveTextContent('0');
   });
 
+  it('offers the full 2000 x 2500 server render next to Download Mockup once one is picked', async () => {
+    function Rendered() {
+      const [picked, setPicked] = useState(false);
+      return (
+        <>
+          <button type="button" onClick={() => setPicked(true)}>
+            Pick a render
+          </button>
+          <MockupPreview
+            productType="tshirt"
+            design={null}
+            fullSize={picked ? { url: '/api/mockups/m1/file', width: 2000, height: 2500 } : null}
+          />
+        </>
+      );
+    }
+    renderWithProviders(<Rendered />);
+    expect(await screen.findByTestId('full-size-hint')).toHaveTextContent('full 2000 x 2500 image');
+    expect(screen.queryByRole('link', { name: /Full size/ })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Pick a render' }));
+    const link = screen.getByRole('link', { name: 'Full size (2000 x 2500)' });
+    expect(link).toHaveAttribute('href', '/api/mockups/m1/file');
+    expect(link.getAttribute('download')).toMatch(/^mockup-tshirt-\d{8}-\d{6}\.png$/);
+    expect(screen.getByRole('button', { name: 'Download Mockup' })).toBeInTheDocument();
+  });
+
+  it('the t-shirt design area is centred in the 400-unit frame, as the template is drawn', () => {
+    const area = DESIGN_AREAS.tshirt;
+    expect(area.x + area.width / 2).toBe(200);
+  });
+
   it('names the download after the product type and a timestamp', () => {
     expect(mockupFileName('mug', new Date(2026, 10, 22, 9, 5, 7))).toBe('mockup-mug-20261122-090507.png');
   });

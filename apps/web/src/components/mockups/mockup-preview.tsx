@@ -24,6 +24,8 @@ type Props = {
   productType: string;
   design: MockupDesignSource | null;
   onChange?: (selection: MockupSelection) => void;
+  /** The picked server render (2000x2500), offered next to the canvas download; null before one is rendered. */
+  fullSize?: { url: string; width: number; height: number } | null;
 };
 
 const SLIDERS: { key: keyof MockupAdjustments; label: string; unit: string }[] = [
@@ -47,7 +49,7 @@ export function mockupFileName(productType: string, now = new Date()): string {
 /**
  * The mockup editor: the design on a real template, placed with the shared geometry the server renders with.
  */
-export function MockupPreview({ productType, design, onChange }: Props) {
+export function MockupPreview({ productType, design, onChange, fullSize }: Props) {
   const templatesQuery = useMockupTemplates(productType);
   const templates: TMockupTemplate[] = templatesQuery.data?.templates ?? [];
   const [templateId, setTemplateId] = useState<string | null>(null);
@@ -222,7 +224,19 @@ export function MockupPreview({ productType, design, onChange }: Props) {
           <Button onClick={download} disabled={!templateImage}>
             <Download /> Download Mockup
           </Button>
+          {fullSize && (
+            <Button variant="outline" asChild>
+              <a href={fullSize.url} download={mockupFileName(productType)}>
+                <Download /> Full size ({fullSize.width} x {fullSize.height})
+              </a>
+            </Button>
+          )}
         </div>
+        {!fullSize && (
+          <p className="text-xs text-slate-500" data-testid="full-size-hint">
+            Download Mockup saves this preview; Generate Mockups renders the full 2000 x 2500 image to download.
+          </p>
+        )}
         {templatesQuery.isError && <p className="text-sm text-red-600">Templates could not be loaded.</p>}
       </div>
     </div>

@@ -109,7 +109,12 @@ export function MockupRenderPanel({
 
   return (
     <div className="space-y-6">
-      <MockupPreview productType={productType} design={design} onChange={setSelection} />
+      <MockupPreview
+        productType={productType}
+        design={design}
+        onChange={setSelection}
+        fullSize={mockups.find((m) => m.id === selectedMockupId) ?? null}
+      />
       <Card>
         <CardContent className="space-y-4 pt-6">
           <div className="flex flex-wrap items-center gap-3">

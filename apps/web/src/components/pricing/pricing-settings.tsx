@@ -57,7 +57,7 @@ function PricingSettingsForm({ settings }: { settings: TWorkspaceSettings }) {
         PLATFORMS.map((p) => [p, { percent: num(form.fees[p].percent), fixed: num(form.fees[p].fixed) }]),
       ),
     };
-    const parsed = ZWorkspaceSettings.safeParse(candidate);
+    const parsed = ZWorkspaceSettings.pick({ targetMargin: true, storeFees: true }).safeParse(candidate);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const [first, platform, part] = issue?.path ?? [];

@@ -75,12 +75,12 @@ export const INITIAL_WIZARD: WizardState = {
   pricing: { catalogProductId: null, variants: [] },
 };
 
-/** Store platforms the wizard offers; only Shopify can take products today (the others answer 501). */
+/** Store platforms the wizard offers; Amazon is not built yet (its pushes answer 501). */
 export const WIZARD_PLATFORMS: { id: TStorePlatform; label: string; active: boolean }[] = [
   { id: 'shopify', label: 'Shopify', active: true },
-  { id: 'etsy', label: 'Etsy', active: false },
+  { id: 'etsy', label: 'Etsy', active: true },
   { id: 'amazon', label: 'Amazon', active: false },
-  { id: 'woocommerce', label: 'WooCommerce', active: false },
+  { id: 'woocommerce', label: 'WooCommerce', active: true },
 ];
 
 type Saved = { version: number; state: WizardState };

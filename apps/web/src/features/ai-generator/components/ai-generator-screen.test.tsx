@@ -45,7 +45,7 @@ const designs: TAiDesignResponse = {
 
 type Handler = (request: FakeRequest) => Response | Promise<Response>;
 
-function setup(routes: Record<string, Handler> = {}) {
+function setup(routes: Record<string, Handler> = {}, path = '/?tab=ai-generator') {
   const fetch = fakeFetch({
     'GET /api/dashboard/stats': () => json(stats),
     'GET /api/ai/generations': () =>
@@ -69,6 +69,7 @@ function setup(routes: Record<string, Handler> = {}) {
       <AiGeneratorScreen />
       <Toaster />
     </>,
+    { path },
   );
   return fetch;
 }
@@ -315,5 +316,19 @@ describe('AiGeneratorScreen, quick helpers', () => {
       ['/api/ai/generate-description', { title: 'Space Cat Mug', style: '', details: '' }],
       ['/api/ai/generate-tags', { title: 'Space Cat Mug', description: 'A cat in space.', category: 'Mugs' }],
     ]);
+  });
+});
+
+describe('AiGeneratorScreen: the dashboard shortcuts open their section', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it("'Generate a design' (#design-generator) focuses the design prompt; 'Write a listing' (#content-generator) the keywords", async () => {
+    setup({}, '/?tab=ai-generator#design-generator');
+    await waitFor(() => expect(screen.getByLabelText('Prompt')).toHaveFocus());
+  });
+
+  it('focuses the keywords for a listing written without a design', async () => {
+    setup({}, '/?tab=ai-generator#content-generator');
+    await waitFor(() => expect(screen.getByLabelText('Design keywords')).toHaveFocus());
   });
 });

@@ -1,3 +1,5 @@
+import { useEffect } from 'react';
+import { useLocation } from 'react-router';
 import { useDashboardStats } from '@/api/dashboard/get-dashboard-stats';
 import { ContentGenerator } from './content-generator';
 import { DesignGenerator } from './design-generator';
@@ -8,6 +10,17 @@ import { RecentGenerations } from './recent-generations';
 export function AiGeneratorScreen() {
   const stats = useDashboardStats();
   const credits = stats.data?.aiCredits;
+  const { hash } = useLocation();
+
+  // The dashboard's shortcuts open a section: '#design-generator' (Generate a design), '#content-generator' (Write a
+  // listing without a design). It is scrolled to and its first field focused.
+  useEffect(() => {
+    if (hash !== '#design-generator' && hash !== '#content-generator') return;
+    const section = document.getElementById(hash.slice(1));
+    section?.scrollIntoView?.({ block: 'start' });
+    section?.querySelector<HTMLElement>('textarea, input')?.focus();
+  }, [hash]);
+
   return (
     <div className="space-y-6">
       <div className="flex flex-wrap items-end justify-between gap-3">
@@ -21,8 +34,12 @@ export function AiGeneratorScreen() {
           </p>
         )}
       </div>
-      <ContentGenerator />
-      <DesignGenerator />
+      <section id="content-generator" aria-label="Listing from keywords">
+        <ContentGenerator />
+      </section>
+      <section id="design-generator" aria-label="AI design generator">
+        <DesignGenerator />
+      </section>
       <div className="grid gap-6 xl:grid-cols-2">
         <QuickHelpers />
         <RecentGenerations />

@@ -9,12 +9,12 @@ import { useId, useRef, useState } from 'react';
 import { useGenerateContent } from '@/api/ai/generate-content';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { CopyButton } from '@/components/ui/copy-button';
 import { inputClass } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
 import { toast } from '@/components/ui/use-toast';
 import { contentErrorNotice, QUOTA_COOLDOWN_SECONDS } from '../ai-errors';
 import { useCooldown } from '../use-cooldown';
-import { CopyButton } from './copy-button';
 import { TagList } from './tag-list';
 
 type Form = Required<Omit<TGenerateContentFromKeywords, 'seed'>>;

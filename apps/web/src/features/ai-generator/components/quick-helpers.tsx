@@ -2,13 +2,13 @@ import { Loader2, Wand2 } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { CopyButton } from '@/components/ui/copy-button';
 import { inputClass } from '@/components/ui/input';
 import { toast } from '@/components/ui/use-toast';
 import { textErrorMessage } from '../ai-errors';
 import { useGenerateDescription } from '../api/generate-description';
 import { useGenerateTags } from '../api/generate-tags';
 import { useGenerateTitle } from '../api/generate-title';
-import { CopyButton } from './copy-button';
 import { TagList } from './tag-list';
 
 /**

@@ -5,6 +5,7 @@ import { useAiGenerations } from '../api/get-ai-generations';
 
 const KIND_LABELS: Record<TAiGeneration['kind'], string> = {
   content: 'Listing',
+  analysis: 'Image analysis',
   design: 'Designs',
   title: 'Title',
   description: 'Description',

@@ -142,6 +142,14 @@ describe('CreateProductScreen (simple flow)', () => {
     vi.restoreAllMocks();
   });
 
+  it("offers the two ways in: 'Quick create' (this flow) and 'Guided wizard' (the five-step wizard at /create)", () => {
+    stubApi({ 'GET /api/designs': () => json([]) });
+    renderFlow();
+    const ways = screen.getByRole('navigation', { name: 'Ways to create a product' });
+    expect(within(ways).getByRole('link', { name: 'Quick create' })).toHaveAttribute('aria-current', 'page');
+    expect(within(ways).getByRole('link', { name: 'Guided wizard' })).toHaveAttribute('href', '/create');
+  });
+
   it('goes from upload to content to a rendered mockup to a created draft product, each step enabling the next', async () => {
     const calls = stubApi({
       'GET /api/designs': () => json([]),
@@ -308,8 +316,13 @@ describe('CreateProductScreen (simple flow)', () => {
   it('says why the listing step cannot open yet when the shortcut is used before any upload', async () => {
     stubApi({ 'GET /api/designs': () => json([]) });
     renderFlow({ step: 'details' });
-    expect(screen.getByText('Upload a design first: the listing is written for it.')).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent(/^Upload a design first: the listing is written for it\./);
     expect(currentStep()).toHaveTextContent('Upload Design');
+    // 'Write a listing' with no design: the seller can write one from keywords instead.
+    expect(screen.getByRole('link', { name: 'Write a listing from keywords' })).toHaveAttribute(
+      'href',
+      '/?tab=ai-generator#content-generator',
+    );
   });
 
   it('names the AI failure: used-up credits get their own notice, other errors the spec text', async () => {
@@ -393,6 +406,33 @@ describe('CreateProductScreen (simple flow)', () => {
       expect(await screen.findByText('No Connected Stores')).toBeInTheDocument();
       expect(screen.getByText('Connect your stores in the Integrations tab to upload products.')).toBeInTheDocument();
       expect(screen.getByRole('link', { name: 'Go to Integrations' })).toHaveAttribute('href', '/integrations');
+    });
+
+    it('still shows a failed scheduled upload and its reason while no store is connected', async () => {
+      stubApi({
+        'GET /api/integrations': () => json([{ ...store('s0', 'Old'), isConnected: false, status: 'disconnected' }]),
+        [`GET /api/products/${PRODUCT_ID}/schedules`]: () =>
+          json([
+            {
+              id: 'sch-1',
+              productId: PRODUCT_ID,
+              platform: 'shopify',
+              scheduledDate: '2026-12-24',
+              scheduledTime: '09:30',
+              timeZone: 'UTC',
+              runAt: '2026-12-24T09:30:00.000Z',
+              status: 'failed',
+              integrationId: 's0',
+              error: 'The store Old is disconnected: connect it again in Integrations.',
+              createdAt: '2026-11-22T10:00:00.000Z',
+            },
+          ]),
+      });
+      openStoresStep();
+      expect(await screen.findByText('No Connected Stores')).toBeInTheDocument();
+      const row = await screen.findByTestId('schedule');
+      expect(row).toHaveTextContent('Failed');
+      expect(row).toHaveTextContent('The store Old is disconnected: connect it again in Integrations.');
     });
 
     it('selects stores, uploads to all of them in one call and reports the count', async () => {

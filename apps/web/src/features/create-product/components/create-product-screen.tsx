@@ -1,8 +1,10 @@
 import type { TDesign } from '@podforge/contract';
 import { Loader2, RotateCcw } from 'lucide-react';
 import { useEffect } from 'react';
+import { Link } from 'react-router';
 import { useDesign } from '@/api/designs/get-design';
 import { useCreateProduct } from '@/api/products/create-product';
+import { CreateModeSwitch } from '@/components/create-mode-switch';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError } from '@/lib/api-client';
@@ -113,6 +115,9 @@ export function CreateProductScreen({ step, focus, designId = null, onProductCre
           <p className="text-slate-500">
             Upload a design, generate the listing with AI, preview the mockup and upload it to your stores.
           </p>
+          <div className="mt-3">
+            <CreateModeSwitch active="quick" />
+          </div>
         </div>
         {(state.design || state.productId) && (
           <Button variant="outline" onClick={reset}>
@@ -136,6 +141,16 @@ export function CreateProductScreen({ step, focus, designId = null, onProductCre
       {blockedStep && state.step === 'upload' && !state.design && (
         <p className="rounded-md bg-brand-50 p-3 text-sm text-brand-800" role="status">
           Upload a design first: the listing is written for it.
+          {wantedStep === 'content' && (
+            <>
+              {' '}
+              No design yet?{' '}
+              <Link to="/?tab=ai-generator#content-generator" className="font-medium underline">
+                Write a listing from keywords
+              </Link>{' '}
+              instead.
+            </>
+          )}
         </p>
       )}
 

@@ -8,17 +8,21 @@ import {
   type TDesign,
   type TVariant,
 } from '@podforge/contract';
-import { Loader2, Sparkles, Trash2 } from 'lucide-react';
+import { Loader2, ScanSearch, Sparkles, Trash2 } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
+import { useAnalyzeImage } from '@/api/ai/analyze-image';
 import { useGenerateContent } from '@/api/ai/generate-content';
 import { ListingProblems } from '@/components/listing-problems';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { CopyButton } from '@/components/ui/copy-button';
 import { inputClass } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError } from '@/lib/api-client';
+import { failureDescription } from '@/lib/failure-notice';
 import { listingProblems, parseTags, variantsFromContent } from '@/lib/listing';
+import { cn } from '@/lib/utils';
 import type { ListingContent } from '../simple-flow';
 
 const AUDIENCE_LABELS: Record<string, string> = {
@@ -58,6 +62,63 @@ export function GenerateContentStep({ design, content, focusTags, onAccept, onBa
   // Regenerate asks for other wording: each attempt sends the next seed.
   const attempts = useRef(0);
   const generate = useGenerateContent();
+  const analyze = useAnalyzeImage();
+  const busy = generate.isPending || analyze.isPending;
+
+  const applyResult = (
+    result: { title: string; description: string; tags: string[]; price: number } & Parameters<
+      typeof variantsFromContent
+    >[0],
+  ) => {
+    const next: ListingContent = {
+      title: result.title,
+      description: result.description,
+      tags: result.tags,
+      price: result.price,
+      variants: variantsFromContent(result),
+      productType,
+      platform,
+    };
+    setDraft(next);
+    setTagsText(next.tags.join(', '));
+  };
+
+  /** Analyze Image: the design's own file goes to the server, which reads the picture and writes the listing. */
+  const onAnalyze = async () => {
+    let image: Blob;
+    try {
+      const response = await fetch(design.originalUrl, { credentials: 'include' });
+      if (!response.ok) throw new Error(`${response.status}`);
+      image = new Blob([await response.arrayBuffer()], { type: response.headers.get('content-type') ?? '' });
+    } catch {
+      toast({
+        title: 'Analysis Failed',
+        description: failureDescription('Failed to analyze image. Please try again.', null),
+        variant: 'destructive',
+      });
+      return;
+    }
+    analyze.mutate(
+      { image, filename: design.name, productType, targetAudience, platform, seed: attempts.current++ },
+      {
+        onSuccess: (result) => {
+          applyResult(result);
+          const colours = result.analysis.colors.map((c) => c.name).join(', ');
+          toast({
+            title: 'Image Analyzed',
+            description: `Listing written from the picture${colours ? ` (${colours})` : ''}. Review it, then use it.`,
+            variant: 'success',
+          });
+        },
+        onError: (error) =>
+          toast({
+            title: 'Analysis Failed',
+            description: failureDescription('Failed to analyze image. Please try again.', error),
+            variant: 'destructive',
+          }),
+      },
+    );
+  };
 
   // `?focus=tags` from the dashboard's 'Generate tags' shortcut.
   useEffect(() => {
@@ -77,17 +138,7 @@ export function GenerateContentStep({ design, content, focusTags, onAccept, onBa
       },
       {
         onSuccess: (result) => {
-          const next: ListingContent = {
-            title: result.title,
-            description: result.description,
-            tags: result.tags,
-            price: result.price,
-            variants: variantsFromContent(result),
-            productType,
-            platform,
-          };
-          setDraft(next);
-          setTagsText(next.tags.join(', '));
+          applyResult(result);
           toast({
             title: 'Content Generated',
             description: 'Review the listing, edit it, then use it.',
@@ -195,10 +246,17 @@ export function GenerateContentStep({ design, content, focusTags, onAccept, onBa
               onChange={(e) => setDesignDescription(e.target.value)}
             />
           </label>
-          <Button className="w-full" onClick={onGenerate} disabled={!filename.trim() || generate.isPending}>
+          <Button className="w-full" onClick={onGenerate} disabled={!filename.trim() || busy}>
             {generate.isPending ? <Loader2 className="animate-spin" /> : <Sparkles />}
             {draft ? 'Regenerate Content' : 'Generate Content'}
           </Button>
+          {/* Spec: Analyze Image only when a file exists; it reads the picture itself rather than its name. */}
+          {design.originalUrl && (
+            <Button className="w-full" variant="outline" onClick={onAnalyze} disabled={busy}>
+              {analyze.isPending ? <Loader2 className="animate-spin" /> : <ScanSearch />}
+              {analyze.isPending ? 'Analyzing...' : 'Analyze Image'}
+            </Button>
+          )}
         </CardContent>
       </Card>
 
@@ -213,12 +271,23 @@ export function GenerateContentStep({ design, content, focusTags, onAccept, onBa
             </p>
           ) : (
             <div className="space-y-4" data-testid="listing-editor">
+              <div className="flex items-end gap-1">
+                <label className="block min-w-0 flex-1 space-y-1 text-sm font-medium">
+                  <span>Title</span>
+                  <input
+                    className={inputClass}
+                    value={current.title}
+                    onChange={(e) => edit({ title: e.target.value })}
+                  />
+                </label>
+                <CopyButton value={current.title} label="Title" />
+              </div>
+              <div className="flex items-center justify-between">
+                <span className="text-sm font-medium">Description</span>
+                <CopyButton value={current.description} label="Description" />
+              </div>
               <label className="block space-y-1 text-sm font-medium">
-                <span>Title</span>
-                <input className={inputClass} value={current.title} onChange={(e) => edit({ title: e.target.value })} />
-              </label>
-              <label className="block space-y-1 text-sm font-medium">
-                <span>Description</span>
+                <span className="sr-only">Description</span>
                 <textarea
                   className={inputClass}
                   rows={7}
@@ -236,7 +305,10 @@ export function GenerateContentStep({ design, content, focusTags, onAccept, onBa
                     onChange={(e) => setTagsText(e.target.value)}
                   />
                 </label>
-                <p className="text-xs text-slate-500">{tags.length} tags</p>
+                <div className="flex items-center justify-between">
+                  <p className="text-xs text-slate-500">{tags.length} tags</p>
+                  <CopyButton value={tags.join(', ')} label="Tags" />
+                </div>
               </div>
               <label className="block w-40 space-y-1 text-sm font-medium">
                 <span>Price (USD)</span>
@@ -258,13 +330,13 @@ export function GenerateContentStep({ design, content, focusTags, onAccept, onBa
                       <input
                         aria-label={`Variant ${index + 1} name`}
                         // min-w-0: an input's intrinsic width would otherwise push the row past a 390 px screen.
-                        className={`${inputClass} min-w-0 flex-1`}
+                        className={cn(inputClass, 'min-w-0 flex-1')}
                         value={variant.option}
                         onChange={(e) => editVariant(index, { option: e.target.value })}
                       />
                       <input
                         aria-label={`Variant ${index + 1} price`}
-                        className={`${inputClass} w-24 shrink-0`}
+                        className={cn(inputClass, 'w-24 shrink-0')}
                         type="number"
                         min={0}
                         step="0.01"

@@ -35,7 +35,7 @@ export function UploadDesignStep({ design, onDesign }: Props) {
     const file = accepted[0];
     if (!file) return;
     try {
-      const uploaded = await upload.mutateAsync(file);
+      const uploaded = await upload.mutateAsync({ file });
       toast({
         title: 'Upload Complete',
         description: `${file.name} has been uploaded successfully.`,

@@ -5,12 +5,14 @@ import { Link } from 'react-router';
 import { useIntegrations } from '@/api/integrations/get-integrations';
 import { useScheduleUpload } from '@/api/products/schedule-upload';
 import { useUploadToStores } from '@/api/products/upload-to-stores';
+import { ScheduledUploads } from '@/components/schedules/scheduled-uploads';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { inputClass } from '@/components/ui/input';
 import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/components/ui/use-toast';
-import { ScheduledUploads } from './scheduled-uploads';
+import { failureDescription } from '@/lib/failure-notice';
+import { todayInputValue } from '@/lib/schedules';
 
 const capitalise = (s: string) => (s ? s[0]?.toUpperCase() + s.slice(1) : s);
 
@@ -94,10 +96,10 @@ export function UploadToStoresStep({ productId, now = () => new Date() }: { prod
         variant: 'success',
       });
       setSelected([]);
-    } catch {
+    } catch (error) {
       toast({
         title: 'Scheduling Failed',
-        description: 'Failed to schedule upload. Please try again.',
+        description: failureDescription('Failed to schedule upload. Please try again.', error),
         variant: 'destructive',
       });
     }
@@ -128,17 +130,21 @@ export function UploadToStoresStep({ productId, now = () => new Date() }: { prod
   }
 
   if (stores.length === 0) {
+    // The schedules still show: a run that failed because its store was disconnected says so here.
     return (
-      <Card>
-        <CardContent className="flex flex-col items-center gap-3 py-12 text-center">
-          <Store className="h-10 w-10 text-slate-400" aria-hidden />
-          <p className="text-lg font-semibold">No Connected Stores</p>
-          <p className="text-sm text-slate-500">Connect your stores in the Integrations tab to upload products.</p>
-          <Button asChild>
-            <Link to="/integrations">Go to Integrations</Link>
-          </Button>
-        </CardContent>
-      </Card>
+      <div className="space-y-6">
+        <Card>
+          <CardContent className="flex flex-col items-center gap-3 py-12 text-center">
+            <Store className="h-10 w-10 text-slate-400" aria-hidden />
+            <p className="text-lg font-semibold">No Connected Stores</p>
+            <p className="text-sm text-slate-500">Connect your stores in the Integrations tab to upload products.</p>
+            <Button asChild>
+              <Link to="/integrations">Go to Integrations</Link>
+            </Button>
+          </CardContent>
+        </Card>
+        <ScheduledUploads productId={productId} />
+      </div>
     );
   }
 
@@ -192,7 +198,13 @@ export function UploadToStoresStep({ productId, now = () => new Date() }: { prod
             <div className="grid gap-3 sm:grid-cols-2">
               <label className="block space-y-1 text-sm font-medium">
                 <span>Date</span>
-                <input type="date" className={inputClass} value={date} onChange={(e) => setDate(e.target.value)} />
+                <input
+                  type="date"
+                  className={inputClass}
+                  min={todayInputValue(now())}
+                  value={date}
+                  onChange={(e) => setDate(e.target.value)}
+                />
               </label>
               <label className="block space-y-1 text-sm font-medium">
                 <span>Time</span>

@@ -100,8 +100,11 @@ afterEach(() => {
 
 describe('step indicator', () => {
   it('lets only the active and earlier steps be clicked', () => {
+    seed({ ...chosenProduct, designFiles: [wizardDesign], mockups: [mockup], selectedMockupId: MOCKUP_ID });
     setup('/create/details', {
       'GET /api/designs': () => json([]),
+      'GET /api/printful/products/71': () => json(catalogTee),
+      'GET /api/settings': () => json(settings),
     });
     const steps = screen.getByRole('list', { name: 'Wizard steps' });
     for (const name of ['1. Product', '2. Design', '3. Mockups', '4. Details'])
@@ -121,12 +124,12 @@ describe('Product step', () => {
     '/api/catalog/shopify/products?categoryId=2': () => json([template]),
   };
 
-  it('offers Shopify and coming-soon platforms, browses categories with a breadcrumb and chooses a template', async () => {
+  it('offers Shopify, Etsy and WooCommerce (Amazon coming soon), browses categories and chooses a template', async () => {
     setup('/create', routes);
-    expect(screen.getByRole('button', { name: /Etsy/ })).toBeDisabled();
-    expect(within(screen.getByRole('button', { name: /Etsy/ })).getByText('Coming Soon')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Etsy' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: 'WooCommerce' })).toBeEnabled();
     expect(screen.getByRole('button', { name: /Amazon/ })).toBeDisabled();
-    expect(screen.getByRole('button', { name: /WooCommerce/ })).toBeDisabled();
+    expect(within(screen.getByRole('button', { name: /Amazon/ })).getByText('Coming Soon')).toBeInTheDocument();
     fireEvent.click(screen.getByRole('button', { name: 'Shopify' }));
     const breadcrumb = screen.getByRole('navigation', { name: 'Breadcrumb' });
     expect(within(breadcrumb).getByText('Catalog')).toHaveAttribute('aria-current', 'page');
@@ -149,6 +152,20 @@ describe('Product step', () => {
     expect(saved().pricing).toEqual({ catalogProductId: null, variants: [] });
     fireEvent.click(next);
     expect(location()).toHaveTextContent('/create/design');
+  });
+
+  it('a Product Picker card (?product=&category=) opens the wizard with that product chosen', async () => {
+    setup('/create?product=71&category=2', routes);
+    await waitFor(() => expect(location()).toHaveTextContent(/^\/create$/));
+    expect(saved()).toMatchObject({ platform: 'shopify', selectedCategory: tshirts, selectedTemplate: template });
+    expect(await screen.findByRole('button', { name: 'Continue to Design' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: 'Shopify' })).toHaveAttribute('aria-pressed', 'true');
+  });
+
+  it('says so when the picked product is not in the catalogue, choosing nothing', async () => {
+    setup('/create?product=999&category=2', routes);
+    expect(await screen.findByRole('alert')).toHaveTextContent('The product you picked is not in the catalogue');
+    expect(saved()?.selectedTemplate ?? null).toBeNull();
   });
 
   it('shows Continue to Design only on a category without subcategories; the breadcrumb goes back up', async () => {
@@ -238,6 +255,7 @@ describe('Design step', () => {
   });
 
   it("shows 'Upload failed' when the upload call fails without a reason", async () => {
+    seed(chosenProduct);
     setup('/create/design', {
       'GET /api/designs': () => json([]),
       'POST /api/upload/files': () => new Response('', { status: 500 }),
@@ -247,6 +265,7 @@ describe('Design step', () => {
   });
 
   it('sends the AI prompt to /api/ai/designs and shows the real error (no images are invented)', async () => {
+    seed(chosenProduct);
     const fetch = setup('/create/design', {
       'GET /api/designs': () => json([]),
       'POST /api/ai/designs': () => json({ error: 'Route POST /api/ai/designs not found', code: 'NOT_FOUND' }, 404),
@@ -377,9 +396,21 @@ describe('Mockups step', () => {
     expect(saved().selectedMockupId).toBe('m-white');
   });
 
-  it('asks for a design first when there is none', () => {
-    setup('/create/mockups', {});
-    expect(screen.getByText('Choose a design first: the mockups show it.')).toBeInTheDocument();
+  it('a typed address of a later step opens the first step that is not complete', async () => {
+    seed(chosenProduct);
+    setup('/create/mockups', { 'GET /api/designs': () => json([]) });
+    await waitFor(() => expect(location()).toHaveTextContent('/create/design'));
+    expect(screen.getByRole('heading', { level: 2, name: 'Design' })).toBeInTheDocument();
+  });
+
+  it('with nothing chosen, /create/pricing opens the Product step and asks the server nothing else', async () => {
+    const fetch = setup('/create/pricing', {
+      'GET /api/catalog/shopify/categories': () => json([apparel, tshirts]),
+    });
+    await waitFor(() => expect(location()).toHaveTextContent(/^\/create$/));
+    expect(screen.getByRole('heading', { level: 2, name: 'Product' })).toBeInTheDocument();
+    expect(fetch.calls.map((c) => c.url.pathname)).not.toContain('/api/integrations');
+    expect(fetch.calls.map((c) => c.url.pathname).some((p) => p.startsWith('/api/printful/products'))).toBe(false);
   });
 });
 
@@ -409,13 +440,19 @@ describe('Details step', () => {
     });
     const next = screen.getByRole('button', { name: 'Continue to Pricing' });
     expect(next).toBeDisabled();
+    // Generate waits for the catalogue product, whose colours and sizes the text may promise.
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Generate AI Content' })).toBeEnabled());
     fireEvent.click(screen.getByRole('button', { name: 'Generate AI Content' }));
     await waitFor(() => expect(screen.getByLabelText('Title')).toHaveValue('Retro Sunset Tee'));
+    // The listing is written for the chosen blank and only the colours and sizes the product is sold in.
     expect(fetch.calls.find((c) => c.url.pathname === '/api/ai/generate-content')?.body).toEqual({
       filename: 'Sunset',
       productType: 'tshirt',
       platform: 'shopify',
       designId: DESIGN_ID,
+      catalogProductId: 71,
+      colors: ['White'],
+      sizes: ['S'],
     });
     expect(next).toBeEnabled();
     expect(saved().details).toEqual({
@@ -448,7 +485,7 @@ describe('Details step', () => {
   });
 
   it('shows the server reason when generation fails', async () => {
-    seed({ ...chosenProduct, designFiles: [wizardDesign] });
+    seed({ ...chosenProduct, designFiles: [wizardDesign], mockups: [mockup], selectedMockupId: MOCKUP_ID });
     setup('/create/details', {
       'POST /api/ai/generate-content': () => json({ error: 'AI credits used up', code: 'QUOTA' }, 429),
       'GET /api/printful/products/71': () => json(catalogTee),

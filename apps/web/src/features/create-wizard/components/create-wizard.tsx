@@ -1,12 +1,14 @@
 import { mockupProductType } from '@podforge/contract';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { CreateModeSwitch } from '@/components/create-mode-switch';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { cn } from '@/lib/utils';
+import { usePickedProduct } from '../use-picked-product';
 import { useWizardCatalog } from '../use-wizard-catalog';
 import { useWizardState } from '../use-wizard-state';
-import { productTypeFor } from '../wizard-state';
+import { canContinue, productTypeFor, type WizardState } from '../wizard-state';
 import { WIZARD_STEPS, type WizardStepId } from '../wizard-steps';
 import { DesignStep } from './design-step';
 import { DetailsStep } from './details-step';
@@ -15,16 +17,42 @@ import { PricingStep } from './pricing-step';
 import { ProductStep } from './product-step';
 import { VariantsCard } from './variants-card';
 
-/** The five steps; the step in the path is the source of truth, the saved state keeps what was chosen. */
+/** The furthest step the state allows: the first one whose needs are not met (the last when all are). */
+export function furthestStepIndex(state: WizardState): number {
+  const open = WIZARD_STEPS.findIndex((s) => !canContinue(state, s.id));
+  return open === -1 ? WIZARD_STEPS.length - 1 : open;
+}
+
+/**
+ * The five steps; the step in the path is the source of truth, the saved state keeps what was chosen. A typed or
+ * bookmarked address of a later step than the state allows opens the first step that is not complete instead.
+ */
 export function CreateWizard({ step }: { step: WizardStepId }) {
   const { state, update, reset } = useWizardState();
   const navigate = useNavigate();
-  const activeIndex = WIZARD_STEPS.findIndex((s) => s.id === step);
+  const picked = usePickedProduct(update);
+  const wantedIndex = WIZARD_STEPS.findIndex((s) => s.id === step);
+  const furthest = furthestStepIndex(state);
+  const tooFar = wantedIndex > furthest;
+  const activeIndex = tooFar ? furthest : wantedIndex;
   const active = WIZARD_STEPS[activeIndex];
+  const current = active?.id ?? 'product';
 
-  useEffect(() => update({ step }), [step, update]);
+  // Set when Upload Product is done: the state is reset and the seller goes to My Products, not to step one.
+  const finished = useRef(false);
+  useEffect(() => {
+    const target = WIZARD_STEPS[furthest];
+    if (tooFar && target && !finished.current) navigate(target.path, { replace: true });
+  }, [tooFar, furthest, navigate]);
+  useEffect(() => {
+    if (!tooFar) update({ step });
+  }, [step, tooFar, update]);
   // The catalogue product's variants matter from the Mockups step on (its colours are rendered).
-  const pricing = useWizardCatalog(state, update, step === 'mockups' || step === 'details' || step === 'pricing');
+  const pricing = useWizardCatalog(
+    state,
+    update,
+    current === 'mockups' || current === 'details' || current === 'pricing',
+  );
 
   // Spec section 4: next and previous move one step.
   const go = (offset: 1 | -1) => {
@@ -41,13 +69,16 @@ export function CreateWizard({ step }: { step: WizardStepId }) {
       <div>
         <h1 className="text-2xl font-bold tracking-tight">Create Product</h1>
         <p className="text-slate-500">Five steps from catalogue product to store listing.</p>
+        <div className="mt-3">
+          <CreateModeSwitch active="wizard" />
+        </div>
       </div>
       <ol className="flex flex-wrap gap-2" aria-label="Wizard steps">
         {WIZARD_STEPS.map((s, index) => {
           const reachable = index <= activeIndex;
           const className = cn(
             'flex items-center gap-2 rounded-full border px-3 py-1.5 text-sm',
-            s.id === step
+            s.id === current
               ? 'border-brand-600 bg-brand-600 text-white'
               : reachable
                 ? 'border-brand-200 text-brand-700'
@@ -56,7 +87,7 @@ export function CreateWizard({ step }: { step: WizardStepId }) {
           return (
             <li key={s.id}>
               {reachable ? (
-                <Link to={s.path} className={className} aria-current={s.id === step ? 'step' : undefined}>
+                <Link to={s.path} className={className} aria-current={s.id === current ? 'step' : undefined}>
                   {index + 1}. {s.label}
                 </Link>
               ) : (
@@ -69,9 +100,19 @@ export function CreateWizard({ step }: { step: WizardStepId }) {
         })}
       </ol>
       <h2 className="text-lg font-semibold">{active?.label}</h2>
-      {step === 'product' && <ProductStep state={state} update={update} onNext={next} />}
-      {step === 'design' && <DesignStep state={state} update={update} onBack={back} onNext={next} />}
-      {step === 'mockups' &&
+      {picked.loading && (
+        <p className="text-sm text-slate-500" role="status">
+          Opening the product you picked…
+        </p>
+      )}
+      {picked.notFound && (
+        <p className="text-sm text-red-600" role="alert">
+          The product you picked is not in the catalogue any more: choose one below.
+        </p>
+      )}
+      {current === 'product' && <ProductStep state={state} update={update} onNext={next} />}
+      {current === 'design' && <DesignStep state={state} update={update} onBack={back} onNext={next} />}
+      {current === 'mockups' &&
         (firstDesign ? (
           <MockupsStep
             design={firstDesign}
@@ -96,14 +137,15 @@ export function CreateWizard({ step }: { step: WizardStepId }) {
         ) : (
           <MissingPrerequisite text="Choose a design first: the mockups show it." onBack={back} />
         ))}
-      {step === 'details' && <DetailsStep state={state} update={update} onBack={back} onNext={next} />}
-      {step === 'pricing' && (
+      {current === 'details' && <DetailsStep state={state} update={update} onBack={back} onNext={next} />}
+      {current === 'pricing' && (
         <PricingStep
           state={state}
           update={update}
           pricing={pricing}
           onBack={back}
           onDone={() => {
+            finished.current = true;
             reset();
             navigate('/?tab=my-products');
           }}

@@ -1,6 +1,8 @@
+import type { TCatalogProductDetail } from '@podforge/contract';
 import { Loader2, Sparkles } from 'lucide-react';
 import { useState } from 'react';
 import { useGenerateContent } from '@/api/ai/generate-content';
+import { useCatalogProduct } from '@/api/catalog/get-catalog-product';
 import { ListingProblems } from '@/components/listing-problems';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
@@ -10,6 +12,18 @@ import { ApiError } from '@/lib/api-client';
 import { listingProblems, parseTags } from '@/lib/listing';
 import type { WizardUpdate } from '../use-wizard-state';
 import { canContinue, productTypeFor, selectedMockup, type WizardState } from '../wizard-state';
+
+/** The colours and sizes of the enabled variants, in catalogue order; nothing while the catalogue is loading. */
+function offeredColoursAndSizes(
+  catalog: TCatalogProductDetail | undefined,
+  choices: readonly { catalogVariantId: number }[],
+): { colors?: string[]; sizes?: string[] } {
+  if (!catalog || choices.length === 0) return {};
+  const enabled = new Set(choices.map((c) => c.catalogVariantId));
+  const chosen = catalog.variants.filter((v) => enabled.has(v.id));
+  if (chosen.length === 0) return {};
+  return { colors: [...new Set(chosen.map((v) => v.color))], sizes: [...new Set(chosen.map((v) => v.size))] };
+}
 
 type Props = { state: WizardState; update: WizardUpdate; onBack: () => void; onNext: () => void };
 
@@ -25,6 +39,9 @@ export function DetailsStep({ state, update, onBack, onNext }: Props) {
   const prices = state.pricing.variants.map((v) => v.price);
   const price = prices.length ? Math.min(...prices) : null;
   const problems = listingProblems({ title: details.title, tags: details.tags, platform });
+  const catalogProductId = state.pricing.catalogProductId;
+  const catalog = useCatalogProduct(catalogProductId);
+  const offered = offeredColoursAndSizes(catalog.data, state.pricing.variants);
 
   const setDetails = (patch: Partial<WizardState['details']>) =>
     update((s) => ({ details: { ...s.details, ...patch } }));
@@ -32,7 +49,15 @@ export function DetailsStep({ state, update, onBack, onNext }: Props) {
   const onGenerate = () => {
     if (!design) return;
     generate.mutate(
-      { filename: design.name, productType, platform, designId: design.id },
+      {
+        filename: design.name,
+        productType,
+        platform,
+        designId: design.id,
+        // The text names the chosen blank and promises only the colours and sizes the product is sold in.
+        ...(catalogProductId ? { catalogProductId } : {}),
+        ...offered,
+      },
       {
         onSuccess: (result) => {
           update({
@@ -62,7 +87,7 @@ export function DetailsStep({ state, update, onBack, onNext }: Props) {
         <Card>
           <CardHeader className="flex flex-row items-center justify-between gap-3">
             <CardTitle className="text-base">Listing</CardTitle>
-            <Button onClick={onGenerate} disabled={!design || generate.isPending}>
+            <Button onClick={onGenerate} disabled={!design || generate.isPending || catalog.isLoading}>
               {generate.isPending ? <Loader2 className="animate-spin" /> : <Sparkles />}
               {generate.isPending ? 'Generating...' : 'Generate AI Content'}
             </Button>

@@ -1,15 +1,8 @@
-import type { TMockup } from '@podforge/contract';
+import { AI_PRODUCT_TYPE_LABELS, type TAiProductType, type TMockup } from '@podforge/contract';
 import { type ReactNode, useState } from 'react';
 import type { MockupDesignSource } from '@/components/mockups/mockup-preview';
 import { MockupRenderPanel } from '@/components/mockups/mockup-render-panel';
 import { Button } from '@/components/ui/button';
-
-const PRODUCT_TYPE_LABELS: Record<string, string> = {
-  tshirt: 'T-shirt',
-  hoodie: 'Hoodie',
-  mug: 'Mug',
-  poster: 'Poster',
-};
 
 type Props = {
   /** The design to place (the wizard's first selected design). */
@@ -48,7 +41,7 @@ export function MockupsStep({
     <div className="space-y-6">
       <p className="text-sm text-slate-600">
         <span className="font-medium">{design.name ?? 'Your design'}</span> on a{' '}
-        {PRODUCT_TYPE_LABELS[productType] ?? productType}.
+        {AI_PRODUCT_TYPE_LABELS[productType as TAiProductType] ?? productType}.
       </p>
       {offer}
       <MockupRenderPanel

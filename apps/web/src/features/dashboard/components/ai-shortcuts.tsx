@@ -23,7 +23,8 @@ const SHORTCUTS = [
     icon: Tags,
   },
   {
-    to: '/create-product?step=design',
+    // The AI design generator itself (the simple flow's design step only uploads).
+    to: '/?tab=ai-generator#design-generator',
     title: 'Generate a design',
     description: 'Typographic and vector artwork',
     icon: Palette,

@@ -70,6 +70,16 @@ describe('DashboardScreen', () => {
     expect(onNavigate).toHaveBeenLastCalledWith('my-products');
     await userEvent.click(screen.getByRole('button', { name: /AI Generator/ }));
     expect(onNavigate).toHaveBeenLastCalledWith('ai-generator');
+
+    // AI shortcuts: 'Generate a design' opens the AI design generator itself.
+    expect(screen.getByRole('link', { name: /Generate a design/ })).toHaveAttribute(
+      'href',
+      '/?tab=ai-generator#design-generator',
+    );
+    expect(screen.getByRole('link', { name: /Write a listing/ })).toHaveAttribute(
+      'href',
+      '/create-product?step=details',
+    );
   });
 
   it('falls back to zeros and the empty-list text when the calls fail', async () => {

@@ -32,7 +32,7 @@ export function PerformanceSnapshot({
           <dl>
             <Row label="Sales" value={formatMoney(store.sales)} />
             <Row label="Profit" value={formatMoney(store.profit)} />
-            <Row label="Conversion" value={store.conversionRate === null ? '—' : `${store.conversionRate}%`} />
+            <Row label="Conversion" value={store.conversionRate === null ? 'No data' : `${store.conversionRate}%`} />
             <Row label="Avg Order Value" value={formatMoney(store.aov)} />
           </dl>
         ) : (

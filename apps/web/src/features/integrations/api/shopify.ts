@@ -1,6 +1,12 @@
-import type { TSandboxProducts, TShopifySyncResult, TShopifyValidateDomainResult } from '@podforge/contract';
+import type {
+  TSandboxOrderInput,
+  TSandboxProducts,
+  TShopifySyncResult,
+  TShopifyValidateDomainResult,
+} from '@podforge/contract';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { integrationsQueryOptions } from '@/api/integrations/get-integrations';
+import { productListsKey } from '@/api/products/get-products';
 import { api } from '@/lib/api-client';
 
 /** `GET /api/shopify/validate-domain?shop=` (spec section 7): on success the browser goes to /auth/shopify/start. */
@@ -18,6 +24,8 @@ export function useSyncShopify() {
     onSettled: async () => {
       await queryClient.invalidateQueries({ queryKey: integrationsQueryOptions().queryKey });
       await queryClient.invalidateQueries({ queryKey: ['dashboard'] });
+      // Sync marks products deleted, archived or edited in the store.
+      await queryClient.invalidateQueries({ queryKey: productListsKey });
     },
   });
 }
@@ -41,3 +49,21 @@ export const sandboxProductsQueryOptions = () =>
   });
 
 export const useSandboxProducts = () => useQuery(sandboxProductsQueryOptions());
+
+/** `POST /api/shopify/sandbox/orders`: a paid test order in a sandbox shop, sent to the app as `orders/paid`. */
+export const placeSandboxOrder = (input: TSandboxOrderInput) =>
+  api.post<{ remoteOrderId: string; name: string; total: string; currency: string }>(
+    '/api/shopify/sandbox/orders',
+    input,
+  );
+
+export function usePlaceSandboxOrder() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: placeSandboxOrder,
+    onSettled: async () => {
+      await queryClient.invalidateQueries({ queryKey: ['orders'] });
+      await queryClient.invalidateQueries({ queryKey: ['dashboard'] });
+    },
+  });
+}

@@ -51,7 +51,15 @@ describe('FulfillmentServices', () => {
     expect(await screen.findByText('Printful Connected')).toBeInTheDocument();
     const printful = screen.getByTestId('fulfillment-printful');
     expect(await within(printful).findByText('My Print Store')).toBeInTheDocument();
+    // Disconnect asks first: Cancel sends nothing.
     await user.click(within(printful).getByRole('button', { name: 'Disconnect' }));
+    const ask = await screen.findByRole('dialog', { name: 'Disconnect Printful?' });
+    await user.click(within(ask).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(connected).toBe(true);
+    await user.click(within(printful).getByRole('button', { name: 'Disconnect' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Disconnect Printful?' });
+    await user.click(within(confirm).getByRole('button', { name: 'Disconnect' }));
     expect(await within(printful).findByText('Not connected')).toBeInTheDocument();
   });
 
@@ -61,7 +69,47 @@ describe('FulfillmentServices', () => {
       fakeFetch({ '/api/printful/status': () => json({ connected: false, oauthConfigured: false }) }),
     );
     renderWithProviders(<FulfillmentServices />);
-    expect(await screen.findByText(/Set PRINTFUL_CLIENT_ID and PRINTFUL_CLIENT_SECRET/)).toBeInTheDocument();
+    // Plain words for sellers; the variable names are in the README, for the operator.
+    expect(
+      await screen.findByText(/The operator of this app has not enabled the Printful connection yet/),
+    ).toBeInTheDocument();
+    expect(document.body.textContent).not.toMatch(/PRINTFUL_|_SECRET|_TOKEN/);
     expect(screen.getByRole('button', { name: 'Connect' })).toBeDisabled();
+  });
+
+  it('lets the seller choose the Printful store orders go to when the account has several', async () => {
+    let chosen = false;
+    const fetch = fakeFetch({
+      '/api/printful/status': () =>
+        json(
+          chosen
+            ? { connected: true, oauthConfigured: true, via: 'oauth', storeName: 'Second Store' }
+            : { connected: false, oauthConfigured: true, choosingStore: true },
+        ),
+      '/api/printful/stores': () =>
+        json([
+          { id: 1, name: 'Main Store' },
+          { id: 2, name: 'Second Store' },
+        ]),
+      'POST /api/printful/store': () => {
+        chosen = true;
+        return json({ connected: true, oauthConfigured: true, via: 'oauth', storeName: 'Second Store' });
+      },
+    });
+    vi.stubGlobal('fetch', fetch);
+    const user = userEvent.setup();
+    renderWithProviders(
+      <>
+        <FulfillmentServices />
+        <Toaster />
+      </>,
+      { path: '/integrations?printful=choose_store' },
+    );
+    expect(await screen.findByText('Choose a Printful Store')).toBeInTheDocument();
+    const printful = screen.getByTestId('fulfillment-printful');
+    await user.click(await within(printful).findByRole('button', { name: 'Second Store' }));
+    expect(fetch.calls.find((c) => c.method === 'POST')?.body).toEqual({ storeId: 2 });
+    expect(await within(printful).findByText('Second Store')).toBeInTheDocument();
+    expect(within(printful).getByText('Connected')).toBeInTheDocument();
   });
 });

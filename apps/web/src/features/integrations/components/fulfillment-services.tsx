@@ -1,12 +1,14 @@
 import { Factory, Globe, Printer } from 'lucide-react';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { Button } from '@/components/ui/button';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError } from '@/lib/api-client';
 import { useDisconnectPrintful } from '../api/disconnect-printful';
 import { usePrintfulStatus } from '../api/get-printful-status';
+import { useChoosePrintfulStore, usePrintfulStores } from '../api/printful-stores';
 import { ComingSoonCard, IntegrationBadge, IntegrationCard } from './integration-card';
 
 /** What the OAuth callback reports back in `?printful=` (see printful.routes.ts). */
@@ -31,16 +33,62 @@ const OUTCOMES: Record<string, { title: string; description: string; variant: 's
     description: 'Printful did not accept the authorisation. Please try again.',
     variant: 'destructive',
   },
+  choose_store: {
+    title: 'Choose a Printful Store',
+    description: 'Your Printful account has several stores: choose the one your orders go to.',
+    variant: 'success',
+  },
   not_configured: {
-    title: 'Printful Not Configured',
-    description: 'Set PRINTFUL_CLIENT_ID and PRINTFUL_CLIENT_SECRET on the server to connect Printful.',
+    title: 'Printful Not Available',
+    description: 'The operator of this app has not enabled the Printful connection yet.',
     variant: 'destructive',
   },
 };
 
+/** After Connect, an account with several stores: the seller picks the one orders go to. */
+function ChooseStore() {
+  const { data: stores, isPending, isError } = usePrintfulStores(true);
+  const choose = useChoosePrintfulStore();
+  if (isPending) return <Skeleton className="h-16" />;
+  if (isError || !stores) {
+    return (
+      <p role="alert" className="text-sm text-red-600">
+        Your Printful stores could not be read. Connect again.
+      </p>
+    );
+  }
+  return (
+    <div className="space-y-2" data-testid="printful-store-choice">
+      <p className="text-sm text-slate-600">Choose the Printful store your orders go to:</p>
+      {stores.map((store) => (
+        <Button
+          key={store.id}
+          variant="outline"
+          className="w-full"
+          disabled={choose.isPending}
+          onClick={() =>
+            choose.mutate(store.id, {
+              onSuccess: () => toast({ title: 'Printful Connected', description: `Orders go to ${store.name}.` }),
+              onError: (error) =>
+                toast({
+                  title: 'Printful Not Connected',
+                  description: error instanceof ApiError ? (error.serverMessage ?? error.message) : 'Please try again.',
+                  variant: 'destructive',
+                }),
+            })
+          }
+        >
+          {store.name}
+        </Button>
+      ))}
+    </div>
+  );
+}
+
 function PrintfulCard() {
   const { data: status, isPending, isError } = usePrintfulStatus();
   const disconnect = useDisconnectPrintful();
+  const [confirming, setConfirming] = useState(false);
 
   const badge = isPending ? (
     <Skeleton className="h-5 w-20" />
@@ -60,19 +108,34 @@ function PrintfulCard() {
       description="Print-on-demand fulfilment with 300+ products"
       badge={badge}
     >
-      {status?.connected ? (
+      {status?.choosingStore && status.via !== 'oauth' ? (
+        <ChooseStore />
+      ) : status?.connected ? (
         <div className="space-y-3">
           <p className="text-sm text-slate-600">
             Store: <span className="font-medium text-slate-900">{status.storeName ?? 'Printful'}</span>
           </p>
           {status.via === 'token' ? (
-            <p className="text-xs text-slate-500">Connected by the server's PRINTFUL_TOKEN setting.</p>
+            <p className="text-xs text-slate-500">
+              Connected for everyone using this app by its operator (catalogue only). Orders go to the Printful Sandbox
+              until you connect your own Printful store.
+            </p>
           ) : (
             <Button
               variant="outline"
               className="w-full"
               disabled={disconnect.isPending}
-              onClick={() =>
+              onClick={() => setConfirming(true)}
+            >
+              {disconnect.isPending ? 'Disconnecting...' : 'Disconnect'}
+            </Button>
+          )}
+          {confirming && (
+            <ConfirmDialog
+              title="Disconnect Printful?"
+              confirmLabel="Disconnect"
+              onClose={() => setConfirming(false)}
+              onConfirm={() =>
                 disconnect.mutate(undefined, {
                   onSuccess: () =>
                     toast({ title: 'Printful Disconnected', description: 'The bundled catalogue is in use again.' }),
@@ -86,8 +149,11 @@ function PrintfulCard() {
                 })
               }
             >
-              {disconnect.isPending ? 'Disconnecting...' : 'Disconnect'}
-            </Button>
+              <p>
+                The catalogue goes back to the bundled Printful snapshot. Products you made stay as they are; you can
+                connect again at any time.
+              </p>
+            </ConfirmDialog>
           )}
         </div>
       ) : status && !status.oauthConfigured ? (
@@ -96,8 +162,8 @@ function PrintfulCard() {
             Connect
           </Button>
           <p className="text-xs text-slate-500">
-            Set PRINTFUL_CLIENT_ID and PRINTFUL_CLIENT_SECRET (or PRINTFUL_TOKEN) on the server to connect. Until then
-            the bundled catalogue is used.
+            The operator of this app has not enabled the Printful connection yet. Until then the bundled catalogue
+            (Printful's products, sizes and prices) is used.
           </p>
         </div>
       ) : (
@@ -105,6 +171,13 @@ function PrintfulCard() {
         <Button asChild className="w-full" disabled={isPending}>
           <a href="/api/printful/oauth/start">Connect</a>
         </Button>
+      )}
+      {!isPending && status?.via !== 'oauth' && (
+        <p className="mt-3 text-xs text-slate-500" data-testid="printful-sandbox-note">
+          <span className="mr-1 rounded bg-amber-100 px-1.5 py-0.5 font-medium text-amber-800">Sandbox</span>
+          Store orders are printed by the built-in Printful Sandbox: nothing is charged, and a test parcel ships with
+          tracking.
+        </p>
       )}
     </IntegrationCard>
   );

@@ -1,7 +1,7 @@
-import { Link } from 'react-router';
 import { Card } from '@/components/ui/card';
-import { Skeleton } from '@/components/ui/skeleton';
 import { useSandboxProducts } from '../api/shopify';
+import { SandboxLoadState, SandboxPageHeader } from './sandbox-page';
+import { TestOrderForm } from './test-order-form';
 
 /** `/integrations/shopify-sandbox`: what this workspace pushed to the built-in Shopify sandbox. */
 export function ShopifySandboxScreen() {
@@ -9,21 +9,12 @@ export function ShopifySandboxScreen() {
 
   return (
     <div className="space-y-6">
-      <div>
-        <Link to="/integrations" className="text-sm text-brand-600 hover:underline">
-          &larr; Back to Integrations
-        </Link>
-        <h1 className="mt-2 text-2xl font-bold tracking-tight">Shopify Sandbox</h1>
-        <p className="text-slate-500">
-          Products pushed to your sandbox store. The sandbox is a local practice shop; nothing here is on a real store.
-        </p>
-      </div>
-      {isPending ? (
-        <Skeleton className="h-32" />
-      ) : isError ? (
-        <p role="alert" className="text-sm text-red-600">
-          Could not read the sandbox store. Please try again.
-        </p>
+      <SandboxPageHeader title="Shopify Sandbox">
+        Products pushed to your sandbox store, as a buyer would see them. The sandbox is a local practice shop; nothing
+        here is on a real store.
+      </SandboxPageHeader>
+      {isPending || isError ? (
+        <SandboxLoadState isPending={isPending} what="the sandbox store" />
       ) : !data.sandbox ? (
         <p className="text-sm text-slate-600">This server is connected to real Shopify stores; there is no sandbox.</p>
       ) : data.stores.length === 0 ? (
@@ -40,32 +31,79 @@ export function ShopifySandboxScreen() {
               <ul className="grid gap-3 md:grid-cols-2">
                 {store.products.map((product) => (
                   <li key={product.id} id={product.id}>
-                    <Card className="space-y-2 p-4" data-testid="sandbox-product">
-                      <div className="flex items-center justify-between gap-2">
-                        <h3 className="font-semibold">{product.title}</h3>
-                        <span className="rounded-full bg-green-100 px-2 py-0.5 text-xs text-green-800">
-                          {product.status}
-                        </span>
+                    <Card className="space-y-3 p-4" data-testid="sandbox-product">
+                      <div className="flex gap-3">
+                        {product.imageUrls[0] ? (
+                          <img
+                            src={product.imageUrls[0]}
+                            alt={`${product.title}, main`}
+                            className="h-24 w-20 shrink-0 rounded-md border object-cover"
+                          />
+                        ) : (
+                          <div className="flex h-24 w-20 shrink-0 items-center justify-center rounded-md border bg-slate-50 text-xs text-slate-400">
+                            No picture
+                          </div>
+                        )}
+                        <div className="min-w-0 flex-1 space-y-1">
+                          <div className="flex flex-wrap items-center justify-between gap-2">
+                            <h3 className="font-semibold">{product.title}</h3>
+                            <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs text-slate-700">
+                              {product.status}
+                            </span>
+                          </div>
+                          <p
+                            className={
+                              product.onlineStore
+                                ? 'text-sm font-medium text-green-700'
+                                : 'text-sm font-medium text-amber-700'
+                            }
+                            data-testid="online-store"
+                          >
+                            {product.onlineStore
+                              ? 'On the Online Store: buyers can see it'
+                              : 'Not on the Online Store: buyers cannot see it'}
+                          </p>
+                          <p className="text-xs text-slate-500">
+                            {product.productType} · handle {product.handle} · {product.images} picture
+                            {product.images === 1 ? '' : 's'}
+                            {product.options.length > 0 && <> · options {product.options.join(', ')}</>}
+                          </p>
+                          {product.tags.length > 0 && (
+                            <p className="text-xs text-slate-600">{product.tags.join(', ')}</p>
+                          )}
+                        </div>
                       </div>
-                      <p className="text-xs text-slate-500">
-                        {product.productType} · handle {product.handle} · {product.images} image
-                        {product.images === 1 ? '' : 's'}
-                      </p>
-                      {product.tags.length > 0 && <p className="text-xs text-slate-600">{product.tags.join(', ')}</p>}
+                      {product.failedImages.map((f) => (
+                        <p key={f.alt} role="alert" className="rounded-md bg-red-50 px-2 py-1 text-xs text-red-700">
+                          Picture "{f.alt}" failed: {f.message}
+                        </p>
+                      ))}
                       <table className="w-full text-left text-sm">
                         <thead>
                           <tr className="text-slate-500">
+                            <th className="font-medium">Picture</th>
                             <th className="font-medium">Variant</th>
                             <th className="font-medium">Price</th>
                             <th className="font-medium">SKU</th>
+                            <th className="font-medium">Availability</th>
                           </tr>
                         </thead>
                         <tbody>
                           {product.variants.map((v) => (
-                            <tr key={`${v.title}-${v.sku ?? ''}`}>
+                            <tr key={`${v.title}-${v.sku ?? ''}`} data-testid="sandbox-variant">
+                              <td>
+                                {v.image ? (
+                                  <img src={v.image} alt={v.title} className="h-10 w-8 rounded object-cover" />
+                                ) : (
+                                  <span className="text-xs text-slate-400">none</span>
+                                )}
+                              </td>
                               <td>{v.title}</td>
                               <td>{v.price}</td>
                               <td>{v.sku ?? '-'}</td>
+                              <td className={v.availableForSale ? 'text-green-700' : 'text-red-700'}>
+                                {v.availableForSale ? 'Available' : 'Sold out'}
+                              </td>
                             </tr>
                           ))}
                         </tbody>
@@ -75,6 +113,7 @@ export function ShopifySandboxScreen() {
                 ))}
               </ul>
             )}
+            <TestOrderForm store={store} />
           </section>
         ))
       )}

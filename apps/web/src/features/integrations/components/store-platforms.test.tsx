@@ -23,7 +23,24 @@ const store = (over: Record<string, unknown> = {}) => ({
 });
 
 describe('StorePlatforms', () => {
-  it('shows a skeleton first, then Shopify with domain validation, and coming-soon cards', async () => {
+  it('offers Reconnect on a store Shopify no longer accepts, which starts the approval for that store', async () => {
+    vi.stubGlobal(
+      'fetch',
+      fakeFetch({
+        '/api/integrations': () => json([store({ status: 'error', isConnected: false })]),
+      }),
+    );
+    const navigate = vi.fn();
+    const user = userEvent.setup();
+    renderWithProviders(<StorePlatforms onNavigate={navigate} />);
+    const row = await screen.findByTestId('shopify-store', {}, { timeout: 2000 });
+    expect(within(row).getByText('Reconnect needed')).toBeInTheDocument();
+    expect(within(row).getByRole('button', { name: 'Sync' })).toBeDisabled();
+    await user.click(within(row).getByRole('button', { name: 'Reconnect' }));
+    expect(navigate).toHaveBeenCalledWith('/auth/shopify/reconnect/i1');
+  });
+
+  it('shows a skeleton first, then Shopify with domain validation, Etsy and WooCommerce, and Amazon coming soon', async () => {
     const fetch = fakeFetch({
       '/api/integrations': () => json([]),
       '/api/shopify/validate-domain?shop=nope.myshopify.com': () =>
@@ -44,11 +61,13 @@ describe('StorePlatforms', () => {
     expect(screen.getByTestId('store-platforms-loading')).toBeInTheDocument();
     const shopify = await screen.findByTestId('store-shopify', {}, { timeout: 2000 });
 
-    for (const name of ['etsy', 'amazon', 'woocommerce']) {
-      const card = screen.getByTestId(`store-${name}`);
-      expect(within(card).getByText('Coming Soon')).toBeInTheDocument();
-      expect(within(card).getByRole('button', { name: 'Not Available' })).toBeDisabled();
-    }
+    const amazon = screen.getByTestId('store-amazon');
+    expect(within(amazon).getByText('Coming Soon')).toBeInTheDocument();
+    expect(within(amazon).getByRole('button', { name: 'Not Available' })).toBeDisabled();
+    expect(within(screen.getByTestId('store-etsy')).getByRole('button', { name: 'Connect Etsy' })).toBeEnabled();
+    expect(
+      within(screen.getByTestId('store-woocommerce')).getByRole('button', { name: 'Use the sandbox store' }),
+    ).toBeEnabled();
 
     const input = within(shopify).getByLabelText('Store domain');
     const connect = within(shopify).getByRole('button', { name: 'Connect' });
@@ -84,6 +103,9 @@ describe('StorePlatforms', () => {
               integrationId: 'i1',
               ordersRead: 0,
               ordersNew: 0,
+              listingsChecked: 3,
+              listingsRemoved: 1,
+              listingsChanged: 0,
               lastSyncAt: '2026-01-02T00:00:00Z',
             })
           : json({ error: 'Shopify rejected the access token; reconnect the store', code: 'UPSTREAM_ERROR' }, 502);
@@ -114,8 +136,11 @@ describe('StorePlatforms', () => {
     );
     expect(screen.queryByLabelText('Store domain')).not.toBeInTheDocument();
 
+    expect(within(row).queryByRole('button', { name: 'Reconnect' })).not.toBeInTheDocument();
     await user.click(within(row).getByRole('button', { name: 'Sync' }));
-    expect(await within(row).findByRole('status')).toHaveTextContent('Synced successfully');
+    expect(await within(row).findByRole('status')).toHaveTextContent(
+      'Synced successfully. 1 product was deleted or archived in your store: see My Products.',
+    );
     await user.click(within(row).getByRole('button', { name: 'Sync' }));
     await vi.waitFor(() =>
       expect(within(row).getByRole('status')).toHaveTextContent(
@@ -124,6 +149,10 @@ describe('StorePlatforms', () => {
     );
 
     await user.click(within(row).getByRole('button', { name: 'Disconnect' }));
+    const confirm = await screen.findByRole('dialog', { name: /^Disconnect .*\?$/ });
+    expect(screen.queryByLabelText('Store domain')).not.toBeInTheDocument();
+    await user.click(within(confirm).getByRole('button', { name: 'Disconnect' }));
     expect(await screen.findByLabelText('Store domain')).toBeInTheDocument();
+    expect(document.body.textContent).not.toMatch(/SHOPIFY_API|_SECRET/);
   });
 });

@@ -1,14 +1,22 @@
-import { SHOPIFY_DOMAIN_PATTERN, shopifyDomainMessage, type TIntegration } from '@podforge/contract';
-import { Package, ShoppingBag, ShoppingCart, Store } from 'lucide-react';
+import {
+  SHOPIFY_DOMAIN_PATTERN,
+  shopifyDomainMessage,
+  type TIntegration,
+  type TShopifySyncResult,
+} from '@podforge/contract';
+import { Package, ShoppingBag } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useIntegrations } from '@/api/integrations/get-integrations';
 import { Button } from '@/components/ui/button';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError } from '@/lib/api-client';
 import { useDisconnectShopify, useSyncShopify, validateShopifyDomain } from '../api/shopify';
+import { EtsyCard } from './etsy-card';
 import { ComingSoonCard, IntegrationBadge, IntegrationCard } from './integration-card';
+import { WooCommerceCard } from './woocommerce-card';
 
 /** Spec section 9: the Store Platforms skeleton shows this long first. */
 export const STORE_SKELETON_MS = 700;
@@ -80,10 +88,22 @@ function ConnectForm({ onNavigate }: { onNavigate: (url: string) => void }) {
   );
 }
 
-function ConnectedStore({ store }: { store: TIntegration }) {
+/** 'Synced successfully', and what Sync found changed in the store, in a seller's words. */
+export function syncSummary(result: Pick<TShopifySyncResult, 'listingsRemoved' | 'listingsChanged'>): string {
+  const products = (n: number) => (n === 1 ? '1 product was' : `${n} products were`);
+  const found = [
+    result.listingsRemoved > 0 && `${products(result.listingsRemoved)} deleted or archived in your store`,
+    result.listingsChanged > 0 && `${products(result.listingsChanged)} edited in your store`,
+  ].filter(Boolean);
+  if (found.length === 0) return 'Synced successfully';
+  return `Synced successfully. ${found.join('; ')}: see My Products.`;
+}
+
+function ConnectedStore({ store, onNavigate }: { store: TIntegration; onNavigate: (url: string) => void }) {
   const sync = useSyncShopify();
   const disconnect = useDisconnectShopify();
   const [feedback, setFeedback] = useState<{ ok: boolean; text: string } | null>(null);
+  const [confirming, setConfirming] = useState(false);
   const statusLabel = store.isConnected ? 'Connected' : store.status === 'error' ? 'Reconnect needed' : store.status;
 
   return (
@@ -99,37 +119,51 @@ function ConnectedStore({ store }: { store: TIntegration }) {
         Last sync: {store.lastSyncAt ? new Date(store.lastSyncAt).toLocaleString() : 'never'}
       </p>
       <div className="flex flex-wrap gap-2">
+        {store.status === 'error' && (
+          // Shopify no longer accepts the store's access: approve Podforge again for the same shop.
+          <Button size="sm" onClick={() => onNavigate(`/auth/shopify/reconnect/${encodeURIComponent(store.id)}`)}>
+            Reconnect
+          </Button>
+        )}
         <Button
           size="sm"
           disabled={!store.isConnected || sync.isPending}
           onClick={() => {
             setFeedback(null);
             sync.mutate(store.id, {
-              onSuccess: () => setFeedback({ ok: true, text: 'Synced successfully' }),
+              onSuccess: (result) => setFeedback({ ok: true, text: syncSummary(result) }),
               onError: (error) => setFeedback({ ok: false, text: errorText(error, 'Sync failed') }),
             });
           }}
         >
           {sync.isPending ? 'Syncing...' : 'Sync'}
         </Button>
-        <Button
-          size="sm"
-          variant="outline"
-          disabled={disconnect.isPending}
-          onClick={() =>
-            disconnect.mutate(store.id, {
-              onSuccess: () => toast({ title: 'Store Disconnected', description: `${store.name} was disconnected.` }),
-              onError: (error) =>
-                toast({
-                  title: 'Disconnect Failed',
-                  description: errorText(error, 'Please try again.'),
-                  variant: 'destructive',
-                }),
-            })
-          }
-        >
+        <Button size="sm" variant="outline" disabled={disconnect.isPending} onClick={() => setConfirming(true)}>
           Disconnect
         </Button>
+        {confirming && (
+          <ConfirmDialog
+            title={`Disconnect ${store.name}?`}
+            confirmLabel="Disconnect"
+            onClose={() => setConfirming(false)}
+            onConfirm={() =>
+              disconnect.mutate(store.id, {
+                onSuccess: () => toast({ title: 'Store Disconnected', description: `${store.name} was disconnected.` }),
+                onError: (error) =>
+                  toast({
+                    title: 'Disconnect Failed',
+                    description: errorText(error, 'Please try again.'),
+                    variant: 'destructive',
+                  }),
+              })
+            }
+          >
+            <p>
+              Products stop going to this store and its orders are no longer read. What is already in the store stays
+              there; scheduled uploads to it will fail until you connect it again.
+            </p>
+          </ConfirmDialog>
+        )}
         {store.sandbox && (
           <Button size="sm" variant="link" asChild>
             <Link to="/integrations/shopify-sandbox">View sandbox store</Link>
@@ -173,15 +207,15 @@ function ShopifyCard({ onNavigate }: { onNavigate: (url: string) => void }) {
         {stores.length > 0 && (
           <ul className="space-y-2">
             {stores.map((store) => (
-              <ConnectedStore key={store.id} store={store} />
+              <ConnectedStore key={store.id} store={store} onNavigate={onNavigate} />
             ))}
           </ul>
         )}
         {!anyConnected && <ConnectForm onNavigate={onNavigate} />}
         {sandbox && (
           <p className="text-xs text-slate-500">
-            Sandbox: the server has no SHOPIFY_API_KEY, so stores connect to a local practice shop. Nothing reaches a
-            real store.
+            Sandbox: the operator of this app has not set up its Shopify app yet, so stores connect to a practice shop.
+            Nothing reaches a real store.
           </p>
         )}
       </div>
@@ -243,19 +277,14 @@ export function StorePlatforms({ onNavigate = goTo }: { onNavigate?: (url: strin
   return (
     <div className="mt-4 grid gap-4 md:grid-cols-2">
       <ShopifyCard onNavigate={onNavigate} />
-      <ComingSoonCard testId="store-etsy" icon={Store} name="Etsy" description="Handmade and vintage marketplace" />
+      <EtsyCard onNavigate={onNavigate} />
       <ComingSoonCard
         testId="store-amazon"
         icon={Package}
         name="Amazon"
         description="The world's largest marketplace"
       />
-      <ComingSoonCard
-        testId="store-woocommerce"
-        icon={ShoppingCart}
-        name="WooCommerce"
-        description="WordPress e-commerce"
-      />
+      <WooCommerceCard />
     </div>
   );
 }

@@ -160,6 +160,7 @@ describe('MyProductsScreen', () => {
               storeUrl: 'https://sunset.myshopify.com/products/live-one',
             }),
             product('d', { title: 'Busy one', status: 'processing' }),
+            product('e', { title: 'Gone one', status: 'ready', storeNotice: 'Deleted in store' }),
           ]),
         ),
     });
@@ -181,6 +182,11 @@ describe('MyProductsScreen', () => {
       expect(rowOf(title).queryByRole('link', { name: 'View in Store' })).not.toBeInTheDocument();
     }
     expect(live.queryByRole('button', { name: /Upload to/ })).not.toBeInTheDocument();
+    // Deleted in the store: the row says so, and the product can be uploaded again.
+    const gone = rowOf('Gone one');
+    expect(gone.getByTestId('store-notice')).toHaveTextContent('Deleted in store');
+    expect(gone.getByRole('button', { name: 'Upload to Shopify' })).toBeEnabled();
+    expect(live.queryByTestId('store-notice')).not.toBeInTheDocument();
     expect(live.queryByRole('button', { name: 'Processing...' })).not.toBeInTheDocument();
     const busy = rowOf('Busy one');
     expect(busy.getByRole('button', { name: 'Processing...' })).toBeDisabled();
@@ -207,6 +213,56 @@ describe('MyProductsScreen', () => {
     expect(post.body).toEqual({});
     expect(await screen.findByText('Live on Shopify')).toBeInTheDocument();
     expect(listCalls()).toHaveLength(2);
+  });
+
+  it('sends a double click on Upload to Shopify once, and the success stays', async () => {
+    let status: TProduct['status'] = 'ready';
+    const { fetch, user } = setup({
+      'GET /api/products': () => json(pageOf([product('p1', { title: 'Cat Tee', status })])),
+      'POST /api/upload/shopify/p1': () => {
+        if (status === 'live') return json({ error: '"Cat Tee" is already live', code: 'CONFLICT' }, 409);
+        status = 'live';
+        return json({ success: true, platform: 'shopify' });
+      },
+    });
+    await user.dblClick(await screen.findByRole('button', { name: 'Upload to Shopify' }));
+    expect(await toastText('Upload Successful')).toContain('Cat Tee was uploaded to Shopify.');
+    expect(await screen.findByText('Live on Shopify')).toBeInTheDocument();
+    expect(fetch.calls.filter((c) => c.method === 'POST')).toHaveLength(1);
+    expect(screen.queryByText('Upload Failed')).not.toBeInTheDocument();
+  });
+
+  it("shows a product's next scheduled upload, and Schedule opens scheduling for any product", async () => {
+    const { user } = setup({
+      'GET /api/products': () =>
+        json(pageOf([product('p1', { title: 'Cat Tee' }), product('p2', { title: 'Dog Mug', status: 'ready' })])),
+      'GET /api/schedules': () =>
+        json([
+          {
+            id: 's1',
+            productId: 'p2',
+            platform: 'shopify',
+            scheduledDate: '2026-12-24',
+            scheduledTime: '09:30',
+            timeZone: 'UTC',
+            runAt: '2026-12-24T09:30:00.000Z',
+            status: 'pending',
+            integrationId: 'store-1',
+            error: null,
+            createdAt: '2026-11-22T10:00:00.000Z',
+          },
+        ]),
+      'GET /api/integrations': () => json([]),
+      'GET /api/products/p1/schedules': () => json([]),
+    });
+    await screen.findByText('Dog Mug');
+    const next = await within(screen.getByText('Dog Mug').closest('li') as HTMLElement).findByTestId('next-schedule');
+    expect(next).toHaveTextContent(/Next upload: .*2026.* to Shopify/);
+    expect(within(screen.getByText('Cat Tee').closest('li') as HTMLElement).queryByTestId('next-schedule')).toBeNull();
+
+    await user.click(rowOf('Cat Tee').getByRole('button', { name: 'Schedule' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Schedule Upload' });
+    expect(await within(dialog).findByText(/No Connected Stores/)).toBeInTheDocument();
   });
 
   it('toasts Upload Failed with the fixed sentence and the server reason on its own line', async () => {

@@ -1,5 +1,6 @@
 import type { TProduct } from '@podforge/contract';
 import { useProduct } from '@/api/products/get-product';
+import { ScheduleSection } from '@/components/schedules/schedule-dialog';
 import { Dialog } from '@/components/ui/dialog';
 import { StatusBadge } from '@/components/ui/status-badge';
 import { formatPrice, productTypeLabel } from '../product-format';
@@ -88,6 +89,8 @@ export function PreviewProductDialog({ product: listed, onClose }: { product: TP
           </ul>
         </>
       )}
+      <h4 className="mt-5 mb-2 text-sm font-semibold">Scheduled uploads</h4>
+      <ScheduleSection product={product} />
     </Dialog>
   );
 }

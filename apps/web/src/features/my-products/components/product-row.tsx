@@ -1,17 +1,32 @@
 import type { TProduct } from '@podforge/contract';
-import { CheckCircle2, Copy, ExternalLink, Eye, Loader2, Pencil, Trash2, Upload } from 'lucide-react';
+import {
+  AlertTriangle,
+  CalendarClock,
+  CheckCircle2,
+  Copy,
+  ExternalLink,
+  Eye,
+  Loader2,
+  Pencil,
+  Trash2,
+  Upload,
+} from 'lucide-react';
 import type * as React from 'react';
+import { useRef, useState } from 'react';
 import { useDuplicateProduct } from '@/api/products/duplicate-product';
+import { useNextSchedule } from '@/api/products/get-upcoming-schedules';
 import {
   UPLOAD_PLATFORM_LABELS,
   type UploadPlatform,
   UploadRejectedError,
   useUploadProduct,
 } from '@/api/products/upload-product';
+import { ScheduleDialog } from '@/components/schedules/schedule-dialog';
 import { Button } from '@/components/ui/button';
 import { StatusBadge } from '@/components/ui/status-badge';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError } from '@/lib/api-client';
+import { platformLabel } from '@/lib/schedules';
 import { formatDate, formatPrice, formatVariantCount, productTypeLabel } from '../product-format';
 import { ProductThumbnail } from './product-thumbnail';
 
@@ -48,8 +63,16 @@ export function twoLines(message: string, reason: string | null): React.ReactNod
 export function ProductRow({ product, onEdit, onPreview, onDelete }: Props) {
   const upload = useUploadProduct();
   const duplicate = useDuplicateProduct();
+  const [scheduling, setScheduling] = useState(false);
+  const next = useNextSchedule(product.id).data ?? null;
 
+  // A double click sends two clicks before the button re-renders disabled or the row shows the product live: the
+  // second must not be sent (its 409 'already live' would replace the success with 'Upload Failed'). After a success
+  // the row stays guarded (the product is live and cannot be uploaded again); after a failure the seller may retry.
+  const pushing = useRef(false);
   const uploadTo = (platform: UploadPlatform) => {
+    if (pushing.current) return;
+    pushing.current = true;
     const name = UPLOAD_PLATFORM_LABELS[platform];
     upload.mutate(
       { platform, productId: product.id },
@@ -60,12 +83,14 @@ export function ProductRow({ product, onEdit, onPreview, onDelete }: Props) {
             description: `${product.title} was uploaded to ${name}.`,
             variant: 'success',
           }),
-        onError: (error) =>
+        onError: (error) => {
+          pushing.current = false;
           toast({
             title: 'Upload Failed',
             description: twoLines(`Failed to upload product to ${name}. Please try again.`, failureReason(error)),
             variant: 'destructive',
-          }),
+          });
+        },
       },
     );
   };
@@ -96,6 +121,15 @@ export function ProductRow({ product, onEdit, onPreview, onDelete }: Props) {
           <div className="flex flex-wrap items-center gap-2">
             <h3 className="truncate font-semibold">{product.title}</h3>
             <StatusBadge status={product.status} />
+            {product.storeNotice && (
+              // What the store did to the listing (deleted, archived, edited there), found by a webhook or Sync.
+              <span
+                className="inline-flex items-center gap-1 text-xs font-medium text-amber-700"
+                data-testid="store-notice"
+              >
+                <AlertTriangle className="h-3.5 w-3.5" aria-hidden="true" /> {product.storeNotice}
+              </span>
+            )}
           </div>
           <p className="flex flex-wrap gap-x-3 gap-y-1 text-sm text-slate-500">
             <span className="font-medium text-slate-900">{formatPrice(product.price)}</span>
@@ -105,6 +139,24 @@ export function ProductRow({ product, onEdit, onPreview, onDelete }: Props) {
               Created <time dateTime={product.createdAt}>{formatDate(product.createdAt)}</time>
             </span>
           </p>
+          {next && (
+            <p className="flex items-center gap-1 text-sm text-amber-800" data-testid="next-schedule">
+              <CalendarClock className="h-4 w-4" aria-hidden="true" />
+              {next.status === 'running' ? 'Uploading now to ' : 'Next upload: '}
+              {next.status === 'running' ? (
+                platformLabel(next.platform)
+              ) : (
+                <>
+                  <time dateTime={next.runAt}>
+                    {new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(
+                      new Date(next.runAt),
+                    )}
+                  </time>{' '}
+                  to {platformLabel(next.platform)}
+                </>
+              )}
+            </p>
+          )}
         </div>
       </div>
       <div className="flex flex-wrap items-center gap-2 sm:pl-20 2xl:pl-0">
@@ -117,13 +169,18 @@ export function ProductRow({ product, onEdit, onPreview, onDelete }: Props) {
         <Button variant="outline" size="sm" onClick={duplicateIt} disabled={duplicate.isPending}>
           <Copy aria-hidden="true" /> {duplicate.isPending ? 'Duplicating...' : 'Duplicate'}
         </Button>
+        <Button variant="outline" size="sm" onClick={() => setScheduling(true)}>
+          <CalendarClock aria-hidden="true" /> Schedule
+        </Button>
+        {scheduling && <ScheduleDialog product={product} onClose={() => setScheduling(false)} />}
         <Button variant="outline" size="sm" onClick={() => onDelete(product)} className="text-red-700 hover:bg-red-50">
           <Trash2 aria-hidden="true" /> Delete
         </Button>
         {product.status === 'live' ? (
           <>
             <span className="inline-flex h-8 items-center gap-1.5 rounded-md bg-blue-50 px-3 text-sm font-medium text-blue-800">
-              <CheckCircle2 className="h-4 w-4" aria-hidden="true" /> Live on Shopify
+              <CheckCircle2 className="h-4 w-4" aria-hidden="true" /> Live on{' '}
+              {product.liveOn?.length ? product.liveOn.map(platformLabel).join(' and ') : 'Shopify'}
             </span>
             {product.storeUrl && (
               <Button variant="outline" size="sm" asChild>

@@ -1,5 +1,5 @@
 import type { TCatalogProduct, TCatalogProductPage } from '@podforge/contract';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { json, renderWithProviders } from '@/test/render';
@@ -65,6 +65,12 @@ describe('ProductPickerScreen', () => {
     expect(img).toHaveAttribute('src', '/templates/catalog/products/1/white.svg');
     fireEvent.error(img);
     expect(await screen.findByText('Image unavailable')).toBeInTheDocument();
+    // A card opens the wizard with that product (and its category) chosen.
+    const [first] = screen.getAllByTestId('catalog-product');
+    expect(within(first as HTMLElement).getByRole('link', { name: 'Create a product on Product 1' })).toHaveAttribute(
+      'href',
+      '/create?product=1&category=24',
+    );
   });
 
   it('sends the category, price band and search, and pages for real', async () => {

@@ -63,6 +63,10 @@ describe('UploadScreen', () => {
     const answers = { 'good.png': deferred<Response>(), 'bad.png': deferred<Response>() };
     vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
       const url = String(input);
+      // The queue place is asked while a file uploads; nobody waits in this test.
+      if (url.startsWith('/api/designs/queue/')) {
+        return json({ uploadId: url.split('/').pop(), state: 'unknown', position: null, waiting: 0 });
+      }
       calls.push({ url, init });
       if (url !== '/api/designs/upload') throw new Error(`Unexpected request to ${url}`);
       const file = (init?.body instanceof FormData ? init.body.get('file') : null) as File | null;
@@ -92,7 +96,8 @@ describe('UploadScreen', () => {
       expect(init?.method).toBe('POST');
       expect(init?.credentials).toBe('include');
       expect(init?.body).toBeInstanceOf(FormData);
-      expect(init?.headers).toBeUndefined();
+      // The only header is the upload's id (the browser sets the multipart content type itself).
+      expect(Object.keys(init?.headers ?? {})).toEqual(['x-upload-id']);
       const form = init?.body as FormData;
       expect([...form.keys()]).toEqual(['file']);
       expect(form.get('file')).toBeInstanceOf(File);
@@ -126,6 +131,10 @@ describe('UploadScreen', () => {
     expect(within(good).queryByRole('progressbar')).not.toBeInTheDocument();
     expect(bad).toHaveAttribute('data-status', 'error');
     expect(bad).toHaveTextContent('Upload failed • Please try again');
+    // The server's reason, under the spec's notice and on the item: a text file named .png says so.
+    const reason = 'bad.png is not a PNG, JPEG, SVG or PDF file (checked by its content)';
+    expect(screen.getByTestId('failure-reason')).toHaveTextContent(reason);
+    expect(bad).toHaveTextContent(reason);
     expect(within(bad).queryByRole('button', { name: 'Process Design' })).not.toBeInTheDocument();
 
     await userEvent.click(screen.getByRole('button', { name: 'Remove bad.png' }));
@@ -166,7 +175,11 @@ describe('UploadScreen', () => {
   });
 
   it('uploads a file of exactly 50 MB (the limit is inclusive)', async () => {
-    const fetchSpy = vi.fn(async () => json(design, 201));
+    const fetchSpy = vi.fn(async (input: RequestInfo | URL) =>
+      String(input).startsWith('/api/designs/queue/')
+        ? json({ uploadId: 'x', state: 'unknown', position: null, waiting: 0 })
+        : json(design, 201),
+    );
     vi.stubGlobal('fetch', fetchSpy);
     renderWithProviders(<UploadScreen />);
 
@@ -176,6 +189,50 @@ describe('UploadScreen', () => {
 
     await waitFor(() => expect(screen.getByTestId('upload-item')).toHaveAttribute('data-status', 'complete'));
     expect(screen.queryByTestId('rejections')).not.toBeInTheDocument();
-    expect(fetchSpy).toHaveBeenCalledTimes(1);
+    expect(fetchSpy.mock.calls.filter(([url]) => url === '/api/designs/upload')).toHaveLength(1);
+  });
+
+  it("shows a waiting upload's place in the server's decode queue, then that it is processed, then the result", async () => {
+    const answer = deferred<Response>();
+    let uploadId = '';
+    const places = [
+      { state: 'waiting', position: 2, waiting: 3 },
+      { state: 'waiting', position: 1, waiting: 2 },
+      { state: 'processing', position: null, waiting: 1 },
+    ];
+    const polls: string[] = [];
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = String(input);
+      if (url === '/api/designs/upload') {
+        uploadId = (init?.headers as Record<string, string> | undefined)?.['x-upload-id'] ?? '';
+        return answer.promise;
+      }
+      if (url.startsWith('/api/designs/queue/')) {
+        polls.push(url);
+        const place = places[Math.min(polls.length, places.length) - 1];
+        return json({ uploadId: url.split('/').pop(), ...place });
+      }
+      throw new Error(`Unexpected request to ${url}`);
+    });
+    renderWithProviders(<UploadScreen />);
+    await userEvent.upload(screen.getByTestId('file-input'), [png('queued.png')]);
+
+    const item = await screen.findByTestId('upload-item');
+    expect(await within(item).findByText('Waiting in queue • position 2 of 3')).toBeInTheDocument();
+    // The browser asks for its own upload: the id it sent with the file.
+    expect(uploadId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(polls[0]).toBe(`/api/designs/queue/${uploadId}`);
+    expect(
+      await within(item).findByText('Waiting in queue • position 1 of 2', {}, { timeout: 5000 }),
+    ).toBeInTheDocument();
+    expect(await within(item).findByText('Processing the file…', {}, { timeout: 5000 })).toBeInTheDocument();
+
+    answer.resolve(json(design, 201));
+    await waitFor(() => expect(item).toHaveAttribute('data-status', 'complete'));
+    expect(within(item).queryByTestId('queue-position')).not.toBeInTheDocument();
+    // Once the upload is answered, the place is no longer asked for.
+    const asked = polls.length;
+    await new Promise((r) => setTimeout(r, 1200));
+    expect(polls).toHaveLength(asked);
   });
 });

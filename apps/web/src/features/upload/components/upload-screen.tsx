@@ -8,6 +8,8 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { toast } from '@/components/ui/use-toast';
 import { DESIGN_ACCEPT } from '@/lib/design-files';
+import { failureDescription, serverReason } from '@/lib/failure-notice';
+import { QueuePosition } from './queue-position';
 
 /** Spec section 3 'Upload queue item' (client only), plus the stored design once complete. */
 export type UploadQueueItem = {
@@ -16,6 +18,8 @@ export type UploadQueueItem = {
   progress: number;
   status: 'uploading' | 'complete' | 'error';
   design?: TDesign;
+  /** Why the server refused the file, when it said. */
+  reason?: string | null;
 };
 
 /** Spec section 4: the bar shows a fixed 75% while a file uploads. */
@@ -42,7 +46,7 @@ export function UploadScreen() {
       const id = crypto.randomUUID();
       setQueue((items) => [...items, { id, file, progress: UPLOADING_PROGRESS, status: 'uploading' }]);
       // mutateAsync: per-call callbacks of mutate() fire only for the latest call, and several files upload at once.
-      upload.mutateAsync(file).then(
+      upload.mutateAsync({ file, uploadId: id }).then(
         (design) => {
           update(id, { status: 'complete', progress: 100, design });
           toast({
@@ -51,11 +55,11 @@ export function UploadScreen() {
             variant: 'success',
           });
         },
-        () => {
-          update(id, { status: 'error', progress: 0 });
+        (error: unknown) => {
+          update(id, { status: 'error', progress: 0, reason: serverReason(error) });
           toast({
             title: 'Upload Failed',
-            description: `Failed to upload ${file.name} . Please try again.`,
+            description: failureDescription(`Failed to upload ${file.name} . Please try again.`, error),
             variant: 'destructive',
           });
         },
@@ -153,6 +157,7 @@ export function UploadScreen() {
                         <Loader2 className="h-4 w-4 animate-spin text-slate-400" aria-hidden />
                       </div>
                     )}
+                    {item.status === 'uploading' && <QueuePosition uploadId={item.id} />}
                     {item.status === 'complete' && (
                       <p className="mt-1 flex items-center gap-1 text-sm text-green-600">
                         <CheckCircle2 className="h-4 w-4" aria-hidden /> Upload complete
@@ -160,9 +165,12 @@ export function UploadScreen() {
                       </p>
                     )}
                     {item.status === 'error' && (
-                      <p className="mt-1 flex items-center gap-1 text-sm text-red-600">
-                        <XCircle className="h-4 w-4" aria-hidden /> Upload failed • Please try again
-                      </p>
+                      <>
+                        <p className="mt-1 flex items-center gap-1 text-sm text-red-600">
+                          <XCircle className="h-4 w-4" aria-hidden /> Upload failed • Please try again
+                        </p>
+                        {item.reason && <p className="mt-0.5 text-xs text-red-700">{item.reason}</p>}
+                      </>
                     )}
                   </div>
                   {item.status === 'complete' && (

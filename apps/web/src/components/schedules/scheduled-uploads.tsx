@@ -1,10 +1,15 @@
 import type { TSchedule } from '@podforge/contract';
+import { useQueryClient } from '@tanstack/react-query';
 import { CalendarClock, Loader2 } from 'lucide-react';
+import { useEffect, useRef } from 'react';
 import { useCancelSchedule } from '@/api/products/cancel-schedule';
 import { useProductSchedules } from '@/api/products/get-product-schedules';
+import { productListsKey } from '@/api/products/get-products';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { toast } from '@/components/ui/use-toast';
+import { failureDescription } from '@/lib/failure-notice';
+import { platformLabel as capitalise } from '@/lib/schedules';
 import { cn } from '@/lib/utils';
 
 const STATUS_STYLES: Record<string, { label: string; className: string }> = {
@@ -13,8 +18,6 @@ const STATUS_STYLES: Record<string, { label: string; className: string }> = {
   completed: { label: 'Completed', className: 'bg-emerald-100 text-emerald-800' },
   failed: { label: 'Failed', className: 'bg-red-100 text-red-800' },
 };
-
-const capitalise = (s: string) => (s ? s[0]?.toUpperCase() + s.slice(1) : s);
 
 /** When the push runs, on the seller's own clock (the schedule keeps the zone it was made in). */
 function formatRunAt(schedule: TSchedule) {
@@ -27,7 +30,24 @@ function formatRunAt(schedule: TSchedule) {
 export function ScheduledUploads({ productId }: { productId: string }) {
   const schedules = useProductSchedules(productId);
   const cancel = useCancelSchedule();
+  const queryClient = useQueryClient();
   const items = schedules.data ?? [];
+
+  // A run that finished changed the product (live, or its status back): lists and the product are read again.
+  const open = useRef(new Set<string>());
+  useEffect(() => {
+    const nowOpen = new Set(items.filter((s) => s.status === 'pending' || s.status === 'running').map((s) => s.id));
+    const finished = [...open.current].some(
+      (id) => !nowOpen.has(id) && items.some((s) => s.id === id && s.status !== 'cancelled'),
+    );
+    open.current = nowOpen;
+    if (finished) {
+      void queryClient.invalidateQueries({ queryKey: productListsKey });
+      void queryClient.invalidateQueries({ queryKey: ['products', 'detail', productId], exact: true });
+      void queryClient.invalidateQueries({ queryKey: ['dashboard'] });
+    }
+  }, [items, productId, queryClient]);
+
   if (schedules.isPending || items.length === 0) return null;
 
   return (
@@ -64,10 +84,10 @@ export function ScheduledUploads({ productId }: { productId: string }) {
                             title: 'Schedule Cancelled',
                             description: `The upload to ${capitalise(schedule.platform)} will not run.`,
                           }),
-                        onError: () =>
+                        onError: (error) =>
                           toast({
                             title: 'Cancellation Failed',
-                            description: 'Failed to cancel schedule. Please try again.',
+                            description: failureDescription('Failed to cancel schedule. Please try again.', error),
                             variant: 'destructive',
                           }),
                       })

@@ -1,0 +1,341 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+/**
+ * Etsy Open API v3 client (apis.md C, E7): OAuth 2 with PKCE and the listing calls a push makes. Every request
+ * carries `x-api-key: keystring:shared_secret` (required by Etsy since early 2026) and, for a shop's data,
+ * `Authorization: Bearer <user_id.token>`. Base URLs, fetch, clock and sleep are injectable so the same code talks to
+ * Etsy and to the local fake (the sandbox).
+ *
+ * Rate limits: a 429 waits for `retry-after` and tries again (a few times); a wait longer than `maxWaitMs` means the
+ * day's budget is spent, and that is reported (status 429) instead of waited out.
+ */
+
+export class EtsyError extends Error {
+  constructor(
+    /** HTTP status Etsy answered, or 502 when it could not be reached or answered nonsense. */
+    readonly status: number,
+    message: string,
+    /** Seconds Etsy asked us to wait (429 only). */
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+    this.name = 'EtsyError';
+  }
+}
+
+export type EtsyClientOptions = {
+  keystring: string;
+  sharedSecret: string;
+  /** `https://openapi.etsy.com` */
+  apiBase: string;
+  /** Where the browser goes to approve: `https://www.etsy.com` (the sandbox relays it through the app). */
+  connectBase: string;
+  /** Token endpoint host: `https://api.etsy.com` */
+  tokenBase: string;
+  fetch?: typeof fetch;
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+  /** 429s waited out per call before giving up. */
+  maxRateLimitRetries?: number;
+  /** The longest single wait; a longer retry-after is the day's budget spent. */
+  maxWaitMs?: number;
+};
+
+export type EtsyTokens = { accessToken: string; refreshToken: string; expiresAt: Date };
+export type EtsyListing = {
+  listing_id: number;
+  title: string;
+  state: string;
+  tags: string[];
+  skus?: string[];
+  url: string;
+  created_timestamp: number;
+  price?: { amount: number; divisor: number; currency_code: string };
+};
+export type EtsyImage = { listing_image_id: number; rank: number; url_fullxfull: string };
+export type EtsyPropertyValue = { property_id: number; property_name: string; values: string[]; value_ids?: number[] };
+export type EtsyInventoryInput = {
+  products: {
+    sku: string;
+    property_values: EtsyPropertyValue[];
+    offerings: { price: number; quantity: number; is_enabled: boolean; readiness_state_id?: number }[];
+  }[];
+  price_on_property: number[];
+  quantity_on_property: number[];
+  sku_on_property: number[];
+};
+export type EtsyInventory = {
+  products: {
+    sku: string;
+    property_values: (EtsyPropertyValue & { value_ids: number[] })[];
+    offerings: { price: { amount: number; divisor: number }; quantity: number; is_enabled: boolean }[];
+  }[];
+};
+export type DraftListingInput = {
+  title: string;
+  description: string;
+  price: number;
+  quantity: number;
+  who_made: 'i_did' | 'someone_else' | 'collective';
+  when_made: string;
+  taxonomy_id: number;
+  shipping_profile_id: number;
+  readiness_state_id: number;
+  production_partner_ids?: number[];
+  tags: string[];
+  type: 'physical';
+  is_supply: boolean;
+};
+export type TaxonomyNode = { id: number; name: string; children: TaxonomyNode[] };
+
+export const ETSY_SCOPES = ['listings_r', 'listings_w', 'listings_d', 'shops_r'];
+
+export function pkcePair(): { verifier: string; challenge: string } {
+  const verifier = randomBytes(48).toString('base64url');
+  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+}
+
+export class EtsyClient {
+  private readonly fetchImpl: typeof fetch;
+  private readonly now: () => number;
+  private readonly sleep: (ms: number) => Promise<void>;
+
+  constructor(readonly options: EtsyClientOptions) {
+    this.fetchImpl = options.fetch ?? fetch;
+    this.now = options.now ?? Date.now;
+    this.sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+  }
+
+  authorizeUrl(input: { state: string; challenge: string; redirectUri: string }): string {
+    const query = new URLSearchParams({
+      response_type: 'code',
+      client_id: this.options.keystring,
+      redirect_uri: input.redirectUri,
+      scope: ETSY_SCOPES.join(' '),
+      state: input.state,
+      code_challenge: input.challenge,
+      code_challenge_method: 'S256',
+    });
+    return `${this.options.connectBase.replace(/\/$/, '')}/oauth/connect?${query.toString().replace(/\+/g, '%20')}`;
+  }
+
+  private async token(form: Record<string, string>): Promise<EtsyTokens> {
+    let response: Response;
+    try {
+      response = await this.fetchImpl(`${this.options.tokenBase.replace(/\/$/, '')}/v3/public/oauth/token`, {
+        method: 'POST',
+        // Etsy asks for the key on every request since 2026; whether the token endpoint checks it is not confirmed.
+        headers: {
+          'Content-Type': 'application/x-www-form-urlencoded',
+          Accept: 'application/json',
+          'x-api-key': `${this.options.keystring}:${this.options.sharedSecret}`,
+        },
+        body: new URLSearchParams(form).toString(),
+      });
+    } catch {
+      throw new EtsyError(502, 'Etsy could not be reached');
+    }
+    const json = (await response.json().catch(() => null)) as Record<string, unknown> | null;
+    if (!response.ok || typeof json?.access_token !== 'string' || typeof json.refresh_token !== 'string') {
+      const reason = typeof json?.error_description === 'string' ? json.error_description : `HTTP ${response.status}`;
+      throw new EtsyError(
+        response.ok ? 502 : response.status === 400 ? 401 : response.status,
+        `Etsy refused: ${reason}`,
+      );
+    }
+    const expiresIn = typeof json.expires_in === 'number' ? json.expires_in : 3600;
+    return {
+      accessToken: json.access_token,
+      refreshToken: json.refresh_token,
+      expiresAt: new Date(this.now() + expiresIn * 1000),
+    };
+  }
+
+  exchangeCode(input: { code: string; verifier: string; redirectUri: string }): Promise<EtsyTokens> {
+    return this.token({
+      grant_type: 'authorization_code',
+      client_id: this.options.keystring,
+      redirect_uri: input.redirectUri,
+      code: input.code,
+      code_verifier: input.verifier,
+    });
+  }
+
+  refresh(refreshToken: string): Promise<EtsyTokens> {
+    return this.token({ grant_type: 'refresh_token', client_id: this.options.keystring, refresh_token: refreshToken });
+  }
+
+  /** One API call; 429 waits for retry-after (bounded), any other error throws with Etsy's `error` text. */
+  async request<T>(
+    method: string,
+    path: string,
+    token: string | null,
+    body?: { json?: unknown; form?: URLSearchParams; multipart?: FormData },
+  ): Promise<T> {
+    const url = `${this.options.apiBase.replace(/\/$/, '')}/v3/application${path}`;
+    const maxRetries = this.options.maxRateLimitRetries ?? 5;
+    const maxWait = this.options.maxWaitMs ?? 60_000;
+    for (let attempt = 0; ; attempt++) {
+      const headers: Record<string, string> = {
+        'x-api-key': `${this.options.keystring}:${this.options.sharedSecret}`,
+        Accept: 'application/json',
+      };
+      if (token) headers.Authorization = `Bearer ${token}`;
+      let payload: BodyInit | undefined;
+      if (body?.json !== undefined) {
+        headers['Content-Type'] = 'application/json';
+        payload = JSON.stringify(body.json);
+      } else if (body?.form) {
+        headers['Content-Type'] = 'application/x-www-form-urlencoded';
+        payload = body.form.toString();
+      } else if (body?.multipart) {
+        payload = body.multipart;
+      }
+      let response: Response;
+      try {
+        response = await this.fetchImpl(url, { method, headers, ...(payload !== undefined ? { body: payload } : {}) });
+      } catch {
+        throw new EtsyError(502, 'Etsy could not be reached');
+      }
+      if (response.status === 429) {
+        await response.body?.cancel();
+        const seconds = Number(response.headers.get('retry-after'));
+        const waitMs = Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 1000;
+        if (waitMs > maxWait) {
+          throw new EtsyError(429, "Etsy's daily request budget is spent; try again later", waitMs / 1000);
+        }
+        if (attempt >= maxRetries) throw new EtsyError(429, 'Etsy is limiting requests; try again shortly', seconds);
+        await this.sleep(waitMs);
+        continue;
+      }
+      if (response.status === 204) return undefined as T;
+      const json = (await response.json().catch(() => null)) as (T & { error?: unknown }) | null;
+      if (!response.ok) {
+        const reason = typeof json?.error === 'string' ? json.error : `HTTP ${response.status}`;
+        throw new EtsyError(response.status, `Etsy: ${reason}`.slice(0, 300));
+      }
+      if (json === null) throw new EtsyError(502, 'Etsy sent an unreadable answer');
+      return json;
+    }
+  }
+
+  me(token: string) {
+    return this.request<{ user_id: number; shop_id: number }>('GET', '/users/me', token);
+  }
+
+  shop(token: string, shopId: string) {
+    return this.request<{ shop_id: number; shop_name: string; url: string }>('GET', `/shops/${shopId}`, token);
+  }
+
+  async shippingProfiles(token: string, shopId: string) {
+    const r = await this.request<{ results: { shipping_profile_id: number; title: string }[] }>(
+      'GET',
+      `/shops/${shopId}/shipping-profiles`,
+      token,
+    );
+    return r.results;
+  }
+
+  async processingProfiles(token: string, shopId: string) {
+    const r = await this.request<{
+      results: {
+        readiness_state_id: number;
+        readiness_state: string;
+        min_processing_days: number;
+        max_processing_days: number;
+      }[];
+    }>('GET', `/shops/${shopId}/readiness-state-definitions`, token);
+    return r.results;
+  }
+
+  async productionPartners(token: string, shopId: string) {
+    const r = await this.request<{ results: { production_partner_id: number; partner_name: string }[] }>(
+      'GET',
+      `/shops/${shopId}/production-partners`,
+      token,
+    );
+    return r.results;
+  }
+
+  async taxonomy(token: string): Promise<TaxonomyNode[]> {
+    const r = await this.request<{ results: TaxonomyNode[] }>('GET', '/seller-taxonomy/nodes', token);
+    return r.results;
+  }
+
+  /**
+   * createDraftListing as a form. Lists (tags, production partner ids) go as one comma-separated value: Etsy keeps
+   * only the last of repeated fields (etsy/open-api#291).
+   */
+  createDraftListing(token: string, shopId: string, input: DraftListingInput) {
+    const form = new URLSearchParams();
+    for (const [key, value] of Object.entries(input))
+      form.set(key, Array.isArray(value) ? value.join(',') : String(value));
+    return this.request<EtsyListing>('POST', `/shops/${shopId}/listings`, token, { form });
+  }
+
+  /** The shop's listings in one state, every page. */
+  async listingsByShop(token: string, shopId: string, state: 'draft' | 'active' | 'inactive'): Promise<EtsyListing[]> {
+    const out: EtsyListing[] = [];
+    for (let offset = 0; offset < 10_000; offset += 100) {
+      const page = await this.request<{ count: number; results: EtsyListing[] }>(
+        'GET',
+        `/shops/${shopId}/listings?state=${state}&limit=100&offset=${offset}`,
+        token,
+      );
+      out.push(...page.results);
+      if (page.results.length < 100 || out.length >= page.count) break;
+    }
+    return out;
+  }
+
+  getListing(token: string, listingId: string) {
+    return this.request<EtsyListing>('GET', `/listings/${listingId}`, token);
+  }
+
+  updateListing(token: string, shopId: string, listingId: string, fields: Record<string, string | string[]>) {
+    const form = new URLSearchParams();
+    for (const [key, value] of Object.entries(fields)) form.set(key, Array.isArray(value) ? value.join(',') : value);
+    return this.request<EtsyListing>('PATCH', `/shops/${shopId}/listings/${listingId}`, token, { form });
+  }
+
+  deleteListing(token: string, listingId: string) {
+    return this.request<void>('DELETE', `/listings/${listingId}`, token);
+  }
+
+  async images(token: string, listingId: string): Promise<EtsyImage[]> {
+    const r = await this.request<{ results: EtsyImage[] }>('GET', `/listings/${listingId}/images`, token);
+    return r.results;
+  }
+
+  uploadImage(token: string, shopId: string, listingId: string, image: { bytes: Buffer; name: string; rank: number }) {
+    const form = new FormData();
+    form.append('image', new Blob([new Uint8Array(image.bytes)], { type: 'image/png' }), image.name);
+    form.append('rank', String(image.rank));
+    return this.request<EtsyImage>('POST', `/shops/${shopId}/listings/${listingId}/images`, token, {
+      multipart: form,
+    });
+  }
+
+  deleteImage(token: string, shopId: string, listingId: string, imageId: number) {
+    return this.request<void>('DELETE', `/shops/${shopId}/listings/${listingId}/images/${imageId}`, token);
+  }
+
+  inventory(token: string, listingId: string) {
+    return this.request<EtsyInventory>('GET', `/listings/${listingId}/inventory`, token);
+  }
+
+  updateInventory(token: string, listingId: string, input: EtsyInventoryInput) {
+    return this.request<EtsyInventory>('PUT', `/listings/${listingId}/inventory`, token, { json: input });
+  }
+
+  updateVariationImages(
+    token: string,
+    shopId: string,
+    listingId: string,
+    entries: { property_id: number; value_id: number; image_id: number }[],
+  ) {
+    return this.request<unknown>('POST', `/shops/${shopId}/listings/${listingId}/variation-images`, token, {
+      json: { variation_images: entries },
+    });
+  }
+}

@@ -1,0 +1,773 @@
+import { createHash, randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { etsyTextProblems } from '@podforge/contract';
+
+/**
+ * A local Etsy (apis.md C and E7, checklist D): OAuth 2 with PKCE (`/oauth/connect`, `/v3/public/oauth/token`) and
+ * the Open API v3 calls Podforge makes: the user and shop, shipping and processing profiles, production partners,
+ * the seller taxonomy, draft listings, images, inventory, variation images, activation and deletion.
+ *
+ * Strict where Etsy is: `x-api-key` must be `keystring:shared_secret`, the PKCE verifier must match the challenge,
+ * access tokens expire after an hour on the fake's clock and refresh tokens rotate, calls are limited per second
+ * and per day (429 with `retry-after`), titles and tags follow Etsy's character rules, inventory values must fit
+ * the listing's properties, and a draft cannot be activated without a picture. A switch makes the next create
+ * answer 500 after making the listing (etsy/open-api#162).
+ *
+ * Its state is one JSON value (`snapshot()`), handed to `persist` after every change, so the built-in sandbox can
+ * keep it in the database; picture bytes go to `images` (the sandbox's storage) under their id.
+ */
+
+export type EtsyFakeState = {
+  nextId: number;
+  users: { user_id: number; shop_id: number; shop_name: string }[];
+  shops: Record<
+    string,
+    {
+      shipping_profiles: { shipping_profile_id: number; title: string }[];
+      processing_profiles: { readiness_state_id: number; readiness_state: string; min: number; max: number }[];
+      production_partners: { production_partner_id: number; partner_name: string; location: string }[];
+    }
+  >;
+  listings: Record<string, FakeListing>;
+  tokens: Record<string, { user_id: number; expires_at: number }>;
+  refresh_tokens: Record<string, { user_id: number }>;
+};
+
+export type FakeListing = {
+  listing_id: number;
+  shop_id: number;
+  user_id: number;
+  title: string;
+  description: string;
+  state: 'draft' | 'active' | 'inactive';
+  price: number;
+  quantity: number;
+  who_made: string;
+  when_made: string;
+  taxonomy_id: number;
+  shipping_profile_id: number | null;
+  readiness_state_id: number | null;
+  production_partner_ids: number[];
+  tags: string[];
+  created_timestamp: number;
+  updated_timestamp: number;
+  images: { listing_image_id: number; rank: number }[];
+  inventory: FakeInventory | null;
+  variation_images: { property_id: number; value_id: number; image_id: number }[];
+};
+
+type PropertyValue = { property_id: number; property_name: string; value_ids: number[]; values: string[] };
+type FakeInventory = {
+  products: {
+    product_id: number;
+    sku: string;
+    property_values: PropertyValue[];
+    offerings: { offering_id: number; price: number; quantity: number; is_enabled: boolean }[];
+  }[];
+  price_on_property: number[];
+  quantity_on_property: number[];
+  sku_on_property: number[];
+};
+
+export type FakeEtsyOptions = {
+  keystring?: string;
+  sharedSecret?: string;
+  now?: () => number;
+  state?: EtsyFakeState | null;
+  persist?: (state: EtsyFakeState) => Promise<void>;
+  /** Picture bytes by image id; in memory when absent. */
+  images?: { put(id: number, bytes: Buffer): Promise<void>; get(id: number): Promise<Buffer | null> };
+  /** Calls per second and per rolling day per app (Etsy's defaults: 10 and 10,000). */
+  limits?: { perSecond: number; perDay: number };
+  /** Callback URLs must start with one of these; any when empty. */
+  redirectUriPrefixes?: string[];
+};
+
+export type FakeEtsy = {
+  url: string;
+  keystring: string;
+  sharedSecret: string;
+  snapshot(): EtsyFakeState;
+  listings(shopId?: number): FakeListing[];
+  /** The next create makes the listing, then answers 500 (as Etsy sometimes does). */
+  failNextCreateAfterCreating(): void;
+  /** The next `n` API calls answer 429 with `retry-after: seconds`. */
+  rateLimitNext(n: number, seconds?: number): void;
+  /** The next authorization approves as this user (a second shop); the default user otherwise. */
+  approveNextAs(user: { user_id: number; shop_id: number; shop_name: string }): void;
+  /** API calls in order: method and path (without the query). */
+  calls: { method: string; path: string; status: number }[];
+  close(): Promise<void>;
+};
+
+/** The seller taxonomy nodes the fake knows (a small part of Etsy's tree, same shape). */
+export const FAKE_TAXONOMY = [
+  {
+    id: 1,
+    name: 'Clothing',
+    children: [
+      { id: 1001, name: 'T-shirts' },
+      { id: 1002, name: 'Hoodies & Sweatshirts' },
+      { id: 1003, name: 'Tank Tops' },
+    ],
+  },
+  {
+    id: 2,
+    name: 'Home & Living',
+    children: [
+      { id: 2001, name: 'Mugs' },
+      { id: 2002, name: 'Posters & Prints' },
+    ],
+  },
+  {
+    id: 3,
+    name: 'Accessories',
+    children: [
+      { id: 3001, name: 'Phone Cases' },
+      { id: 3002, name: 'Tote Bags' },
+      { id: 3003, name: 'Stickers' },
+    ],
+  },
+];
+const TAXONOMY_IDS = new Set(FAKE_TAXONOMY.flatMap((n) => [n.id, ...n.children.map((c) => c.id)]));
+const WHO_MADE = new Set(['i_did', 'someone_else', 'collective']);
+const WHEN_MADE = new Set(['made_to_order', '2020_2025', '2010_2019', '2000_2009', 'before_2006']);
+/** Etsy's own property for colour, and the two custom properties a seller names. */
+const KNOWN_PROPERTIES = new Set([200, 513, 514]);
+
+export function emptyEtsyState(): EtsyFakeState {
+  return {
+    nextId: 1_000_000,
+    users: [{ user_id: 5001, shop_id: 7001, shop_name: 'PodforgeSandboxShop' }],
+    shops: {},
+    listings: {},
+    tokens: {},
+    refresh_tokens: {},
+  };
+}
+
+const send = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+  res.writeHead(status, { 'Content-Type': 'application/json', ...headers });
+  res.end(body === undefined ? '' : JSON.stringify(body));
+};
+
+const readRaw = (req: http.IncomingMessage) =>
+  new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+
+const s256 = (verifier: string) => createHash('sha256').update(verifier).digest('base64url');
+const money = (n: number) => ({ amount: Math.round(n * 100), divisor: 100, currency_code: 'USD' });
+
+class Refusal extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export async function startFakeEtsy(options: FakeEtsyOptions = {}): Promise<FakeEtsy> {
+  const keystring = options.keystring ?? 'fakeetsykeystring';
+  const sharedSecret = options.sharedSecret ?? 'fakeetsysecret';
+  const now = options.now ?? Date.now;
+  const limits = options.limits ?? { perSecond: 10, perDay: 10_000 };
+  const state: EtsyFakeState = options.state ? structuredClone(options.state) : emptyEtsyState();
+  const memoryImages = new Map<number, Buffer>();
+  const images = options.images ?? {
+    put: async (id: number, bytes: Buffer) => void memoryImages.set(id, bytes),
+    get: async (id: number) => memoryImages.get(id) ?? null,
+  };
+  const codes = new Map<
+    string,
+    { user: EtsyFakeState['users'][number]; challenge: string; redirectUri: string; expiresAt: number }
+  >();
+  const calls: FakeEtsy['calls'] = [];
+  const second = { at: 0, count: 0 };
+  const day: number[] = [];
+  let forced429 = { n: 0, seconds: 1 };
+  let failCreate = false;
+  let nextUser: EtsyFakeState['users'][number] | null = null;
+  let base = '';
+
+  const id = () => ++state.nextId;
+  const persist = async () => options.persist?.(structuredClone(state));
+
+  const shopOf = (shopId: number) => {
+    const key = String(shopId);
+    let shop = state.shops[key];
+    if (!shop) {
+      shop = {
+        shipping_profiles: [{ shipping_profile_id: shopId * 10 + 1, title: 'Standard (ships from the print partner)' }],
+        processing_profiles: [
+          { readiness_state_id: shopId * 10 + 2, readiness_state: 'made_to_order', min: 2, max: 5 },
+        ],
+        production_partners: [
+          { production_partner_id: shopId * 10 + 3, partner_name: 'Printful', location: 'Charlotte, NC' },
+        ],
+      };
+      state.shops[key] = shop;
+    }
+    return shop;
+  };
+
+  const listingView = (l: FakeListing) => ({
+    listing_id: l.listing_id,
+    user_id: l.user_id,
+    shop_id: l.shop_id,
+    title: l.title,
+    description: l.description,
+    state: l.state,
+    quantity: l.quantity,
+    price: money(l.price),
+    url: `https://www.etsy.com/listing/${l.listing_id}`,
+    who_made: l.who_made,
+    when_made: l.when_made,
+    taxonomy_id: l.taxonomy_id,
+    shipping_profile_id: l.shipping_profile_id,
+    readiness_state_id: l.readiness_state_id,
+    production_partners: l.production_partner_ids.map((p) => ({ production_partner_id: p })),
+    tags: l.tags,
+    skus: l.inventory ? l.inventory.products.map((p) => p.sku).filter(Boolean) : [],
+    created_timestamp: l.created_timestamp,
+    updated_timestamp: l.updated_timestamp,
+  });
+  const imageView = (listingId: number, i: { listing_image_id: number; rank: number }) => ({
+    listing_id: listingId,
+    listing_image_id: i.listing_image_id,
+    rank: i.rank,
+    url_fullxfull: `${base}/images/${i.listing_image_id}.png`,
+  });
+  const inventoryView = (inv: FakeInventory) => ({
+    products: inv.products.map((p) => ({
+      product_id: p.product_id,
+      sku: p.sku,
+      is_deleted: false,
+      property_values: p.property_values.map((v) => ({ ...v, scale_id: null })),
+      offerings: p.offerings.map((o) => ({ ...o, is_deleted: false, price: money(o.price) })),
+    })),
+    price_on_property: inv.price_on_property,
+    quantity_on_property: inv.quantity_on_property,
+    sku_on_property: inv.sku_on_property,
+  });
+
+  /**
+   * Form or JSON bodies, as Etsy accepts both. A list field (tags, production_partner_ids) is one comma-separated
+   * value: a repeated form key keeps only its last value, as Etsy does (etsy/open-api#291), and `tags[]` is not a
+   * field Etsy knows.
+   */
+  const parseBody = async (req: http.IncomingMessage, raw: Buffer): Promise<Record<string, unknown>> => {
+    const type = String(req.headers['content-type'] ?? '');
+    if (type.includes('application/json')) {
+      try {
+        return JSON.parse(raw.toString('utf8') || '{}') as Record<string, unknown>;
+      } catch {
+        throw new Refusal(400, 'The request body is not valid JSON');
+      }
+    }
+    const form = new URLSearchParams(raw.toString('utf8'));
+    const out: Record<string, unknown> = {};
+    for (const key of new Set(form.keys())) out[key] = form.getAll(key).at(-1);
+    return out;
+  };
+  const list = (v: unknown): string[] =>
+    Array.isArray(v)
+      ? v.map(String)
+      : typeof v === 'string'
+        ? v
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean)
+        : [];
+
+  const authUser = (req: http.IncomingMessage) => {
+    const header = String(req.headers.authorization ?? '');
+    const token = header.startsWith('Bearer ') ? header.slice(7) : '';
+    const entry = state.tokens[token];
+    if (!entry) throw new Refusal(401, 'invalid_token');
+    if (entry.expires_at <= now()) throw new Refusal(401, 'access token is expired');
+    const user = state.users.find((u) => u.user_id === entry.user_id);
+    if (!user) throw new Refusal(401, 'invalid_token');
+    return user;
+  };
+
+  const checkApiKey = (req: http.IncomingMessage) => {
+    const key = String(req.headers['x-api-key'] ?? '');
+    if (key === keystring) throw new Refusal(403, 'Shared secret is required in x-api-key header.');
+    if (key !== `${keystring}:${sharedSecret}`) {
+      throw new Refusal(403, "Invalid API key: should be in the format 'keystring:shared_secret'.");
+    }
+  };
+
+  /** Per-second and rolling per-day budgets; null when the call may go ahead, else the seconds to wait. */
+  const spend = (): number | null => {
+    if (forced429.n > 0) {
+      forced429.n -= 1;
+      return forced429.seconds;
+    }
+    const t = now();
+    const sec = Math.floor(t / 1000);
+    if (second.at !== sec) {
+      second.at = sec;
+      second.count = 0;
+    }
+    while (day.length > 0 && (day[0] ?? 0) <= t - 86_400_000) day.shift();
+    if (day.length >= limits.perDay) return Math.ceil(((day[0] ?? t) + 86_400_000 - t) / 1000);
+    if (second.count >= limits.perSecond) return 1;
+    second.count += 1;
+    day.push(t);
+    return null;
+  };
+
+  const ownListing = (user: EtsyFakeState['users'][number], listingId: string): FakeListing => {
+    const l = state.listings[listingId];
+    if (!l || l.user_id !== user.user_id) throw new Refusal(404, `Listing ${listingId} not found`);
+    return l;
+  };
+
+  const validateText = (title: string, tags: string[]) => {
+    if (title.length > 140) throw new Refusal(400, 'title must be 140 characters or fewer');
+    if (tags.length > 13) throw new Refusal(400, 'Too many tags: 13 at most');
+    const long = tags.find((t) => t.length > 20);
+    if (long) throw new Refusal(400, `Tag "${long}" is longer than 20 characters`);
+    const problems = etsyTextProblems({ title, tags });
+    if (problems.length > 0) throw new Refusal(400, problems.join(' '));
+  };
+
+  async function createListing(user: EtsyFakeState['users'][number], shopId: number, body: Record<string, unknown>) {
+    if (shopId !== user.shop_id) throw new Refusal(403, 'You do not own this shop');
+    const shop = shopOf(shopId);
+    for (const field of ['quantity', 'title', 'description', 'price', 'who_made', 'when_made', 'taxonomy_id']) {
+      if (body[field] === undefined || body[field] === '')
+        throw new Refusal(400, `Missing required parameter: ${field}`);
+    }
+    const title = String(body.title);
+    const tags = list(body.tags);
+    validateText(title, tags);
+    const price = Number(body.price);
+    if (!(price > 0)) throw new Refusal(400, 'price must be a positive number');
+    const quantity = Number(body.quantity);
+    if (!Number.isInteger(quantity) || quantity < 1 || quantity > 999) throw new Refusal(400, 'quantity must be 1-999');
+    if (!WHO_MADE.has(String(body.who_made))) throw new Refusal(400, 'who_made is not a valid value');
+    if (!WHEN_MADE.has(String(body.when_made))) throw new Refusal(400, 'when_made is not a valid value');
+    if (!TAXONOMY_IDS.has(Number(body.taxonomy_id))) throw new Refusal(400, 'taxonomy_id is not a valid taxonomy');
+    const type = String(body.type ?? 'physical');
+    const shipping = body.shipping_profile_id === undefined ? null : Number(body.shipping_profile_id);
+    const readiness = body.readiness_state_id === undefined ? null : Number(body.readiness_state_id);
+    if (type === 'physical') {
+      if (!shop.shipping_profiles.some((p) => p.shipping_profile_id === shipping))
+        throw new Refusal(400, 'A physical listing needs a shipping_profile_id of this shop');
+      if (!shop.processing_profiles.some((p) => p.readiness_state_id === readiness))
+        throw new Refusal(400, 'A physical listing needs a readiness_state_id (processing profile) of this shop');
+    }
+    const partners = list(body.production_partner_ids).map(Number);
+    if (partners.some((p) => !shop.production_partners.some((x) => x.production_partner_id === p)))
+      throw new Refusal(400, 'production_partner_ids must be production partners of this shop');
+    const t = Math.floor(now() / 1000);
+    const listing: FakeListing = {
+      listing_id: id(),
+      shop_id: shopId,
+      user_id: user.user_id,
+      title,
+      description: String(body.description),
+      state: 'draft',
+      price,
+      quantity,
+      who_made: String(body.who_made),
+      when_made: String(body.when_made),
+      taxonomy_id: Number(body.taxonomy_id),
+      shipping_profile_id: shipping,
+      readiness_state_id: readiness,
+      production_partner_ids: partners,
+      tags,
+      created_timestamp: t,
+      updated_timestamp: t,
+      images: [],
+      inventory: null,
+      variation_images: [],
+    };
+    state.listings[String(listing.listing_id)] = listing;
+    return listing;
+  }
+
+  function updateInventory(listing: FakeListing, body: Record<string, unknown>) {
+    const products = Array.isArray(body.products) ? (body.products as Record<string, unknown>[]) : null;
+    if (!products || products.length === 0) throw new Refusal(400, 'products must be a non-empty array');
+    const shop = shopOf(listing.shop_id);
+    const valueIds = new Map<string, number>();
+    for (const p of listing.inventory?.products ?? [])
+      for (const v of p.property_values)
+        for (const [i, x] of v.values.entries()) valueIds.set(`${v.property_id}:${x}`, v.value_ids[i] ?? 0);
+    let shape: string | null = null;
+    const combos = new Set<string>();
+    const out: FakeInventory['products'] = products.map((p, index) => {
+      const values = Array.isArray(p.property_values) ? (p.property_values as Record<string, unknown>[]) : [];
+      if (values.length > 2) throw new Refusal(400, `products[${index}]: at most two properties`);
+      const pvs: PropertyValue[] = values.map((v) => {
+        const propertyId = Number(v.property_id);
+        if (!KNOWN_PROPERTIES.has(propertyId)) throw new Refusal(400, `property_id ${v.property_id} is not valid`);
+        const names = list(v.values);
+        if (names.length !== 1) throw new Refusal(400, `products[${index}]: each property has one value`);
+        if (names.some((n) => /[()]/.test(n))) throw new Refusal(400, 'property values cannot contain ( or )');
+        const key = `${propertyId}:${names[0]}`;
+        if (!valueIds.has(key)) valueIds.set(key, id());
+        return {
+          property_id: propertyId,
+          property_name: String(v.property_name ?? (propertyId === 200 ? 'Primary color' : 'Custom property')),
+          value_ids: [valueIds.get(key) ?? 0],
+          values: names,
+        };
+      });
+      const thisShape = pvs.map((v) => v.property_id).join(',');
+      if (shape !== null && shape !== thisShape) throw new Refusal(400, 'Every product must have the same properties');
+      shape = thisShape;
+      const combo = pvs.map((v) => v.values[0]).join('|');
+      if (combos.has(combo)) throw new Refusal(400, `Duplicate product for ${combo}`);
+      combos.add(combo);
+      const offerings = Array.isArray(p.offerings) ? (p.offerings as Record<string, unknown>[]) : [];
+      if (offerings.length !== 1) throw new Refusal(400, `products[${index}]: one offering per product`);
+      return {
+        product_id: id(),
+        sku: String(p.sku ?? ''),
+        property_values: pvs,
+        offerings: offerings.map((o) => {
+          const price = Number(o.price);
+          const quantity = Number(o.quantity);
+          if (!(price >= 0.2 && price <= 50_000))
+            throw new Refusal(400, `products[${index}]: price must be 0.20-50000`);
+          if (!Number.isInteger(quantity) || quantity < 0 || quantity > 999)
+            throw new Refusal(400, `products[${index}]: quantity must be 0-999`);
+          if (
+            o.readiness_state_id !== undefined &&
+            !shop.processing_profiles.some((x) => x.readiness_state_id === Number(o.readiness_state_id))
+          )
+            throw new Refusal(400, 'readiness_state_id is not a processing profile of this shop');
+          return { offering_id: id(), price, quantity, is_enabled: o.is_enabled !== false };
+        }),
+      };
+    });
+    const onProperty = (v: unknown) => list(v).map(Number);
+    listing.inventory = {
+      products: out,
+      price_on_property: onProperty(body.price_on_property),
+      quantity_on_property: onProperty(body.quantity_on_property),
+      sku_on_property: onProperty(body.sku_on_property),
+    };
+    listing.variation_images = [];
+    listing.updated_timestamp = Math.floor(now() / 1000);
+  }
+
+  async function route(req: http.IncomingMessage, url: URL, res: http.ServerResponse) {
+    const path = url.pathname;
+    const method = req.method ?? 'GET';
+
+    if (method === 'GET' && path === '/oauth/connect') {
+      const q = url.searchParams;
+      const redirectUri = q.get('redirect_uri') ?? '';
+      if (q.get('client_id') !== keystring) throw new Refusal(400, 'Unknown client_id');
+      if (q.get('response_type') !== 'code') throw new Refusal(400, 'response_type must be code');
+      if (!q.get('state')) throw new Refusal(400, 'state is required');
+      if (q.get('code_challenge_method') !== 'S256' || !q.get('code_challenge'))
+        throw new Refusal(400, 'PKCE is required: code_challenge with code_challenge_method=S256');
+      const prefixes = options.redirectUriPrefixes ?? [];
+      if (
+        !/^https?:\/\//.test(redirectUri) ||
+        (prefixes.length > 0 && !prefixes.some((p) => redirectUri.startsWith(p)))
+      )
+        throw new Refusal(400, 'redirect_uri is not registered for this app');
+      const user = nextUser ?? state.users[0];
+      nextUser = null;
+      if (!user) throw new Refusal(500, 'No user');
+      if (!state.users.some((u) => u.user_id === user.user_id)) state.users.push(user);
+      const code = randomBytes(24).toString('base64url');
+      codes.set(code, { user, challenge: q.get('code_challenge') ?? '', redirectUri, expiresAt: now() + 60_000 });
+      const back = new URL(redirectUri);
+      back.searchParams.set('code', code);
+      back.searchParams.set('state', q.get('state') ?? '');
+      res.writeHead(302, { Location: back.toString() });
+      res.end();
+      return;
+    }
+
+    if (method === 'POST' && path === '/v3/public/oauth/token') {
+      const body = await parseBody(req, await readRaw(req));
+      if (body.client_id !== keystring) return send(res, 401, { error: 'invalid_client' });
+      const issue = (userId: number) => {
+        const access = `${userId}.${randomBytes(24).toString('base64url')}`;
+        const refresh = `${userId}.${randomBytes(24).toString('base64url')}`;
+        state.tokens[access] = { user_id: userId, expires_at: now() + 3600_000 };
+        state.refresh_tokens[refresh] = { user_id: userId };
+        return { access_token: access, token_type: 'Bearer', expires_in: 3600, refresh_token: refresh };
+      };
+      if (body.grant_type === 'authorization_code') {
+        const entry = codes.get(String(body.code ?? ''));
+        codes.delete(String(body.code ?? ''));
+        if (!entry || entry.expiresAt < now())
+          return send(res, 400, { error: 'invalid_grant', error_description: 'code is invalid or expired' });
+        if (entry.redirectUri !== body.redirect_uri)
+          return send(res, 400, { error: 'invalid_grant', error_description: 'redirect_uri does not match' });
+        if (typeof body.code_verifier !== 'string' || s256(body.code_verifier) !== entry.challenge)
+          return send(res, 400, { error: 'invalid_grant', error_description: 'code_verifier is invalid' });
+        const answer = issue(entry.user.user_id);
+        await persist();
+        return send(res, 200, answer);
+      }
+      if (body.grant_type === 'refresh_token') {
+        const old = String(body.refresh_token ?? '');
+        const entry = state.refresh_tokens[old];
+        if (!entry) return send(res, 400, { error: 'invalid_grant', error_description: 'refresh_token is invalid' });
+        delete state.refresh_tokens[old];
+        const answer = issue(entry.user_id);
+        await persist();
+        return send(res, 200, answer);
+      }
+      return send(res, 400, { error: 'unsupported_grant_type' });
+    }
+
+    const image = /^\/images\/(\d+)\.png$/.exec(path);
+    if (method === 'GET' && image) {
+      const bytes = await images.get(Number(image[1]));
+      if (!bytes) return send(res, 404, { error: 'Not found' });
+      res.writeHead(200, { 'Content-Type': 'image/png', 'Content-Length': String(bytes.length) });
+      res.end(bytes);
+      return;
+    }
+
+    if (!path.startsWith('/v3/application/')) throw new Refusal(404, 'Not found');
+    checkApiKey(req);
+    const wait = spend();
+    if (wait !== null) return send(res, 429, { error: 'Too many requests' }, { 'retry-after': String(wait) });
+    const user = authUser(req);
+    const p = path.slice('/v3/application'.length);
+    let m: RegExpExecArray | null;
+
+    if (method === 'GET' && p === '/users/me') return send(res, 200, { user_id: user.user_id, shop_id: user.shop_id });
+    if (method === 'GET' && p === '/seller-taxonomy/nodes') {
+      const nodes = FAKE_TAXONOMY.map((n) => ({
+        id: n.id,
+        level: 0,
+        name: n.name,
+        parent_id: null,
+        children: n.children.map((c) => ({ id: c.id, level: 1, name: c.name, parent_id: n.id, children: [] })),
+      }));
+      return send(res, 200, { count: nodes.length, results: nodes });
+    }
+    m = /^\/shops\/(\d+)(\/.*)?$/.exec(p);
+    if (m) {
+      const shopId = Number(m[1]);
+      const rest = m[2] ?? '';
+      if (shopId !== user.shop_id) throw new Refusal(403, 'You do not have access to this shop');
+      const shop = shopOf(shopId);
+      if (method === 'GET' && rest === '')
+        return send(res, 200, {
+          shop_id: shopId,
+          shop_name: user.shop_name,
+          user_id: user.user_id,
+          currency_code: 'USD',
+          url: `https://www.etsy.com/shop/${user.shop_name}`,
+        });
+      if (method === 'GET' && rest === '/shipping-profiles')
+        return send(res, 200, { count: shop.shipping_profiles.length, results: shop.shipping_profiles });
+      if (method === 'GET' && rest === '/readiness-state-definitions')
+        return send(res, 200, {
+          count: shop.processing_profiles.length,
+          results: shop.processing_profiles.map((x) => ({
+            shop_id: shopId,
+            readiness_state_id: x.readiness_state_id,
+            readiness_state: x.readiness_state,
+            min_processing_days: x.min,
+            max_processing_days: x.max,
+          })),
+        });
+      if (method === 'GET' && rest === '/production-partners')
+        return send(res, 200, { count: shop.production_partners.length, results: shop.production_partners });
+      if (method === 'POST' && rest === '/listings') {
+        const body = await parseBody(req, await readRaw(req));
+        const listing = await createListing(user, shopId, body);
+        await persist();
+        if (failCreate) {
+          failCreate = false;
+          return send(res, 500, { error: 'An internal error occurred' });
+        }
+        return send(res, 201, listingView(listing));
+      }
+      if (method === 'GET' && rest === '/listings') {
+        const wanted = url.searchParams.get('state') ?? 'active';
+        const limit = Math.min(Number(url.searchParams.get('limit') ?? 25), 100);
+        const offset = Number(url.searchParams.get('offset') ?? 0);
+        const all = Object.values(state.listings).filter((l) => l.shop_id === shopId && l.state === wanted);
+        return send(res, 200, { count: all.length, results: all.slice(offset, offset + limit).map(listingView) });
+      }
+      const lm = /^\/listings\/(\d+)(\/.*)?$/.exec(rest);
+      if (lm) {
+        const listing = ownListing(user, lm[1] ?? '');
+        const sub = lm[2] ?? '';
+        if (method === 'PATCH' && sub === '') {
+          const body = await parseBody(req, await readRaw(req));
+          const title = body.title === undefined ? listing.title : String(body.title);
+          const tags = body.tags === undefined ? listing.tags : list(body.tags);
+          validateText(title, tags);
+          if (body.state !== undefined) {
+            const next = String(body.state);
+            if (next !== 'active' && next !== 'inactive') throw new Refusal(400, 'state must be active or inactive');
+            if (next === 'active' && listing.images.length === 0)
+              throw new Refusal(400, 'A listing needs at least one image before it can be activated');
+            listing.state = next;
+          }
+          listing.title = title;
+          listing.tags = tags;
+          if (body.description !== undefined) listing.description = String(body.description);
+          if (body.taxonomy_id !== undefined) {
+            if (!TAXONOMY_IDS.has(Number(body.taxonomy_id))) throw new Refusal(400, 'taxonomy_id is not valid');
+            listing.taxonomy_id = Number(body.taxonomy_id);
+          }
+          listing.updated_timestamp = Math.floor(now() / 1000);
+          await persist();
+          return send(res, 200, listingView(listing));
+        }
+        if (method === 'POST' && sub === '/images') {
+          const form = await new Request('http://fake/', {
+            method: 'POST',
+            headers: { 'content-type': String(req.headers['content-type'] ?? '') },
+            body: new Uint8Array(await readRaw(req)),
+          })
+            .formData()
+            .catch(() => null);
+          const file = form?.get('image');
+          if (!form || !file || typeof file === 'string') throw new Refusal(400, 'image is required (multipart)');
+          if (listing.images.length >= 10) throw new Refusal(400, 'A listing has at most 10 images');
+          const bytes = Buffer.from(await file.arrayBuffer());
+          if (bytes.length < 8 || bytes.readUInt32BE(0) !== 0x89504e47) throw new Refusal(400, 'image must be a PNG');
+          const rank = Number(form.get('rank') ?? listing.images.length + 1);
+          const imageId = id();
+          await images.put(imageId, bytes);
+          for (const i of listing.images) if (i.rank >= rank) i.rank += 1;
+          listing.images.push({ listing_image_id: imageId, rank });
+          listing.images.sort((a, b) => a.rank - b.rank);
+          listing.images.forEach((i, n) => {
+            i.rank = n + 1;
+          });
+          await persist();
+          const stored = listing.images.find((i) => i.listing_image_id === imageId);
+          return send(res, 201, imageView(listing.listing_id, stored ?? { listing_image_id: imageId, rank }));
+        }
+        const im = /^\/images\/(\d+)$/.exec(sub);
+        if (method === 'DELETE' && im) {
+          const imageId = Number(im[1]);
+          if (!listing.images.some((i) => i.listing_image_id === imageId)) throw new Refusal(404, 'Image not found');
+          listing.images = listing.images.filter((i) => i.listing_image_id !== imageId);
+          listing.variation_images = listing.variation_images.filter((v) => v.image_id !== imageId);
+          listing.images.forEach((i, n) => {
+            i.rank = n + 1;
+          });
+          await persist();
+          return send(res, 204, undefined);
+        }
+        if (method === 'POST' && sub === '/variation-images') {
+          const body = await parseBody(req, await readRaw(req));
+          const entries = Array.isArray(body.variation_images)
+            ? (body.variation_images as Record<string, unknown>[])
+            : [];
+          const known = new Set(
+            (listing.inventory?.products ?? []).flatMap((x) =>
+              x.property_values.map((v) => `${v.property_id}:${v.value_ids[0]}`),
+            ),
+          );
+          const out = entries.map((e) => {
+            const entry = {
+              property_id: Number(e.property_id),
+              value_id: Number(e.value_id),
+              image_id: Number(e.image_id),
+            };
+            if (!known.has(`${entry.property_id}:${entry.value_id}`))
+              throw new Refusal(400, `value_id ${entry.value_id} is not a value of property ${entry.property_id}`);
+            if (!listing.images.some((i) => i.listing_image_id === entry.image_id))
+              throw new Refusal(400, `image_id ${entry.image_id} is not an image of this listing`);
+            return entry;
+          });
+          if (new Set(out.map((o) => o.property_id)).size > 1)
+            throw new Refusal(400, 'Variation images are for one property only');
+          listing.variation_images = out;
+          await persist();
+          return send(res, 200, { count: out.length, results: out });
+        }
+      }
+    }
+    m = /^\/listings\/(\d+)(\/.*)?$/.exec(p);
+    if (m) {
+      const listing = ownListing(user, m[1] ?? '');
+      const sub = m[2] ?? '';
+      if (method === 'GET' && sub === '') return send(res, 200, listingView(listing));
+      if (method === 'DELETE' && sub === '') {
+        delete state.listings[String(listing.listing_id)];
+        await persist();
+        return send(res, 204, undefined);
+      }
+      if (method === 'GET' && sub === '/images')
+        return send(res, 200, {
+          count: listing.images.length,
+          results: listing.images.map((i) => imageView(listing.listing_id, i)),
+        });
+      if (method === 'GET' && sub === '/inventory') {
+        if (!listing.inventory)
+          return send(res, 200, { products: [], price_on_property: [], quantity_on_property: [], sku_on_property: [] });
+        return send(res, 200, inventoryView(listing.inventory));
+      }
+      if (method === 'PUT' && sub === '/inventory') {
+        const body = await parseBody(req, await readRaw(req));
+        updateInventory(listing, body);
+        await persist();
+        return send(res, 200, inventoryView(listing.inventory as FakeInventory));
+      }
+      if (method === 'GET' && sub === '/variation-images')
+        return send(res, 200, { count: listing.variation_images.length, results: listing.variation_images });
+    }
+    throw new Refusal(404, `No route for ${method} ${path}`);
+  }
+
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', base || 'http://127.0.0.1');
+    route(req, url, res)
+      .catch((error: unknown) => {
+        if (error instanceof Refusal) return send(res, error.status, { error: error.message });
+        return send(res, 500, { error: String(error) });
+      })
+      .finally(() => {
+        if (url.pathname.startsWith('/v3/application/'))
+          calls.push({ method: req.method ?? 'GET', path: url.pathname, status: res.statusCode });
+      });
+  });
+  // Idle connections stay open until the client drops them: on a loaded machine a server-side timeout raced
+  // clients reusing the socket (ECONNRESET).
+  server.keepAliveTimeout = 0;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return {
+    url: base,
+    keystring,
+    sharedSecret,
+    snapshot: () => structuredClone(state),
+    listings: (shopId) => Object.values(state.listings).filter((l) => shopId === undefined || l.shop_id === shopId),
+    failNextCreateAfterCreating: () => {
+      failCreate = true;
+    },
+    rateLimitNext: (n, seconds = 1) => {
+      forced429 = { n, seconds };
+    },
+    approveNextAs: (user) => {
+      nextUser = user;
+    },
+    calls,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,136 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ProductSetInput, ShopifyClient, ShopifyError } from './client';
+import { type FakeShopify, startFakeShopify } from './fake-server';
+import { queryCost } from './query-cost';
+
+/** The fake is strict where Shopify is (apis.md E3, A3): what a client that forgets something gets. */
+
+let fake: FakeShopify;
+const shop = 'strict-shop.myshopify.com';
+
+beforeAll(async () => {
+  fake = await startFakeShopify({ apiKey: 'k', apiSecret: 's' });
+});
+afterAll(async () => {
+  await fake.close();
+});
+
+/** A client and a token granted `scopes` through the fake's OAuth. */
+async function tokenWith(scopes: string[]) {
+  const client = new ShopifyClient({
+    apiKey: 'k',
+    apiSecret: 's',
+    scopes,
+    apiVersion: '2025-10',
+    shopBaseUrl: (name) => `${fake.url}/${name}`,
+    sleep: async () => {},
+  });
+  const approved = await fetch(client.authorizeUrl(shop, 'st', 'http://app.test/cb'), { redirect: 'manual' });
+  const code = new URL(approved.headers.get('location') as string).searchParams.get('code') as string;
+  const { accessToken } = await client.exchangeCode(shop, code);
+  return { client, token: accessToken };
+}
+
+/** A one-variant product; what the variant says about stock is up to the test (the fake accepts any input). */
+const tee = (variant: Record<string, unknown> = {}): ProductSetInput =>
+  ({
+    title: 'Strict Tee',
+    handle: `strict-${Math.random().toString(36).slice(2)}`,
+    descriptionHtml: '',
+    productType: 'tshirt',
+    tags: [],
+    status: 'ACTIVE' as const,
+    productOptions: [{ name: 'Size', position: 1, values: [{ name: 'S' }] }],
+    variants: [{ optionValues: [{ optionName: 'Size', name: 'S' }], price: '20.00', ...variant }],
+  }) as unknown as ProductSetInput;
+
+describe('the fake Shopify (apis.md E3)', () => {
+  it('makes new variants tracked with 0 in stock and DENY: not for sale unless untracked or CONTINUE', async () => {
+    const { client, token } = await tokenWith(['write_products', 'write_publications']);
+    const bare = await client.productSet(shop, token, tee());
+    const untracked = await client.productSet(
+      shop,
+      token,
+      tee({ inventoryPolicy: 'DENY', inventoryItem: { tracked: false } }),
+    );
+    const continues = await client.productSet(
+      shop,
+      token,
+      tee({ inventoryPolicy: 'CONTINUE', inventoryItem: { tracked: true } }),
+    );
+    const sold = async (id: string) =>
+      (await fake.storefront(shop)).find((p) => p.id === id)?.variants.map((v) => v.availableForSale);
+    expect(await sold(bare.id)).toEqual([false]);
+    expect(await sold(untracked.id)).toEqual([true]);
+    expect(await sold(continues.id)).toEqual([true]);
+  });
+
+  it('shows buyers only ACTIVE products published to the Online Store', async () => {
+    const { client, token } = await tokenWith(['write_products', 'write_publications']);
+    const product = await client.productSet(shop, token, tee({ inventoryPolicy: 'CONTINUE' }));
+    const online = async () => (await fake.storefront(shop)).find((p) => p.id === product.id)?.onlineStore;
+    expect(await online()).toBe(false);
+    const publication = await client.onlineStorePublicationId(shop, token);
+    expect(publication).toBe(fake.onlineStorePublicationId(shop));
+    await client.publish(shop, token, product.id, publication);
+    expect(await online()).toBe(true);
+    await client.archiveProduct(shop, token, product.id);
+    expect(await online()).toBe(false);
+    await client.deleteProduct(shop, token, product.id);
+    expect((await fake.products(shop)).some((p) => p.id === product.id)).toBe(false);
+  });
+
+  it('enforces scopes with ACCESS_DENIED: write_products to make products, write_publications to publish', async () => {
+    const { client, token } = await tokenWith(['read_orders']);
+    const refused = await client.productSet(shop, token, tee()).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ShopifyError);
+    expect((refused as ShopifyError).code).toBe('ACCESS_DENIED');
+    expect((refused as ShopifyError).message).toMatch(/write_products/);
+    const products = await tokenWith(['write_products']);
+    const made = await products.client.productSet(shop, products.token, tee());
+    const publish = await products.client
+      .publish(shop, products.token, made.id, fake.onlineStorePublicationId(shop))
+      .catch((e: unknown) => e);
+    expect((publish as ShopifyError).message).toMatch(/write_publications/);
+  });
+
+  it('moves media UPLOADED -> PROCESSING -> READY, or FAILED when switched, and refuses a variant file not in files', async () => {
+    const { client, token } = await tokenWith(['write_products', 'write_publications']);
+    const upload = () =>
+      client.stagedUpload(shop, token, { filename: 'a.png', mimeType: 'image/png', bytes: Buffer.from('png bytes') });
+    const good = await upload();
+    const file = { originalSource: good, contentType: 'IMAGE' as const, alt: 'Front' };
+    const product = await client.productSet(shop, token, { ...tee({ file }), files: [file] });
+    const statuses: string[] = [];
+    const media = await client.waitForMedia(shop, token, product.id, {
+      onPoll: async (m) => {
+        statuses.push(m[0]?.status ?? '');
+      },
+    });
+    expect(statuses).toEqual(['PROCESSING', 'READY']);
+    expect(media[0]?.status).toBe('READY');
+    const [front] = (await fake.storefront(shop)).filter((p) => p.id === product.id);
+    expect(front?.variants[0]?.image).toBe(front?.images[0]?.url);
+
+    fake.failNextMedia(1);
+    const bad = await upload();
+    const badFile = { originalSource: bad, contentType: 'IMAGE' as const, alt: 'Broken' };
+    const failing = await client.productSet(shop, token, { ...tee(), files: [badFile] });
+    const ended = await client.waitForMedia(shop, token, failing.id);
+    expect(ended[0]).toMatchObject({ status: 'FAILED', mediaErrors: [{ message: 'Image could not be processed' }] });
+
+    const stray = await client.productSet(shop, token, tee({ file })).catch((e: unknown) => e);
+    expect((stray as ShopifyError).message).toMatch(/must also be specified in the files input/);
+  });
+
+  it('prices nested connections multiplied and refuses a query over 1000 points (MAX_COST_EXCEEDED)', async () => {
+    expect(queryCost('query { products(first: 10) { nodes { variants(first: 100) { nodes { id } } } } }')).toBe(
+      1 + 2 + 10 * (1 + 2 + 100),
+    );
+    const { client, token } = await tokenWith(['write_products']);
+    const refused = await client
+      .graphql(shop, token, 'query { products(first: 50) { nodes { variants(first: 100) { nodes { id } } } } }')
+      .catch((e: unknown) => e);
+    expect((refused as ShopifyError).code).toBe('MAX_COST_EXCEEDED');
+  });
+});

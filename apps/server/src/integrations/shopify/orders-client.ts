@@ -1,0 +1,107 @@
+import { describeUserErrors, type ShopifyClient, ShopifyError, type ShopifyUserError } from './client';
+
+/**
+ * Orders and fulfilment through the Admin GraphQL API (apis.md E5), with the client's graphql(): the recent orders
+ * with their lines and shipping address (Sync), an order's fulfillment orders, and `fulfillmentCreate` with the
+ * carrier, tracking number and URL (the customer is notified).
+ */
+
+export type GqlOrder = {
+  id: string;
+  legacyResourceId?: string;
+  name: string;
+  createdAt: string;
+  cancelledAt: string | null;
+  displayFinancialStatus: string | null;
+  currencyCode: string;
+  totalPriceSet: { shopMoney: { amount: string; currencyCode: string } };
+  customer: { id: string } | null;
+  shippingAddress: {
+    name: string | null;
+    address1: string | null;
+    address2: string | null;
+    city: string | null;
+    provinceCode: string | null;
+    countryCodeV2: string | null;
+    zip: string | null;
+    phone: string | null;
+  } | null;
+  lineItems: {
+    nodes: {
+      id: string;
+      title: string;
+      sku: string | null;
+      quantity: number;
+      variant: { id: string } | null;
+      originalUnitPriceSet: { shopMoney: { amount: string } };
+    }[];
+  };
+};
+
+export async function recentOrdersWithLines(
+  client: ShopifyClient,
+  shop: string,
+  token: string,
+  // 30 orders of up to 25 lines request about 840 points: under the 1000-point single query limit (apis.md A3).
+  first = 30,
+): Promise<GqlOrder[]> {
+  const data = await client.graphql<{ orders: { nodes: GqlOrder[] } }>(
+    shop,
+    token,
+    `query orders($first: Int!) { orders(first: $first, sortKey: CREATED_AT, reverse: true) { nodes {
+  id legacyResourceId name createdAt cancelledAt displayFinancialStatus currencyCode
+  totalPriceSet { shopMoney { amount currencyCode } }
+  customer { id }
+  shippingAddress { name address1 address2 city provinceCode countryCodeV2 zip phone }
+  lineItems(first: 25) { nodes { id title sku quantity variant { id } originalUnitPriceSet { shopMoney { amount } } } }
+} } }`,
+    { first },
+  );
+  return data.orders.nodes;
+}
+
+export async function fulfillmentOrders(
+  client: ShopifyClient,
+  shop: string,
+  token: string,
+  orderId: string,
+): Promise<{ id: string; status: string }[]> {
+  const gid = orderId.startsWith('gid://') ? orderId : `gid://shopify/Order/${orderId}`;
+  const data = await client.graphql<{
+    order: { fulfillmentOrders: { nodes: { id: string; status: string }[] } } | null;
+  }>(shop, token, `query order($id: ID!) { order(id: $id) { fulfillmentOrders(first: 10) { nodes { id status } } } }`, {
+    id: gid,
+  });
+  if (!data.order) throw new ShopifyError(404, `Shopify has no order ${orderId}`);
+  return data.order.fulfillmentOrders.nodes;
+}
+
+export async function createFulfillment(
+  client: ShopifyClient,
+  shop: string,
+  token: string,
+  input: { fulfillmentOrderIds: string[]; company: string | null; number: string | null; url: string | null },
+): Promise<string> {
+  const data = await client.graphql<{
+    fulfillmentCreate: { fulfillment: { id: string } | null; userErrors: ShopifyUserError[] };
+  }>(
+    shop,
+    token,
+    `mutation fulfillmentCreate($fulfillment: FulfillmentInput!) {
+  fulfillmentCreate(fulfillment: $fulfillment) { fulfillment { id status } userErrors { field message } }
+}`,
+    {
+      fulfillment: {
+        lineItemsByFulfillmentOrder: input.fulfillmentOrderIds.map((fulfillmentOrderId) => ({ fulfillmentOrderId })),
+        trackingInfo: { company: input.company, number: input.number, url: input.url },
+        notifyCustomer: true,
+      },
+    },
+  );
+  const result = data.fulfillmentCreate;
+  if (result.userErrors.length) {
+    throw new ShopifyError(422, `Shopify refused the fulfilment: ${describeUserErrors(result.userErrors)}`);
+  }
+  if (!result.fulfillment) throw new ShopifyError(502, 'Shopify did not return the fulfilment');
+  return result.fulfillment.id;
+}

@@ -1,0 +1,205 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+/**
+ * WooCommerce REST API v3 client (apis.md C, E7). Keys travel as HTTP Basic auth, which WooCommerce accepts over
+ * HTTPS only, so a store address that is not https is refused before anything is sent. Where a store's https
+ * address is served from (`baseFor`), fetch and sleep are injectable, so the same code talks to a real store and to
+ * the local fake (the sandbox).
+ */
+
+export class WooError extends Error {
+  constructor(
+    /** HTTP status the store answered, or 502 when it could not be reached or answered nonsense. */
+    readonly status: number,
+    message: string,
+    readonly code?: string,
+  ) {
+    super(message);
+    this.name = 'WooError';
+  }
+}
+
+export type WooCredentials = { storeUrl: string; consumerKey: string; consumerSecret: string };
+export type WooImageInput = { id?: number; src?: string };
+export type WooProductInput = {
+  name: string;
+  type: 'variable';
+  status: 'publish' | 'draft';
+  description: string;
+  sku: string;
+  tags: { name: string }[];
+  images: WooImageInput[];
+  attributes: { name: string; position: number; visible: boolean; variation: boolean; options: string[] }[];
+};
+export type WooProduct = {
+  id: number;
+  name: string;
+  sku: string;
+  status: string;
+  permalink: string;
+  images: { id: number; src: string }[];
+  attributes: { name: string; options: string[] }[];
+  tags: { name: string }[];
+  type: string;
+};
+export type WooVariationInput = {
+  id?: number;
+  sku: string;
+  regular_price: string;
+  attributes: { name: string; option: string }[];
+  image?: WooImageInput;
+  manage_stock?: boolean;
+};
+export type WooVariation = {
+  id: number;
+  sku: string;
+  regular_price: string;
+  attributes: { name: string; option: string }[];
+  image: { id: number; src: string } | null;
+};
+type BatchItem = WooVariation | { id: number; error: { code: string; message: string } };
+
+export type WooClientOptions = {
+  /** The base URL requests go to for a store's https address: the address itself for real stores. */
+  baseFor?: (storeUrl: string) => string;
+  fetch?: typeof fetch;
+};
+
+/** `X-WC-Webhook-Signature`: base64 HMAC-SHA256 of the raw body with the webhook's secret. */
+export function verifyWooSignature(raw: Buffer, header: string | undefined, secret: string): boolean {
+  if (!header) return false;
+  const expected = createHmac('sha256', secret).update(raw).digest();
+  const given = Buffer.from(header, 'base64');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+export class WooClient {
+  private readonly fetchImpl: typeof fetch;
+
+  constructor(readonly options: WooClientOptions = {}) {
+    this.fetchImpl = options.fetch ?? fetch;
+  }
+
+  private base(storeUrl: string): string {
+    let url: URL;
+    try {
+      url = new URL(storeUrl);
+    } catch {
+      throw new WooError(400, `Not a store address: ${storeUrl}`);
+    }
+    if (url.protocol !== 'https:') throw new WooError(400, 'WooCommerce keys are only sent over https://');
+    return (this.options.baseFor?.(storeUrl) ?? storeUrl).replace(/\/+$/, '');
+  }
+
+  async request<T>(creds: WooCredentials, method: string, path: string, body?: unknown): Promise<T> {
+    const url = `${this.base(creds.storeUrl)}/wp-json/wc/v3${path}`;
+    const auth = Buffer.from(`${creds.consumerKey}:${creds.consumerSecret}`).toString('base64');
+    let response: Response;
+    try {
+      response = await this.fetchImpl(url, {
+        method,
+        headers: {
+          Authorization: `Basic ${auth}`,
+          Accept: 'application/json',
+          ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+        },
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      });
+    } catch {
+      throw new WooError(502, `${new URL(creds.storeUrl).host} could not be reached`);
+    }
+    const json = (await response.json().catch(() => null)) as (T & { code?: unknown; message?: unknown }) | null;
+    if (!response.ok) {
+      const message = typeof json?.message === 'string' ? json.message : `HTTP ${response.status}`;
+      throw new WooError(
+        response.status,
+        `WooCommerce: ${message}`.slice(0, 300),
+        typeof json?.code === 'string' ? json.code : undefined,
+      );
+    }
+    if (json === null) throw new WooError(502, 'WooCommerce sent an unreadable answer');
+    return json;
+  }
+
+  /** The site's name from the WordPress index (public), for the store's label. */
+  async siteName(storeUrl: string): Promise<string> {
+    const response = await this.fetchImpl(`${this.base(storeUrl)}/wp-json/`, {
+      headers: { Accept: 'application/json' },
+    }).catch(() => null);
+    const json = response?.ok ? ((await response.json().catch(() => null)) as { name?: unknown } | null) : null;
+    return typeof json?.name === 'string' && json.name.trim() ? json.name : new URL(storeUrl).host;
+  }
+
+  /** Proves the keys work (and may write products) with a cheap authenticated read. */
+  async verify(creds: WooCredentials): Promise<void> {
+    await this.request<unknown[]>(creds, 'GET', '/products?per_page=1');
+  }
+
+  async productsBySku(creds: WooCredentials, sku: string): Promise<WooProduct[]> {
+    return this.request<WooProduct[]>(creds, 'GET', `/products?sku=${encodeURIComponent(sku)}`);
+  }
+
+  createProduct(creds: WooCredentials, input: WooProductInput) {
+    return this.request<WooProduct>(creds, 'POST', '/products', input);
+  }
+
+  updateProduct(creds: WooCredentials, id: number, input: Partial<WooProductInput>) {
+    return this.request<WooProduct>(creds, 'PUT', `/products/${id}`, input);
+  }
+
+  getProduct(creds: WooCredentials, id: number) {
+    return this.request<WooProduct>(creds, 'GET', `/products/${id}`);
+  }
+
+  deleteProduct(creds: WooCredentials, id: number, force: boolean) {
+    return this.request<WooProduct>(creds, 'DELETE', `/products/${id}?force=${force}`);
+  }
+
+  variations(creds: WooCredentials, productId: number) {
+    return this.request<WooVariation[]>(creds, 'GET', `/products/${productId}/variations?per_page=100`);
+  }
+
+  /** Creates, updates and deletes variations in batches of at most 100; any item's error throws with its message. */
+  async batchVariations(
+    creds: WooCredentials,
+    productId: number,
+    ops: { create: WooVariationInput[]; update: WooVariationInput[]; delete: number[] },
+  ): Promise<WooVariation[]> {
+    const all = [
+      ...ops.create.map((v) => ['create', v] as const),
+      ...ops.update.map((v) => ['update', v] as const),
+      ...ops.delete.map((v) => ['delete', v] as const),
+    ];
+    const done: WooVariation[] = [];
+    for (let i = 0; i < all.length; i += 100) {
+      const chunk = all.slice(i, i + 100);
+      const body = {
+        create: chunk.filter(([k]) => k === 'create').map(([, v]) => v),
+        update: chunk.filter(([k]) => k === 'update').map(([, v]) => v),
+        delete: chunk.filter(([k]) => k === 'delete').map(([, v]) => v),
+      };
+      const result = await this.request<{ create?: BatchItem[]; update?: BatchItem[] }>(
+        creds,
+        'POST',
+        `/products/${productId}/variations/batch`,
+        body,
+      );
+      for (const item of [...(result.create ?? []), ...(result.update ?? [])]) {
+        if ('error' in item)
+          throw new WooError(400, `WooCommerce refused a variation: ${item.error.message}`, item.error.code);
+        done.push(item);
+      }
+    }
+    return done;
+  }
+
+  createWebhook(creds: WooCredentials, input: { name: string; topic: string; deliveryUrl: string; secret: string }) {
+    return this.request<{ id: number }>(creds, 'POST', '/webhooks', {
+      name: input.name,
+      topic: input.topic,
+      delivery_url: input.deliveryUrl,
+      secret: input.secret,
+      status: 'active',
+    });
+  }
+}

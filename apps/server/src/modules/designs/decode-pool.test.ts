@@ -1,0 +1,82 @@
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type DecodeJob, DecodePool } from './decode-pool';
+
+const entry = { file: path.resolve(import.meta.dirname, '../../../test/support/test-decode-worker.mjs'), execArgv: [] };
+const job = (name: string) => ({ kind: 'design', type: 'png', name, inputPath: '', outDir: '' }) as DecodeJob;
+const result = (value: unknown) => value as { name: string; pid: number };
+
+let pool: DecodePool;
+afterEach(async () => {
+  await pool?.close();
+});
+
+describe('DecodePool', () => {
+  it('refuses a file whose decoder passes the memory limit with 422, and the next file gets a fresh decoder', async () => {
+    pool = new DecodePool({ concurrency: 1, timeLimitMs: 60_000, memoryLimitMb: 160, entry });
+    const first = result(await pool.run(job('warm'), { label: 'warm.png' }));
+    await expect(pool.run(job('hungry'), { label: 'hungry.png' })).rejects.toMatchObject({
+      statusCode: 422,
+      message: 'hungry.png needs more than 160 MB of memory to process; the limit is 160 MB',
+    });
+    expect(pool.stats.killed).toBe(1);
+    const next = result(await pool.run(job('after'), { label: 'after.png' }));
+    expect(next.name).toBe('after');
+    expect(next.pid).not.toBe(first.pid);
+  });
+
+  it('refuses a file that passes the wall-clock limit, and one whose decoder dies; never a 5xx', async () => {
+    pool = new DecodePool({ concurrency: 1, timeLimitMs: 300, memoryLimitMb: 512, entry });
+    await expect(pool.run(job('hang'), { label: 'slow.svg' })).rejects.toMatchObject({
+      statusCode: 422,
+      message: 'slow.svg took longer than 0.3 s to process; the limit is 0.3 s',
+    });
+    await expect(pool.run(job('crash'), { label: 'crash.pdf' })).rejects.toMatchObject({
+      statusCode: 422,
+      message: expect.stringMatching(/^crash\.pdf could not be processed: the decoder stopped \(exit 3\)/),
+    });
+    await expect(pool.run(job('refuse'), { label: 'r.png' })).rejects.toMatchObject({
+      statusCode: 422,
+      message: 'refuse was refused by the worker',
+    });
+    expect(result(await pool.run(job('fine'), { label: 'fine.png' })).name).toBe('fine');
+  });
+
+  it('runs at most `concurrency` at once; the rest wait in order, report their place, and can leave the queue', async () => {
+    pool = new DecodePool({ concurrency: 1, timeLimitMs: 60_000, memoryLimitMb: 512, entry });
+    const release = await pool.lease({ label: 'held' });
+    const order: string[] = [];
+    const run = (name: string, signal?: AbortSignal) =>
+      pool.run(job(name), { label: `${name}.png`, ticket: `ws:${name}`, signal }).then((r) => {
+        order.push(result(r).name);
+      });
+    const leaving = new AbortController();
+    const a = run('a');
+    const b = run('b', leaving.signal);
+    const c = run('c');
+    expect(pool.load).toEqual({ running: 1, waiting: 3 });
+    expect(pool.position('ws:a')).toEqual({ state: 'waiting', position: 1, waiting: 3 });
+    expect(pool.position('ws:c')).toEqual({ state: 'waiting', position: 3, waiting: 3 });
+    leaving.abort(new Error('gone'));
+    await expect(b).rejects.toThrow('gone');
+    expect(pool.position('ws:c')).toEqual({ state: 'waiting', position: 2, waiting: 2 });
+    expect(pool.position('ws:b')).toBeNull();
+    release();
+    expect(pool.position('ws:a')).toEqual({ state: 'processing', position: 0, waiting: 1 });
+    await Promise.all([a, c]);
+    expect(order).toEqual(['a', 'c']);
+    expect(pool.load).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it('stops a running decode when its request is abandoned, and replaces the decoder', async () => {
+    pool = new DecodePool({ concurrency: 1, timeLimitMs: 60_000, memoryLimitMb: 512, entry });
+    const gone = new AbortController();
+    const started = new Promise<void>((resolve) => pool.once('started', () => resolve()));
+    const hanging = pool.run(job('hang'), { label: 'hang.png', signal: gone.signal });
+    await started;
+    gone.abort(new Error('client went away'));
+    await expect(hanging).rejects.toThrow('client went away');
+    expect(pool.stats.killed).toBe(1);
+    expect(result(await pool.run(job('next'), { label: 'next.png' })).name).toBe('next');
+  });
+});

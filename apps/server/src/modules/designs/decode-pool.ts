@@ -1,0 +1,355 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import { EventEmitter } from 'node:events';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { unprocessable } from '../../lib/errors';
+import type { DecodeJob, DecodeResultOf } from './decode-jobs';
+
+/**
+ * Every decode of a user file (rasterising, resizing) runs here, never on the request's event loop: in child
+ * processes (`decode-worker.ts`), at most `concurrency` at once per instance; further work waits in order. Each job
+ * has a wall-clock limit and a memory limit (the child's resident memory, read from /proc every 50 ms, plus a V8
+ * heap cap); a job that passes either, or a child that dies, is answered 422 naming the limit, and its child is
+ * killed and replaced by a fresh one for the next job. A job whose request is abandoned (its AbortSignal) leaves the
+ * queue, or its child is killed mid-decode.
+ */
+
+export type { DecodeJob } from './decode-jobs';
+
+export type DecodePoolOptions = {
+  concurrency: number;
+  timeLimitMs: number;
+  memoryLimitMb: number;
+  /** The worker entry to fork; by default decode-worker next to this module (TypeScript through tsx in development). */
+  entry?: { file: string; execArgv: string[] };
+};
+
+export type QueueStatus = { state: 'waiting' | 'processing'; position: number; waiting: number };
+
+type Task = {
+  id: number;
+  label: string;
+  ticket: string | null;
+  job: DecodeJob | null;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+  signal: AbortSignal | undefined;
+  onAbort: () => void;
+  /** Set while a child decodes it: kills the child and answers the abandon. */
+  stop: (() => void) | null;
+  slot: Slot | null;
+};
+
+type Slot = { index: number; child: ChildProcess | null; ready: Promise<void> | null; task: Task | null };
+
+type WorkerAnswer =
+  | { id: number; ok: true; result: unknown }
+  | { id: number; ok: false; refusal?: string; error?: string };
+
+const here = fileURLToPath(import.meta.url);
+
+function defaultEntry(): { file: string; execArgv: string[] } {
+  const dir = path.dirname(here);
+  const built = path.join(dir, 'decode-worker.js');
+  if (!here.endsWith('.ts') && fs.existsSync(built)) return { file: built, execArgv: [] };
+  // Running from the TypeScript sources (tests, `npm run dev`): the child loads them through tsx too.
+  const tsx = pathToFileURL(createRequire(here).resolve('tsx')).href;
+  return { file: path.join(dir, 'decode-worker.ts'), execArgv: ['--import', tsx] };
+}
+
+/** Resident memory of a process in bytes, from /proc (Linux); null where there is none. */
+function residentBytes(pid: number): number | null {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = /VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1];
+    return kb ? Number(kb) * 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+export class DecodePool extends EventEmitter {
+  private readonly slots: Slot[];
+  private readonly waiting: Task[] = [];
+  private nextId = 1;
+  private closed = false;
+  /** One started child kept idle to take a killed child's place. */
+  private spare: { child: ChildProcess; ready: Promise<void> } | null = null;
+  /** Children killed at a limit or on abandon, and replaced (tests and the hostile run read it). */
+  readonly stats = { jobs: 0, refusedAtLimit: 0, killed: 0, spawned: 0 };
+
+  constructor(private readonly options: DecodePoolOptions) {
+    super();
+    const concurrency = Math.max(1, Math.floor(options.concurrency));
+    this.slots = Array.from({ length: concurrency }, (_, index) => ({ index, child: null, ready: null, task: null }));
+  }
+
+  get concurrency(): number {
+    return this.slots.length;
+  }
+
+  /** Jobs decoding now, and jobs waiting. */
+  get load(): { running: number; waiting: number } {
+    return { running: this.slots.filter((s) => s.task).length, waiting: this.waiting.length };
+  }
+
+  /** Decodes in a child; `label` names the file in limit refusals; `ticket` lets the browser ask for its place. */
+  run<J extends DecodeJob>(
+    job: J,
+    options: { label: string; signal?: AbortSignal | undefined; ticket?: string | null },
+  ): Promise<DecodeResultOf<J>> {
+    return this.enqueue(job, options) as Promise<DecodeResultOf<J>>;
+  }
+
+  /**
+   * Takes a slot for work done in this process (e.g. the mockup renderer's sharp pipelines on stored, already
+   * checked designs), so it counts against the same concurrency; resolves to the function that gives it back.
+   */
+  lease(options: { label: string; signal?: AbortSignal | undefined; ticket?: string | null }): Promise<() => void> {
+    return this.enqueue(null, options) as Promise<() => void>;
+  }
+
+  /** Where `ticket`'s first unfinished job is: decoding (position 0) or waiting (1 = next), or null when none. */
+  position(ticket: string): QueueStatus | null {
+    if (this.slots.some((s) => s.task?.ticket === ticket)) {
+      return { state: 'processing', position: 0, waiting: this.waiting.length };
+    }
+    const index = this.waiting.findIndex((t) => t.ticket === ticket);
+    if (index < 0) return null;
+    return { state: 'waiting', position: index + 1, waiting: this.waiting.length };
+  }
+
+  /**
+   * Starts the first decoder and the spare ahead of any upload (a listening server calls it), so the first files
+   * do not wait for a child to start; the other slots start theirs when first needed, taking the spare.
+   */
+  warmUp(): void {
+    const first = this.slots[0];
+    if (!this.closed && first && !first.child) this.spawn(first);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const task of this.waiting.splice(0)) task.reject(new Error('the server is closing'));
+    for (const slot of this.slots) this.kill(slot);
+    this.spare?.child.kill('SIGKILL');
+    this.spare = null;
+  }
+
+  private enqueue(
+    job: DecodeJob | null,
+    options: { label: string; signal?: AbortSignal | undefined; ticket?: string | null },
+  ): Promise<unknown> {
+    const { signal } = options;
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    if (this.closed) return Promise.reject(new Error('the server is closing'));
+    return new Promise((resolve, reject) => {
+      const task: Task = {
+        id: this.nextId++,
+        label: options.label,
+        ticket: options.ticket ?? null,
+        job,
+        resolve,
+        reject,
+        signal,
+        onAbort: () => this.abandon(task),
+        stop: null,
+        slot: null,
+      };
+      signal?.addEventListener('abort', task.onAbort, { once: true });
+      this.waiting.push(task);
+      this.emit('queued', { label: task.label, ticket: task.ticket, waiting: this.waiting.length });
+      this.pump();
+    });
+  }
+
+  private pump() {
+    for (const slot of this.slots) {
+      if (slot.task) continue;
+      const task = this.waiting.shift();
+      if (!task) return;
+      slot.task = task;
+      task.slot = slot;
+      this.emit('started', { label: task.label, ticket: task.ticket, slot: slot.index });
+      if (task.job === null) {
+        let given = false;
+        this.settle(
+          task,
+          () =>
+            task.resolve(() => {
+              if (given) return;
+              given = true;
+              this.free(slot, task);
+            }),
+          false,
+        );
+      } else {
+        void this.dispatch(slot, task);
+      }
+    }
+  }
+
+  /** Ends a task's link to its signal; `free` also gives its slot back. */
+  private settle(task: Task, answer: () => void, free = true) {
+    task.signal?.removeEventListener('abort', task.onAbort);
+    if (free && task.slot) this.free(task.slot, task);
+    answer();
+  }
+
+  private free(slot: Slot, task: Task) {
+    if (slot.task !== task) return;
+    slot.task = null;
+    task.slot = null;
+    this.emit('settled', { label: task.label, ticket: task.ticket });
+    this.pump();
+  }
+
+  /** Starts a child; `ready` resolves once it has loaded and said so. */
+  private startChild(): { child: ChildProcess; ready: Promise<void> } {
+    const entry = this.options.entry ?? defaultEntry();
+    const heapMb = Math.max(64, Math.floor(this.options.memoryLimitMb / 2));
+    const child = fork(entry.file, [], {
+      execArgv: [...entry.execArgv, `--max-old-space-size=${heapMb}`],
+      serialization: 'advanced',
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    this.stats.spawned += 1;
+    const ready = new Promise<void>((resolve, reject) => {
+      const onMessage = (message: unknown) => {
+        if ((message as { ready?: boolean })?.ready) {
+          child.off('exit', onExit);
+          resolve();
+        }
+      };
+      const onExit = (code: number | null, signal: string | null) =>
+        reject(new Error(`the decoder did not start (${signal ?? code})`));
+      child.once('message', onMessage);
+      child.once('exit', onExit);
+    });
+    ready.catch(() => {});
+    child.once('exit', () => {
+      if (this.spare?.child === child) this.spare = null;
+      for (const slot of this.slots) {
+        if (slot.child === child) {
+          slot.child = null;
+          slot.ready = null;
+        }
+      }
+    });
+    return { child, ready };
+  }
+
+  /**
+   * Gives a slot a child: the spare one when there is one (already started, so a file after a killed one does not
+   * wait for a start), and starts the next spare.
+   */
+  private spawn(slot: Slot) {
+    const proc = this.spare ?? this.startChild();
+    this.spare = null;
+    slot.child = proc.child;
+    slot.ready = proc.ready;
+    if (!this.closed) this.spare = this.startChild();
+  }
+
+  private kill(slot: Slot) {
+    const child = slot.child;
+    slot.child = null;
+    slot.ready = null;
+    if (child && child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGKILL');
+      this.stats.killed += 1;
+    }
+  }
+
+  /** A killed child's slot gets a fresh one at once (the spare), so the next file does not wait for a start. */
+  private replace(slot: Slot) {
+    this.kill(slot);
+    if (!this.closed) this.spawn(slot);
+  }
+
+  private async dispatch(slot: Slot, task: Task) {
+    if (!slot.child) this.spawn(slot);
+    const child = slot.child as ChildProcess;
+    try {
+      await slot.ready;
+    } catch (error) {
+      // Abandoned while its child started: the slot has moved on (and may have a new child), leave it be.
+      if (slot.task !== task) return;
+      if (slot.child === child) this.kill(slot);
+      this.settle(task, () => task.reject(unprocessable(`${task.label} could not be processed: ${String(error)}`)));
+      return;
+    }
+    if (slot.task !== task || slot.child !== child) return; // abandoned while the child started
+    this.stats.jobs += 1;
+    const limitMb = this.options.memoryLimitMb;
+    let done = false;
+    const finish = (answer: () => void, killChild: boolean) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      clearInterval(memory);
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+      if (killChild) this.replace(slot);
+      this.settle(task, answer);
+    };
+    const refuse = (message: string) => {
+      this.stats.refusedAtLimit += 1;
+      finish(() => task.reject(unprocessable(message)), true);
+    };
+    const timer = setTimeout(() => {
+      const seconds = Math.round(this.options.timeLimitMs / 100) / 10;
+      refuse(`${task.label} took longer than ${seconds} s to process; the limit is ${seconds} s`);
+    }, this.options.timeLimitMs);
+    const memory = setInterval(() => {
+      const rss = child.pid ? residentBytes(child.pid) : null;
+      if (rss !== null && rss > limitMb * 1024 * 1024) {
+        refuse(`${task.label} needs more than ${limitMb} MB of memory to process; the limit is ${limitMb} MB`);
+      }
+    }, 50);
+    const onMessage = (raw: unknown) => {
+      const message = raw as WorkerAnswer;
+      if (message?.id !== task.id) return;
+      if (message.ok) finish(() => task.resolve(message.result), false);
+      else if (message.refusal) finish(() => task.reject(unprocessable(message.refusal as string)), false);
+      else finish(() => task.reject(unprocessable(`${task.label} could not be processed: ${message.error}`)), true);
+    };
+    const onExit = (code: number | null, signal: string | null) => {
+      this.stats.refusedAtLimit += 1;
+      finish(
+        () =>
+          task.reject(
+            unprocessable(
+              `${task.label} could not be processed: the decoder stopped (${signal ?? `exit ${code}`}), most likely at the ${limitMb} MB memory limit`,
+            ),
+          ),
+        true,
+      );
+    };
+    // Abandoned mid-decode: the child is killed (and replaced for the next job), so the work stops now.
+    task.stop = () => finish(() => task.reject(task.signal?.reason), true);
+    child.on('message', onMessage);
+    child.once('exit', onExit);
+    child.send({ id: task.id, job: task.job });
+  }
+
+  /** A waiting task leaves the queue; a running one is stopped by its own handler set in dispatch. */
+  private abandon(task: Task) {
+    const index = this.waiting.indexOf(task);
+    if (index >= 0) {
+      this.waiting.splice(index, 1);
+      task.reject(task.signal?.reason);
+      this.emit('abandoned', { label: task.label, ticket: task.ticket });
+      return;
+    }
+    if (task.stop) task.stop();
+    else if (task.slot) {
+      // Still starting its child (dispatch has not sent the job yet): replace the child, give the slot back.
+      this.replace(task.slot);
+      this.settle(task, () => task.reject(task.signal?.reason));
+    }
+    this.emit('abandoned', { label: task.label, ticket: task.ticket });
+  }
+}

@@ -1,0 +1,42 @@
+/**
+ * The decode worker: a child process of the server (forked by decode-pool.ts) that decodes one file at a time.
+ * libvips gets one thread and no operation cache here, so a child's memory is what its current file needs; the
+ * parent enforces the wall-clock and memory limits by killing this process.
+ */
+
+import fsp from 'node:fs/promises';
+import sharp from 'sharp';
+import { renderDesignRaw, renderPrintFile } from '../mockups/mockup-render';
+import type { DecodeJob } from './decode-jobs';
+import { DesignRefusal, decodeDesign } from './design-decode';
+
+sharp.cache(false);
+sharp.concurrency(1);
+
+async function run(job: DecodeJob): Promise<unknown> {
+  if (job.kind === 'design') return decodeDesign(job);
+  if (job.kind === 'layer') {
+    const layer = await renderDesignRaw(job.inputPath, job.placement);
+    return { ...layer, data: new Uint8Array(layer.data.buffer, layer.data.byteOffset, layer.data.byteLength) };
+  }
+  const out = await renderPrintFile(job.productType, job.inputPath, job.designSize, job.adjustments, job.size);
+  await fsp.writeFile(job.outPath, out.png);
+  return { width: out.width, height: out.height };
+}
+
+process.on('message', (raw: unknown) => {
+  const { id, job } = raw as { id: number; job: DecodeJob };
+  run(job).then(
+    (result) => process.send?.({ id, ok: true, result }),
+    (error: unknown) => {
+      if (error instanceof DesignRefusal) process.send?.({ id, ok: false, refusal: error.message });
+      else process.send?.({ id, ok: false, error: error instanceof Error ? error.message : String(error) });
+    },
+  );
+});
+// The parent went away: nothing left to answer.
+process.on('disconnect', () => process.exit(0));
+// jsdom (for the SVG sanitiser) is loaded before the child says it is ready: on a busy machine it takes seconds,
+// which must not count against the first SVG's time limit (a spare child is started ahead, so nobody waits for it).
+await import('./svg-sanitize');
+process.send?.({ ready: true });

@@ -1,0 +1,126 @@
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { DESIGN_MAX_PIXELS, DESIGN_THUMBNAIL_MAX } from '@podforge/contract';
+import sharp, { type Metadata, type OutputInfo } from 'sharp';
+import type { DecodedDesign, DesignDecodeJob } from './design-files';
+import {
+  checkImageHeader,
+  checkPdfPages,
+  checkSvgStats,
+  DESIGN_LIMITS,
+  DesignLimitError,
+  scanSvg,
+} from './design-limits';
+import { PdfLimitError, PdfRenderError, renderPdfFirstPage } from './pdf-render';
+
+/**
+ * The decode step, run only inside the decode worker (a child process, see decode-pool.ts); the server process never
+ * loads it, nor sharp's decoders for user files, jsdom or pdf.js.
+ */
+
+const SHARP_INPUT = { limitInputPixels: DESIGN_MAX_PIXELS, failOn: 'error' as const, sequentialRead: true };
+
+/** A refusal the decode worker answers with (a 422 naming the file), as opposed to a crash. */
+export class DesignRefusal extends Error {
+  override name = 'DesignRefusal';
+}
+
+const THUMBNAIL = (input: string, output: string) =>
+  sharp(input, SHARP_INPUT)
+    .resize(DESIGN_THUMBNAIL_MAX, DESIGN_THUMBNAIL_MAX, { fit: 'inside', withoutEnlargement: true })
+    .png()
+    .toFile(output);
+
+/**
+ * Decodes one file as the decode worker does (in a child process, see decode-pool.ts): proves it is whole and
+ * makes the print PNG and the thumbnail under `job.outDir`. SVG: complexity and size caps from a streaming scan,
+ * then sanitised, then rendered. PDF: page count and size checked before page 1 is rendered. Throws DesignRefusal
+ * with the 422 text.
+ */
+export async function decodeDesign(job: DesignDecodeJob): Promise<DecodedDesign> {
+  const { name, type, outDir } = job;
+  const printPath = path.join(outDir, 'print.png');
+  const thumbnailPath = path.join(outDir, 'thumbnail.png');
+  try {
+    if (type === 'png' || type === 'jpeg') {
+      let meta: Metadata;
+      try {
+        meta = await sharp(job.inputPath, { ...SHARP_INPUT, limitInputPixels: false }).metadata();
+      } catch {
+        throw new DesignRefusal(`${name} is not a valid ${type.toUpperCase()} image`);
+      }
+      checkImageHeader(name, {
+        width: meta.width ?? 0,
+        height: meta.height ?? 0,
+        bitDepth: meta.depth === 'ushort' ? 16 : 8,
+        channels: meta.channels ?? 4,
+      });
+      let originalPath: string | null = null;
+      let source = job.inputPath;
+      if (job.fitSquare && (meta.width !== job.fitSquare || meta.height !== job.fitSquare)) {
+        originalPath = path.join(outDir, 'original.png');
+        await sharp(job.inputPath, SHARP_INPUT)
+          .resize(job.fitSquare, job.fitSquare, { fit: 'cover' })
+          .png()
+          .toFile(originalPath)
+          .catch(() => {
+            throw new DesignRefusal(`${name} is not a valid ${type.toUpperCase()} image: it could not be decoded`);
+          });
+        source = originalPath;
+      }
+      let info: OutputInfo;
+      try {
+        // Decoding all of it proves it is whole (a truncated file fails here); rotate() applies EXIF orientation.
+        info = await sharp(source, SHARP_INPUT).rotate().png({ compressionLevel: 6, effort: 1 }).toFile(printPath);
+      } catch {
+        throw new DesignRefusal(`${name} is not a valid ${type.toUpperCase()} image: it could not be decoded`);
+      }
+      await THUMBNAIL(printPath, thumbnailPath);
+      return { width: info.width, height: info.height, printPath, thumbnailPath, originalPath };
+    }
+
+    if (type === 'svg') {
+      const { width, height } = checkSvgStats(name, await scanSvg(name, job.inputPath));
+      // Loaded by the worker before it says it is ready (decode-worker.ts); here it is only looked up.
+      const { HostileSvgError, sanitizeSvg } = await import('./svg-sanitize');
+      let clean: string;
+      try {
+        clean = sanitizeSvg(await fsp.readFile(job.inputPath, 'utf8'));
+      } catch (error) {
+        if (error instanceof HostileSvgError) throw new DesignRefusal(`${name} was refused: ${error.message}`);
+        throw error;
+      }
+      const originalPath = path.join(outDir, 'original.svg');
+      await fsp.writeFile(originalPath, clean);
+      let info: OutputInfo;
+      try {
+        info = await sharp(originalPath, SHARP_INPUT).png().toFile(printPath);
+      } catch {
+        throw new DesignRefusal(`${name} is not a valid SVG image: it could not be rendered (${width}x${height})`);
+      }
+      await THUMBNAIL(printPath, thumbnailPath);
+      return { width: info.width, height: info.height, printPath, thumbnailPath, originalPath };
+    }
+
+    let rendered: { png: Buffer; width: number; height: number };
+    try {
+      // The pool's wall-clock limit governs (it kills this whole process); the renderer's own is only a backstop.
+      rendered = await renderPdfFirstPage(await fsp.readFile(job.inputPath), {
+        limits: DESIGN_LIMITS.pdf,
+        timeoutMs: 10 * 60_000,
+      });
+    } catch (error) {
+      if (error instanceof PdfLimitError) checkPdfPages(name, error.pages, error.width, error.height);
+      if (error instanceof PdfRenderError || error instanceof PdfLimitError) {
+        throw new DesignRefusal(`${name} is not a PDF that can be rendered: ${error.message}`);
+      }
+      throw error;
+    }
+    await fsp.writeFile(printPath, rendered.png);
+    await THUMBNAIL(printPath, thumbnailPath);
+    return { width: rendered.width, height: rendered.height, printPath, thumbnailPath, originalPath: null };
+  } catch (error) {
+    if (error instanceof DesignLimitError) throw new DesignRefusal(error.message);
+    throw error;
+  }
+}

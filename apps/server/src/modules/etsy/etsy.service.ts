@@ -1,0 +1,722 @@
+import {
+  ErrorCode,
+  listingProblems,
+  type TEtsySandboxListings,
+  type TEtsySetup,
+  type TEtsySetupBody,
+} from '@podforge/contract';
+import { and, eq, inArray } from 'drizzle-orm';
+import type { Config } from '../../config';
+import type { Db } from '../../db/client';
+import { integrations, publications, storeSettings } from '../../db/schema';
+import {
+  type DraftListingInput,
+  EtsyClient,
+  EtsyError,
+  type EtsyInventoryInput,
+  type EtsyListing,
+  pkcePair,
+  type TaxonomyNode,
+} from '../../integrations/etsy/client';
+import { type EtsyFakeState, type FakeEtsy, startFakeEtsy } from '../../integrations/etsy/fake-server';
+import type { TokenCipher } from '../../lib/crypto';
+import { AppError, badRequest, conflict, upstreamError } from '../../lib/errors';
+import { consumeOAuthState, issueOAuthState, peekOAuthState } from '../../lib/oauth-states';
+import type { Storage } from '../../storage/storage';
+import { findIntegration } from '../integrations/integrations.repository';
+import { SandboxState } from '../stores/sandbox-state';
+import type {
+  IntegrationRow,
+  PublishContext,
+  PublishOutcome,
+  PushProduct,
+  StorePublisher,
+} from '../stores/store-publisher';
+
+/** Fixed credentials of the built-in sandbox: it runs in this process, on loopback, and nobody else holds a key. */
+export const ETSY_SANDBOX_KEYSTRING = 'podforgesandbox';
+export const ETSY_SANDBOX_SECRET = 'podforgesandboxsecret';
+/** The browser-facing approval step of the sandbox, relayed by the app (see etsy.routes.ts). */
+export const ETSY_SANDBOX_CONNECT_PREFIX = '/auth/etsy/sandbox';
+
+/** Etsy's custom variation properties; we name them Color and Size. */
+export const ETSY_COLOR_PROPERTY = 513;
+export const ETSY_SIZE_PROPERTY = 514;
+/** Etsy takes 10 pictures a listing; one is kept back so an update can add the new ones before removing the old. */
+const MAX_PICTURES = 9;
+/** Refreshed this long before the hour ends. */
+const REFRESH_MARGIN_MS = 5 * 60_000;
+/** Print-on-demand is made to order: an offering's quantity (Etsy's maximum). */
+const MADE_TO_ORDER_QUANTITY = 999;
+
+/** Seller-taxonomy names tried, in order, for each product type (matched case-insensitively in Etsy's tree). */
+const TAXONOMY_NAMES: Record<string, string[]> = {
+  tshirt: ['T-shirts', 'T-Shirts'],
+  hoodie: ['Hoodies & Sweatshirts', 'Hoodies'],
+  mug: ['Mugs'],
+  poster: ['Posters & Prints', 'Posters', 'Prints'],
+  sticker: ['Stickers'],
+  tote: ['Tote Bags', 'Totes'],
+  phone_case: ['Phone Cases'],
+};
+
+type EtsySettings = {
+  shopId?: string;
+  shippingProfileId?: string | null;
+  readinessStateId?: string | null;
+  productionPartnerId?: string | null;
+};
+type FlowData = { verifier: string; redirectUri: string };
+type Deps = { db: Db; cipher: TokenCipher; config: Config; now: () => Date; storage: Storage };
+
+export type EtsyOAuthOutcome = { outcome: 'connected' | 'setup' | 'invalid_state' | 'failed'; integrationId?: string };
+
+/**
+ * Etsy shops of a workspace: OAuth 2 with PKCE, the profiles chosen once at connect, listing pushes (the
+ * StorePublisher for 'etsy'). With ETSY_API_KEY and ETSY_SHARED_SECRET it talks to Etsy; without them to the
+ * built-in sandbox, the fake Etsy the tests use, started in this process and kept in the database.
+ */
+export class EtsyService implements StorePublisher {
+  readonly platform = 'etsy' as const;
+  readonly sandboxMode: boolean;
+  /** Replaceable (tests put a client with a virtual clock or sleep here). */
+  client: EtsyClient | null = null;
+  private sandbox: Promise<FakeEtsy> | null = null;
+  private sandboxState: SandboxState<EtsyFakeState> | null = null;
+  private taxonomyCache: TaxonomyNode[] | null = null;
+  /** Set before first use to change the sandbox (tests raise its rate limits: they run faster than a second). */
+  sandboxOptions: { limits?: { perSecond: number; perDay: number } } = {};
+
+  constructor(private readonly deps: Deps) {
+    const etsy = deps.config.etsy;
+    this.sandboxMode = etsy === null;
+    if (etsy) {
+      this.client = new EtsyClient({
+        keystring: etsy.apiKey,
+        sharedSecret: etsy.sharedSecret,
+        apiBase: etsy.apiBase,
+        connectBase: etsy.connectBase,
+        tokenBase: etsy.tokenBase,
+      });
+    }
+  }
+
+  /** The sandbox Etsy (null with real credentials), started once with the state the database holds. */
+  sandboxServer(): Promise<FakeEtsy> | null {
+    if (!this.sandboxMode) return null;
+    this.sandbox ??= (async () => {
+      this.sandboxState = new SandboxState<EtsyFakeState>(this.deps.db, this.deps.storage, 'etsy');
+      const state = await this.sandboxState.load();
+      const keeper = this.sandboxState;
+      return startFakeEtsy({
+        keystring: ETSY_SANDBOX_KEYSTRING,
+        sharedSecret: ETSY_SANDBOX_SECRET,
+        state,
+        persist: (s) => keeper.save(s),
+        images: keeper.images,
+        ...this.sandboxOptions,
+      });
+    })();
+    return this.sandbox;
+  }
+
+  async getClient(): Promise<EtsyClient> {
+    if (this.client) return this.client;
+    const fake = await this.sandboxServer();
+    if (!fake) throw new Error('Etsy client missing');
+    this.client ??= new EtsyClient({
+      keystring: ETSY_SANDBOX_KEYSTRING,
+      sharedSecret: ETSY_SANDBOX_SECRET,
+      apiBase: fake.url,
+      connectBase: ETSY_SANDBOX_CONNECT_PREFIX,
+      tokenBase: fake.url,
+    });
+    return this.client;
+  }
+
+  async close() {
+    const fake = await this.sandbox?.catch(() => null);
+    await fake?.close();
+    await this.sandboxState?.flush();
+  }
+
+  private stateScope(workspaceId: string) {
+    return { db: this.deps.db, workspaceId, provider: 'etsy' as const, now: this.deps.now() };
+  }
+
+  /** A PKCE pair and a single-use state bound to this workspace; the verifier stays on the server. */
+  async startOAuth(workspaceId: string, redirectUri: string): Promise<string> {
+    const { verifier, challenge } = pkcePair();
+    const state = await issueOAuthState(this.stateScope(workspaceId), { verifier, redirectUri } satisfies FlowData);
+    return (await this.getClient()).authorizeUrl({ state, challenge, redirectUri });
+  }
+
+  /** The sandbox relay hands on an approval only for a flow this workspace started, to its own callback. */
+  async isOwnPendingFlow(workspaceId: string, query: URLSearchParams): Promise<boolean> {
+    const state = query.get('state');
+    if (!state) return false;
+    const data = await peekOAuthState<FlowData>(this.stateScope(workspaceId), state);
+    return data !== null && data.redirectUri === query.get('redirect_uri');
+  }
+
+  /**
+   * The callback: state (single use, this workspace), the code and PKCE verifier for tokens, the user's shop. The
+   * shop's profiles are chosen at once when it has one of each; otherwise the seller chooses them (status pending).
+   */
+  async finishOAuth(workspaceId: string, query: Record<string, string>): Promise<EtsyOAuthOutcome> {
+    if (!query.state) return { outcome: 'invalid_state' };
+    const flow = await consumeOAuthState<FlowData>(this.stateScope(workspaceId), query.state);
+    if (!flow) return { outcome: 'invalid_state' };
+    if (!query.code) return { outcome: 'failed' };
+    try {
+      const client = await this.getClient();
+      const tokens = await client.exchangeCode({
+        code: query.code,
+        verifier: flow.verifier,
+        redirectUri: flow.redirectUri,
+      });
+      const me = await client.me(tokens.accessToken);
+      const shopId = String(me.shop_id);
+      const shop = await client.shop(tokens.accessToken, shopId);
+      const { db, cipher } = this.deps;
+      const values = {
+        storeName: this.sandboxMode ? `${shop.shop_name} (Sandbox)` : shop.shop_name,
+        accessTokenEnc: cipher.encrypt(tokens.accessToken),
+        refreshTokenEnc: cipher.encrypt(tokens.refreshToken),
+        tokenExpiresAt: tokens.expiresAt,
+        scopes: 'listings_r listings_w listings_d shops_r',
+        status: 'pending' as const,
+        verifiedAt: null,
+        sandbox: this.sandboxMode,
+      };
+      const [row] = await db
+        .insert(integrations)
+        .values({ workspaceId, kind: 'store', platform: 'etsy', externalId: shopId, ...values })
+        .onConflictDoUpdate({
+          target: [integrations.workspaceId, integrations.platform, integrations.externalId],
+          set: values,
+        })
+        .returning();
+      if (!row) return { outcome: 'failed' };
+      const [shipping, processing, partners] = await Promise.all([
+        client.shippingProfiles(tokens.accessToken, shopId),
+        client.processingProfiles(tokens.accessToken, shopId),
+        client.productionPartners(tokens.accessToken, shopId),
+      ]);
+      const previous = await this.settings(row);
+      const keep = (id: string | null | undefined, ids: string[]) => (id && ids.includes(id) ? id : null);
+      const only = (ids: string[]) => (ids.length === 1 ? (ids[0] ?? null) : null);
+      const shippingIds = shipping.map((s) => String(s.shipping_profile_id));
+      const processingIds = processing.map((p) => String(p.readiness_state_id));
+      const partnerIds = partners.map((p) => String(p.production_partner_id));
+      const settings: EtsySettings = {
+        shopId,
+        shippingProfileId: keep(previous.shippingProfileId, shippingIds) ?? only(shippingIds),
+        readinessStateId: keep(previous.readinessStateId, processingIds) ?? only(processingIds),
+        productionPartnerId: keep(previous.productionPartnerId, partnerIds) ?? only(partnerIds),
+      };
+      await this.saveSettings(row, settings);
+      if (
+        settings.shippingProfileId &&
+        settings.readinessStateId &&
+        (partnerIds.length <= 1 || settings.productionPartnerId)
+      ) {
+        await this.markConnected(row);
+        return { outcome: 'connected', integrationId: row.id };
+      }
+      return { outcome: 'setup', integrationId: row.id };
+    } catch (error) {
+      if (error instanceof EtsyError) return { outcome: 'failed' };
+      throw error;
+    }
+  }
+
+  private async markConnected(row: IntegrationRow) {
+    await this.deps.db
+      .update(integrations)
+      .set({ status: 'connected', verifiedAt: this.deps.now() })
+      .where(and(eq(integrations.id, row.id), eq(integrations.workspaceId, row.workspaceId)));
+  }
+
+  private async settings(row: IntegrationRow): Promise<EtsySettings> {
+    const [s] = await this.deps.db.select().from(storeSettings).where(eq(storeSettings.integrationId, row.id));
+    return (s?.data as EtsySettings | undefined) ?? {};
+  }
+
+  private async saveSettings(row: IntegrationRow, data: EtsySettings) {
+    await this.deps.db
+      .insert(storeSettings)
+      .values({ integrationId: row.id, workspaceId: row.workspaceId, data, updatedAt: this.deps.now() })
+      .onConflictDoUpdate({ target: storeSettings.integrationId, set: { data, updatedAt: this.deps.now() } });
+  }
+
+  store(workspaceId: string, id: string): Promise<IntegrationRow> {
+    return findIntegration(this.deps.db, workspaceId, id, 'etsy');
+  }
+
+  /**
+   * A usable access token, refreshed when its hour is nearly over. Etsy's refresh tokens are single use: when two
+   * pushes refresh at once, the one whose refresh is refused reads the row again and takes the other's new token.
+   * (No row lock: the sandbox writes to the same database while the call is in flight.)
+   */
+  async accessToken(row: IntegrationRow): Promise<string> {
+    if (!row.accessTokenEnc || !row.refreshTokenEnc || row.status === 'disconnected') {
+      throw conflict(`${row.storeName ?? 'The Etsy shop'} is not connected. Connect it in Integrations first.`);
+    }
+    const { db, cipher, now } = this.deps;
+    const fresh = (r: IntegrationRow) =>
+      r.tokenExpiresAt !== null && r.tokenExpiresAt.getTime() - REFRESH_MARGIN_MS > now().getTime();
+    const reread = async () => {
+      const [r] = await db
+        .select()
+        .from(integrations)
+        .where(and(eq(integrations.id, row.id), eq(integrations.workspaceId, row.workspaceId)));
+      return r;
+    };
+    const current = (await reread()) ?? row;
+    if (current.accessTokenEnc && fresh(current)) return cipher.decrypt(current.accessTokenEnc);
+    if (!current.refreshTokenEnc) throw conflict('The Etsy shop is not connected. Connect it in Integrations first.');
+    const client = await this.getClient();
+    try {
+      const tokens = await client.refresh(cipher.decrypt(current.refreshTokenEnc));
+      await db
+        .update(integrations)
+        .set({
+          accessTokenEnc: cipher.encrypt(tokens.accessToken),
+          refreshTokenEnc: cipher.encrypt(tokens.refreshToken),
+          tokenExpiresAt: tokens.expiresAt,
+        })
+        .where(and(eq(integrations.id, row.id), eq(integrations.workspaceId, row.workspaceId)));
+      return tokens.accessToken;
+    } catch (error) {
+      if (!(error instanceof EtsyError) || error.status !== 401) throw error;
+      const after = await reread();
+      if (after?.accessTokenEnc && fresh(after)) return cipher.decrypt(after.accessTokenEnc);
+      await db
+        .update(integrations)
+        .set({ status: 'error' })
+        .where(and(eq(integrations.id, row.id), eq(integrations.workspaceId, row.workspaceId)));
+      throw upstreamError('Etsy no longer accepts this connection; connect the shop again in Integrations');
+    }
+  }
+
+  /** `GET /api/etsy/:id/setup`: the shop's profiles, read from Etsy, and what is chosen. */
+  async setup(workspaceId: string, id: string): Promise<TEtsySetup> {
+    const row = await this.store(workspaceId, id);
+    const token = await this.accessToken(row);
+    const client = await this.getClient();
+    const settings = await this.settings(row);
+    const shopId = settings.shopId ?? row.externalId;
+    try {
+      const [shipping, processing, partners] = await Promise.all([
+        client.shippingProfiles(token, shopId),
+        client.processingProfiles(token, shopId),
+        client.productionPartners(token, shopId),
+      ]);
+      return {
+        integrationId: row.id,
+        shopName: row.storeName ?? shopId,
+        shippingProfiles: shipping.map((s) => ({ id: String(s.shipping_profile_id), name: s.title })),
+        processingProfiles: processing.map((p) => ({
+          id: String(p.readiness_state_id),
+          name: `${p.readiness_state === 'made_to_order' ? 'Made to order' : 'Ready to ship'}, ${p.min_processing_days}-${p.max_processing_days} days`,
+        })),
+        productionPartners: partners.map((p) => ({ id: String(p.production_partner_id), name: p.partner_name })),
+        chosen: {
+          shippingProfileId: settings.shippingProfileId ?? null,
+          readinessStateId: settings.readinessStateId ?? null,
+          productionPartnerId: settings.productionPartnerId ?? null,
+        },
+      };
+    } catch (error) {
+      throw this.toAppError(error);
+    }
+  }
+
+  /** `POST /api/etsy/:id/setup`: the choices must be the shop's own; then the shop is connected. */
+  async saveSetup(workspaceId: string, id: string, body: TEtsySetupBody): Promise<TEtsySetup> {
+    const current = await this.setup(workspaceId, id);
+    if (!current.shippingProfiles.some((s) => s.id === body.shippingProfileId))
+      throw badRequest('shippingProfileId: not a shipping profile of this shop');
+    if (!current.processingProfiles.some((s) => s.id === body.readinessStateId))
+      throw badRequest('readinessStateId: not a processing profile of this shop');
+    const partner = body.productionPartnerId ?? null;
+    if (partner !== null && !current.productionPartners.some((s) => s.id === partner))
+      throw badRequest('productionPartnerId: not a production partner of this shop');
+    if (partner === null && current.productionPartners.length > 0)
+      throw badRequest('productionPartnerId: choose who prints the products (Etsy asks for the production partner)');
+    const row = await this.store(workspaceId, id);
+    const settings = await this.settings(row);
+    await this.saveSettings(row, {
+      ...settings,
+      shippingProfileId: body.shippingProfileId,
+      readinessStateId: body.readinessStateId,
+      productionPartnerId: partner,
+    });
+    await this.markConnected(row);
+    return this.setup(workspaceId, id);
+  }
+
+  async disconnect(workspaceId: string, id: string) {
+    const row = await this.store(workspaceId, id);
+    await this.deps.db
+      .update(integrations)
+      .set({
+        status: 'disconnected',
+        accessTokenEnc: null,
+        refreshTokenEnc: null,
+        tokenExpiresAt: null,
+        verifiedAt: null,
+      })
+      .where(and(eq(integrations.id, row.id), eq(integrations.workspaceId, workspaceId)));
+    return { success: true as const, integrationId: row.id };
+  }
+
+  private async taxonomyId(token: string, productType: string): Promise<number | null> {
+    if (!this.taxonomyCache) this.taxonomyCache = await (await this.getClient()).taxonomy(token);
+    const byName = new Map<string, number>();
+    const walk = (nodes: TaxonomyNode[]) => {
+      for (const n of nodes) {
+        if (!byName.has(n.name.toLowerCase())) byName.set(n.name.toLowerCase(), n.id);
+        walk(n.children ?? []);
+      }
+    };
+    walk(this.taxonomyCache);
+    for (const name of TAXONOMY_NAMES[productType] ?? []) {
+      const id = byName.get(name.toLowerCase());
+      if (id !== undefined) return id;
+    }
+    return null;
+  }
+
+  /** Etsy's listing rules and the shop's setup, before anything is sent. */
+  async problems(store: IntegrationRow, product: PushProduct): Promise<string[]> {
+    const problems = listingProblems({ title: product.title, tags: product.tags, platform: 'etsy' });
+    const settings = await this.settings(store);
+    if (!settings.shippingProfileId || !settings.readinessStateId)
+      problems.push('Choose the shop’s shipping and processing profiles in Integrations first.');
+    if (product.images.length === 0) problems.push('Etsy lists a product only with a picture; add a mockup first.');
+    if (!product.description.trim()) problems.push('Etsy needs a description.');
+    if (product.variants.some((v) => /[()]/.test(`${v.color ?? ''}${v.size ?? ''}${v.option}`)))
+      problems.push('Etsy variation names cannot contain ( or ).');
+    return problems;
+  }
+
+  /** A lost create (Etsy answered an error yet made it): our SKUs, or our title on a draft made since this push began. */
+  private async findLostListing(ctx: PublishContext, token: string, shopId: string): Promise<EtsyListing | null> {
+    const client = await this.getClient();
+    const ours = new Set(ctx.product.variants.map((v) => v.sku));
+    const since = Math.floor(ctx.startedAt.getTime() / 1000) - 24 * 3600;
+    for (const state of ['draft', 'active', 'inactive'] as const) {
+      const listings = await client.listingsByShop(token, shopId, state);
+      const bySku = listings.find((l) => (l.skus ?? []).some((s) => ours.has(s)));
+      if (bySku) return bySku;
+      if (state === 'draft') {
+        const byTitle = listings.find(
+          (l) => (l.skus ?? []).length === 0 && l.title === ctx.product.title && l.created_timestamp >= since,
+        );
+        if (byTitle) return byTitle;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The push: the listing an earlier attempt recorded, or one a lost create made, or a new draft whose id is
+   * recorded before anything else is sent; then its text, pictures, inventory and variation pictures; then active.
+   */
+  async publish(ctx: PublishContext): Promise<PublishOutcome> {
+    const token = await this.accessToken(ctx.store);
+    const settings = await this.settings(ctx.store);
+    const shopId = settings.shopId ?? ctx.store.externalId;
+    const client = await this.getClient();
+    let listingId = ctx.remoteProductId;
+    if (listingId) {
+      // The recorded listing may have been deleted in the shop since: then a new one is made.
+      const exists = await client.getListing(token, listingId).then(
+        () => true,
+        (e: unknown) => {
+          if (e instanceof EtsyError && e.status === 404) return false;
+          throw e;
+        },
+      );
+      if (!exists) listingId = null;
+    }
+    if (!listingId) {
+      const lost = await this.findLostListing(ctx, token, shopId);
+      if (lost) {
+        listingId = String(lost.listing_id);
+        await ctx.saveRemoteId(listingId);
+      }
+    }
+    if (!listingId) {
+      ctx.progress?.('Creating the draft listing');
+      const created = await client.createDraftListing(
+        token,
+        shopId,
+        await this.draftInput(token, ctx.product, settings),
+      );
+      listingId = String(created.listing_id);
+      await ctx.saveRemoteId(listingId);
+    }
+    return this.sync(ctx, token, shopId, listingId, settings);
+  }
+
+  async update(ctx: PublishContext & { remoteProductId: string }): Promise<PublishOutcome> {
+    const token = await this.accessToken(ctx.store);
+    const settings = await this.settings(ctx.store);
+    const shopId = settings.shopId ?? ctx.store.externalId;
+    return this.sync(ctx, token, shopId, ctx.remoteProductId, settings);
+  }
+
+  async remove(ctx: PublishContext & { remoteProductId: string }, mode: 'delete' | 'archive'): Promise<void> {
+    const token = await this.accessToken(ctx.store);
+    const settings = await this.settings(ctx.store);
+    const client = await this.getClient();
+    try {
+      if (mode === 'delete') await client.deleteListing(token, ctx.remoteProductId);
+      else
+        await client.updateListing(token, settings.shopId ?? ctx.store.externalId, ctx.remoteProductId, {
+          state: 'inactive',
+        });
+    } catch (error) {
+      if (error instanceof EtsyError && error.status === 404) return;
+      throw error;
+    }
+  }
+
+  private async draftInput(token: string, product: PushProduct, settings: EtsySettings): Promise<DraftListingInput> {
+    const taxonomyId = await this.taxonomyId(token, product.productType);
+    if (taxonomyId === null) throw conflict(`Etsy has no category for ${product.productType} products`);
+    const lowest = Math.min(...product.variants.map((v) => Number(v.price)));
+    return {
+      title: product.title,
+      description: product.description,
+      price: lowest,
+      quantity: MADE_TO_ORDER_QUANTITY,
+      who_made: 'i_did',
+      when_made: 'made_to_order',
+      taxonomy_id: taxonomyId,
+      shipping_profile_id: Number(settings.shippingProfileId),
+      readiness_state_id: Number(settings.readinessStateId),
+      ...(settings.productionPartnerId ? { production_partner_ids: [Number(settings.productionPartnerId)] } : {}),
+      tags: product.tags,
+      type: 'physical',
+      is_supply: false,
+    };
+  }
+
+  private inventoryInput(product: PushProduct, settings: EtsySettings): EtsyInventoryInput {
+    const hasColor = product.variants.some((v) => v.color);
+    const hasSize = product.variants.some((v) => v.size);
+    const properties = [
+      ...(hasColor ? [ETSY_COLOR_PROPERTY] : []),
+      ...(hasSize || !hasColor ? [ETSY_SIZE_PROPERTY] : []),
+    ];
+    return {
+      products: product.variants.map((v) => ({
+        sku: v.sku,
+        property_values: [
+          ...(hasColor
+            ? [{ property_id: ETSY_COLOR_PROPERTY, property_name: 'Color', values: [v.color ?? 'Default'] }]
+            : []),
+          ...(hasSize || !hasColor
+            ? [{ property_id: ETSY_SIZE_PROPERTY, property_name: 'Size', values: [v.size ?? v.option] }]
+            : []),
+        ],
+        offerings: [
+          {
+            price: Number(v.price),
+            quantity: MADE_TO_ORDER_QUANTITY,
+            is_enabled: true,
+            ...(settings.readinessStateId ? { readiness_state_id: Number(settings.readinessStateId) } : {}),
+          },
+        ],
+      })),
+      price_on_property: properties,
+      quantity_on_property: [],
+      sku_on_property: properties,
+    };
+  }
+
+  /** Brings the listing to the product as it is now, then makes it active. */
+  private async sync(
+    ctx: PublishContext,
+    token: string,
+    shopId: string,
+    listingId: string,
+    settings: EtsySettings,
+  ): Promise<PublishOutcome> {
+    const client = await this.getClient();
+    const { product } = ctx;
+    await client.updateListing(token, shopId, listingId, {
+      title: product.title,
+      description: product.description,
+      tags: product.tags,
+    });
+    // Pictures: the new ones first (main at rank 1), then the old ones go, so the listing is never without one.
+    const old = await client.images(token, listingId);
+    const pictures = product.images.slice(0, MAX_PICTURES);
+    const uploaded: { color: string | null; imageId: number }[] = [];
+    for (const [i, picture] of pictures.entries()) {
+      const bytes = await picture.read();
+      if (!bytes) continue;
+      ctx.progress?.(`Uploading pictures (${i + 1} of ${pictures.length})`);
+      if (old.length + uploaded.length >= 10) {
+        const drop = old.shift();
+        if (drop) await client.deleteImage(token, shopId, listingId, drop.listing_image_id);
+      }
+      const image = await client.uploadImage(token, shopId, listingId, {
+        bytes,
+        name: `${product.id}-${i}.png`,
+        rank: i + 1,
+      });
+      uploaded.push({ color: picture.color, imageId: image.listing_image_id });
+    }
+    if (uploaded.length === 0) throw conflict(`"${product.title}" has no picture in storage to send`);
+    for (const image of old) await client.deleteImage(token, shopId, listingId, image.listing_image_id);
+
+    ctx.progress?.('Writing colours, sizes, prices and SKUs');
+    const inventory = await client.updateInventory(token, listingId, this.inventoryInput(product, settings));
+    const colorValues = new Map<string, number>();
+    for (const p of inventory.products)
+      for (const v of p.property_values)
+        if (v.property_id === ETSY_COLOR_PROPERTY && v.values[0] && v.value_ids[0] !== undefined)
+          colorValues.set(v.values[0], v.value_ids[0]);
+    const links = [...colorValues.entries()].flatMap(([color, valueId]) => {
+      const image = uploaded.find((u) => u.color === color);
+      return image ? [{ property_id: ETSY_COLOR_PROPERTY, value_id: valueId, image_id: image.imageId }] : [];
+    });
+    if (links.length > 0) await client.updateVariationImages(token, shopId, listingId, links);
+    ctx.progress?.('Activating the listing');
+    const listing = await client.updateListing(token, shopId, listingId, { state: 'active' });
+    const remoteUrl = this.sandboxMode ? `/integrations/etsy-sandbox#${listingId}` : listing.url;
+    return { remoteProductId: listingId, remoteUrl };
+  }
+
+  /** Etsy's answer as the seller should read it: 503 while limited, 502 with the reason otherwise. */
+  toAppError(error: unknown): unknown {
+    if (error instanceof AppError) return error;
+    if (error instanceof EtsyError) {
+      if (error.status === 429)
+        return new AppError(
+          503,
+          ErrorCode.RateLimited,
+          error.message,
+          // Set when the wait is longer than a push should hold on (the day's budget): a schedule moves by it.
+          error.retryAfterSeconds && error.retryAfterSeconds > 60
+            ? { retryAfterSeconds: String(Math.ceil(error.retryAfterSeconds)) }
+            : {},
+        );
+      if (error.status === 401 || error.status === 403)
+        return upstreamError(`Etsy refused the connection (${error.message}); connect the shop again in Integrations`);
+      return upstreamError(error.message.startsWith('Etsy') ? error.message : `Etsy: ${error.message}`);
+    }
+    return error;
+  }
+
+  /** What this workspace's sandbox shops hold (listings it pushed), read through the same client. */
+  async sandboxListings(workspaceId: string): Promise<TEtsySandboxListings> {
+    if (!this.sandboxMode) return { sandbox: false, shops: [] };
+    const rows = await this.deps.db
+      .select()
+      .from(integrations)
+      .where(
+        and(
+          eq(integrations.workspaceId, workspaceId),
+          eq(integrations.platform, 'etsy'),
+          eq(integrations.sandbox, true),
+          inArray(integrations.status, ['connected', 'pending']),
+        ),
+      );
+    const client = await this.getClient();
+    const shops = [];
+    for (const row of rows) {
+      const token = await this.accessToken(row);
+      const mine = await this.deps.db
+        .select({ remoteProductId: publications.remoteProductId })
+        .from(publications)
+        .where(and(eq(publications.integrationId, row.id), eq(publications.workspaceId, workspaceId)));
+      const listings = [];
+      for (const { remoteProductId } of mine) {
+        if (!remoteProductId) continue;
+        try {
+          const listing = await client.getListing(token, remoteProductId);
+          const [images, inventory, variation] = await Promise.all([
+            client.images(token, remoteProductId),
+            client.inventory(token, remoteProductId),
+            client.request<{ results: { value_id: number; image_id: number }[] }>(
+              'GET',
+              `/listings/${remoteProductId}/variation-images`,
+              token,
+            ),
+          ]);
+          const valueNames = new Map<number, string>();
+          for (const p of inventory.products)
+            for (const v of p.property_values)
+              for (const [i, id] of v.value_ids.entries()) valueNames.set(id, v.values[i] ?? '');
+          listings.push({
+            listing_id: listing.listing_id,
+            title: listing.title,
+            state: listing.state,
+            tags: listing.tags,
+            price: listing.price ? (listing.price.amount / listing.price.divisor).toFixed(2) : '',
+            url: `/integrations/etsy-sandbox#${listing.listing_id}`,
+            images: images.map((i) => ({
+              listing_image_id: i.listing_image_id,
+              rank: i.rank,
+              url_fullxfull: `/api/etsy/sandbox/images/${i.listing_image_id}`,
+            })),
+            inventory: {
+              products: inventory.products.map((p) => ({
+                sku: p.sku,
+                property_values: p.property_values.map((v) => ({
+                  property_id: v.property_id,
+                  property_name: v.property_name,
+                  values: v.values,
+                })),
+                offerings: p.offerings.map((o) => ({
+                  price: (o.price.amount / o.price.divisor).toFixed(2),
+                  quantity: o.quantity,
+                  is_enabled: o.is_enabled,
+                })),
+              })),
+            },
+            variation_images: variation.results.map((v) => ({
+              value: valueNames.get(v.value_id) ?? '',
+              image_id: v.image_id,
+            })),
+          });
+        } catch (error) {
+          if (error instanceof EtsyError && error.status === 404) continue;
+          throw this.toAppError(error);
+        }
+      }
+      shops.push({ integrationId: row.id, shopId: row.externalId, name: row.storeName ?? row.externalId, listings });
+    }
+    return { sandbox: true, shops };
+  }
+
+  /** A sandbox picture's bytes, for the sandbox page: only a picture of a listing this workspace pushed. */
+  async sandboxImage(workspaceId: string, imageId: number): Promise<Buffer | null> {
+    if (!this.sandboxMode) return null;
+    const fake = await this.sandboxServer();
+    const listing = fake?.listings().find((l) => l.images.some((i) => i.listing_image_id === imageId));
+    if (!fake || !listing) return null;
+    const [mine] = await this.deps.db
+      .select({ id: publications.id })
+      .from(publications)
+      .innerJoin(integrations, eq(integrations.id, publications.integrationId))
+      .where(
+        and(
+          eq(publications.workspaceId, workspaceId),
+          eq(publications.remoteProductId, String(listing.listing_id)),
+          eq(integrations.platform, 'etsy'),
+          eq(integrations.sandbox, true),
+        ),
+      )
+      .limit(1);
+    if (!mine) return null;
+    return this.sandboxState?.images.get(imageId) ?? null;
+  }
+}

@@ -1,0 +1,29 @@
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { integrations } from '../../db/schema';
+import { notFound } from '../../lib/errors';
+import { UUID } from '../../lib/uuid';
+
+export type IntegrationRow = typeof integrations.$inferSelect;
+
+/** One integration of the workspace (of that platform, when given); another workspace's or an unknown id: 404. */
+export async function findIntegration(
+  db: Db,
+  workspaceId: string,
+  id: string,
+  platform?: string,
+): Promise<IntegrationRow> {
+  if (!UUID.test(id)) throw notFound('Integration');
+  const [row] = await db
+    .select()
+    .from(integrations)
+    .where(
+      and(
+        eq(integrations.id, id),
+        eq(integrations.workspaceId, workspaceId),
+        platform ? eq(integrations.platform, platform) : undefined,
+      ),
+    );
+  if (!row) throw notFound('Integration');
+  return row;
+}

@@ -1,0 +1,126 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { ErrorCode, ZOrderIdParams, ZOrderListQuery, ZSandboxOrderInput } from '@podforge/contract';
+import { and, eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { fulfillmentWebhooks, webhookEvents } from '../../db/schema';
+import type { AppDeps } from '../../deps';
+import { signPrintfulWebhook } from '../../integrations/printful/fake-orders';
+import { AppError } from '../../lib/errors';
+import { UUID } from '../../lib/uuid';
+import { parseInput } from '../../lib/validate';
+import type { PrinterEvent } from './fulfilment';
+import { enqueue, startOrderWorkers } from './order-jobs';
+import { approveOrder, cancelOrderByHand, getOrder, listOrders, placeSandboxOrder, retryOrder } from './orders.service';
+
+/** True when `header` is the hex HMAC-SHA256 of the raw body with the secret (compared in constant time). */
+function validSignature(raw: Buffer, header: unknown, secret: string): boolean {
+  if (typeof header !== 'string' || !/^[0-9a-f]{64}$/i.test(header)) return false;
+  const expected = Buffer.from(signPrintfulWebhook(raw.toString('utf8'), secret), 'hex');
+  return timingSafeEqual(expected, Buffer.from(header.toLowerCase(), 'hex'));
+}
+
+export async function ordersRoutes(app: FastifyInstance, { deps }: { deps: AppDeps }) {
+  // The sandbox fetches print files from and sends webhooks to this app; its due steps run as jobs.
+  deps.printfulSandbox.attach(app);
+  deps.printfulSandbox.onSchedule = (at) => {
+    enqueue.sandboxTick(deps, at).catch((error) => app.log.error({ err: error }, 'sandbox tick not queued'));
+  };
+  app.addHook('onClose', async () => deps.printfulSandbox.close());
+  if (deps.config.jobsWorker) {
+    app.addHook('onListen', async () => {
+      startOrderWorkers(deps).catch((error) => app.log.error({ err: error }, 'order workers did not start'));
+    });
+  }
+
+  app.get('/api/orders', async (request) => {
+    const { status } = parseInput(ZOrderListQuery, request.query, 'query');
+    return listOrders(deps, request.workspaceId, status);
+  });
+
+  app.get('/api/orders/:id', async (request) => {
+    const { id } = parseInput(ZOrderIdParams, request.params, 'params');
+    return getOrder(deps, request.workspaceId, id);
+  });
+
+  app.post('/api/orders/:id/approve', async (request, reply) => {
+    const { id } = parseInput(ZOrderIdParams, request.params, 'params');
+    return reply.status(202).send(await approveOrder(deps, request.workspaceId, id));
+  });
+
+  app.post('/api/orders/:id/cancel', async (request, reply) => {
+    const { id } = parseInput(ZOrderIdParams, request.params, 'params');
+    return reply.status(202).send(await cancelOrderByHand(deps, request.workspaceId, id));
+  });
+
+  app.post('/api/orders/:id/retry', async (request, reply) => {
+    const { id } = parseInput(ZOrderIdParams, request.params, 'params');
+    return reply.status(202).send(await retryOrder(deps, request.workspaceId, id));
+  });
+
+  app.post('/api/shopify/sandbox/orders', async (request, reply) => {
+    const input = parseInput(ZSandboxOrderInput, request.body, 'body');
+    const fake = await deps.shopify.sandboxServer();
+    // The sandbox shop sends its webhooks to this app, as a real shop would to its subscriptions.
+    fake?.orders.setWebhookSink(async (d) => {
+      const r = await app.inject({ method: 'POST', url: '/api/webhooks/shopify', payload: d.body, headers: d.headers });
+      if (r.statusCode >= 300) throw new Error(`webhook answered ${r.statusCode}`);
+    });
+    return reply.status(201).send(await placeSandboxOrder(deps, request.workspaceId, input));
+  });
+
+  app.get('/api/printful/sandbox/orders', async (request) => deps.printfulSandbox.orders(request.workspaceId));
+
+  // Printful v2 webhooks: signed over their raw bytes with the secret of the configuration this URL names.
+  await app.register(async (scope) => {
+    scope.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: 1024 * 1024 }, (_req, body, done) =>
+      done(null, body),
+    );
+    scope.post('/api/webhooks/printful/:id', async (request, reply) => {
+      const { id } = request.params as { id: string };
+      const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+      const [config] = UUID.test(id)
+        ? await deps.db.select().from(fulfillmentWebhooks).where(eq(fulfillmentWebhooks.id, id))
+        : [];
+      const signature = request.headers['x-pf-webhook-signature'];
+      if (!config || !validSignature(raw, signature, deps.cipher.decrypt(config.secretEnc))) {
+        throw new AppError(401, ErrorCode.Unauthorized, 'Webhook signature is not valid');
+      }
+      let event: PrinterEvent & { occurred_at?: string };
+      try {
+        event = JSON.parse(raw.toString('utf8'));
+      } catch {
+        throw new AppError(400, ErrorCode.BadRequest, 'Webhook body is not JSON');
+      }
+      // Printful's retries carry the same event (only `retries` changes): one key per event.
+      const key = createHash('sha256')
+        .update(
+          JSON.stringify([
+            config.id,
+            event.type,
+            event.occurred_at,
+            event.data?.order?.id,
+            event.data?.order?.status,
+            event.data?.shipment?.id,
+          ]),
+        )
+        .digest('hex');
+      const [fresh] = await deps.db
+        .insert(webhookEvents)
+        .values({ source: 'printful', eventId: key, topic: String(event.type) })
+        .onConflictDoNothing()
+        .returning({ eventId: webhookEvents.eventId });
+      if (fresh) {
+        try {
+          await enqueue.printerEvent(deps, { workspaceId: config.workspaceId, event }, key);
+        } catch (error) {
+          // Not queued: forget the event so Printful's retry is taken.
+          await deps.db
+            .delete(webhookEvents)
+            .where(and(eq(webhookEvents.source, 'printful'), eq(webhookEvents.eventId, key)));
+          throw error;
+        }
+      }
+      return reply.status(200).send({ ok: true });
+    });
+  });
+}

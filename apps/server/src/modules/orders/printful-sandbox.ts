@@ -1,0 +1,227 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import type { TPrintfulSandboxOrder } from '@podforge/contract';
+import { and, asc, eq, inArray, isNotNull, lte, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { Db } from '../../db/client';
+import { printfulSandboxOrders, printfulSandboxWebhooks } from '../../db/schema';
+import { PrintfulClient } from '../../integrations/printful/client';
+import type { PfOrder, PrintfulOrderStore, StoredOrder } from '../../integrations/printful/fake-orders';
+import { type FakePrintful, startFakePrintful } from '../../integrations/printful/fake-server';
+
+/**
+ * The built-in Printful sandbox: with no Printful account connected, a workspace's orders go here. It is the fake
+ * Printful the tests use, started in this process on 127.0.0.1 on first use, with its orders and webhook settings
+ * in the app's database (a restart loses nothing; any instance can move them on). Its store for a workspace is the
+ * workspace id, reached with a token derived from a per-process key (never stored).
+ *
+ * Like the Shopify sandbox, what it fetches from the app (print files) and sends to it (webhooks) goes through the
+ * app itself (`inject`), since the app's public address is unknown to it; each is still a full HTTP request through
+ * the real routes (signed URL checked, webhook signature checked).
+ */
+
+const TOKEN_PREFIX = 'pfsandbox_';
+
+export function dbOrderStore(db: Db): PrintfulOrderStore {
+  const toStored = (r: typeof printfulSandboxOrders.$inferSelect): StoredOrder => ({
+    id: r.id,
+    storeId: r.storeId,
+    externalId: r.externalId,
+    order: r.body as unknown as PfOrder,
+    nextAt: r.nextAt,
+  });
+  return {
+    async insert(storeId, externalId, build) {
+      return db.transaction(async (tx) => {
+        const [existing] = await tx
+          .select()
+          .from(printfulSandboxOrders)
+          .where(and(eq(printfulSandboxOrders.storeId, storeId), eq(printfulSandboxOrders.externalId, externalId)));
+        if (existing) return toStored(existing);
+        const [row] = await tx
+          .insert(printfulSandboxOrders)
+          .values({ storeId, externalId, status: 'draft', body: {} })
+          .onConflictDoNothing()
+          .returning();
+        if (!row) {
+          const [winner] = await tx
+            .select()
+            .from(printfulSandboxOrders)
+            .where(and(eq(printfulSandboxOrders.storeId, storeId), eq(printfulSandboxOrders.externalId, externalId)));
+          if (!winner) throw new Error('sandbox order vanished');
+          return toStored(winner);
+        }
+        const order = build(row.id);
+        await tx
+          .update(printfulSandboxOrders)
+          .set({ body: order as unknown as Record<string, unknown>, status: order.status })
+          .where(eq(printfulSandboxOrders.id, row.id));
+        return { id: row.id, storeId, externalId, order, nextAt: null };
+      });
+    },
+    async get(storeId, ref) {
+      const [row] = await db
+        .select()
+        .from(printfulSandboxOrders)
+        .where(
+          and(
+            eq(printfulSandboxOrders.storeId, storeId),
+            ref.id !== undefined
+              ? eq(printfulSandboxOrders.id, Number.isInteger(ref.id) ? ref.id : -1)
+              : eq(printfulSandboxOrders.externalId, ref.externalId ?? ''),
+          ),
+        );
+      return row ? toStored(row) : null;
+    },
+    async save(o) {
+      await db
+        .update(printfulSandboxOrders)
+        .set({ body: o.order as unknown as Record<string, unknown>, status: o.order.status, nextAt: o.nextAt })
+        .where(eq(printfulSandboxOrders.id, o.id));
+    },
+    async remove(o) {
+      await db.delete(printfulSandboxOrders).where(eq(printfulSandboxOrders.id, o.id));
+    },
+    async list(storeId) {
+      const rows = await db
+        .select()
+        .from(printfulSandboxOrders)
+        .where(eq(printfulSandboxOrders.storeId, storeId))
+        .orderBy(asc(printfulSandboxOrders.id));
+      return rows.map(toStored);
+    },
+    async claimDue(now) {
+      // Taken in one statement: two instances ticking at once never move one order twice.
+      const due = db
+        .select({ id: printfulSandboxOrders.id })
+        .from(printfulSandboxOrders)
+        .where(and(isNotNull(printfulSandboxOrders.nextAt), lte(printfulSandboxOrders.nextAt, now)))
+        .for('update', { skipLocked: true });
+      const rows = await db
+        .update(printfulSandboxOrders)
+        .set({ nextAt: null })
+        .where(inArray(printfulSandboxOrders.id, due))
+        .returning();
+      return rows.map((r) => ({ ...toStored(r), nextAt: null }));
+    },
+    async webhook(storeId) {
+      const [row] = await db.select().from(printfulSandboxWebhooks).where(eq(printfulSandboxWebhooks.storeId, storeId));
+      return row ? { url: row.url, events: row.events, secretKey: row.secretKey, publicKey: row.publicKey } : null;
+    },
+    async setWebhook(storeId, config) {
+      await db
+        .insert(printfulSandboxWebhooks)
+        .values({ storeId, ...config })
+        .onConflictDoUpdate({ target: printfulSandboxWebhooks.storeId, set: config });
+    },
+  };
+}
+
+type Inject = FastifyInstance['inject'];
+
+export class PrintfulSandbox {
+  private started: Promise<FakePrintful> | null = null;
+  private inject: Inject | null = null;
+  private readonly key = randomBytes(32);
+  private clientCache: PrintfulClient | null = null;
+  /** Set by the job wiring: asks for a tick at this instant. */
+  onSchedule: (at: Date) => void = () => {};
+
+  constructor(
+    private readonly deps: {
+      db: Db;
+      now: () => Date;
+      /** Seconds from confirmation to shipping; production starts at a sixth of it, delivery at twice it. */
+      shipSeconds: number;
+    },
+  ) {}
+
+  /** The app the sandbox fetches print files from and sends webhooks to. */
+  attach(app: { inject: Inject }) {
+    this.inject = app.inject.bind(app);
+  }
+
+  tokenFor(workspaceId: string): string {
+    return `${TOKEN_PREFIX}${workspaceId}.${createHmac('sha256', this.key).update(workspaceId).digest('hex').slice(0, 32)}`;
+  }
+
+  private storeOf(token: string): string | null {
+    if (!token.startsWith(TOKEN_PREFIX)) return null;
+    const [workspaceId] = token.slice(TOKEN_PREFIX.length).split('.');
+    return workspaceId && this.tokenFor(workspaceId) === token ? workspaceId : null;
+  }
+
+  /** The path and query of a URL the app serves (the sandbox reaches the app through inject). */
+  private local(url: string) {
+    const u = new URL(url);
+    return u.pathname + u.search;
+  }
+
+  server(): Promise<FakePrintful> {
+    this.started ??= (async () => {
+      const ms = this.deps.shipSeconds * 1000;
+      return startFakePrintful({
+        now: () => this.deps.now().getTime(),
+        sandboxStore: (token) => this.storeOf(token),
+        orders: {
+          store: dbOrderStore(this.deps.db),
+          delays: { production: Math.round(ms / 6), ship: ms, deliver: ms * 2 },
+          schedule: (at) => this.onSchedule(at),
+          fetchFile: async (url) => {
+            if (!this.inject) return false;
+            const r = await this.inject({ method: 'GET', url: this.local(url) });
+            return r.statusCode === 200 && String(r.headers['content-type'] ?? '').startsWith('image/');
+          },
+          post: async (url, body, headers) => {
+            if (!this.inject) throw new Error('the sandbox is not attached to the app');
+            const r = await this.inject({ method: 'POST', url: this.local(url), payload: body, headers });
+            if (r.statusCode >= 300) throw new Error(`webhook answered ${r.statusCode}`);
+          },
+        },
+      });
+    })();
+    return this.started;
+  }
+
+  async client(): Promise<PrintfulClient> {
+    const fake = await this.server();
+    this.clientCache ??= new PrintfulClient({ apiBase: fake.url, oauthBase: fake.url });
+    return this.clientCache;
+  }
+
+  /** Moves every due sandbox order one step on. */
+  async tick(): Promise<number> {
+    return (await this.server()).orders.tick();
+  }
+
+  /** What the sandbox holds for this workspace. */
+  async orders(workspaceId: string): Promise<TPrintfulSandboxOrder[]> {
+    const rows = await dbOrderStore(this.deps.db).list(workspaceId);
+    return rows
+      .filter((r) => r.order.order_items)
+      .map(({ id, order }) => ({
+        id,
+        externalId: order.external_id,
+        status: order.status,
+        items: order.order_items.map((i) => ({
+          catalogVariantId: i.catalog_variant_id,
+          quantity: i.quantity,
+          retailPrice: i.retail_price ?? null,
+          files: i.placements.flatMap((p) => p.layers.map((l) => ({ placement: p.placement, url: l.url }))),
+        })),
+        costs: order.costs ? { currency: order.costs.currency, total: order.costs.total } : null,
+      }));
+  }
+
+  async close() {
+    const fake = await this.started;
+    await fake?.close();
+  }
+}
+
+export const sandboxOrderCount = async (db: Db, workspaceId: string) =>
+  (
+    await db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(printfulSandboxOrders)
+      .where(eq(printfulSandboxOrders.storeId, workspaceId))
+  )[0]?.n ?? 0;

@@ -1,0 +1,131 @@
+import { createHash } from 'node:crypto';
+import { and, eq, isNotNull, lt } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { shopifyWebhookEvents } from '../../db/schema';
+import { type JobQueue, QUEUES } from '../../jobs/job-queue';
+
+/**
+ * Shopify webhooks after their hmac was checked (shopify.routes.ts): each event is one `shopify_webhook_events` row
+ * keyed by X-Shopify-Event-Id, so a duplicate delivery adds nothing (apis.md E4), and one job (its id is the row's)
+ * runs the topic's handlers, so the answer goes back at once and the work survives a restart. Modules register
+ * their topics in `deps.shopifyWebhooks`; a topic may have several handlers, each idempotent, because Shopify may
+ * deliver an event late, twice, or after the app was uninstalled.
+ */
+
+export type ShopifyWebhookEvent = {
+  eventId: string;
+  topic: string;
+  shop: string;
+  payload: unknown;
+  /** When Shopify says the event happened (X-Shopify-Triggered-At), if it said. */
+  triggeredAt: Date | null;
+};
+
+export type ShopifyWebhookHandler = (event: ShopifyWebhookEvent) => Promise<void>;
+
+/** Topic -> handlers. The orders module registers orders/paid and the rest in the same way. */
+export class ShopifyWebhookRegistry {
+  private readonly handlers = new Map<string, ShopifyWebhookHandler[]>();
+
+  on(topic: string, handler: ShopifyWebhookHandler): void {
+    this.handlers.set(topic, [...(this.handlers.get(topic) ?? []), handler]);
+  }
+
+  handlersFor(topic: string): ShopifyWebhookHandler[] {
+    return this.handlers.get(topic) ?? [];
+  }
+}
+
+export type ShopifyJob = { eventRowId: string };
+export const WEBHOOK_JOB_RETRY = { retryLimit: 5, retryDelay: 10, retryBackoff: true } as const;
+/** Handled events are kept this long to recognise late duplicates (Shopify retries for hours, not weeks). */
+const KEEP_PROCESSED_MS = 30 * 24 * 3600_000;
+
+type Incoming = {
+  eventId: string | undefined;
+  webhookId: string | undefined;
+  topic: string;
+  shop: string;
+  triggeredAt: string | undefined;
+  raw: Buffer;
+};
+
+/** Records a verified delivery and queues its job; a duplicate of a recorded event queues nothing new. */
+export async function recordWebhook(deps: { db: Db; jobs: JobQueue }, incoming: Incoming) {
+  const { raw, topic, shop } = incoming;
+  // Shopify always sends an event id; without one, the same bytes for the same shop and topic are the same event.
+  const eventId =
+    incoming.eventId || `body:${createHash('sha256').update(`${topic}\n${shop}\n`).update(raw).digest('hex')}`;
+  let payload: unknown = null;
+  try {
+    payload = JSON.parse(raw.toString('utf8'));
+  } catch {
+    payload = null;
+  }
+  const triggered = incoming.triggeredAt ? new Date(incoming.triggeredAt) : null;
+  const [inserted] = await deps.db
+    .insert(shopifyWebhookEvents)
+    .values({
+      eventId,
+      webhookId: incoming.webhookId ?? null,
+      topic,
+      shop,
+      payload,
+      triggeredAt: triggered && !Number.isNaN(triggered.getTime()) ? triggered : null,
+    })
+    .onConflictDoNothing({ target: shopifyWebhookEvents.eventId })
+    .returning({ id: shopifyWebhookEvents.id });
+  const row =
+    inserted ??
+    (
+      await deps.db
+        .select({ id: shopifyWebhookEvents.id, processedAt: shopifyWebhookEvents.processedAt })
+        .from(shopifyWebhookEvents)
+        .where(eq(shopifyWebhookEvents.eventId, eventId))
+    )[0];
+  if (!row || ('processedAt' in row && row.processedAt)) return { duplicate: !inserted };
+  // The job's id is the row's: sending it again for a duplicate of an unfinished event adds nothing.
+  await deps.jobs.send(QUEUES.shopifyWebhook, { eventRowId: row.id } satisfies ShopifyJob, {
+    id: row.id,
+    ...WEBHOOK_JOB_RETRY,
+  });
+  return { duplicate: !inserted };
+}
+
+/** The job: every handler of the topic, then the row is marked processed (a failure is kept and retried). */
+export async function processWebhookEvent(
+  deps: { db: Db; now: () => Date; shopifyWebhooks: ShopifyWebhookRegistry },
+  eventRowId: string,
+) {
+  const [row] = await deps.db.select().from(shopifyWebhookEvents).where(eq(shopifyWebhookEvents.id, eventRowId));
+  if (!row || row.processedAt) return;
+  const event: ShopifyWebhookEvent = {
+    eventId: row.eventId,
+    topic: row.topic,
+    shop: row.shop,
+    payload: row.payload,
+    triggeredAt: row.triggeredAt,
+  };
+  try {
+    for (const handler of deps.shopifyWebhooks.handlersFor(row.topic)) await handler(event);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    await deps.db
+      .update(shopifyWebhookEvents)
+      .set({ error: message.slice(0, 500) })
+      .where(eq(shopifyWebhookEvents.id, row.id));
+    throw error;
+  }
+  await deps.db
+    .update(shopifyWebhookEvents)
+    .set({ processedAt: deps.now(), error: null })
+    .where(eq(shopifyWebhookEvents.id, row.id));
+  await deps.db
+    .delete(shopifyWebhookEvents)
+    .where(
+      and(
+        isNotNull(shopifyWebhookEvents.processedAt),
+        lt(shopifyWebhookEvents.receivedAt, new Date(deps.now().getTime() - KEEP_PROCESSED_MS)),
+      ),
+    );
+}

@@ -1,0 +1,49 @@
+import { eq } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { sandboxStates } from '../../db/schema';
+import type { Storage } from '../../storage/storage';
+
+/**
+ * Where a built-in sandbox (Etsy, WooCommerce) keeps what it holds: its state as one JSON row per platform, saved
+ * after every change (in order: a later save never lands before an earlier one), and its pictures in the app's
+ * storage under `sandbox/<platform>/`. So a restart, or another instance started on the same database, finds the
+ * sandbox shops as they were.
+ */
+export class SandboxState<T> {
+  private chain: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly db: Db,
+    private readonly storage: Storage,
+    private readonly platform: 'etsy' | 'woocommerce',
+  ) {}
+
+  async load(): Promise<T | null> {
+    const [row] = await this.db.select().from(sandboxStates).where(eq(sandboxStates.platform, this.platform));
+    return (row?.state as T | undefined) ?? null;
+  }
+
+  save(state: T): Promise<void> {
+    this.chain = this.chain
+      .catch(() => {})
+      .then(async () => {
+        await this.db
+          .insert(sandboxStates)
+          .values({ platform: this.platform, state, updatedAt: new Date() })
+          .onConflictDoUpdate({ target: sandboxStates.platform, set: { state, updatedAt: new Date() } });
+      });
+    return this.chain;
+  }
+
+  /** Waits for saves in flight (before the database closes). */
+  async flush(): Promise<void> {
+    await this.chain.catch(() => {});
+  }
+
+  readonly images = {
+    put: async (id: number, bytes: Buffer) => {
+      await this.storage.put(`sandbox/${this.platform}/${id}.png`, bytes, 'image/png');
+    },
+    get: (id: number) => this.storage.read(`sandbox/${this.platform}/${id}.png`),
+  };
+}

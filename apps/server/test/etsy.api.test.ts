@@ -1,0 +1,383 @@
+import type { TEtsySandboxListings, TIntegration } from '@podforge/contract';
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app';
+import { integrations, oauthStates, products, publications } from '../src/db/schema';
+import { EtsyClient } from '../src/integrations/etsy/client';
+import type { FakeEtsy } from '../src/integrations/etsy/fake-server';
+import { runRemove } from '../src/modules/stores/store-publisher';
+import { insertDesign, solidPng } from './fixtures/designs';
+import { createTestApp, type TestApp, type TestClient } from './helpers';
+
+/**
+ * Etsy through the built-in sandbox (no ETSY_API_KEY): the app's own client against the fake Etsy, which checks the
+ * PKCE verifier, the `keystring:shared_secret` key, the text rules and the rate limits.
+ */
+
+const APP = 'http://podforge.test';
+const ADJ = { scale: 80, rotation: 0, x: 0, y: 0, opacity: 100 };
+let t: TestApp;
+let fake: FakeEtsy;
+const sleeps: number[] = [];
+
+beforeAll(async () => {
+  t = await createTestApp({ env: { APP_URL: APP } });
+  // Etsy's 10 calls a second would make these tests wait; the limit itself is forced where a test needs it.
+  t.deps.etsy.sandboxOptions = { limits: { perSecond: 10_000, perDay: 1_000_000 } };
+  fake = (await t.deps.etsy.sandboxServer()) as FakeEtsy;
+  const client = await t.deps.etsy.getClient();
+  // The same client with a recorded sleep: rate-limit waits take no time.
+  t.deps.etsy.client = new EtsyClient({ ...client.options, sleep: async (ms) => void sleeps.push(ms) });
+});
+afterAll(async () => {
+  await t.close();
+});
+
+/** start -> the app's sandbox relay -> the fake's approval -> our callback (path and query). */
+async function approve(client: TestClient): Promise<string> {
+  const start = await client.get('/auth/etsy/start');
+  expect(start.statusCode).toBe(302);
+  const relay = await client.get(start.headers.location as string);
+  expect(relay.statusCode).toBe(302);
+  const callback = new URL(relay.headers.location as string);
+  expect(callback.origin + callback.pathname).toBe(`${APP}/auth/etsy/callback`);
+  return callback.pathname + callback.search;
+}
+
+async function connect(client: TestClient): Promise<TIntegration> {
+  const res = await client.get(await approve(client));
+  expect(res.headers.location).toBe('/integrations?connected=etsy');
+  const list = (await client.get('/api/integrations')).json<TIntegration[]>();
+  const store = list.find((i) => i.platform === 'etsy' && i.isConnected);
+  if (!store) throw new Error('no connected Etsy shop');
+  return store;
+}
+
+/** A ready tee in two colours (a picture each, Navy the main one) and every size. */
+async function twoColourTee(client: TestClient, title = 'Sunset Tee') {
+  const ws = await client.workspaceId(t.deps.db);
+  const { id: designId } = await insertDesign(t.deps, ws, await solidPng(300, 300, { r: 200, g: 30, b: 30 }));
+  const mockup = async (color: string) => {
+    const res = await client.post('/api/mockups', {
+      designId,
+      productType: 'tshirt',
+      templateId: 'tshirt-front',
+      color,
+      adjustments: ADJ,
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json<{ id: string }>().id;
+  };
+  const black = await mockup('black');
+  const navy = await mockup('navy');
+  const res = await client.post('/api/products', {
+    title,
+    description: 'A warm sunset on soft cotton.',
+    productType: 'tshirt',
+    price: 25,
+    tags: ['sunset', 'retro tee'],
+    designId,
+    mockupId: navy,
+    mockupIds: [black, navy],
+    status: 'ready',
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json<{ id: string; variants: { sku: string; color: string; size: string; price: number }[] }>();
+}
+
+const listings = async (client: TestClient) =>
+  (await client.get('/api/etsy/sandbox/listings')).json<TEtsySandboxListings>();
+
+describe('Etsy connect (OAuth 2 with PKCE)', () => {
+  it('sends a S256 challenge, keeps the verifier on the server and connects the sandbox shop', async () => {
+    const client = t.client();
+    const start = await client.get('/auth/etsy/start');
+    const url = new URL(start.headers.location as string, APP);
+    expect(url.pathname).toBe('/auth/etsy/sandbox/oauth/connect');
+    expect(url.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(url.searchParams.get('code_challenge')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(url.searchParams.get('scope')).toContain('listings_w');
+    expect(url.search).not.toContain('verifier');
+    const [flow] = await t.deps.db
+      .select()
+      .from(oauthStates)
+      .where(eq(oauthStates.state, url.searchParams.get('state') as string));
+    expect(flow?.provider).toBe('etsy');
+
+    const store = await connect(client);
+    expect(store).toMatchObject({ storeName: 'PodforgeSandboxShop (Sandbox)', sandbox: true, status: 'connected' });
+    const [row] = await t.deps.db.select().from(integrations).where(eq(integrations.id, store.id));
+    expect(row?.accessTokenEnc).toMatch(/^v1\./);
+    expect(row?.refreshTokenEnc).toMatch(/^v1\./);
+    expect(t.deps.cipher.decrypt(row?.accessTokenEnc as string)).toMatch(/^5001\./);
+    expect(row?.tokenExpiresAt?.getTime()).toBeGreaterThan(Date.now() + 50 * 60_000);
+    // The shop's one shipping and one processing profile were chosen at connect.
+    const setup = (await client.get(`/api/etsy/${store.id}/setup`)).json();
+    expect(setup.chosen).toEqual({
+      shippingProfileId: '70011',
+      readinessStateId: '70012',
+      productionPartnerId: '70013',
+    });
+  });
+
+  it('fails when the verifier does not match the challenge (the fake checks it), and a reused state', async () => {
+    const client = t.client();
+    const callback = await approve(client);
+    const state = new URL(callback, APP).searchParams.get('state') as string;
+    await t.deps.db
+      .update(oauthStates)
+      .set({ data: { verifier: 'x'.repeat(64), redirectUri: `${APP}/auth/etsy/callback` } })
+      .where(eq(oauthStates.state, state));
+    expect((await client.get(callback)).headers.location).toBe('/integrations?etsy_error=failed');
+    expect((await client.get(callback)).headers.location).toBe('/integrations?etsy_error=invalid_state');
+  });
+
+  it('the relay refuses a flow this workspace did not start', async () => {
+    const owner = t.client();
+    const start = await owner.get('/auth/etsy/start');
+    const other = t.client();
+    const relay = await other.get(start.headers.location as string);
+    expect(relay.headers.location).toBe('/integrations?etsy_error=failed');
+  });
+
+  it('the fake refuses a key without its shared secret, as Etsy does since 2026', async () => {
+    const res = await fetch(`${fake.url}/v3/application/users/me`, { headers: { 'x-api-key': fake.keystring } });
+    expect(res.status).toBe(403);
+    expect((await res.json()).error).toBe('Shared secret is required in x-api-key header.');
+  });
+});
+
+describe('Etsy push', () => {
+  it('creates a draft, uploads the pictures main first, writes Color and Size with prices and SKUs, activates', async () => {
+    const client = t.client();
+    const store = await connect(client);
+    const product = await twoColourTee(client);
+    const before = fake.calls.length;
+    const res = await client.post(`/api/upload/etsy/${product.id}`, { integrationId: store.id });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ success: true, platform: 'etsy', integrationId: store.id });
+    const calls = fake.calls.slice(before).map((c) => `${c.method} ${c.path.replace(/\d+/g, 'N')}`);
+    const order = [
+      'POST /vN/application/shops/N/listings',
+      'POST /vN/application/shops/N/listings/N/images',
+      'PUT /vN/application/listings/N/inventory',
+      'POST /vN/application/shops/N/listings/N/variation-images',
+      'PATCH /vN/application/shops/N/listings/N',
+    ].map((c) => calls.lastIndexOf(c));
+    expect(order.every((i, n) => i >= 0 && (n === 0 || i > (order[n - 1] ?? 0)))).toBe(true);
+
+    const [shop] = (await listings(client)).shops;
+    const listing = shop?.listings[0];
+    expect(listing).toMatchObject({ title: 'Sunset Tee', state: 'active', tags: ['sunset', 'retro tee'] });
+    expect(listing?.images).toHaveLength(2);
+    const skus = product.variants.map((v) => v.sku).sort();
+    expect(listing?.inventory.products.map((p) => p.sku).sort()).toEqual(skus);
+    const first = listing?.inventory.products.find((p) => p.sku === product.variants[0]?.sku);
+    expect(first?.property_values.map((v) => [v.property_name, v.values[0]])).toEqual([
+      ['Color', product.variants[0]?.color],
+      ['Size', product.variants[0]?.size],
+    ]);
+    expect(first?.offerings[0]?.price).toBe(product.variants[0]?.price.toFixed(2));
+    // Each colour shows its own picture; the main one (Navy) is first.
+    const navyImage = listing?.variation_images.find((v) => v.value === 'Navy')?.image_id;
+    expect(listing?.images[0]?.listing_image_id).toBe(navyImage);
+    expect(listing?.variation_images.map((v) => v.value).sort()).toEqual(['Black', 'Navy']);
+    const picture = await client.get(listing?.images[0]?.url_fullxfull as string);
+    expect(picture.headers['content-type']).toBe('image/png');
+    // Another workspace cannot read this workspace's sandbox pictures.
+    expect((await t.client().get(listing?.images[0]?.url_fullxfull as string)).statusCode).toBe(404);
+    const [row] = await t.deps.db.select().from(products).where(eq(products.id, product.id));
+    expect(row?.status).toBe('live');
+  });
+
+  it('refuses banned characters before anything is sent, with the reason', async () => {
+    const client = t.client();
+    const store = await connect(client);
+    const product = await twoColourTee(client, 'Sunset Tee $5 ^ deal');
+    const before = fake.calls.length;
+    const res = await client.post(`/api/upload/etsy/${product.id}`, { integrationId: store.id });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().error).toBe("Etsy: Etsy titles cannot contain '$', '^'.");
+    expect(fake.calls.length).toBe(before);
+    const pubs = await t.deps.db.select().from(publications).where(eq(publications.productId, product.id));
+    expect(pubs).toHaveLength(0);
+  });
+
+  it('a create that answers 500 yet made the listing is found again: no second listing', async () => {
+    const client = t.client();
+    const store = await connect(client);
+    const product = await twoColourTee(client, 'Lost Answer Tee');
+    fake.failNextCreateAfterCreating();
+    const failed = await client.post(`/api/upload/etsy/${product.id}`, { integrationId: store.id });
+    expect(failed.statusCode).toBe(502);
+    const [row] = await t.deps.db.select().from(products).where(eq(products.id, product.id));
+    expect(row?.status).toBe('ready');
+    const again = await client.post(`/api/upload/etsy/${product.id}`, { integrationId: store.id });
+    expect(again.statusCode, again.body).toBe(200);
+    const made = fake.listings().filter((l) => l.title === 'Lost Answer Tee');
+    expect(made).toHaveLength(1);
+    expect(made[0]?.state).toBe('active');
+    expect(again.json().remoteProductId).toBe(String(made[0]?.listing_id));
+  });
+
+  it('a push stopped after the create (day budget spent) continues the recorded listing', async () => {
+    const client = t.client();
+    const store = await connect(client);
+    const product = await twoColourTee(client, 'Budget Tee');
+    // The create goes through; then Etsy says the day's budget is spent (a wait of hours): reported, not waited.
+    const realCreate = fake.calls.length;
+    fake.rateLimitNext(0);
+    const original = t.deps.etsy.client as EtsyClient;
+    let created = false;
+    t.deps.etsy.client = new EtsyClient({
+      ...original.options,
+      fetch: async (input, init) => {
+        const url = String(input);
+        if (created && url.includes('/images')) fake.rateLimitNext(1, 6 * 3600);
+        if (init?.method === 'POST' && /\/shops\/\d+\/listings$/.test(url)) created = true;
+        return fetch(input, init);
+      },
+    });
+    const stopped = await client.post(`/api/upload/etsy/${product.id}`, { integrationId: store.id });
+    t.deps.etsy.client = original;
+    expect(stopped.statusCode).toBe(503);
+    expect(stopped.json().error).toBe("Etsy's daily request budget is spent; try again later");
+    // How long until the budget is back: a schedule moves by it (schedules.api.test.ts).
+    expect(stopped.json().retryAfterSeconds).toBe('21600');
+    const [pub] = await t.deps.db.select().from(publications).where(eq(publications.productId, product.id));
+    expect(pub?.status).toBe('failed');
+    expect(pub?.remoteProductId).toMatch(/^\d+$/);
+    expect(fake.calls.length).toBeGreaterThan(realCreate);
+
+    const again = await client.post(`/api/upload/etsy/${product.id}`, { integrationId: store.id });
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json().remoteProductId).toBe(pub?.remoteProductId);
+    expect(fake.listings().filter((l) => l.title === 'Budget Tee')).toHaveLength(1);
+  });
+
+  it('waits out per-second limits (429 with retry-after) instead of failing', async () => {
+    const client = t.client();
+    const store = await connect(client);
+    const product = await twoColourTee(client, 'Patient Tee');
+    sleeps.length = 0;
+    fake.rateLimitNext(2, 1);
+    const res = await client.post(`/api/upload/etsy/${product.id}`, { integrationId: store.id });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(sleeps).toEqual([1000, 1000]);
+  });
+
+  it('Update in store changes the same listing', async () => {
+    const client = t.client();
+    const store = await connect(client);
+    const product = await twoColourTee(client, 'Changing Tee');
+    const pushed = await client.post(`/api/upload/etsy/${product.id}`, { integrationId: store.id });
+    expect(pushed.statusCode, pushed.body).toBe(200);
+    const edit = await client.patch(`/api/products/${product.id}`, { title: 'Changed Tee', price: 31 });
+    expect(edit.statusCode, edit.body).toBe(200);
+    const res = await client.post(`/api/products/${product.id}/update-in-store`, { integrationId: store.id });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().remoteProductId).toBe(pushed.json().remoteProductId);
+    const listing = (await listings(client)).shops[0]?.listings.find(
+      (l) => String(l.listing_id) === pushed.json().remoteProductId,
+    );
+    expect(listing?.title).toBe('Changed Tee');
+    expect(listing?.state).toBe('active');
+    expect(listing?.images).toHaveLength(2);
+    expect(Math.min(...(listing?.inventory.products.map((p) => Number(p.offerings[0]?.price)) ?? []))).toBe(31);
+    expect(fake.listings().filter((l) => l.title === 'Changed Tee')).toHaveLength(1);
+  });
+
+  it('removal (for deleting a live product) archives or deletes the listing, and the product can go again', async () => {
+    const client = t.client();
+    const store = await connect(client);
+    const product = await twoColourTee(client, 'Leaving Tee');
+    const pushed = await client.post(`/api/upload/etsy/${product.id}`, { integrationId: store.id });
+    expect(pushed.statusCode, pushed.body).toBe(200);
+    const ws = await client.workspaceId(t.deps.db);
+    const row = async () => (await t.deps.db.select().from(products).where(eq(products.id, product.id)))[0];
+    const [integration] = await t.deps.db.select().from(integrations).where(eq(integrations.id, store.id));
+    if (!integration) throw new Error('no integration');
+    await runRemove(
+      t.deps,
+      t.deps.etsy,
+      ws,
+      (await row()) as NonNullable<Awaited<ReturnType<typeof row>>>,
+      integration,
+      'archive',
+    );
+    const id = Number(pushed.json().remoteProductId);
+    expect(fake.listings().find((l) => l.listing_id === id)?.state).toBe('inactive');
+    expect((await row())?.status).toBe('ready');
+    const again = await client.post(`/api/upload/etsy/${product.id}`, { integrationId: store.id });
+    expect(again.statusCode, again.body).toBe(200);
+    await runRemove(
+      t.deps,
+      t.deps.etsy,
+      ws,
+      (await row()) as NonNullable<Awaited<ReturnType<typeof row>>>,
+      integration,
+      'delete',
+    );
+    expect(fake.listings().some((l) => l.listing_id === Number(again.json().remoteProductId))).toBe(false);
+  });
+
+  it('refreshes the token before its hour ends', async () => {
+    const client = t.client();
+    const store = await connect(client);
+    const [before] = await t.deps.db.select().from(integrations).where(eq(integrations.id, store.id));
+    await t.deps.db
+      .update(integrations)
+      .set({ tokenExpiresAt: new Date(Date.now() + 60_000) })
+      .where(eq(integrations.id, store.id));
+    const product = await twoColourTee(client, 'Fresh Token Tee');
+    const res = await client.post(`/api/upload/etsy/${product.id}`, { integrationId: store.id });
+    expect(res.statusCode, res.body).toBe(200);
+    const [after] = await t.deps.db.select().from(integrations).where(eq(integrations.id, store.id));
+    expect(after?.refreshTokenEnc).not.toBe(before?.refreshTokenEnc);
+    expect(after?.tokenExpiresAt?.getTime()).toBeGreaterThan(Date.now() + 50 * 60_000);
+  });
+
+  it('Amazon answers 501 naming it', async () => {
+    const client = t.client();
+    const product = await twoColourTee(client, 'Amazon Tee');
+    const res = await client.post(`/api/upload/amazon/${product.id}`, {});
+    expect(res.statusCode).toBe(501);
+    expect(res.json().error).toBe('Amazon is not available yet');
+  });
+
+  it('the sandbox keeps its shops in the database: a new app on it finds the listing', async () => {
+    const client = t.client();
+    const store = await connect(client);
+    const product = await twoColourTee(client, 'Kept Tee');
+    const pushed = await client.post(`/api/upload/etsy/${product.id}`, { integrationId: store.id });
+    expect(pushed.statusCode, pushed.body).toBe(200);
+    const ws = await client.workspaceId(t.deps.db);
+    const second = await buildApp({ config: t.config, database: t.deps.database, logger: false });
+    try {
+      await second.app.ready();
+      const held = await second.deps.etsy.sandboxListings(ws);
+      const listing = held.shops
+        .flatMap((s) => s.listings)
+        .find((l) => String(l.listing_id) === pushed.json().remoteProductId);
+      expect(listing).toMatchObject({ title: 'Kept Tee', state: 'active' });
+      expect(listing?.images).toHaveLength(2);
+    } finally {
+      await second.app.close();
+    }
+  });
+
+  it("another workspace's shop is not found", async () => {
+    const owner = t.client();
+    const store = await connect(owner);
+    const other = t.client();
+    expect((await other.get(`/api/etsy/${store.id}/setup`)).statusCode).toBe(404);
+    const product = await twoColourTee(other, 'Other Tee');
+    const res = await other.post(`/api/upload/etsy/${product.id}`, { integrationId: store.id });
+    expect(res.statusCode).toBe(404);
+    const rows = await t.deps.db
+      .select()
+      .from(publications)
+      .where(and(eq(publications.productId, product.id), eq(publications.integrationId, store.id)));
+    expect(rows).toHaveLength(0);
+  });
+});

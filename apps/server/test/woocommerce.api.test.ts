@@ -1,0 +1,283 @@
+import type { TIntegration, TWooSandboxProducts } from '@podforge/contract';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { integrations, orders as ordersTable, products, publications } from '../src/db/schema';
+import { type FakeWoo, startFakeWooCommerce, wooSignature } from '../src/integrations/woocommerce/fake-server';
+import { runRemove } from '../src/modules/stores/store-publisher';
+import { insertDesign, solidPng } from './fixtures/designs';
+import { createTestApp, type TestApp, type TestClient } from './helpers';
+
+/**
+ * WooCommerce: a real store (the fake at its address through WOOCOMMERCE_STORE_BASE_URL) and the built-in sandbox
+ * store. The app listens on loopback so the sandbox store can download the pictures from it, as a real store
+ * downloads them from APP_URL.
+ */
+
+const ADJ = { scale: 80, rotation: 0, x: 0, y: 0, opacity: 100 };
+const REAL = { host: 'shop.example.com', key: `ck_${'a'.repeat(40)}`, secret: `cs_${'b'.repeat(40)}` };
+let t: TestApp;
+let real: FakeWoo;
+let sandbox: FakeWoo;
+
+beforeAll(async () => {
+  real = await startFakeWooCommerce({
+    stores: [{ host: REAL.host, name: 'Example Shop', consumerKey: REAL.key, consumerSecret: REAL.secret }],
+  });
+  t = await createTestApp({ env: { WOOCOMMERCE_STORE_BASE_URL: `${real.url}/{host}` } });
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  sandbox = await t.deps.woocommerce.sandboxServer();
+});
+afterAll(async () => {
+  await t.close();
+  await real.close();
+});
+
+async function connectSandbox(client: TestClient): Promise<TIntegration> {
+  const res = await client.post('/api/woocommerce/connect', { sandbox: true });
+  expect(res.statusCode, res.body).toBe(201);
+  const list = (await client.get('/api/integrations')).json<TIntegration[]>();
+  const store = list.find((i) => i.id === res.json().integrationId);
+  if (!store) throw new Error('not listed');
+  return store;
+}
+
+async function twoColourTee(client: TestClient, title = 'Sunset Tee') {
+  const ws = await client.workspaceId(t.deps.db);
+  const { id: designId } = await insertDesign(t.deps, ws, await solidPng(300, 300, { r: 30, g: 90, b: 200 }));
+  const mockup = async (color: string) => {
+    const res = await client.post('/api/mockups', {
+      designId,
+      productType: 'tshirt',
+      templateId: 'tshirt-front',
+      color,
+      adjustments: ADJ,
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json<{ id: string }>().id;
+  };
+  const black = await mockup('black');
+  const navy = await mockup('navy');
+  const res = await client.post('/api/products', {
+    title,
+    description: 'Soft cotton.',
+    productType: 'tshirt',
+    price: 25,
+    tags: ['sunset'],
+    designId,
+    mockupId: navy,
+    mockupIds: [black, navy],
+    status: 'ready',
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json<{ id: string; variants: { sku: string; color: string; size: string; price: number }[] }>();
+}
+
+const held = async (client: TestClient) =>
+  (await client.get('/api/woocommerce/sandbox/products')).json<TWooSandboxProducts>();
+
+describe('WooCommerce connect', () => {
+  it('checks the keys with a call before saving; wrong keys and http addresses save nothing', async () => {
+    const client = t.client();
+    const wrong = await client.post('/api/woocommerce/connect', {
+      storeUrl: `https://${REAL.host}`,
+      consumerKey: REAL.key,
+      consumerSecret: `cs_${'c'.repeat(40)}`,
+    });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().error).toContain('the store refused these keys');
+    const http = await client.post('/api/woocommerce/connect', {
+      storeUrl: `http://${REAL.host}`,
+      consumerKey: REAL.key,
+      consumerSecret: REAL.secret,
+    });
+    expect(http.statusCode).toBe(400);
+    expect(http.json().error).toContain('https://');
+    const ws = await client.workspaceId(t.deps.db);
+    expect(await t.deps.db.select().from(integrations).where(eq(integrations.workspaceId, ws))).toHaveLength(0);
+
+    const ok = await client.post('/api/woocommerce/connect', {
+      storeUrl: `https://${REAL.host}/`,
+      consumerKey: REAL.key,
+      consumerSecret: REAL.secret,
+    });
+    expect(ok.statusCode, ok.body).toBe(201);
+    const [row] = await t.deps.db.select().from(integrations).where(eq(integrations.id, ok.json().integrationId));
+    expect(row).toMatchObject({
+      platform: 'woocommerce',
+      externalId: `https://${REAL.host}`,
+      storeName: 'Example Shop',
+    });
+    expect(row?.accessTokenEnc).toMatch(/^v1\./);
+    expect(JSON.stringify(row)).not.toContain(REAL.secret);
+    // An order.created webhook with a secret of our own, delivered to this app.
+    const [hook] = real.webhooks(REAL.host);
+    expect(hook).toMatchObject({ topic: 'order.created', status: 'active' });
+    expect(hook?.delivery_url).toMatch(new RegExp(`/api/webhooks/woocommerce/${row?.id}$`));
+  });
+
+  it('connects the sandbox store, labelled Sandbox', async () => {
+    const client = t.client();
+    const store = await connectSandbox(client);
+    expect(store).toMatchObject({ platform: 'woocommerce', sandbox: true, isConnected: true });
+    expect(store.storeName).toBe('Podforge Sandbox Store (Sandbox)');
+  });
+});
+
+describe('WooCommerce push', () => {
+  it('makes a variable product: Color and Size, variations by batch with string prices, SKUs and pictures', async () => {
+    const client = t.client();
+    const store = await connectSandbox(client);
+    const product = await twoColourTee(client);
+    const res = await client.post(`/api/products/${product.id}/publish`, { integrationIds: [store.id] });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().results[0]).toMatchObject({ ok: true, platform: 'woocommerce' });
+    const [pushed] = (await held(client)).stores[0]?.products ?? [];
+    expect(pushed).toMatchObject({ name: 'Sunset Tee', type: 'variable', status: 'publish', tags: ['sunset'] });
+    expect(pushed?.attributes.map((a) => a.name)).toEqual(['Color', 'Size']);
+    expect(pushed?.attributes[0]?.options.sort()).toEqual(['Black', 'Navy']);
+    expect(pushed?.images).toHaveLength(2);
+    expect(pushed?.variations).toHaveLength(product.variants.length);
+    for (const v of product.variants) {
+      const remote = pushed?.variations.find((x) => x.sku === v.sku);
+      expect(remote?.regular_price).toBe(v.price.toFixed(2));
+      expect(remote?.attributes).toEqual([
+        { name: 'Color', option: v.color },
+        { name: 'Size', option: v.size },
+      ]);
+    }
+    // Navy is the main picture (first); its variations show it.
+    const navy = pushed?.variations.find((x) => x.attributes[0]?.option === 'Navy');
+    expect(navy?.image?.id).toBe(pushed?.images[0]?.id);
+    const picture = await client.get(pushed?.images[0]?.src as string);
+    expect(picture.headers['content-type']).toBe('image/png');
+    expect((await t.client().get(pushed?.images[0]?.src as string)).statusCode).toBe(404);
+    const [row] = await t.deps.db.select().from(products).where(eq(products.id, product.id));
+    expect(row?.status).toBe('live');
+  });
+
+  it('a create whose answer was lost is found by SKU: no second product', async () => {
+    const client = t.client();
+    const store = await connectSandbox(client);
+    const product = await twoColourTee(client, 'Lost Woo Tee');
+    sandbox.failNextCreateAfterCreating();
+    const failed = await client.post(`/api/upload/woocommerce/${product.id}`, { integrationId: store.id });
+    expect(failed.statusCode).toBe(502);
+    const again = await client.post(`/api/upload/woocommerce/${product.id}`, { integrationId: store.id });
+    expect(again.statusCode, again.body).toBe(200);
+    const host = new URL((await storeUrl(store.id)) as string).host;
+    expect(sandbox.products(host).filter((p) => p.name === 'Lost Woo Tee')).toHaveLength(1);
+    expect(sandbox.products(host).find((p) => p.name === 'Lost Woo Tee')?.variations).toHaveLength(
+      product.variants.length,
+    );
+  });
+
+  it('Update in store reprices the same product', async () => {
+    const client = t.client();
+    const store = await connectSandbox(client);
+    const product = await twoColourTee(client, 'Reprice Tee');
+    const pushed = await client.post(`/api/upload/woocommerce/${product.id}`, { integrationId: store.id });
+    expect(pushed.statusCode, pushed.body).toBe(200);
+    expect((await client.patch(`/api/products/${product.id}`, { price: 29 })).statusCode).toBe(200);
+    const res = await client.post(`/api/products/${product.id}/update-in-store`, { integrationId: store.id });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().remoteProductId).toBe(pushed.json().remoteProductId);
+    const remote = (await held(client)).stores[0]?.products.find((p) => String(p.id) === res.json().remoteProductId);
+    expect(Math.min(...(remote?.variations.map((v) => Number(v.regular_price)) ?? []))).toBe(29);
+  });
+
+  it('removal (for deleting a live product) drafts or deletes the product in the store', async () => {
+    const client = t.client();
+    const store = await connectSandbox(client);
+    const product = await twoColourTee(client, 'Leaving Woo Tee');
+    const pushed = await client.post(`/api/upload/woocommerce/${product.id}`, { integrationId: store.id });
+    expect(pushed.statusCode, pushed.body).toBe(200);
+    const ws = await client.workspaceId(t.deps.db);
+    const host = new URL((await storeUrl(store.id)) as string).host;
+    const [integration] = await t.deps.db.select().from(integrations).where(eq(integrations.id, store.id));
+    const row = async () => (await t.deps.db.select().from(products).where(eq(products.id, product.id)))[0];
+    if (!integration) throw new Error('no integration');
+    await runRemove(
+      t.deps,
+      t.deps.woocommerce,
+      ws,
+      (await row()) as NonNullable<Awaited<ReturnType<typeof row>>>,
+      integration,
+      'archive',
+    );
+    const id = Number(pushed.json().remoteProductId);
+    expect(sandbox.products(host).find((p) => p.id === id)?.status).toBe('draft');
+    expect((await row())?.status).toBe('ready');
+    const again = await client.post(`/api/upload/woocommerce/${product.id}`, { integrationId: store.id });
+    expect(again.json().remoteProductId).toBe(String(id));
+    expect(sandbox.products(host).find((p) => p.id === id)?.status).toBe('publish');
+    await runRemove(
+      t.deps,
+      t.deps.woocommerce,
+      ws,
+      (await row()) as NonNullable<Awaited<ReturnType<typeof row>>>,
+      integration,
+      'delete',
+    );
+    expect(sandbox.products(host).some((p) => p.id === id)).toBe(false);
+  });
+
+  it('a real store needs a public APP_URL to fetch pictures: said before anything is sent', async () => {
+    const client = t.client();
+    const ok = await client.post('/api/woocommerce/connect', {
+      storeUrl: `https://${REAL.host}`,
+      consumerKey: REAL.key,
+      consumerSecret: REAL.secret,
+    });
+    const product = await twoColourTee(client, 'Private Tee');
+    const before = real.calls.length;
+    const res = await client.post(`/api/upload/woocommerce/${product.id}`, { integrationId: ok.json().integrationId });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().error).toContain('set APP_URL');
+    expect(real.calls.length).toBe(before);
+  });
+});
+
+async function storeUrl(id: string) {
+  const [row] = await t.deps.db.select().from(integrations).where(eq(integrations.id, id));
+  return row?.externalId;
+}
+
+describe('WooCommerce order webhooks', () => {
+  it('a signed order.created is recorded; a bad signature answers 401', async () => {
+    const client = t.client();
+    const store = await connectSandbox(client);
+    const host = new URL((await storeUrl(store.id)) as string).host;
+    const { orderId, deliveries } = await sandbox.placeOrder(host, {
+      lineItems: [{ sku: 'X-1', quantity: 2, price: '24.50' }],
+    });
+    expect(deliveries.map((d) => d.status)).toEqual([200]);
+    const orders = await t.deps.db.select().from(ordersTable).where(eq(ordersTable.integrationId, store.id));
+    expect(orders).toMatchObject([
+      { remoteOrderId: String(orderId), revenue: '49.00', currency: 'USD', status: 'external' },
+    ]);
+
+    const body = JSON.stringify({ id: 999, total: '1.00' });
+    const forged = await t.app.inject({
+      method: 'POST',
+      url: `/api/webhooks/woocommerce/${store.id}`,
+      headers: {
+        'content-type': 'application/json',
+        'x-wc-webhook-topic': 'order.created',
+        'x-wc-webhook-signature': wooSignature(body, 'not-the-secret'),
+      },
+      payload: body,
+    });
+    expect(forged.statusCode).toBe(401);
+    // The ping WooCommerce sends to a webhook it has just saved (a form body) is answered 200, and changes nothing.
+    const ping = await t.app.inject({
+      method: 'POST',
+      url: `/api/webhooks/woocommerce/${store.id}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'webhook_id=12',
+    });
+    expect(ping.statusCode).toBe(200);
+    expect(await t.deps.db.select().from(ordersTable).where(eq(ordersTable.integrationId, store.id))).toHaveLength(1);
+    const pubs = await t.deps.db.select().from(publications).where(eq(publications.integrationId, store.id));
+    expect(pubs).toHaveLength(0);
+  });
+});

@@ -1,0 +1,52 @@
+import type { TProduct } from '@podforge/contract';
+import { Link } from 'react-router';
+import { useIntegrations } from '@/api/integrations/get-integrations';
+import { Dialog } from '@/components/ui/dialog';
+import { Skeleton } from '@/components/ui/skeleton';
+import { ScheduleUploadForm } from './schedule-upload-form';
+import { ScheduledUploads } from './scheduled-uploads';
+
+/** Scheduling one product, from wherever it is listed: the form for its connected stores, and its schedules. */
+export function ScheduleSection({ product, now }: { product: Pick<TProduct, 'id' | 'status'>; now?: () => Date }) {
+  const integrations = useIntegrations();
+  const stores = (integrations.data ?? []).filter((i) => i.kind === 'store' && i.isConnected);
+  const canUpload = product.status !== 'live' && product.status !== 'processing';
+  return (
+    <div className="space-y-4" data-testid="schedule-section">
+      {integrations.isPending ? (
+        <Skeleton className="h-16 w-full" />
+      ) : !canUpload ? (
+        <p className="text-sm text-slate-500">
+          {product.status === 'live'
+            ? 'This product is live: it cannot be uploaded again.'
+            : 'This product is being pushed to a store right now.'}
+        </p>
+      ) : stores.length === 0 ? (
+        <p className="text-sm text-slate-600">
+          No Connected Stores. Connect your stores in the{' '}
+          <Link to="/integrations" className="font-medium text-brand-700 underline">
+            Integrations
+          </Link>{' '}
+          tab to upload products.
+        </p>
+      ) : (
+        <ScheduleUploadForm productId={product.id} stores={stores} {...(now ? { now } : {})} />
+      )}
+      {/* Schedules show whatever the stores' state: a failed run stays visible after a store is disconnected. */}
+      <ScheduledUploads productId={product.id} />
+    </div>
+  );
+}
+
+export function ScheduleDialog({ product, onClose }: { product: TProduct; onClose: () => void }) {
+  return (
+    <Dialog
+      title="Schedule Upload"
+      description={`Choose when “${product.title}” goes to a store.`}
+      onClose={onClose}
+      className="w-[min(44rem,calc(100vw-2rem))]"
+    >
+      <ScheduleSection product={product} />
+    </Dialog>
+  );
+}

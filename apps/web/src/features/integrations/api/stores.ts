@@ -1,0 +1,66 @@
+import type {
+  TConnectResult,
+  TEtsySandboxListings,
+  TEtsySetup,
+  TEtsySetupBody,
+  TWooConnectBody,
+  TWooSandboxProducts,
+} from '@podforge/contract';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { integrationsQueryOptions } from '@/api/integrations/get-integrations';
+import { api } from '@/lib/api-client';
+
+/** `GET /api/etsy/:id/setup`: the shop's shipping and processing profiles and production partners, and the choice. */
+export const etsySetupQueryOptions = (integrationId: string) =>
+  queryOptions({
+    queryKey: ['etsy', 'setup', integrationId],
+    queryFn: ({ signal }) => api.get<TEtsySetup>(`/api/etsy/${encodeURIComponent(integrationId)}/setup`, signal),
+  });
+export const useEtsySetup = (integrationId: string) => useQuery(etsySetupQueryOptions(integrationId));
+
+export function useSaveEtsySetup(integrationId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: TEtsySetupBody) =>
+      api.post<TEtsySetup>(`/api/etsy/${encodeURIComponent(integrationId)}/setup`, body),
+    onSettled: async () => {
+      await queryClient.invalidateQueries({ queryKey: integrationsQueryOptions().queryKey });
+      await queryClient.invalidateQueries({ queryKey: ['etsy', 'setup', integrationId] });
+    },
+  });
+}
+
+/** `POST /api/{etsy|woocommerce}/disconnect/:id`: forgets the tokens or keys. */
+export function useDisconnectStore(platform: 'etsy' | 'woocommerce') {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (integrationId: string) =>
+      api.post<{ success: true }>(`/api/${platform}/disconnect/${encodeURIComponent(integrationId)}`),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: integrationsQueryOptions().queryKey }),
+  });
+}
+
+/** `POST /api/woocommerce/connect`: a store's address and REST keys (checked by the server first), or the sandbox. */
+export function useConnectWooCommerce() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: TWooConnectBody) => api.post<TConnectResult>('/api/woocommerce/connect', body),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: integrationsQueryOptions().queryKey }),
+  });
+}
+
+/** `GET /api/etsy/sandbox/listings`: what this workspace pushed to the Etsy sandbox shop. */
+export const etsySandboxQueryOptions = () =>
+  queryOptions({
+    queryKey: ['etsy', 'sandbox-listings'],
+    queryFn: ({ signal }) => api.get<TEtsySandboxListings>('/api/etsy/sandbox/listings', signal),
+  });
+export const useEtsySandbox = () => useQuery(etsySandboxQueryOptions());
+
+/** `GET /api/woocommerce/sandbox/products`: what this workspace pushed to its WooCommerce sandbox store. */
+export const wooSandboxQueryOptions = () =>
+  queryOptions({
+    queryKey: ['woocommerce', 'sandbox-products'],
+    queryFn: ({ signal }) => api.get<TWooSandboxProducts>('/api/woocommerce/sandbox/products', signal),
+  });
+export const useWooSandbox = () => useQuery(wooSandboxQueryOptions());

@@ -1,0 +1,192 @@
+import type { TIntegration } from '@podforge/contract';
+import { Store } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { useIntegrations } from '@/api/integrations/get-integrations';
+import { Button } from '@/components/ui/button';
+import { NativeSelect } from '@/components/ui/native-select';
+import { toast } from '@/components/ui/use-toast';
+import { useEtsySetup, useSaveEtsySetup } from '../api/stores';
+import { IntegrationBadge, IntegrationCard } from './integration-card';
+import { errorText, StoreRow } from './store-row';
+
+/** What the OAuth callback reports in `?etsy_error=` (etsy.routes.ts). */
+const CONNECT_ERRORS: Record<string, string> = {
+  invalid_state: 'The connection request expired or did not come from this browser. Please try again.',
+  denied: 'Etsy access was not granted.',
+  failed: 'Etsy did not accept the authorisation. Please try again.',
+};
+
+/** The shop's shipping and processing profiles (and production partner), chosen once; every listing uses them. */
+function EtsySetupForm({ store }: { store: TIntegration }) {
+  const { data, isPending, isError, error } = useEtsySetup(store.id);
+  const save = useSaveEtsySetup(store.id);
+  const [shipping, setShipping] = useState('');
+  const [processing, setProcessing] = useState('');
+  const [partner, setPartner] = useState('');
+  useEffect(() => {
+    if (!data) return;
+    setShipping(data.chosen.shippingProfileId ?? data.shippingProfiles[0]?.id ?? '');
+    setProcessing(data.chosen.readinessStateId ?? data.processingProfiles[0]?.id ?? '');
+    setPartner(data.chosen.productionPartnerId ?? data.productionPartners[0]?.id ?? '');
+  }, [data]);
+  if (isPending) return <p className="text-sm text-slate-500">Reading the shop's profiles...</p>;
+  if (isError)
+    return (
+      <p role="alert" className="text-sm text-red-600">
+        {errorText(error, 'Could not read the shop.')}
+      </p>
+    );
+  const missing = data.shippingProfiles.length === 0 || data.processingProfiles.length === 0;
+  return (
+    <form
+      className="space-y-2"
+      aria-label="Etsy listing settings"
+      onSubmit={(event) => {
+        event.preventDefault();
+        save.mutate(
+          { shippingProfileId: shipping, readinessStateId: processing, productionPartnerId: partner || null },
+          {
+            onSuccess: () =>
+              toast({ title: 'Etsy Connected', description: 'Your shop is ready for uploads.', variant: 'success' }),
+            onError: (e) =>
+              toast({ title: 'Not Saved', description: errorText(e, 'Please try again.'), variant: 'destructive' }),
+          },
+        );
+      }}
+    >
+      <p className="text-sm text-slate-600">Choose once how Etsy ships and makes what you list.</p>
+      {missing ? (
+        <p role="alert" className="text-sm text-red-600">
+          The shop needs a shipping profile and a processing profile: add them in Etsy's Shop Manager, then connect
+          again.
+        </p>
+      ) : (
+        <>
+          <label className="block text-sm">
+            Shipping profile
+            <NativeSelect value={shipping} onChange={(e) => setShipping(e.target.value)}>
+              {data.shippingProfiles.map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.name}
+                </option>
+              ))}
+            </NativeSelect>
+          </label>
+          <label className="block text-sm">
+            Processing profile
+            <NativeSelect value={processing} onChange={(e) => setProcessing(e.target.value)}>
+              {data.processingProfiles.map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.name}
+                </option>
+              ))}
+            </NativeSelect>
+          </label>
+          {data.productionPartners.length > 0 && (
+            <label className="block text-sm">
+              Production partner (who prints)
+              <NativeSelect value={partner} onChange={(e) => setPartner(e.target.value)}>
+                {data.productionPartners.map((p) => (
+                  <option key={p.id} value={p.id}>
+                    {p.name}
+                  </option>
+                ))}
+              </NativeSelect>
+            </label>
+          )}
+          <Button type="submit" size="sm" disabled={save.isPending || !shipping || !processing}>
+            {save.isPending ? 'Saving...' : 'Save settings'}
+          </Button>
+        </>
+      )}
+    </form>
+  );
+}
+
+/** Toasts the Etsy callback's outcome once, then drops it from the address. */
+function useEtsyConnectOutcome() {
+  const [params, setParams] = useSearchParams();
+  const connected = params.get('connected');
+  const failure = params.get('etsy_error');
+  const setup = params.get('etsy_setup');
+  const shown = useRef(false);
+  useEffect(() => {
+    if (connected !== 'etsy' && !failure && !setup) return;
+    if (!shown.current) {
+      shown.current = true;
+      toast(
+        connected === 'etsy'
+          ? { title: 'Etsy Connected', description: 'Your shop is ready for uploads.', variant: 'success' }
+          : setup
+            ? { title: 'Almost There', description: 'Choose the shop’s shipping and processing profiles.' }
+            : {
+                title: 'Etsy Not Connected',
+                description: CONNECT_ERRORS[failure ?? ''] ?? CONNECT_ERRORS.failed,
+                variant: 'destructive',
+              },
+      );
+    }
+    setParams(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        if (next.get('connected') === 'etsy') next.delete('connected');
+        next.delete('etsy_error');
+        next.delete('etsy_setup');
+        return next;
+      },
+      { replace: true },
+    );
+  }, [connected, failure, setup, setParams]);
+}
+
+/** Etsy: connect by OAuth (the built-in sandbox shop when the server has no ETSY_API_KEY), up to five shops. */
+export function EtsyCard({ onNavigate }: { onNavigate: (url: string) => void }) {
+  useEtsyConnectOutcome();
+  const { data, isError } = useIntegrations();
+  const stores = (data ?? []).filter((i) => i.kind === 'store' && i.platform === 'etsy' && i.status !== 'disconnected');
+  const anyConnected = stores.some((s) => s.isConnected);
+  return (
+    <IntegrationCard
+      testId="store-etsy"
+      icon={Store}
+      name="Etsy"
+      description="Handmade and vintage marketplace"
+      badge={
+        anyConnected ? (
+          <IntegrationBadge className="bg-green-100 text-green-800">Connected</IntegrationBadge>
+        ) : (
+          <IntegrationBadge className="bg-slate-100 text-slate-700">
+            {isError ? 'Status unknown' : 'Not connected'}
+          </IntegrationBadge>
+        )
+      }
+    >
+      <div className="space-y-3">
+        {stores.length > 0 && (
+          <ul className="space-y-2">
+            {stores.map((store) => (
+              <StoreRow key={store.id} store={store} platform="etsy" sandboxPath="/integrations/etsy-sandbox">
+                {store.status === 'pending' && <EtsySetupForm store={store} />}
+              </StoreRow>
+            ))}
+          </ul>
+        )}
+        {stores.length < 5 && (
+          <Button
+            className="w-full"
+            variant={anyConnected ? 'outline' : 'default'}
+            onClick={() => onNavigate('/auth/etsy/start')}
+          >
+            {stores.length === 0 ? 'Connect Etsy' : 'Connect another shop'}
+          </Button>
+        )}
+        {stores.some((s) => s.sandbox) && (
+          <p className="text-xs text-slate-500">
+            Sandbox: the server has no ETSY_API_KEY, so Etsy connects to a local practice shop. Nothing reaches Etsy.
+          </p>
+        )}
+      </div>
+    </IntegrationCard>
+  );
+}

@@ -1,0 +1,243 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Toaster } from '@/components/ui/toaster';
+import { fakeFetch, json, renderWithProviders } from '@/test/render';
+import { EtsyCard } from './etsy-card';
+import { EtsySandboxScreen } from './etsy-sandbox';
+import { WooCommerceCard } from './woocommerce-card';
+import { WooCommerceSandboxScreen } from './woocommerce-sandbox';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const store = (over: Record<string, unknown> = {}) => ({
+  id: 'e1',
+  kind: 'store',
+  platform: 'etsy',
+  storeName: 'PodforgeSandboxShop (Sandbox)',
+  name: 'PodforgeSandboxShop (Sandbox)',
+  status: 'connected',
+  verifiedAt: '2026-01-01T00:00:00.000Z',
+  lastSyncAt: null,
+  isConnected: true,
+  sandbox: true,
+  ...over,
+});
+
+const SETUP = {
+  integrationId: 'e1',
+  shopName: 'Real Shop',
+  shippingProfiles: [
+    { id: '11', name: 'Standard' },
+    { id: '12', name: 'Express' },
+  ],
+  processingProfiles: [{ id: '21', name: 'Made to order, 2-5 days' }],
+  productionPartners: [{ id: '31', name: 'Printful' }],
+  chosen: { shippingProfileId: null, readinessStateId: '21', productionPartnerId: null },
+};
+
+describe('EtsyCard', () => {
+  it('connects through /auth/etsy/start and toasts the outcome', async () => {
+    vi.stubGlobal('fetch', fakeFetch({ '/api/integrations': () => json([]) }));
+    const navigate = vi.fn();
+    const user = userEvent.setup();
+    renderWithProviders(
+      <>
+        <EtsyCard onNavigate={navigate} />
+        <Toaster />
+      </>,
+      { path: '/integrations?etsy_error=failed' },
+    );
+    expect(await screen.findByText('Etsy Not Connected')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Connect Etsy' }));
+    expect(navigate).toHaveBeenCalledWith('/auth/etsy/start');
+  });
+
+  it('a shop waiting for setup offers its profiles; saving sends the choice', async () => {
+    let pending = true;
+    const fetch = fakeFetch({
+      '/api/integrations': () =>
+        json([
+          store({
+            status: pending ? 'pending' : 'connected',
+            isConnected: !pending,
+            sandbox: false,
+            name: 'Real Shop',
+          }),
+        ]),
+      'GET /api/etsy/e1/setup': () => json(SETUP),
+      'POST /api/etsy/e1/setup': () => {
+        pending = false;
+        return json({
+          ...SETUP,
+          chosen: { shippingProfileId: '12', readinessStateId: '21', productionPartnerId: '31' },
+        });
+      },
+    });
+    vi.stubGlobal('fetch', fetch);
+    const user = userEvent.setup();
+    renderWithProviders(<EtsyCard onNavigate={vi.fn()} />);
+    const row = await screen.findByTestId('etsy-store');
+    expect(within(row).getByText('Setup needed')).toBeInTheDocument();
+    await user.selectOptions(await within(row).findByLabelText('Shipping profile'), '12');
+    await user.click(within(row).getByRole('button', { name: 'Save settings' }));
+    await vi.waitFor(() => expect(within(screen.getByTestId('etsy-store')).getByText('Connected')).toBeInTheDocument());
+    expect(fetch.calls.find((c) => c.method === 'POST')?.body).toEqual({
+      shippingProfileId: '12',
+      readinessStateId: '21',
+      productionPartnerId: '31',
+    });
+  });
+
+  it('a sandbox shop is labelled and links to its page', async () => {
+    vi.stubGlobal('fetch', fakeFetch({ '/api/integrations': () => json([store()]) }));
+    renderWithProviders(<EtsyCard onNavigate={vi.fn()} />);
+    const row = await screen.findByTestId('etsy-store');
+    expect(within(row).getByText('Sandbox')).toBeInTheDocument();
+    expect(within(row).getByRole('link', { name: 'View sandbox shop' })).toHaveAttribute(
+      'href',
+      '/integrations/etsy-sandbox',
+    );
+  });
+});
+
+describe('WooCommerceCard', () => {
+  it('checks the address before sending, shows the store’s refusal, and connects the sandbox store', async () => {
+    let connected = false;
+    const fetch = fakeFetch({
+      '/api/integrations': () =>
+        json(connected ? [store({ id: 'w1', platform: 'woocommerce', name: 'Podforge Sandbox Store (Sandbox)' })] : []),
+      'POST /api/woocommerce/connect': ({ body }) => {
+        if ((body as { sandbox?: boolean }).sandbox) {
+          connected = true;
+          return json({ success: true, integrationId: 'w1', sandbox: true }, 201);
+        }
+        return json(
+          { error: 'consumerKey: the store refused these keys (Consumer key is invalid.)', code: 'BAD_REQUEST' },
+          400,
+        );
+      },
+    });
+    vi.stubGlobal('fetch', fetch);
+    const user = userEvent.setup();
+    renderWithProviders(<WooCommerceCard />);
+    const card = await screen.findByTestId('store-woocommerce');
+    await user.type(within(card).getByLabelText('Store address'), 'http://shop.example.com');
+    await user.type(within(card).getByLabelText('Consumer key'), `ck_${'a'.repeat(20)}`);
+    await user.type(within(card).getByLabelText('Consumer secret'), `cs_${'b'.repeat(20)}`);
+    await user.click(within(card).getByRole('button', { name: 'Connect' }));
+    expect(within(card).getByRole('alert')).toHaveTextContent('https://');
+    expect(fetch.calls.some((c) => c.method === 'POST')).toBe(false);
+
+    await user.clear(within(card).getByLabelText('Store address'));
+    await user.type(within(card).getByLabelText('Store address'), 'https://shop.example.com');
+    await user.click(within(card).getByRole('button', { name: 'Connect' }));
+    expect(await within(card).findByRole('alert')).toHaveTextContent('the store refused these keys');
+
+    await user.click(within(card).getByRole('button', { name: 'Use the sandbox store' }));
+    const row = await screen.findByTestId('woocommerce-store');
+    expect(within(row).getByText('Sandbox')).toBeInTheDocument();
+    expect(within(row).getByRole('link', { name: 'View sandbox store' })).toHaveAttribute(
+      'href',
+      '/integrations/woocommerce-sandbox',
+    );
+  });
+});
+
+describe('sandbox pages', () => {
+  it('the Etsy sandbox shows a listing as a buyer sees it: pictures per colour, variations, prices, SKUs', async () => {
+    vi.stubGlobal(
+      'fetch',
+      fakeFetch({
+        '/api/etsy/sandbox/listings': () =>
+          json({
+            sandbox: true,
+            shops: [
+              {
+                integrationId: 'e1',
+                shopId: '7001',
+                name: 'PodforgeSandboxShop (Sandbox)',
+                listings: [
+                  {
+                    listing_id: 9,
+                    title: 'Sunset Tee',
+                    state: 'active',
+                    tags: ['sunset'],
+                    price: '25.00',
+                    url: '/integrations/etsy-sandbox#9',
+                    images: [{ listing_image_id: 1, rank: 1, url_fullxfull: '/api/etsy/sandbox/images/1' }],
+                    inventory: {
+                      products: [
+                        {
+                          sku: 'PF-1',
+                          property_values: [
+                            { property_id: 513, property_name: 'Color', values: ['Navy'] },
+                            { property_id: 514, property_name: 'Size', values: ['M'] },
+                          ],
+                          offerings: [{ price: '25.00', quantity: 999, is_enabled: true }],
+                        },
+                      ],
+                    },
+                    variation_images: [{ value: 'Navy', image_id: 1 }],
+                  },
+                ],
+              },
+            ],
+          }),
+      }),
+    );
+    renderWithProviders(<EtsySandboxScreen />);
+    const listing = await screen.findByTestId('etsy-sandbox-listing');
+    expect(within(listing).getByText('active')).toBeInTheDocument();
+    expect(within(listing).getByRole('img', { name: 'Sunset Tee, Navy' })).toHaveAttribute(
+      'src',
+      '/api/etsy/sandbox/images/1',
+    );
+    expect(within(listing).getByTestId('etsy-sandbox-variation')).toHaveTextContent('Navy / M25.00PF-1');
+  });
+
+  it('the WooCommerce sandbox shows attributes and variations', async () => {
+    vi.stubGlobal(
+      'fetch',
+      fakeFetch({
+        '/api/woocommerce/sandbox/products': () =>
+          json({
+            sandbox: true,
+            stores: [
+              {
+                integrationId: 'w1',
+                url: 'https://ws-1.woo-sandbox.invalid',
+                name: 'Podforge Sandbox Store (Sandbox)',
+                products: [
+                  {
+                    id: 5,
+                    name: 'Sunset Tee',
+                    status: 'publish',
+                    type: 'variable',
+                    permalink: 'https://ws-1.woo-sandbox.invalid/product/sunset-tee/',
+                    tags: [],
+                    attributes: [{ name: 'Color', options: ['Navy'] }],
+                    images: [{ id: 7, src: '/api/woocommerce/sandbox/images/7' }],
+                    variations: [
+                      {
+                        id: 8,
+                        sku: 'PF-1',
+                        regular_price: '25.00',
+                        attributes: [{ name: 'Color', option: 'Navy' }],
+                        image: { id: 7, src: '/api/woocommerce/sandbox/images/7' },
+                      },
+                    ],
+                  },
+                ],
+              },
+            ],
+          }),
+      }),
+    );
+    renderWithProviders(<WooCommerceSandboxScreen />);
+    const product = await screen.findByTestId('woo-sandbox-product');
+    expect(within(product).getByText('published')).toBeInTheDocument();
+    expect(within(product).getByText('Color: Navy')).toBeInTheDocument();
+    expect(within(product).getByTestId('woo-sandbox-variation')).toHaveTextContent('Navy25.00PF-1');
+  });
+});

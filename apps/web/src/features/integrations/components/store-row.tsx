@@ -1,0 +1,78 @@
+import type { TIntegration } from '@podforge/contract';
+import type * as React from 'react';
+import { Link } from 'react-router';
+import { Button } from '@/components/ui/button';
+import { toast } from '@/components/ui/use-toast';
+import { ApiError } from '@/lib/api-client';
+import { useDisconnectStore } from '../api/stores';
+import { IntegrationBadge } from './integration-card';
+
+export const errorText = (error: unknown, fallback: string) =>
+  error instanceof ApiError ? (error.serverMessage ?? fallback) : fallback;
+
+/** One connected Etsy shop or WooCommerce store: name, status, Sandbox label, Disconnect, its sandbox page. */
+export function StoreRow({
+  store,
+  platform,
+  sandboxPath,
+  children,
+}: {
+  store: TIntegration;
+  platform: 'etsy' | 'woocommerce';
+  sandboxPath: string;
+  children?: React.ReactNode;
+}) {
+  const disconnect = useDisconnectStore(platform);
+  const statusLabel = store.isConnected
+    ? 'Connected'
+    : store.status === 'pending'
+      ? 'Setup needed'
+      : store.status === 'error'
+        ? 'Reconnect needed'
+        : store.status;
+  return (
+    <li className="space-y-3 rounded-lg border border-slate-200 p-3" data-testid={`${platform}-store`}>
+      <div className="flex flex-wrap items-center gap-2">
+        <span className="font-medium">{store.name}</span>
+        <IntegrationBadge
+          className={
+            store.isConnected
+              ? 'bg-green-100 text-green-800'
+              : store.status === 'pending'
+                ? 'bg-amber-100 text-amber-800'
+                : 'bg-red-100 text-red-800'
+          }
+        >
+          {statusLabel}
+        </IntegrationBadge>
+        {store.sandbox && <IntegrationBadge className="bg-violet-100 text-violet-800">Sandbox</IntegrationBadge>}
+      </div>
+      {children}
+      <div className="flex flex-wrap gap-2">
+        <Button
+          size="sm"
+          variant="outline"
+          disabled={disconnect.isPending}
+          onClick={() =>
+            disconnect.mutate(store.id, {
+              onSuccess: () => toast({ title: 'Store Disconnected', description: `${store.name} was disconnected.` }),
+              onError: (error) =>
+                toast({
+                  title: 'Disconnect Failed',
+                  description: errorText(error, 'Please try again.'),
+                  variant: 'destructive',
+                }),
+            })
+          }
+        >
+          Disconnect
+        </Button>
+        {store.sandbox && (
+          <Button size="sm" variant="link" asChild>
+            <Link to={sandboxPath}>{platform === 'etsy' ? 'View sandbox shop' : 'View sandbox store'}</Link>
+          </Button>
+        )}
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,149 @@
+import { ZWooConnectBody } from '@podforge/contract';
+import { ShoppingCart } from 'lucide-react';
+import { useState } from 'react';
+import { useIntegrations } from '@/api/integrations/get-integrations';
+import { Button } from '@/components/ui/button';
+import { toast } from '@/components/ui/use-toast';
+import { useConnectWooCommerce } from '../api/stores';
+import { IntegrationBadge, IntegrationCard } from './integration-card';
+import { errorText, StoreRow } from './store-row';
+
+const FIELD = 'h-10 w-full rounded-md border border-slate-300 px-3 text-sm';
+
+/** WooCommerce: the store's https address and REST keys (Read/Write), checked by the server before saving. */
+function ConnectForm() {
+  const connect = useConnectWooCommerce();
+  const [storeUrl, setStoreUrl] = useState('');
+  const [consumerKey, setKey] = useState('');
+  const [consumerSecret, setSecret] = useState('');
+  const [message, setMessage] = useState<string | null>(null);
+  const done = (sandbox: boolean) => {
+    toast({
+      title: 'WooCommerce Connected',
+      description: sandbox ? 'The sandbox store is ready for uploads.' : 'Your store is ready for uploads.',
+      variant: 'success',
+    });
+    setKey('');
+    setSecret('');
+  };
+  const submit = (event: React.FormEvent) => {
+    event.preventDefault();
+    const parsed = ZWooConnectBody.safeParse({ storeUrl: storeUrl.trim(), consumerKey, consumerSecret });
+    if (!parsed.success) {
+      const issue = parsed.error.issues.find((i) => i.path.length > 0) ?? parsed.error.issues[0];
+      setMessage(issue ? `${String(issue.path[0] ?? 'store')}: ${issue.message}` : 'Check the address and keys.');
+      return;
+    }
+    setMessage(null);
+    connect.mutate(parsed.data, {
+      onSuccess: () => done(false),
+      onError: (e) => setMessage(errorText(e, 'Could not connect.')),
+    });
+  };
+  return (
+    <div className="space-y-3">
+      <form className="space-y-2" onSubmit={submit} noValidate aria-label="Connect a WooCommerce store">
+        <label className="block text-sm font-medium">
+          Store address
+          <input
+            className={FIELD}
+            placeholder="https://shop.example.com"
+            value={storeUrl}
+            onChange={(e) => setStoreUrl(e.target.value)}
+            autoComplete="off"
+          />
+        </label>
+        <label className="block text-sm font-medium">
+          Consumer key
+          <input
+            className={FIELD}
+            placeholder="ck_..."
+            value={consumerKey}
+            onChange={(e) => setKey(e.target.value)}
+            autoComplete="off"
+          />
+        </label>
+        <label className="block text-sm font-medium">
+          Consumer secret
+          <input
+            className={FIELD}
+            type="password"
+            placeholder="cs_..."
+            value={consumerSecret}
+            onChange={(e) => setSecret(e.target.value)}
+            autoComplete="off"
+          />
+        </label>
+        {message && (
+          <p role="alert" className="text-sm text-red-600">
+            {message}
+          </p>
+        )}
+        <Button
+          type="submit"
+          className="w-full"
+          disabled={connect.isPending || !storeUrl || !consumerKey || !consumerSecret}
+        >
+          {connect.isPending ? 'Checking...' : 'Connect'}
+        </Button>
+      </form>
+      <p className="text-xs text-slate-500">
+        Keys: WooCommerce &gt; Settings &gt; Advanced &gt; REST API, with Read/Write permission. No store yet?
+      </p>
+      <Button
+        variant="outline"
+        className="w-full"
+        disabled={connect.isPending}
+        onClick={() =>
+          connect.mutate(
+            { sandbox: true },
+            { onSuccess: () => done(true), onError: (e) => setMessage(errorText(e, 'Could not connect.')) },
+          )
+        }
+      >
+        Use the sandbox store
+      </Button>
+    </div>
+  );
+}
+
+export function WooCommerceCard() {
+  const { data, isError } = useIntegrations();
+  const stores = (data ?? []).filter(
+    (i) => i.kind === 'store' && i.platform === 'woocommerce' && i.status !== 'disconnected',
+  );
+  const anyConnected = stores.some((s) => s.isConnected);
+  return (
+    <IntegrationCard
+      testId="store-woocommerce"
+      icon={ShoppingCart}
+      name="WooCommerce"
+      description="WordPress e-commerce"
+      badge={
+        anyConnected ? (
+          <IntegrationBadge className="bg-green-100 text-green-800">Connected</IntegrationBadge>
+        ) : (
+          <IntegrationBadge className="bg-slate-100 text-slate-700">
+            {isError ? 'Status unknown' : 'Not connected'}
+          </IntegrationBadge>
+        )
+      }
+    >
+      <div className="space-y-3">
+        {stores.length > 0 && (
+          <ul className="space-y-2">
+            {stores.map((store) => (
+              <StoreRow
+                key={store.id}
+                store={store}
+                platform="woocommerce"
+                sandboxPath="/integrations/woocommerce-sandbox"
+              />
+            ))}
+          </ul>
+        )}
+        {!anyConnected && <ConnectForm />}
+      </div>
+    </IntegrationCard>
+  );
+}

@@ -1,0 +1,119 @@
+import { canApproveOrder, canCancelOrder, canRetryOrder, ORDER_STATUS_LABELS, type TOrder } from '@podforge/contract';
+import { ExternalLink, ImageOff } from 'lucide-react';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { cn } from '@/lib/utils';
+import type { OrderAction } from '../api/order-actions';
+import { formatMoney, STATUS_STYLES } from './order-format';
+
+type Props = { order: TOrder; busy: boolean; onAction: (action: OrderAction) => void };
+
+/** One store order: status, lines with their mockups, money, what the seller can do, and the tracking link. */
+export function OrderCard({ order, busy, onAction }: Props) {
+  const money = (amount: string) => formatMoney(amount, order.currency);
+  return (
+    <Card className="space-y-4 p-5" data-testid="order">
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div>
+          <h3 className="font-semibold">
+            Order {order.name} <span className="text-sm font-normal text-slate-500">· {order.storeName}</span>
+          </h3>
+          <p className="text-xs text-slate-500">
+            {new Date(order.orderedAt).toLocaleString()}
+            {order.fulfillmentProvider && (
+              <> · Printed by {order.fulfillmentProvider === 'sandbox' ? 'Printful Sandbox' : 'Printful'}</>
+            )}
+          </p>
+        </div>
+        <span
+          className={cn('rounded-full px-2.5 py-0.5 text-xs font-medium', STATUS_STYLES[order.status])}
+          data-testid="order-status"
+        >
+          {ORDER_STATUS_LABELS[order.status]}
+        </span>
+      </div>
+
+      <ul className="space-y-2">
+        {order.lines.map((line) => (
+          <li key={line.id} className="flex items-center gap-3">
+            {line.mockupUrl ? (
+              <img src={line.mockupUrl} alt={line.title} className="h-14 w-14 rounded-md border object-cover" />
+            ) : (
+              <div className="flex h-14 w-14 items-center justify-center rounded-md border bg-slate-50 text-slate-400">
+                <ImageOff aria-hidden />
+              </div>
+            )}
+            <div className="min-w-0 flex-1">
+              <p className="truncate text-sm font-medium">{line.title}</p>
+              <p className="text-xs text-slate-500">
+                {line.quantity} × {money(line.price)}
+                {line.sku && <> · {line.sku}</>}
+                {!line.fromPodforge && <span className="ml-2 rounded bg-slate-100 px-1.5">Not from Podforge</span>}
+              </p>
+            </div>
+          </li>
+        ))}
+      </ul>
+
+      <dl className="grid grid-cols-3 gap-3 text-sm">
+        <div>
+          <dt className="text-slate-500">Revenue</dt>
+          <dd className="font-medium">{money(order.revenue)}</dd>
+        </div>
+        <div>
+          <dt className="text-slate-500">Printful cost</dt>
+          <dd className="font-medium">{order.cost === null ? '—' : money(order.cost)}</dd>
+        </div>
+        <div>
+          <dt className="text-slate-500">Profit</dt>
+          <dd className="font-medium">{order.profit === null ? '—' : money(order.profit)}</dd>
+        </div>
+      </dl>
+
+      {order.failureReason && (
+        <p role="alert" className="rounded-md bg-red-50 p-2 text-sm text-red-700">
+          {order.failureReason}
+        </p>
+      )}
+      {order.status === 'waiting_approval' && (
+        <p className="text-sm text-amber-700">
+          {order.confirmAt
+            ? `Sent to the printer by itself at ${new Date(order.confirmAt).toLocaleString()} unless you cancel it. Nothing is charged until then.`
+            : 'Waiting for your approval. Nothing is charged until you approve.'}
+        </p>
+      )}
+      {order.addressErased && order.status !== 'external' && (
+        <p className="text-xs text-slate-500">The shipping address was erased at the store’s request.</p>
+      )}
+
+      <div className="flex flex-wrap items-center gap-2">
+        {canApproveOrder(order.status) && (
+          <Button size="sm" disabled={busy} onClick={() => onAction('approve')}>
+            Approve
+          </Button>
+        )}
+        {canRetryOrder(order.status) && (
+          <Button size="sm" disabled={busy} onClick={() => onAction('retry')}>
+            Retry
+          </Button>
+        )}
+        {canCancelOrder(order.status) && (
+          <Button size="sm" variant="outline" disabled={busy} onClick={() => onAction('cancel')}>
+            Cancel order
+          </Button>
+        )}
+        {order.trackingUrl && (
+          <a
+            href={order.trackingUrl}
+            target="_blank"
+            rel="noreferrer"
+            className="inline-flex items-center gap-1 text-sm text-brand-600 hover:underline"
+          >
+            Track parcel{order.carrier ? ` (${order.carrier} ${order.trackingNumber ?? ''})` : ''}
+            <ExternalLink className="size-3.5" aria-hidden />
+          </a>
+        )}
+      </div>
+    </Card>
+  );
+}

@@ -1,0 +1,187 @@
+import { DEFAULT_STORE_FEES, type TOrder } from '@podforge/contract';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Toaster } from '@/components/ui/toaster';
+import { fakeFetch, json, renderWithProviders } from '@/test/render';
+import { OrdersScreen } from './orders-screen';
+
+const settings = {
+  targetMargin: 30,
+  storeFees: DEFAULT_STORE_FEES,
+  orderConfirmation: { mode: 'manual', delayMinutes: 60 },
+};
+
+const order = (id: string, over: Partial<TOrder> = {}): TOrder => ({
+  id,
+  integrationId: 'store-1',
+  storeName: 'loop-shop (Sandbox)',
+  externalId: `5000${id}`,
+  name: `#100${id}`,
+  status: 'waiting_approval',
+  currency: 'USD',
+  revenue: '74.00',
+  cost: '33.15',
+  profit: '40.85',
+  fulfillmentProvider: 'sandbox',
+  printfulOrderId: '7001',
+  confirmAt: null,
+  failureReason: null,
+  carrier: null,
+  trackingNumber: null,
+  trackingUrl: null,
+  addressErased: false,
+  orderedAt: '2026-11-23T09:00:00.000Z',
+  lines: [
+    {
+      id: `${id}-1`,
+      title: 'Sunset Tee - White / S',
+      sku: 'PF-ABC-71002',
+      quantity: 2,
+      price: '24.00',
+      productId: 'p1',
+      variantOption: 'White / S',
+      fromPodforge: true,
+      mockupUrl: '/api/mockups/m1/file/preview',
+    },
+    {
+      id: `${id}-2`,
+      title: 'Gift card',
+      sku: null,
+      quantity: 1,
+      price: '26.00',
+      productId: null,
+      variantOption: null,
+      fromPodforge: false,
+      mockupUrl: null,
+    },
+  ],
+  ...over,
+});
+
+function setup(routes: Parameters<typeof fakeFetch>[0]) {
+  const fetch = fakeFetch({ 'GET /api/settings': () => json(settings), ...routes });
+  vi.stubGlobal('fetch', fetch);
+  const user = userEvent.setup();
+  renderWithProviders(
+    <>
+      <OrdersScreen />
+      <Toaster />
+    </>,
+    { path: '/?tab=orders' },
+  );
+  return { fetch, user };
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('OrdersScreen', () => {
+  it('says there are no orders yet, and what will bring them', async () => {
+    setup({ 'GET /api/orders': () => json([]) });
+    expect(await screen.findByText('No orders yet')).toBeInTheDocument();
+    expect(screen.getByText(/When a product you pushed to a store sells/)).toBeInTheDocument();
+  });
+
+  it('shows each order with its status, lines and mockups, money, and the lines not from Podforge', async () => {
+    setup({
+      'GET /api/orders': () =>
+        json([
+          order('1'),
+          order('2', {
+            status: 'shipped',
+            carrier: 'USPS',
+            trackingNumber: '9400123',
+            trackingUrl: 'https://tools.usps.com/go/TrackConfirmAction?tLabels=9400123',
+          }),
+        ]),
+    });
+    const cards = await screen.findAllByTestId('order');
+    expect(cards).toHaveLength(2);
+    const first = within(cards[0] as HTMLElement);
+    expect(first.getByText('Order #1001')).toBeInTheDocument();
+    expect(first.getByTestId('order-status')).toHaveTextContent('Waiting for approval');
+    expect(first.getByRole('img', { name: 'Sunset Tee - White / S' })).toHaveAttribute(
+      'src',
+      '/api/mockups/m1/file/preview',
+    );
+    expect(first.getByText('Not from Podforge')).toBeInTheDocument();
+    expect(first.getByText('$74.00')).toBeInTheDocument();
+    expect(first.getByText('$33.15')).toBeInTheDocument();
+    expect(first.getByText('$40.85')).toBeInTheDocument();
+    expect(first.getByText(/Nothing is charged until you approve/)).toBeInTheDocument();
+    expect(first.getByRole('button', { name: 'Approve' })).toBeEnabled();
+
+    const second = within(cards[1] as HTMLElement);
+    expect(second.getByTestId('order-status')).toHaveTextContent('Shipped');
+    expect(second.getByRole('link', { name: /Track parcel/ })).toHaveAttribute(
+      'href',
+      'https://tools.usps.com/go/TrackConfirmAction?tLabels=9400123',
+    );
+    expect(second.queryByRole('button', { name: 'Approve' })).toBeNull();
+    expect(second.queryByRole('button', { name: 'Cancel order' })).toBeNull();
+  });
+
+  it('approves a waiting order and reads the list again', async () => {
+    let approved = false;
+    const { fetch, user } = setup({
+      'GET /api/orders': () => json([order('1', approved ? { status: 'sent' } : {})]),
+      'POST /api/orders/1/approve': () => {
+        approved = true;
+        return json(order('1'), 202);
+      },
+    });
+    await user.click(await screen.findByRole('button', { name: 'Approve' }));
+    expect(await screen.findByText('Order approved: it goes to the printer now.')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByTestId('order-status')).toHaveTextContent('Sent to printer'));
+    expect(fetch.calls.filter((c) => c.method === 'POST').map((c) => c.url.pathname)).toEqual([
+      '/api/orders/1/approve',
+    ]);
+  });
+
+  it("shows Printful's reason for a failure and offers a retry; a refusal shows the server's reason", async () => {
+    const { user } = setup({
+      'GET /api/orders': () =>
+        json([order('1', { status: 'failed', failureReason: 'Printful: Printfile could not be downloaded (front)' })]),
+      'POST /api/orders/1/retry': () =>
+        json({ error: 'Order #1001 is delivered: it cannot be retried', code: 'CONFLICT' }, 409),
+    });
+    expect(await screen.findByRole('alert')).toHaveTextContent('Printfile could not be downloaded (front)');
+    await user.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByText('Order #1001 is delivered: it cannot be retried')).toBeInTheDocument();
+  });
+
+  it('filters by status through the API and says when a status has none', async () => {
+    const { fetch, user } = setup({
+      'GET /api/orders': () => json([order('1')]),
+      'GET /api/orders?status=delivered': () => json([]),
+    });
+    await screen.findByTestId('order');
+    await user.selectOptions(screen.getByLabelText('Status'), 'delivered');
+    expect(await screen.findByText('No delivered orders')).toBeInTheDocument();
+    expect(fetch.calls.some((c) => c.url.search === '?status=delivered')).toBe(true);
+  });
+
+  it('saves the confirmation rule: after a waiting time of so many minutes', async () => {
+    const { fetch, user } = setup({
+      'GET /api/orders': () => json([]),
+      'PATCH /api/settings': (req) =>
+        json({ ...settings, orderConfirmation: (req.body as { orderConfirmation: unknown }).orderConfirmation }),
+    });
+    const select = await screen.findByLabelText('Send orders to the printer');
+    await waitFor(() => expect(select).toHaveValue('manual'));
+    await user.selectOptions(select, 'delay');
+    const minutes = screen.getByLabelText('Waiting time (minutes)');
+    await user.clear(minutes);
+    await user.type(minutes, '0');
+    expect(screen.getByText('The waiting time must be 1 to 10080 minutes.')).toBeInTheDocument();
+    await user.clear(minutes);
+    await user.type(minutes, '90');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Saved.')).toBeInTheDocument();
+    expect(fetch.calls.find((c) => c.method === 'PATCH')?.body).toEqual({
+      orderConfirmation: { mode: 'delay', delayMinutes: 90 },
+    });
+  });
+});

@@ -1,0 +1,98 @@
+import { ORDER_STATUS_LABELS, ORDER_STATUSES, type TOrderStatus } from '@podforge/contract';
+import { PackageOpen } from 'lucide-react';
+import { useState } from 'react';
+import { Card } from '@/components/ui/card';
+import { NativeSelect } from '@/components/ui/native-select';
+import { Skeleton } from '@/components/ui/skeleton';
+import { toast } from '@/components/ui/use-toast';
+import { ApiError } from '@/lib/api-client';
+import { useOrders } from '../api/get-orders';
+import { type OrderAction, useOrderAction } from '../api/order-actions';
+import { ConfirmationSetting } from './confirmation-setting';
+import { OrderCard } from './order-card';
+
+const DONE: Record<OrderAction, string> = {
+  approve: 'Order approved: it goes to the printer now.',
+  cancel: 'Cancelling the order.',
+  retry: 'Sending the order to the printer again.',
+};
+
+/** The Orders tab: the stores' sales on their way to a parcel. */
+export function OrdersScreen() {
+  const [status, setStatus] = useState<TOrderStatus | null>(null);
+  const { data, isPending, isError } = useOrders(status);
+  const action = useOrderAction();
+
+  const run = (id: string, what: OrderAction) =>
+    action.mutate(
+      { id, action: what },
+      {
+        onSuccess: () => toast({ title: DONE[what], variant: 'success' }),
+        onError: (error) =>
+          toast({
+            title: 'The order could not be changed',
+            description: error instanceof ApiError ? (error.serverMessage ?? error.message) : String(error),
+            variant: 'destructive',
+          }),
+      },
+    );
+
+  return (
+    <div className="space-y-6">
+      <div>
+        <h1 className="text-2xl font-bold tracking-tight">Orders</h1>
+        <p className="text-slate-500">
+          Sales from your stores and their way to a parcel: printed by Printful, shipped, tracked.
+        </p>
+      </div>
+      <Card className="p-4">
+        <ConfirmationSetting />
+      </Card>
+      <label className="block max-w-xs text-sm">
+        <span className="mb-1 block font-medium">Status</span>
+        <NativeSelect
+          value={status ?? ''}
+          onChange={(e) => setStatus(e.target.value ? (e.target.value as TOrderStatus) : null)}
+        >
+          <option value="">All statuses</option>
+          {ORDER_STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {ORDER_STATUS_LABELS[s]}
+            </option>
+          ))}
+        </NativeSelect>
+      </label>
+      {isPending ? (
+        <Skeleton className="h-40" />
+      ) : isError ? (
+        <p role="alert" className="text-sm text-red-600">
+          Your orders could not be loaded. Please try again.
+        </p>
+      ) : data.length === 0 ? (
+        <div className="rounded-xl border border-dashed p-10 text-center">
+          <PackageOpen className="mx-auto size-10 text-slate-400" aria-hidden />
+          <p className="mt-3 font-semibold">
+            {status ? `No ${ORDER_STATUS_LABELS[status].toLowerCase()} orders` : 'No orders yet'}
+          </p>
+          <p className="text-sm text-slate-500">
+            {status
+              ? 'Choose another status to see the rest.'
+              : 'When a product you pushed to a store sells, the order shows up here and goes to the printer.'}
+          </p>
+        </div>
+      ) : (
+        <ul className="space-y-4">
+          {data.map((order) => (
+            <li key={order.id}>
+              <OrderCard
+                order={order}
+                busy={action.isPending && action.variables?.id === order.id}
+                onAction={(what) => run(order.id, what)}
+              />
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,135 @@
+// What the benchmarks share: the machine's load average (printed beside every figure, since other work on the
+// machine inflates times), the built server (rebuilt when older than its sources) started as its own process on a
+// free port, its resident memory, and small statistics.
+import { type ChildProcess, execSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const serverEntry = path.join(repo, 'apps/server/dist/main.js');
+
+/** "load 3.2 (2 cores)": the 1-minute load average, to read each figure against. */
+export const load = () => `load ${os.loadavg()[0]?.toFixed(1)} (${os.availableParallelism()} cores)`;
+
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+export const percentile = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.max(0, Math.ceil((xs.length * p) / 100) - 1))] ?? 0;
+export const ms = (x: number) => `${x.toFixed(0)} ms`;
+export const verdict = (met: boolean) => (met ? 'met' : 'NOT met');
+
+function newest(dir: string): number {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(dir);
+  } catch {
+    return 0;
+  }
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let latest = stat.mtimeMs;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    if (['node_modules', 'dist', '.tsbuild', 'data'].includes(entry.name)) continue;
+    latest = Math.max(latest, newest(path.join(dir, entry.name)));
+  }
+  return latest;
+}
+
+/** Builds the server when its build is missing or older than its sources (as `npm start` does). */
+export function ensureServerBuilt() {
+  const sources = ['apps/server/src', 'apps/server/drizzle', 'apps/server/tsup.config.ts', 'packages/contract/src'];
+  const built = newest(serverEntry);
+  if (built > 0 && sources.every((s) => newest(path.join(repo, s)) <= built)) return;
+  execSync('npm run build -w @podforge/server', { cwd: repo, stdio: 'inherit' });
+}
+
+export const rssOf = (pid: number) => {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+};
+
+/** CPU time (user + system) a process has used so far, in ms: what other load on the machine does not inflate. */
+export const cpuMsOf = (pid: number) => {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  // utime and stime are fields 14 and 15 of stat (11 and 12 after the command name), in clock ticks of 10 ms.
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+};
+
+export type Server = {
+  child: ChildProcess;
+  url: string;
+  cookie: string;
+  startMs: number;
+  /** CPU time the server used until it answered. */
+  startCpuMs: number;
+  stop(): Promise<void>;
+};
+
+/** A free port on 127.0.0.1. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const port = (server.address() as net.AddressInfo).port;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts the built server (warnings only in its log, so request logging does not weigh on the figures) and resolves
+ * when it has answered its first API call (which makes a workspace; its cookie is returned). Gives up after
+ * `timeoutMs`.
+ */
+export async function startServer(env: Record<string, string>, timeoutMs = 120_000): Promise<Server> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const started = performance.now();
+  const child = spawn(process.execPath, [serverEntry], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: '',
+      LOG_LEVEL: 'warn',
+      MOCKUP_TEMPLATE_WARMUP: 'false',
+      ...env,
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  let exited = child.exitCode !== null;
+  child.once('exit', () => {
+    exited = true;
+  });
+  const stop = async () => {
+    if (exited) return;
+    const done = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    await done;
+    clearTimeout(timer);
+  };
+  while (performance.now() - started < timeoutMs) {
+    if (exited) throw new Error(`the server exited with ${child.exitCode}`);
+    const res = await fetch(`${url}/api/dashboard/stats`).catch(() => null);
+    if (res) {
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`the first call answered ${res.status}`);
+      const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+      const startCpuMs = cpuMsOf(child.pid ?? 0);
+      return { child, url, cookie, startMs: performance.now() - started, startCpuMs, stop };
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  await stop();
+  throw new Error(`the server did not answer within ${timeoutMs} ms`);
+}
+
+/** A temporary folder removed when the process ends, however it ends. */
+export function tempDir(prefix: string) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}

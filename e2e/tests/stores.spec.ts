@@ -1,0 +1,114 @@
+import type { Page } from '@playwright/test';
+import { expect, test } from '../support/fixtures';
+import { makePng } from '../support/png';
+
+// The server runs without ETSY_API_KEY (see global-setup): Etsy connects to the built-in sandbox shop, and
+// WooCommerce offers its sandbox store.
+
+/** A ready tee in Black and Navy (a rendered picture each, Navy the main one), made through the API in this workspace. */
+async function twoColourTee(page: Page, title: string): Promise<string> {
+  const design = await page.request.post('/api/designs/upload', {
+    multipart: {
+      file: { name: 'wave.png', mimeType: 'image/png', buffer: makePng(600, 600, () => [30, 120, 240, 255]) },
+    },
+  });
+  expect(design.status(), await design.text()).toBe(201);
+  const designId = (await design.json()).id as string;
+  const mockup = async (color: string) => {
+    const res = await page.request.post('/api/mockups', {
+      data: {
+        designId,
+        productType: 'tshirt',
+        templateId: 'tshirt-front',
+        color,
+        adjustments: { scale: 80, rotation: 0, x: 0, y: 0, opacity: 100 },
+      },
+    });
+    expect(res.status(), await res.text()).toBe(201);
+    return (await res.json()).id as string;
+  };
+  const black = await mockup('black');
+  const navy = await mockup('navy');
+  const product = await page.request.post('/api/products', {
+    data: {
+      title,
+      description: 'A cool wave on soft cotton.',
+      productType: 'tshirt',
+      price: 24,
+      tags: ['wave', 'ocean tee'],
+      designId,
+      mockupId: navy,
+      mockupIds: [black, navy],
+      status: 'ready',
+    },
+  });
+  expect(product.status(), await product.text()).toBe(201);
+  return (await product.json()).id as string;
+}
+
+test('connects the Etsy sandbox shop, uploads from My Products, and the listing is active with its variations', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const title = `Wave Tee ${Date.now().toString(36)}`;
+  await page.goto('/integrations');
+  await twoColourTee(page, title);
+
+  const etsy = page.getByTestId('store-etsy');
+  await etsy.getByRole('button', { name: 'Connect Etsy' }).click();
+  await expect(page).toHaveURL(/\/integrations$/);
+  await expect(page.getByText('Etsy Connected', { exact: true })).toBeVisible();
+  const shop = page.getByTestId('etsy-store');
+  await expect(shop).toContainText('(Sandbox)');
+  await expect(shop.getByText('Connected', { exact: true })).toBeVisible();
+
+  await page.goto('/?tab=my-products');
+  const row = page.getByTestId('product-row').filter({ hasText: title });
+  await row.getByRole('button', { name: 'Upload to Etsy' }).click();
+  await expect(page.getByText('Upload Successful', { exact: true })).toBeVisible({ timeout: 60_000 });
+  await expect(row.getByText('Live on Etsy')).toBeVisible();
+
+  await page.goto('/integrations/etsy-sandbox');
+  const listing = page.getByTestId('etsy-sandbox-listing').filter({ hasText: title });
+  await expect(listing).toContainText('active');
+  await expect(listing).toContainText('Colours: Black, Navy');
+  await expect(listing.getByRole('img', { name: `${title}, Navy` })).toBeVisible();
+  await expect(listing.getByTestId('etsy-sandbox-variation').filter({ hasText: 'Navy / M' })).toContainText(
+    /PF-[0-9A-F]{10}-\d+/,
+  );
+});
+
+test('connects the WooCommerce sandbox store and uploads through Upload to Stores', async ({ page }) => {
+  test.setTimeout(120_000);
+  const title = `Woo Wave Tee ${Date.now().toString(36)}`;
+  await page.goto('/integrations');
+  const productId = await twoColourTee(page, title);
+
+  const woo = page.getByTestId('store-woocommerce');
+  await woo.getByRole('button', { name: 'Use the sandbox store' }).click();
+  await expect(page.getByText('WooCommerce Connected', { exact: true })).toBeVisible();
+  await expect(page.getByTestId('woocommerce-store')).toContainText('Podforge Sandbox Store (Sandbox)');
+
+  // The simple flow as Create Product leaves it: the kept product id opens Upload to Stores.
+  await page.evaluate(
+    (id) =>
+      sessionStorage.setItem(
+        'podforge.create-product.v1',
+        JSON.stringify({ step: 'stores', design: null, content: null, mockups: [], mockup: null, productId: id }),
+      ),
+    productId,
+  );
+  await page.goto('/create-product');
+  await page.getByRole('button', { name: /Upload to Stores/ }).click();
+  await expect(page.getByTestId('stores-selected')).toHaveText('0 of 1 stores selected');
+  await page.getByRole('button', { name: 'Select All', exact: true }).click();
+  await page.getByRole('button', { name: 'Upload Now' }).click();
+  await expect(page.getByText('Product uploaded to 1 of 1 stores.', { exact: true })).toBeVisible({ timeout: 60_000 });
+
+  await page.goto('/integrations/woocommerce-sandbox');
+  const product = page.getByTestId('woo-sandbox-product').filter({ hasText: title });
+  await expect(product).toContainText('published');
+  await expect(product).toContainText('Color: Black, Navy');
+  await expect(product.getByRole('img').first()).toBeVisible();
+  await expect(product.getByTestId('woo-sandbox-variation').filter({ hasText: 'Navy / M' })).toContainText('24.00');
+});

@@ -1,0 +1,131 @@
+import { z } from 'zod';
+
+/**
+ * Etsy and WooCommerce stores (issue #13): connecting them, the Etsy shop's listing settings chosen once at connect,
+ * and what the built-in sandboxes hold. Shopify's calls are in integrations.ts.
+ */
+
+/** Platforms a seller can connect today; Amazon stays 'Coming Soon' (its pushes answer 501 naming it). */
+export const CONNECTABLE_STORE_PLATFORMS = ['shopify', 'etsy', 'woocommerce'] as const;
+export const isConnectableStorePlatform = (platform: string) =>
+  (CONNECTABLE_STORE_PLATFORMS as readonly string[]).includes(platform);
+
+/** A WooCommerce store's address: https only (its REST API takes Basic auth over TLS only). */
+export const ZWooStoreUrl = z
+  .url({ message: 'must be the store address, e.g. https://shop.example.com' })
+  .refine((v) => v.startsWith('https://'), 'must start with https:// (WooCommerce keys travel only over HTTPS)')
+  .transform((v) => v.replace(/\/+$/, ''));
+
+/** `POST /api/woocommerce/connect`: a real store's address and REST keys, or the built-in sandbox store. */
+export const ZWooConnectBody = z.union([
+  z.object({ sandbox: z.literal(true) }),
+  z.object({
+    storeUrl: ZWooStoreUrl,
+    consumerKey: z
+      .string()
+      .trim()
+      .regex(/^ck_[A-Za-z0-9]{8,64}$/, 'must be a WooCommerce consumer key (ck_…)'),
+    consumerSecret: z
+      .string()
+      .trim()
+      .regex(/^cs_[A-Za-z0-9]{8,64}$/, 'must be a WooCommerce consumer secret (cs_…)'),
+  }),
+]);
+export type TWooConnectBody = z.infer<typeof ZWooConnectBody>;
+
+export const ZConnectResult = z.object({ success: z.literal(true), integrationId: z.string(), sandbox: z.boolean() });
+export type TConnectResult = z.infer<typeof ZConnectResult>;
+
+/** `GET /api/etsy/:id/setup`: the shop's profiles to choose from, and what is chosen. */
+const ZChoice = z.object({ id: z.string(), name: z.string() });
+export const ZEtsySetup = z.object({
+  integrationId: z.string(),
+  shopName: z.string(),
+  shippingProfiles: z.array(ZChoice),
+  processingProfiles: z.array(ZChoice),
+  productionPartners: z.array(ZChoice),
+  chosen: z.object({
+    shippingProfileId: z.string().nullable(),
+    readinessStateId: z.string().nullable(),
+    productionPartnerId: z.string().nullable(),
+  }),
+});
+export type TEtsySetup = z.infer<typeof ZEtsySetup>;
+
+/** `POST /api/etsy/:id/setup`: the shipping and processing profiles (and production partner) every listing uses. */
+export const ZEtsySetupBody = z.object({
+  shippingProfileId: z.string().regex(/^\d{1,20}$/, 'must be one of the shop’s shipping profiles'),
+  readinessStateId: z.string().regex(/^\d{1,20}$/, 'must be one of the shop’s processing profiles'),
+  productionPartnerId: z
+    .string()
+    .regex(/^\d{1,20}$/, 'must be one of the shop’s production partners')
+    .nullable()
+    .default(null),
+});
+export type TEtsySetupBody = z.input<typeof ZEtsySetupBody>;
+
+/** `GET /api/etsy/sandbox/listings`: what the workspace's sandbox shops hold, as Etsy answers it. */
+export const ZEtsySandboxListing = z.object({
+  listing_id: z.number(),
+  title: z.string(),
+  state: z.string(),
+  tags: z.array(z.string()),
+  price: z.string(),
+  url: z.string(),
+  images: z.array(z.object({ listing_image_id: z.number(), rank: z.number(), url_fullxfull: z.string() })),
+  inventory: z.object({
+    products: z.array(
+      z.object({
+        sku: z.string(),
+        property_values: z.array(
+          z.object({ property_id: z.number(), property_name: z.string(), values: z.array(z.string()) }),
+        ),
+        offerings: z.array(z.object({ price: z.string(), quantity: z.number(), is_enabled: z.boolean() })),
+      }),
+    ),
+  }),
+  /** Which picture shows which colour: value name -> listing_image_id. */
+  variation_images: z.array(z.object({ value: z.string(), image_id: z.number() })),
+});
+export type TEtsySandboxListing = z.infer<typeof ZEtsySandboxListing>;
+export const ZEtsySandboxListings = z.object({
+  sandbox: z.boolean(),
+  shops: z.array(
+    z.object({
+      integrationId: z.string(),
+      shopId: z.string(),
+      name: z.string(),
+      listings: z.array(ZEtsySandboxListing),
+    }),
+  ),
+});
+export type TEtsySandboxListings = z.infer<typeof ZEtsySandboxListings>;
+
+/** `GET /api/woocommerce/sandbox/products`: what the workspace's sandbox stores hold, as WooCommerce answers it. */
+export const ZWooSandboxProduct = z.object({
+  id: z.number(),
+  name: z.string(),
+  status: z.string(),
+  type: z.string(),
+  permalink: z.string(),
+  tags: z.array(z.string()),
+  attributes: z.array(z.object({ name: z.string(), options: z.array(z.string()) })),
+  images: z.array(z.object({ id: z.number(), src: z.string() })),
+  variations: z.array(
+    z.object({
+      id: z.number(),
+      sku: z.string(),
+      regular_price: z.string(),
+      attributes: z.array(z.object({ name: z.string(), option: z.string() })),
+      image: z.object({ id: z.number(), src: z.string() }).nullable(),
+    }),
+  ),
+});
+export type TWooSandboxProduct = z.infer<typeof ZWooSandboxProduct>;
+export const ZWooSandboxProducts = z.object({
+  sandbox: z.boolean(),
+  stores: z.array(
+    z.object({ integrationId: z.string(), url: z.string(), name: z.string(), products: z.array(ZWooSandboxProduct) }),
+  ),
+});
+export type TWooSandboxProducts = z.infer<typeof ZWooSandboxProducts>;
