@@ -7,5 +7,7 @@ export default defineProject({
     include: ['src/**/*.test.{ts,tsx}'],
     environment: 'jsdom',
     setupFiles: ['./src/test/setup.ts'],
+    // findBy* waits up to 5 s (setup.ts); a test with several such waits needs room on a loaded CI machine.
+    testTimeout: 20_000,
   },
 });
