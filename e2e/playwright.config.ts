@@ -10,7 +10,8 @@ export default defineConfig({
   fullyParallel: true,
   workers: 2,
   forbidOnly: Boolean(process.env.CI),
-  retries: 0,
+  // One retry: a test that passes only on retry is reported as flaky in the list output, not hidden.
+  retries: 1,
   timeout: 30_000,
   expect: { timeout: 10_000 },
   reporter: [['list']],
