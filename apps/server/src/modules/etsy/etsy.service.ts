@@ -450,7 +450,7 @@ export class EtsyService implements StorePublisher {
       }
     }
     if (!listingId) {
-      ctx.progress?.('Creating the draft listing');
+      await ctx.progress?.('Creating the draft listing');
       const created = await client.createDraftListing(
         token,
         shopId,
@@ -561,7 +561,7 @@ export class EtsyService implements StorePublisher {
     for (const [i, picture] of pictures.entries()) {
       const bytes = await picture.read();
       if (!bytes) continue;
-      ctx.progress?.(`Uploading pictures (${i + 1} of ${pictures.length})`);
+      await ctx.progress?.(`Uploading pictures (${i + 1} of ${pictures.length})`);
       if (old.length + uploaded.length >= 10) {
         const drop = old.shift();
         if (drop) await client.deleteImage(token, shopId, listingId, drop.listing_image_id);
@@ -576,7 +576,7 @@ export class EtsyService implements StorePublisher {
     if (uploaded.length === 0) throw conflict(`"${product.title}" has no picture in storage to send`);
     for (const image of old) await client.deleteImage(token, shopId, listingId, image.listing_image_id);
 
-    ctx.progress?.('Writing colours, sizes, prices and SKUs');
+    await ctx.progress?.('Writing colours, sizes, prices and SKUs');
     const inventory = await client.updateInventory(token, listingId, this.inventoryInput(product, settings));
     const colorValues = new Map<string, number>();
     for (const p of inventory.products)
@@ -588,7 +588,7 @@ export class EtsyService implements StorePublisher {
       return image ? [{ property_id: ETSY_COLOR_PROPERTY, value_id: valueId, image_id: image.imageId }] : [];
     });
     if (links.length > 0) await client.updateVariationImages(token, shopId, listingId, links);
-    ctx.progress?.('Activating the listing');
+    await ctx.progress?.('Activating the listing');
     const listing = await client.updateListing(token, shopId, listingId, { state: 'active' });
     const remoteUrl = this.sandboxMode ? `/integrations/etsy-sandbox#${listingId}` : listing.url;
     return { remoteProductId: listingId, remoteUrl };

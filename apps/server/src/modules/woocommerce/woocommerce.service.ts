@@ -291,7 +291,7 @@ export class WooCommerceService implements StorePublisher {
       }
     }
     if (productId === null) {
-      ctx.progress?.('Creating the product (the store downloads its pictures)');
+      await ctx.progress?.('Creating the product (the store downloads its pictures)');
       const created = await client.createProduct(creds, this.productInput(ctx.store, ctx.product));
       productId = created.id;
       await ctx.saveRemoteId(String(productId));
@@ -336,7 +336,7 @@ export class WooCommerceService implements StorePublisher {
       const image = index >= 0 ? images[index] : undefined;
       return image ? { id: image.id } : undefined;
     };
-    ctx.progress?.('Writing variations');
+    await ctx.progress?.('Writing variations');
     const existing = await client.variations(creds, productId);
     const bySku = new Map(existing.map((v) => [v.sku, v]));
     const wanted = new Set(product.variants.map((v) => v.sku));
