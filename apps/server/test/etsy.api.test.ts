@@ -518,3 +518,35 @@ describe('Etsy pushes are jobs (the same store-push job as Shopify)', () => {
     }
   }, 180_000);
 });
+
+describe('the fake and client follow Open API v3 as measured', () => {
+  it('reads variation images on the shop-scoped path, with the value names (the unscoped path is 404)', async () => {
+    const client = t.client();
+    const store = await connect(client);
+    const product = await twoColourTee(client, 'Swatch Tee');
+    const pushed = await client.post(`/api/upload/etsy/${product.id}`, { integrationId: store.id });
+    expect(pushed.statusCode, pushed.body).toBe(200);
+    const [row] = await t.deps.db.select().from(integrations).where(eq(integrations.id, store.id));
+    const token = t.deps.cipher.decrypt(row?.accessTokenEnc as string);
+    const listingId = pushed.json().remoteProductId as string;
+    const etsy = t.deps.etsy.client as EtsyClient;
+    const links = await etsy.variationImages(token, row?.externalId as string, listingId);
+    expect(links.map((l) => l.value).sort()).toEqual(['Black', 'Navy']);
+    expect(links.every((l) => l.property_id === 513 && l.value_id > 0 && l.image_id > 0)).toBe(true);
+    const unscoped = await fetch(`${fake.url}/v3/application/listings/${listingId}/variation-images`, {
+      headers: { 'x-api-key': `${fake.keystring}:${fake.sharedSecret}`, Authorization: `Bearer ${token}` },
+    });
+    expect(unscoped.status).toBe(404);
+  });
+
+  it('files a tee under the gender-neutral adult T-shirts node, not the first node named T-shirts', async () => {
+    const client = t.client();
+    const store = await connect(client);
+    const product = await twoColourTee(client, 'Category Tee');
+    const pushed = await client.post(`/api/upload/etsy/${product.id}`, { integrationId: store.id });
+    expect(pushed.statusCode, pushed.body).toBe(200);
+    const listing = fake.listings().find((l) => String(l.listing_id) === pushed.json().remoteProductId);
+    // Clothing (374) > Gender-Neutral Adult Clothing (465) > Tops & Tees (478) > T-shirts (482).
+    expect(listing?.taxonomy_id).toBe(482);
+  });
+});
