@@ -1,4 +1,4 @@
-import type { TIntegration, TWooSandboxProducts } from '@podforge/contract';
+import type { TIntegration, TPushState, TWooSandboxProducts } from '@podforge/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { integrations, orders as ordersTable, products, publications } from '../src/db/schema';
@@ -172,6 +172,44 @@ describe('WooCommerce push', () => {
       product.variants.length,
     );
   });
+
+  it('a push is a job: the upload answers at once, a failure shows its reason, the retry finishes the same product', async () => {
+    const client = t.client();
+    const store = await connectSandbox(client);
+    const product = await twoColourTee(client, 'Queued Woo Tee');
+    const host = new URL((await storeUrl(store.id)) as string).host;
+    const settled = async () => {
+      for (let i = 0; i < 600; i++) {
+        const { pushes } = (await client.get(`/api/products/${product.id}/pushes`)).json<{ pushes: TPushState[] }>();
+        const mine = pushes.find((p) => p.integrationId === store.id);
+        if (mine && mine.state !== 'running') return mine;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error('the push did not settle');
+    };
+    t.deps.config.storePushWaitSeconds = 0;
+    try {
+      sandbox.failNextCreateAfterCreating();
+      const first = await client.post(`/api/upload/woocommerce/${product.id}`, { integrationId: store.id });
+      expect(first.statusCode, first.body).toBe(202);
+      expect(first.json()).toMatchObject({ success: false, state: 'running', platform: 'woocommerce' });
+      const failed = await settled();
+      expect(failed.state).toBe('failed');
+      expect(failed.error).toMatch(/^WooCommerce: /);
+      const [row] = await t.deps.db.select().from(products).where(eq(products.id, product.id));
+      expect(row?.status).toBe('ready');
+
+      const again = await client.post(`/api/upload/woocommerce/${product.id}`, { integrationId: store.id });
+      expect(again.statusCode, again.body).toBe(202);
+      const done = await settled();
+      expect(done).toMatchObject({ state: 'published', error: null });
+      const made = sandbox.products(host).filter((p) => p.name === 'Queued Woo Tee');
+      expect(made).toHaveLength(1);
+      expect(done.remoteProductId).toBe(String(made[0]?.id));
+    } finally {
+      t.deps.config.storePushWaitSeconds = 25;
+    }
+  }, 90_000);
 
   it('Update in store reprices the same product', async () => {
     const client = t.client();
