@@ -198,7 +198,8 @@ describe('Etsy push', () => {
     expect((await t.client().get(listing?.images[0]?.url_fullxfull as string)).statusCode).toBe(404);
     const [row] = await t.deps.db.select().from(products).where(eq(products.id, product.id));
     expect(row?.status).toBe('live');
-  });
+    // The file's first mockups draw the templates cold, which takes most of a loaded machine's 30 s.
+  }, 90_000);
 
   it('refuses banned characters before anything is sent, with the reason', async () => {
     const client = t.client();

@@ -155,7 +155,8 @@ describe('WooCommerce push', () => {
     expect((await t.client().get(pushed?.images[0]?.src as string)).statusCode).toBe(404);
     const [row] = await t.deps.db.select().from(products).where(eq(products.id, product.id));
     expect(row?.status).toBe('live');
-  });
+    // The file's first mockups draw the templates cold, which takes most of a loaded machine's 30 s.
+  }, 90_000);
 
   it('a create whose answer was lost is found by SKU: no second product', async () => {
     const client = t.client();
