@@ -6,12 +6,14 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
-import { integrations, oauthStates, products, publications } from '../src/db/schema';
+import { integrations, oauthStates, products, publications, schedules } from '../src/db/schema';
 import { EtsyClient } from '../src/integrations/etsy/client';
 import type { FakeEtsy } from '../src/integrations/etsy/fake-server';
+import { QUEUES } from '../src/jobs/job-queue';
 import { AppError } from '../src/lib/errors';
 import { ensurePushWorkers } from '../src/modules/products/store-push';
-import { pushToStore as scheduledPush } from '../src/modules/schedules/schedule-worker';
+import { pushToStore as scheduledPush, startScheduleWorker } from '../src/modules/schedules/schedule-worker';
+import { SCHEDULE_RETRY } from '../src/modules/schedules/schedules.service';
 import { insertDesign, solidPng } from './fixtures/designs';
 import { createTestApp, openTestDatabase, type TestApp, TestClient } from './helpers';
 
@@ -448,6 +450,42 @@ describe('Etsy pushes are jobs (the same store-push job as Shopify)', () => {
       details: { retryAfterSeconds: '18000' },
     });
   });
+
+  it('a due schedule whose Etsy push finds the day budget spent moves to when it is back, and says so', async () => {
+    const client = t.client();
+    const store = await connect(client);
+    const product = await twoColourTee(client, 'Scheduled Budget Tee');
+    const ws = await client.workspaceId(t.deps.db);
+    const [row] = await t.deps.db
+      .insert(schedules)
+      .values({
+        workspaceId: ws,
+        productId: product.id,
+        platform: 'etsy',
+        integrationId: store.id,
+        scheduledDate: '2026-01-01',
+        scheduledTime: '09:00',
+        timeZone: 'UTC',
+        runAt: new Date(),
+        status: 'pending',
+      })
+      .returning();
+    if (!row) throw new Error('no schedule');
+    fake.rateLimitNext(1, 4 * 3600);
+    await startScheduleWorker(t.deps, { pollingIntervalSeconds: 1 });
+    await t.deps.jobs.send(QUEUES.scheduledUpload, { scheduleId: row.id }, { id: row.id, ...SCHEDULE_RETRY });
+    let moved: typeof row | undefined;
+    for (let i = 0; i < 600 && !moved?.error; i++) {
+      [moved] = await t.deps.db.select().from(schedules).where(eq(schedules.id, row.id));
+      if (!moved?.error) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(moved?.status).toBe('pending');
+    expect(moved?.error).toMatch(/^Etsy's daily request budget is spent; try again later\. The upload moved to \d{4}-/);
+    const at = new Date(String(/moved to (\S+)\.$/.exec(moved?.error ?? '')?.[1]));
+    expect(Math.abs(at.getTime() - (Date.now() + 4 * 3600_000))).toBeLessThan(5 * 60_000);
+    const [pub] = await t.deps.db.select().from(publications).where(eq(publications.productId, product.id));
+    expect(pub).toMatchObject({ status: 'failed', errorCode: 'RATE_LIMITED' });
+  }, 90_000);
 
   it('a server stopped after the create step: a new one on the same database finishes the same listing', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'podforge-etsy-restart-'));
