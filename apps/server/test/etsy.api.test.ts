@@ -578,6 +578,28 @@ describe('the fake and client follow Open API v3 as measured', () => {
     expect(unscoped.status).toBe(404);
   });
 
+  it("refuses to delete a listing's last picture, as Etsy does (so a push uploads before it deletes)", async () => {
+    const client = t.client();
+    const store = await connect(client);
+    const product = await twoColourTee(client, 'Last Picture Tee');
+    const pushed = await client.post(`/api/upload/etsy/${product.id}`, { integrationId: store.id });
+    expect(pushed.statusCode, pushed.body).toBe(200);
+    const [row] = await t.deps.db.select().from(integrations).where(eq(integrations.id, store.id));
+    const token = t.deps.cipher.decrypt(row?.accessTokenEnc as string);
+    const listingId = pushed.json().remoteProductId as string;
+    const shopId = row?.externalId as string;
+    const etsy = t.deps.etsy.client as EtsyClient;
+    const [first, last] = await etsy.images(token, listingId);
+    await etsy.deleteImage(token, shopId, listingId, first?.listing_image_id as number);
+    const refused = await etsy
+      .deleteImage(token, shopId, listingId, last?.listing_image_id as number)
+      .then(() => null)
+      .catch((e: unknown) => e);
+    expect(refused).toMatchObject({ status: 400 });
+    expect(String((refused as Error).message)).toMatch(/Listings must have at least 1 image/);
+    expect(await etsy.images(token, listingId)).toHaveLength(1);
+  });
+
   it('files a tee under the gender-neutral adult T-shirts node, not the first node named T-shirts', async () => {
     const client = t.client();
     const store = await connect(client);

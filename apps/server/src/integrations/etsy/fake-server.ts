@@ -701,6 +701,12 @@ export async function startFakeEtsy(options: FakeEtsyOptions = {}): Promise<Fake
         if (method === 'DELETE' && im) {
           const imageId = Number(im[1]);
           if (!listing.images.some((i) => i.listing_image_id === imageId)) throw new Refusal(404, 'Image not found');
+          // As measured on Etsy: a listing keeps at least one picture.
+          if (listing.images.length === 1)
+            throw new Refusal(
+              400,
+              'Listings must have at least 1 image. Please add another ListingImage before trying to delete.',
+            );
           listing.images = listing.images.filter((i) => i.listing_image_id !== imageId);
           listing.variation_images = listing.variation_images.filter((v) => v.image_id !== imageId);
           listing.images.forEach((i, n) => {
