@@ -2,6 +2,8 @@
 // filter and page and on the dashboard, against the built server on the embedded PGlite and, with
 // TEST_DATABASE_URL, on PostgreSQL. Also start-up (goal 4): a new data folder, then the same folder again, and the
 // server's resident memory at idle. Prints figures with the load average; not a test.
+// BENCH_DB=pglite or BENCH_DB=postgres runs one database only (`BENCH_DB=postgres npm run bench lists`);
+// BENCH_ENDPOINTS=search,dashboard only the endpoints whose name contains one of the words.
 import path from 'node:path';
 import pg from 'pg';
 import { openDatabase } from '../apps/server/src/db/client';
@@ -26,7 +28,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const MISSES = 5;
 const MB = 1024 * 1024;
 
-const ENDPOINTS: [string, string][] = [
+const ONLY_DB = process.env.BENCH_DB;
+const ALL_ENDPOINTS: [string, string][] = [
   ['My Products, page 1', '/api/products?page=1&pageSize=10'],
   ['page 500', '/api/products?page=500&pageSize=10'],
   ['last page (1000)', '/api/products?page=1000&pageSize=10'],
@@ -40,6 +43,10 @@ const ENDPOINTS: [string, string][] = [
   ['dashboard stats', '/api/dashboard/stats'],
   ['dashboard recent uploads', '/api/dashboard/recent-uploads?limit=3'],
 ];
+const ENDPOINT_WORDS = process.env.BENCH_ENDPOINTS?.split(',').filter(Boolean) ?? [];
+const ENDPOINTS = ALL_ENDPOINTS.filter(
+  ([name]) => ENDPOINT_WORDS.length === 0 || ENDPOINT_WORDS.some((w) => name.includes(w)),
+);
 
 async function workspaceOf(query: (sql: string) => Promise<{ rows: unknown[] }>) {
   const { rows } = await query('SELECT id FROM workspaces');
@@ -103,9 +110,10 @@ async function runLists(label: string, server: Server, targetP95: number) {
 
 // --- PGlite: a new data folder (start-up), seeded, started again (start-up of an existing folder), loaded.
 ensureServerBuilt();
+console.log(`Machine at the start: ${load()}`);
 const dataDir = tempDir('podforge-bench-lists-');
 let failed = false;
-{
+if (ONLY_DB !== 'postgres') {
   const first = await startServer({ DATA_DIR: dataDir });
   const idleNew = rssOf(first.child.pid ?? 0);
   await first.stop();
@@ -145,7 +153,9 @@ let failed = false;
 
 // --- PostgreSQL: a fresh database on the server at TEST_DATABASE_URL.
 const adminUrl = process.env.TEST_DATABASE_URL;
-if (!adminUrl) {
+if (ONLY_DB === 'pglite') {
+  // Asked for the embedded database only.
+} else if (!adminUrl) {
   console.log('\nPostgreSQL: skipped (set TEST_DATABASE_URL to run the same lists on PostgreSQL)');
 } else {
   const name = `podforge_bench_${process.pid}`;

@@ -11,6 +11,7 @@ import pg from 'pg';
 import { MIGRATIONS_DIR } from '../lib/paths';
 import { backfillProductModel } from './backfill-product-model';
 import { hasCluster, migratedSnapshot } from './pglite-snapshot';
+import { coalescedReads } from './read-versions';
 import * as schema from './schema';
 
 /** The one database type the code uses: the same queries run on PGlite and on a PostgreSQL server. */
@@ -36,6 +37,14 @@ export type Database = {
    * while the version is v (see `lib/read-cache.ts`).
    */
   readVersion: (() => number) | null;
+  /**
+   * A number that moves on whenever anything a workspace's lists and dashboard show may have changed, read after
+   * the call (see `lib/read-cache.ts`). PGlite: `readVersion()`. PostgreSQL: the workspace's row of
+   * `workspace_read_versions`, which deferred triggers move on at every commit that changes those rows (migration
+   * 0011_read_versions), so it holds across every instance on the database; one query serves the callers waiting
+   * together (`db/read-versions.ts`).
+   */
+  readVersionOf(workspaceId: string): Promise<number>;
   close(): Promise<void>;
 };
 
@@ -105,6 +114,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       },
       maintain: async () => {},
       readVersion: null,
+      readVersionOf: coalescedReads(async (workspaceId) => {
+        // A named statement: parsed and planned once per connection.
+        const { rows } = await pool.query<{ version: string }>({
+          name: 'workspace-read-version',
+          text: 'SELECT version FROM workspace_read_versions WHERE workspace_id = $1',
+          values: [workspaceId],
+        });
+        return Number(rows[0]?.version ?? 0);
+      }),
       close: () => pool.end(),
     };
   }
@@ -139,6 +157,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       await client.exec('VACUUM (ANALYZE)');
     },
     readVersion,
+    readVersionOf: async () => readVersion(),
     close: () => client.close(),
   };
 }

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   date,
   index,
@@ -118,6 +119,19 @@ export const productCounts = pgTable(
   },
   (t) => [primaryKey({ columns: [t.workspaceId, t.status, t.productType] })],
 );
+
+/**
+ * A number per workspace that moves on with every committed change to what its lists and dashboard show (products,
+ * their variants, mockup links and publications, orders, AI generations), bumped once per transaction by deferred
+ * triggers (migration 0011_read_versions). An answer read at version v is still the answer while the version is v,
+ * so every instance on one PostgreSQL may keep answers (`db/read-versions.ts`). Never written by the application.
+ */
+export const workspaceReadVersions = pgTable('workspace_read_versions', {
+  workspaceId: uuid('workspace_id')
+    .primaryKey()
+    .references(() => workspaces.id, { onDelete: 'cascade' }),
+  version: bigint('version', { mode: 'number' }).notNull().default(0),
+});
 
 export const productVariants = pgTable(
   'product_variants',

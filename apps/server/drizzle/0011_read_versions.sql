@@ -1,0 +1,39 @@
+CREATE TABLE "workspace_read_versions" (
+	"workspace_id" uuid PRIMARY KEY NOT NULL,
+	"version" bigint DEFAULT 0 NOT NULL
+);
+--> statement-breakpoint
+ALTER TABLE "workspace_read_versions" ADD CONSTRAINT "workspace_read_versions_workspace_id_workspaces_id_fk" FOREIGN KEY ("workspace_id") REFERENCES "public"."workspaces"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+-- The version moves on once per transaction and workspace, at commit (deferred constraint triggers): the row is
+-- locked last, after every other lock the transaction takes, so two writers never wait on each other in a cycle,
+-- and a reader that sees version v sees every change committed with it.
+CREATE OR REPLACE FUNCTION workspace_read_version_bump() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  ws uuid := CASE WHEN TG_OP = 'DELETE' THEN OLD.workspace_id ELSE NEW.workspace_id END;
+  flag text := 'podforge.read_version_' || replace(ws::text, '-', '');
+BEGIN
+  IF current_setting(flag, true) IS DISTINCT FROM 'bumped' THEN
+    UPDATE workspace_read_versions SET version = version + 1 WHERE workspace_id = ws;
+    IF NOT FOUND THEN
+      -- A workspace deleted in this transaction (its rows going with it) needs no version.
+      INSERT INTO workspace_read_versions AS v (workspace_id, version)
+        SELECT ws, 1 WHERE EXISTS (SELECT 1 FROM workspaces WHERE id = ws)
+        ON CONFLICT (workspace_id) DO UPDATE SET version = v.version + 1;
+    END IF;
+    PERFORM set_config(flag, 'bumped', true);
+  END IF;
+  RETURN NULL;
+END
+$$;--> statement-breakpoint
+CREATE CONSTRAINT TRIGGER products_read_version AFTER INSERT OR UPDATE OR DELETE ON products
+  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION workspace_read_version_bump();--> statement-breakpoint
+CREATE CONSTRAINT TRIGGER product_variants_read_version AFTER INSERT OR UPDATE OR DELETE ON product_variants
+  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION workspace_read_version_bump();--> statement-breakpoint
+CREATE CONSTRAINT TRIGGER product_mockups_read_version AFTER INSERT OR UPDATE OR DELETE ON product_mockups
+  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION workspace_read_version_bump();--> statement-breakpoint
+CREATE CONSTRAINT TRIGGER publications_read_version AFTER INSERT OR UPDATE OR DELETE ON publications
+  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION workspace_read_version_bump();--> statement-breakpoint
+CREATE CONSTRAINT TRIGGER orders_read_version AFTER INSERT OR UPDATE OR DELETE ON orders
+  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION workspace_read_version_bump();--> statement-breakpoint
+CREATE CONSTRAINT TRIGGER ai_generations_read_version AFTER INSERT OR UPDATE OR DELETE ON ai_generations
+  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION workspace_read_version_bump();
