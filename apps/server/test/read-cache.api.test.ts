@@ -104,15 +104,13 @@ describe('kept list and dashboard answers with two instances on one database', (
       .returning();
     if (!store) throw new Error('no store');
     await db.transaction(async (tx) => {
-      await tx
-        .insert(publications)
-        .values({
-          workspaceId: ws,
-          productId: id,
-          integrationId: store.id,
-          status: 'published',
-          publishedAt: new Date(),
-        });
+      await tx.insert(publications).values({
+        workspaceId: ws,
+        productId: id,
+        integrationId: store.id,
+        status: 'published',
+        publishedAt: new Date(),
+      });
       await tx.update(products).set({ status: 'live' }).where(eq(products.id, id));
     });
     const live = (await list(two)).items[0];

@@ -85,9 +85,10 @@ export const products = pgTable(
     /** Last change of what a store shows (listing, variants, prices, pictures): 'Changes not in store' after a push. */
     contentUpdatedAt: timestamp('content_updated_at', { withTimezone: true }).notNull().defaultNow(),
     /**
-     * What My Products' search looks in: title, description and tags, one per line (`product_search_text`, an
-     * immutable SQL function of migration 0010_perf_lists), kept by the database and indexed for `ILIKE '%...%'`
-     * by trigrams (pg_trgm), so a search reads the index instead of every product.
+     * What My Products' search looks in: title, description and tags, one per line, in lower case
+     * (`product_search_text`, an immutable SQL function of migrations 0010_perf_lists and 0012_search_text_lower),
+     * kept by the database and indexed for `LIKE '%...%'` by trigrams (pg_trgm), so a search reads the index
+     * instead of every product.
      */
     searchText: text('search_text').generatedAlwaysAs(sql`product_search_text(title, description, tags)`),
   },

@@ -52,18 +52,19 @@ import {
   type DbOrTx,
   findMockups,
   findProduct,
-  listProductRows,
-  type MockupLinkRow,
+  type ListedLink,
+  type ListedProduct,
+  type ListedPublication,
+  type ListedVariant,
+  listProductPage,
   type MockupRow,
   mockupLinksOf,
   type NewMockupLink,
   type NewVariant,
   type ProductRow,
-  type PublicationRow,
   publicationsOf,
   replaceMockupLinks,
   replaceVariants,
-  type VariantRow,
   variantsOf,
 } from './products.repository';
 import { type StorePushJob, startPush, toPushState, waitForPush } from './store-push';
@@ -84,10 +85,10 @@ export function productThumbnailUrl(mainMockupId: string | null, designId: strin
 
 /** The one mapper from rows to the API's product: URLs are built here from keys, never stored. */
 export function toProduct(
-  row: ProductRow,
-  variants: VariantRow[],
-  links: MockupLinkRow[],
-  pubs: PublicationRow[],
+  row: ListedProduct['row'],
+  variants: ListedVariant[],
+  links: ListedLink[],
+  pubs: ListedPublication[],
 ): TProduct {
   const main = links.find((l) => l.main) ?? links[0];
   const published = pubs.filter((p) => p.status === 'published' && p.publishedAt);
@@ -180,12 +181,12 @@ export async function listProducts(
   const version = await deps.database.readVersionOf(workspaceId);
   const key = JSON.stringify([workspaceId, query.search, query.status, query.type, query.page, query.pageSize]);
   return cache.read(key, version, async () => {
-    const { rows, total } = await listProductRows(deps.db, workspaceId, query, {
+    const { items, total } = await listProductPage(deps.db, workspaceId, query, {
       limit: query.pageSize,
       offset: (query.page - 1) * query.pageSize,
     });
     return {
-      items: await loadProducts(deps.db, rows),
+      items: items.map((p) => toProduct(p.row, p.variants, p.links, p.pubs)),
       page: query.page,
       pageSize: query.pageSize,
       total,
