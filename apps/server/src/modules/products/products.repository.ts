@@ -118,7 +118,7 @@ export type ListFilter = { search?: string | undefined; status?: string | undefi
  * How many products a workspace has, of some statuses and a type: a sum over `product_counts` (kept by triggers),
  * which stays a few rows however many products there are.
  */
-function countQuery(
+export function productCountQuery(
   db: Db,
   workspaceId: string,
   filter: { status?: string | string[] | undefined; type?: string | undefined },
@@ -141,7 +141,7 @@ export async function countProducts(
   workspaceId: string,
   filter: { status?: string | string[] | undefined; type?: string | undefined } = {},
 ): Promise<number> {
-  const [row] = await countQuery(db, workspaceId, filter);
+  const [row] = await productCountQuery(db, workspaceId, filter);
   return row?.n ?? 0;
 }
 
@@ -217,7 +217,7 @@ export async function listProductPage(
     .offset(page.offset);
   const totalQuery = filter.search
     ? db.select({ n: count() }).from(products).where(where)
-    : countQuery(db, workspaceId, filter);
+    : productCountQuery(db, workspaceId, filter);
   const { searchText: _searchText, ...columns } = getTableColumns(products);
   const rows = await db
     .select({
