@@ -68,7 +68,8 @@ async function runLists(label: string, server: Server, targetP95: number) {
   console.log(`\n${label}: ${PRODUCTS} products, ${CONNECTIONS} connections, ${SECONDS} s per endpoint`);
   console.log(
     '  (uncached: median of 5 single calls read from the database; x100: the same call from 100 connections at once,\n' +
-      '   which on PGlite is kept in memory until the next write; the dashboard figures for at most 5 s)',
+      '   kept in memory until the workspace next changes (read version checked per call on PostgreSQL); the dashboard\n' +
+      '   figures for at most 5 s)',
   );
   let allMet = true;
   // Warm-up, not counted: the server's code is compiled as it runs (a server that has run for a while has it
