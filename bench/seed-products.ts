@@ -113,9 +113,9 @@ export function seedStatements(workspaceId: string, n: number): string[] {
      SELECT ${ws}, ${pid('i')}, md5('store')::uuid, 'gid://shopify/Product/' || i, 'https://bench.myshopify.com/products/' || i,
        'published', now() - (i * interval '50 minutes') + interval '5 minutes'
      FROM generate_series(1, ${n}) AS i WHERE i % 5 = 4`,
-    `INSERT INTO store_orders (workspace_id, integration_id, remote_order_id, currency, total, cost, ordered_at)
-     SELECT ${ws}, md5('store')::uuid, 'order-' || o, 'USD', (25 + o % 30)::numeric, 11.50,
-       now() - (o * interval '90 minutes')
+    `INSERT INTO orders (workspace_id, integration_id, remote_order_id, name, currency, revenue, cost, status, ordered_at)
+     SELECT ${ws}, md5('store')::uuid, (1000 + o)::text, '#' || (1000 + o), 'USD', (25 + o % 30)::numeric, 11.50,
+       (ARRAY['shipped','delivered','in_production','cancelled'])[o % 4 + 1], now() - (o * interval '90 minutes')
      FROM generate_series(1, 500) AS o`,
   ];
 }

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   date,
   index,
@@ -84,9 +85,10 @@ export const products = pgTable(
     /** Last change of what a store shows (listing, variants, prices, pictures): 'Changes not in store' after a push. */
     contentUpdatedAt: timestamp('content_updated_at', { withTimezone: true }).notNull().defaultNow(),
     /**
-     * What My Products' search looks in: title, description and tags, one per line (`product_search_text`, an
-     * immutable SQL function of migration 0010_perf_lists), kept by the database and indexed for `ILIKE '%...%'`
-     * by trigrams (pg_trgm), so a search reads the index instead of every product.
+     * What My Products' search looks in: title, description and tags, one per line, in lower case
+     * (`product_search_text`, an immutable SQL function of migrations 0010_perf_lists and 0012_read_versions),
+     * kept by the database and indexed for `LIKE '%...%'` by trigrams (pg_trgm), so a search reads the index
+     * instead of every product.
      */
     searchText: text('search_text').generatedAlwaysAs(sql`product_search_text(title, description, tags)`),
   },
@@ -118,6 +120,19 @@ export const productCounts = pgTable(
   },
   (t) => [primaryKey({ columns: [t.workspaceId, t.status, t.productType] })],
 );
+
+/**
+ * A number per workspace that moves on with every committed change to what its lists and dashboard show (products,
+ * their variants, mockup links and publications, orders, AI generations), bumped once per transaction by deferred
+ * triggers (migration 0012_read_versions). An answer read at version v is still the answer while the version is v,
+ * so every instance on one PostgreSQL may keep answers (`db/read-versions.ts`). Never written by the application.
+ */
+export const workspaceReadVersions = pgTable('workspace_read_versions', {
+  workspaceId: uuid('workspace_id')
+    .primaryKey()
+    .references(() => workspaces.id, { onDelete: 'cascade' }),
+  version: bigint('version', { mode: 'number' }).notNull().default(0),
+});
 
 export const productVariants = pgTable(
   'product_variants',

@@ -30,24 +30,20 @@ function needsWorkspace(request: FastifyRequest): boolean {
 }
 
 /**
- * Known session tokens' workspaces, so a request does not cost a query before its own. A token's workspace never
- * changes and workspaces are never deleted, so every instance may keep this; it is bounded (oldest out first).
+ * Known session cookies' workspaces, so a request costs neither a query nor the signature's HMAC before its own. The
+ * key is the cookie exactly as sent, signature included, and only a cookie whose signature held and whose token was
+ * found is kept: the same string is the same proof. A token's workspace never changes and workspaces are never
+ * deleted, so every instance may keep this; it is bounded (oldest out first).
  */
 const KNOWN_SESSIONS_MAX = 10_000;
 
-async function resolveWorkspace(db: Db, known: Map<string, string>, token: string | null): Promise<string | null> {
+async function resolveWorkspace(db: Db, token: string | null): Promise<string | null> {
   if (!token) return null;
-  const cached = known.get(token);
-  if (cached) return cached;
   const [row] = await db
     .select({ id: workspaces.id })
     .from(workspaces)
     .where(eq(workspaces.tokenHash, sha256(token)))
     .limit(1);
-  if (row) {
-    if (known.size >= KNOWN_SESSIONS_MAX) known.delete(known.keys().next().value as string);
-    known.set(token, row.id);
-  }
   return row?.id ?? null;
 }
 
@@ -63,8 +59,17 @@ export const workspacePlugin = fp<{ db: Db; secret: string }>(async (app: Fastif
   app.addHook('onRequest', async (request, reply) => {
     if (!needsWorkspace(request)) return;
     const raw = request.cookies[SESSION_COOKIE];
+    const cachedId = raw ? known.get(raw) : undefined;
+    if (cachedId) {
+      request.workspaceId = cachedId;
+      return;
+    }
     const unsigned = raw ? request.unsignCookie(raw) : null;
-    const existing = await resolveWorkspace(db, known, unsigned?.valid ? unsigned.value : null);
+    const existing = await resolveWorkspace(db, unsigned?.valid ? unsigned.value : null);
+    if (raw && existing) {
+      if (known.size >= KNOWN_SESSIONS_MAX) known.delete(known.keys().next().value as string);
+      known.set(raw, existing);
+    }
     if (existing) {
       request.workspaceId = existing;
       return;

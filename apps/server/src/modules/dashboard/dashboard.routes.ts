@@ -2,7 +2,7 @@ import { type TDashboardStats, type TRecentUpload, zQueryInt } from '@podforge/c
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppDeps } from '../../deps';
-import { ReadCache } from '../../lib/read-cache';
+import { ReadCache, sendJsonOnce } from '../../lib/read-cache';
 import { parseInput } from '../../lib/validate';
 import { getDashboardStats, listRecentUploads } from './dashboard.service';
 
@@ -12,31 +12,27 @@ const ZRecentQuery = z.object({ limit: zQueryInt(1, 50).default(3) });
 const STATS_FRESH_MS = 5_000;
 
 export async function dashboardRoutes(app: FastifyInstance, { deps }: { deps: AppDeps }) {
-  // On PGlite, answers are kept until the database next changes (see lib/read-cache.ts); the figures also until
+  // Answers are kept until the workspace's data next changes (see lib/read-cache.ts); the figures also until
   // STATS_FRESH_MS has passed, as their week and month move with the clock.
-  const readVersion = deps.database.readVersion;
   const cache = new ReadCache<TDashboardStats | TRecentUpload[]>(1000);
-  const cached = async <T extends TDashboardStats | TRecentUpload[]>(key: string, read: () => Promise<T>) => {
-    const version = readVersion?.() ?? null;
-    if (version === null) return read();
-    const hit = cache.get(key, version);
-    if (hit) return hit as T;
-    const value = await read();
-    cache.set(key, version, value);
-    return value;
+  const cached = async (workspaceId: string, key: string, read: () => Promise<TDashboardStats | TRecentUpload[]>) => {
+    const version = await deps.database.readVersionOf(workspaceId);
+    return cache.read(`${workspaceId} ${key}`, version, read);
   };
 
-  app.get('/api/dashboard/stats', async (request) => {
+  app.get('/api/dashboard/stats', async (request, reply) => {
     const now = deps.now();
-    return cached(`stats ${request.workspaceId} ${Math.floor(now.getTime() / STATS_FRESH_MS)}`, () =>
+    const stats = await cached(request.workspaceId, `stats ${Math.floor(now.getTime() / STATS_FRESH_MS)}`, () =>
       getDashboardStats(deps.db, request.workspaceId, { now, aiMonthlyCredits: deps.config.aiMonthlyCredits }),
     );
+    return sendJsonOnce(reply, stats);
   });
 
-  app.get('/api/dashboard/recent-uploads', async (request) => {
+  app.get('/api/dashboard/recent-uploads', async (request, reply) => {
     const { limit } = parseInput(ZRecentQuery, request.query, 'query');
-    return cached(`recent ${request.workspaceId} ${limit}`, () =>
+    const recent = await cached(request.workspaceId, `recent ${limit}`, () =>
       listRecentUploads(deps.db, request.workspaceId, limit),
     );
+    return sendJsonOnce(reply, recent);
   });
 }

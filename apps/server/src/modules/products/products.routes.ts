@@ -18,6 +18,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { AppDeps } from '../../deps';
 import { AppError, badRequest, notFound, payloadTooLarge } from '../../lib/errors';
+import { sendJsonOnce } from '../../lib/read-cache';
 import { parseInput } from '../../lib/validate';
 import { designWork } from '../designs/design-work';
 import { cleanFileName, createDesignFromFile, deleteDesign, receiveToTempFile } from '../designs/designs.service';
@@ -159,9 +160,9 @@ export async function productsRoutes(app: FastifyInstance, { deps }: { deps: App
     return reply.status(201).send(product);
   });
 
-  app.get('/api/products', async (request) => {
+  app.get('/api/products', async (request, reply) => {
     const query = parseInput(ZProductListQuery, request.query, 'query');
-    return listProducts(deps, request.workspaceId, query);
+    return sendJsonOnce(reply, await listProducts(deps, request.workspaceId, query));
   });
 
   app.get('/api/products/:id', async (request) => {

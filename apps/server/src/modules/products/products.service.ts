@@ -51,18 +51,19 @@ import {
   type DbOrTx,
   findMockups,
   findProduct,
-  listProductRows,
-  type MockupLinkRow,
+  type ListedLink,
+  type ListedProduct,
+  type ListedPublication,
+  type ListedVariant,
+  listProductPage,
   type MockupRow,
   mockupLinksOf,
   type NewMockupLink,
   type NewVariant,
   type ProductRow,
-  type PublicationRow,
   publicationsOf,
   replaceMockupLinks,
   replaceVariants,
-  type VariantRow,
   variantsOf,
 } from './products.repository';
 import { pushFailure, startPush, startRemovals, toPushState, waitForPush } from './store-push';
@@ -83,10 +84,10 @@ export function productThumbnailUrl(mainMockupId: string | null, designId: strin
 
 /** The one mapper from rows to the API's product: URLs are built here from keys, never stored. */
 export function toProduct(
-  row: ProductRow,
-  variants: VariantRow[],
-  links: MockupLinkRow[],
-  pubs: PublicationRow[],
+  row: ListedProduct['row'],
+  variants: ListedVariant[],
+  links: ListedLink[],
+  pubs: ListedPublication[],
 ): TProduct {
   const main = links.find((l) => l.main) ?? links[0];
   const published = pubs.filter((p) => p.status === 'published' && p.publishedAt);
@@ -163,7 +164,7 @@ export async function getProduct(
   return { ...product, printFiles: await printFilesOf(deps, row, origin) };
 }
 
-/** List pages of the embedded database, kept until it next changes (`lib/read-cache.ts`). */
+/** List pages kept until the workspace's data next changes (`lib/read-cache.ts`), per database. */
 const listPages = new WeakMap<AppDeps['database'], ReadCache<TProductPage>>();
 
 export async function listProducts(
@@ -171,28 +172,26 @@ export async function listProducts(
   workspaceId: string,
   query: z.output<typeof ZProductListQuery>,
 ): Promise<TProductPage> {
-  const version = deps.database.readVersion?.() ?? null;
   let cache = listPages.get(deps.database);
-  if (version !== null && !cache) {
+  if (!cache) {
     cache = new ReadCache<TProductPage>();
     listPages.set(deps.database, cache);
   }
+  const version = await deps.database.readVersionOf(workspaceId);
   const key = JSON.stringify([workspaceId, query.search, query.status, query.type, query.page, query.pageSize]);
-  const cached = version !== null ? cache?.get(key, version) : undefined;
-  if (cached) return cached;
-  const { rows, total } = await listProductRows(deps.db, workspaceId, query, {
-    limit: query.pageSize,
-    offset: (query.page - 1) * query.pageSize,
+  return cache.read(key, version, async () => {
+    const { items, total } = await listProductPage(deps.db, workspaceId, query, {
+      limit: query.pageSize,
+      offset: (query.page - 1) * query.pageSize,
+    });
+    return {
+      items: items.map((p) => toProduct(p.row, p.variants, p.links, p.pubs)),
+      page: query.page,
+      pageSize: query.pageSize,
+      total,
+      totalPages: Math.ceil(total / query.pageSize),
+    };
   });
-  const page = {
-    items: await loadProducts(deps.db, rows),
-    page: query.page,
-    pageSize: query.pageSize,
-    total,
-    totalPages: Math.ceil(total / query.pageSize),
-  };
-  if (version !== null) cache?.set(key, version, page);
-  return page;
 }
 
 async function assertDesign(deps: AppDeps, workspaceId: string, designId: string) {
