@@ -79,7 +79,8 @@ export async function woocommerceRoutes(app: FastifyInstance, { deps }: { deps: 
       } catch {
         // WooCommerce's ping on creation is form data ("webhook_id=…"): nothing to do.
       }
-      await woo.webhook(found.row, topic, payload);
+      const delivery = request.headers['x-wc-webhook-delivery-id'];
+      await woo.webhook(found.row, topic, payload, typeof delivery === 'string' ? delivery : null);
       return reply.status(200).send({ ok: true });
     });
   });
