@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '@/components/ui/toaster';
@@ -133,6 +133,19 @@ describe('WooCommerceCard', () => {
     await user.type(within(card).getByLabelText('Store address'), 'https://shop.example.com');
     await user.click(within(card).getByRole('button', { name: 'Connect' }));
     expect(await within(card).findByRole('alert')).toHaveTextContent('the store refused these keys');
+
+    // An application password goes with its username; both go to the server, which proves them before saving.
+    await user.type(within(card).getByLabelText('Application password'), 'abcd efgh ijkl mnop qrst uvwx');
+    await user.click(within(card).getByRole('button', { name: 'Connect' }));
+    expect(within(card).getByRole('alert')).toHaveTextContent('wpUsername: is needed with the application password');
+    await user.type(within(card).getByLabelText('WordPress username'), 'shopmanager');
+    await user.click(within(card).getByRole('button', { name: 'Connect' }));
+    await waitFor(() =>
+      expect(fetch.calls.filter((c) => c.method === 'POST').at(-1)?.body).toMatchObject({
+        wpUsername: 'shopmanager',
+        wpAppPassword: 'abcdefghijklmnopqrstuvwx',
+      }),
+    );
 
     await user.click(within(card).getByRole('button', { name: 'Use the sandbox store' }));
     const row = await screen.findByTestId('woocommerce-store');
