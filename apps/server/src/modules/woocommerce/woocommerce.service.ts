@@ -477,9 +477,16 @@ export class WooCommerceService implements StorePublisher {
   toAppError(error: unknown): unknown {
     if (error instanceof AppError) return error;
     if (error instanceof WooError) {
+      const wordpress = error.message.startsWith('WordPress');
       if (error.status === 401 || error.status === 403)
-        return upstreamError(`${error.message}; connect the store again with Read/Write keys`);
-      return upstreamError(error.message.startsWith('WooCommerce') ? error.message : `WooCommerce: ${error.message}`);
+        return upstreamError(
+          wordpress
+            ? `${error.message}; connect the store again with a WordPress user who may upload files and a valid application password`
+            : `${error.message}; connect the store again with Read/Write keys`,
+        );
+      return upstreamError(
+        error.message.startsWith('WooCommerce') || wordpress ? error.message : `WooCommerce: ${error.message}`,
+      );
     }
     return error;
   }
