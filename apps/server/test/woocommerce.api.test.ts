@@ -123,6 +123,7 @@ describe('WooCommerce connect', () => {
   });
 });
 
+// The first push renders the first mockups: on a loaded machine that alone can take longer than the default 30 s.
 describe('WooCommerce push', () => {
   it('makes a variable product: Color and Size, variations by batch with string prices, SKUs and pictures', async () => {
     const client = t.client();
@@ -153,7 +154,7 @@ describe('WooCommerce push', () => {
     expect((await t.client().get(pushed?.images[0]?.src as string)).statusCode).toBe(404);
     const [row] = await t.deps.db.select().from(products).where(eq(products.id, product.id));
     expect(row?.status).toBe('live');
-  });
+  }, 120_000);
 
   it('a create whose answer was lost is found by SKU: no second product', async () => {
     const client = t.client();
@@ -169,7 +170,7 @@ describe('WooCommerce push', () => {
     expect(sandbox.products(host).find((p) => p.name === 'Lost Woo Tee')?.variations).toHaveLength(
       product.variants.length,
     );
-  });
+  }, 120_000);
 
   it('Update in store reprices the same product', async () => {
     const client = t.client();
