@@ -433,6 +433,35 @@ describe('WooCommerce orders go through the order pipeline', () => {
     SLOW,
   );
 
+  it(
+    'Place a test order (sandbox page) sends order.created the same way; unknown SKUs and other workspaces are refused',
+    async () => {
+      const s = await seller();
+      const sku = s.product.variants[0]?.sku as string;
+      const bad = await s.client.post('/api/woocommerce/sandbox/orders', {
+        integrationId: s.storeId,
+        lines: [{ sku: 'NOPE', quantity: 1 }],
+      });
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json().error).toContain('NOPE');
+      const foreign = await t.client().post('/api/woocommerce/sandbox/orders', {
+        integrationId: s.storeId,
+        lines: [{ sku, quantity: 1 }],
+      });
+      expect(foreign.statusCode).toBe(404);
+      const res = await s.client.post('/api/woocommerce/sandbox/orders', {
+        integrationId: s.storeId,
+        lines: [{ sku, quantity: 3 }],
+        address: { name: 'Grace Hopper', address1: '1 Navy Way', city: 'Arlington', countryCode: 'US', zip: '22202' },
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      const order = await orderIn(s, ['received', 'sent', 'in_production', 'shipped', 'delivered']);
+      expect(order).toMatchObject({ externalId: res.json().remoteOrderId, name: res.json().name });
+      expect(order.lines.map((l) => [l.sku, l.quantity, l.fromPodforge])).toEqual([[sku, 3, true]]);
+    },
+    SLOW,
+  );
+
   it('a delivery with a bad signature is refused and changes nothing', async () => {
     const client = t.client();
     const store = await connectSandbox(client);

@@ -1,7 +1,9 @@
 import {
+  DEFAULT_TEST_ADDRESS,
   ErrorCode,
   listingProblems,
   type TConnectResult,
+  type TSandboxOrderInput,
   type TWooConnectBody,
   type TWooSandboxProducts,
 } from '@podforge/contract';
@@ -633,6 +635,52 @@ export class WooCommerceService implements StorePublisher {
       stores.push({ integrationId: row.id, url: row.externalId, name: row.storeName ?? row.externalId, products });
     }
     return { sandbox: true, stores };
+  }
+
+  /**
+   * `POST /api/woocommerce/sandbox/orders`: a buyer's paid order in the workspace's sandbox store, for SKUs it sells;
+   * the store sends `order.created`, signed, to this app as a real store would.
+   */
+  async placeSandboxOrder(workspaceId: string, input: TSandboxOrderInput) {
+    const row = await this.store(workspaceId, input.integrationId);
+    if (!row.sandbox || row.status !== 'connected')
+      throw new AppError(
+        409,
+        ErrorCode.Conflict,
+        `${row.storeName ?? row.externalId} is not a connected sandbox store`,
+      );
+    if (!this.selfUrl)
+      throw upstreamError('This app’s address is not known yet for the sandbox store; try again shortly');
+    const fake = await this.sandboxServer();
+    const host = new URL(row.externalId).host;
+    const sold = fake.products(host).flatMap((p) => p.variations.map((v) => v.sku));
+    const unknown = input.lines.find((l) => !sold.includes(l.sku));
+    if (unknown) throw badRequest(`SKU ${unknown.sku} is not sold in ${row.storeName}; push the product there first`);
+    const a = input.address ?? DEFAULT_TEST_ADDRESS;
+    const [first, ...rest] = a.name.trim().split(/\s+/);
+    const placed = await fake.placeOrder(host, {
+      lineItems: input.lines.map((l) => ({ sku: l.sku, quantity: l.quantity })),
+      shipping: {
+        first_name: first ?? '',
+        last_name: rest.join(' '),
+        address_1: a.address1,
+        address_2: a.address2 ?? '',
+        city: a.city,
+        state: a.provinceCode ?? '',
+        postcode: a.zip,
+        country: a.countryCode,
+        phone: a.phone ?? '',
+      },
+    });
+    const refused = placed.deliveries.find((d) => d.status !== 200);
+    if (refused) throw upstreamError(`The order was placed, but its webhook was answered ${refused.status}`);
+    const order = fake.orders(host).find((o) => o.id === placed.orderId);
+    return {
+      remoteOrderId: String(placed.orderId),
+      name: `#${order?.number ?? placed.orderId}`,
+      total: order?.total ?? '0.00',
+      currency: order?.currency ?? 'USD',
+    };
   }
 
   /** A sandbox picture's bytes for the sandbox page: only a picture of a product this workspace pushed there. */
