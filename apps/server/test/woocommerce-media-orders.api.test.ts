@@ -161,6 +161,10 @@ describe('WooCommerce pictures in the store’s media library', () => {
         .slice(-2)
         .map((h) => h.topic),
     ).toEqual(['order.created', 'order.updated']);
+    // Connected again: the first webhooks (signing with the old secret) are deleted.
+    expect((await connectReal(client, MANAGER)).statusCode).toBe(201);
+    const ours = real.webhooks(HOST).filter((h) => h.delivery_url.endsWith(`/${ok.json().integrationId}`));
+    expect(ours.map((h) => h.topic)).toEqual(['order.created', 'order.updated']);
   });
 
   it(

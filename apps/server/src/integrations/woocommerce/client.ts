@@ -292,6 +292,10 @@ export class WooClient {
     return done;
   }
 
+  deleteWebhook(creds: WooCredentials, id: number) {
+    return this.request<{ id: number }>(creds, 'DELETE', `/webhooks/${id}?force=true`);
+  }
+
   createWebhook(creds: WooCredentials, input: { name: string; topic: string; deliveryUrl: string; secret: string }) {
     return this.request<{ id: number }>(creds, 'POST', '/webhooks', {
       name: input.name,

@@ -150,11 +150,6 @@ export class WooCommerceService implements StorePublisher {
     return { storeUrl: row.externalId, consumerKey: keys.key, consumerSecret: keys.secret, wordpress: keys.wp ?? null };
   }
 
-  /** The store's credentials for order calls (fulfilment); 409 when it is not connected. */
-  credentialsFor(row: IntegrationRow): WooCredentials {
-    return this.creds(row);
-  }
-
   /** Whether pictures can go to this store's media library (an application password was given at connect). */
   private canUpload(row: IntegrationRow): boolean {
     if (row.status !== 'connected' || !row.accessTokenEnc) return false;
@@ -229,6 +224,11 @@ export class WooCommerceService implements StorePublisher {
       })
       .returning();
     if (!row) throw upstreamError('The store could not be saved');
+    const [previous] = await db
+      .select({ data: storeSettings.data })
+      .from(storeSettings)
+      .where(eq(storeSettings.integrationId, row.id));
+    const oldHooks = (previous?.data as WooSettings | undefined)?.webhookIds ?? [];
     const secret = randomToken(32);
     try {
       const hooks: number[] = [];
@@ -254,6 +254,9 @@ export class WooCommerceService implements StorePublisher {
           target: storeSettings.integrationId,
           set: { data: sql`${storeSettings.data} || ${patch}::jsonb`, updatedAt: now() },
         });
+      // Connected again: the webhooks of the last connect sign with the old secret; they go (best effort).
+      for (const old of oldHooks.filter((h) => !hooks.includes(h)))
+        await client.deleteWebhook(creds, old).catch(() => undefined);
     } catch (error) {
       // Nothing half-made: keys that cannot write (a webhook needs Read/Write) leave no store behind.
       await db.delete(integrations).where(and(eq(integrations.id, row.id), eq(integrations.workspaceId, workspaceId)));
