@@ -1,13 +1,21 @@
-import type { TEtsySandboxListings, TIntegration } from '@podforge/contract';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ErrorCode, type TEtsySandboxListings, type TIntegration, type TPushState } from '@podforge/contract';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
-import { integrations, oauthStates, products, publications } from '../src/db/schema';
+import { loadConfig } from '../src/config';
+import { integrations, oauthStates, products, publications, schedules } from '../src/db/schema';
 import { EtsyClient } from '../src/integrations/etsy/client';
 import type { FakeEtsy } from '../src/integrations/etsy/fake-server';
-import { runRemove } from '../src/modules/stores/store-publisher';
+import { QUEUES } from '../src/jobs/job-queue';
+import { AppError } from '../src/lib/errors';
+import { ensurePushWorkers } from '../src/modules/products/store-push';
+import { pushToStore as scheduledPush, startScheduleWorker } from '../src/modules/schedules/schedule-worker';
+import { SCHEDULE_RETRY } from '../src/modules/schedules/schedules.service';
 import { insertDesign, solidPng } from './fixtures/designs';
-import { createTestApp, type TestApp, type TestClient } from './helpers';
+import { createTestApp, openTestDatabase, type TestApp, TestClient } from './helpers';
 
 /**
  * Etsy through the built-in sandbox (no ETSY_API_KEY): the app's own client against the fake Etsy, which checks the
@@ -28,6 +36,8 @@ beforeAll(async () => {
   const client = await t.deps.etsy.getClient();
   // The same client with a recorded sleep: rate-limit waits take no time.
   t.deps.etsy.client = new EtsyClient({ ...client.options, sleep: async (ms) => void sleeps.push(ms) });
+  // Pushes are jobs: the queue and its workers start here rather than inside the first test.
+  await ensurePushWorkers(t.deps);
 });
 afterAll(async () => {
   await t.close();
@@ -54,9 +64,11 @@ async function connect(client: TestClient): Promise<TIntegration> {
 }
 
 /** A ready tee in two colours (a picture each, Navy the main one) and every size. */
-async function twoColourTee(client: TestClient, title = 'Sunset Tee') {
-  const ws = await client.workspaceId(t.deps.db);
-  const { id: designId } = await insertDesign(t.deps, ws, await solidPng(300, 300, { r: 200, g: 30, b: 30 }));
+const twoColourTee = (client: TestClient, title = 'Sunset Tee') => twoColourTeeIn(t, client, title);
+
+async function twoColourTeeIn(app: Pick<TestApp, 'deps'>, client: TestClient, title: string) {
+  const ws = await client.workspaceId(app.deps.db);
+  const { id: designId } = await insertDesign(app.deps, ws, await solidPng(300, 300, { r: 200, g: 30, b: 30 }));
   const mockup = async (color: string) => {
     const res = await client.post('/api/mockups', {
       designId,
@@ -188,7 +200,8 @@ describe('Etsy push', () => {
     expect((await t.client().get(listing?.images[0]?.url_fullxfull as string)).statusCode).toBe(404);
     const [row] = await t.deps.db.select().from(products).where(eq(products.id, product.id));
     expect(row?.status).toBe('live');
-  });
+    // The file's first mockups draw the templates cold, which takes most of a loaded machine's 30 s.
+  }, 90_000);
 
   it('refuses banned characters before anything is sent, with the reason', async () => {
     const client = t.client();
@@ -287,38 +300,24 @@ describe('Etsy push', () => {
     expect(fake.listings().filter((l) => l.title === 'Changed Tee')).toHaveLength(1);
   });
 
-  it('removal (for deleting a live product) archives or deletes the listing, and the product can go again', async () => {
+  it('deleting a live product archives or deletes its listing (a removal job), then the product goes', async () => {
     const client = t.client();
     const store = await connect(client);
-    const product = await twoColourTee(client, 'Leaving Tee');
-    const pushed = await client.post(`/api/upload/etsy/${product.id}`, { integrationId: store.id });
-    expect(pushed.statusCode, pushed.body).toBe(200);
-    const ws = await client.workspaceId(t.deps.db);
-    const row = async () => (await t.deps.db.select().from(products).where(eq(products.id, product.id)))[0];
-    const [integration] = await t.deps.db.select().from(integrations).where(eq(integrations.id, store.id));
-    if (!integration) throw new Error('no integration');
-    await runRemove(
-      t.deps,
-      t.deps.etsy,
-      ws,
-      (await row()) as NonNullable<Awaited<ReturnType<typeof row>>>,
-      integration,
-      'archive',
-    );
-    const id = Number(pushed.json().remoteProductId);
-    expect(fake.listings().find((l) => l.listing_id === id)?.state).toBe('inactive');
-    expect((await row())?.status).toBe('ready');
-    const again = await client.post(`/api/upload/etsy/${product.id}`, { integrationId: store.id });
-    expect(again.statusCode, again.body).toBe(200);
-    await runRemove(
-      t.deps,
-      t.deps.etsy,
-      ws,
-      (await row()) as NonNullable<Awaited<ReturnType<typeof row>>>,
-      integration,
-      'delete',
-    );
-    expect(fake.listings().some((l) => l.listing_id === Number(again.json().remoteProductId))).toBe(false);
+    const archived = await twoColourTee(client, 'Leaving Tee');
+    const deleted = await twoColourTee(client, 'Gone Tee');
+    const ids: number[] = [];
+    for (const p of [archived, deleted]) {
+      const pushed = await client.post(`/api/upload/etsy/${p.id}`, { integrationId: store.id });
+      expect(pushed.statusCode, pushed.body).toBe(200);
+      ids.push(Number(pushed.json().remoteProductId));
+    }
+    expect((await client.delete(`/api/products/${archived.id}`)).statusCode).toBe(409);
+    expect((await client.delete(`/api/products/${archived.id}?store=archive`)).statusCode).toBe(204);
+    expect(fake.listings().find((l) => l.listing_id === ids[0])?.state).toBe('inactive');
+    expect((await client.get(`/api/products/${archived.id}`)).statusCode).toBe(404);
+    expect((await client.delete(`/api/products/${deleted.id}?store=delete`)).statusCode).toBe(204);
+    expect(fake.listings().some((l) => l.listing_id === ids[1])).toBe(false);
+    expect((await client.get(`/api/products/${deleted.id}`)).statusCode).toBe(404);
   });
 
   it('refreshes the token before its hour ends', async () => {
@@ -379,5 +378,236 @@ describe('Etsy push', () => {
       .from(publications)
       .where(and(eq(publications.productId, product.id), eq(publications.integrationId, store.id)));
     expect(rows).toHaveLength(0);
+  });
+});
+
+describe('Etsy pushes are jobs (the same store-push job as Shopify)', () => {
+  /** Polls the product's pushes until this store's is no longer running. */
+  async function settled(client: TestClient, productId: string, integrationId: string) {
+    for (let i = 0; i < 600; i++) {
+      const { pushes } = (await client.get(`/api/products/${productId}/pushes`)).json<{ pushes: TPushState[] }>();
+      const mine = pushes.find((p) => p.integrationId === integrationId);
+      if (mine && mine.state !== 'running') return mine;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error('the push did not settle');
+  }
+
+  it('the upload answers at once (202, running), the job completes it, and the progress call shows it', async () => {
+    const client = t.client();
+    const store = await connect(client);
+    const product = await twoColourTee(client, 'Queued Etsy Tee');
+    t.deps.config.storePushWaitSeconds = 0;
+    try {
+      const res = await client.post(`/api/upload/etsy/${product.id}`, { integrationId: store.id });
+      expect(res.statusCode, res.body).toBe(202);
+      expect(res.json()).toMatchObject({ success: false, state: 'running', platform: 'etsy', integrationId: store.id });
+      const done = await settled(client, product.id, store.id);
+      expect(done).toMatchObject({ state: 'published', error: null, progress: null });
+      const made = fake.listings().filter((l) => l.title === 'Queued Etsy Tee');
+      expect(made).toHaveLength(1);
+      expect(made[0]?.state).toBe('active');
+      expect(done.remoteProductId).toBe(String(made[0]?.listing_id));
+      const [row] = await t.deps.db.select().from(products).where(eq(products.id, product.id));
+      expect(row?.status).toBe('live');
+    } finally {
+      t.deps.config.storePushWaitSeconds = 25;
+    }
+  });
+
+  it('a failure is recorded with the reason the seller sees; the product goes back to ready', async () => {
+    const client = t.client();
+    const store = await connect(client);
+    const product = await twoColourTee(client, 'Refused Etsy Tee');
+    t.deps.config.storePushWaitSeconds = 0;
+    try {
+      fake.rateLimitNext(1, 6 * 3600);
+      const res = await client.post(`/api/upload/etsy/${product.id}`, { integrationId: store.id });
+      expect(res.statusCode, res.body).toBe(202);
+      const done = await settled(client, product.id, store.id);
+      expect(done).toMatchObject({ state: 'failed', error: "Etsy's daily request budget is spent; try again later" });
+      const [row] = await t.deps.db.select().from(products).where(eq(products.id, product.id));
+      expect(row?.status).toBe('ready');
+    } finally {
+      t.deps.config.storePushWaitSeconds = 25;
+    }
+  });
+
+  it("a scheduled upload's push (the schedule worker's) gets the day budget's wait, so the schedule moves", async () => {
+    const client = t.client();
+    const store = await connect(client);
+    const product = await twoColourTee(client, 'Scheduled Etsy Tee');
+    const ws = await client.workspaceId(t.deps.db);
+    fake.rateLimitNext(1, 5 * 3600);
+    const push = scheduledPush(t.deps);
+    const failure = await push({ workspaceId: ws, productId: product.id, platform: 'etsy', integrationId: store.id })
+      .then(() => null)
+      .catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(AppError);
+    expect(failure).toMatchObject({
+      statusCode: 503,
+      code: ErrorCode.RateLimited,
+      details: { retryAfterSeconds: '18000' },
+    });
+  });
+
+  it('a due schedule whose Etsy push finds the day budget spent moves to when it is back, and says so', async () => {
+    const client = t.client();
+    const store = await connect(client);
+    const product = await twoColourTee(client, 'Scheduled Budget Tee');
+    const ws = await client.workspaceId(t.deps.db);
+    const [row] = await t.deps.db
+      .insert(schedules)
+      .values({
+        workspaceId: ws,
+        productId: product.id,
+        platform: 'etsy',
+        integrationId: store.id,
+        scheduledDate: '2026-01-01',
+        scheduledTime: '09:00',
+        timeZone: 'UTC',
+        runAt: new Date(),
+        status: 'pending',
+      })
+      .returning();
+    if (!row) throw new Error('no schedule');
+    fake.rateLimitNext(1, 4 * 3600);
+    await startScheduleWorker(t.deps, { pollingIntervalSeconds: 1 });
+    await t.deps.jobs.send(QUEUES.scheduledUpload, { scheduleId: row.id }, { id: row.id, ...SCHEDULE_RETRY });
+    let moved: typeof row | undefined;
+    for (let i = 0; i < 600 && !moved?.error; i++) {
+      [moved] = await t.deps.db.select().from(schedules).where(eq(schedules.id, row.id));
+      if (!moved?.error) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(moved?.status).toBe('pending');
+    expect(moved?.error).toMatch(/^Etsy's daily request budget is spent; try again later\. The upload moved to \d{4}-/);
+    const at = new Date(String(/moved to (\S+)\.$/.exec(moved?.error ?? '')?.[1]));
+    expect(Math.abs(at.getTime() - (Date.now() + 4 * 3600_000))).toBeLessThan(5 * 60_000);
+    const [pub] = await t.deps.db.select().from(publications).where(eq(publications.productId, product.id));
+    expect(pub).toMatchObject({ status: 'failed', errorCode: 'RATE_LIMITED' });
+  }, 90_000);
+
+  it('a server stopped after the create step: a new one on the same database finishes the same listing', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'podforge-etsy-restart-'));
+    const database = await openTestDatabase();
+    const boot = async () => {
+      const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', WEB_DIST_DIR: '', APP_URL: APP });
+      config.webDistDir = null;
+      const built = await buildApp({ config, database, logger: false });
+      await built.app.ready();
+      built.deps.etsy.sandboxOptions = { limits: { perSecond: 10_000, perDay: 1_000_000 } };
+      const client = await built.deps.etsy.getClient();
+      return { ...built, etsyOptions: client.options };
+    };
+    try {
+      const first = await boot();
+      // After the create step this process stops answering for the store (as if it died mid-push).
+      let created = false;
+      first.deps.etsy.client = new EtsyClient({
+        ...first.etsyOptions,
+        sleep: async () => {},
+        fetch: async (input, init) => {
+          if (created) return new Promise<Response>(() => {});
+          const answer = await fetch(input, init);
+          if (init?.method === 'POST' && /\/shops\/\d+\/listings$/.test(String(input))) created = true;
+          return answer;
+        },
+      });
+      await ensurePushWorkers(first.deps);
+      first.deps.config.storePushWaitSeconds = 0;
+      const client = new TestClient(first.app);
+      const asApp = { app: first.app, deps: first.deps } as TestApp;
+      const start = await client.get('/auth/etsy/start');
+      const relay = await client.get(start.headers.location as string);
+      const back = new URL(relay.headers.location as string);
+      expect((await client.get(back.pathname + back.search)).headers.location).toBe('/integrations?connected=etsy');
+      const [store] = (await client.get('/api/integrations')).json<TIntegration[]>().filter((i) => i.isConnected);
+      if (!store) throw new Error('no Etsy shop');
+      const product = await twoColourTeeIn(asApp, client, 'Restarted Etsy Tee');
+      const res = await client.post(`/api/upload/etsy/${product.id}`, { integrationId: store.id });
+      expect(res.statusCode, res.body).toBe(202);
+      let recorded: string | null = null;
+      for (let i = 0; i < 600 && !recorded; i++) {
+        const [pub] = await first.deps.db.select().from(publications).where(eq(publications.productId, product.id));
+        recorded = pub?.remoteProductId ?? null;
+        if (!recorded) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(recorded).toMatch(/^\d+$/);
+      // The stop hands the running job back to the queue (pg-boss fails it after its grace period; it is retried).
+      await first.app.close();
+
+      const second = await boot();
+      try {
+        await ensurePushWorkers(second.deps);
+        const client2 = new TestClient(second.app);
+        client2.cookie = client.cookie;
+        const done = await settled(client2, product.id, store.id);
+        expect(done).toMatchObject({ state: 'published', error: null, remoteProductId: recorded });
+        const sandbox = await second.deps.etsy.sandboxServer();
+        const made = sandbox?.listings().filter((l) => l.title === 'Restarted Etsy Tee') ?? [];
+        expect(made).toHaveLength(1);
+        expect(made[0]).toMatchObject({ listing_id: Number(recorded), state: 'active' });
+        expect(made[0]?.images).toHaveLength(2);
+      } finally {
+        await second.app.close();
+      }
+    } finally {
+      await database.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 180_000);
+});
+
+describe('the fake and client follow Open API v3 as measured', () => {
+  it('reads variation images on the shop-scoped path, with the value names (the unscoped path is 404)', async () => {
+    const client = t.client();
+    const store = await connect(client);
+    const product = await twoColourTee(client, 'Swatch Tee');
+    const pushed = await client.post(`/api/upload/etsy/${product.id}`, { integrationId: store.id });
+    expect(pushed.statusCode, pushed.body).toBe(200);
+    const [row] = await t.deps.db.select().from(integrations).where(eq(integrations.id, store.id));
+    const token = t.deps.cipher.decrypt(row?.accessTokenEnc as string);
+    const listingId = pushed.json().remoteProductId as string;
+    const etsy = t.deps.etsy.client as EtsyClient;
+    const links = await etsy.variationImages(token, row?.externalId as string, listingId);
+    expect(links.map((l) => l.value).sort()).toEqual(['Black', 'Navy']);
+    expect(links.every((l) => l.property_id === 513 && l.value_id > 0 && l.image_id > 0)).toBe(true);
+    const unscoped = await fetch(`${fake.url}/v3/application/listings/${listingId}/variation-images`, {
+      headers: { 'x-api-key': `${fake.keystring}:${fake.sharedSecret}`, Authorization: `Bearer ${token}` },
+    });
+    expect(unscoped.status).toBe(404);
+  });
+
+  it("refuses to delete a listing's last picture, as Etsy does (so a push uploads before it deletes)", async () => {
+    const client = t.client();
+    const store = await connect(client);
+    const product = await twoColourTee(client, 'Last Picture Tee');
+    const pushed = await client.post(`/api/upload/etsy/${product.id}`, { integrationId: store.id });
+    expect(pushed.statusCode, pushed.body).toBe(200);
+    const [row] = await t.deps.db.select().from(integrations).where(eq(integrations.id, store.id));
+    const token = t.deps.cipher.decrypt(row?.accessTokenEnc as string);
+    const listingId = pushed.json().remoteProductId as string;
+    const shopId = row?.externalId as string;
+    const etsy = t.deps.etsy.client as EtsyClient;
+    const [first, last] = await etsy.images(token, listingId);
+    await etsy.deleteImage(token, shopId, listingId, first?.listing_image_id as number);
+    const refused = await etsy
+      .deleteImage(token, shopId, listingId, last?.listing_image_id as number)
+      .then(() => null)
+      .catch((e: unknown) => e);
+    expect(refused).toMatchObject({ status: 400 });
+    expect(String((refused as Error).message)).toMatch(/Listings must have at least 1 image/);
+    expect(await etsy.images(token, listingId)).toHaveLength(1);
+  });
+
+  it('files a tee under the gender-neutral adult T-shirts node, not the first node named T-shirts', async () => {
+    const client = t.client();
+    const store = await connect(client);
+    const product = await twoColourTee(client, 'Category Tee');
+    const pushed = await client.post(`/api/upload/etsy/${product.id}`, { integrationId: store.id });
+    expect(pushed.statusCode, pushed.body).toBe(200);
+    const listing = fake.listings().find((l) => String(l.listing_id) === pushed.json().remoteProductId);
+    // Clothing (374) > Gender-Neutral Adult Clothing (465) > Tops & Tees (478) > T-shirts (482).
+    expect(listing?.taxonomy_id).toBe(482);
   });
 });

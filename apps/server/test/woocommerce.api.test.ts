@@ -1,9 +1,9 @@
-import type { TIntegration, TWooSandboxProducts } from '@podforge/contract';
+import type { TIntegration, TPushState, TWooSandboxProducts } from '@podforge/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { integrations, orders as ordersTable, products, publications } from '../src/db/schema';
 import { type FakeWoo, startFakeWooCommerce, wooSignature } from '../src/integrations/woocommerce/fake-server';
-import { runRemove } from '../src/modules/stores/store-publisher';
+import { ensurePushWorkers } from '../src/modules/products/store-push';
 import { insertDesign, solidPng } from './fixtures/designs';
 import { createTestApp, type TestApp, type TestClient } from './helpers';
 
@@ -26,6 +26,8 @@ beforeAll(async () => {
   t = await createTestApp({ env: { WOOCOMMERCE_STORE_BASE_URL: `${real.url}/{host}` } });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   sandbox = await t.deps.woocommerce.sandboxServer();
+  // Pushes are jobs: the queue and its workers start here rather than inside the first test.
+  await ensurePushWorkers(t.deps);
 });
 afterAll(async () => {
   await t.close();
@@ -123,7 +125,6 @@ describe('WooCommerce connect', () => {
   });
 });
 
-// The first push renders the first mockups: on a loaded machine that alone can take longer than the default 30 s.
 describe('WooCommerce push', () => {
   it('makes a variable product: Color and Size, variations by batch with string prices, SKUs and pictures', async () => {
     const client = t.client();
@@ -154,7 +155,8 @@ describe('WooCommerce push', () => {
     expect((await t.client().get(pushed?.images[0]?.src as string)).statusCode).toBe(404);
     const [row] = await t.deps.db.select().from(products).where(eq(products.id, product.id));
     expect(row?.status).toBe('live');
-  }, 120_000);
+    // The file's first mockups draw the templates cold, which takes most of a loaded machine's 30 s.
+  }, 90_000);
 
   it('a create whose answer was lost is found by SKU: no second product', async () => {
     const client = t.client();
@@ -172,6 +174,44 @@ describe('WooCommerce push', () => {
     );
   }, 120_000);
 
+  it('a push is a job: the upload answers at once, a failure shows its reason, the retry finishes the same product', async () => {
+    const client = t.client();
+    const store = await connectSandbox(client);
+    const product = await twoColourTee(client, 'Queued Woo Tee');
+    const host = new URL((await storeUrl(store.id)) as string).host;
+    const settled = async () => {
+      for (let i = 0; i < 600; i++) {
+        const { pushes } = (await client.get(`/api/products/${product.id}/pushes`)).json<{ pushes: TPushState[] }>();
+        const mine = pushes.find((p) => p.integrationId === store.id);
+        if (mine && mine.state !== 'running') return mine;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error('the push did not settle');
+    };
+    t.deps.config.storePushWaitSeconds = 0;
+    try {
+      sandbox.failNextCreateAfterCreating();
+      const first = await client.post(`/api/upload/woocommerce/${product.id}`, { integrationId: store.id });
+      expect(first.statusCode, first.body).toBe(202);
+      expect(first.json()).toMatchObject({ success: false, state: 'running', platform: 'woocommerce' });
+      const failed = await settled();
+      expect(failed.state).toBe('failed');
+      expect(failed.error).toMatch(/^WooCommerce: /);
+      const [row] = await t.deps.db.select().from(products).where(eq(products.id, product.id));
+      expect(row?.status).toBe('ready');
+
+      const again = await client.post(`/api/upload/woocommerce/${product.id}`, { integrationId: store.id });
+      expect(again.statusCode, again.body).toBe(202);
+      const done = await settled();
+      expect(done).toMatchObject({ state: 'published', error: null });
+      const made = sandbox.products(host).filter((p) => p.name === 'Queued Woo Tee');
+      expect(made).toHaveLength(1);
+      expect(done.remoteProductId).toBe(String(made[0]?.id));
+    } finally {
+      t.deps.config.storePushWaitSeconds = 25;
+    }
+  }, 90_000);
+
   it('Update in store reprices the same product', async () => {
     const client = t.client();
     const store = await connectSandbox(client);
@@ -186,40 +226,25 @@ describe('WooCommerce push', () => {
     expect(Math.min(...(remote?.variations.map((v) => Number(v.regular_price)) ?? []))).toBe(29);
   });
 
-  it('removal (for deleting a live product) drafts or deletes the product in the store', async () => {
+  it('deleting a live product drafts or deletes it in the store (a removal job), then the product goes', async () => {
     const client = t.client();
     const store = await connectSandbox(client);
-    const product = await twoColourTee(client, 'Leaving Woo Tee');
-    const pushed = await client.post(`/api/upload/woocommerce/${product.id}`, { integrationId: store.id });
-    expect(pushed.statusCode, pushed.body).toBe(200);
-    const ws = await client.workspaceId(t.deps.db);
     const host = new URL((await storeUrl(store.id)) as string).host;
-    const [integration] = await t.deps.db.select().from(integrations).where(eq(integrations.id, store.id));
-    const row = async () => (await t.deps.db.select().from(products).where(eq(products.id, product.id)))[0];
-    if (!integration) throw new Error('no integration');
-    await runRemove(
-      t.deps,
-      t.deps.woocommerce,
-      ws,
-      (await row()) as NonNullable<Awaited<ReturnType<typeof row>>>,
-      integration,
-      'archive',
-    );
-    const id = Number(pushed.json().remoteProductId);
-    expect(sandbox.products(host).find((p) => p.id === id)?.status).toBe('draft');
-    expect((await row())?.status).toBe('ready');
-    const again = await client.post(`/api/upload/woocommerce/${product.id}`, { integrationId: store.id });
-    expect(again.json().remoteProductId).toBe(String(id));
-    expect(sandbox.products(host).find((p) => p.id === id)?.status).toBe('publish');
-    await runRemove(
-      t.deps,
-      t.deps.woocommerce,
-      ws,
-      (await row()) as NonNullable<Awaited<ReturnType<typeof row>>>,
-      integration,
-      'delete',
-    );
-    expect(sandbox.products(host).some((p) => p.id === id)).toBe(false);
+    const drafted = await twoColourTee(client, 'Leaving Woo Tee');
+    const deleted = await twoColourTee(client, 'Gone Woo Tee');
+    const ids: number[] = [];
+    for (const p of [drafted, deleted]) {
+      const pushed = await client.post(`/api/upload/woocommerce/${p.id}`, { integrationId: store.id });
+      expect(pushed.statusCode, pushed.body).toBe(200);
+      ids.push(Number(pushed.json().remoteProductId));
+    }
+    expect((await client.delete(`/api/products/${drafted.id}`)).statusCode).toBe(409);
+    expect((await client.delete(`/api/products/${drafted.id}?store=archive`)).statusCode).toBe(204);
+    expect(sandbox.products(host).find((p) => p.id === ids[0])?.status).toBe('draft');
+    expect((await client.get(`/api/products/${drafted.id}`)).statusCode).toBe(404);
+    expect((await client.delete(`/api/products/${deleted.id}?store=delete`)).statusCode).toBe(204);
+    expect(sandbox.products(host).some((p) => p.id === ids[1])).toBe(false);
+    expect((await client.get(`/api/products/${deleted.id}`)).statusCode).toBe(404);
   });
 
   it('a real store needs a public APP_URL to fetch pictures: said before anything is sent', async () => {

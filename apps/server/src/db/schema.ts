@@ -304,6 +304,9 @@ export const publications = pgTable(
     error: text('error'),
     /** The HTTP status the failure answers with (502 Shopify, 503 throttled, 4xx the seller must act on). */
     errorStatus: integer('error_status'),
+    /** The failure's error code and details as the call answers them (e.g. Etsy's `retryAfterSeconds`). */
+    errorCode: text('error_code'),
+    errorDetails: jsonb('error_details').$type<Record<string, string>>(),
     /** The push job (pg-boss id) that owns the row while it is processing; a stale job finds another id. */
     jobId: uuid('job_id'),
     /** What the push is doing, for the UI to poll: 'Uploading pictures (1 of 2)'. */

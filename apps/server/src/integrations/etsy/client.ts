@@ -328,6 +328,17 @@ export class EtsyClient {
     return this.request<EtsyInventory>('PUT', `/listings/${listingId}/inventory`, token, { json: input });
   }
 
+  /**
+   * getListingVariationImages: shop-scoped, unlike the other listing reads (the unscoped path answers 404 for every
+   * listing); each link carries its value's name.
+   */
+  async variationImages(token: string, shopId: string, listingId: string) {
+    const r = await this.request<{
+      results: { property_id: number; value_id: number; value: string; image_id: number }[];
+    }>('GET', `/shops/${shopId}/listings/${listingId}/variation-images`, token);
+    return r.results;
+  }
+
   updateVariationImages(
     token: string,
     shopId: string,

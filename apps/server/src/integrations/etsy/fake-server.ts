@@ -101,15 +101,44 @@ export type FakeEtsy = {
   close(): Promise<void>;
 };
 
-/** The seller taxonomy nodes the fake knows (a small part of Etsy's tree, same shape). */
-export const FAKE_TAXONOMY = [
+type FakeTaxonomyNode = { id: number; name: string; children?: FakeTaxonomyNode[] };
+
+/**
+ * The seller taxonomy nodes the fake knows: a small part of Etsy's tree, same shape (every node with its level,
+ * parent and `full_path_taxonomy_ids`). As in Etsy's tree, several nodes share a name ('T-shirts' sits under Women's
+ * Clothing and under Gender-Neutral Adult Clothing), so a lookup by name alone picks whichever comes first. The ids
+ * 374 > 465 > 478 > 482 (Clothing > Gender-Neutral Adult Clothing > Tops & Tees > T-shirts) and 559 (Women's
+ * Clothing > Tops & Tees > T-shirts) are Etsy's as others measured them; the rest, and the order, are the fake's own.
+ */
+export const FAKE_TAXONOMY: FakeTaxonomyNode[] = [
   {
-    id: 1,
+    id: 374,
     name: 'Clothing',
     children: [
-      { id: 1001, name: 'T-shirts' },
-      { id: 1002, name: 'Hoodies & Sweatshirts' },
-      { id: 1003, name: 'Tank Tops' },
+      {
+        id: 9101,
+        name: "Women's Clothing",
+        children: [{ id: 9102, name: 'Tops & Tees', children: [{ id: 559, name: 'T-shirts' }] }],
+      },
+      {
+        id: 465,
+        name: 'Gender-Neutral Adult Clothing',
+        children: [
+          {
+            id: 9103,
+            name: 'Hoodies & Sweatshirts',
+            children: [{ id: 9104, name: 'Hoodies' }],
+          },
+          {
+            id: 478,
+            name: 'Tops & Tees',
+            children: [
+              { id: 482, name: 'T-shirts' },
+              { id: 9105, name: 'Tank Tops' },
+            ],
+          },
+        ],
+      },
     ],
   },
   {
@@ -130,7 +159,25 @@ export const FAKE_TAXONOMY = [
     ],
   },
 ];
-const TAXONOMY_IDS = new Set(FAKE_TAXONOMY.flatMap((n) => [n.id, ...n.children.map((c) => c.id)]));
+type TaxonomyView = {
+  id: number;
+  level: number;
+  name: string;
+  parent_id: number | null;
+  children: TaxonomyView[];
+  full_path_taxonomy_ids: number[];
+};
+const taxonomyView = (nodes: FakeTaxonomyNode[], parents: number[]): TaxonomyView[] =>
+  nodes.map((n) => ({
+    id: n.id,
+    level: parents.length,
+    name: n.name,
+    parent_id: parents.at(-1) ?? null,
+    children: taxonomyView(n.children ?? [], [...parents, n.id]),
+    full_path_taxonomy_ids: [...parents, n.id],
+  }));
+const allIds = (nodes: FakeTaxonomyNode[]): number[] => nodes.flatMap((n) => [n.id, ...allIds(n.children ?? [])]);
+const TAXONOMY_IDS = new Set(allIds(FAKE_TAXONOMY));
 const WHO_MADE = new Set(['i_did', 'someone_else', 'collective']);
 const WHEN_MADE = new Set(['made_to_order', '2020_2025', '2010_2019', '2000_2009', 'before_2006']);
 /** Etsy's own property for colour, and the two custom properties a seller names. */
@@ -548,13 +595,7 @@ export async function startFakeEtsy(options: FakeEtsyOptions = {}): Promise<Fake
 
     if (method === 'GET' && p === '/users/me') return send(res, 200, { user_id: user.user_id, shop_id: user.shop_id });
     if (method === 'GET' && p === '/seller-taxonomy/nodes') {
-      const nodes = FAKE_TAXONOMY.map((n) => ({
-        id: n.id,
-        level: 0,
-        name: n.name,
-        parent_id: null,
-        children: n.children.map((c) => ({ id: c.id, level: 1, name: c.name, parent_id: n.id, children: [] })),
-      }));
+      const nodes = taxonomyView(FAKE_TAXONOMY, []);
       return send(res, 200, { count: nodes.length, results: nodes });
     }
     m = /^\/shops\/(\d+)(\/.*)?$/.exec(p);
@@ -660,6 +701,12 @@ export async function startFakeEtsy(options: FakeEtsyOptions = {}): Promise<Fake
         if (method === 'DELETE' && im) {
           const imageId = Number(im[1]);
           if (!listing.images.some((i) => i.listing_image_id === imageId)) throw new Refusal(404, 'Image not found');
+          // As measured on Etsy: a listing keeps at least one picture.
+          if (listing.images.length === 1)
+            throw new Refusal(
+              400,
+              'Listings must have at least 1 image. Please add another ListingImage before trying to delete.',
+            );
           listing.images = listing.images.filter((i) => i.listing_image_id !== imageId);
           listing.variation_images = listing.variation_images.filter((v) => v.image_id !== imageId);
           listing.images.forEach((i, n) => {
@@ -667,6 +714,19 @@ export async function startFakeEtsy(options: FakeEtsyOptions = {}): Promise<Fake
           });
           await persist();
           return send(res, 204, undefined);
+        }
+        // getListingVariationImages is shop-scoped (the unscoped path is 404 on Etsy) and names each value.
+        if (method === 'GET' && sub === '/variation-images') {
+          const names = new Map<string, string>();
+          for (const x of listing.inventory?.products ?? [])
+            for (const v of x.property_values)
+              for (const [i, valueId] of v.value_ids.entries())
+                names.set(`${v.property_id}:${valueId}`, v.values[i] ?? '');
+          const results = listing.variation_images.map((v) => ({
+            ...v,
+            value: names.get(`${v.property_id}:${v.value_id}`) ?? '',
+          }));
+          return send(res, 200, { count: results.length, results });
         }
         if (method === 'POST' && sub === '/variation-images') {
           const body = await parseBody(req, await readRaw(req));
@@ -724,8 +784,6 @@ export async function startFakeEtsy(options: FakeEtsyOptions = {}): Promise<Fake
         await persist();
         return send(res, 200, inventoryView(listing.inventory as FakeInventory));
       }
-      if (method === 'GET' && sub === '/variation-images')
-        return send(res, 200, { count: listing.variation_images.length, results: listing.variation_images });
     }
     throw new Refusal(404, `No route for ${method} ${path}`);
   }

@@ -49,15 +49,28 @@ const REFRESH_MARGIN_MS = 5 * 60_000;
 /** Print-on-demand is made to order: an offering's quantity (Etsy's maximum). */
 const MADE_TO_ORDER_QUANTITY = 999;
 
-/** Seller-taxonomy names tried, in order, for each product type (matched case-insensitively in Etsy's tree). */
-const TAXONOMY_NAMES: Record<string, string[]> = {
-  tshirt: ['T-shirts', 'T-Shirts'],
-  hoodie: ['Hoodies & Sweatshirts', 'Hoodies'],
-  mug: ['Mugs'],
-  poster: ['Posters & Prints', 'Posters', 'Prints'],
-  sticker: ['Stickers'],
-  tote: ['Tote Bags', 'Totes'],
-  phone_case: ['Phone Cases'],
+/**
+ * Seller-taxonomy nodes tried, in order, for each product type: the end of a node's path from the root (names
+ * matched case-insensitively). Etsy's tree has several nodes of one name (a 'T-shirts' under Women's Clothing and
+ * one under Gender-Neutral Adult Clothing, which was 'Unisex Adult Clothing' before), so apparel names its parents.
+ */
+const TAXONOMY_PATHS: Record<string, string[][]> = {
+  tshirt: [
+    ['Gender-Neutral Adult Clothing', 'Tops & Tees', 'T-shirts'],
+    ['Unisex Adult Clothing', 'Tops & Tees', 'T-shirts'],
+    ['T-shirts'],
+  ],
+  hoodie: [
+    ['Gender-Neutral Adult Clothing', 'Hoodies & Sweatshirts'],
+    ['Unisex Adult Clothing', 'Hoodies & Sweatshirts'],
+    ['Hoodies & Sweatshirts'],
+    ['Hoodies'],
+  ],
+  mug: [['Mugs']],
+  poster: [['Posters & Prints'], ['Posters'], ['Prints']],
+  sticker: [['Stickers']],
+  tote: [['Tote Bags'], ['Totes']],
+  phone_case: [['Phone Cases']],
 };
 
 type EtsySettings = {
@@ -374,17 +387,21 @@ export class EtsyService implements StorePublisher {
 
   private async taxonomyId(token: string, productType: string): Promise<number | null> {
     if (!this.taxonomyCache) this.taxonomyCache = await (await this.getClient()).taxonomy(token);
-    const byName = new Map<string, number>();
-    const walk = (nodes: TaxonomyNode[]) => {
-      for (const n of nodes) {
-        if (!byName.has(n.name.toLowerCase())) byName.set(n.name.toLowerCase(), n.id);
-        walk(n.children ?? []);
+    const nodes: { id: number; path: string[] }[] = [];
+    const walk = (list: TaxonomyNode[], parents: string[]) => {
+      for (const n of list) {
+        const path = [...parents, n.name.toLowerCase()];
+        nodes.push({ id: n.id, path });
+        walk(n.children ?? [], path);
       }
     };
-    walk(this.taxonomyCache);
-    for (const name of TAXONOMY_NAMES[productType] ?? []) {
-      const id = byName.get(name.toLowerCase());
-      if (id !== undefined) return id;
+    walk(this.taxonomyCache, []);
+    for (const wanted of TAXONOMY_PATHS[productType] ?? []) {
+      const tail = wanted.map((w) => w.toLowerCase());
+      const found = nodes.find(
+        (n) => n.path.length >= tail.length && tail.every((w, i) => n.path[n.path.length - tail.length + i] === w),
+      );
+      if (found) return found.id;
     }
     return null;
   }
@@ -450,7 +467,7 @@ export class EtsyService implements StorePublisher {
       }
     }
     if (!listingId) {
-      ctx.progress?.('Creating the draft listing');
+      await ctx.progress?.('Creating the draft listing');
       const created = await client.createDraftListing(
         token,
         shopId,
@@ -561,7 +578,7 @@ export class EtsyService implements StorePublisher {
     for (const [i, picture] of pictures.entries()) {
       const bytes = await picture.read();
       if (!bytes) continue;
-      ctx.progress?.(`Uploading pictures (${i + 1} of ${pictures.length})`);
+      await ctx.progress?.(`Uploading pictures (${i + 1} of ${pictures.length})`);
       if (old.length + uploaded.length >= 10) {
         const drop = old.shift();
         if (drop) await client.deleteImage(token, shopId, listingId, drop.listing_image_id);
@@ -576,7 +593,7 @@ export class EtsyService implements StorePublisher {
     if (uploaded.length === 0) throw conflict(`"${product.title}" has no picture in storage to send`);
     for (const image of old) await client.deleteImage(token, shopId, listingId, image.listing_image_id);
 
-    ctx.progress?.('Writing colours, sizes, prices and SKUs');
+    await ctx.progress?.('Writing colours, sizes, prices and SKUs');
     const inventory = await client.updateInventory(token, listingId, this.inventoryInput(product, settings));
     const colorValues = new Map<string, number>();
     for (const p of inventory.products)
@@ -588,7 +605,7 @@ export class EtsyService implements StorePublisher {
       return image ? [{ property_id: ETSY_COLOR_PROPERTY, value_id: valueId, image_id: image.imageId }] : [];
     });
     if (links.length > 0) await client.updateVariationImages(token, shopId, listingId, links);
-    ctx.progress?.('Activating the listing');
+    await ctx.progress?.('Activating the listing');
     const listing = await client.updateListing(token, shopId, listingId, { state: 'active' });
     const remoteUrl = this.sandboxMode ? `/integrations/etsy-sandbox#${listingId}` : listing.url;
     return { remoteProductId: listingId, remoteUrl };
@@ -645,16 +662,8 @@ export class EtsyService implements StorePublisher {
           const [images, inventory, variation] = await Promise.all([
             client.images(token, remoteProductId),
             client.inventory(token, remoteProductId),
-            client.request<{ results: { value_id: number; image_id: number }[] }>(
-              'GET',
-              `/listings/${remoteProductId}/variation-images`,
-              token,
-            ),
+            client.variationImages(token, row.externalId, remoteProductId),
           ]);
-          const valueNames = new Map<number, string>();
-          for (const p of inventory.products)
-            for (const v of p.property_values)
-              for (const [i, id] of v.value_ids.entries()) valueNames.set(id, v.values[i] ?? '');
           listings.push({
             listing_id: listing.listing_id,
             title: listing.title,
@@ -682,10 +691,7 @@ export class EtsyService implements StorePublisher {
                 })),
               })),
             },
-            variation_images: variation.results.map((v) => ({
-              value: valueNames.get(v.value_id) ?? '',
-              image_id: v.image_id,
-            })),
+            variation_images: variation.map((v) => ({ value: v.value, image_id: v.image_id })),
           });
         } catch (error) {
           if (error instanceof EtsyError && error.status === 404) continue;

@@ -178,8 +178,9 @@ export async function productsRoutes(app: FastifyInstance, { deps }: { deps: App
   app.delete('/api/products/:id', async (request, reply) => {
     const { id } = parseInput(ZProductIdParams, request.params, 'params');
     const { store } = parseInput(ZDeleteProductQuery, request.query, 'query');
-    await deleteProduct(deps, request.workspaceId, id, store);
-    return reply.status(204).send();
+    // 202: the store removals are still at work (jobs); the last one deletes the product.
+    const done = await deleteProduct(deps, request.workspaceId, id, store);
+    return done === 'deleted' ? reply.status(204).send() : reply.status(202).send({ state: 'running' });
   });
 
   app.post('/api/products/:id/duplicate', async (request, reply) => {

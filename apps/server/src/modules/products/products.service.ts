@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import {
   DEFAULT_ADJUSTMENTS,
   DEFAULT_CATALOG_PRODUCT,
-  ErrorCode,
   missingForReady,
   PRODUCT_TITLE_MAX,
   platformLabel,
@@ -36,7 +35,7 @@ import { getCatalogProductDetail } from '../catalog/catalog.service';
 import { TEMPLATE_SETS } from '../mockups/mockup-templates';
 import { deletePrintFiles, printFilesOf } from '../print-files/print-files.service';
 import { storeNoticeOf } from '../shopify/shopify-drift';
-import { runPublish, runRemove, runUpdate } from '../stores/store-publisher';
+import { assertPushable } from '../stores/store-publisher';
 import { publisherFor } from '../stores/store-push';
 import { assertSellerMayEdit, type PushableStatus } from './product-status';
 import {
@@ -66,7 +65,7 @@ import {
   type VariantRow,
   variantsOf,
 } from './products.repository';
-import { type StorePushJob, startPush, toPushState, waitForPush } from './store-push';
+import { pushFailure, startPush, startRemovals, toPushState, waitForPush } from './store-push';
 
 type CreateInput = z.output<typeof ZCreateProduct>;
 type UpdateInput = z.output<typeof ZUpdateProduct>;
@@ -486,14 +485,16 @@ export async function updateProduct(
 /**
  * Deletes a product. A live product's store listings go with it as the seller chose: archived or deleted in each
  * store, or kept (`store`); without a choice a live product is refused (409), so nothing leaves a listing behind
- * unsaid. A store that refuses stops the deletion: the product stays, and the listings done so far stay done.
+ * unsaid. Each store's removal is a push job; the answer waits for them a while ('running' when they are still at
+ * work: the last one deletes the product). A store that refuses stops the deletion: the product stays (live in
+ * that store, the error on its publication), and the listings removed so far stay removed.
  */
 export async function deleteProduct(
   deps: AppDeps,
   workspaceId: string,
   id: string,
   store?: TDeleteProductStore,
-): Promise<void> {
+): Promise<'deleted' | 'running'> {
   const row = await findProduct(deps.db, workspaceId, id);
   assertSellerMayEdit(row, false);
   const listed = ((await publicationsOf(deps.db, [row.id])).get(row.id) ?? []).filter(
@@ -504,30 +505,38 @@ export async function deleteProduct(
       `"${row.title}" is live in a store: choose whether to archive or delete it there too, or keep it there`,
     );
   }
-  if (store === 'archive' || store === 'delete') {
+  if ((store === 'archive' || store === 'delete') && listed.length > 0) {
     const stores = await storesByIds(
       deps,
       workspaceId,
       listed.map((p) => p.integrationId),
     );
-    for (const [i, pub] of listed.entries()) {
-      const target = stores[i] as StoreRow;
+    for (const target of stores) {
       if (target.status !== 'connected' || target.verifiedAt === null) {
         throw conflict(
           `${target.storeName ?? 'The store'} is not connected: connect it again, or keep the listing there`,
         );
       }
-      const publisher = publisherFor(deps, target.platform);
-      if (publisher) await runRemove(deps, publisher, workspaceId, row, target, store);
-      else if (target.platform === 'shopify') {
-        await deps.shopify.removeFromStore(target, pub.remoteProductId as string, store);
-      }
     }
+    // Each store's removal is a push job (it survives a restart); the last one deletes the product.
+    const started = await startRemovals(deps, row, stores, store);
+    for (const { integrationId, jobId } of started) {
+      const pub = await waitForPush(deps, { workspaceId, productId: id, integrationId }, jobId);
+      if (pub?.status === 'processing' && pub.jobId === jobId) return 'running';
+    }
+    const [left] = await deps.db
+      .select({ id: products.id })
+      .from(products)
+      .where(and(eq(products.id, id), eq(products.workspaceId, workspaceId)));
+    if (!left) return 'deleted';
+    const pubs = (await publicationsOf(deps.db, [row.id])).get(row.id) ?? [];
+    throw pushFailure(pubs.find((p) => p.error !== null) ?? null);
   }
   await deletePrintFiles(deps, id, workspaceId);
   // Variants, links, print file rows, publications and schedules go with it (cascade); mockups and the design stay
   // in the library.
   await deps.db.delete(products).where(and(eq(products.id, id), eq(products.workspaceId, workspaceId)));
+  return 'deleted';
 }
 
 const COPY_SUFFIX = ' (Copy)';
@@ -655,24 +664,18 @@ async function pushToStore(
   row: ProductRow,
   previous: PushableStatus,
   store: StoreRow,
-  mode: StorePushJob['mode'] = 'create',
+  mode: 'create' | 'update' = 'create',
 ): Promise<TStoreUploadResult | TStoreUploadPending> {
   const platform = store.platform as TStorePlatform;
   const publisher = publisherFor(deps, platform);
-  if (publisher) {
-    // Etsy and WooCommerce run in the request (their calls are few); Shopify's push is a job (below).
-    const pushed =
-      mode === 'update'
-        ? await runUpdate(deps, publisher, workspaceId, row, store)
-        : await runPublish(deps, publisher, workspaceId, row, previous, store);
-    return { success: true, platform, integrationId: store.id, ...pushed };
-  }
-  if (platform !== 'shopify') {
+  if (!publisher && platform !== 'shopify') {
     throw notImplemented(
       `${UNAVAILABLE[platform as Exclude<TStorePlatform, 'shopify'>] ?? platform} is not available yet`,
     );
   }
-  if (store.status !== 'connected' || store.verifiedAt === null) {
+  // Refusals the seller must act on are answered before anything is queued: not connected, the platform's rules.
+  if (publisher) await assertPushable(deps, publisher, workspaceId, store, row);
+  else if (store.status !== 'connected' || store.verifiedAt === null) {
     throw conflict(`${store.storeName ?? platformLabel(platform)} is not connected. Connect it in Integrations first.`);
   }
   const stale = row.status === 'processing' && (await pushIsStale(deps, row));
@@ -690,10 +693,7 @@ async function pushToStore(
       remoteUrl: pub.remoteUrl ?? '',
     };
   }
-  const status = pub?.errorStatus ?? 502;
-  const message = pub?.error ?? 'The push did not finish; please try again';
-  if (status === 503) throw new AppError(503, ErrorCode.RateLimited, message);
-  throw new AppError(status, status >= 500 ? ErrorCode.Upstream : ErrorCode.Conflict, message);
+  throw pushFailure(pub);
 }
 
 /**

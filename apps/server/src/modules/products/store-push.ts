@@ -1,38 +1,60 @@
 import { randomUUID } from 'node:crypto';
-import { ErrorCode, type TPushState, type TStoreUploadResult } from '@podforge/contract';
-import { and, eq } from 'drizzle-orm';
+import {
+  ErrorCode,
+  platformLabel,
+  type TErrorCode,
+  type TPushState,
+  type TStorePlatform,
+  type TStoreUploadResult,
+} from '@podforge/contract';
+import { and, eq, inArray, ne } from 'drizzle-orm';
 import type { JobWithMetadata } from 'pg-boss';
-import { integrations, publications } from '../../db/schema';
+import { integrations, products, publications } from '../../db/schema';
 import type { AppDeps } from '../../deps';
 import { ShopifyError } from '../../integrations/shopify/client';
 import { QUEUES } from '../../jobs/job-queue';
 import { AppError, conflict } from '../../lib/errors';
+import { deletePrintFiles } from '../print-files/print-files.service';
+import { loadPushProduct, type PublishContext, refusalOf, type StorePublisher } from '../stores/store-publisher';
+import { publisherFor } from '../stores/store-push';
 import { claimForPush, type PushableStatus, settlePush } from './product-status';
-import { findProduct } from './products.repository';
+import { findProduct, type ProductRow } from './products.repository';
 
 /** A publication row: one product in one store. */
 type PushRow = typeof publications.$inferSelect;
 
 /**
- * A store push is one pg-boss job per product and store (`store-push`): the request claims the product
- * (processing) and the publication row (processing, with the job's id), sends the job, and waits for the row to
- * settle for a while; the answer is then what the push did, or 'running' (the browser polls
- * `GET /api/products/:id/pushes`). The job runs on any instance and survives a restart: a job whose process ended
- * expires and pg-boss runs it again, and since productSet upserts by handle, the second run finishes the same
- * remote product. A job whose row has moved on (another job id, or no longer processing) does nothing.
+ * Every store push (Shopify, Etsy, WooCommerce) is one pg-boss job per product and store (`store-push`): the request
+ * claims the product (processing) and the publication row (processing, with the job's id), sends the job, and waits
+ * for the row to settle for a while; the answer is then what the push did, or 'running' (the browser polls
+ * `GET /api/products/:id/pushes`). The job runs on any instance and survives a restart: a graceful stop hands a
+ * running job back (failed, so retried), and a job whose process died expires and runs again. A second run finishes
+ * the same remote product: Shopify's productSet upserts by handle; Etsy and WooCommerce carry on with the listing
+ * id the first run recorded before anything else was sent (and look a lost create up by SKU). A job whose row has
+ * moved on (another job id, or no longer processing) does nothing.
+ *
+ * The job does the store's side (`pushRemote`) and this module the bookkeeping all three share: progress, the
+ * remote id, the outcome (with the error, its status, code and details as the seller's call answers them) and the
+ * product's status.
  */
 
 export type StorePushJob = {
   workspaceId: string;
   productId: string;
   integrationId: string;
-  /** 'update' (a live product's listing brought up to date) keeps the listing published when it fails. */
-  mode: 'create' | 'update';
+  /**
+   * 'update' (a live product's listing brought up to date) keeps the listing published when it fails; 'remove'
+   * archives or deletes the listing of a product being deleted, and the last removal deletes the product.
+   */
+  mode: 'create' | 'update' | 'remove';
   /** The product's status before the push, which it returns to when the push fails. */
   previous: PushableStatus;
+  /** For 'remove': what happens to the store's listing. */
+  removal?: 'archive' | 'delete';
 };
 
 type StoreRow = typeof integrations.$inferSelect;
+type JobKey = Pick<StorePushJob, 'workspaceId' | 'productId' | 'integrationId'>;
 
 /** An interrupted push (its process ended) is run again after this long, at most twice. */
 const PUSH_JOB_OPTIONS = { retryLimit: 2, retryDelay: 5, expireInSeconds: 600 } as const;
@@ -73,6 +95,37 @@ async function publicationOf(deps: AppDeps, workspaceId: string, productId: stri
   return row ?? null;
 }
 
+/** Marks the publication processing under a new job id and sends the job; answers the id. */
+async function queuePush(deps: AppDeps, job: StorePushJob): Promise<string> {
+  const jobId = randomUUID();
+  const now = deps.now();
+  const queued = { status: 'processing' as const, jobId, progress: 'Queued', updatedAt: now };
+  await deps.db
+    .insert(publications)
+    .values({
+      workspaceId: job.workspaceId,
+      productId: job.productId,
+      integrationId: job.integrationId,
+      ...queued,
+    })
+    .onConflictDoUpdate({
+      target: [publications.productId, publications.integrationId],
+      set: { ...queued, error: null, errorStatus: null, errorCode: null, errorDetails: null },
+    });
+  try {
+    const workerIds = deps.config.jobsWorker ? await ensurePushWorkers(deps) : [];
+    await deps.jobs.send(QUEUES.storePush, job, { id: jobId, ...PUSH_JOB_OPTIONS });
+    for (const id of workerIds) await deps.jobs.notify(id);
+  } catch (error) {
+    await settle(deps, job, jobId, {
+      ok: false,
+      failure: { message: 'The push could not be queued; please try again', status: 503, code: ErrorCode.Upstream },
+    });
+    throw error;
+  }
+  return jobId;
+}
+
 /**
  * Claims the product and its publication for a push to `store` and sends the job; answers the job's id. A push of
  * this product to this store that is already running is joined (its id answered), never doubled.
@@ -82,7 +135,7 @@ export async function startPush(
   workspaceId: string,
   productId: string,
   store: StoreRow,
-  mode: StorePushJob['mode'],
+  mode: 'create' | 'update',
   previous: PushableStatus,
   staleOk = false,
 ): Promise<string> {
@@ -98,43 +151,41 @@ export async function startPush(
     if (running?.status === 'processing' && running.jobId) return running.jobId;
     throw conflict(`"${row.title}" is being pushed to a store already`);
   }
-  const jobId = randomUUID();
-  const now = deps.now();
-  await deps.db
-    .insert(publications)
-    .values({
-      workspaceId,
-      productId,
-      integrationId: store.id,
-      status: 'processing',
-      jobId,
-      progress: 'Queued',
-      updatedAt: now,
-    })
-    .onConflictDoUpdate({
-      target: [publications.productId, publications.integrationId],
-      set: { status: 'processing', jobId, progress: 'Queued', error: null, errorStatus: null, updatedAt: now },
-    });
-  const job: StorePushJob = { workspaceId, productId, integrationId: store.id, mode, previous };
-  try {
-    const workerIds = deps.config.jobsWorker ? await ensurePushWorkers(deps) : [];
-    await deps.jobs.send(QUEUES.storePush, job, { id: jobId, ...PUSH_JOB_OPTIONS });
-    for (const id of workerIds) await deps.jobs.notify(id);
-  } catch (error) {
-    await settle(deps, job, jobId, {
-      ok: false,
-      message: 'The push could not be queued; please try again',
-      status: 503,
-    });
-    throw error;
+  return queuePush(deps, { workspaceId, productId, integrationId: store.id, mode, previous });
+}
+
+/**
+ * Deleting a live product with its listings (archive or delete in each store): the product is claimed once and
+ * each store's removal is a job; the last one to succeed deletes the product. Answers the jobs' ids by store.
+ */
+export async function startRemovals(
+  deps: AppDeps,
+  row: ProductRow,
+  stores: StoreRow[],
+  removal: 'archive' | 'delete',
+): Promise<{ integrationId: string; jobId: string }[]> {
+  if (!(await claimForPush(deps.db, row, deps.now()))) {
+    throw conflict(`"${row.title}" is being pushed to a store; try again when it is done`);
   }
-  return jobId;
+  const started = [];
+  for (const store of stores) {
+    const jobId = await queuePush(deps, {
+      workspaceId: row.workspaceId,
+      productId: row.id,
+      integrationId: store.id,
+      mode: 'remove',
+      previous: 'live',
+      removal,
+    });
+    started.push({ integrationId: store.id, jobId });
+  }
+  return started;
 }
 
 /** Waits until the push's row is no longer processing by this job (or `timeoutMs` passed); answers the row. */
 export async function waitForPush(
   deps: AppDeps,
-  job: Pick<StorePushJob, 'workspaceId' | 'productId' | 'integrationId'>,
+  job: JobKey,
   jobId: string,
   timeoutMs = deps.config.storePushWaitSeconds * 1000,
 ): Promise<PushRow | null> {
@@ -146,95 +197,208 @@ export async function waitForPush(
   }
 }
 
+/** A settled push that failed, as the call answers it: its status, code and details (e.g. `retryAfterSeconds`). */
+export function pushFailure(row: PushRow | null): AppError {
+  const status = row?.errorStatus ?? 502;
+  const code =
+    (row?.errorCode as TErrorCode | null) ??
+    (status === 503 ? ErrorCode.RateLimited : status >= 500 ? ErrorCode.Upstream : ErrorCode.Conflict);
+  return new AppError(status, code, row?.error ?? 'The push did not finish; please try again', row?.errorDetails ?? {});
+}
+
 /**
  * For callers with time (a scheduled upload's worker): waits for the product's push to this store to settle, up to
  * `timeoutMs`, and answers it as the upload call would (throws the failure).
  */
-export async function settledPush(
-  deps: AppDeps,
-  job: Pick<StorePushJob, 'workspaceId' | 'productId' | 'integrationId'>,
-  timeoutMs: number,
-): Promise<TStoreUploadResult> {
+export async function settledPush(deps: AppDeps, job: JobKey, timeoutMs: number): Promise<TStoreUploadResult> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const row = await publicationOf(deps, job.workspaceId, job.productId, job.integrationId);
     if (row && row.status !== 'processing') {
       if (row.status === 'published' && row.error === null && row.remoteProductId) {
+        const [store] = await deps.db
+          .select({ platform: integrations.platform })
+          .from(integrations)
+          .where(eq(integrations.id, row.integrationId));
         return {
           success: true,
-          platform: 'shopify',
+          platform: (store?.platform ?? 'shopify') as TStorePlatform,
           integrationId: row.integrationId,
           remoteProductId: row.remoteProductId,
           remoteUrl: row.remoteUrl ?? '',
         };
       }
-      throw new AppError(row.errorStatus ?? 502, ErrorCode.Upstream, row.error ?? 'The push did not finish');
+      throw pushFailure(row);
     }
     if (!row || Date.now() >= until) throw new AppError(504, ErrorCode.Upstream, 'The push is still running');
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
 }
 
-/** The failure as the seller reads it, with the HTTP status it answers with. */
-function failureOf(error: unknown): { message: string; status: number } {
-  if (error instanceof AppError) return { message: error.message, status: error.statusCode };
+type Failure = { message: string; status: number; code: TErrorCode; details?: Record<string, string> };
+
+/** The failure as the seller reads it, with the HTTP status, code and details it answers with. */
+function failureOf(error: unknown, publisher: StorePublisher | null): Failure {
+  const fromApp = (e: AppError): Failure => ({
+    message: e.message,
+    status: e.statusCode,
+    code: e.code,
+    details: e.details,
+  });
+  if (error instanceof AppError) return fromApp(error);
+  if (publisher) return fromApp(refusalOf(publisher, error));
   if (error instanceof ShopifyError) {
     const message = error.message.startsWith('Shopify') ? error.message : `Shopify: ${error.message}`;
-    return { message, status: error.status === 429 ? 503 : 502 };
+    return error.status === 429
+      ? { message, status: 503, code: ErrorCode.RateLimited }
+      : { message, status: 502, code: ErrorCode.Upstream };
   }
-  return { message: 'The push failed unexpectedly', status: 500 };
+  return { message: 'The push failed unexpectedly', status: 500, code: ErrorCode.Upstream };
 }
 
-type Outcome =
-  | { ok: true; remoteProductId: string; remoteUrl: string }
-  | { ok: false; message: string; status: number };
+type Outcome = { ok: true; remoteProductId: string; remoteUrl: string } | { ok: true; removed: true } | Failed;
+type Failed = { ok: false; failure: Failure };
 
-/** Writes what the push did, if the row is still this job's, and settles the product's status. */
-async function settle(deps: AppDeps, job: StorePushJob, jobId: string, outcome: Outcome) {
+/**
+ * Writes what the push did, if the row is still this job's, and settles the product's status once no other push of
+ * it is running (the product row is locked first, so two removals settling at once see each other).
+ */
+async function settle(deps: AppDeps, job: StorePushJob, jobId: string, outcome: Outcome): Promise<void> {
   const at = deps.now();
-  await deps.db.transaction(async (tx) => {
+  const deleteProduct = await deps.db.transaction(async (tx) => {
+    await tx
+      .select({ id: products.id })
+      .from(products)
+      .where(and(eq(products.id, job.productId), eq(products.workspaceId, job.workspaceId)))
+      .for('update');
     const where = and(
       publicationWhere(job.workspaceId, job.productId, job.integrationId),
       eq(publications.jobId, jobId),
       eq(publications.status, 'processing'),
     );
-    const [moved] = outcome.ok
-      ? await tx
-          .update(publications)
-          .set({
-            status: 'published',
-            remoteProductId: outcome.remoteProductId,
-            remoteUrl: outcome.remoteUrl,
-            error: null,
-            errorStatus: null,
-            progress: null,
-            publishedAt: at,
-            updatedAt: at,
-          })
-          .where(where)
-          .returning({ id: publications.id })
-      : await tx
-          .update(publications)
-          .set({
-            // An update that failed leaves the listing as it was: still published.
-            status: job.mode === 'update' ? 'published' : 'failed',
-            error: outcome.message,
-            errorStatus: outcome.status,
-            progress: null,
-            updatedAt: at,
-          })
-          .where(where)
-          .returning({ id: publications.id });
-    if (moved) await settlePush(tx, { id: job.productId, workspaceId: job.workspaceId }, job.previous, at);
+    let moved: { id: string }[];
+    if (!outcome.ok) {
+      moved = await tx
+        .update(publications)
+        .set({
+          // An update or removal that failed leaves the listing as it was: still published.
+          status: job.mode === 'create' ? 'failed' : 'published',
+          error: outcome.failure.message,
+          errorStatus: outcome.failure.status,
+          errorCode: outcome.failure.code,
+          errorDetails: outcome.failure.details ?? null,
+          progress: null,
+          updatedAt: at,
+        })
+        .where(where)
+        .returning({ id: publications.id });
+    } else if ('removed' in outcome) {
+      moved = await tx.delete(publications).where(where).returning({ id: publications.id });
+    } else {
+      moved = await tx
+        .update(publications)
+        .set({
+          status: 'published',
+          remoteProductId: outcome.remoteProductId,
+          remoteUrl: outcome.remoteUrl,
+          error: null,
+          errorStatus: null,
+          errorCode: null,
+          errorDetails: null,
+          progress: null,
+          publishedAt: at,
+          updatedAt: at,
+        })
+        .where(where)
+        .returning({ id: publications.id });
+    }
+    if (moved.length === 0) return false;
+    const others = await tx
+      .select({ status: publications.status })
+      .from(publications)
+      .where(
+        and(
+          eq(publications.productId, job.productId),
+          eq(publications.workspaceId, job.workspaceId),
+          ne(publications.integrationId, job.integrationId),
+          inArray(publications.status, ['processing', 'published']),
+        ),
+      );
+    if (others.some((p) => p.status === 'processing')) return false;
+    // The last removal of a product being deleted: nothing of it is listed any more.
+    if (job.mode === 'remove' && outcome.ok && others.length === 0) return true;
+    await settlePush(tx, { id: job.productId, workspaceId: job.workspaceId }, job.previous, at);
+    return false;
   });
+  if (deleteProduct) {
+    await deletePrintFiles(deps, job.productId, job.workspaceId);
+    // Variants, links, print file rows, publications and schedules go with it (cascade); mockups and the design stay.
+    await deps.db
+      .delete(products)
+      .where(and(eq(products.id, job.productId), eq(products.workspaceId, job.workspaceId)));
+  }
 }
 
-/** One push job: the store's side (ShopifyService.pushRemote), then the rows. */
+/**
+ * The store's side of one push: Shopify through its service; Etsy and WooCommerce through their StorePublisher,
+ * given the listing id an earlier run recorded and a way to record a new one before anything else is sent.
+ */
+async function pushRemote(
+  deps: AppDeps,
+  job: StorePushJob,
+  jobId: string,
+  pub: PushRow,
+  product: ProductRow,
+  store: StoreRow,
+  publisher: StorePublisher | null,
+  report: (step: string) => Promise<void>,
+): Promise<Outcome> {
+  if (store.status !== 'connected' || store.verifiedAt === null) {
+    throw conflict(`${store.storeName ?? platformLabel(store.platform)} is not connected any more`);
+  }
+  if (!publisher) {
+    if (store.platform !== 'shopify') throw conflict(`${platformLabel(store.platform)} is not available yet`);
+    if (job.mode === 'remove') {
+      if (pub.remoteProductId) {
+        await report('Removing the listing');
+        await deps.shopify.removeFromStore(store, pub.remoteProductId, job.removal ?? 'archive');
+      }
+      return { ok: true, removed: true };
+    }
+    return { ok: true, ...(await deps.shopify.pushRemote(job.workspaceId, product, store, report)) };
+  }
+  const where = and(eq(publications.id, pub.id), eq(publications.jobId, jobId));
+  const ctx: PublishContext = {
+    workspaceId: job.workspaceId,
+    store,
+    product: await loadPushProduct(deps, job.workspaceId, product),
+    remoteProductId: pub.remoteProductId,
+    startedAt: pub.updatedAt,
+    saveRemoteId: async (remoteProductId) => {
+      await deps.db.update(publications).set({ remoteProductId, updatedAt: deps.now() }).where(where);
+    },
+    progress: report,
+  };
+  if (job.mode === 'create') return { ok: true, ...(await publisher.publish(ctx)) };
+  const remoteProductId = pub.remoteProductId;
+  if (job.mode === 'remove') {
+    if (remoteProductId) {
+      await report('Removing the listing');
+      await publisher.remove({ ...ctx, remoteProductId }, job.removal ?? 'archive');
+    }
+    return { ok: true, removed: true };
+  }
+  if (!remoteProductId) throw conflict(`"${product.title}" is not in ${store.storeName ?? store.externalId} yet`);
+  return { ok: true, ...(await publisher.update({ ...ctx, remoteProductId })) };
+}
+
+/** One push job: the store's side, then the rows. */
 export async function runPush(deps: AppDeps, job: JobWithMetadata<StorePushJob>): Promise<void> {
   const data = job.data;
   const pub = await publicationOf(deps, data.workspaceId, data.productId, data.integrationId);
   if (!pub || pub.jobId !== job.id || pub.status !== 'processing') return;
   let outcome: Outcome;
+  let publisher: StorePublisher | null = null;
   try {
     const product = await findProduct(deps.db, data.workspaceId, data.productId);
     const [store] = await deps.db
@@ -242,17 +406,16 @@ export async function runPush(deps: AppDeps, job: JobWithMetadata<StorePushJob>)
       .from(integrations)
       .where(and(eq(integrations.id, data.integrationId), eq(integrations.workspaceId, data.workspaceId)));
     if (!store) throw conflict('The store is no longer connected');
-    if (store.platform !== 'shopify') throw conflict(`${store.platform} is not available yet`);
+    publisher = publisherFor(deps, store.platform);
     const report = async (step: string) => {
       await deps.db
         .update(publications)
         .set({ progress: step, updatedAt: deps.now() })
         .where(and(eq(publications.id, pub.id), eq(publications.jobId, job.id)));
     };
-    const pushed = await deps.shopify.pushRemote(data.workspaceId, product, store, report);
-    outcome = { ok: true, ...pushed };
+    outcome = await pushRemote(deps, data, job.id, pub, product, store, publisher, report);
   } catch (error) {
-    outcome = { ok: false, ...failureOf(error) };
+    outcome = { ok: false, failure: failureOf(error, publisher) };
   }
   await settle(deps, data, job.id, outcome);
 }

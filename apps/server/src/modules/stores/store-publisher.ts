@@ -1,26 +1,18 @@
 import { ErrorCode, platformLabel } from '@podforge/contract';
 import { and, asc, desc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import {
-  type integrations,
-  mockups,
-  productMockups,
-  type products,
-  productVariants,
-  publications,
-} from '../../db/schema';
+import { type integrations, mockups, productMockups, type products, productVariants } from '../../db/schema';
 import { AppError, conflict } from '../../lib/errors';
 import type { Storage } from '../../storage/storage';
-import { afterListingRemoved, claimForPush, settlePush } from '../products/product-status';
 
 /**
  * One store platform's side of a push: publish (create, or finish what an earlier attempt began), update the same
  * remote product, remove it. The push path (modules/products `pushToStore`, the push job, Update in store) calls a
  * platform through this interface, so adding a platform adds a publisher, not a branch in every caller.
  *
- * `runPublish` / `runUpdate` / `runRemove` keep the bookkeeping every platform shares: the product's status
- * (processing while a push is in flight, live after, the previous status back on failure) and its `publications`
- * row (remote id recorded as soon as the store gives one, the error kept on failure).
+ * The bookkeeping every platform shares (the product's status, its `publications` row, the remote id recorded as soon
+ * as the store gives one, the error kept on failure, the job that survives a restart) is the store-push job's
+ * (modules/products/store-push.ts), the same for Shopify, Etsy and WooCommerce.
  */
 
 export type IntegrationRow = typeof integrations.$inferSelect;
@@ -48,8 +40,8 @@ export type PublishContext = {
   startedAt: Date;
   /** Records the remote id on the publication at once, before anything else is sent to the store. */
   saveRemoteId(remoteProductId: string): Promise<void>;
-  /** What the push is doing now, e.g. 'Uploading pictures (1 of 2)', for a push job to show; optional. */
-  progress?: (text: string) => void;
+  /** What the push is doing now, e.g. 'Uploading pictures (1 of 2)', shown while the push job runs. */
+  progress?: (text: string) => Promise<void>;
 };
 
 export type PublishOutcome = { remoteProductId: string; remoteUrl: string };
@@ -117,158 +109,28 @@ export function assertConnected(store: IntegrationRow) {
   }
 }
 
-const publicationOf = (workspaceId: string, productId: string, integrationId: string) =>
-  and(
-    eq(publications.productId, productId),
-    eq(publications.integrationId, integrationId),
-    eq(publications.workspaceId, workspaceId),
-  );
-
-async function contextFor(
-  deps: Deps,
-  workspaceId: string,
-  store: IntegrationRow,
-  product: PushProduct,
-): Promise<PublishContext> {
-  const where = publicationOf(workspaceId, product.id, store.id);
-  const [pub] = await deps.db.select().from(publications).where(where);
-  return {
-    workspaceId,
-    store,
-    product,
-    remoteProductId: pub?.remoteProductId ?? null,
-    startedAt: deps.now(),
-    saveRemoteId: async (remoteProductId) => {
-      await deps.db.update(publications).set({ remoteProductId, updatedAt: deps.now() }).where(where);
-    },
-  };
-}
-
-function refusalOf(publisher: StorePublisher, error: unknown): AppError {
-  const mapped = publisher.toAppError(error);
-  if (mapped instanceof AppError) return mapped;
-  return new AppError(502, ErrorCode.Upstream, `${platformLabel(publisher.platform)}: the push failed unexpectedly`);
-}
-
 /**
- * A push to one store: the product goes to processing and its publication with it, the publisher creates the
- * remote product (or finishes the one an earlier attempt recorded), then published and live. A failure puts the
- * previous status back, keeps the error on the publication and throws it as the seller should read it.
+ * What a push checks in the request, before anything is queued or sent: the store is connected and the product meets
+ * the platform's rules (Etsy's title and tag characters, its shop setup...), answered 422 with the reasons.
  */
-export async function runPublish(
+export async function assertPushable(
   deps: Deps,
   publisher: StorePublisher,
   workspaceId: string,
-  row: ProductRow,
-  previousStatus: 'draft' | 'ready' | 'live',
   store: IntegrationRow,
-): Promise<{ remoteProductId: string; remoteUrl: string }> {
-  assertConnected(store);
-  const product = await loadPushProduct(deps, workspaceId, row);
-  const problems = await publisher.problems(store, product);
-  if (problems.length > 0) {
-    throw new AppError(422, ErrorCode.Unprocessable, `${platformLabel(publisher.platform)}: ${problems.join(' ')}`);
-  }
-  const { db, now } = deps;
-  if (!(await claimForPush(db, row, now()))) throw conflict(`"${row.title}" is being pushed to a store already`);
-  await db
-    .insert(publications)
-    .values({ workspaceId, productId: row.id, integrationId: store.id, status: 'processing' })
-    .onConflictDoUpdate({
-      target: [publications.productId, publications.integrationId],
-      set: { status: 'processing', error: null, updatedAt: now() },
-    });
-  const where = publicationOf(workspaceId, row.id, store.id);
-  try {
-    const ctx = await contextFor(deps, workspaceId, store, product);
-    const outcome = await publisher.publish(ctx);
-    const at = now();
-    await db.transaction(async (tx) => {
-      await tx
-        .update(publications)
-        .set({
-          status: 'published',
-          remoteProductId: outcome.remoteProductId,
-          remoteUrl: outcome.remoteUrl,
-          error: null,
-          publishedAt: at,
-          updatedAt: at,
-        })
-        .where(where);
-      await settlePush(tx, row, previousStatus, at);
-    });
-    return outcome;
-  } catch (error) {
-    const refusal = refusalOf(publisher, error);
-    await db.transaction(async (tx) => {
-      await tx.update(publications).set({ status: 'failed', error: refusal.message, updatedAt: now() }).where(where);
-      await settlePush(tx, row, previousStatus, now());
-    });
-    throw refusal;
-  }
-}
-
-/** 'Update in store': the same remote product gets the product as it is now; its published time moves on. */
-export async function runUpdate(
-  deps: Deps,
-  publisher: StorePublisher,
-  workspaceId: string,
   row: ProductRow,
-  store: IntegrationRow,
-): Promise<{ remoteProductId: string; remoteUrl: string }> {
-  assertConnected(store);
-  const product = await loadPushProduct(deps, workspaceId, row);
-  const ctx = await contextFor(deps, workspaceId, store, product);
-  const remoteProductId = ctx.remoteProductId;
-  if (!remoteProductId) throw conflict(`"${row.title}" is not in ${store.storeName ?? store.externalId} yet`);
-  const problems = await publisher.problems(store, product);
-  if (problems.length > 0) {
-    throw new AppError(422, ErrorCode.Unprocessable, `${platformLabel(publisher.platform)}: ${problems.join(' ')}`);
-  }
-  try {
-    const outcome = await publisher.update({ ...ctx, remoteProductId });
-    const at = deps.now();
-    await deps.db
-      .update(publications)
-      .set({ status: 'published', remoteUrl: outcome.remoteUrl, error: null, publishedAt: at, updatedAt: at })
-      .where(publicationOf(workspaceId, row.id, store.id));
-    return outcome;
-  } catch (error) {
-    throw refusalOf(publisher, error);
-  }
-}
-
-/** Removes (or archives) the remote product; the publication row goes, so the product may be pushed again later. */
-export async function runRemove(
-  deps: Deps,
-  publisher: StorePublisher,
-  workspaceId: string,
-  row: ProductRow,
-  store: IntegrationRow,
-  mode: 'delete' | 'archive',
 ): Promise<void> {
   assertConnected(store);
   const product = await loadPushProduct(deps, workspaceId, row);
-  const ctx = await contextFor(deps, workspaceId, store, product);
-  const remoteProductId = ctx.remoteProductId;
-  if (remoteProductId) {
-    try {
-      await publisher.remove({ ...ctx, remoteProductId }, mode);
-    } catch (error) {
-      throw refusalOf(publisher, error);
-    }
+  const problems = await publisher.problems(store, product);
+  if (problems.length > 0) {
+    throw new AppError(422, ErrorCode.Unprocessable, `${platformLabel(publisher.platform)}: ${problems.join(' ')}`);
   }
-  await deps.db.delete(publications).where(publicationOf(workspaceId, row.id, store.id));
-  await afterListingRemoved(
-    deps.db,
-    row,
-    {
-      designId: row.designId,
-      hasMockup: product.images.length > 0,
-      title: row.title,
-      description: row.description,
-      variants: product.variants.map((v) => ({ price: Number(v.price) })),
-    },
-    deps.now(),
-  );
+}
+
+/** A store error as the seller reads it: the publisher's own words, else a plain 502 naming the platform. */
+export function refusalOf(publisher: StorePublisher, error: unknown): AppError {
+  const mapped = publisher.toAppError(error);
+  if (mapped instanceof AppError) return mapped;
+  return new AppError(502, ErrorCode.Upstream, `${platformLabel(publisher.platform)}: the push failed unexpectedly`);
 }

@@ -75,7 +75,7 @@ export class WooMedia {
     creds: WooCredentials,
     pictures: Picture[],
     srcFor: ((mockupId: string) => string) | null,
-    progress?: (message: string) => void,
+    progress?: (message: string) => Promise<void> | void,
   ): Promise<SentPictures> {
     const client = await this.client();
     const known = await this.memory(store.id);
@@ -93,7 +93,7 @@ export class WooMedia {
         }
       }
       if (creds.wordpress) {
-        progress?.(`Uploading picture ${index + 1} of ${pictures.length} to the store’s media`);
+        await progress?.(`Uploading picture ${index + 1} of ${pictures.length} to the store’s media`);
         const bytes = await picture.read();
         if (!bytes) throw new WooError(409, 'A picture of this product is missing from storage; render it again');
         const media = await client.uploadMedia(creds, {

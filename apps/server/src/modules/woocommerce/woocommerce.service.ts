@@ -404,7 +404,7 @@ export class WooCommerceService implements StorePublisher {
       }
     }
     if (productId === null) {
-      ctx.progress?.('Creating the product');
+      await ctx.progress?.('Creating the product');
       const created = await this.writeProduct(ctx, creds, null);
       productId = created.id;
       await ctx.saveRemoteId(String(productId));
@@ -448,7 +448,7 @@ export class WooCommerceService implements StorePublisher {
       const image = index >= 0 ? images[index] : undefined;
       return image ? { id: image.id } : undefined;
     };
-    ctx.progress?.('Writing variations');
+    await ctx.progress?.('Writing variations');
     const existing = await client.variations(creds, productId);
     const bySku = new Map(existing.map((v) => [v.sku, v]));
     const wanted = new Set(product.variants.map((v) => v.sku));
