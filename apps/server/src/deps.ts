@@ -10,6 +10,7 @@ import { DecodePool } from './modules/designs/decode-pool';
 import { EtsyService } from './modules/etsy/etsy.service';
 import { PrintfulSandbox } from './modules/orders/printful-sandbox';
 import { registerOrderWebhooks } from './modules/orders/shopify-webhooks';
+import { registerWooOrders } from './modules/orders/woocommerce-orders';
 import { PrintfulService } from './modules/printful/printful.service';
 import { ShopifyService } from './modules/shopify/shopify.service';
 import { ShopifyWebhookRegistry } from './modules/shopify/shopify-webhooks';
@@ -85,5 +86,7 @@ export function createDeps(options: BuildAppOptions): AppDeps {
   };
   // The orders module's topics (orders/paid, orders/cancelled, the redact topics); shopify's register in its routes.
   registerOrderWebhooks(deps.shopifyWebhooks, deps);
+  // WooCommerce's order deliveries: paid orders of Podforge products go to the printer.
+  registerWooOrders(deps);
   return deps;
 }

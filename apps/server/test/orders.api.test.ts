@@ -107,6 +107,7 @@ const orderIn = (s: Seller, status: TOrderStatus | TOrderStatus[]) => {
   );
 };
 
+// The first test of each app renders the first mockups: on a loaded machine that alone can pass the default 30 s.
 describe('a paid order becomes one Printful order and a shipped parcel', () => {
   it('sends the variant ids, quantities, prices, print file URLs and address; ships; tracking goes to the shop', async () => {
     const s = await seller('loop-shop.myshopify.com');
@@ -180,7 +181,7 @@ describe('a paid order becomes one Printful order and a shipped parcel', () => {
     expect((await s.client.get(`/api/orders?status=delivered`)).json()).toHaveLength(1);
     expect((await s.client.get(`/api/orders?status=failed`)).json()).toHaveLength(0);
     expect((await s.client.get(`/api/orders/${order.id}`)).json().id).toBe(order.id);
-  });
+  }, 120_000);
 
   it('the same webhook twice, and a crash between "created at Printful" and "saved", give one Printful order', async () => {
     const s = await seller('twice-shop.myshopify.com');
@@ -406,5 +407,5 @@ describe('confirmation after a waiting time', () => {
       shopify = (await main.deps.shopify.sandboxServer()) as FakeShopify;
       await late.close();
     }
-  });
+  }, 120_000);
 });

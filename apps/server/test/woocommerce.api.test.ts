@@ -172,7 +172,7 @@ describe('WooCommerce push', () => {
     expect(sandbox.products(host).find((p) => p.name === 'Lost Woo Tee')?.variations).toHaveLength(
       product.variants.length,
     );
-  });
+  }, 120_000);
 
   it('a push is a job: the upload answers at once, a failure shows its reason, the retry finishes the same product', async () => {
     const client = t.client();

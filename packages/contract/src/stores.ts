@@ -17,19 +17,48 @@ export const ZWooStoreUrl = z
   .transform((v) => v.replace(/\/+$/, ''));
 
 /** `POST /api/woocommerce/connect`: a real store's address and REST keys, or the built-in sandbox store. */
+const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+
 export const ZWooConnectBody = z.union([
   z.object({ sandbox: z.literal(true) }),
-  z.object({
-    storeUrl: ZWooStoreUrl,
-    consumerKey: z
-      .string()
-      .trim()
-      .regex(/^ck_[A-Za-z0-9]{8,64}$/, 'must be a WooCommerce consumer key (ck_…)'),
-    consumerSecret: z
-      .string()
-      .trim()
-      .regex(/^cs_[A-Za-z0-9]{8,64}$/, 'must be a WooCommerce consumer secret (cs_…)'),
-  }),
+  z
+    .object({
+      storeUrl: ZWooStoreUrl,
+      consumerKey: z
+        .string()
+        .trim()
+        .regex(/^ck_[A-Za-z0-9]{8,64}$/, 'must be a WooCommerce consumer key (ck_…)'),
+      consumerSecret: z
+        .string()
+        .trim()
+        .regex(/^cs_[A-Za-z0-9]{8,64}$/, 'must be a WooCommerce consumer secret (cs_…)'),
+      /**
+       * Optional: a WordPress user (who may upload files) and one of its application passwords, so pictures are
+       * uploaded to the store's media library; WooCommerce's keys do not open WordPress's `/wp/v2/media`.
+       */
+      wpUsername: z.preprocess(blankToUndefined, z.string().trim().min(1).max(60).optional()),
+      wpAppPassword: z.preprocess(
+        blankToUndefined,
+        z
+          .string()
+          .transform((v) => v.replace(/\s+/g, ''))
+          .pipe(
+            z
+              .string()
+              .regex(
+                /^[A-Za-z0-9]{24}$/,
+                'must be a WordPress application password (24 letters and digits, as Users > Profile shows it)',
+              ),
+          )
+          .optional(),
+      ),
+    })
+    .superRefine((body, ctx) => {
+      if (body.wpUsername && !body.wpAppPassword)
+        ctx.addIssue({ code: 'custom', path: ['wpAppPassword'], message: 'is needed with the WordPress username' });
+      if (body.wpAppPassword && !body.wpUsername)
+        ctx.addIssue({ code: 'custom', path: ['wpUsername'], message: 'is needed with the application password' });
+    }),
 ]);
 export type TWooConnectBody = z.infer<typeof ZWooConnectBody>;
 

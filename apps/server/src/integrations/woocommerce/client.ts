@@ -19,7 +19,23 @@ export class WooError extends Error {
   }
 }
 
-export type WooCredentials = { storeUrl: string; consumerKey: string; consumerSecret: string };
+/**
+ * WooCommerce's consumer keys authenticate its own routes (`/wc/v3/`) only; WordPress's routes (`/wp/v2/media`)
+ * take a WordPress user's application password, also as Basic auth (woocommerce/woocommerce#19730,
+ * woocommerce/woocommerce-rest-api#123). Optional: without it pictures go by URL.
+ */
+export type WpCredentials = { username: string; appPassword: string };
+export type WooCredentials = {
+  storeUrl: string;
+  consumerKey: string;
+  consumerSecret: string;
+  wordpress?: WpCredentials | null;
+};
+/** A WordPress media item (the attachment's id is what `images[].id` and a variation's `image.id` take). */
+export type WpMedia = { id: number; source_url: string; media_type: string; mime_type: string };
+export type WpUser = { id: number; name: string; capabilities?: Record<string, boolean> };
+export type WooOrder = { id: number; status: string; number?: string };
+export type WooOrderNote = { id: number; note: string; customer_note: boolean };
 export type WooImageInput = { id?: number; src?: string };
 export type WooProductInput = {
   name: string;
@@ -91,9 +107,46 @@ export class WooClient {
     return (this.options.baseFor?.(storeUrl) ?? storeUrl).replace(/\/+$/, '');
   }
 
-  async request<T>(creds: WooCredentials, method: string, path: string, body?: unknown): Promise<T> {
-    const url = `${this.base(creds.storeUrl)}/wp-json/wc/v3${path}`;
-    const auth = Buffer.from(`${creds.consumerKey}:${creds.consumerSecret}`).toString('base64');
+  request<T>(creds: WooCredentials, method: string, path: string, body?: unknown): Promise<T> {
+    const json = body !== undefined ? { body: JSON.stringify(body), contentType: 'application/json' } : undefined;
+    return this.send<T>(creds.storeUrl, `/wp-json/wc/v3${path}`, method, {
+      user: creds.consumerKey,
+      password: creds.consumerSecret,
+      label: 'WooCommerce',
+      ...(json ? { payload: json } : {}),
+    });
+  }
+
+  /** A WordPress route (`/wp/v2/...`) as the WordPress user of the application password. */
+  private wpRequest<T>(
+    creds: WooCredentials,
+    method: string,
+    path: string,
+    payload?: { body: Buffer | string; contentType: string; headers?: Record<string, string> },
+  ): Promise<T> {
+    if (!creds.wordpress) throw new WooError(400, 'No WordPress application password was given for this store');
+    return this.send<T>(creds.storeUrl, `/wp-json/wp/v2${path}`, method, {
+      user: creds.wordpress.username,
+      // WordPress shows application passwords in groups of four and ignores the spaces.
+      password: creds.wordpress.appPassword.replace(/\s+/g, ''),
+      label: 'WordPress',
+      ...(payload ? { payload } : {}),
+    });
+  }
+
+  private async send<T>(
+    storeUrl: string,
+    path: string,
+    method: string,
+    opts: {
+      user: string;
+      password: string;
+      label: string;
+      payload?: { body: Buffer | string; contentType: string; headers?: Record<string, string> };
+    },
+  ): Promise<T> {
+    const url = `${this.base(storeUrl)}${path}`;
+    const auth = Buffer.from(`${opts.user}:${opts.password}`).toString('base64');
     let response: Response;
     try {
       response = await this.fetchImpl(url, {
@@ -101,24 +154,70 @@ export class WooClient {
         headers: {
           Authorization: `Basic ${auth}`,
           Accept: 'application/json',
-          ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+          ...(opts.payload ? { 'Content-Type': opts.payload.contentType, ...opts.payload.headers } : {}),
         },
-        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+        ...(opts.payload
+          ? { body: typeof opts.payload.body === 'string' ? opts.payload.body : new Uint8Array(opts.payload.body) }
+          : {}),
       });
     } catch {
-      throw new WooError(502, `${new URL(creds.storeUrl).host} could not be reached`);
+      throw new WooError(502, `${new URL(storeUrl).host} could not be reached`);
     }
     const json = (await response.json().catch(() => null)) as (T & { code?: unknown; message?: unknown }) | null;
     if (!response.ok) {
       const message = typeof json?.message === 'string' ? json.message : `HTTP ${response.status}`;
       throw new WooError(
         response.status,
-        `WooCommerce: ${message}`.slice(0, 300),
+        `${opts.label}: ${message}`.slice(0, 300),
         typeof json?.code === 'string' ? json.code : undefined,
       );
     }
-    if (json === null) throw new WooError(502, 'WooCommerce sent an unreadable answer');
+    if (json === null) throw new WooError(502, `${opts.label} sent an unreadable answer`);
     return json;
+  }
+
+  /** The application password's user, with its capabilities (`context=edit`, which a user may read of itself). */
+  wpMe(creds: WooCredentials) {
+    return this.wpRequest<WpUser>(creds, 'GET', '/users/me?context=edit');
+  }
+
+  /**
+   * Uploads a picture to the store's media library: the file as the raw body, its type in Content-Type and its
+   * name in Content-Disposition (WordPress's attachments controller refuses a body without either).
+   */
+  uploadMedia(creds: WooCredentials, file: { bytes: Buffer; filename: string; contentType: string }) {
+    return this.wpRequest<WpMedia>(creds, 'POST', '/media', {
+      body: file.bytes,
+      contentType: file.contentType,
+      headers: { 'Content-Disposition': `attachment; filename="${file.filename.replace(/["\\\r\n]/g, '')}"` },
+    });
+  }
+
+  /** A media item, or null when the store no longer has it. */
+  async getMedia(creds: WooCredentials, id: number): Promise<WpMedia | null> {
+    try {
+      return await this.wpRequest<WpMedia>(creds, 'GET', `/media/${id}?context=edit`);
+    } catch (error) {
+      if (error instanceof WooError && error.status === 404) return null;
+      throw error;
+    }
+  }
+
+  getOrder(creds: WooCredentials, id: number) {
+    return this.request<WooOrder>(creds, 'GET', `/orders/${id}`);
+  }
+
+  updateOrder(creds: WooCredentials, id: number, input: { status: string }) {
+    return this.request<WooOrder>(creds, 'PUT', `/orders/${id}`, input);
+  }
+
+  orderNotes(creds: WooCredentials, id: number) {
+    return this.request<WooOrderNote[]>(creds, 'GET', `/orders/${id}/notes`);
+  }
+
+  /** An order note; `customer_note: true` shows it to the customer and emails it to them. */
+  addOrderNote(creds: WooCredentials, id: number, input: { note: string; customer_note: boolean }) {
+    return this.request<WooOrderNote>(creds, 'POST', `/orders/${id}/notes`, input);
   }
 
   /** The site's name from the WordPress index (public), for the store's label. */
@@ -191,6 +290,10 @@ export class WooClient {
       }
     }
     return done;
+  }
+
+  deleteWebhook(creds: WooCredentials, id: number) {
+    return this.request<{ id: number }>(creds, 'DELETE', `/webhooks/${id}?force=true`);
   }
 
   createWebhook(creds: WooCredentials, input: { name: string; topic: string; deliveryUrl: string; secret: string }) {

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -13,6 +13,14 @@ import type { AddressInfo } from 'node:net';
  * cannot fetch refuses the product, `woocommerce_product_image_upload_error`). Webhooks are signed as WooCommerce
  * signs them: base64 HMAC-SHA256 of the raw body with the webhook's secret in `X-WC-Webhook-Signature`.
  *
+ * WordPress's own routes beside it: `/wp-json/wp/v2/users/me` and `/wp-json/wp/v2/media`, authenticated only by a
+ * WordPress user's application password (Basic auth; consumer keys are not accepted there, as on a real site), the
+ * upload as WordPress's attachments controller takes it (the raw file with Content-Type and Content-Disposition, or
+ * multipart `file`; images only), answering the attachment's `id` and `source_url`, which products' `images[].id`
+ * and variations' `image.id` then take (an id that is not an image attachment is refused). Orders: a buyer's order
+ * (`placeOrder`) with its shipping address and lines, `order.created` / `order.updated` deliveries, and the order
+ * routes fulfilment uses (read, status update, notes).
+ *
  * Its state is one JSON value (`snapshot()`) handed to `persist` after every change (the sandbox keeps it in the
  * database); downloaded picture bytes go to `images` under their id.
  */
@@ -26,9 +34,99 @@ export type WooFakeState = {
       keys: { consumer_key: string; consumer_secret: string }[];
       products: Record<string, WooFakeProduct>;
       webhooks: { id: number; topic: string; delivery_url: string; secret: string; status: string }[];
-      orders: { id: number; number: string; total: string; currency: string; line_items: unknown[] }[];
+      orders: WooFakeOrder[];
+      /** WordPress users with application passwords (SHA-256 of the password without spaces). */
+      users?: { id: number; username: string; uploadFiles: boolean; appPasswords: string[] }[];
+      /** Attachments (uploaded or downloaded by URL), by id. */
+      media?: Record<string, WooFakeMedia>;
     }
   >;
+};
+
+export type WooFakeMedia = { id: number; source_url: string; mime_type: string; media_type: 'image'; author: number };
+export type WooFakeAddress = {
+  first_name: string;
+  last_name: string;
+  address_1: string;
+  address_2: string;
+  city: string;
+  state: string;
+  postcode: string;
+  country: string;
+  phone?: string;
+};
+export type WooFakeOrder = {
+  id: number;
+  number: string;
+  total: string;
+  currency: string;
+  status?: string;
+  customer_id?: number;
+  date_created?: string;
+  date_created_gmt?: string;
+  date_paid_gmt?: string | null;
+  shipping?: WooFakeAddress;
+  line_items: {
+    id: number;
+    name?: string;
+    product_id?: number;
+    variation_id?: number;
+    sku: string;
+    quantity: number;
+    price: number;
+    total: string;
+  }[];
+  notes?: { id: number; note: string; customer_note: boolean; date_created: string }[];
+};
+
+const IMAGE_TYPES: Record<string, string> = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+};
+/** The image type from the bytes (WordPress checks the real type of an upload, not its name). */
+const sniffImage = (bytes: Buffer): string | null => {
+  if (bytes.length >= 8 && bytes.readUInt32BE(0) === 0x89504e47) return 'png';
+  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpg';
+  if (bytes.subarray(0, 4).toString('latin1') === 'GIF8') return 'gif';
+  if (bytes.subarray(0, 4).toString('latin1') === 'RIFF' && bytes.subarray(8, 12).toString('latin1') === 'WEBP')
+    return 'webp';
+  return null;
+};
+const ALLOWED_EXT = /\.(png|jpe?g|gif|webp)$/i;
+export const appPasswordHash = (password: string) =>
+  createHash('sha256').update(password.replace(/\s+/g, '')).digest('hex');
+
+/** `Content-Disposition: attachment; filename="a.png"` (or `filename=a.png`) -> the name, as WordPress reads it. */
+const dispositionFilename = (header: string): string | null => {
+  const m = /filename\*?=(?:"([^"]*)"|([^;\s]+))/i.exec(header);
+  const name = (m?.[1] ?? m?.[2] ?? '').trim();
+  return name ? decodeURIComponent(name.replace(/^UTF-8''/i, '')) : null;
+};
+
+/** The `file` part of a multipart body: its name and bytes. */
+const multipartFile = (raw: Buffer, contentType: string): { filename: string; bytes: Buffer } | null => {
+  const boundary = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType);
+  const b = boundary?.[1] ?? boundary?.[2];
+  if (!b) return null;
+  const delimiter = Buffer.from(`--${b}`);
+  let start = raw.indexOf(delimiter);
+  while (start >= 0) {
+    const next = raw.indexOf(delimiter, start + delimiter.length);
+    if (next < 0) break;
+    const part = raw.subarray(start + delimiter.length + 2, next - 2);
+    const headEnd = part.indexOf('\r\n\r\n');
+    if (headEnd >= 0) {
+      const head = part.subarray(0, headEnd).toString('utf8');
+      if (/name="file"/i.test(head)) {
+        const filename = /filename="([^"]*)"/i.exec(head)?.[1] ?? '';
+        return { filename, bytes: part.subarray(headEnd + 4) };
+      }
+    }
+    start = next;
+  }
+  return null;
 };
 
 type Attribute = { id: 0; name: string; position: number; visible: boolean; variation: boolean; options: string[] };
@@ -67,7 +165,14 @@ export type FakeWooOptions = {
   /** How the store downloads a picture by URL (the global fetch by default). */
   fetchImage?: (src: string) => Promise<Buffer | null>;
   /** Stores that exist at start (host -> keys); the sandbox adds its own with `createStore`. */
-  stores?: { host: string; name?: string; consumerKey: string; consumerSecret: string }[];
+  stores?: {
+    host: string;
+    name?: string;
+    consumerKey: string;
+    consumerSecret: string;
+    /** WordPress users with an application password (as WordPress shows it, spaces allowed). */
+    users?: { username: string; appPassword: string; uploadFiles?: boolean }[];
+  }[];
   now?: () => number;
 };
 
@@ -76,14 +181,37 @@ export type FakeWoo = {
   /** The client's base URL for a store's https address. */
   baseFor(storeUrl: string): string;
   createStore(host: string, name: string): { consumerKey: string; consumerSecret: string };
+  /** A WordPress user of the store (made if new) and a new application password for it, as WordPress shows it. */
+  createAppPassword(host: string, username: string, options?: { uploadFiles?: boolean }): string;
   products(host: string): WooFakeProduct[];
+  media(host: string): WooFakeMedia[];
+  /** The seller deletes an attachment from the media library. */
+  deleteMedia(host: string, id: number): void;
+  orders(host: string): WooFakeOrder[];
   webhooks(host: string): WooFakeState['stores'][string]['webhooks'];
   snapshot(): WooFakeState;
-  /** A buyer's order: sends `order.created` to every active webhook of that topic, signed; the delivery answers. */
+  /**
+   * A buyer's order (paid: 'processing' unless said otherwise): sends `order.created` to every active webhook of
+   * that topic, signed; the delivery answers. A line's product, variation, name and price come from the store's
+   * variation with that SKU when there is one.
+   */
   placeOrder(
     host: string,
-    order: { lineItems: { sku: string; quantity: number; price: string }[]; currency?: string },
-  ): Promise<{ orderId: number; deliveries: { url: string; status: number }[] }>;
+    order: {
+      lineItems: { sku: string; quantity: number; price?: string; name?: string }[];
+      currency?: string;
+      status?: string;
+      shipping?: Partial<WooFakeAddress>;
+    },
+  ): Promise<{ orderId: number; deliveries: { url: string; status: number; deliveryId: string }[] }>;
+  /** The store changes an order's status (payment taken, cancelled...) and sends `order.updated`. */
+  setOrderStatus(
+    host: string,
+    orderId: number,
+    status: string,
+  ): Promise<{ deliveries: { url: string; status: number; deliveryId: string }[] }>;
+  /** The next delivery is sent twice with the same X-WC-Webhook-Delivery-ID (a retried delivery). */
+  duplicateNextDelivery(): void;
   /** The next product create is applied, then answers 500 (a lost answer). */
   failNextCreateAfterCreating(): void;
   calls: { method: string; path: string; status: number }[];
@@ -112,6 +240,8 @@ class WooRefusal extends Error {
   }
 }
 
+const ORDER_STATUSES = ['pending', 'processing', 'on-hold', 'completed', 'cancelled', 'refunded', 'failed', 'trash'];
+
 export const wooSignature = (body: string, secret: string) =>
   createHmac('sha256', secret).update(body, 'utf8').digest('base64');
 
@@ -137,6 +267,39 @@ export async function startFakeWooCommerce(options: FakeWooOptions = {}): Promis
   const persist = async () => options.persist?.(structuredClone(state));
   const stamp = () => new Date(now()).toISOString().slice(0, 19);
 
+  function addAppPassword(host: string, username: string, password: string, uploadFiles: boolean) {
+    const store = state.stores[host];
+    if (!store) throw new Error(`No store ${host}`);
+    store.users ??= [];
+    let user = store.users.find((u) => u.username === username);
+    if (!user) {
+      user = { id: id(), username, uploadFiles, appPasswords: [] };
+      store.users.push(user);
+    }
+    user.uploadFiles = uploadFiles;
+    user.appPasswords.push(appPasswordHash(password));
+  }
+
+  /**
+   * WordPress's application-password check for `/wp/v2/` routes [SRC wp-includes/user.php
+   * wp_authenticate_application_password, as we read it]: an unknown user and a wrong password are refused with
+   * their own codes; WooCommerce's consumer keys mean nothing here, so they fail as an unknown user.
+   */
+  const wpUser = (req: http.IncomingMessage, host: string) => {
+    const store = state.stores[host];
+    const header = String(req.headers.authorization ?? '');
+    if (!store || !header.startsWith('Basic ')) return null;
+    const decoded = Buffer.from(header.slice(6), 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    const username = decoded.slice(0, colon);
+    const user = (store.users ?? []).find((u) => u.username === username);
+    if (!user)
+      throw new WooRefusal(401, 'invalid_username', 'Unknown username. Check again or try your email address.');
+    if (!user.appPasswords.includes(appPasswordHash(decoded.slice(colon + 1))))
+      throw new WooRefusal(401, 'incorrect_password', 'The provided password is an invalid application password.');
+    return user;
+  };
+
   const createStore = (host: string, name: string) => {
     const keys = {
       consumer_key: `ck_${randomBytes(20).toString('hex')}`,
@@ -150,6 +313,7 @@ export async function startFakeWooCommerce(options: FakeWooOptions = {}): Promis
   for (const s of options.stores ?? []) {
     state.stores[s.host] ??= { name: s.name ?? s.host, keys: [], products: {}, webhooks: [], orders: [] };
     state.stores[s.host]?.keys.push({ consumer_key: s.consumerKey, consumer_secret: s.consumerSecret });
+    for (const u of s.users ?? []) addAppPassword(s.host, u.username, u.appPassword, u.uploadFiles !== false);
   }
 
   const authStore = (req: http.IncomingMessage, host: string) => {
@@ -190,15 +354,39 @@ export async function startFakeWooCommerce(options: FakeWooOptions = {}): Promis
       );
     const imageId = id();
     await images.put(imageId, bytes);
-    return { id: imageId, src: `${base}/${host}/wp-content/uploads/${imageId}.png`, name: `${imageId}.png`, position };
+    const url = `${base}/${host}/wp-content/uploads/${imageId}.png`;
+    const store = state.stores[host];
+    if (store) {
+      store.media ??= {};
+      store.media[String(imageId)] = {
+        id: imageId,
+        source_url: url,
+        mime_type: 'image/png',
+        media_type: 'image',
+        author: 0,
+      };
+    }
+    return { id: imageId, src: url, name: `${imageId}.png`, position };
+  };
+
+  /** `images[].id` / `image.id`: an image attachment of this store, else refused as WooCommerce refuses it. */
+  const attachment = (host: string, value: unknown, position: number, code: string): WooImage => {
+    const media = state.stores[host]?.media?.[String(Number(value))];
+    if (media?.media_type !== 'image') throw new WooRefusal(400, code, `#${String(value)} is an invalid image ID.`);
+    const name = media.source_url.split('/').pop() ?? `${media.id}`;
+    return { id: media.id, src: media.source_url, name, position };
   };
 
   const readImages = async (host: string, p: WooFakeProduct, list: unknown) => {
     if (!Array.isArray(list)) return;
     const out: WooImage[] = [];
     for (const [i, entry] of (list as Record<string, unknown>[]).entries()) {
-      const known = p.images.find((x) => x.id === Number(entry.id));
-      out.push(known ? { ...known, position: i } : await sideload(host, entry.src, i));
+      const given = entry.id !== undefined && entry.id !== null && Number(entry.id) !== 0;
+      out.push(
+        given
+          ? attachment(host, entry.id, i, 'woocommerce_product_invalid_image_id')
+          : await sideload(host, entry.src, i),
+      );
     }
     p.images = out;
   };
@@ -304,13 +492,87 @@ export async function startFakeWooCommerce(options: FakeWooOptions = {}): Promis
       const img = body.image as Record<string, unknown> | null;
       if (img === null) v.image = null;
       else {
-        const known = p.images.find((x) => x.id === Number(img.id));
-        v.image = known ?? (await sideload(host, img.src, 0));
+        const given = img.id !== undefined && img.id !== null && Number(img.id) !== 0;
+        v.image = given
+          ? attachment(host, img.id, 0, 'woocommerce_variation_invalid_image_id')
+          : await sideload(host, img.src, 0);
       }
     }
     if (body.manage_stock !== undefined) v.manage_stock = body.manage_stock === true;
     if (body.status !== undefined) v.status = String(body.status);
   };
+
+  /** WordPress's routes: the application password's user, and the media library. */
+  async function wordpress(req: http.IncomingMessage, url: URL, res: http.ServerResponse, host: string, p: string) {
+    const store = state.stores[host];
+    if (!store) throw new WooRefusal(404, 'rest_no_route', 'No route was found matching the URL and request method.');
+    const method = req.method ?? 'GET';
+    const user = wpUser(req, host);
+    if (method === 'GET' && p === '/users/me') {
+      if (!user) throw new WooRefusal(401, 'rest_not_logged_in', 'You are not currently logged in.');
+      const capabilities = { read: true, upload_files: user.uploadFiles, edit_posts: user.uploadFiles };
+      return send(res, 200, {
+        id: user.id,
+        name: user.username,
+        slug: user.username,
+        ...(url.searchParams.get('context') === 'edit' ? { username: user.username, capabilities } : {}),
+      });
+    }
+    const one = /^\/media\/(\d+)$/.exec(p);
+    if (method === 'GET' && one) {
+      if (!user && url.searchParams.get('context') === 'edit')
+        throw new WooRefusal(401, 'rest_forbidden_context', 'Sorry, you are not allowed to edit this post.');
+      const media = store.media?.[one[1] ?? ''];
+      if (!media) throw new WooRefusal(404, 'rest_post_invalid_id', 'Invalid post ID.');
+      return send(res, 200, media);
+    }
+    if (method === 'POST' && p === '/media') {
+      if (!user)
+        throw new WooRefusal(401, 'rest_cannot_create', 'Sorry, you are not allowed to upload media on this site.');
+      if (!user.uploadFiles)
+        throw new WooRefusal(403, 'rest_cannot_create', 'Sorry, you are not allowed to upload media on this site.');
+      const raw = await readRaw(req);
+      const contentType = String(req.headers['content-type'] ?? '');
+      let file: { filename: string; bytes: Buffer } | null;
+      if (/^multipart\/form-data/i.test(contentType)) {
+        file = multipartFile(raw, contentType);
+        if (!file) throw new WooRefusal(400, 'rest_upload_no_data', 'No data supplied.');
+      } else {
+        if (raw.length === 0) throw new WooRefusal(400, 'rest_upload_no_data', 'No data supplied.');
+        if (!contentType) throw new WooRefusal(400, 'rest_upload_no_content_type', 'No Content-Type supplied.');
+        const disposition = String(req.headers['content-disposition'] ?? '');
+        if (!disposition)
+          throw new WooRefusal(400, 'rest_upload_no_content_disposition', 'No Content-Disposition supplied.');
+        const filename = dispositionFilename(disposition);
+        if (!filename)
+          throw new WooRefusal(
+            400,
+            'rest_upload_invalid_disposition',
+            'Invalid Content-Disposition supplied. Content-Disposition needs to be formatted as `attachment; filename="image.png"` or similar.',
+          );
+        file = { filename, bytes: raw };
+      }
+      // wp_handle_sideload refuses a type the site does not allow (SVG by default), answered as a 500 by the
+      // attachments controller; an image's real type comes from its bytes.
+      const kind = sniffImage(file.bytes);
+      if (!ALLOWED_EXT.test(file.filename) || !kind)
+        throw new WooRefusal(500, 'rest_upload_sideload_error', 'Sorry, you are not allowed to upload this file type.');
+      const mediaId = id();
+      await images.put(mediaId, file.bytes);
+      const media: WooFakeMedia = {
+        id: mediaId,
+        source_url: `${base}/${host}/wp-content/uploads/${mediaId}.${kind}`,
+        mime_type: IMAGE_TYPES[kind] ?? 'image/png',
+        media_type: 'image',
+        author: user.id,
+      };
+      store.media ??= {};
+      store.media[String(mediaId)] = media;
+      await persist();
+      return send(res, 201, { ...media, title: { rendered: file.filename.replace(/\.[^.]+$/, '') } });
+    }
+    throw new WooRefusal(404, 'rest_no_route', 'No route was found matching the URL and request method.');
+  }
 
   async function route(req: http.IncomingMessage, url: URL, res: http.ServerResponse) {
     const m = /^\/([a-z0-9.-]+)(\/.*)$/.exec(url.pathname);
@@ -318,14 +580,15 @@ export async function startFakeWooCommerce(options: FakeWooOptions = {}): Promis
     const host = m[1] ?? '';
     const path = m[2] ?? '';
     const method = req.method ?? 'GET';
-    const upload = /^\/wp-content\/uploads\/(\d+)\.png$/.exec(path);
+    const upload = /^\/wp-content\/uploads\/(\d+)\.(png|jpg|gif|webp)$/.exec(path);
     if (method === 'GET' && upload) {
       const bytes = await images.get(Number(upload[1]));
       if (!bytes) return send(res, 404, { code: 'not_found' });
-      res.writeHead(200, { 'Content-Type': 'image/png' });
+      res.writeHead(200, { 'Content-Type': IMAGE_TYPES[upload[2] ?? 'png'] ?? 'application/octet-stream' });
       res.end(bytes);
       return;
     }
+    if (path.startsWith('/wp-json/wp/v2/')) return wordpress(req, url, res, host, path.slice('/wp-json/wp/v2'.length));
     if (method === 'GET' && path === '/wp-json/') {
       const store = state.stores[host];
       if (!store) throw new WooRefusal(404, 'rest_no_route', 'Not found');
@@ -476,6 +739,32 @@ export async function startFakeWooCommerce(options: FakeWooOptions = {}): Promis
         return send(res, 200, out);
       }
     }
+    const om = /^\/orders\/(\d+)(\/notes)?$/.exec(p);
+    if (om) {
+      const order = store.orders.find((o) => o.id === Number(om[1]));
+      if (!order) throw new WooRefusal(404, 'woocommerce_rest_shop_order_invalid_id', 'Invalid ID.');
+      if (!om[2] && method === 'GET') return send(res, 200, orderView(host, order));
+      if (!om[2] && (method === 'PUT' || method === 'POST')) {
+        if (body.status !== undefined) {
+          const status = String(body.status);
+          if (!ORDER_STATUSES.includes(status))
+            throw new WooRefusal(400, 'rest_invalid_param', 'Invalid parameter(s): status');
+          order.status = status;
+        }
+        await persist();
+        return send(res, 200, orderView(host, order));
+      }
+      if (om[2] && method === 'GET') return send(res, 200, [...(order.notes ?? [])].reverse());
+      if (om[2] && method === 'POST') {
+        if (typeof body.note !== 'string' || !body.note)
+          throw new WooRefusal(400, 'rest_missing_callback_param', 'Missing parameter(s): note');
+        const note = { id: id(), note: body.note, customer_note: body.customer_note === true, date_created: stamp() };
+        order.notes ??= [];
+        order.notes.push(note);
+        await persist();
+        return send(res, 201, { ...note, author: 'system' });
+      }
+    }
     if (method === 'POST' && p === '/webhooks') {
       const topic = String(body.topic ?? '');
       const delivery = String(body.delivery_url ?? '');
@@ -502,6 +791,44 @@ export async function startFakeWooCommerce(options: FakeWooOptions = {}): Promis
     }
     throw new WooRefusal(404, 'rest_no_route', 'No route was found matching the URL and request method.');
   }
+
+  const orderView = (host: string, o: WooFakeOrder) => ({
+    ...o,
+    notes: undefined,
+    status: o.status ?? 'processing',
+    _links: { self: [{ href: `https://${host}/wp-json/wc/v3/orders/${o.id}` }] },
+  });
+
+  let duplicateNext = false;
+  /** Sends a topic's payload to every active webhook of that topic, signed as WooCommerce signs it. */
+  const deliver = async (host: string, topic: string, payload: string) => {
+    const store = state.stores[host];
+    const deliveries: { url: string; status: number; deliveryId: string }[] = [];
+    const times = duplicateNext ? 2 : 1;
+    duplicateNext = false;
+    for (const hook of (store?.webhooks ?? []).filter((w) => w.topic === topic && w.status === 'active')) {
+      const deliveryId = randomUUID();
+      for (let i = 0; i < times; i++) {
+        const r = await fetch(hook.delivery_url, {
+          method: 'POST',
+          headers: {
+            'Content-Type': 'application/json',
+            'X-WC-Webhook-Source': `https://${host}/`,
+            'X-WC-Webhook-Topic': topic,
+            'X-WC-Webhook-Resource': topic.split('.')[0] ?? '',
+            'X-WC-Webhook-Event': topic.split('.')[1] ?? '',
+            'X-WC-Webhook-Signature': wooSignature(payload, hook.secret),
+            'X-WC-Webhook-ID': String(hook.id),
+            'X-WC-Webhook-Delivery-ID': deliveryId,
+          },
+          body: payload,
+        }).catch(() => null);
+        await r?.body?.cancel();
+        deliveries.push({ url: hook.delivery_url, status: r?.status ?? 0, deliveryId });
+      }
+    }
+    return deliveries;
+  };
 
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -530,50 +857,103 @@ export async function startFakeWooCommerce(options: FakeWooOptions = {}): Promis
       void persist();
       return keys;
     },
+    createAppPassword: (host, username, opts = {}) => {
+      // WordPress shows a new application password once, as six groups of four.
+      const password = (
+        randomBytes(18)
+          .toString('base64')
+          .replace(/[^A-Za-z0-9]/g, 'x')
+          .slice(0, 24)
+          .match(/.{4}/g) ?? []
+      ).join(' ');
+      addAppPassword(host, username, password, opts.uploadFiles !== false);
+      void persist();
+      return password;
+    },
     products: (host) => Object.values(state.stores[host]?.products ?? {}),
+    media: (host) => Object.values(state.stores[host]?.media ?? {}),
+    deleteMedia: (host, mediaId) => {
+      delete state.stores[host]?.media?.[String(mediaId)];
+      void persist();
+    },
+    orders: (host) => state.stores[host]?.orders ?? [],
     webhooks: (host) => state.stores[host]?.webhooks ?? [],
     snapshot: () => structuredClone(state),
     async placeOrder(host, order) {
       const store = state.stores[host];
       if (!store) throw new Error(`No store ${host}`);
-      const total = order.lineItems.reduce((sum, l) => sum + Number(l.price) * l.quantity, 0).toFixed(2);
-      const record = {
-        id: id(),
-        number: '',
-        total,
-        currency: order.currency ?? 'USD',
-        line_items: order.lineItems.map((l) => ({
+      const lines = order.lineItems.map((l) => {
+        for (const p of Object.values(store.products)) {
+          const v = p.variations.find((x) => x.sku === l.sku);
+          if (v) {
+            const options = v.attributes.map((a) => a.option).join(', ');
+            return {
+              id: id(),
+              name: `${p.name}${options ? ` - ${options}` : ''}`,
+              product_id: p.id,
+              variation_id: v.id,
+              sku: l.sku,
+              quantity: l.quantity,
+              price: Number(l.price ?? v.regular_price),
+              total: (Number(l.price ?? v.regular_price) * l.quantity).toFixed(2),
+            };
+          }
+        }
+        const price = Number(l.price ?? '0');
+        return {
           id: id(),
+          name: l.name ?? l.sku,
+          product_id: 0,
+          variation_id: 0,
           sku: l.sku,
           quantity: l.quantity,
-          price: Number(l.price),
-          total: (Number(l.price) * l.quantity).toFixed(2),
-        })),
+          price,
+          total: (price * l.quantity).toFixed(2),
+        };
+      });
+      const total = lines.reduce((sum, l) => sum + Number(l.total), 0).toFixed(2);
+      const status = order.status ?? 'processing';
+      const record: WooFakeOrder = {
+        id: id(),
+        number: '',
+        status,
+        total,
+        currency: order.currency ?? 'USD',
+        customer_id: 0,
+        date_created: stamp(),
+        date_created_gmt: stamp(),
+        date_paid_gmt: ['processing', 'completed'].includes(status) ? stamp() : null,
+        shipping: {
+          first_name: 'Ada',
+          last_name: 'Buyer',
+          address_1: '19749 Dearborn St',
+          address_2: '',
+          city: 'Chatsworth',
+          state: 'CA',
+          postcode: '91311',
+          country: 'US',
+          phone: '',
+          ...order.shipping,
+        },
+        line_items: lines,
+        notes: [],
       };
       record.number = String(record.id);
       store.orders.push(record);
       await persist();
-      const payload = JSON.stringify({ ...record, status: 'processing', date_created: stamp() });
-      const deliveries: { url: string; status: number }[] = [];
-      for (const hook of store.webhooks.filter((w) => w.topic === 'order.created' && w.status === 'active')) {
-        const r = await fetch(hook.delivery_url, {
-          method: 'POST',
-          headers: {
-            'Content-Type': 'application/json',
-            'X-WC-Webhook-Source': `https://${host}/`,
-            'X-WC-Webhook-Topic': 'order.created',
-            'X-WC-Webhook-Resource': 'order',
-            'X-WC-Webhook-Event': 'created',
-            'X-WC-Webhook-Signature': wooSignature(payload, hook.secret),
-            'X-WC-Webhook-ID': String(hook.id),
-            'X-WC-Webhook-Delivery-ID': randomUUID(),
-          },
-          body: payload,
-        }).catch(() => null);
-        await r?.body?.cancel();
-        deliveries.push({ url: hook.delivery_url, status: r?.status ?? 0 });
-      }
+      const deliveries = await deliver(host, 'order.created', JSON.stringify(orderView(host, record)));
       return { orderId: record.id, deliveries };
+    },
+    async setOrderStatus(host, orderId, status) {
+      const order = state.stores[host]?.orders.find((o) => o.id === orderId);
+      if (!order) throw new Error(`No order ${orderId}`);
+      order.status = status;
+      if (['processing', 'completed'].includes(status)) order.date_paid_gmt ??= stamp();
+      await persist();
+      return { deliveries: await deliver(host, 'order.updated', JSON.stringify(orderView(host, order))) };
+    },
+    duplicateNextDelivery: () => {
+      duplicateNext = true;
     },
     failNextCreateAfterCreating: () => {
       failCreate = true;

@@ -408,6 +408,17 @@ export async function fulfilInStore(deps: AppDeps, orderId: string) {
   if (!store?.accessTokenEnc || store.status !== 'connected') {
     throw new OrderProblem('The store is not connected: the tracking could not be sent to it');
   }
+  if (store.platform === 'woocommerce') {
+    // WooCommerce has no fulfilment object: the tracking goes as a note the customer is sent, then the order
+    // is marked completed (woocommerce-rest-api-docs v3: order notes, orders).
+    const id = await deps.woocommerce.fulfilOrder(store, order.remoteOrderId, {
+      carrier: order.carrier,
+      number: order.trackingNumber,
+      url: order.trackingUrl,
+    });
+    await deps.db.update(orders).set({ storeFulfillmentId: id, updatedAt: deps.now() }).where(eq(orders.id, order.id));
+    return;
+  }
   const token = deps.cipher.decrypt(store.accessTokenEnc);
   const client = await deps.shopify.getClient();
   const open = (await fulfillmentOrders(client, store.externalId, token, order.remoteOrderId)).filter((f) =>

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { ErrorCode, ZIntegrationIdParams, ZWooConnectBody } from '@podforge/contract';
+import { ErrorCode, ZIntegrationIdParams, ZSandboxOrderInput, ZWooConnectBody } from '@podforge/contract';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppDeps } from '../../deps';
@@ -34,6 +34,11 @@ export async function woocommerceRoutes(app: FastifyInstance, { deps }: { deps: 
   });
 
   app.get('/api/woocommerce/sandbox/products', async (request) => woo.sandboxProducts(request.workspaceId));
+
+  app.post('/api/woocommerce/sandbox/orders', async (request, reply) => {
+    const input = parseInput(ZSandboxOrderInput, request.body, 'body');
+    return reply.status(201).send(await woo.placeSandboxOrder(request.workspaceId, input));
+  });
 
   app.get('/api/woocommerce/sandbox/images/:imageId', async (request, reply) => {
     const { imageId } = parseInput(ZImageParams, request.params, 'params');
@@ -79,7 +84,8 @@ export async function woocommerceRoutes(app: FastifyInstance, { deps }: { deps: 
       } catch {
         // WooCommerce's ping on creation is form data ("webhook_id=…"): nothing to do.
       }
-      await woo.webhook(found.row, topic, payload);
+      const delivery = request.headers['x-wc-webhook-delivery-id'];
+      await woo.webhook(found.row, topic, payload, typeof delivery === 'string' ? delivery : null);
       return reply.status(200).send({ ok: true });
     });
   });

@@ -1,11 +1,13 @@
 import {
+  DEFAULT_TEST_ADDRESS,
   ErrorCode,
   listingProblems,
   type TConnectResult,
+  type TSandboxOrderInput,
   type TWooConnectBody,
   type TWooSandboxProducts,
 } from '@podforge/contract';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { integrations, mockups, orders, publications, storeSettings } from '../../db/schema';
@@ -15,6 +17,7 @@ import {
   type WooCredentials,
   WooError,
   type WooVariationInput,
+  type WpCredentials,
 } from '../../integrations/woocommerce/client';
 import { type FakeWoo, startFakeWooCommerce, type WooFakeState } from '../../integrations/woocommerce/fake-server';
 import { randomToken, type TokenCipher } from '../../lib/crypto';
@@ -31,6 +34,7 @@ import type {
   PushProduct,
   StorePublisher,
 } from '../stores/store-publisher';
+import { isStaleImage, type SentPictures, WooMedia } from './woo-media';
 
 /** Sandbox stores live under this reserved name (RFC 2606 `.invalid`), so no real store can be mistaken for one. */
 export const WOO_SANDBOX_SUFFIX = '.woo-sandbox.invalid';
@@ -38,13 +42,20 @@ export const WOO_SANDBOX_SUFFIX = '.woo-sandbox.invalid';
 const IMAGE_URL_TTL_SECONDS = 24 * 3600;
 export const storeImagePath = (mockupId: string) => `/api/store-images/${mockupId}.png`;
 
-type WooSettings = { webhookId?: number; webhookSecretEnc?: string };
+type WooSettings = { webhookId?: number; webhookIds?: number[]; webhookSecretEnc?: string };
+/** What `access_token_enc` holds for a WooCommerce store (encrypted as a whole). */
+type StoredKeys = { key: string; secret: string; wp?: WpCredentials };
+/** The WordPress user the sandbox store issues an application password for at connect. */
+const SANDBOX_WP_USER = 'podforge';
 type Deps = { db: Db; cipher: TokenCipher; config: Config; now: () => Date; storage: Storage; urlSigner: UrlSigner };
 
-/** A verified `order.created` delivery, for whoever keeps orders (the Orders module adds its handler here). */
+/** A verified order delivery, for whoever keeps orders (the Orders module adds its handler here). */
 export type WooOrderEvent = {
   workspaceId: string;
   integrationId: string;
+  topic: 'order.created' | 'order.updated';
+  /** `X-WC-Webhook-Delivery-ID`: the same id again is the same delivery retried. */
+  deliveryId: string | null;
   order: {
     id: number;
     number?: string;
@@ -75,13 +86,17 @@ export class WooCommerceService implements StorePublisher {
   private readonly orderHandlers: ((event: WooOrderEvent) => Promise<void>)[] = [];
   /** This app's own address once it listens (pictures are fetched from it when APP_URL is not set). */
   selfUrl: string | null = null;
+  readonly media: WooMedia;
 
   constructor(private readonly deps: Deps) {
-    // By default a verified order is kept as an external order (its total counts in the dashboard's sales).
-    this.onOrderCreated((event) => this.recordOrder(event));
+    this.media = new WooMedia(deps.db, () => this.client());
   }
 
-  /** Adds a handler for verified `order.created` deliveries (feat/orders hooks its orders module in here). */
+  /**
+   * Adds a handler for verified order deliveries (`order.created`, `order.updated`); the orders module adds the
+   * one that sends Podforge lines to the printer. With none, an order is kept as an external order (its total
+   * counts in the dashboard's sales).
+   */
   onOrderCreated(handler: (event: WooOrderEvent) => Promise<void>) {
     this.orderHandlers.push(handler);
   }
@@ -131,14 +146,22 @@ export class WooCommerceService implements StorePublisher {
         `${row.storeName ?? 'The WooCommerce store'} is not connected. Connect it in Integrations first.`,
       );
     }
-    const keys = JSON.parse(this.deps.cipher.decrypt(row.accessTokenEnc)) as { key: string; secret: string };
-    return { storeUrl: row.externalId, consumerKey: keys.key, consumerSecret: keys.secret };
+    const keys = JSON.parse(this.deps.cipher.decrypt(row.accessTokenEnc)) as StoredKeys;
+    return { storeUrl: row.externalId, consumerKey: keys.key, consumerSecret: keys.secret, wordpress: keys.wp ?? null };
+  }
+
+  /** Whether pictures can go to this store's media library (an application password was given at connect). */
+  private canUpload(row: IntegrationRow): boolean {
+    if (row.status !== 'connected' || !row.accessTokenEnc) return false;
+    return Boolean((JSON.parse(this.deps.cipher.decrypt(row.accessTokenEnc)) as StoredKeys).wp);
   }
 
   /**
    * `POST /api/woocommerce/connect`: the keys are tried (an authenticated read) before anything is saved; then the
-   * store row and an `order.created` webhook signed with a secret of our own. With `{ sandbox: true }` the
-   * workspace's sandbox store is made (or found) and connected the same way.
+   * store row and `order.created` / `order.updated` webhooks signed with a secret of our own. A WordPress username
+   * and application password, when given, are proved the same way (`/wp/v2/users/me`: the user must be allowed to
+   * upload files) and kept encrypted with the keys. With `{ sandbox: true }` the workspace's sandbox store is made
+   * (or found) and connected the same way, with an application password it issues.
    */
   async connect(workspaceId: string, body: TWooConnectBody, origin: string): Promise<TConnectResult> {
     const client = await this.client();
@@ -148,10 +171,22 @@ export class WooCommerceService implements StorePublisher {
       const fake = await this.sandboxServer();
       const host = `ws-${workspaceId.slice(0, 8)}${WOO_SANDBOX_SUFFIX}`;
       const keys = fake.createStore(host, 'Podforge Sandbox Store');
-      creds = { storeUrl: `https://${host}`, consumerKey: keys.consumerKey, consumerSecret: keys.consumerSecret };
+      const appPassword = fake.createAppPassword(host, SANDBOX_WP_USER);
+      creds = {
+        storeUrl: `https://${host}`,
+        consumerKey: keys.consumerKey,
+        consumerSecret: keys.consumerSecret,
+        wordpress: { username: SANDBOX_WP_USER, appPassword },
+      };
     } else {
       if (new URL(body.storeUrl).host.endsWith('.invalid')) throw badRequest('storeUrl: not a store address');
-      creds = { storeUrl: body.storeUrl, consumerKey: body.consumerKey, consumerSecret: body.consumerSecret };
+      creds = {
+        storeUrl: body.storeUrl,
+        consumerKey: body.consumerKey,
+        consumerSecret: body.consumerSecret,
+        wordpress:
+          body.wpUsername && body.wpAppPassword ? { username: body.wpUsername, appPassword: body.wpAppPassword } : null,
+      };
     }
     try {
       await client.verify(creds);
@@ -162,11 +197,18 @@ export class WooCommerceService implements StorePublisher {
         throw badRequest('storeUrl: no WooCommerce REST API answers at this address');
       throw upstreamError(error instanceof Error ? error.message : 'The store could not be reached');
     }
+    if (creds.wordpress) await this.verifyWordPress(client, creds);
     const name = await client.siteName(creds.storeUrl);
     const { db, cipher, now } = this.deps;
     const values = {
       storeName: sandbox ? `${name} (Sandbox)` : name,
-      accessTokenEnc: cipher.encrypt(JSON.stringify({ key: creds.consumerKey, secret: creds.consumerSecret })),
+      accessTokenEnc: cipher.encrypt(
+        JSON.stringify({
+          key: creds.consumerKey,
+          secret: creds.consumerSecret,
+          ...(creds.wordpress ? { wp: creds.wordpress } : {}),
+        } satisfies StoredKeys),
+      ),
       refreshTokenEnc: null,
       scopes: 'read_write',
       status: 'connected' as const,
@@ -182,20 +224,39 @@ export class WooCommerceService implements StorePublisher {
       })
       .returning();
     if (!row) throw upstreamError('The store could not be saved');
+    const [previous] = await db
+      .select({ data: storeSettings.data })
+      .from(storeSettings)
+      .where(eq(storeSettings.integrationId, row.id));
+    const oldHooks = (previous?.data as WooSettings | undefined)?.webhookIds ?? [];
     const secret = randomToken(32);
     try {
-      const hook = await client.createWebhook(creds, {
-        name: 'Podforge orders',
-        topic: 'order.created',
-        // The sandbox store runs in this process: it delivers to this app's own address.
-        deliveryUrl: `${(sandbox ? this.selfUrl : null) ?? this.deps.config.appUrl ?? origin}/api/webhooks/woocommerce/${row.id}`,
-        secret,
-      });
-      const data: WooSettings = { webhookId: hook.id, webhookSecretEnc: cipher.encrypt(secret) };
+      const hooks: number[] = [];
+      // order.updated too: a store that takes payment after checkout creates the order 'pending' and only an
+      // update says it is paid (processing), or cancelled.
+      for (const topic of ['order.created', 'order.updated']) {
+        const hook = await client.createWebhook(creds, {
+          name: `Podforge ${topic}`,
+          topic,
+          // The sandbox store runs in this process: it delivers to this app's own address.
+          deliveryUrl: `${(sandbox ? this.selfUrl : null) ?? this.deps.config.appUrl ?? origin}/api/webhooks/woocommerce/${row.id}`,
+          secret,
+        });
+        hooks.push(hook.id);
+      }
+      const data: WooSettings = { webhookId: hooks[0], webhookIds: hooks, webhookSecretEnc: cipher.encrypt(secret) };
+      // Keeps what else the row holds (the pictures' media ids).
+      const patch = JSON.stringify(data);
       await db
         .insert(storeSettings)
         .values({ integrationId: row.id, workspaceId, data, updatedAt: now() })
-        .onConflictDoUpdate({ target: storeSettings.integrationId, set: { data, updatedAt: now() } });
+        .onConflictDoUpdate({
+          target: storeSettings.integrationId,
+          set: { data: sql`${storeSettings.data} || ${patch}::jsonb`, updatedAt: now() },
+        });
+      // Connected again: the webhooks of the last connect sign with the old secret; they go (best effort).
+      for (const old of oldHooks.filter((h) => !hooks.includes(h)))
+        await client.deleteWebhook(creds, old).catch(() => undefined);
     } catch (error) {
       // Nothing half-made: keys that cannot write (a webhook needs Read/Write) leave no store behind.
       await db.delete(integrations).where(and(eq(integrations.id, row.id), eq(integrations.workspaceId, workspaceId)));
@@ -204,6 +265,26 @@ export class WooCommerceService implements StorePublisher {
       throw upstreamError(error instanceof Error ? error.message : 'The store refused the order webhook');
     }
     return { success: true, integrationId: row.id, sandbox };
+  }
+
+  /** The application password's user must exist, sign in and be allowed to upload files. */
+  private async verifyWordPress(client: WooClientType, creds: WooCredentials) {
+    let user: Awaited<ReturnType<WooClientType['wpMe']>>;
+    try {
+      user = await client.wpMe(creds);
+    } catch (error) {
+      if (error instanceof WooError && (error.status === 401 || error.status === 403))
+        throw badRequest(
+          `wpAppPassword: WordPress refused this username and application password (${error.message.replace(/^WordPress: /, '')})`,
+        );
+      if (error instanceof WooError && error.status === 404)
+        throw badRequest('wpAppPassword: the store’s WordPress REST API (/wp-json/wp/v2/) does not answer');
+      throw upstreamError(error instanceof Error ? error.message : 'The store could not be reached');
+    }
+    if (user.capabilities && user.capabilities.upload_files !== true)
+      throw badRequest(
+        `wpUsername: ${user.name} may not upload files to the media library; use a user who can (e.g. a Shop manager)`,
+      );
   }
 
   store(workspaceId: string, id: string): Promise<IntegrationRow> {
@@ -230,11 +311,11 @@ export class WooCommerceService implements StorePublisher {
 
   async problems(store: IntegrationRow, product: PushProduct): Promise<string[]> {
     const problems = listingProblems({ title: product.title, tags: product.tags, platform: 'woocommerce' });
-    if (product.images.length > 0 && !this.imageBase(store))
+    if (product.images.length > 0 && !this.imageBase(store) && !this.canUpload(store))
       problems.push(
         store.sandbox
           ? 'This app’s address is not known yet for the sandbox store to fetch pictures from; try again shortly.'
-          : 'WooCommerce downloads pictures from this app: set APP_URL to the app’s public https address.',
+          : 'The store cannot get the pictures: this app’s address is not public https (APP_URL), so the store cannot download them, and no WordPress application password was given to upload them to its media library. Either set APP_URL to the app’s public https address, or connect the store again with a WordPress username and application password.',
       );
     if (product.variants.length > 100) problems.push('At most 100 variants go to WooCommerce in one product.');
     return problems;
@@ -242,8 +323,42 @@ export class WooCommerceService implements StorePublisher {
 
   private parentSku = (product: PushProduct) => `podforge-${product.id}`;
 
-  private productInput(store: IntegrationRow, product: PushProduct) {
-    const base = this.imageBase(store) ?? '';
+  /** The pictures for the store (see woo-media.ts): remembered or uploaded media ids, else signed URLs. */
+  private pictures(ctx: PublishContext, creds: WooCredentials): Promise<SentPictures> {
+    const base = this.imageBase(ctx.store);
+    const srcFor = base
+      ? (mockupId: string) => `${base}${this.deps.urlSigner.sign(storeImagePath(mockupId), IMAGE_URL_TTL_SECONDS)}`
+      : null;
+    return this.media.prepare(ctx.store, creds, ctx.product.images, srcFor, ctx.progress);
+  }
+
+  /**
+   * Creates or updates the product with its pictures; an `images[].id` the store no longer holds as an image
+   * (deleted from its media library) is forgotten and the pictures are sent again, once.
+   */
+  private async writeProduct(ctx: PublishContext, creds: WooCredentials, productId: number | null) {
+    const client = await this.client();
+    for (let attempt = 0; ; attempt++) {
+      const sent = await this.pictures(ctx, creds);
+      const input = this.productInput(ctx.product, sent);
+      try {
+        const answer =
+          productId === null
+            ? await client.createProduct(creds, input)
+            : await client.updateProduct(creds, productId, input);
+        await this.media.rememberAnswer(ctx.store, sent, answer.images);
+        return answer;
+      } catch (error) {
+        if (attempt > 0 || !isStaleImage(error)) throw error;
+        await this.media.forget(
+          ctx.store.id,
+          ctx.product.images.map((i) => i.mockupId),
+        );
+      }
+    }
+  }
+
+  private productInput(product: PushProduct, sent: SentPictures) {
     const colors = [...new Set(product.variants.map((v) => v.color).filter((c): c is string => Boolean(c)))];
     const sizes = [
       ...new Set(
@@ -261,9 +376,7 @@ export class WooCommerceService implements StorePublisher {
       description: product.description,
       sku: this.parentSku(product),
       tags: product.tags.map((name) => ({ name })),
-      images: product.images.map((i) => ({
-        src: `${base}${this.deps.urlSigner.sign(storeImagePath(i.mockupId), IMAGE_URL_TTL_SECONDS)}`,
-      })),
+      images: sent.images,
       attributes,
     };
   }
@@ -291,8 +404,8 @@ export class WooCommerceService implements StorePublisher {
       }
     }
     if (productId === null) {
-      await ctx.progress?.('Creating the product (the store downloads its pictures)');
-      const created = await client.createProduct(creds, this.productInput(ctx.store, ctx.product));
+      await ctx.progress?.('Creating the product');
+      const created = await this.writeProduct(ctx, creds, null);
       productId = created.id;
       await ctx.saveRemoteId(String(productId));
       return this.syncVariations(ctx, creds, productId, created.images);
@@ -317,8 +430,7 @@ export class WooCommerceService implements StorePublisher {
   }
 
   private async sync(ctx: PublishContext, creds: WooCredentials, productId: number): Promise<PublishOutcome> {
-    const client = await this.client();
-    const updated = await client.updateProduct(creds, productId, this.productInput(ctx.store, ctx.product));
+    const updated = await this.writeProduct(ctx, creds, productId);
     return this.syncVariations(ctx, creds, productId, updated.images);
   }
 
@@ -370,11 +482,54 @@ export class WooCommerceService implements StorePublisher {
   toAppError(error: unknown): unknown {
     if (error instanceof AppError) return error;
     if (error instanceof WooError) {
+      const wordpress = error.message.startsWith('WordPress');
       if (error.status === 401 || error.status === 403)
-        return upstreamError(`${error.message}; connect the store again with Read/Write keys`);
-      return upstreamError(error.message.startsWith('WooCommerce') ? error.message : `WooCommerce: ${error.message}`);
+        return upstreamError(
+          wordpress
+            ? `${error.message}; connect the store again with a WordPress user who may upload files and a valid application password`
+            : `${error.message}; connect the store again with Read/Write keys`,
+        );
+      return upstreamError(
+        error.message.startsWith('WooCommerce') || wordpress ? error.message : `WooCommerce: ${error.message}`,
+      );
     }
     return error;
+  }
+
+  /**
+   * A shipped order back to the store: the tracking as a customer note (WooCommerce emails it to the buyer), then
+   * the order 'completed'. Done once: a note with the same text is not added again, a completed order not updated.
+   * Answers the note's id. A refusal (the order deleted, keys revoked) is final: 409 with the store's reason.
+   */
+  async fulfilOrder(
+    row: IntegrationRow,
+    remoteOrderId: string,
+    tracking: { carrier: string | null; number: string | null; url: string | null },
+  ): Promise<string> {
+    const creds = this.creds(row);
+    const client = await this.client();
+    const id = Number(remoteOrderId);
+    const text = [
+      `Your order has shipped${tracking.carrier ? ` with ${tracking.carrier}` : ''}.`,
+      tracking.number ? `Tracking number: ${tracking.number}.` : null,
+      tracking.url ? `Track it at ${tracking.url}` : null,
+    ]
+      .filter(Boolean)
+      .join(' ');
+    try {
+      const notes = await client.orderNotes(creds, id);
+      const note =
+        notes.find((n) => n.note === text) ??
+        (await client.addOrderNote(creds, id, { note: text, customer_note: true }));
+      const order = await client.getOrder(creds, id);
+      if (!['completed', 'cancelled', 'refunded', 'trash'].includes(order.status))
+        await client.updateOrder(creds, id, { status: 'completed' });
+      return `note:${note.id}`;
+    } catch (error) {
+      if (error instanceof WooError && error.status >= 400 && error.status < 500 && error.status !== 429)
+        throw new AppError(409, ErrorCode.Conflict, error.message);
+      throw error;
+    }
   }
 
   /** The webhook secret of a store, or null (unknown store, or none made). */
@@ -390,13 +545,17 @@ export class WooCommerceService implements StorePublisher {
     return { row: found.row, secret: this.deps.cipher.decrypt(data.webhookSecretEnc) };
   }
 
-  /** A verified delivery: `order.created` goes to every order handler. */
-  async webhook(row: IntegrationRow, topic: string, payload: unknown) {
-    if (topic !== 'order.created' || row.status === 'disconnected') return;
+  /** A verified delivery: `order.created` and `order.updated` go to the order handlers. */
+  async webhook(row: IntegrationRow, topic: string, payload: unknown, deliveryId: string | null = null) {
+    if ((topic !== 'order.created' && topic !== 'order.updated') || row.status === 'disconnected') return;
     const order = payload as WooOrderEvent['order'];
     if (typeof order?.id !== 'number') return;
-    for (const handler of this.orderHandlers)
-      await handler({ workspaceId: row.workspaceId, integrationId: row.id, order });
+    const event: WooOrderEvent = { workspaceId: row.workspaceId, integrationId: row.id, topic, deliveryId, order };
+    if (this.orderHandlers.length === 0) {
+      if (topic === 'order.created') await this.recordOrder(event);
+      return;
+    }
+    for (const handler of this.orderHandlers) await handler(event);
   }
 
   private async recordOrder(event: WooOrderEvent) {
@@ -479,6 +638,52 @@ export class WooCommerceService implements StorePublisher {
       stores.push({ integrationId: row.id, url: row.externalId, name: row.storeName ?? row.externalId, products });
     }
     return { sandbox: true, stores };
+  }
+
+  /**
+   * `POST /api/woocommerce/sandbox/orders`: a buyer's paid order in the workspace's sandbox store, for SKUs it sells;
+   * the store sends `order.created`, signed, to this app as a real store would.
+   */
+  async placeSandboxOrder(workspaceId: string, input: TSandboxOrderInput) {
+    const row = await this.store(workspaceId, input.integrationId);
+    if (!row.sandbox || row.status !== 'connected')
+      throw new AppError(
+        409,
+        ErrorCode.Conflict,
+        `${row.storeName ?? row.externalId} is not a connected sandbox store`,
+      );
+    if (!this.selfUrl)
+      throw upstreamError('This app’s address is not known yet for the sandbox store; try again shortly');
+    const fake = await this.sandboxServer();
+    const host = new URL(row.externalId).host;
+    const sold = fake.products(host).flatMap((p) => p.variations.map((v) => v.sku));
+    const unknown = input.lines.find((l) => !sold.includes(l.sku));
+    if (unknown) throw badRequest(`SKU ${unknown.sku} is not sold in ${row.storeName}; push the product there first`);
+    const a = input.address ?? DEFAULT_TEST_ADDRESS;
+    const [first, ...rest] = a.name.trim().split(/\s+/);
+    const placed = await fake.placeOrder(host, {
+      lineItems: input.lines.map((l) => ({ sku: l.sku, quantity: l.quantity })),
+      shipping: {
+        first_name: first ?? '',
+        last_name: rest.join(' '),
+        address_1: a.address1,
+        address_2: a.address2 ?? '',
+        city: a.city,
+        state: a.provinceCode ?? '',
+        postcode: a.zip,
+        country: a.countryCode,
+        phone: a.phone ?? '',
+      },
+    });
+    const refused = placed.deliveries.find((d) => d.status !== 200);
+    if (refused) throw upstreamError(`The order was placed, but its webhook was answered ${refused.status}`);
+    const order = fake.orders(host).find((o) => o.id === placed.orderId);
+    return {
+      remoteOrderId: String(placed.orderId),
+      name: `#${order?.number ?? placed.orderId}`,
+      total: order?.total ?? '0.00',
+      currency: order?.currency ?? 'USD',
+    };
   }
 
   /** A sandbox picture's bytes for the sandbox page: only a picture of a product this workspace pushed there. */

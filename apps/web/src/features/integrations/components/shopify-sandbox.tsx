@@ -113,7 +113,16 @@ export function ShopifySandboxScreen() {
                 ))}
               </ul>
             )}
-            <TestOrderForm store={store} />
+            <TestOrderForm
+              integrationId={store.integrationId}
+              storeName={store.name}
+              platform="shopify"
+              variants={store.products.flatMap((p) =>
+                p.variants
+                  .filter((v) => v.sku)
+                  .map((v) => ({ sku: v.sku as string, label: `${p.title} - ${v.title} (${v.price})` })),
+              )}
+            />
           </section>
         ))
       )}

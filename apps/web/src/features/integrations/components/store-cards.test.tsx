@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '@/components/ui/toaster';
@@ -134,6 +134,19 @@ describe('WooCommerceCard', () => {
     await user.click(within(card).getByRole('button', { name: 'Connect' }));
     expect(await within(card).findByRole('alert')).toHaveTextContent('the store refused these keys');
 
+    // An application password goes with its username; both go to the server, which proves them before saving.
+    await user.type(within(card).getByLabelText('Application password'), 'abcd efgh ijkl mnop qrst uvwx');
+    await user.click(within(card).getByRole('button', { name: 'Connect' }));
+    expect(within(card).getByRole('alert')).toHaveTextContent('wpUsername: is needed with the application password');
+    await user.type(within(card).getByLabelText('WordPress username'), 'shopmanager');
+    await user.click(within(card).getByRole('button', { name: 'Connect' }));
+    await waitFor(() =>
+      expect(fetch.calls.filter((c) => c.method === 'POST').at(-1)?.body).toMatchObject({
+        wpUsername: 'shopmanager',
+        wpAppPassword: 'abcdefghijklmnopqrstuvwx',
+      }),
+    );
+
     await user.click(within(card).getByRole('button', { name: 'Use the sandbox store' }));
     const row = await screen.findByTestId('woocommerce-store');
     expect(within(row).getByText('Sandbox')).toBeInTheDocument();
@@ -196,48 +209,60 @@ describe('sandbox pages', () => {
     expect(within(listing).getByTestId('etsy-sandbox-variation')).toHaveTextContent('Navy / M25.00PF-1');
   });
 
-  it('the WooCommerce sandbox shows attributes and variations', async () => {
-    vi.stubGlobal(
-      'fetch',
-      fakeFetch({
-        '/api/woocommerce/sandbox/products': () =>
-          json({
-            sandbox: true,
-            stores: [
-              {
-                integrationId: 'w1',
-                url: 'https://ws-1.woo-sandbox.invalid',
-                name: 'Podforge Sandbox Store (Sandbox)',
-                products: [
-                  {
-                    id: 5,
-                    name: 'Sunset Tee',
-                    status: 'publish',
-                    type: 'variable',
-                    permalink: 'https://ws-1.woo-sandbox.invalid/product/sunset-tee/',
-                    tags: [],
-                    attributes: [{ name: 'Color', options: ['Navy'] }],
-                    images: [{ id: 7, src: '/api/woocommerce/sandbox/images/7' }],
-                    variations: [
-                      {
-                        id: 8,
-                        sku: 'PF-1',
-                        regular_price: '25.00',
-                        attributes: [{ name: 'Color', option: 'Navy' }],
-                        image: { id: 7, src: '/api/woocommerce/sandbox/images/7' },
-                      },
-                    ],
-                  },
-                ],
-              },
-            ],
-          }),
-      }),
-    );
+  it('the WooCommerce sandbox shows attributes and variations, and places a test order', async () => {
+    const fetch = fakeFetch({
+      'POST /api/woocommerce/sandbox/orders': () =>
+        json({ remoteOrderId: '120', name: '#120', total: '50.00', currency: 'USD' }, 201),
+      '/api/woocommerce/sandbox/products': () =>
+        json({
+          sandbox: true,
+          stores: [
+            {
+              integrationId: 'w1',
+              url: 'https://ws-1.woo-sandbox.invalid',
+              name: 'Podforge Sandbox Store (Sandbox)',
+              products: [
+                {
+                  id: 5,
+                  name: 'Sunset Tee',
+                  status: 'publish',
+                  type: 'variable',
+                  permalink: 'https://ws-1.woo-sandbox.invalid/product/sunset-tee/',
+                  tags: [],
+                  attributes: [{ name: 'Color', options: ['Navy'] }],
+                  images: [{ id: 7, src: '/api/woocommerce/sandbox/images/7' }],
+                  variations: [
+                    {
+                      id: 8,
+                      sku: 'PF-1',
+                      regular_price: '25.00',
+                      attributes: [{ name: 'Color', option: 'Navy' }],
+                      image: { id: 7, src: '/api/woocommerce/sandbox/images/7' },
+                    },
+                  ],
+                },
+              ],
+            },
+          ],
+        }),
+    });
+    vi.stubGlobal('fetch', fetch);
+    const user = userEvent.setup();
     renderWithProviders(<WooCommerceSandboxScreen />);
     const product = await screen.findByTestId('woo-sandbox-product');
     expect(within(product).getByText('published')).toBeInTheDocument();
     expect(within(product).getByText('Color: Navy')).toBeInTheDocument();
     expect(within(product).getByTestId('woo-sandbox-variation')).toHaveTextContent('Navy25.00PF-1');
+
+    const form = within(screen.getByRole('form', { name: 'Place a test order in Podforge Sandbox Store (Sandbox)' }));
+    expect(form.getByRole('combobox')).toHaveTextContent('Sunset Tee - Navy (25.00)');
+    await user.clear(form.getByRole('spinbutton'));
+    await user.type(form.getByRole('spinbutton'), '2');
+    await user.click(form.getByRole('button', { name: 'Place test order' }));
+    expect(await form.findByText(/Test order #120 placed/)).toBeInTheDocument();
+    expect(fetch.calls.find((c) => c.method === 'POST')?.body).toMatchObject({
+      integrationId: 'w1',
+      lines: [{ sku: 'PF-1', quantity: 2 }],
+    });
   });
 });

@@ -1,4 +1,4 @@
-import { DEFAULT_TEST_ADDRESS, type TSandboxProducts, type TTestAddress } from '@podforge/contract';
+import { DEFAULT_TEST_ADDRESS, type TTestAddress } from '@podforge/contract';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
@@ -6,8 +6,16 @@ import { inputClass } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
 import { ApiError } from '@/lib/api-client';
 import { usePlaceSandboxOrder } from '../api/shopify';
+import { usePlaceWooSandboxOrder } from '../api/stores';
 
-type Store = TSandboxProducts['stores'][number];
+type Props = {
+  integrationId: string;
+  storeName: string;
+  /** What the sandbox store sells: one option per SKU. */
+  variants: { sku: string; label: string }[];
+  platform: 'shopify' | 'woocommerce';
+};
+const SENT_AS = { shopify: 'Shopify', woocommerce: 'WooCommerce' } as const;
 
 const FIELDS: { key: keyof TTestAddress; label: string }[] = [
   { key: 'name', label: 'Name' },
@@ -19,16 +27,13 @@ const FIELDS: { key: keyof TTestAddress; label: string }[] = [
 ];
 
 /** 'Place a test order': a buyer pays for one variant in the sandbox shop, and the order comes in as a real one would. */
-export function TestOrderForm({ store }: { store: Store }) {
-  const variants = store.products.flatMap((p) =>
-    p.variants
-      .filter((v) => v.sku)
-      .map((v) => ({ sku: v.sku as string, label: `${p.title} - ${v.title} (${v.price})` })),
-  );
+export function TestOrderForm({ integrationId, storeName, variants, platform }: Props) {
   const [sku, setSku] = useState(variants[0]?.sku ?? '');
   const [quantity, setQuantity] = useState('1');
   const [address, setAddress] = useState<TTestAddress>(DEFAULT_TEST_ADDRESS);
-  const place = usePlaceSandboxOrder();
+  const shopifyPlace = usePlaceSandboxOrder();
+  const wooPlace = usePlaceWooSandboxOrder();
+  const place = platform === 'woocommerce' ? wooPlace : shopifyPlace;
   const qty = Number(quantity);
   const badQuantity = !(Number.isInteger(qty) && qty >= 1 && qty <= 100);
 
@@ -36,13 +41,13 @@ export function TestOrderForm({ store }: { store: Store }) {
   const error = place.error instanceof ApiError ? (place.error.serverMessage ?? place.error.message) : null;
   return (
     <form
-      aria-label={`Place a test order in ${store.name}`}
+      aria-label={`Place a test order in ${storeName}`}
       className="space-y-3 rounded-xl border border-dashed p-4"
       onSubmit={(e) => {
         e.preventDefault();
         if (badQuantity || !sku) return;
         place.mutate({
-          integrationId: store.integrationId,
+          integrationId,
           lines: [{ sku, quantity: qty }],
           address: { ...address, provinceCode: address.provinceCode || undefined },
         });
@@ -50,8 +55,8 @@ export function TestOrderForm({ store }: { store: Store }) {
     >
       <h3 className="font-semibold">Place a test order</h3>
       <p className="text-sm text-slate-500">
-        A paid order in this sandbox shop, sent to Podforge as Shopify would send it. It is printed and shipped by the
-        Printful Sandbox (or your Printful account, if connected).
+        A paid order in this sandbox shop, sent to Podforge as {SENT_AS[platform]} would send it. It is printed and
+        shipped by the Printful Sandbox (or your Printful account, if connected).
       </p>
       <div className="grid gap-3 md:grid-cols-[1fr_8rem]">
         <label className="text-sm">

@@ -10,12 +10,18 @@ import { errorText, StoreRow } from './store-row';
 
 const FIELD = 'h-10 w-full rounded-md border border-slate-300 px-3 text-sm';
 
-/** WooCommerce: the store's https address and REST keys (Read/Write), checked by the server before saving. */
+/**
+ * WooCommerce: the store's https address and REST keys (Read/Write), checked by the server before saving; optionally
+ * a WordPress username and application password, so pictures are uploaded to the store's media library (WooCommerce's
+ * keys do not open it) instead of being downloaded from this app, which needs a public https address for that.
+ */
 function ConnectForm() {
   const connect = useConnectWooCommerce();
   const [storeUrl, setStoreUrl] = useState('');
   const [consumerKey, setKey] = useState('');
   const [consumerSecret, setSecret] = useState('');
+  const [wpUsername, setWpUsername] = useState('');
+  const [wpAppPassword, setWpAppPassword] = useState('');
   const [message, setMessage] = useState<string | null>(null);
   const done = (sandbox: boolean) => {
     toast({
@@ -25,10 +31,17 @@ function ConnectForm() {
     });
     setKey('');
     setSecret('');
+    setWpAppPassword('');
   };
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
-    const parsed = ZWooConnectBody.safeParse({ storeUrl: storeUrl.trim(), consumerKey, consumerSecret });
+    const parsed = ZWooConnectBody.safeParse({
+      storeUrl: storeUrl.trim(),
+      consumerKey,
+      consumerSecret,
+      wpUsername,
+      wpAppPassword,
+    });
     if (!parsed.success) {
       const issue = parsed.error.issues.find((i) => i.path.length > 0) ?? parsed.error.issues[0];
       setMessage(issue ? `${String(issue.path[0] ?? 'store')}: ${issue.message}` : 'Check the address and keys.');
@@ -74,6 +87,34 @@ function ConnectForm() {
             autoComplete="off"
           />
         </label>
+        <fieldset className="space-y-2 rounded-md border border-slate-200 p-2">
+          <legend className="px-1 text-xs font-medium text-slate-600">Pictures (optional)</legend>
+          <p className="text-xs text-slate-500">
+            To upload pictures to the store’s media library, give a WordPress user who can upload files and one of its
+            application passwords (Users &gt; Profile &gt; Application Passwords). Without them the store downloads the
+            pictures from this app, which then needs a public https address.
+          </p>
+          <label className="block text-sm font-medium">
+            WordPress username
+            <input
+              className={FIELD}
+              value={wpUsername}
+              onChange={(e) => setWpUsername(e.target.value)}
+              autoComplete="off"
+            />
+          </label>
+          <label className="block text-sm font-medium">
+            Application password
+            <input
+              className={FIELD}
+              type="password"
+              placeholder="xxxx xxxx xxxx xxxx xxxx xxxx"
+              value={wpAppPassword}
+              onChange={(e) => setWpAppPassword(e.target.value)}
+              autoComplete="off"
+            />
+          </label>
+        </fieldset>
         {message && (
           <p role="alert" className="text-sm text-red-600">
             {message}

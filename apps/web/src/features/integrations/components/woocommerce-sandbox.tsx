@@ -1,6 +1,7 @@
 import { Card } from '@/components/ui/card';
 import { useWooSandbox } from '../api/stores';
 import { SandboxLoadState, SandboxPageHeader } from './sandbox-page';
+import { TestOrderForm } from './test-order-form';
 
 /** `/integrations/woocommerce-sandbox`: the products this workspace pushed to its WooCommerce sandbox store. */
 export function WooCommerceSandboxScreen() {
@@ -74,6 +75,19 @@ export function WooCommerceSandboxScreen() {
                 ))}
               </ul>
             )}
+            <TestOrderForm
+              integrationId={store.integrationId}
+              storeName={store.name}
+              platform="woocommerce"
+              variants={store.products.flatMap((p) =>
+                p.variations
+                  .filter((v) => v.sku)
+                  .map((v) => ({
+                    sku: v.sku,
+                    label: `${p.name} - ${v.attributes.map((a) => a.option).join(' / ')} (${v.regular_price})`,
+                  })),
+              )}
+            />
           </section>
         ))
       )}
