@@ -40,6 +40,10 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
 
   registerErrorHandling(app);
   registerClientAbort(app);
+  // Background work a listening server starts waits for its first answer (or a few seconds): see lib/after-start.ts.
+  app.addHook('onListen', async () => deps.afterStart.onListen());
+  app.addHook('onResponse', async () => deps.afterStart.onResponse());
+  app.addHook('onClose', async () => deps.afterStart.cancel());
   deps.jobs.log = app.log;
   // Running jobs finish (or are handed back to the queue) before the database closes.
   app.addHook('onClose', () => deps.jobs.stop());

@@ -1,4 +1,4 @@
-import { fromPglite, type JobWithMetadata, PgBoss, type SendOptions } from 'pg-boss';
+import type { JobWithMetadata, PgBoss, SendOptions } from 'pg-boss';
 import type { Database } from '../db/client';
 
 /** Queues the app uses. A queue name is part of the stored jobs: keep them stable. */
@@ -40,6 +40,8 @@ export class JobQueue {
   private start(): Promise<PgBoss> {
     if (this.stopped) return Promise.reject(new Error('The job queue has stopped'));
     this.starting ??= (async () => {
+      // Loaded here, not at the top: a server's start and its first answers do not wait for pg-boss's code.
+      const { fromPglite, PgBoss } = await import('pg-boss');
       const boss = this.database.pglite
         ? new PgBoss({ db: fromPglite(this.database.pglite), backend: 'pglite', schedule: false })
         : new PgBoss({ connectionString: this.database.url ?? '', max: 4, schedule: false });
