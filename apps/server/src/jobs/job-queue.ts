@@ -69,6 +69,8 @@ export class JobQueue {
     handler: (jobs: JobWithMetadata<T>[]) => Promise<void>,
   ): Promise<string> {
     const { pollingIntervalSeconds, batchSize } = options;
+    // A server closed before its workers started (they start after its first answer) starts none: no error.
+    if (this.stopped) return '';
     return (await this.start()).work(name, { pollingIntervalSeconds, batchSize, includeMetadata: true }, handler);
   }
 
