@@ -77,6 +77,9 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
       root: webDist,
       wildcard: false,
       index: false,
+      // The web build writes .br and .gz copies of its text files (apps/web/vite.config.ts): sent to browsers that
+      // accept them, with `Vary: Accept-Encoding`.
+      preCompressed: true,
       setHeaders(reply, filePath) {
         // Vite puts a content hash in every asset name, so those never change.
         if (filePath.includes(`${path.sep}assets${path.sep}`)) {
