@@ -113,9 +113,10 @@ export function seedStatements(workspaceId: string, n: number): string[] {
      SELECT ${ws}, ${pid('i')}, md5('store')::uuid, 'gid://shopify/Product/' || i, 'https://bench.myshopify.com/products/' || i,
        'published', now() - (i * interval '50 minutes') + interval '5 minutes'
      FROM generate_series(1, ${n}) AS i WHERE i % 5 = 4`,
-    `INSERT INTO store_orders (workspace_id, integration_id, remote_order_id, currency, total, cost, ordered_at)
-     SELECT ${ws}, md5('store')::uuid, 'order-' || o, 'USD', (25 + o % 30)::numeric, 11.50,
-       now() - (o * interval '90 minutes')
+    // Store sales the dashboard reads (migration 0008 moved store_orders into orders, as 'external' orders).
+    `INSERT INTO orders (workspace_id, integration_id, remote_order_id, name, currency, revenue, cost, status, ordered_at)
+     SELECT ${ws}, md5('store')::uuid, 'order-' || o, '#order-' || o, 'USD', (25 + o % 30)::numeric, 11.50,
+       'external', now() - (o * interval '90 minutes')
      FROM generate_series(1, 500) AS o`,
   ];
 }

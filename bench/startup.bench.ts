@@ -30,9 +30,11 @@ function descendants(pid: number): number[] {
   return found;
 }
 
+/** The server: node running scripts/start.mjs (not the shell npm runs it through). */
 const isNode = (pid: number) => {
   try {
-    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('scripts/start.mjs');
+    const [program, script] = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    return path.basename(program ?? '') === 'node' && script === 'scripts/start.mjs';
   } catch {
     return false;
   }
@@ -70,6 +72,7 @@ async function npmStart(dataDir: string): Promise<Start> {
       const elapsed = performance.now() - started;
       if (res.status !== 200) throw new Error(`the first call answered ${res.status}`);
       const server = descendants(npm.pid ?? 0).find(isNode) ?? 0;
+      if (!server) throw new Error('could not find the server process under npm start');
       return {
         ms: elapsed,
         cpuMs: cpuMsOf(server),
