@@ -58,4 +58,5 @@ for (const target of targets) {
   if (run.status !== 0) process.exit(run.status ?? 1);
 }
 
-await import(at('apps/server/dist/main.js'));
+// `--build-only` (the start-up benchmark): bring the builds up to date without starting.
+if (!process.argv.includes('--build-only')) await import(at('apps/server/dist/main.js'));

@@ -40,6 +40,10 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
 
   registerErrorHandling(app);
   registerClientAbort(app);
+  // Background work a listening server starts waits for its first answer (or a few seconds): see lib/after-start.ts.
+  app.addHook('onListen', async () => deps.afterStart.onListen());
+  app.addHook('onResponse', async () => deps.afterStart.onResponse());
+  app.addHook('onClose', async () => deps.afterStart.cancel());
   deps.jobs.log = app.log;
   // Running jobs finish (or are handed back to the queue) before the database closes.
   app.addHook('onClose', () => deps.jobs.stop());
@@ -73,6 +77,9 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
       root: webDist,
       wildcard: false,
       index: false,
+      // The web build writes .br and .gz copies of its text files (apps/web/vite.config.ts): sent to browsers that
+      // accept them, with `Vary: Accept-Encoding`.
+      preCompressed: true,
       setHeaders(reply, filePath) {
         // Vite puts a content hash in every asset name, so those never change.
         if (filePath.includes(`${path.sep}assets${path.sep}`)) {

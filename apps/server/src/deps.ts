@@ -3,6 +3,7 @@ import type { Database, Db } from './db/client';
 import { createAiProvider } from './integrations/ai/create-provider';
 import type { AiProvider } from './integrations/ai/provider';
 import { JobQueue } from './jobs/job-queue';
+import { AfterStart } from './lib/after-start';
 import { TokenCipher } from './lib/crypto';
 import { secretFromConfigOrFile } from './lib/secrets';
 import { UrlSigner } from './lib/signed-urls';
@@ -49,6 +50,8 @@ export type AppDeps = {
   decodePool: DecodePool;
   /** The built-in Printful sandbox: fulfilment for workspaces with no Printful account (modules/orders). */
   printfulSandbox: PrintfulSandbox;
+  /** What a listening server starts by itself waits here until it has answered its first request (lib/after-start.ts). */
+  afterStart: AfterStart;
 };
 
 export type BuildAppOptions = {
@@ -83,6 +86,7 @@ export function createDeps(options: BuildAppOptions): AppDeps {
     jobs: new JobQueue(database),
     decodePool: new DecodePool(config.decode),
     printfulSandbox: new PrintfulSandbox({ db: database.db, now, shipSeconds: config.printfulSandboxShipSeconds }),
+    afterStart: new AfterStart(),
   };
   // The orders module's topics (orders/paid, orders/cancelled, the redact topics); shopify's register in its routes.
   registerOrderWebhooks(deps.shopifyWebhooks, deps);

@@ -31,7 +31,7 @@ process.once('SIGINT', () => void shutdown('SIGINT'));
 process.once('SIGTERM', () => void shutdown('SIGTERM'));
 
 const address = await app.listen({ port: config.port, host: config.host });
-// Decoders start now rather than on the first upload.
-deps.decodePool.warmUp();
+// Decoders start before the first upload, once the server has answered its first request.
+deps.afterStart.run(() => deps.decodePool.warmUp());
 // The end-to-end tests read this line to learn the port when PORT=0.
 app.log.info({ address, database: database.kind }, `Podforge is running at ${address}`);

@@ -1,6 +1,7 @@
 export * from './ai';
 export * from './catalog';
 export * from './common';
+export * from './constants';
 export * from './dashboard';
 export * from './designs';
 export * from './integrations';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZProductStatus } from './common';
+import { PRODUCTS_PAGE_SIZE } from './constants';
 
 /** Product types a product can have; the same ids as the simple flow's (spec section 9, 'Component'). */
 export const PRODUCT_TYPES = ['tshirt', 'hoodie', 'mug', 'poster', 'sticker', 'tote', 'phone_case'] as const;
@@ -250,8 +251,6 @@ export const ZStoreUploadResult = z.object({
   remoteUrl: z.string(),
 });
 export type TStoreUploadResult = z.infer<typeof ZStoreUploadResult>;
-
-export const PRODUCTS_PAGE_SIZE = 10;
 
 /** `GET /api/products`: search in title, description and tags; filters; a page. */
 export const ZProductListQuery = z.object({

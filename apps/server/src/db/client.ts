@@ -1,13 +1,6 @@
 import fs from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
-import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import pg from 'pg';
 import { MIGRATIONS_DIR } from '../lib/paths';
 import { backfillProductModel } from './backfill-product-model';
 import { hasCluster, migratedSnapshot } from './pglite-snapshot';
@@ -97,7 +90,13 @@ function trackWrites(client: PGlite): () => number {
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  // Each engine's driver loads only when it is the one in use (start-up reads less code).
   if ('url' in options) {
+    const [{ drizzle: drizzlePg }, { migrate: migratePg }, { default: pg }] = await Promise.all([
+      import('drizzle-orm/node-postgres'),
+      import('drizzle-orm/node-postgres/migrator'),
+      import('pg'),
+    ]);
     // Connections are kept for 5 minutes idle (pg's default is 10 s): a new server process plans its first
     // statements with empty catalogue caches (a list page planned in about 20 ms instead of under 1 ms), which a
     // seller coming back after a pause would otherwise wait for.
@@ -129,6 +128,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       close: () => pool.end(),
     };
   }
+  const [{ PGlite }, { btree_gin }, { pg_trgm }, { drizzle: drizzlePglite }, { migrate: migratePglite }] =
+    await Promise.all([
+      import('@electric-sql/pglite'),
+      import('@electric-sql/pglite/contrib/btree_gin'),
+      import('@electric-sql/pglite/contrib/pg_trgm'),
+      import('drizzle-orm/pglite'),
+      import('drizzle-orm/pglite/migrator'),
+    ]);
   // PGlite does not lock its folder itself: only one process may open it (see ARCHITECTURE.md).
   if (options.pgliteDir) fs.mkdirSync(options.pgliteDir, { recursive: true });
   // A new folder (or memory) starts as a copy of a migrated cluster rather than running initdb and the migrations.

@@ -1,4 +1,4 @@
-import { fromPglite, type JobWithMetadata, PgBoss, type SendOptions } from 'pg-boss';
+import type { JobWithMetadata, PgBoss, SendOptions } from 'pg-boss';
 import type { Database } from '../db/client';
 
 /** Queues the app uses. A queue name is part of the stored jobs: keep them stable. */
@@ -40,6 +40,8 @@ export class JobQueue {
   private start(): Promise<PgBoss> {
     if (this.stopped) return Promise.reject(new Error('The job queue has stopped'));
     this.starting ??= (async () => {
+      // Loaded here, not at the top: a server's start and its first answers do not wait for pg-boss's code.
+      const { fromPglite, PgBoss } = await import('pg-boss');
       const boss = this.database.pglite
         ? new PgBoss({ db: fromPglite(this.database.pglite), backend: 'pglite', schedule: false })
         : new PgBoss({ connectionString: this.database.url ?? '', max: 4, schedule: false });
@@ -67,6 +69,8 @@ export class JobQueue {
     handler: (jobs: JobWithMetadata<T>[]) => Promise<void>,
   ): Promise<string> {
     const { pollingIntervalSeconds, batchSize } = options;
+    // A server closed before its workers started (they start after its first answer) starts none: no error.
+    if (this.stopped) return '';
     return (await this.start()).work(name, { pollingIntervalSeconds, batchSize, includeMetadata: true }, handler);
   }
 

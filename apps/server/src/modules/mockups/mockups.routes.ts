@@ -48,13 +48,15 @@ export async function mockupsRoutes(app: FastifyInstance, { deps }: { deps: AppD
       closing = true;
     });
     app.addHook('onListen', async () => {
-      const started = Date.now();
-      templates
-        .warmUp(() => closing)
-        .then((drawn) => {
-          if (drawn) app.log.info({ drawn, ms: Date.now() - started }, 'mockup templates drawn');
-        })
-        .catch((error: unknown) => app.log.error({ err: error }, 'mockup template warm-up failed'));
+      deps.afterStart.run(() => {
+        const started = Date.now();
+        templates
+          .warmUp(() => closing)
+          .then((drawn) => {
+            if (drawn) app.log.info({ drawn, ms: Date.now() - started }, 'mockup templates drawn');
+          })
+          .catch((error: unknown) => app.log.error({ err: error }, 'mockup template warm-up failed'));
+      });
     });
   }
 

@@ -28,7 +28,9 @@ export async function ordersRoutes(app: FastifyInstance, { deps }: { deps: AppDe
   app.addHook('onClose', async () => deps.printfulSandbox.close());
   if (deps.config.jobsWorker) {
     app.addHook('onListen', async () => {
-      startOrderWorkers(deps).catch((error) => app.log.error({ err: error }, 'order workers did not start'));
+      deps.afterStart.run(() =>
+        startOrderWorkers(deps).catch((error) => app.log.error({ err: error }, 'order workers did not start')),
+      );
     });
   }
 

@@ -134,7 +134,9 @@ export async function productsRoutes(app: FastifyInstance, { deps }: { deps: App
   if (deps.config.jobsWorker) {
     // Pushes queued before a restart run as soon as this instance listens (app.inject starts them on first push).
     app.addHook('onListen', async () => {
-      ensurePushWorkers(deps).catch((error) => app.log.error({ err: error }, 'store push workers did not start'));
+      deps.afterStart.run(() =>
+        ensurePushWorkers(deps).catch((error) => app.log.error({ err: error }, 'store push workers did not start')),
+      );
     });
   }
   // Plugins are encapsulated: this scope has its own multipart limits (the simple flow's 10 MB design file).

@@ -9,8 +9,10 @@ export async function schedulesRoutes(app: FastifyInstance, { deps }: { deps: Ap
   if (deps.config.jobsWorker) {
     // Only a listening server runs due uploads (not app.inject in tests, which start a worker themselves).
     app.addHook('onListen', async () => {
-      startScheduleWorker(deps).catch((error) =>
-        app.log.error({ err: error }, 'scheduled upload worker did not start'),
+      deps.afterStart.run(() =>
+        startScheduleWorker(deps).catch((error) =>
+          app.log.error({ err: error }, 'scheduled upload worker did not start'),
+        ),
       );
     });
   }

@@ -32,8 +32,10 @@ export async function shopifyRoutes(app: FastifyInstance, { deps }: { deps: AppD
   if (deps.config.jobsWorker) {
     // Only a listening server runs webhook work (not app.inject in tests, which start a worker themselves).
     app.addHook('onListen', async () => {
-      startShopifyWebhookWorker(deps).catch((error) =>
-        app.log.error({ err: error }, 'Shopify webhook worker did not start'),
+      deps.afterStart.run(() =>
+        startShopifyWebhookWorker(deps).catch((error) =>
+          app.log.error({ err: error }, 'Shopify webhook worker did not start'),
+        ),
       );
     });
   }

@@ -1,6 +1,6 @@
 import { DESIGN_AREAS, type TDesign, type TGeneratedContent, type TIntegration } from '@podforge/contract';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '@/components/ui/toaster';
 import { dismiss } from '@/components/ui/use-toast';
 import { catalogTee } from '@/test/catalog-fixtures';
@@ -131,6 +131,14 @@ function renderFlow(props: Partial<Parameters<typeof CreateProductScreen>[0]> = 
 const onProductCreated = vi.fn();
 
 describe('CreateProductScreen (simple flow)', () => {
+  // The later steps load on demand: transformed once here, so no test waits for that on a loaded machine.
+  beforeAll(async () => {
+    await Promise.all([
+      import('./generate-content-step'),
+      import('./preview-mockup-step'),
+      import('./upload-to-stores-step'),
+    ]);
+  });
   beforeEach(() => {
     onProductCreated.mockReset();
     sessionStorage.clear();
@@ -179,7 +187,8 @@ describe('CreateProductScreen (simple flow)', () => {
     expect(stepButton(/Upload Design/)).toHaveAttribute('data-status', 'complete');
 
     // Generate Content needs a file name; it sends the component's fields.
-    const filename = screen.getByLabelText('File name');
+    // The step's code loads when the flow reaches it.
+    const filename = await screen.findByLabelText('File name');
     expect(filename).toHaveValue('retro-sunset.png');
     fireEvent.change(filename, { target: { value: '  ' } });
     expect(screen.getByRole('button', { name: 'Generate Content' })).toBeDisabled();
@@ -213,7 +222,7 @@ describe('CreateProductScreen (simple flow)', () => {
     expect(currentStep()).toHaveTextContent('Preview Mockup');
 
     // Create Product waits for a rendered mockup; Generate Mockups renders the chosen view in every colour.
-    expect(screen.getByRole('button', { name: 'Create Product' })).toBeDisabled();
+    expect(await screen.findByRole('button', { name: 'Create Product' })).toBeDisabled();
     // The server makes it on the type's default blank: the seller is told which.
     expect(await screen.findByTestId('blank-product')).toHaveTextContent(
       'Printed on Unisex Staple T-Shirt | Bella + Canvas 3001 (Bella + Canvas 3001).',
@@ -304,7 +313,7 @@ describe('CreateProductScreen (simple flow)', () => {
     });
     renderFlow({ step: 'details', focus: 'tags', designId: DESIGN_ID });
     await waitFor(() => expect(currentStep()).toHaveTextContent('Generate Content'));
-    expect(screen.getByLabelText('File name')).toHaveValue('retro-sunset.png');
+    expect(await screen.findByLabelText('File name')).toHaveValue('retro-sunset.png');
     fireEvent.click(screen.getByRole('button', { name: 'Generate Content' }));
     await waitFor(() => expect(screen.getByLabelText('Tags (comma separated)')).toHaveFocus());
     // Regenerate asks for other wording with the next seed.

@@ -1,6 +1,6 @@
 import type { TDesign } from '@podforge/contract';
 import { Loader2, RotateCcw } from 'lucide-react';
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { Link } from 'react-router';
 import { useDesign } from '@/api/designs/get-design';
 import { useCreateProduct } from '@/api/products/create-product';
@@ -10,11 +10,17 @@ import { toast } from '@/components/ui/use-toast';
 import { ApiError } from '@/lib/api-client';
 import { INITIAL_FLOW, isStepEnabled, type SimpleFlowStep, stepFromQuery } from '../simple-flow';
 import { useSimpleFlow } from '../use-simple-flow';
-import { GenerateContentStep } from './generate-content-step';
-import { PreviewMockupStep } from './preview-mockup-step';
 import { StepIndicator } from './step-indicator';
 import { UploadDesignStep } from './upload-design-step';
-import { UploadToStoresStep } from './upload-to-stores-step';
+
+// The steps after the first load when the flow reaches them: the page opens on Upload Design with its code only.
+const GenerateContentStep = lazy(async () => ({
+  default: (await import('./generate-content-step')).GenerateContentStep,
+}));
+const PreviewMockupStep = lazy(async () => ({ default: (await import('./preview-mockup-step')).PreviewMockupStep }));
+const UploadToStoresStep = lazy(async () => ({
+  default: (await import('./upload-to-stores-step')).UploadToStoresStep,
+}));
 
 type Props = {
   /** From `/create-product?step=`: the AI shortcuts open the flow at 'details' (the listing) or 'design'. */
@@ -155,29 +161,37 @@ export function CreateProductScreen({ step, focus, designId = null, onProductCre
       )}
 
       {state.step === 'upload' && <UploadDesignStep design={state.design} onDesign={chooseDesign} />}
-      {state.step === 'content' && state.design && (
-        <GenerateContentStep
-          key={state.design.id}
-          design={state.design}
-          content={state.content}
-          focusTags={focus === 'tags'}
-          onAccept={(content) => update({ content, mockups: [], mockup: null, productId: null, step: 'mockup' })}
-          onBack={() => update({ step: 'upload' })}
-        />
-      )}
-      {state.step === 'mockup' && state.design && state.content && (
-        <PreviewMockupStep
-          design={state.design}
-          content={state.content}
-          mockups={state.mockups}
-          mockup={state.mockup}
-          creating={create.isPending}
-          onMockups={(mockups, mockup) => update({ mockups, mockup })}
-          onCreate={onCreate}
-          onBack={() => update({ step: 'content' })}
-        />
-      )}
-      {state.step === 'stores' && state.productId && <UploadToStoresStep productId={state.productId} />}
+      <Suspense
+        fallback={
+          <p role="status" className="py-16 text-center text-sm text-muted-foreground">
+            Loading…
+          </p>
+        }
+      >
+        {state.step === 'content' && state.design && (
+          <GenerateContentStep
+            key={state.design.id}
+            design={state.design}
+            content={state.content}
+            focusTags={focus === 'tags'}
+            onAccept={(content) => update({ content, mockups: [], mockup: null, productId: null, step: 'mockup' })}
+            onBack={() => update({ step: 'upload' })}
+          />
+        )}
+        {state.step === 'mockup' && state.design && state.content && (
+          <PreviewMockupStep
+            design={state.design}
+            content={state.content}
+            mockups={state.mockups}
+            mockup={state.mockup}
+            creating={create.isPending}
+            onMockups={(mockups, mockup) => update({ mockups, mockup })}
+            onCreate={onCreate}
+            onBack={() => update({ step: 'content' })}
+          />
+        )}
+        {state.step === 'stores' && state.productId && <UploadToStoresStep productId={state.productId} />}
+      </Suspense>
     </div>
   );
 }

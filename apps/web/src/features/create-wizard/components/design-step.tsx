@@ -87,7 +87,9 @@ export function DesignStep({ state, update, onBack, onNext }: Props) {
       <div className="grid gap-6 lg:grid-cols-2">
         <Card>
           <CardHeader>
-            <CardTitle className="text-base">Upload designs</CardTitle>
+            <CardTitle as="h3" className="text-base">
+              Upload designs
+            </CardTitle>
           </CardHeader>
           <CardContent className="space-y-3">
             <label
@@ -163,7 +165,9 @@ export function DesignStep({ state, update, onBack, onNext }: Props) {
 
       <Card>
         <CardHeader>
-          <CardTitle className="text-base">Selected designs</CardTitle>
+          <CardTitle as="h3" className="text-base">
+            Selected designs
+          </CardTitle>
         </CardHeader>
         <CardContent>
           {state.designFiles.length === 0 ? (
@@ -230,7 +234,9 @@ function AiDesignGenerator({ onImages }: { onImages: (images: TDesign[]) => void
   return (
     <Card>
       <CardHeader>
-        <CardTitle className="text-base">AI generator</CardTitle>
+        <CardTitle as="h3" className="text-base">
+          AI generator
+        </CardTitle>
       </CardHeader>
       <CardContent className="space-y-3">
         <AiDesignFields

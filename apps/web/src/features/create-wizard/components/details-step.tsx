@@ -86,7 +86,9 @@ export function DetailsStep({ state, update, onBack, onNext }: Props) {
       <div className="grid gap-6 lg:grid-cols-2">
         <Card>
           <CardHeader className="flex flex-row items-center justify-between gap-3">
-            <CardTitle className="text-base">Listing</CardTitle>
+            <CardTitle as="h3" className="text-base">
+              Listing
+            </CardTitle>
             <Button onClick={onGenerate} disabled={!design || generate.isPending || catalog.isLoading}>
               {generate.isPending ? <Loader2 className="animate-spin" /> : <Sparkles />}
               {generate.isPending ? 'Generating...' : 'Generate AI Content'}
@@ -132,7 +134,9 @@ export function DetailsStep({ state, update, onBack, onNext }: Props) {
 
         <Card>
           <CardHeader>
-            <CardTitle className="text-base">Preview</CardTitle>
+            <CardTitle as="h3" className="text-base">
+              Preview
+            </CardTitle>
           </CardHeader>
           <CardContent className="space-y-3" data-testid="listing-preview">
             {mockup ? (

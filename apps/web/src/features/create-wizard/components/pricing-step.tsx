@@ -163,7 +163,9 @@ export function PricingStep({ state, update, pricing, onBack, onDone }: Props) {
 
       <Card>
         <CardHeader>
-          <CardTitle className="text-base">Prices</CardTitle>
+          <CardTitle as="h3" className="text-base">
+            Prices
+          </CardTitle>
         </CardHeader>
         <CardContent className="space-y-3">
           {pricing.settingsError && (
@@ -200,7 +202,9 @@ export function PricingStep({ state, update, pricing, onBack, onDone }: Props) {
 
       <Card>
         <CardHeader>
-          <CardTitle className="text-base">Stores</CardTitle>
+          <CardTitle as="h3" className="text-base">
+            Stores
+          </CardTitle>
         </CardHeader>
         <CardContent className="space-y-2">
           {integrations.isPending ? (

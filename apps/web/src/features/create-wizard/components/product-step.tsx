@@ -51,7 +51,9 @@ export function ProductStep({ state, update, onNext }: Props) {
     <div className="space-y-6">
       <Card>
         <CardHeader>
-          <CardTitle className="text-base">Platform</CardTitle>
+          <CardTitle as="h3" className="text-base">
+            Platform
+          </CardTitle>
         </CardHeader>
         <CardContent className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
           {WIZARD_PLATFORMS.map((p) => (
@@ -122,7 +124,9 @@ function CategoryBrowser({
   return (
     <Card>
       <CardHeader className="space-y-3">
-        <CardTitle className="text-base">Category</CardTitle>
+        <CardTitle as="h3" className="text-base">
+          Category
+        </CardTitle>
         <nav aria-label="Breadcrumb">
           <ol className="flex flex-wrap items-center gap-1 text-sm">
             <li>

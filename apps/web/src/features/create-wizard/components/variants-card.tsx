@@ -22,7 +22,9 @@ export function VariantsCard({ state, update, catalog, price, hint }: Props) {
   return (
     <Card>
       <CardHeader>
-        <CardTitle className="text-base">Colours and sizes</CardTitle>
+        <CardTitle as="h3" className="text-base">
+          Colours and sizes
+        </CardTitle>
         {catalog.data && (
           <p className="text-sm text-slate-500">
             {catalog.data.name}

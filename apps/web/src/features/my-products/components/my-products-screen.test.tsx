@@ -326,7 +326,7 @@ describe('MyProductsScreen', () => {
       },
     });
     await user.click(await screen.findByRole('button', { name: 'Edit' }));
-    const dialog = within(screen.getByRole('dialog', { name: 'Edit Product' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Edit Product' }));
     await user.clear(await dialog.findByLabelText('Title'));
     await user.type(dialog.getByLabelText('Title'), '  Cat Tee Deluxe ');
     await user.click(dialog.getByRole('button', { name: 'Save changes' }));
@@ -350,7 +350,7 @@ describe('MyProductsScreen', () => {
         }),
     });
     await userEvent.click(await screen.findByRole('button', { name: 'Preview' }));
-    const dialog = within(screen.getByRole('dialog', { name: 'Product Preview' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Product Preview' }));
     expect(await dialog.findByText('A soft cotton tee.')).toBeInTheDocument();
     expect(dialog.getByRole('img', { name: 'Cat Tee' })).toHaveAttribute('src', '/api/mockups/p1.png');
     expect(dialog.getByRole('heading', { name: 'Cat Tee' })).toBeInTheDocument();
@@ -377,14 +377,14 @@ describe('MyProductsScreen', () => {
     });
     await screen.findByText('Cat Tee');
     await user.click(rowOf('Cat Tee').getByRole('button', { name: 'Delete' }));
-    let dialog = within(screen.getByRole('dialog', { name: 'Delete product?' }));
+    let dialog = within(await screen.findByRole('dialog', { name: 'Delete product?' }));
     expect(dialog.getByText(/will be deleted\. This cannot be undone\./)).toBeInTheDocument();
     await user.click(dialog.getByRole('button', { name: 'Cancel' }));
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(fetch.calls.some((c) => c.method === 'DELETE')).toBe(false);
 
     await user.click(rowOf('Cat Tee').getByRole('button', { name: 'Delete' }));
-    dialog = within(screen.getByRole('dialog', { name: 'Delete product?' }));
+    dialog = within(await screen.findByRole('dialog', { name: 'Delete product?' }));
     await user.click(dialog.getByRole('button', { name: 'Delete product' }));
     expect(await toastText('Product Deleted')).toContain('Cat Tee was deleted.');
     await waitFor(() => expect(screen.queryByText('Cat Tee')).not.toBeInTheDocument());

@@ -1,6 +1,6 @@
 import type { TProduct } from '@podforge/contract';
 import { PackageOpen, Plus } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { useProducts } from '@/api/products/get-products';
 import { Button } from '@/components/ui/button';
@@ -12,10 +12,17 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { ApiError } from '@/lib/api-client';
 import { useProductListParams } from '../hooks/use-product-list-params';
 import { STATUS_FILTERS, TYPE_FILTERS } from '../product-format';
-import { DeleteProductDialog } from './delete-product-dialog';
-import { EditProductDialog } from './edit-product-dialog';
-import { PreviewProductDialog } from './preview-product-dialog';
 import { ProductRow } from './product-row';
+
+// The dialogs (the edit form with its pricing and store rules) load when one is first opened: the list shows
+// without their code.
+const EditProductDialog = lazy(async () => ({ default: (await import('./edit-product-dialog')).EditProductDialog }));
+const PreviewProductDialog = lazy(async () => ({
+  default: (await import('./preview-product-dialog')).PreviewProductDialog,
+}));
+const DeleteProductDialog = lazy(async () => ({
+  default: (await import('./delete-product-dialog')).DeleteProductDialog,
+}));
 
 export const SEARCH_DEBOUNCE_MS = 250;
 const SKELETON_ROWS = 5;
@@ -172,9 +179,13 @@ export function MyProductsScreen() {
         </>
       )}
 
-      {dialog?.kind === 'edit' && <EditProductDialog product={dialog.product} onClose={() => setDialog(null)} />}
-      {dialog?.kind === 'preview' && <PreviewProductDialog product={dialog.product} onClose={() => setDialog(null)} />}
-      {dialog?.kind === 'delete' && <DeleteProductDialog product={dialog.product} onClose={() => setDialog(null)} />}
+      <Suspense fallback={null}>
+        {dialog?.kind === 'edit' && <EditProductDialog product={dialog.product} onClose={() => setDialog(null)} />}
+        {dialog?.kind === 'preview' && (
+          <PreviewProductDialog product={dialog.product} onClose={() => setDialog(null)} />
+        )}
+        {dialog?.kind === 'delete' && <DeleteProductDialog product={dialog.product} onClose={() => setDialog(null)} />}
+      </Suspense>
     </div>
   );
 }

@@ -12,7 +12,7 @@ import {
   Upload,
 } from 'lucide-react';
 import type * as React from 'react';
-import { useRef, useState } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 import { useDuplicateProduct } from '@/api/products/duplicate-product';
 import { useNextSchedule } from '@/api/products/get-upcoming-schedules';
 import {
@@ -21,7 +21,6 @@ import {
   UploadRejectedError,
   useUploadProduct,
 } from '@/api/products/upload-product';
-import { ScheduleDialog } from '@/components/schedules/schedule-dialog';
 import { Button } from '@/components/ui/button';
 import { StatusBadge } from '@/components/ui/status-badge';
 import { toast } from '@/components/ui/use-toast';
@@ -29,6 +28,11 @@ import { ApiError } from '@/lib/api-client';
 import { platformLabel } from '@/lib/schedules';
 import { formatDate, formatPrice, formatVariantCount, productTypeLabel } from '../product-format';
 import { ProductThumbnail } from './product-thumbnail';
+
+// Scheduling's dialog loads when it is first opened.
+const ScheduleDialog = lazy(async () => ({
+  default: (await import('@/components/schedules/schedule-dialog')).ScheduleDialog,
+}));
 
 type Props = {
   product: TProduct;
@@ -119,7 +123,7 @@ export function ProductRow({ product, onEdit, onPreview, onDelete }: Props) {
         <ProductThumbnail product={product} className="h-16 w-16" />
         <div className="min-w-0 flex-1 space-y-1">
           <div className="flex flex-wrap items-center gap-2">
-            <h3 className="truncate font-semibold">{product.title}</h3>
+            <h2 className="truncate font-semibold">{product.title}</h2>
             <StatusBadge status={product.status} />
             {product.storeNotice && (
               // What the store did to the listing (deleted, archived, edited there), found by a webhook or Sync.
@@ -172,7 +176,11 @@ export function ProductRow({ product, onEdit, onPreview, onDelete }: Props) {
         <Button variant="outline" size="sm" onClick={() => setScheduling(true)}>
           <CalendarClock aria-hidden="true" /> Schedule
         </Button>
-        {scheduling && <ScheduleDialog product={product} onClose={() => setScheduling(false)} />}
+        {scheduling && (
+          <Suspense fallback={null}>
+            <ScheduleDialog product={product} onClose={() => setScheduling(false)} />
+          </Suspense>
+        )}
         <Button variant="outline" size="sm" onClick={() => onDelete(product)} className="text-red-700 hover:bg-red-50">
           <Trash2 aria-hidden="true" /> Delete
         </Button>
