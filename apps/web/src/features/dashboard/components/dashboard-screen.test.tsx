@@ -37,6 +37,12 @@ describe('DashboardScreen', () => {
     vi.stubGlobal('fetch', () => new Promise(() => {}));
     renderWithProviders(<DashboardScreen onNavigate={() => {}} />);
     expect(screen.getAllByTestId('skeleton')).toHaveLength(7);
+    // The snapshot says its figures are on the way, not that there are none.
+    const snapshot = screen.getByLabelText('Performance snapshot');
+    expect(snapshot).toHaveAttribute('aria-busy', 'true');
+    expect(within(snapshot).getByText('Loading figures…')).toBeInTheDocument();
+    expect(within(snapshot).queryByText('No store data yet')).not.toBeInTheDocument();
+    expect(within(snapshot).getByText('Total Products').nextSibling).toHaveTextContent('…');
   });
 
   it('shows the real figures, trends and recent uploads', async () => {

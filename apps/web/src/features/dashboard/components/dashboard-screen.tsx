@@ -29,7 +29,11 @@ export function DashboardScreen({ onNavigate }: { onNavigate: (target: QuickActi
           />
           <AiShortcuts />
         </div>
-        <PerformanceSnapshot stats={stats.isError ? undefined : stats.data} recent={recentUploads ?? []} />
+        <PerformanceSnapshot
+          stats={stats.isError ? undefined : stats.data}
+          isLoading={stats.isLoading}
+          recent={recentUploads ?? []}
+        />
       </div>
     </div>
   );

@@ -12,23 +12,34 @@ function Row({ label, value }: { label: string; value: string | number }) {
   );
 }
 
-/** Sales figures come only from orders that connected stores report; until then the panel says so. */
+/**
+ * Sales figures come only from orders that connected stores report; until then the panel says so. While the figures
+ * load it shows placeholders, never a zero or 'no store data' that may not be true.
+ */
 export function PerformanceSnapshot({
   stats,
+  isLoading,
   recent,
 }: {
   stats: TDashboardStats | undefined;
+  isLoading: boolean;
   recent: TRecentUpload[];
 }) {
   const store = stats?.store ?? null;
+  // A failed call shows the spec's zeros (as the stat cards do); only a call still under way shows placeholders.
+  const figure = (value: number | undefined) => (isLoading ? '…' : (value ?? 0));
   return (
-    <Card aria-label="Performance snapshot" className="self-start">
+    <Card aria-label="Performance snapshot" aria-busy={isLoading} className="self-start">
       <CardHeader>
         <CardTitle>Performance Snapshot</CardTitle>
         <CardDescription>{stats?.month ?? 'This month'}</CardDescription>
       </CardHeader>
       <CardContent className="space-y-4">
-        {store ? (
+        {isLoading ? (
+          <p className="text-sm text-slate-500" role="status">
+            Loading figures…
+          </p>
+        ) : store ? (
           <dl>
             <Row label="Sales" value={formatMoney(store.sales)} />
             <Row label="Profit" value={formatMoney(store.profit)} />
@@ -44,9 +55,9 @@ export function PerformanceSnapshot({
           </div>
         )}
         <dl className="border-t border-slate-100 pt-3">
-          <Row label="Total Products" value={stats?.totalProducts ?? 0} />
-          <Row label="Pending Uploads" value={stats?.pendingUploads ?? 0} />
-          <Row label="This Week" value={stats?.thisWeek ?? 0} />
+          <Row label="Total Products" value={figure(stats?.totalProducts)} />
+          <Row label="Pending Uploads" value={figure(stats?.pendingUploads)} />
+          <Row label="This Week" value={figure(stats?.thisWeek)} />
         </dl>
         {recent.length > 0 && (
           <div className="border-t border-slate-100 pt-3">
