@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
@@ -8,10 +9,12 @@ import {
   type Placement,
   printAreaFor,
   printWindow,
+  type TMockupColor,
   type TMockupProductType,
 } from '@podforge/contract';
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import { DiskRenderCache } from '../../lib/disk-render-cache';
+import { SERVER_ROOT } from '../../lib/paths';
 import {
   TEMPLATE_DRAWING_VERSION,
   TEMPLATE_HEIGHT,
@@ -39,6 +42,23 @@ export type RawImage = {
 /** The design after resize, rotation, opacity and clipping: ready to composite at (left, top). */
 export type DesignLayer = { data: Buffer; width: number; height: number; left: number; top: number };
 
+/**
+ * The pre-drawn templates the repository ships (`npm run templates:draw -w @podforge/server` makes them): AVIF at
+ * quality 80 (about 35 KB each, a mean difference of under half a level from the drawing), so a server never draws
+ * one from SVG while a seller waits; a drawing version with no shipped files is drawn as before.
+ */
+export const SHIPPED_TEMPLATES_DIR = path.join(SERVER_ROOT, 'assets/mockup-templates');
+export const SHIPPED_TEMPLATE_AVIF = { quality: 80 } as const;
+
+export function shippedTemplateFile(productType: TMockupProductType, templateId: string, colorId: string): string {
+  return path.join(SHIPPED_TEMPLATES_DIR, `v${TEMPLATE_DRAWING_VERSION}`, productType, `${templateId}-${colorId}.avif`);
+}
+
+/** A template drawn from its SVG at TEMPLATE_WIDTH x TEMPLATE_HEIGHT: seconds of librsvg work, done ahead of use. */
+export function drawTemplate(template: TemplateDef, color: TMockupColor): Sharp {
+  return sharp(Buffer.from(template.svg(color)), { density: 72 }).resize(TEMPLATE_WIDTH, TEMPLATE_HEIGHT);
+}
+
 export function findTemplate(productType: TMockupProductType, templateId: string): TemplateDef | undefined {
   return TEMPLATE_SETS[productType].templates.find((t) => t.id === templateId);
 }
@@ -64,17 +84,19 @@ export class TemplateStore {
   private fullPng(productType: TMockupProductType, template: TemplateDef, colorId: string): Promise<Buffer> {
     const color = TEMPLATE_SETS[productType].colors.find((col) => col.id === colorId);
     if (!color) throw new Error(`unknown colour ${colorId}`);
-    return this.cache.getOrRender(this.file(productType, `${template.id}-${colorId}.png`), () =>
-      sharp(Buffer.from(template.svg(color)), { density: 72 })
-        .resize(TEMPLATE_WIDTH, TEMPLATE_HEIGHT)
-        .png({ compressionLevel: 6 })
-        .toBuffer(),
-    );
+    return this.cache.getOrRender(this.file(productType, `${template.id}-${colorId}.png`), () => {
+      // The repository's pre-drawn file when there is one for this drawing version (a fraction of a second),
+      // else the drawing itself (seconds of librsvg).
+      const shipped = shippedTemplateFile(productType, template.id, colorId);
+      const source = fs.existsSync(shipped) ? sharp(shipped) : drawTemplate(template, color);
+      return source.png({ compressionLevel: 6 }).toBuffer();
+    });
   }
 
   /**
-   * Draws every template and colour that is not cached yet, one at a time, so a seller's first batch does not pay
-   * for drawing them (about 1-3 s each). `shouldStop` is checked between renders (the server is closing).
+   * Makes every template and colour that is not cached yet, one at a time, from the shipped files (or the drawing
+   * when none is shipped), so a seller's first batch only decodes them. `npm run build` runs it for the machine
+   * cache, and a listening server in the background; `shouldStop` is checked between renders (the server closes).
    */
   async warmUp(shouldStop: () => boolean): Promise<number> {
     let drawn = 0;
@@ -119,15 +141,13 @@ export class TemplateStore {
       return hit;
     }
     const job = this.fullPng(productType, template, colorId).then(async (png) => {
-      // A near-grey render may be stored as a greyscale PNG: always decode to 3-channel sRGB.
-      const decode = (width?: number) =>
-        sharp(png)
-          .removeAlpha()
-          .resize(width ?? null)
-          .toColourspace('srgb')
-          .raw()
-          .toBuffer({ resolveWithObject: true });
-      const [full, small] = await Promise.all([decode(), decode(MOCKUP_PREVIEW_WIDTH)]);
+      // A near-grey render may be stored as a greyscale PNG: always decode to 3-channel sRGB. Decoded once; the
+      // small copy for previews is scaled from those pixels.
+      const full = await sharp(png).removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
+      const small = await sharp(full.data, { raw: full.info })
+        .resize(MOCKUP_PREVIEW_WIDTH)
+        .raw()
+        .toBuffer({ resolveWithObject: true });
       if (full.info.channels !== 3 || small.info.channels !== 3) throw new Error('template did not decode to RGB');
       return {
         data: full.data,
@@ -233,31 +253,40 @@ async function scaleLayer(layer: DesignLayer, k: number, maxWidth: number, maxHe
   return { data, width, height, left, top };
 }
 
-/** Composites a prepared layer on a template and encodes the full PNG and a 512 px preview. */
+/**
+ * The full 2000x2500 mockup: the layer over the template, as PNG (`encode: false` stops before the encode and
+ * answers the composited pixels, so the bench can tell the two apart).
+ */
+export async function composeFull(template: RawImage, layer: DesignLayer | null, encode = true): Promise<Buffer> {
+  const raw = { width: template.width, height: template.height, channels: template.channels };
+  const base = sharp(template.data, { raw });
+  const composed = (layer ? base.composite([layerInput(layer)]) : base).removeAlpha();
+  return encode ? composed.png(PNG_OPTIONS).toBuffer() : composed.raw().toBuffer();
+}
+
+/** The 512 px preview, composited small (the layer scaled down) rather than scaled from the full render. */
+export async function composePreview(template: RawImage, layer: DesignLayer | null): Promise<Buffer> {
+  const raw = { width: template.width, height: template.height, channels: template.channels };
+  const small = template.small;
+  if (!small) {
+    const base = sharp(template.data, { raw });
+    const composed = await (layer ? base.composite([layerInput(layer)]) : base)
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    return sharp(composed.data, { raw: composed.info }).removeAlpha().resize(MOCKUP_PREVIEW_WIDTH).png().toBuffer();
+  }
+  const base = sharp(small.data, { raw: { width: small.width, height: small.height, channels: 3 } });
+  const scaled = layer ? await scaleLayer(layer, small.width / template.width, small.width, small.height) : null;
+  return (scaled ? base.composite([layerInput(scaled)]) : base).removeAlpha().png().toBuffer();
+}
+
+/** Composites a prepared layer on a template and encodes the full PNG and a 512 px preview, side by side. */
 export async function composeMockup(
   template: RawImage,
   layer: DesignLayer | null,
 ): Promise<{ png: Buffer; preview: Buffer; width: number; height: number }> {
-  const raw = { width: template.width, height: template.height, channels: template.channels };
-  const full = async () => {
-    const base = sharp(template.data, { raw });
-    return (layer ? base.composite([layerInput(layer)]) : base).removeAlpha().png(PNG_OPTIONS).toBuffer();
-  };
-  const preview = async () => {
-    const small = template.small;
-    if (!small) {
-      const base = sharp(template.data, { raw });
-      const composed = await (layer ? base.composite([layerInput(layer)]) : base)
-        .raw()
-        .toBuffer({ resolveWithObject: true });
-      return sharp(composed.data, { raw: composed.info }).removeAlpha().resize(MOCKUP_PREVIEW_WIDTH).png().toBuffer();
-    }
-    const base = sharp(small.data, { raw: { width: small.width, height: small.height, channels: 3 } });
-    const scaled = layer ? await scaleLayer(layer, small.width / template.width, small.width, small.height) : null;
-    return (scaled ? base.composite([layerInput(scaled)]) : base).removeAlpha().png().toBuffer();
-  };
-  const [png, previewPng] = await Promise.all([full(), preview()]);
-  return { png, preview: previewPng, width: template.width, height: template.height };
+  const [png, preview] = await Promise.all([composeFull(template, layer), composePreview(template, layer)]);
+  return { png, preview, width: template.width, height: template.height };
 }
 
 /**
