@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
+import { decodeDesign } from '../apps/server/src/modules/designs/design-decode';
 import { pdfOf } from '../apps/server/test/support/design-fixtures';
 import { load, median, printDesignFile, verdict } from './support';
 
@@ -94,6 +95,45 @@ const tempBytes = (dir: string) => {
     return 0;
   }
 };
+
+/**
+ * The decode step alone, in this process with one libvips thread as in a decode child: CPU time, which load on a
+ * shared machine does not inflate as it does wall time. 'previous' is the recipe the pool used before issue #15:
+ * the print PNG at level 6 with sharp's `effort: 1` (which turns on palette quantisation), the thumbnail decoded
+ * from that print PNG, no working copy.
+ */
+async function decodeCpu() {
+  sharp.cache(false);
+  const threads = sharp.concurrency();
+  sharp.concurrency(1);
+  const cpuOf = async (fn: () => Promise<unknown>) => {
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    await fn();
+    const c = process.cpuUsage(c0);
+    return { cpu: (c.user + c.system) / 1000, wall: performance.now() - t0 };
+  };
+  for (const file of files.slice(0, 2)) {
+    const out = fs.mkdtempSync(path.join(work, 'decode-'));
+    const now = await cpuOf(() =>
+      decodeDesign({ kind: 'design', type: 'png', name: path.basename(file), inputPath: file, outDir: out }),
+    );
+    const previous = await cpuOf(async () => {
+      const print = path.join(out, 'previous-print.png');
+      await sharp(file).rotate().png({ compressionLevel: 6, effort: 1 }).toFile(print);
+      await sharp(print)
+        .resize(512, 512, { fit: 'inside', withoutEnlargement: true })
+        .png()
+        .toFile(`${print}.thumb.png`);
+    });
+    console.log(
+      `${path.basename(file)} decode step (one thread): now ${now.cpu.toFixed(0)} ms CPU (${now.wall.toFixed(0)} ms wall), ` +
+        `previous recipe ${previous.cpu.toFixed(0)} ms CPU (${previous.wall.toFixed(0)} ms wall) -> ${(previous.cpu / now.cpu).toFixed(1)}x less CPU  [${load()}]`,
+    );
+  }
+  sharp.concurrency(threads);
+}
+if (!process.env.BENCH_SKIP_DECODE_CPU) await decodeCpu();
 
 let failed = false;
 console.log(
