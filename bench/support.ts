@@ -133,3 +133,49 @@ export function tempDir(prefix: string) {
   process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
   return dir;
 }
+
+/**
+ * A print-size design as sellers upload them: 4500x5400 RGBA, a transparent margin around artwork of smooth
+ * gradients with a light grain (so it compresses like real artwork, about 12 MB of PNG rather than a flat colour's
+ * few hundred KB). Deterministic.
+ */
+export async function printDesignPng(width = 4500, height = 5400): Promise<Buffer> {
+  const sharp = (await import('sharp')).default;
+  const data = Buffer.alloc(width * height * 4);
+  let seed = 12345;
+  const rand = () => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed;
+  };
+  const cx = width / 2;
+  const cy = height / 2;
+  const r = Math.min(width, height) * 0.42;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const i = (y * width + x) * 4;
+      const dx = x - cx;
+      const dy = y - cy;
+      const inside = dx * dx + dy * dy < r * r || (Math.abs(dx) < r * 0.9 && Math.abs(dy - r * 0.5) < r * 0.25);
+      if (!inside) continue;
+      const grain = (rand() % 3) - 1;
+      data[i] = Math.max(0, Math.min(255, Math.round(40 + (180 * x) / width) + grain));
+      data[i + 1] = Math.max(0, Math.min(255, Math.round(200 - (150 * y) / height) + grain));
+      data[i + 2] = Math.max(0, Math.min(255, Math.round(90 + 60 * Math.sin(x / 300) * Math.cos(y / 400)) + grain));
+      data[i + 3] = 255;
+    }
+  }
+  return sharp(data, { raw: { width, height, channels: 4 } })
+    .png()
+    .toBuffer();
+}
+
+/** printDesignPng's file, made once per machine (it takes seconds) under the machine cache. */
+export async function printDesignFile(): Promise<string> {
+  const file = path.join(repo, 'node_modules/.cache/podforge/bench/print-4500x5400.png');
+  if (!fs.existsSync(file)) {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(`${file}.tmp`, await printDesignPng());
+    fs.renameSync(`${file}.tmp`, file);
+  }
+  return file;
+}

@@ -148,7 +148,8 @@ describe('POST /api/ai/designs, credits and all-or-nothing', () => {
       expect(ZAiError.parse(refused.json()).errorType).toBe('QUOTA_EXCEEDED');
       const workspaceId = await client.workspaceId(small.deps.db);
       expect(await designRows(small.deps.db, workspaceId)).toHaveLength(2);
-      expect(await small.deps.storage.list(`${workspaceId}/designs/`)).toHaveLength(6);
+      // Each design: original, print PNG, thumbnail and working copy.
+      expect(await small.deps.storage.list(`${workspaceId}/designs/`)).toHaveLength(8);
       // One credit is left: one image still fits.
       expect((await client.post(URL, { prompt: 'star power', size: '512x512' })).statusCode).toBe(201);
     } finally {

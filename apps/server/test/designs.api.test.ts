@@ -94,11 +94,34 @@ describe.each([
       if (type !== 'svg') expect(original.rawPayload.equals(content)).toBe(true);
       expect(design.size).toBe(original.rawPayload.length);
 
+      // A PNG is its own print PNG (nothing re-encoded); any other type's print PNG keeps every colour (sharp's
+      // `effort` once made it a 256-colour palette PNG).
+      if (type === 'png') expect(print.rawPayload.equals(content)).toBe(true);
+      else expect(printMeta.isPalette).toBe(false);
+
+      // The working copy mockups render from: the print PNG at most 2000 px a side, made in the decode pool.
       const ws = await client.workspaceId(t.deps.db);
       const keys = await t.deps.storage.list(`${ws}/designs/${design.id}/`);
-      expect(keys).toHaveLength(3);
+      expect(keys.sort()).toEqual(
+        ['original', 'print', 'thumbnail', 'working'].map((k) => expect.stringContaining(`/${k}.`)),
+      );
+      const working = await t.deps.storage.read(`${ws}/designs/${design.id}/working.png`);
+      const workingMeta = await sharp(working ?? Buffer.alloc(0)).metadata();
+      expect([workingMeta.format, workingMeta.width, workingMeta.height]).toEqual(['png', w, h]);
     },
   );
+
+  it('makes a working copy of at most 2000 px a side from a print-size design, and DELETE removes it', async () => {
+    const res = await upload(client, { filename: 'print.png', content: await pngOf(2600, 3120) });
+    expect(res.statusCode, res.body).toBe(201);
+    const design = res.json();
+    const ws = await client.workspaceId(t.deps.db);
+    const working = await t.deps.storage.read(`${ws}/designs/${design.id}/working.png`);
+    const meta = await sharp(working ?? Buffer.alloc(0)).metadata();
+    expect([meta.width, meta.height]).toEqual([1667, 2000]);
+    expect((await client.delete(`/api/designs/${design.id}`)).statusCode).toBe(204);
+    expect(await t.deps.storage.list(`${ws}/designs/${design.id}/`)).toEqual([]);
+  });
 
   describe('hostile and broken files are refused and leave nothing behind', () => {
     const bigFile = () => Buffer.alloc(DESIGN_MAX_BYTES + 1, 0x41);
@@ -254,7 +277,7 @@ describe.each([
     it('DELETE removes the row and its files', async () => {
       const d = (await upload(client, { filename: 'gone.png', content: await pngOf(12, 12) })).json();
       const ws = await client.workspaceId(t.deps.db);
-      expect(await t.deps.storage.list(`${ws}/designs/${d.id}/`)).toHaveLength(3);
+      expect(await t.deps.storage.list(`${ws}/designs/${d.id}/`)).toHaveLength(4);
       expect((await client.delete(`/api/designs/${d.id}`)).statusCode).toBe(204);
       expect(await t.deps.storage.list(`${ws}/designs/${d.id}/`)).toEqual([]);
       expect((await client.get(`/api/designs/${d.id}`)).statusCode).toBe(404);

@@ -277,7 +277,7 @@ describe('mockups API', () => {
       productType: 'mug',
       adjustments: { scale: 200, rotation: 30, x: 100, y: 100, opacity: 50 },
     });
-    expect(off.statusCode).toBe(200);
+    expect(off.statusCode, off.body).toBe(200);
     const offMeta = await sharp(off.rawPayload).metadata();
     expect([offMeta.width, offMeta.height]).toEqual([2475, 1155]);
     const corner = await pixel(off.rawPayload, 2474, 1154);

@@ -51,6 +51,8 @@ export const designs = pgTable(
     originalKey: text('original_key').notNull(),
     printKey: text('print_key').notNull(),
     thumbnailKey: text('thumbnail_key').notNull(),
+    /** The working copy mockups render from (at most 2000 px a side); null for designs stored before it existed. */
+    workingKey: text('working_key'),
     createdAt: createdAt(),
   },
   (t) => [index('designs_workspace_created_idx').on(t.workspaceId, t.createdAt)],

@@ -16,7 +16,8 @@ sharp.concurrency(1);
 async function run(job: DecodeJob): Promise<unknown> {
   if (job.kind === 'design') return decodeDesign(job);
   if (job.kind === 'layer') {
-    const layer = await renderDesignRaw(job.inputPath, job.placement);
+    // Unfaded: the mockup's blend applies the opacity (clipLayer gives the layer the placement's).
+    const layer = await renderDesignRaw(job.inputPath, job.placement, { fade: false });
     return { ...layer, data: new Uint8Array(layer.data.buffer, layer.data.byteOffset, layer.data.byteLength) };
   }
   const out = await renderPrintFile(job.productType, job.inputPath, job.designSize, job.adjustments, job.size);

@@ -25,11 +25,38 @@ export class DesignRefusal extends Error {
   override name = 'DesignRefusal';
 }
 
+/** Longest side of a design's working copy: the largest a 2000x2500 mockup draws a design at 100%. */
+export const DESIGN_WORKING_MAX = 2000;
+
+/**
+ * PNG as the pool writes it: zlib level 1, no row filters, and no `effort`, which in sharp turns on palette
+ * quantisation: with it a 4500x5400 print PNG took 3.3 s of CPU and came out as 256 colours.
+ */
+export const FAST_PNG = { compressionLevel: 1, adaptiveFiltering: false } as const;
+
 const THUMBNAIL = (input: string, output: string) =>
   sharp(input, SHARP_INPUT)
     .resize(DESIGN_THUMBNAIL_MAX, DESIGN_THUMBNAIL_MAX, { fit: 'inside', withoutEnlargement: true })
     .png()
     .toFile(output);
+
+/**
+ * The working copy, then the thumbnail from it (not from the full print, which would be decoded a second time).
+ * `rotate()` applies EXIF orientation, as the print PNG does.
+ */
+async function workingCopyAndThumbnail(input: string, workingPath: string, thumbnailPath: string) {
+  await writeWorkingCopy(input, workingPath);
+  await THUMBNAIL(workingPath, thumbnailPath);
+}
+
+/** The design's working copy (see DecodedDesign.workingPath), written to `workingPath`. */
+export function writeWorkingCopy(input: string, workingPath: string) {
+  return sharp(input, SHARP_INPUT)
+    .rotate()
+    .resize(DESIGN_WORKING_MAX, DESIGN_WORKING_MAX, { fit: 'inside', withoutEnlargement: true })
+    .png(FAST_PNG)
+    .toFile(workingPath);
+}
 
 /**
  * Decodes one file as the decode worker does (in a child process, see decode-pool.ts): proves it is whole and
@@ -40,6 +67,7 @@ const THUMBNAIL = (input: string, output: string) =>
 export async function decodeDesign(job: DesignDecodeJob): Promise<DecodedDesign> {
   const { name, type, outDir } = job;
   const printPath = path.join(outDir, 'print.png');
+  const workingPath = path.join(outDir, 'working.png');
   const thumbnailPath = path.join(outDir, 'thumbnail.png');
   try {
     if (type === 'png' || type === 'jpeg') {
@@ -57,6 +85,8 @@ export async function decodeDesign(job: DesignDecodeJob): Promise<DecodedDesign>
       });
       let originalPath: string | null = null;
       let source = job.inputPath;
+      const invalid = () =>
+        new DesignRefusal(`${name} is not a valid ${type.toUpperCase()} image: it could not be decoded`);
       if (job.fitSquare && (meta.width !== job.fitSquare || meta.height !== job.fitSquare)) {
         originalPath = path.join(outDir, 'original.png');
         await sharp(job.inputPath, SHARP_INPUT)
@@ -64,19 +94,35 @@ export async function decodeDesign(job: DesignDecodeJob): Promise<DecodedDesign>
           .png()
           .toFile(originalPath)
           .catch(() => {
-            throw new DesignRefusal(`${name} is not a valid ${type.toUpperCase()} image: it could not be decoded`);
+            throw invalid();
           });
         source = originalPath;
       }
-      let info: OutputInfo;
+      // A PNG that needs no turning is its own print PNG: re-encoding 24 megapixels is most of an upload's time
+      // and adds nothing. It is still decoded whole (the working copy reads every row), which proves it is whole.
+      const keepsItself = type === 'png' && (meta.orientation ?? 1) === 1;
+      const printing = keepsItself
+        ? Promise.resolve(
+            originalPath
+              ? { width: job.fitSquare ?? 0, height: job.fitSquare ?? 0 }
+              : { width: meta.width ?? 0, height: meta.height ?? 0 },
+          )
+        : sharp(source, SHARP_INPUT).rotate().png(FAST_PNG).toFile(printPath);
+      let size: { width: number; height: number };
       try {
-        // Decoding all of it proves it is whole (a truncated file fails here); rotate() applies EXIF orientation.
-        info = await sharp(source, SHARP_INPUT).rotate().png({ compressionLevel: 6, effort: 1 }).toFile(printPath);
+        // Both read the whole file (a truncated one fails here), side by side.
+        [size] = await Promise.all([printing, workingCopyAndThumbnail(source, workingPath, thumbnailPath)]);
       } catch {
-        throw new DesignRefusal(`${name} is not a valid ${type.toUpperCase()} image: it could not be decoded`);
+        throw invalid();
       }
-      await THUMBNAIL(printPath, thumbnailPath);
-      return { width: info.width, height: info.height, printPath, thumbnailPath, originalPath };
+      return {
+        width: size.width,
+        height: size.height,
+        printPath: keepsItself ? source : printPath,
+        workingPath,
+        thumbnailPath,
+        originalPath,
+      };
     }
 
     if (type === 'svg') {
@@ -94,12 +140,12 @@ export async function decodeDesign(job: DesignDecodeJob): Promise<DecodedDesign>
       await fsp.writeFile(originalPath, clean);
       let info: OutputInfo;
       try {
-        info = await sharp(originalPath, SHARP_INPUT).png().toFile(printPath);
+        info = await sharp(originalPath, SHARP_INPUT).png(FAST_PNG).toFile(printPath);
       } catch {
         throw new DesignRefusal(`${name} is not a valid SVG image: it could not be rendered (${width}x${height})`);
       }
-      await THUMBNAIL(printPath, thumbnailPath);
-      return { width: info.width, height: info.height, printPath, thumbnailPath, originalPath };
+      await workingCopyAndThumbnail(printPath, workingPath, thumbnailPath);
+      return { width: info.width, height: info.height, printPath, workingPath, thumbnailPath, originalPath };
     }
 
     let rendered: { png: Buffer; width: number; height: number };
@@ -117,8 +163,15 @@ export async function decodeDesign(job: DesignDecodeJob): Promise<DecodedDesign>
       throw error;
     }
     await fsp.writeFile(printPath, rendered.png);
-    await THUMBNAIL(printPath, thumbnailPath);
-    return { width: rendered.width, height: rendered.height, printPath, thumbnailPath, originalPath: null };
+    await workingCopyAndThumbnail(printPath, workingPath, thumbnailPath);
+    return {
+      width: rendered.width,
+      height: rendered.height,
+      printPath,
+      workingPath,
+      thumbnailPath,
+      originalPath: null,
+    };
   } catch (error) {
     if (error instanceof DesignLimitError) throw new DesignRefusal(error.message);
     throw error;

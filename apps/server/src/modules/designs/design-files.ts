@@ -34,6 +34,11 @@ export type DecodedDesign = {
   width: number;
   height: number;
   printPath: string;
+  /**
+   * The working copy: the print PNG at most DESIGN_WORKING_MAX px a side, quick to decode, which mockups are
+   * rendered from (a 2000x2500 mockup never shows more of a design than that).
+   */
+  workingPath: string;
   thumbnailPath: string;
   /** The original to store when it is not the uploaded file itself: sanitised SVG, or a resized AI image. */
   originalPath: string | null;

@@ -152,6 +152,7 @@ export async function createDesigns(
         original: `${prefix}/original.${EXTENSION[type]}`,
         print: `${prefix}/print.png`,
         thumbnail: `${prefix}/thumbnail.png`,
+        working: `${prefix}/working.png`,
       };
       const originalPath = decoded.originalPath ?? input.tempPath;
       signal?.throwIfAborted();
@@ -161,6 +162,8 @@ export async function createDesigns(
       await deps.storage.put(keys.print, fs.createReadStream(decoded.printPath), 'image/png');
       stored.push(keys.thumbnail);
       await deps.storage.put(keys.thumbnail, fs.createReadStream(decoded.thumbnailPath), 'image/png');
+      stored.push(keys.working);
+      await deps.storage.put(keys.working, fs.createReadStream(decoded.workingPath), 'image/png');
       rows.push({
         id,
         workspaceId,
@@ -175,6 +178,7 @@ export async function createDesigns(
         originalKey: keys.original,
         printKey: keys.print,
         thumbnailKey: keys.thumbnail,
+        workingKey: keys.working,
         createdAt: deps.now(),
       });
     }
@@ -257,7 +261,8 @@ export async function deleteDesign(deps: AppDeps, workspaceId: string, id: strin
     .where(and(eq(designs.id, id), eq(designs.workspaceId, workspaceId)))
     .returning();
   if (!row) throw notFound('Design');
-  await Promise.all([row.originalKey, row.printKey, row.thumbnailKey].map((key) => deps.storage.delete(key)));
+  const keys = [row.originalKey, row.printKey, row.thumbnailKey, row.workingKey].filter((k): k is string => !!k);
+  await Promise.all(keys.map((key) => deps.storage.delete(key)));
 }
 
 export async function openDesignFile(deps: AppDeps, workspaceId: string, id: string, kind: DesignFileKind) {

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
@@ -8,10 +9,12 @@ import {
   type Placement,
   printAreaFor,
   printWindow,
+  type TMockupColor,
   type TMockupProductType,
 } from '@podforge/contract';
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import { DiskRenderCache } from '../../lib/disk-render-cache';
+import { SERVER_ROOT } from '../../lib/paths';
 import {
   TEMPLATE_DRAWING_VERSION,
   TEMPLATE_HEIGHT,
@@ -36,8 +39,35 @@ export type RawImage = {
   small?: { data: Buffer; width: number; height: number; channels: 3 };
 };
 
-/** The design after resize, rotation, opacity and clipping: ready to composite at (left, top). */
-export type DesignLayer = { data: Buffer; width: number; height: number; left: number; top: number };
+/**
+ * The design after resize, rotation and clipping: ready to composite at (left, top), its alpha multiplied by
+ * `opacity` as it is blended (so the layer's pipeline stays in 8 bits; a fade in sharp turned it into floats).
+ */
+export type DesignLayer = {
+  data: Buffer;
+  width: number;
+  height: number;
+  left: number;
+  top: number;
+  opacity?: number;
+};
+
+/**
+ * The pre-drawn templates the repository ships (`npm run templates:draw -w @podforge/server` makes them): AVIF at
+ * quality 80 (about 35 KB each, a mean difference of under half a level from the drawing), so a server never draws
+ * one from SVG while a seller waits; a drawing version with no shipped files is drawn as before.
+ */
+export const SHIPPED_TEMPLATES_DIR = path.join(SERVER_ROOT, 'assets/mockup-templates');
+export const SHIPPED_TEMPLATE_AVIF = { quality: 80 } as const;
+
+export function shippedTemplateFile(productType: TMockupProductType, templateId: string, colorId: string): string {
+  return path.join(SHIPPED_TEMPLATES_DIR, `v${TEMPLATE_DRAWING_VERSION}`, productType, `${templateId}-${colorId}.avif`);
+}
+
+/** A template drawn from its SVG at TEMPLATE_WIDTH x TEMPLATE_HEIGHT: seconds of librsvg work, done ahead of use. */
+export function drawTemplate(template: TemplateDef, color: TMockupColor): Sharp {
+  return sharp(Buffer.from(template.svg(color)), { density: 72 }).resize(TEMPLATE_WIDTH, TEMPLATE_HEIGHT);
+}
 
 export function findTemplate(productType: TMockupProductType, templateId: string): TemplateDef | undefined {
   return TEMPLATE_SETS[productType].templates.find((t) => t.id === templateId);
@@ -64,17 +94,19 @@ export class TemplateStore {
   private fullPng(productType: TMockupProductType, template: TemplateDef, colorId: string): Promise<Buffer> {
     const color = TEMPLATE_SETS[productType].colors.find((col) => col.id === colorId);
     if (!color) throw new Error(`unknown colour ${colorId}`);
-    return this.cache.getOrRender(this.file(productType, `${template.id}-${colorId}.png`), () =>
-      sharp(Buffer.from(template.svg(color)), { density: 72 })
-        .resize(TEMPLATE_WIDTH, TEMPLATE_HEIGHT)
-        .png({ compressionLevel: 6 })
-        .toBuffer(),
-    );
+    return this.cache.getOrRender(this.file(productType, `${template.id}-${colorId}.png`), () => {
+      // The repository's pre-drawn file when there is one for this drawing version (a fraction of a second),
+      // else the drawing itself (seconds of librsvg).
+      const shipped = shippedTemplateFile(productType, template.id, colorId);
+      const source = fs.existsSync(shipped) ? sharp(shipped) : drawTemplate(template, color);
+      return source.png({ compressionLevel: 6 }).toBuffer();
+    });
   }
 
   /**
-   * Draws every template and colour that is not cached yet, one at a time, so a seller's first batch does not pay
-   * for drawing them (about 1-3 s each). `shouldStop` is checked between renders (the server is closing).
+   * Makes every template and colour that is not cached yet, one at a time, from the shipped files (or the drawing
+   * when none is shipped), so a seller's first batch only decodes them. `npm run build` runs it for the machine
+   * cache, and a listening server in the background; `shouldStop` is checked between renders (the server closes).
    */
   async warmUp(shouldStop: () => boolean): Promise<number> {
     let drawn = 0;
@@ -119,15 +151,13 @@ export class TemplateStore {
       return hit;
     }
     const job = this.fullPng(productType, template, colorId).then(async (png) => {
-      // A near-grey render may be stored as a greyscale PNG: always decode to 3-channel sRGB.
-      const decode = (width?: number) =>
-        sharp(png)
-          .removeAlpha()
-          .resize(width ?? null)
-          .toColourspace('srgb')
-          .raw()
-          .toBuffer({ resolveWithObject: true });
-      const [full, small] = await Promise.all([decode(), decode(MOCKUP_PREVIEW_WIDTH)]);
+      // A near-grey render may be stored as a greyscale PNG: always decode to 3-channel sRGB. Decoded once; the
+      // small copy for previews is scaled from those pixels.
+      const full = await sharp(png).removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
+      const small = await sharp(full.data, { raw: full.info })
+        .resize(MOCKUP_PREVIEW_WIDTH)
+        .raw()
+        .toBuffer({ resolveWithObject: true });
       if (full.info.channels !== 3 || small.info.channels !== 3) throw new Error('template did not decode to RGB');
       return {
         data: full.data,
@@ -149,17 +179,22 @@ export class TemplateStore {
 }
 
 /**
- * The design resized, rotated (the canvas grows to the rotated bounds) and faded, placed but not clipped. This
- * decodes the design: the app runs it in the decode pool (a 'layer' job), given the design's file path.
+ * The design resized, rotated (the canvas grows to the rotated bounds) and, unless `fade` is false, faded; placed
+ * but not clipped. This decodes the design: the app runs it in the decode pool (a 'layer' job, unfaded: the
+ * mockup's blend applies the opacity), given the design's file path.
  */
-export async function renderDesignRaw(design: Buffer | string, placement: Placement): Promise<DesignLayer> {
+export async function renderDesignRaw(
+  design: Buffer | string,
+  placement: Placement,
+  { fade = true }: { fade?: boolean } = {},
+): Promise<DesignLayer> {
   const width = Math.max(1, Math.round(placement.width));
   const height = Math.max(1, Math.round(placement.height));
   let pipeline = sharp(design).ensureAlpha().resize(width, height, { fit: 'fill', kernel: 'lanczos3' });
   if (placement.rotation % 360 !== 0) {
     pipeline = pipeline.rotate(placement.rotation, { background: { r: 0, g: 0, b: 0, alpha: 0 } });
   }
-  if (placement.opacity < 1) pipeline = pipeline.linear([1, 1, 1, placement.opacity], [0, 0, 0, 0]);
+  if (fade && placement.opacity < 1) pipeline = pipeline.linear([1, 1, 1, placement.opacity], [0, 0, 0, 0]);
   const { data, info } = await pipeline.raw().toBuffer({ resolveWithObject: true });
   return {
     data,
@@ -175,12 +210,16 @@ export async function renderDesignRaw(design: Buffer | string, placement: Placem
  * the design area. Clipping here also keeps sharp's composite from throwing on a layer larger than its base.
  */
 export async function prepareDesignLayer(design: Buffer | string, placement: Placement): Promise<DesignLayer | null> {
-  return clipLayer(await renderDesignRaw(design, placement), placement);
+  return clipLayer(await renderDesignRaw(design, placement, { fade: false }), placement);
 }
 
-/** Clips a placed design layer to the placement's clip rectangle; null when nothing of it is inside. */
+/**
+ * Clips a placed, unfaded design layer to the placement's clip rectangle and gives it the placement's opacity;
+ * null when nothing of it is inside.
+ */
 export function clipLayer(raw: DesignLayer, placement: Placement): DesignLayer | null {
   const { data, width: w, height: h, left, top } = raw;
+  const { opacity } = placement;
   const clip = {
     x: Math.round(placement.clip.x),
     y: Math.round(placement.clip.y),
@@ -189,14 +228,52 @@ export function clipLayer(raw: DesignLayer, placement: Placement): DesignLayer |
   };
   const inside = intersectRects({ x: left, y: top, width: w, height: h }, clip);
   if (!inside) return null;
-  if (inside.width === w && inside.height === h) return { data, width: w, height: h, left, top };
+  if (inside.width === w && inside.height === h) return { data, width: w, height: h, left, top, opacity };
   const out = Buffer.allocUnsafe(inside.width * inside.height * 4);
   const rowBytes = inside.width * 4;
   for (let row = 0; row < inside.height; row++) {
     const from = ((inside.y - top + row) * w + (inside.x - left)) * 4;
     data.copy(out, row * rowBytes, from, from + rowBytes);
   }
-  return { data: out, width: inside.width, height: inside.height, left: inside.x, top: inside.y };
+  return { data: out, width: inside.width, height: inside.height, left: inside.x, top: inside.y, opacity };
+}
+
+/**
+ * The layer over a copy of an RGB template, in integer arithmetic over the layer's rectangle only: 4x less CPU than
+ * sharp's composite, which converts the whole 2000x2500 base to floating point and back. Parts of the layer outside
+ * the template are skipped.
+ */
+export function blendOver(base: { data: Buffer; width: number; height: number }, layer: DesignLayer): Buffer {
+  const out = Buffer.from(base.data);
+  const alphaScale = Math.round(Math.min(1, Math.max(0, layer.opacity ?? 1)) * 256);
+  const x0 = Math.max(0, layer.left);
+  const y0 = Math.max(0, layer.top);
+  const x1 = Math.min(base.width, layer.left + layer.width);
+  const y1 = Math.min(base.height, layer.top + layer.height);
+  const src = layer.data;
+  for (let y = y0; y < y1; y++) {
+    let s = ((y - layer.top) * layer.width + (x0 - layer.left)) * 4;
+    let d = (y * base.width + x0) * 3;
+    for (let x = x0; x < x1; x++, s += 4, d += 3) {
+      const a = ((src[s + 3] as number) * alphaScale) >> 8;
+      if (a === 0) continue;
+      if (a === 255) {
+        out[d] = src[s] as number;
+        out[d + 1] = src[s + 1] as number;
+        out[d + 2] = src[s + 2] as number;
+        continue;
+      }
+      const b = 255 - a;
+      // (v + 127) / 255 rounded, without a division: (t + 128 + ((t + 128) >> 8)) >> 8 is exact for t < 65536.
+      let t = (src[s] as number) * a + (out[d] as number) * b + 128;
+      out[d] = (t + (t >> 8)) >> 8;
+      t = (src[s + 1] as number) * a + (out[d + 1] as number) * b + 128;
+      out[d + 1] = (t + (t >> 8)) >> 8;
+      t = (src[s + 2] as number) * a + (out[d + 2] as number) * b + 128;
+      out[d + 2] = (t + (t >> 8)) >> 8;
+    }
+  }
+  return out;
 }
 
 export function mockupPlacement(
@@ -213,13 +290,6 @@ export function mockupPlacement(
   });
 }
 
-const layerInput = (layer: DesignLayer) => ({
-  input: layer.data,
-  raw: { width: layer.width, height: layer.height, channels: 4 as const },
-  left: layer.left,
-  top: layer.top,
-});
-
 /** The layer scaled by `k` for the small preview, kept inside a `maxWidth` x `maxHeight` base. */
 async function scaleLayer(layer: DesignLayer, k: number, maxWidth: number, maxHeight: number) {
   const left = Math.min(maxWidth - 1, Math.round(layer.left * k));
@@ -233,31 +303,45 @@ async function scaleLayer(layer: DesignLayer, k: number, maxWidth: number, maxHe
   return { data, width, height, left, top };
 }
 
-/** Composites a prepared layer on a template and encodes the full PNG and a 512 px preview. */
+/**
+ * The full 2000x2500 mockup: the layer over the template, as PNG (`encode: false` stops before the encode and
+ * answers the composited pixels, so the bench can tell the two apart).
+ */
+export async function composeFull(template: RawImage, layer: DesignLayer | null, encode = true): Promise<Buffer> {
+  const raw = { width: template.width, height: template.height, channels: template.channels };
+  const pixels = layer ? blend(template, layer) : template.data;
+  if (!encode) return pixels;
+  return sharp(pixels, { raw }).removeAlpha().png(PNG_OPTIONS).toBuffer();
+}
+
+/** blendOver for an RGB template; an RGBA one (not made by TemplateStore) goes through sharp. */
+function blend(template: RawImage | NonNullable<RawImage['small']>, layer: DesignLayer): Buffer {
+  if (template.channels === 3) return blendOver(template, layer);
+  throw new Error('mockup templates are decoded to RGB');
+}
+
+/** The 512 px preview, composited small (the layer scaled down) rather than scaled from the full render. */
+export async function composePreview(template: RawImage, layer: DesignLayer | null): Promise<Buffer> {
+  const small = template.small;
+  if (!small) {
+    const raw = { width: template.width, height: template.height, channels: template.channels };
+    const pixels = layer ? blend(template, layer) : template.data;
+    return sharp(pixels, { raw }).removeAlpha().resize(MOCKUP_PREVIEW_WIDTH).png().toBuffer();
+  }
+  const scaled = layer ? await scaleLayer(layer, small.width / template.width, small.width, small.height) : null;
+  const pixels = scaled ? blendOver(small, { ...scaled, opacity: layer?.opacity ?? 1 }) : small.data;
+  return sharp(pixels, { raw: { width: small.width, height: small.height, channels: 3 } })
+    .png()
+    .toBuffer();
+}
+
+/** Composites a prepared layer on a template and encodes the full PNG and a 512 px preview, side by side. */
 export async function composeMockup(
   template: RawImage,
   layer: DesignLayer | null,
 ): Promise<{ png: Buffer; preview: Buffer; width: number; height: number }> {
-  const raw = { width: template.width, height: template.height, channels: template.channels };
-  const full = async () => {
-    const base = sharp(template.data, { raw });
-    return (layer ? base.composite([layerInput(layer)]) : base).removeAlpha().png(PNG_OPTIONS).toBuffer();
-  };
-  const preview = async () => {
-    const small = template.small;
-    if (!small) {
-      const base = sharp(template.data, { raw });
-      const composed = await (layer ? base.composite([layerInput(layer)]) : base)
-        .raw()
-        .toBuffer({ resolveWithObject: true });
-      return sharp(composed.data, { raw: composed.info }).removeAlpha().resize(MOCKUP_PREVIEW_WIDTH).png().toBuffer();
-    }
-    const base = sharp(small.data, { raw: { width: small.width, height: small.height, channels: 3 } });
-    const scaled = layer ? await scaleLayer(layer, small.width / template.width, small.width, small.height) : null;
-    return (scaled ? base.composite([layerInput(scaled)]) : base).removeAlpha().png().toBuffer();
-  };
-  const [png, previewPng] = await Promise.all([full(), preview()]);
-  return { png, preview: previewPng, width: template.width, height: template.height };
+  const [png, preview] = await Promise.all([composeFull(template, layer), composePreview(template, layer)]);
+  return { png, preview, width: template.width, height: template.height };
 }
 
 /**

@@ -76,10 +76,12 @@ async function loadDesign(deps: Deps, workspaceId: string, designId: string): Pr
 
 /**
  * The design placed for a mockup: decoded, resized, rotated and faded in the decode pool (never on this event loop,
- * bounded in time and memory like an upload), then clipped here.
+ * bounded in time and memory like an upload), then clipped here. It starts from the design's working copy (at most
+ * 2000 px a side, made by the pool at upload), which is all a 2000x2500 mockup shows; a design stored before
+ * working copies existed starts from its print PNG.
  */
 async function designLayer(deps: Deps, row: DesignRow, placement: Placement): Promise<DesignLayer | null> {
-  const raw = await withStoredDesignFile(deps, row.printKey, (inputPath) =>
+  const raw = await withStoredDesignFile(deps, row.workingKey ?? row.printKey, (inputPath) =>
     deps.decodePool.run({ kind: 'layer', name: row.name, inputPath, placement }, { label: row.name }),
   );
   const data = Buffer.from(raw.data.buffer, raw.data.byteOffset, raw.data.byteLength);
