@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -9,6 +10,9 @@ const pgUrl = process.env.TEST_DATABASE_URL;
 
 export default defineConfig({
   test: {
+    // Vitest's default is one worker fewer than the cores: one worker on CI's 2 cores. The API tests spend much of
+    // their time waiting (jobs, decoder processes, the database), so two files at a time use both cores.
+    maxWorkers: Math.max(2, os.availableParallelism() - 1),
     projects: [
       {
         test: {
