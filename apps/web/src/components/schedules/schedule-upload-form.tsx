@@ -3,11 +3,11 @@ import { CalendarClock, Loader2 } from 'lucide-react';
 import { useId, useState } from 'react';
 import { useScheduleUpload } from '@/api/products/schedule-upload';
 import { Button } from '@/components/ui/button';
-import { inputClass } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
 import { toast } from '@/components/ui/use-toast';
 import { failureDescription } from '@/lib/failure-notice';
-import { platformLabel, todayInputValue } from '@/lib/schedules';
+import { platformLabel } from '@/lib/schedules';
+import { ScheduleTimeFields } from './schedule-time-fields';
 
 type Props = {
   productId: string;
@@ -82,20 +82,7 @@ export function ScheduleUploadForm({ productId, stores, now = () => new Date() }
           ))}
         </NativeSelect>
       </label>
-      <label className="block space-y-1 text-sm font-medium">
-        <span>Date</span>
-        <input
-          type="date"
-          className={inputClass}
-          min={todayInputValue(now())}
-          value={date}
-          onChange={(e) => setDate(e.target.value)}
-        />
-      </label>
-      <label className="block space-y-1 text-sm font-medium">
-        <span>Time</span>
-        <input type="time" className={inputClass} value={time} onChange={(e) => setTime(e.target.value)} />
-      </label>
+      <ScheduleTimeFields date={date} time={time} now={now()} onDateChange={setDate} onTimeChange={setTime} />
       <Button type="submit" disabled={schedule.isPending}>
         {schedule.isPending ? <Loader2 className="animate-spin" /> : <CalendarClock />}
         Schedule Upload

@@ -5,14 +5,13 @@ import { Link } from 'react-router';
 import { useIntegrations } from '@/api/integrations/get-integrations';
 import { useScheduleUpload } from '@/api/products/schedule-upload';
 import { useUploadToStores } from '@/api/products/upload-to-stores';
+import { ScheduleTimeFields } from '@/components/schedules/schedule-time-fields';
 import { ScheduledUploads } from '@/components/schedules/scheduled-uploads';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
-import { inputClass } from '@/components/ui/input';
 import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/components/ui/use-toast';
 import { failureDescription } from '@/lib/failure-notice';
-import { todayInputValue } from '@/lib/schedules';
 
 const capitalise = (s: string) => (s ? s[0]?.toUpperCase() + s.slice(1) : s);
 
@@ -196,20 +195,7 @@ export function UploadToStoresStep({ productId, now = () => new Date() }: { prod
           </label>
           {scheduling && (
             <div className="grid gap-3 sm:grid-cols-2">
-              <label className="block space-y-1 text-sm font-medium">
-                <span>Date</span>
-                <input
-                  type="date"
-                  className={inputClass}
-                  min={todayInputValue(now())}
-                  value={date}
-                  onChange={(e) => setDate(e.target.value)}
-                />
-              </label>
-              <label className="block space-y-1 text-sm font-medium">
-                <span>Time</span>
-                <input type="time" className={inputClass} value={time} onChange={(e) => setTime(e.target.value)} />
-              </label>
+              <ScheduleTimeFields date={date} time={time} now={now()} onDateChange={setDate} onTimeChange={setTime} />
             </div>
           )}
           <div className="flex justify-end">
