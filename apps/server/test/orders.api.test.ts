@@ -154,7 +154,7 @@ describe('a paid order becomes one Printful order and a shipped parcel', () => {
 
     // One fulfilment in the shop, with carrier, tracking number and URL, the customer notified.
     const remote = await waitFor(
-      async () => shopify.orders.orders(s.shop).find((o) => String(o.id) === placed.remoteOrderId),
+      async () => (await shopify.orders.orders(s.shop)).find((o) => String(o.id) === placed.remoteOrderId),
       (o) => (o?.fulfillments.length ?? 0) > 0,
     );
     expect(remote?.fulfillments).toHaveLength(1);
@@ -270,7 +270,7 @@ describe('a paid order becomes one Printful order and a shipped parcel', () => {
     // The draft was deleted at the printer (never charged).
     expect(await sandboxOrders(s)).toEqual([]);
 
-    const remote = shopify.orders.orders(s.shop).find((o) => String(o.id) === placed.remoteOrderId);
+    const remote = (await shopify.orders.orders(s.shop)).find((o) => String(o.id) === placed.remoteOrderId);
     await shopify.orders.sendCompliance(s.shop, 'customers/redact', remote?.customerId);
     const erased = await waitFor(
       async () => (await listOrders(s))[0] as TOrder,

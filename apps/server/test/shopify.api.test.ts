@@ -349,12 +349,12 @@ describe('sync and webhooks', () => {
     const client = t.client();
     const shop = 'sales-shop.myshopify.com';
     const store = await connect(client, shop);
-    fake.addOrder(shop, { total: '25.00' });
-    fake.addOrder(shop, { total: '40.50' });
+    await fake.addOrder(shop, { total: '25.00' });
+    await fake.addOrder(shop, { total: '40.50' });
     const first = await client.get(`/api/shopify/sync?shop=${store.id}`);
     expect(first.statusCode, first.body).toBe(200);
     expect(first.json()).toMatchObject({ success: true, ordersRead: 2, ordersNew: 2 });
-    fake.addOrder(shop, { total: '10.00' });
+    await fake.addOrder(shop, { total: '10.00' });
     const second = (await client.get(`/api/shopify/sync?shop=${store.id}`)).json();
     expect(second).toMatchObject({ ordersRead: 3, ordersNew: 1 });
     const rows = await t.deps.db.select().from(orders).where(eq(orders.integrationId, store.id));

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { FakeShopifyStore } from './fake-state';
 import { webhookHmac } from './hmac';
 
 /**
@@ -6,7 +7,8 @@ import { webhookHmac } from './hmac';
  * a shipping address and a customer, announced with `orders/paid` the way Shopify delivers webhooks (A4, E4:
  * signed raw body, topic, shop, event id; a switch delivers one event twice). Each order has one fulfillment order;
  * `fulfillmentCreate` records the carrier, tracking number and URL and closes it. Read through GraphQL `orders`
- * (newest first) and `order(id)`.
+ * (newest first) and `order(id)`. Orders are kept in the fake's store (the app's database for the built-in sandbox),
+ * so they survive a restart and every instance sees them.
  */
 
 export type FakeAddress = {
@@ -61,24 +63,30 @@ const newId = () => {
   return nextId;
 };
 
+const KIND = 'order';
+const orderKey = (shop: string, id: number) => `${shop}|${id}`;
+
 export function createFakeOrders(options: {
   apiSecret: string;
   apiVersion?: string;
   now: () => number;
   variants: VariantLookup;
+  store: FakeShopifyStore;
 }) {
-  const byShop = new Map<string, FakeShopOrder[]>();
+  const { store } = options;
   const deliveries: WebhookDelivery[] = [];
   let sink: ((d: WebhookDelivery) => Promise<void>) | null = null;
   let duplicateNext = false;
 
-  const ordersOf = (shop: string) => {
-    let list = byShop.get(shop);
-    if (!list) {
-      list = [];
-      byShop.set(shop, list);
-    }
-    return list;
+  /** The shop's orders, oldest first (copies: a change is kept only by `save`). */
+  const ordersOf = async (shop: string): Promise<FakeShopOrder[]> =>
+    (await store.list<FakeShopOrder>(KIND, `${shop}|`))
+      .map((o) => structuredClone(o))
+      .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id - b.id);
+  const save = (shop: string, order: FakeShopOrder) => store.put(KIND, orderKey(shop, order.id), order);
+  const find = async (shop: string, id: number) => {
+    const found = await store.get<FakeShopOrder>(KIND, orderKey(shop, id));
+    return found ? structuredClone(found) : null;
   };
 
   /** The REST order resource, as webhooks carry it (E5's fields). */
@@ -169,22 +177,21 @@ export function createFakeOrders(options: {
   type Answer = { data: unknown } | { denied: string } | null;
 
   /** GraphQL fields about orders; null when the field is not one of them. */
-  function graphql(
+  async function graphql(
     shop: string,
     field: string,
     vars: Record<string, unknown>,
     scopes: string[],
     first: number,
-  ): Answer {
-    const list = ordersOf(shop);
+  ): Promise<Answer> {
     if (field === 'orders') {
       if (!scopes.includes('read_orders')) return { denied: 'read_orders' };
-      const nodes = [...list].sort((a, b) => b.createdAt.localeCompare(a.createdAt)).slice(0, first);
+      const nodes = (await ordersOf(shop)).reverse().slice(0, first);
       return { data: { orders: { nodes: nodes.map(gqlOrder) } } };
     }
     if (field === 'order') {
       if (!scopes.includes('read_orders')) return { denied: 'read_orders' };
-      const found = list.find((o) => o.id === numeric(String(vars.id ?? '')));
+      const found = await find(shop, numeric(String(vars.id ?? '')));
       return { data: { order: found ? gqlOrder(found) : null } };
     }
     if (field === 'fulfillmentCreate') {
@@ -197,7 +204,7 @@ export function createFakeOrders(options: {
         notifyCustomer?: boolean;
       };
       const foId = input.lineItemsByFulfillmentOrder?.[0]?.fulfillmentOrderId;
-      const order = list.find((o) => o.fulfillmentOrder.id === foId);
+      const order = (await ordersOf(shop)).find((o) => o.fulfillmentOrder.id === foId);
       const userError = (message: string) => ({
         data: { fulfillmentCreate: { fulfillment: null, userErrors: [{ field: ['fulfillment'], message }] } },
       });
@@ -217,6 +224,7 @@ export function createFakeOrders(options: {
       };
       order.fulfillments.push(fulfillment);
       order.fulfillmentOrder.status = 'CLOSED';
+      await save(shop, order);
       return {
         data: {
           fulfillmentCreate: {
@@ -240,13 +248,17 @@ export function createFakeOrders(options: {
     duplicateNextWebhook() {
       duplicateNext = true;
     },
+    /** The shop's orders, oldest first. */
     orders: (shop: string) => ordersOf(shop),
     /** An order with a total only (no lines), as older tests make. */
-    addTotalOnly(shop: string, order: { total: string; currency?: string; createdAt?: Date }): FakeShopOrder {
-      const list = ordersOf(shop);
+    async addTotalOnly(
+      shop: string,
+      order: { total: string; currency?: string; createdAt?: Date },
+    ): Promise<FakeShopOrder> {
+      const count = (await ordersOf(shop)).length;
       const created: FakeShopOrder = {
         id: newId(),
-        name: `#${1001 + list.length}`,
+        name: `#${1001 + count}`,
         createdAt: (order.createdAt ?? new Date(options.now())).toISOString(),
         currency: order.currency ?? 'USD',
         total: order.total,
@@ -257,7 +269,7 @@ export function createFakeOrders(options: {
         fulfillmentOrder: { id: `gid://shopify/FulfillmentOrder/${newId()}`, status: 'OPEN' },
         fulfillments: [],
       };
-      list.push(created);
+      await save(shop, created);
       return created;
     },
     /**
@@ -288,10 +300,10 @@ export function createFakeOrders(options: {
         };
       });
       const total = lineItems.reduce((n, l) => n + Number(l.price) * l.quantity, 0);
-      const list = ordersOf(shop);
+      const count = (await ordersOf(shop)).length;
       const order: FakeShopOrder = {
         id: newId(),
-        name: `#${1001 + list.length}`,
+        name: `#${1001 + count}`,
         createdAt: new Date(options.now()).toISOString(),
         currency: input.currency ?? 'USD',
         total: total.toFixed(2),
@@ -302,21 +314,22 @@ export function createFakeOrders(options: {
         fulfillmentOrder: { id: `gid://shopify/FulfillmentOrder/${newId()}`, status: 'OPEN' },
         fulfillments: [],
       };
-      list.push(order);
+      await save(shop, order);
       await send(shop, 'orders/paid', restOrder(shop, order));
       return order;
     },
     /** The merchant cancels the order: `orders/cancelled`. */
     async cancelOrder(shop: string, orderId: number) {
-      const order = ordersOf(shop).find((o) => o.id === orderId);
+      const order = await find(shop, orderId);
       if (!order) throw new Error(`no order ${orderId}`);
       order.cancelledAt = new Date(options.now()).toISOString();
       order.fulfillmentOrder.status = 'CANCELLED';
+      await save(shop, order);
       await send(shop, 'orders/cancelled', restOrder(shop, order));
     },
     /** A compliance webhook (customers/redact, shop/redact) as Shopify sends it (A4). */
     async sendCompliance(shop: string, topic: 'customers/redact' | 'shop/redact', customerId?: number) {
-      const orders = ordersOf(shop).filter((o) => o.customerId === customerId);
+      const orders = (await ordersOf(shop)).filter((o) => o.customerId === customerId);
       const payload =
         topic === 'shop/redact'
           ? { shop_id: 954889, shop_domain: shop }

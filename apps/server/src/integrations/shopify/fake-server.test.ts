@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ProductSetInput, ShopifyClient, ShopifyError } from './client';
 import { type FakeShopify, startFakeShopify } from './fake-server';
+import { memoryFakeShopifyStore } from './fake-state';
 import { queryCost } from './query-cost';
 
 /** The fake is strict where Shopify is (apis.md E3, A3): what a client that forgets something gets. */
@@ -132,5 +133,29 @@ describe('the fake Shopify (apis.md E3)', () => {
       .graphql(shop, token, 'query { products(first: 50) { nodes { variants(first: 100) { nodes { id } } } } }')
       .catch((e: unknown) => e);
     expect((refused as ShopifyError).code).toBe('MAX_COST_EXCEEDED');
+  });
+});
+
+describe('the fake Shopify keeps orders in its store', () => {
+  it('shows an order placed on one instance to another on the same store, with its cancellation', async () => {
+    const store = memoryFakeShopifyStore();
+    const [one, two] = await Promise.all([0, 1].map(() => startFakeShopify({ apiKey: 'k', apiSecret: 's', store })));
+    if (!one || !two) throw new Error('two fakes expected');
+    try {
+      const placed = await one.orders.placePaidOrder(shop, {
+        lines: [{ title: 'Custom item', price: '12.50', quantity: 2 }],
+        address: null,
+      });
+      const seen = await two.orders.orders(shop);
+      expect(seen.map((o) => [o.id, o.name, o.total])).toEqual([[placed.id, '#1001', '25.00']]);
+      await two.orders.cancelOrder(shop, placed.id);
+      const [after] = await one.orders.orders(shop);
+      expect(after?.cancelledAt).not.toBeNull();
+      expect(after?.fulfillmentOrder.status).toBe('CANCELLED');
+      const next = await two.addOrder(shop, { total: '5.00' });
+      expect(next.name).toBe('#1002');
+    } finally {
+      await Promise.all([one.close(), two.close()]);
+    }
   });
 });

@@ -123,7 +123,7 @@ export type FakeShopify = {
   storefront(shop: string): Promise<StorefrontProduct[]>;
   /** The Online Store publication of a shop. */
   onlineStorePublicationId(shop: string): string;
-  addOrder(shop: string, order: { total: string; currency?: string; createdAt?: Date }): FakeOrder;
+  addOrder(shop: string, order: { total: string; currency?: string; createdAt?: Date }): Promise<FakeOrder>;
   /** Orders with lines, fulfilment orders and webhooks (fake-orders.ts). */
   orders: FakeShopifyOrders;
   /** The next `n` GraphQL calls answer THROTTLED (HTTP 200) with an empty bucket. */
@@ -221,6 +221,7 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
   const orders = createFakeOrders({
     apiSecret,
     now,
+    store,
     variants: async (shop) =>
       (await loadProducts(shop)).flatMap((p) =>
         p.variants.map((v) => ({ id: v.id, sku: v.sku, price: v.price, title: v.title, productTitle: p.title })),
@@ -655,7 +656,7 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
     const findProduct = async (id: unknown) =>
       typeof id === 'string' ? ((await store.get<FakeProduct>('product', productKey(shopName, id))) ?? null) : null;
 
-    const about = orders.graphql(shopName, field, vars, scopes, first);
+    const about = await orders.graphql(shopName, field, vars, scopes, first);
     if (about) return 'denied' in about ? denied(about.denied) : answer(about.data);
 
     switch (field) {
@@ -967,8 +968,8 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
     products: (shop) => loadProducts(shop),
     storefront,
     onlineStorePublicationId: (shop) => publicationId(shop, ONLINE_STORE),
-    addOrder(shop, order) {
-      const o = orders.addTotalOnly(shop, order);
+    async addOrder(shop, order) {
+      const o = await orders.addTotalOnly(shop, order);
       return {
         id: `gid://shopify/Order/${o.id}`,
         name: o.name,
