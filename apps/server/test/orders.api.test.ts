@@ -1,4 +1,4 @@
-import type { TOrder, TOrderStatus, TPrintfulSandboxOrder, TProductDetail } from '@podforge/contract';
+import type { TOrder, TOrderPage, TOrderStatus, TPrintfulSandboxOrder, TProductDetail } from '@podforge/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fulfillmentWebhooks, orders, webhookEvents } from '../src/db/schema';
@@ -96,7 +96,7 @@ async function place(s: Seller, lines: { sku: string; quantity: number }[]) {
   return res.json<{ remoteOrderId: string; name: string }>();
 }
 
-const listOrders = async (s: Seller) => (await s.client.get('/api/orders')).json<TOrder[]>();
+const listOrders = async (s: Seller) => (await s.client.get('/api/orders')).json<TOrderPage>().items;
 const sandboxOrders = async (s: Seller) =>
   (await s.client.get('/api/printful/sandbox/orders')).json<TPrintfulSandboxOrder[]>();
 const orderIn = (s: Seller, status: TOrderStatus | TOrderStatus[]) => {
@@ -178,8 +178,8 @@ describe('a paid order becomes one Printful order and a shipped parcel', () => {
       aov: { amount: '74.00' },
       conversionRate: null,
     });
-    expect((await s.client.get(`/api/orders?status=delivered`)).json()).toHaveLength(1);
-    expect((await s.client.get(`/api/orders?status=failed`)).json()).toHaveLength(0);
+    expect((await s.client.get(`/api/orders?status=delivered`)).json().items).toHaveLength(1);
+    expect((await s.client.get(`/api/orders?status=failed`)).json()).toMatchObject({ items: [], total: 0 });
     expect((await s.client.get(`/api/orders/${order.id}`)).json().id).toBe(order.id);
   }, 120_000);
 

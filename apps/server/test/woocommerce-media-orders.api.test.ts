@@ -1,4 +1,4 @@
-import type { TIntegration, TOrder, TOrderStatus, TPrintfulSandboxOrder } from '@podforge/contract';
+import type { TIntegration, TOrder, TOrderPage, TOrderStatus, TPrintfulSandboxOrder } from '@podforge/contract';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { integrations, orders as ordersTable, webhookEvents } from '../src/db/schema';
@@ -319,7 +319,7 @@ async function seller(confirmation: 'automatic' | 'manual' = 'automatic'): Promi
   return { client, storeId: store.id, host: new URL(row?.externalId as string).host, product };
 }
 
-const listOrders = async (s: Seller) => (await s.client.get('/api/orders')).json<TOrder[]>();
+const listOrders = async (s: Seller) => (await s.client.get('/api/orders')).json<TOrderPage>().items;
 const printerOrders = async (s: Seller) =>
   (await s.client.get('/api/printful/sandbox/orders')).json<TPrintfulSandboxOrder[]>();
 const orderIn = (s: Seller, status: TOrderStatus[]) =>

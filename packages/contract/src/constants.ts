@@ -2,3 +2,6 @@
 
 /** My Products' page size, the default of `GET /api/products`' `pageSize`. */
 export const PRODUCTS_PAGE_SIZE = 10;
+
+/** The Orders tab's page size, the default of `GET /api/orders`' `pageSize`. */
+export const ORDERS_PAGE_SIZE = 20;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ORDERS_PAGE_SIZE } from './constants';
 
 /**
  * A store order's way to a parcel. 'external' is an order with none of our lines (never sent to the printer);
@@ -99,7 +100,22 @@ export const ZOrder = z.object({
 });
 export type TOrder = z.infer<typeof ZOrder>;
 
-export const ZOrderListQuery = z.object({ status: ZOrderStatus.optional() });
+/** `GET /api/orders`: a status filter and a page, newest first. */
+export const ZOrderListQuery = z.object({
+  status: ZOrderStatus.optional(),
+  page: z.coerce.number().int().min(1).max(10_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(ORDERS_PAGE_SIZE),
+});
+export type TOrderListQuery = z.input<typeof ZOrderListQuery>;
+
+export const ZOrderPage = z.object({
+  items: z.array(ZOrder),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  total: z.number().int(),
+  totalPages: z.number().int(),
+});
+export type TOrderPage = z.infer<typeof ZOrderPage>;
 export const ZOrderIdParams = z.object({ id: z.string().max(100) });
 
 /** `POST /api/shopify/sandbox/orders`: a paid test order in a sandbox shop. */

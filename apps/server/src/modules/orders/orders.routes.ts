@@ -35,8 +35,7 @@ export async function ordersRoutes(app: FastifyInstance, { deps }: { deps: AppDe
   }
 
   app.get('/api/orders', async (request) => {
-    const { status } = parseInput(ZOrderListQuery, request.query, 'query');
-    return listOrders(deps, request.workspaceId, status);
+    return listOrders(deps, request.workspaceId, parseInput(ZOrderListQuery, request.query, 'query'));
   });
 
   app.get('/api/orders/:id', async (request) => {

@@ -5,10 +5,11 @@ import {
   DEFAULT_TEST_ADDRESS,
   ORDER_STATUS_LABELS,
   type TOrder,
+  type TOrderPage,
   type TOrderStatus,
   type TSandboxOrderInput,
 } from '@podforge/contract';
-import { and, desc, eq, inArray } from 'drizzle-orm';
+import { and, count, desc, eq, inArray } from 'drizzle-orm';
 import { integrations, orderLines, orders, products, productVariants } from '../../db/schema';
 import type { AppDeps } from '../../deps';
 import type { GqlOrder } from '../../integrations/shopify/orders-client';
@@ -104,14 +105,31 @@ async function toOrders(deps: AppDeps, rows: OrderRow[]): Promise<TOrder[]> {
   });
 }
 
-export async function listOrders(deps: AppDeps, workspaceId: string, status?: TOrderStatus): Promise<TOrder[]> {
-  const rows = await deps.db
-    .select()
-    .from(orders)
-    .where(and(eq(orders.workspaceId, workspaceId), status ? eq(orders.status, status) : undefined))
-    .orderBy(desc(orders.orderedAt), desc(orders.createdAt))
-    .limit(200);
-  return toOrders(deps, rows);
+/** One page of the workspace's orders, newest first, with the total for the filter. */
+export async function listOrders(
+  deps: AppDeps,
+  workspaceId: string,
+  query: { status?: TOrderStatus | undefined; page: number; pageSize: number },
+): Promise<TOrderPage> {
+  const where = and(eq(orders.workspaceId, workspaceId), query.status ? eq(orders.status, query.status) : undefined);
+  const [rows, [counted]] = await Promise.all([
+    deps.db
+      .select()
+      .from(orders)
+      .where(where)
+      .orderBy(desc(orders.orderedAt), desc(orders.createdAt), desc(orders.id))
+      .limit(query.pageSize)
+      .offset((query.page - 1) * query.pageSize),
+    deps.db.select({ n: count() }).from(orders).where(where),
+  ]);
+  const total = Number(counted?.n ?? 0);
+  return {
+    items: await toOrders(deps, rows),
+    page: query.page,
+    pageSize: query.pageSize,
+    total,
+    totalPages: Math.max(1, Math.ceil(total / query.pageSize)),
+  };
 }
 
 async function findOrderRow(deps: AppDeps, workspaceId: string, id: string): Promise<OrderRow> {

@@ -1,4 +1,4 @@
-import { DEFAULT_STORE_FEES, type TOrder } from '@podforge/contract';
+import { DEFAULT_STORE_FEES, type TOrder, type TOrderPage } from '@podforge/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -59,6 +59,16 @@ const order = (id: string, over: Partial<TOrder> = {}): TOrder => ({
   ...over,
 });
 
+/** A one-page answer of `GET /api/orders` (or page `page` of `total` orders). */
+const pageOf = (items: TOrder[], over: Partial<TOrderPage> = {}): TOrderPage => ({
+  items,
+  page: 1,
+  pageSize: 20,
+  total: items.length,
+  totalPages: items.length ? 1 : 0,
+  ...over,
+});
+
 function setup(routes: Parameters<typeof fakeFetch>[0]) {
   const fetch = fakeFetch({ 'GET /api/settings': () => json(settings), ...routes });
   vi.stubGlobal('fetch', fetch);
@@ -79,7 +89,7 @@ afterEach(() => {
 
 describe('OrdersScreen', () => {
   it('says there are no orders yet, and what will bring them', async () => {
-    setup({ 'GET /api/orders': () => json([]) });
+    setup({ 'GET /api/orders': () => json(pageOf([])) });
     expect(await screen.findByText('No orders yet')).toBeInTheDocument();
     expect(screen.getByText(/When a product you pushed to a store sells/)).toBeInTheDocument();
   });
@@ -87,15 +97,17 @@ describe('OrdersScreen', () => {
   it('shows each order with its status, lines and mockups, money, and the lines not from Podforge', async () => {
     setup({
       'GET /api/orders': () =>
-        json([
-          order('1'),
-          order('2', {
-            status: 'shipped',
-            carrier: 'USPS',
-            trackingNumber: '9400123',
-            trackingUrl: 'https://tools.usps.com/go/TrackConfirmAction?tLabels=9400123',
-          }),
-        ]),
+        json(
+          pageOf([
+            order('1'),
+            order('2', {
+              status: 'shipped',
+              carrier: 'USPS',
+              trackingNumber: '9400123',
+              trackingUrl: 'https://tools.usps.com/go/TrackConfirmAction?tLabels=9400123',
+            }),
+          ]),
+        ),
     });
     const cards = await screen.findAllByTestId('order');
     expect(cards).toHaveLength(2);
@@ -126,7 +138,7 @@ describe('OrdersScreen', () => {
   it('approves a waiting order and reads the list again', async () => {
     let approved = false;
     const { fetch, user } = setup({
-      'GET /api/orders': () => json([order('1', approved ? { status: 'sent' } : {})]),
+      'GET /api/orders': () => json(pageOf([order('1', approved ? { status: 'sent' } : {})])),
       'POST /api/orders/1/approve': () => {
         approved = true;
         return json(order('1'), 202);
@@ -143,7 +155,11 @@ describe('OrdersScreen', () => {
   it("shows Printful's reason for a failure and offers a retry; a refusal shows the server's reason", async () => {
     const { user } = setup({
       'GET /api/orders': () =>
-        json([order('1', { status: 'failed', failureReason: 'Printful: Printfile could not be downloaded (front)' })]),
+        json(
+          pageOf([
+            order('1', { status: 'failed', failureReason: 'Printful: Printfile could not be downloaded (front)' }),
+          ]),
+        ),
       'POST /api/orders/1/retry': () =>
         json({ error: 'Order #1001 is delivered: it cannot be retried', code: 'CONFLICT' }, 409),
     });
@@ -154,18 +170,38 @@ describe('OrdersScreen', () => {
 
   it('filters by status through the API and says when a status has none', async () => {
     const { fetch, user } = setup({
-      'GET /api/orders': () => json([order('1')]),
-      'GET /api/orders?status=delivered': () => json([]),
+      'GET /api/orders': (req) => json(pageOf(req.url.searchParams.get('status') === 'delivered' ? [] : [order('1')])),
     });
     await screen.findByTestId('order');
     await user.selectOptions(screen.getByLabelText('Status'), 'delivered');
     expect(await screen.findByText('No delivered orders')).toBeInTheDocument();
-    expect(fetch.calls.some((c) => c.url.search === '?status=delivered')).toBe(true);
+    expect(fetch.calls.some((c) => c.url.searchParams.get('status') === 'delivered')).toBe(true);
+  });
+
+  it('pages through more orders than one page holds, and a filter starts again at its first page', async () => {
+    const { fetch, user } = setup({
+      'GET /api/orders': (req) => {
+        const page = Number(req.url.searchParams.get('page'));
+        const status = req.url.searchParams.get('status');
+        const total = status ? 3 : 45;
+        const count = Math.min(20, total - (page - 1) * 20);
+        const items = Array.from({ length: count }, (_, i) => order(String((page - 1) * 20 + i + 1)));
+        return json(pageOf(items, { page, total, totalPages: Math.ceil(total / 20) }));
+      },
+    });
+    expect(await screen.findByTestId('orders-range')).toHaveTextContent('Showing 1 to 20 of 45 orders');
+    await user.click(screen.getByRole('button', { name: 'Page 3' }));
+    await waitFor(() => expect(screen.getByTestId('orders-range')).toHaveTextContent('Showing 41 to 45 of 45 orders'));
+    expect(screen.getAllByTestId('order')).toHaveLength(5);
+    await user.selectOptions(screen.getByLabelText('Status'), 'sent');
+    await waitFor(() => expect(screen.getByTestId('orders-range')).toHaveTextContent('Showing 1 to 3 of 3 orders'));
+    expect(screen.queryByRole('navigation', { name: 'Pages' })).toBeNull();
+    expect(fetch.calls.at(-1)?.url.search).toBe('?page=1&status=sent');
   });
 
   it('saves the confirmation rule: after a waiting time of so many minutes', async () => {
     const { fetch, user } = setup({
-      'GET /api/orders': () => json([]),
+      'GET /api/orders': () => json(pageOf([])),
       'PATCH /api/settings': (req) =>
         json({ ...settings, orderConfirmation: (req.body as { orderConfirmation: unknown }).orderConfirmation }),
     });

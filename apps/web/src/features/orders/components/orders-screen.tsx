@@ -1,8 +1,9 @@
 import { ORDER_STATUS_LABELS, ORDER_STATUSES, type TOrderStatus } from '@podforge/contract';
 import { PackageOpen } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Card } from '@/components/ui/card';
 import { NativeSelect } from '@/components/ui/native-select';
+import { Pager } from '@/components/ui/pager';
 import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError } from '@/lib/api-client';
@@ -20,7 +21,13 @@ const DONE: Record<OrderAction, string> = {
 /** The Orders tab: the stores' sales on their way to a parcel. */
 export function OrdersScreen() {
   const [status, setStatus] = useState<TOrderStatus | null>(null);
-  const { data, isPending, isError } = useOrders(status);
+  const [page, setPage] = useState(1);
+  const { data, isPending, isError } = useOrders(status, page);
+  const lastPage = data?.totalPages ?? 0;
+  // Orders that moved on (or a filter) can leave fewer pages than the one shown: show the last one instead.
+  useEffect(() => {
+    if (lastPage > 0 && page > lastPage) setPage(lastPage);
+  }, [lastPage, page]);
   const action = useOrderAction();
 
   const run = (id: string, what: OrderAction) =>
@@ -52,7 +59,10 @@ export function OrdersScreen() {
         <span className="mb-1 block font-medium">Status</span>
         <NativeSelect
           value={status ?? ''}
-          onChange={(e) => setStatus(e.target.value ? (e.target.value as TOrderStatus) : null)}
+          onChange={(e) => {
+            setStatus(e.target.value ? (e.target.value as TOrderStatus) : null);
+            setPage(1);
+          }}
         >
           <option value="">All statuses</option>
           {ORDER_STATUSES.map((s) => (
@@ -68,7 +78,7 @@ export function OrdersScreen() {
         <p role="alert" className="text-sm text-red-600">
           Your orders could not be loaded. Please try again.
         </p>
-      ) : data.length === 0 ? (
+      ) : data.total === 0 ? (
         <div className="rounded-xl border border-dashed p-10 text-center">
           <PackageOpen className="mx-auto size-10 text-slate-400" aria-hidden />
           <p className="mt-3 font-semibold">
@@ -81,17 +91,27 @@ export function OrdersScreen() {
           </p>
         </div>
       ) : (
-        <ul className="space-y-4">
-          {data.map((order) => (
-            <li key={order.id}>
-              <OrderCard
-                order={order}
-                busy={action.isPending && action.variables?.id === order.id}
-                onAction={(what) => run(order.id, what)}
-              />
-            </li>
-          ))}
-        </ul>
+        <>
+          <ul className="space-y-4">
+            {data.items.map((order) => (
+              <li key={order.id}>
+                <OrderCard
+                  order={order}
+                  busy={action.isPending && action.variables?.id === order.id}
+                  onAction={(what) => run(order.id, what)}
+                />
+              </li>
+            ))}
+          </ul>
+          <div className="flex flex-col items-center justify-between gap-3 sm:flex-row">
+            <p className="text-sm text-slate-500" data-testid="orders-range">
+              {data.items.length === 0
+                ? `No orders on page ${data.page} of ${data.totalPages}`
+                : `Showing ${(data.page - 1) * data.pageSize + 1} to ${(data.page - 1) * data.pageSize + data.items.length} of ${data.total} orders`}
+            </p>
+            {data.totalPages > 1 && <Pager page={page} totalPages={data.totalPages} onPageChange={setPage} />}
+          </div>
+        </>
       )}
     </div>
   );

@@ -1,0 +1,69 @@
+import type { TOrderPage } from '@podforge/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { integrations, orders } from '../src/db/schema';
+import { createTestApp, type TestApp } from './helpers';
+
+/** The Orders tab pages through every order, newest first, and a filter pages over its own total. */
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+describe('GET /api/orders', () => {
+  it('pages through 45 orders newest first, filters with its own total, and refuses a bad page', async () => {
+    const client = t.client();
+    const ws = await client.workspaceId(t.deps.db);
+    const [store] = await t.deps.db
+      .insert(integrations)
+      .values({
+        workspaceId: ws,
+        kind: 'store',
+        platform: 'shopify',
+        externalId: 'p.myshopify.com',
+        status: 'connected',
+      })
+      .returning({ id: integrations.id });
+    const start = Date.parse('2026-11-01T00:00:00Z');
+    await t.deps.db.insert(orders).values(
+      Array.from({ length: 45 }, (_, i) => ({
+        workspaceId: ws,
+        integrationId: store?.id ?? '',
+        remoteOrderId: String(i + 1),
+        name: `#${1001 + i}`,
+        status: i % 3 === 0 ? 'delivered' : 'sent',
+        currency: 'USD',
+        revenue: '20.00',
+        // Two orders share each minute: the list still has one order, so no order shows twice or never.
+        orderedAt: new Date(start + Math.floor(i / 2) * 60_000),
+      })),
+    );
+
+    const first = (await client.get('/api/orders')).json<TOrderPage>();
+    expect(first).toMatchObject({ page: 1, pageSize: 20, total: 45, totalPages: 3 });
+    expect(first.items[0]?.name).toBe('#1045');
+    const pages = [first];
+    for (const page of [2, 3]) pages.push((await client.get(`/api/orders?page=${page}`)).json<TOrderPage>());
+    const names = pages.flatMap((p) => p.items.map((o) => o.name));
+    expect(pages.map((p) => p.items.length)).toEqual([20, 20, 5]);
+    expect(new Set(names).size).toBe(45);
+    expect(names.slice(-2).sort()).toEqual(['#1001', '#1002']);
+
+    const delivered = (await client.get('/api/orders?status=delivered&pageSize=10&page=2')).json<TOrderPage>();
+    expect(delivered).toMatchObject({ page: 2, pageSize: 10, total: 15, totalPages: 2 });
+    expect(delivered.items).toHaveLength(5);
+    expect(delivered.items.every((o) => o.status === 'delivered')).toBe(true);
+
+    const past = (await client.get('/api/orders?page=9')).json<TOrderPage>();
+    expect(past).toMatchObject({ items: [], total: 45, totalPages: 3 });
+    const bad = await client.get('/api/orders?pageSize=500');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toContain('pageSize');
+
+    // Another workspace sees none of them.
+    expect((await t.client().get('/api/orders')).json<TOrderPage>()).toMatchObject({ items: [], total: 0 });
+  });
+});
