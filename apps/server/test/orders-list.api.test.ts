@@ -1,4 +1,4 @@
-import type { TOrderPage } from '@podforge/contract';
+import type { TDashboardStats, TOrderPage } from '@podforge/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { integrations, orders } from '../src/db/schema';
 import { createTestApp, type TestApp } from './helpers';
@@ -65,5 +65,40 @@ describe('GET /api/orders', () => {
 
     // Another workspace sees none of them.
     expect((await t.client().get('/api/orders')).json<TOrderPage>()).toMatchObject({ items: [], total: 0 });
+  });
+
+  it('subtracts no cost charged in another currency: no profit on the order, none on the dashboard', async () => {
+    const client = t.client();
+    const ws = await client.workspaceId(t.deps.db);
+    const [store] = await t.deps.db
+      .insert(integrations)
+      .values({
+        workspaceId: ws,
+        kind: 'store',
+        platform: 'shopify',
+        externalId: 'eu.myshopify.com',
+        status: 'connected',
+      })
+      .returning({ id: integrations.id });
+    const order = (n: number, cost: string, costCurrency: string) => ({
+      workspaceId: ws,
+      integrationId: store?.id ?? '',
+      remoteOrderId: String(n),
+      name: `#${1000 + n}`,
+      status: 'sent',
+      currency: 'EUR',
+      revenue: '30.00',
+      cost,
+      costCurrency,
+      orderedAt: new Date(),
+    });
+    await t.deps.db.insert(orders).values([order(1, '12.50', 'EUR'), order(2, '13.95', 'USD')]);
+
+    const { items } = (await client.get('/api/orders')).json<TOrderPage>();
+    const byName = Object.fromEntries(items.map((o) => [o.name, o]));
+    expect(byName['#1001']).toMatchObject({ cost: '12.50', costCurrency: 'EUR', profit: '17.50' });
+    expect(byName['#1002']).toMatchObject({ cost: '13.95', costCurrency: 'USD', profit: null });
+    const stats = (await client.get('/api/dashboard/stats')).json<TDashboardStats>();
+    expect(stats.store).toMatchObject({ orders: 2, sales: { amount: '60.00', currency: 'EUR' }, profit: null });
   });
 });

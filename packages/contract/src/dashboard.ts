@@ -16,7 +16,8 @@ export const ZMoney = z.object({ amount: z.string(), currency: z.string() });
 export const ZStoreSales = z.object({
   orders: z.number().int(),
   sales: ZMoney,
-  profit: ZMoney,
+  /** Sales less the printer's charges; null when the printer charged some of them in another currency. */
+  profit: ZMoney.nullable(),
   /** Orders per store visit in percent; null when the stores report no visits. */
   conversionRate: z.number().nullable(),
   aov: ZMoney,

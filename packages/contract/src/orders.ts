@@ -84,7 +84,9 @@ export const ZOrder = z.object({
   revenue: z.string(),
   /** Printful's charge; null until known. */
   cost: z.string().nullable(),
-  /** revenue - cost; null until the cost is known. */
+  /** The currency Printful charges in (its billing currency); null until the cost is known. */
+  costCurrency: z.string().nullable(),
+  /** revenue - cost; null until the cost is known, or when Printful charges in another currency than the store's. */
   profit: z.string().nullable(),
   fulfillmentProvider: z.enum(['sandbox', 'printful']).nullable(),
   printfulOrderId: z.string().nullable(),

@@ -60,7 +60,8 @@ function pushesQuery(db: Db, workspaceId: string, from: Date | null, to: Date) {
 /**
  * Sales, profit and order value this month from the store orders (modules/orders): what buyers paid, less what the
  * printer charged where it is known, in the workspace's most used currency (figures per currency would need
- * conversion). Cancelled orders count for nothing.
+ * conversion). Cancelled orders count for nothing. When the printer charged one of those orders in another currency
+ * (its billing currency) there is no profit to show: subtracting it would need an exchange rate.
  */
 function storeSalesQuery(db: Db, workspaceId: string, monthStart: Date) {
   return db
@@ -69,6 +70,9 @@ function storeSalesQuery(db: Db, workspaceId: string, monthStart: Date) {
       orders: sql<number>`count(*)`.as('orders'),
       total: sql<string | null>`sum(${orders.revenue})`.as('total'),
       cost: sql<string | null>`sum(${orders.cost})`.as('cost'),
+      otherCostCurrency: sql<boolean | null>`bool_or(${orders.costCurrency} <> ${orders.currency})`.as(
+        'otherCostCurrency',
+      ),
     })
     .from(orders)
     .where(
@@ -83,7 +87,13 @@ function storeSalesQuery(db: Db, workspaceId: string, monthStart: Date) {
     .limit(1);
 }
 
-type SalesRow = { currency: string; orders: number; total: string | number | null; cost: string | number | null };
+type SalesRow = {
+  currency: string;
+  orders: number;
+  total: string | number | null;
+  cost: string | number | null;
+  otherCostCurrency: boolean | null;
+};
 
 function storeSales(top: SalesRow | null) {
   if (!top) return null;
@@ -92,7 +102,7 @@ function storeSales(top: SalesRow | null) {
   return {
     orders: Number(top.orders),
     sales: money(total, top.currency),
-    profit: money(total - cost, top.currency),
+    profit: top.otherCostCurrency ? null : money(total - cost, top.currency),
     conversionRate: null,
     aov: money(top.orders ? total / Number(top.orders) : 0, top.currency),
   };

@@ -71,7 +71,9 @@ async function toOrders(deps: AppDeps, rows: OrderRow[]): Promise<TOrder[]> {
       currency: r.currency,
       revenue: revenue.toFixed(2),
       cost: cost === null ? null : cost.toFixed(2),
-      profit: cost === null ? null : (revenue - cost).toFixed(2),
+      costCurrency: cost === null ? null : (r.costCurrency ?? r.currency),
+      // Money in two currencies is not subtracted: that would need an exchange rate we do not have.
+      profit: cost === null || (r.costCurrency ?? r.currency) !== r.currency ? null : (revenue - cost).toFixed(2),
       fulfillmentProvider: (r.fulfillmentProvider as 'sandbox' | 'printful' | null) ?? null,
       printfulOrderId: r.printfulOrderId,
       confirmAt: r.status === 'waiting_approval' ? (r.confirmAt?.toISOString() ?? null) : null,

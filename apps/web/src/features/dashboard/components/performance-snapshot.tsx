@@ -42,7 +42,7 @@ export function PerformanceSnapshot({
         ) : store ? (
           <dl>
             <Row label="Sales" value={formatMoney(store.sales)} />
-            <Row label="Profit" value={formatMoney(store.profit)} />
+            <Row label="Profit" value={store.profit ? formatMoney(store.profit) : '— (costs in another currency)'} />
             <Row label="Conversion" value={store.conversionRate === null ? 'No data' : `${store.conversionRate}%`} />
             <Row label="Avg Order Value" value={formatMoney(store.aov)} />
           </dl>

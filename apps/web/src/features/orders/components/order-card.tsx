@@ -62,11 +62,19 @@ export function OrderCard({ order, busy, onAction }: Props) {
         </div>
         <div>
           <dt className="text-slate-500">Printful cost</dt>
-          <dd className="font-medium">{order.cost === null ? '—' : money(order.cost)}</dd>
+          <dd className="font-medium">
+            {order.cost === null ? '—' : formatMoney(order.cost, order.costCurrency ?? order.currency)}
+          </dd>
         </div>
         <div>
           <dt className="text-slate-500">Profit</dt>
-          <dd className="font-medium">{order.profit === null ? '—' : money(order.profit)}</dd>
+          <dd className="font-medium">
+            {order.profit !== null
+              ? money(order.profit)
+              : order.cost !== null
+                ? `— (cost in ${order.costCurrency}, sale in ${order.currency})`
+                : '—'}
+          </dd>
         </div>
       </dl>
 

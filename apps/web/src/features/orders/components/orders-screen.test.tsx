@@ -22,6 +22,7 @@ const order = (id: string, over: Partial<TOrder> = {}): TOrder => ({
   currency: 'USD',
   revenue: '74.00',
   cost: '33.15',
+  costCurrency: 'USD',
   profit: '40.85',
   fulfillmentProvider: 'sandbox',
   printfulOrderId: '7001',
@@ -133,6 +134,19 @@ describe('OrdersScreen', () => {
     );
     expect(second.queryByRole('button', { name: 'Approve' })).toBeNull();
     expect(second.queryByRole('button', { name: 'Cancel order' })).toBeNull();
+  });
+
+  it('shows a cost charged in another currency in that currency, and no profit', async () => {
+    setup({
+      'GET /api/orders': () =>
+        json(
+          pageOf([order('3', { currency: 'EUR', revenue: '30.00', cost: '13.95', costCurrency: 'USD', profit: null })]),
+        ),
+    });
+    const card = within(await screen.findByTestId('order'));
+    expect(card.getByText('€30.00')).toBeInTheDocument();
+    expect(card.getByText('$13.95')).toBeInTheDocument();
+    expect(card.getByText('— (cost in USD, sale in EUR)')).toBeInTheDocument();
   });
 
   it('approves a waiting order and reads the list again', async () => {
