@@ -381,7 +381,10 @@ describe('webhooks', () => {
 
   it('answers at once and leaves the work to a job; a duplicate (one event id) is recorded and handled once', async () => {
     fake.webhooks.duplicateNext();
-    const deliveries = await fake.webhooks.emit(hookShop, 'orders/paid', { id: 4242 });
+    const deliveries = await fake.webhooks.emit(hookShop, 'orders/paid', {
+      id: 4242,
+      shipping_address: { name: 'Ada Lovelace', address1: '12 Analytical Row' },
+    });
     expect(deliveries.map((d) => d.status)).toEqual([200, 200]);
     expect(deliveries[0]?.eventId).toBe(deliveries[1]?.eventId);
     expect(deliveries[0]?.webhookId).not.toBe(deliveries[1]?.webhookId);
@@ -390,9 +393,12 @@ describe('webhooks', () => {
       .from(shopifyWebhookEvents)
       .where(eq(shopifyWebhookEvents.eventId, deliveries[0]?.eventId as string));
     expect(rows).toHaveLength(1);
-    // No worker runs yet: nothing was done inside the request.
+    // No worker runs yet: nothing was done inside the request. The buyer's address is stored encrypted only.
     expect(rows[0]?.processedAt).toBeNull();
     expect(seen).toEqual([]);
+    expect(rows[0]?.payload).toBeNull();
+    expect(rows[0]?.payloadEnc).toBeTruthy();
+    expect(JSON.stringify(rows[0])).not.toContain('Lovelace');
 
     await startShopifyWebhookWorker(t.deps, { pollingIntervalSeconds: 0.5 });
     await waitFor(
@@ -409,6 +415,8 @@ describe('webhooks', () => {
     );
     expect(done?.topic).toBe('orders/paid');
     expect(seen).toEqual([`orders/paid ${hookShop} 4242`]);
+    // Processed: the ids stay to recognise a late duplicate, the body goes.
+    expect(done).toMatchObject({ payload: null, payloadEnc: null });
   });
 
   it('answers 401 to a bad hmac and 200 to the compliance topics', async () => {

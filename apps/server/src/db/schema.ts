@@ -539,7 +539,13 @@ export const shopifyWebhookEvents = pgTable(
     webhookId: text('webhook_id'),
     topic: text('topic').notNull(),
     shop: text('shop').notNull(),
+    /** Only rows recorded before payloads were encrypted; emptied once processed. */
     payload: jsonb('payload'),
+    /**
+     * AES-256-GCM ciphertext of the JSON body (orders carry buyers' names and addresses), kept only until the event
+     * is processed: a processed row keeps its ids for recognising duplicates, no payload.
+     */
+    payloadEnc: text('payload_enc'),
     triggeredAt: timestamp('triggered_at', { withTimezone: true }),
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
     processedAt: timestamp('processed_at', { withTimezone: true }),

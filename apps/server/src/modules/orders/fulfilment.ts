@@ -323,6 +323,22 @@ export type PrinterEvent = {
   };
 };
 
+/**
+ * What a job keeps of a printer webhook: the fields `applyPrinterEvent` reads. Printful's bodies carry the whole
+ * order, recipient address included, and a job's data is stored in clear.
+ */
+export function printerEventOf(body: PrinterEvent): PrinterEvent {
+  const { reason, order, shipment } = body.data ?? {};
+  return {
+    type: String(body.type),
+    data: {
+      ...(reason !== undefined ? { reason: String(reason) } : {}),
+      ...(order ? { order: { id: order.id, external_id: order.external_id, status: order.status } } : {}),
+      ...(shipment ? { shipment: { id: shipment.id, tracking_number: shipment.tracking_number } } : {}),
+    },
+  };
+}
+
 /** A verified printer webhook (job): the order moves on; a shipment sends its tracking to the store. */
 export async function applyPrinterEvent(
   deps: AppDeps,

@@ -8,7 +8,7 @@ import { signPrintfulWebhook } from '../../integrations/printful/fake-orders';
 import { AppError } from '../../lib/errors';
 import { UUID } from '../../lib/uuid';
 import { parseInput } from '../../lib/validate';
-import type { PrinterEvent } from './fulfilment';
+import { type PrinterEvent, printerEventOf } from './fulfilment';
 import { enqueue, startOrderWorkers } from './order-jobs';
 import { approveOrder, cancelOrderByHand, getOrder, listOrders, placeSandboxOrder, retryOrder } from './orders.service';
 
@@ -112,7 +112,7 @@ export async function ordersRoutes(app: FastifyInstance, { deps }: { deps: AppDe
         .returning({ eventId: webhookEvents.eventId });
       if (fresh) {
         try {
-          await enqueue.printerEvent(deps, { workspaceId: config.workspaceId, event }, key);
+          await enqueue.printerEvent(deps, { workspaceId: config.workspaceId, event: printerEventOf(event) }, key);
         } catch (error) {
           // Not queued: forget the event so Printful's retry is taken.
           await deps.db

@@ -3,13 +3,15 @@ import { and, eq, isNotNull, lt } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { shopifyWebhookEvents } from '../../db/schema';
 import { type JobQueue, QUEUES } from '../../jobs/job-queue';
+import type { TokenCipher } from '../../lib/crypto';
 
 /**
  * Shopify webhooks after their hmac was checked (shopify.routes.ts): each event is one `shopify_webhook_events` row
  * keyed by X-Shopify-Event-Id, so a duplicate delivery adds nothing (apis.md E4), and one job (its id is the row's)
  * runs the topic's handlers, so the answer goes back at once and the work survives a restart. Modules register
  * their topics in `deps.shopifyWebhooks`; a topic may have several handlers, each idempotent, because Shopify may
- * deliver an event late, twice, or after the app was uninstalled.
+ * deliver an event late, twice, or after the app was uninstalled. The body (an order's buyer and address) is kept
+ * encrypted, and only until the event is processed.
  */
 
 export type ShopifyWebhookEvent = {
@@ -51,14 +53,14 @@ type Incoming = {
 };
 
 /** Records a verified delivery and queues its job; a duplicate of a recorded event queues nothing new. */
-export async function recordWebhook(deps: { db: Db; jobs: JobQueue }, incoming: Incoming) {
+export async function recordWebhook(deps: { db: Db; jobs: JobQueue; cipher: TokenCipher }, incoming: Incoming) {
   const { raw, topic, shop } = incoming;
   // Shopify always sends an event id; without one, the same bytes for the same shop and topic are the same event.
   const eventId =
     incoming.eventId || `body:${createHash('sha256').update(`${topic}\n${shop}\n`).update(raw).digest('hex')}`;
-  let payload: unknown = null;
+  let payload: string | null = null;
   try {
-    payload = JSON.parse(raw.toString('utf8'));
+    payload = JSON.stringify(JSON.parse(raw.toString('utf8')));
   } catch {
     payload = null;
   }
@@ -70,7 +72,7 @@ export async function recordWebhook(deps: { db: Db; jobs: JobQueue }, incoming: 
       webhookId: incoming.webhookId ?? null,
       topic,
       shop,
-      payload,
+      payloadEnc: payload === null ? null : deps.cipher.encrypt(payload),
       triggeredAt: triggered && !Number.isNaN(triggered.getTime()) ? triggered : null,
     })
     .onConflictDoNothing({ target: shopifyWebhookEvents.eventId })
@@ -94,7 +96,7 @@ export async function recordWebhook(deps: { db: Db; jobs: JobQueue }, incoming: 
 
 /** The job: every handler of the topic, then the row is marked processed (a failure is kept and retried). */
 export async function processWebhookEvent(
-  deps: { db: Db; now: () => Date; shopifyWebhooks: ShopifyWebhookRegistry },
+  deps: { db: Db; now: () => Date; shopifyWebhooks: ShopifyWebhookRegistry; cipher: TokenCipher },
   eventRowId: string,
 ) {
   const [row] = await deps.db.select().from(shopifyWebhookEvents).where(eq(shopifyWebhookEvents.id, eventRowId));
@@ -103,7 +105,7 @@ export async function processWebhookEvent(
     eventId: row.eventId,
     topic: row.topic,
     shop: row.shop,
-    payload: row.payload,
+    payload: row.payloadEnc ? JSON.parse(deps.cipher.decrypt(row.payloadEnc)) : row.payload,
     triggeredAt: row.triggeredAt,
   };
   try {
@@ -118,7 +120,7 @@ export async function processWebhookEvent(
   }
   await deps.db
     .update(shopifyWebhookEvents)
-    .set({ processedAt: deps.now(), error: null })
+    .set({ processedAt: deps.now(), error: null, payload: null, payloadEnc: null })
     .where(eq(shopifyWebhookEvents.id, row.id));
   await deps.db
     .delete(shopifyWebhookEvents)
