@@ -1,6 +1,7 @@
 import type { TDashboardStats, TOrderPage } from '@podforge/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { integrations, orders } from '../src/db/schema';
+import { integrations, orders, webhookEvents } from '../src/db/schema';
+import { forgetOldWebhookEvents } from '../src/modules/orders/fulfilment';
 import { createTestApp, type TestApp } from './helpers';
 
 /** The Orders tab pages through every order, newest first, and a filter pages over its own total. */
@@ -100,5 +101,24 @@ describe('GET /api/orders', () => {
     expect(byName['#1002']).toMatchObject({ cost: '13.95', costCurrency: 'USD', profit: null });
     const stats = (await client.get('/api/dashboard/stats')).json<TDashboardStats>();
     expect(stats.store).toMatchObject({ orders: 2, sales: { amount: '60.00', currency: 'EUR' }, profit: null });
+  });
+});
+
+describe('webhook deliveries taken', () => {
+  it('are remembered 30 days to recognise a late duplicate, then forgotten', async () => {
+    const day = 24 * 3600_000;
+    const now = new Date();
+    await t.deps.db.insert(webhookEvents).values([
+      { source: 'printful', eventId: 'old', topic: 'shipment_sent', receivedAt: new Date(now.getTime() - 31 * day) },
+      {
+        source: 'woocommerce',
+        eventId: 'recent',
+        topic: 'order.created',
+        receivedAt: new Date(now.getTime() - 29 * day),
+      },
+    ]);
+    await forgetOldWebhookEvents({ db: t.deps.db, now: () => now });
+    const left = await t.deps.db.select({ eventId: webhookEvents.eventId }).from(webhookEvents);
+    expect(left.map((r) => r.eventId)).toEqual(['recent']);
   });
 });

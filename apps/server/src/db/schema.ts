@@ -456,7 +456,10 @@ export const orderLines = pgTable(
   (t) => [index('order_lines_order_idx').on(t.orderId, t.position)],
 );
 
-/** Webhook deliveries already taken (source + the sender's event id): a second delivery does nothing. */
+/**
+ * Webhook deliveries already taken (source + the sender's event id): a second delivery does nothing. Kept 30 days
+ * (senders retry for hours, not weeks), then forgotten (`forgetOldWebhookEvents`).
+ */
 export const webhookEvents = pgTable(
   'webhook_events',
   {
@@ -465,7 +468,7 @@ export const webhookEvents = pgTable(
     topic: text('topic').notNull(),
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.source, t.eventId] })],
+  (t) => [primaryKey({ columns: [t.source, t.eventId] }), index('webhook_events_received_idx').on(t.receivedAt)],
 );
 
 /**

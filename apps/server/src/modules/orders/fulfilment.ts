@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { TOrderStatus } from '@podforge/contract';
-import { and, eq, inArray } from 'drizzle-orm';
-import { fulfillmentWebhooks, integrations, orderLines, orders, products, productVariants } from '../../db/schema';
+import { and, eq, inArray, lt } from 'drizzle-orm';
+import {
+  fulfillmentWebhooks,
+  integrations,
+  orderLines,
+  orders,
+  products,
+  productVariants,
+  webhookEvents,
+} from '../../db/schema';
 import type { AppDeps } from '../../deps';
 import { PrintfulError } from '../../integrations/printful/client';
 import {
@@ -322,6 +330,16 @@ export type PrinterEvent = {
     shipment?: { id?: number; tracking_number?: string };
   };
 };
+
+/** How long a taken webhook delivery is remembered, to recognise a late duplicate. */
+export const WEBHOOK_MEMORY_MS = 30 * 24 * 3600_000;
+
+/** Forgets printer and store deliveries taken more than 30 days ago (run as new ones arrive). */
+export async function forgetOldWebhookEvents(deps: { db: AppDeps['db']; now: () => Date }) {
+  await deps.db
+    .delete(webhookEvents)
+    .where(lt(webhookEvents.receivedAt, new Date(deps.now().getTime() - WEBHOOK_MEMORY_MS)));
+}
 
 /**
  * What a job keeps of a printer webhook: the fields `applyPrinterEvent` reads. Printful's bodies carry the whole

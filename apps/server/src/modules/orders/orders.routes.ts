@@ -8,7 +8,7 @@ import { signPrintfulWebhook } from '../../integrations/printful/fake-orders';
 import { AppError } from '../../lib/errors';
 import { UUID } from '../../lib/uuid';
 import { parseInput } from '../../lib/validate';
-import { type PrinterEvent, printerEventOf } from './fulfilment';
+import { forgetOldWebhookEvents, type PrinterEvent, printerEventOf } from './fulfilment';
 import { enqueue, startOrderWorkers } from './order-jobs';
 import { approveOrder, cancelOrderByHand, getOrder, listOrders, placeSandboxOrder, retryOrder } from './orders.service';
 
@@ -111,6 +111,7 @@ export async function ordersRoutes(app: FastifyInstance, { deps }: { deps: AppDe
         .onConflictDoNothing()
         .returning({ eventId: webhookEvents.eventId });
       if (fresh) {
+        await forgetOldWebhookEvents(deps);
         try {
           await enqueue.printerEvent(deps, { workspaceId: config.workspaceId, event: printerEventOf(event) }, key);
         } catch (error) {

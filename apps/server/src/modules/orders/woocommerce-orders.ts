@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { integrations, orders, webhookEvents } from '../../db/schema';
 import type { AppDeps } from '../../deps';
 import type { WooOrderEvent } from '../woocommerce/woocommerce.service';
+import { forgetOldWebhookEvents } from './fulfilment';
 import { type IncomingOrder, ingestShopifyOrder } from './order-intake';
 import { enqueue } from './order-jobs';
 
@@ -126,11 +127,13 @@ export async function handleWooOrder(deps: AppDeps, event: WooOrderEvent): Promi
     if (order) await enqueue.cancel(deps, order.id, 'Cancelled in the store');
   }
   // Recorded once taken: a delivery that failed half-way is taken again when the store retries it.
-  if (key)
+  if (key) {
     await deps.db
       .insert(webhookEvents)
       .values({ source: 'woocommerce', eventId: key, topic: event.topic })
       .onConflictDoNothing();
+    await forgetOldWebhookEvents(deps);
+  }
 }
 
 /** Adds the orders module's handler to the WooCommerce receiver (modules/woocommerce). */

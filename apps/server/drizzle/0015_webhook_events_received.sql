@@ -1,0 +1,1 @@
+CREATE INDEX "webhook_events_received_idx" ON "webhook_events" USING btree ("received_at");
