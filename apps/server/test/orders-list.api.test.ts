@@ -14,20 +14,20 @@ afterAll(async () => {
   await t.close();
 });
 
+/** A new workspace with a connected Shopify store (rows only: the orders are inserted by the test). */
+async function sellerWithStore(shop: string) {
+  const client = t.client();
+  const ws = await client.workspaceId(t.deps.db);
+  const [store] = await t.deps.db
+    .insert(integrations)
+    .values({ workspaceId: ws, kind: 'store', platform: 'shopify', externalId: shop, status: 'connected' })
+    .returning({ id: integrations.id });
+  return { client, ws, store };
+}
+
 describe('GET /api/orders', () => {
   it('pages through 45 orders newest first, filters with its own total, and refuses a bad page', async () => {
-    const client = t.client();
-    const ws = await client.workspaceId(t.deps.db);
-    const [store] = await t.deps.db
-      .insert(integrations)
-      .values({
-        workspaceId: ws,
-        kind: 'store',
-        platform: 'shopify',
-        externalId: 'p.myshopify.com',
-        status: 'connected',
-      })
-      .returning({ id: integrations.id });
+    const { client, ws, store } = await sellerWithStore('p.myshopify.com');
     const start = Date.parse('2026-11-01T00:00:00Z');
     await t.deps.db.insert(orders).values(
       Array.from({ length: 45 }, (_, i) => ({
@@ -69,18 +69,7 @@ describe('GET /api/orders', () => {
   });
 
   it('subtracts no cost charged in another currency: no profit on the order, none on the dashboard', async () => {
-    const client = t.client();
-    const ws = await client.workspaceId(t.deps.db);
-    const [store] = await t.deps.db
-      .insert(integrations)
-      .values({
-        workspaceId: ws,
-        kind: 'store',
-        platform: 'shopify',
-        externalId: 'eu.myshopify.com',
-        status: 'connected',
-      })
-      .returning({ id: integrations.id });
+    const { client, ws, store } = await sellerWithStore('eu.myshopify.com');
     const order = (n: number, cost: string, costCurrency: string) => ({
       workspaceId: ws,
       integrationId: store?.id ?? '',

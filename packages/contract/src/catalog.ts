@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { zPage } from './common';
 
 /** A variant of a catalogue product: one colour and size, with its base cost as a decimal string. */
 export const ZCatalogVariant = z.object({
@@ -69,12 +70,7 @@ export type TCatalogProductsQuery = z.infer<typeof ZCatalogProductsQuery>;
 export const ZCatalogSource = z.enum(['bundled', 'printful']);
 export type TCatalogSource = z.infer<typeof ZCatalogSource>;
 
-export const ZCatalogProductPage = z.object({
-  items: z.array(ZCatalogProduct),
-  page: z.number().int(),
-  pageSize: z.number().int(),
-  total: z.number().int(),
-  totalPages: z.number().int(),
+export const ZCatalogProductPage = zPage(ZCatalogProduct).extend({
   /** Where the catalogue came from: the bundled snapshot, or the connected Printful account. */
   source: ZCatalogSource,
 });

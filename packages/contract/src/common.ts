@@ -1,5 +1,15 @@
 import { z } from 'zod';
 
+/** A page of a list: its items and where it stands (`GET /api/products`, `/api/orders`, the catalogue). */
+export const zPage = <T extends z.ZodType>(item: T) =>
+  z.object({
+    items: z.array(item),
+    page: z.number().int(),
+    pageSize: z.number().int(),
+    total: z.number().int(),
+    totalPages: z.number().int(),
+  });
+
 /** Every non-2xx answer of the API has this body. */
 export const ZApiError = z.object({
   error: z.string(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { zPage } from './common';
 import { ORDERS_PAGE_SIZE } from './constants';
 
 /**
@@ -110,13 +111,7 @@ export const ZOrderListQuery = z.object({
 });
 export type TOrderListQuery = z.input<typeof ZOrderListQuery>;
 
-export const ZOrderPage = z.object({
-  items: z.array(ZOrder),
-  page: z.number().int(),
-  pageSize: z.number().int(),
-  total: z.number().int(),
-  totalPages: z.number().int(),
-});
+export const ZOrderPage = zPage(ZOrder);
 export type TOrderPage = z.infer<typeof ZOrderPage>;
 export const ZOrderIdParams = z.object({ id: z.string().max(100) });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZProductStatus } from './common';
+import { ZProductStatus, zPage } from './common';
 import { PRODUCTS_PAGE_SIZE } from './constants';
 
 /** Product types a product can have; the same ids as the simple flow's (spec section 9, 'Component'). */
@@ -262,13 +262,7 @@ export const ZProductListQuery = z.object({
 });
 export type TProductListQuery = z.input<typeof ZProductListQuery>;
 
-export const ZProductPage = z.object({
-  items: z.array(ZProduct),
-  page: z.number().int(),
-  pageSize: z.number().int(),
-  total: z.number().int(),
-  totalPages: z.number().int(),
-});
+export const ZProductPage = zPage(ZProduct);
 export type TProductPage = z.infer<typeof ZProductPage>;
 
 export const ZProductIdParams = z.object({ id: z.uuid() });
