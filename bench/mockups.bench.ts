@@ -231,8 +231,10 @@ try {
   // The print file as the app draws it: a 'print-file' job in the decode pool from the stored 4500x5400 print PNG.
   const pool = new DecodePool({ concurrency: 1, timeLimitMs: 60_000, memoryLimitMb: 768 });
   try {
+    // As local-disk storage does: the stored print PNG is read in place.
     const storage = {
       get: async () => ({ body: fs.createReadStream(designPath) }),
+      localPath: async () => designPath,
     } as unknown as Parameters<typeof drawPrintFile>[0]['storage'];
     const deps = { config: { dataDir: work }, storage, decodePool: pool } as unknown as Parameters<
       typeof drawPrintFile

@@ -160,6 +160,8 @@ for (const file of files) {
   const cpus: number[] = [];
   let status = 0;
   let design: { width?: number; height?: number; error?: string } = {};
+  /** The server's own split of each upload (its Server-Timing header): ms per step. */
+  const steps: Record<string, number[]> = {};
   for (let i = 0; i < RUNS; i++) {
     streaming = true;
     const body = new FormData();
@@ -170,6 +172,10 @@ for (const file of files) {
     const res = await fetch(`${url}/api/designs/upload`, { method: 'POST', body, headers: { cookie } });
     design = (await res.json()) as typeof design;
     times.push(performance.now() - started);
+    for (const entry of (res.headers.get('server-timing') ?? '').split(',')) {
+      const match = /^\s*([\w.]+);dur=([\d.]+)/.exec(entry);
+      if (match?.[1]) steps[match[1]] = [...(steps[match[1]] ?? []), Number(match[2])];
+    }
     cpus.push(treeCpuMs(pid) - cpuBefore);
     if (res.status !== 201) console.log(`  ${path.basename(file)} answered ${res.status}: ${design.error}`);
     status = res.status;
@@ -186,6 +192,13 @@ for (const file of files) {
       `CPU of the server and its decoders median ${median(cpus).toFixed(0)} ms; server RSS idle ${mb(idle)}, ` +
       `peak while streaming +${mb(streamPeak - idle)}, peak overall +${mb(peak - idle)} (decode in its child not included)  [${load()}]`,
   );
+  if (Object.keys(steps).length > 0) {
+    console.log(
+      `  where the time goes (server steps, median ms; decode.* run inside decode): ${Object.entries(steps)
+        .map(([step, ms]) => `${step} ${median(ms).toFixed(0)}`)
+        .join(', ')}`,
+    );
+  }
   const goal = GOAL_MS[name];
   if (goal)
     console.log(
