@@ -124,6 +124,18 @@ describe('renderPrintFile', () => {
     expect(at(0, 0)).toEqual([0, 0, 0, 0]);
   });
 
+  it('turns a design without alpha a quarter turn and fades it', async () => {
+    const adj = { scale: 50, rotation: 90, x: 0, y: 0, opacity: 85 };
+    const { meta, at } = await draw(rgb, adj);
+    expect([meta.width, meta.height]).toEqual([600, 800]);
+    const p = expected(adj);
+    const [r, g, b, a] = at(Math.round(p.centerX), Math.round(p.centerY));
+    expect([r, g, b]).toEqual([0, 0, 255]);
+    expect(a).toBeGreaterThanOrEqual(215);
+    expect(a).toBeLessThanOrEqual(218);
+    expect(at(0, 0)).toEqual([0, 0, 0, 0]);
+  });
+
   it('answers a transparent print file of the right size when the design is moved off it, or partly off', async () => {
     const off = await draw(rgba, { scale: 10, rotation: 0, x: 100, y: 0, opacity: 100 });
     expect([off.meta.width, off.meta.height]).toEqual([600, 800]);
