@@ -56,6 +56,25 @@ export const cpuMsOf = (pid: number) => {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 };
 
+/** CPU ms of a process and its live children (e.g. a decode pool's), from /proc. */
+export const treeCpuMs = (pid: number): number => {
+  const cpu = (p: number | string) => {
+    try {
+      const fields = fs.readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+      return { ppid: Number(fields[1]), ms: (Number(fields[11]) + Number(fields[12])) * 10 };
+    } catch {
+      return null;
+    }
+  };
+  let total = cpu(pid)?.ms ?? 0;
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const c = cpu(entry);
+    if (c && c.ppid === pid) total += c.ms;
+  }
+  return total;
+};
+
 export type Server = {
   child: ChildProcess;
   url: string;

@@ -2,21 +2,19 @@
 // on 127.0.0.1 to a fresh server process (the built apps/server/dist/main.js: embedded PGlite, local-disk storage in
 // a temporary folder). The server's RSS is read from /proc every 10 ms; the streaming phase is the time until the
 // upload's temporary file under DATA_DIR/tmp holds every byte, after which decoding and rendering begin.
-import { type ChildProcess, execSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { decodeDesign } from '../apps/server/src/modules/designs/design-decode';
 import { pdfOf } from '../apps/server/test/support/design-fixtures';
-import { load, median, printDesignFile, verdict } from './support';
+import { ensureServerBuilt, load, median, printDesignFile, serverEntry, treeCpuMs, verdict } from './support';
 
 const MB = 1024 * 1024;
-const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const serverEntry = path.join(repo, 'apps/server/dist/main.js');
-if (!fs.existsSync(serverEntry)) execSync('npm run build -w @podforge/server', { cwd: repo, stdio: 'inherit' });
+// A build older than the sources would measure old code: rebuilt then, as `npm start` does.
+ensureServerBuilt();
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'podforge-bench-'));
 
@@ -68,25 +66,6 @@ function startServer(dataDir: string): Promise<{ child: ChildProcess; url: strin
     child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
   });
 }
-
-/** CPU ms (user + system) of a process and its live children (the decode pool's), from /proc: what load does not inflate. */
-const treeCpuMs = (pid: number): number => {
-  const cpu = (p: number | string) => {
-    try {
-      const fields = fs.readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-      return { ppid: Number(fields[1]), ms: (Number(fields[11]) + Number(fields[12])) * 10 };
-    } catch {
-      return null;
-    }
-  };
-  let total = cpu(pid)?.ms ?? 0;
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const c = cpu(entry);
-    if (c && c.ppid === pid) total += c.ms;
-  }
-  return total;
-};
 
 const tempBytes = (dir: string) => {
   try {
@@ -160,6 +139,8 @@ for (const file of files) {
   const cpus: number[] = [];
   let status = 0;
   let design: { width?: number; height?: number; error?: string } = {};
+  /** The server's own split of each upload (its Server-Timing header): ms per step. */
+  const steps: Record<string, number[]> = {};
   for (let i = 0; i < RUNS; i++) {
     streaming = true;
     const body = new FormData();
@@ -170,6 +151,10 @@ for (const file of files) {
     const res = await fetch(`${url}/api/designs/upload`, { method: 'POST', body, headers: { cookie } });
     design = (await res.json()) as typeof design;
     times.push(performance.now() - started);
+    for (const entry of (res.headers.get('server-timing') ?? '').split(',')) {
+      const match = /^\s*([\w.]+);dur=([\d.]+)/.exec(entry);
+      if (match?.[1]) steps[match[1]] = [...(steps[match[1]] ?? []), Number(match[2])];
+    }
     cpus.push(treeCpuMs(pid) - cpuBefore);
     if (res.status !== 201) console.log(`  ${path.basename(file)} answered ${res.status}: ${design.error}`);
     status = res.status;
@@ -186,6 +171,13 @@ for (const file of files) {
       `CPU of the server and its decoders median ${median(cpus).toFixed(0)} ms; server RSS idle ${mb(idle)}, ` +
       `peak while streaming +${mb(streamPeak - idle)}, peak overall +${mb(peak - idle)} (decode in its child not included)  [${load()}]`,
   );
+  if (Object.keys(steps).length > 0) {
+    console.log(
+      `  where the time goes (server steps, median ms; decode.* run inside decode): ${Object.entries(steps)
+        .map(([step, ms]) => `${step} ${median(ms).toFixed(0)}`)
+        .join(', ')}`,
+    );
+  }
   const goal = GOAL_MS[name];
   if (goal)
     console.log(

@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalDiskStorage } from '../src/storage/local-disk.storage';
 import { S3_PART_BYTES, S3Storage } from '../src/storage/s3.storage';
-import type { Storage } from '../src/storage/storage';
+import { putLocalFile, type Storage } from '../src/storage/storage';
 import { startS3Fake } from './support/s3-fake';
 
 let s3: Awaited<ReturnType<typeof startS3Fake>>;
@@ -62,6 +62,23 @@ describe.each(Object.keys(storages))('Storage on %s', (label) => {
     const { bytes } = await s.put('ws3/big.bin', Readable.from(chunks()), 'application/octet-stream');
     expect(bytes).toBe(size);
     expect((await s.read('ws3/big.bin'))?.equals(source)).toBe(true);
+  });
+
+  it('stores a local file under two keys that stay whole when the file goes; a missing file stores nothing', async () => {
+    const s = storage();
+    const file = path.join(dir, `source-${label.length}.bin`);
+    fs.writeFileSync(file, 'the bytes');
+    await putLocalFile(s, 'ws4/designs/d/original.png', file, 'image/png');
+    await putLocalFile(s, 'ws4/designs/d/print.png', file, 'image/png');
+    fs.rmSync(file);
+    await s.delete('ws4/designs/d/original.png');
+    expect((await s.read('ws4/designs/d/print.png'))?.toString()).toBe('the bytes');
+    await expect(putLocalFile(s, 'ws4/designs/e/print.png', file, 'image/png')).rejects.toThrow();
+    expect(await s.list('ws4/')).toEqual(['ws4/designs/d/print.png']);
+    // Local disk reads it in place.
+    const local = await s.localPath?.('ws4/designs/d/print.png');
+    if (local !== undefined) expect(fs.readFileSync(local as string, 'utf8')).toBe('the bytes');
+    expect(await s.localPath?.('ws4/designs/missing.png')).toBe(s.localPath ? null : undefined);
   });
 
   it('refuses keys that could escape the root', async () => {

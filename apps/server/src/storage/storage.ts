@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import type { Readable } from 'node:stream';
 
 /**
@@ -15,6 +16,24 @@ export interface Storage {
   delete(key: string): Promise<void>;
   /** Every key that starts with `prefix` (tests use it to prove nothing was left behind). */
   list(prefix: string): Promise<string[]>;
+  /**
+   * Stores a local file under `key` as `put` does, where it can without copying its bytes (local disk: a hard link
+   * when the file is on the same file system). The file must not change afterwards; the caller may remove it.
+   */
+  putFile?(key: string, filePath: string, contentType: string): Promise<{ bytes: number }>;
+  /** The object's path on local disk, to read in place (local disk only); null when there is no object. */
+  localPath?(key: string): Promise<string | null>;
+}
+
+/** `storage.putFile` where the storage has it, else the file streamed through `put`. */
+export function putLocalFile(
+  storage: Storage,
+  key: string,
+  filePath: string,
+  contentType: string,
+): Promise<{ bytes: number }> {
+  if (storage.putFile) return storage.putFile(key, filePath, contentType);
+  return storage.put(key, fs.createReadStream(filePath), contentType);
 }
 
 /** Rejects keys that could escape the storage root or that are not ours. */

@@ -2,6 +2,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { unprocessable } from '../../lib/errors';
@@ -22,6 +23,8 @@ export type DecodePoolOptions = {
   concurrency: number;
   timeLimitMs: number;
   memoryLimitMb: number;
+  /** Cores shared among the jobs running at once (libvips threads per job); by default the machine's. */
+  cores?: number;
   /** The worker entry to fork; by default decode-worker next to this module (TypeScript through tsx in development). */
   entry?: { file: string; execArgv: string[] };
 };
@@ -332,7 +335,11 @@ export class DecodePool extends EventEmitter {
     task.stop = () => finish(() => task.reject(task.signal?.reason), true);
     child.on('message', onMessage);
     child.once('exit', onExit);
-    child.send({ id: task.id, job: task.job });
+    // libvips threads for this job: the machine's cores shared among the jobs decoding now (a lone upload or print
+    // file uses every core; a full pool one each).
+    const running = this.slots.filter((s) => s.task).length;
+    const threads = Math.max(1, Math.floor((this.options.cores ?? os.availableParallelism()) / Math.max(1, running)));
+    child.send({ id: task.id, job: task.job, threads });
   }
 
   /** A waiting task leaves the queue; a running one is stopped by its own handler set in dispatch. */

@@ -1,12 +1,12 @@
 /**
  * The decode worker: a child process of the server (forked by decode-pool.ts) that decodes one file at a time.
- * libvips gets one thread and no operation cache here, so a child's memory is what its current file needs; the
- * parent enforces the wall-clock and memory limits by killing this process.
+ * libvips gets no operation cache here, and the threads the pool gives each job (the cores shared among the jobs
+ * running), so a child's memory is what its current file needs; the parent enforces the wall-clock and memory limits by killing this process.
  */
 
-import fsp from 'node:fs/promises';
 import sharp from 'sharp';
-import { renderDesignRaw, renderPrintFile } from '../mockups/mockup-render';
+import { renderDesignRaw } from '../mockups/mockup-render';
+import { renderPrintFile } from '../print-files/print-file-render';
 import type { DecodeJob } from './decode-jobs';
 import { DesignRefusal, decodeDesign } from './design-decode';
 
@@ -20,13 +20,13 @@ async function run(job: DecodeJob): Promise<unknown> {
     const layer = await renderDesignRaw(job.inputPath, job.placement, { fade: false });
     return { ...layer, data: new Uint8Array(layer.data.buffer, layer.data.byteOffset, layer.data.byteLength) };
   }
-  const out = await renderPrintFile(job.productType, job.inputPath, job.designSize, job.adjustments, job.size);
-  await fsp.writeFile(job.outPath, out.png);
-  return { width: out.width, height: out.height };
+  return renderPrintFile(job.productType, job.inputPath, job.designSize, job.adjustments, job.outPath, job.size);
 }
 
 process.on('message', (raw: unknown) => {
-  const { id, job } = raw as { id: number; job: DecodeJob };
+  const { id, job, threads } = raw as { id: number; job: DecodeJob; threads?: number };
+  // One job at a time in this process: the pool says how many libvips threads it may use now.
+  sharp.concurrency(Math.max(1, threads ?? 1));
   run(job).then(
     (result) => process.send?.({ id, ok: true, result }),
     (error: unknown) => {

@@ -20,6 +20,14 @@ import { PdfLimitError, PdfRenderError, renderPdfFirstPage } from './pdf-render'
 
 const SHARP_INPUT = { limitInputPixels: DESIGN_MAX_PIXELS, failOn: 'error' as const, sequentialRead: true };
 
+/** Awaits `work` and records how long it took under `name`. */
+async function timed<T>(timings: Record<string, number>, name: string, work: Promise<T>): Promise<T> {
+  const t = performance.now();
+  const result = await work;
+  timings[name] = performance.now() - t;
+  return result;
+}
+
 /** A refusal the decode worker answers with (a 422 naming the file), as opposed to a crash. */
 export class DesignRefusal extends Error {
   override name = 'DesignRefusal';
@@ -44,9 +52,18 @@ const THUMBNAIL = (input: string, output: string) =>
  * The working copy, then the thumbnail from it (not from the full print, which would be decoded a second time).
  * `rotate()` applies EXIF orientation, as the print PNG does.
  */
-async function workingCopyAndThumbnail(input: string, workingPath: string, thumbnailPath: string) {
+async function workingCopyAndThumbnail(
+  input: string,
+  workingPath: string,
+  thumbnailPath: string,
+  timings: Record<string, number> = {},
+) {
+  let t = performance.now();
   await writeWorkingCopy(input, workingPath);
+  timings.working = performance.now() - t;
+  t = performance.now();
   await THUMBNAIL(workingPath, thumbnailPath);
+  timings.thumbnail = performance.now() - t;
 }
 
 /** The design's working copy (see DecodedDesign.workingPath), written to `workingPath`. */
@@ -69,6 +86,8 @@ export async function decodeDesign(job: DesignDecodeJob): Promise<DecodedDesign>
   const printPath = path.join(outDir, 'print.png');
   const workingPath = path.join(outDir, 'working.png');
   const thumbnailPath = path.join(outDir, 'thumbnail.png');
+  const timings: Record<string, number> = {};
+  const started = performance.now();
   try {
     if (type === 'png' || type === 'jpeg') {
       let meta: Metadata;
@@ -83,6 +102,7 @@ export async function decodeDesign(job: DesignDecodeJob): Promise<DecodedDesign>
         bitDepth: meta.depth === 'ushort' ? 16 : 8,
         channels: meta.channels ?? 4,
       });
+      timings.header = performance.now() - started;
       let originalPath: string | null = null;
       let source = job.inputPath;
       const invalid = () =>
@@ -107,11 +127,11 @@ export async function decodeDesign(job: DesignDecodeJob): Promise<DecodedDesign>
               ? { width: job.fitSquare ?? 0, height: job.fitSquare ?? 0 }
               : { width: meta.width ?? 0, height: meta.height ?? 0 },
           )
-        : sharp(source, SHARP_INPUT).rotate().png(FAST_PNG).toFile(printPath);
+        : timed(timings, 'print', sharp(source, SHARP_INPUT).rotate().png(FAST_PNG).toFile(printPath));
       let size: { width: number; height: number };
       try {
         // Both read the whole file (a truncated one fails here), side by side.
-        [size] = await Promise.all([printing, workingCopyAndThumbnail(source, workingPath, thumbnailPath)]);
+        [size] = await Promise.all([printing, workingCopyAndThumbnail(source, workingPath, thumbnailPath, timings)]);
       } catch {
         throw invalid();
       }
@@ -122,6 +142,7 @@ export async function decodeDesign(job: DesignDecodeJob): Promise<DecodedDesign>
         workingPath,
         thumbnailPath,
         originalPath,
+        timings,
       };
     }
 

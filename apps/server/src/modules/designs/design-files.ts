@@ -42,6 +42,8 @@ export type DecodedDesign = {
   thumbnailPath: string;
   /** The original to store when it is not the uploaded file itself: sanitised SVG, or a resized AI image. */
   originalPath: string | null;
+  /** Milliseconds per step in the decoder (the upload's Server-Timing header shows them). */
+  timings?: Record<string, number>;
 };
 
 /** One file for the decode worker: already sniffed and through the header caps. */

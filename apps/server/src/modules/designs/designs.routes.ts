@@ -43,6 +43,13 @@ function contentDisposition(kind: 'inline' | 'attachment', name: string) {
   return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 
+/** Steps as a Server-Timing header (`receive;dur=12.3, decode;dur=450.1`): the bench and browser tools read it. */
+function serverTiming(timings: Record<string, number>): string {
+  return Object.entries(timings)
+    .map(([step, ms]) => `${step};dur=${ms.toFixed(1)}`)
+    .join(', ');
+}
+
 export async function designsRoutes(app: FastifyInstance, { deps }: { deps: AppDeps }) {
   await app.register(multipart, {
     limits: { fileSize: DESIGN_MAX_BYTES, files: MAX_FILES_PER_REQUEST, fields: 20, fieldSize: 64 * 1024 },
@@ -53,15 +60,22 @@ export async function designsRoutes(app: FastifyInstance, { deps }: { deps: AppD
     const part = await request.file();
     if (part?.fieldname !== 'file') throw badRequest('Send the design in a multipart field named "file"');
     const name = cleanFileName(part.filename);
+    const started = performance.now();
     const { tempPath, bytes } = await receiveToTempFile(deps, name, part.file);
+    const timings: Record<string, number> = { receive: performance.now() - started };
     let design: TDesign;
     try {
-      design = await createDesignFromFile(deps, request.workspaceId, { name, tempPath, bytes }, designWork(request));
+      design = await createDesignFromFile(
+        deps,
+        request.workspaceId,
+        { name, tempPath, bytes },
+        { ...designWork(request), timings },
+      );
     } finally {
       // Before the answer goes out: a caller that sees the answer sees no temporary file.
       await fsp.rm(tempPath, { force: true });
     }
-    return reply.status(201).send(design);
+    return reply.status(201).header('Server-Timing', serverTiming(timings)).send(design);
   });
 
   app.post('/api/upload/files', async (request) => {

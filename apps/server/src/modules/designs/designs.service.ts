@@ -10,6 +10,7 @@ import type { Db } from '../../db/client';
 import { designs } from '../../db/schema';
 import type { AppDeps } from '../../deps';
 import { AppError, badRequest, notFound, payloadTooLarge } from '../../lib/errors';
+import { putLocalFile } from '../../storage/storage';
 import { type DecodedDesign, EXTENSION, inspectDesignFile, MIME } from './design-files';
 
 type DesignRow = typeof designs.$inferSelect;
@@ -88,7 +89,19 @@ export type DesignFileInput = {
  * What ties the work to its request: the request's AbortSignal (the client went away: the work stops and nothing
  * is kept) and the browser's upload id, under which `GET /api/designs/queue/:uploadId` reports its place.
  */
-export type DesignWorkOptions = { signal?: AbortSignal | undefined; ticket?: string | null };
+export type DesignWorkOptions = {
+  signal?: AbortSignal | undefined;
+  ticket?: string | null;
+  /** Filled with milliseconds per step (inspect, queue and decode, the decoder's own steps, store, db). */
+  timings?: Record<string, number>;
+};
+
+/** Adds the time since `since` to `timings[name]`; answers now, for the next step. */
+function lap(timings: Record<string, number> | undefined, name: string, since: number): number {
+  const now = performance.now();
+  if (timings) timings[name] = (timings[name] ?? 0) + (now - since);
+  return now;
+}
 
 /**
  * Validates and processes an uploaded file, stores original, print PNG and thumbnail, then records the design.
@@ -117,7 +130,8 @@ export async function createDesigns(
   withinTransaction?: (tx: Db, created: TDesign[]) => Promise<void>,
   options: DesignWorkOptions = {},
 ): Promise<TDesign[]> {
-  const { signal } = options;
+  const { signal, timings } = options;
+  let t = performance.now();
   const tmp = path.join(deps.config.dataDir, 'tmp');
   await fsp.mkdir(tmp, { recursive: true });
   const outDirs: string[] = [];
@@ -128,6 +142,7 @@ export async function createDesigns(
     for (const input of inputs) {
       // Header caps first, in this process; then the decode itself in the pool, in order, bounded.
       const type = await inspectDesignFile(input.tempPath, input.name, input.bytes);
+      t = lap(timings, 'inspect', t);
       const outDir = await fsp.mkdtemp(path.join(tmp, 'decode-'));
       outDirs.push(outDir);
       const decoded = await deps.decodePool.run(
@@ -141,6 +156,10 @@ export async function createDesigns(
         },
         { label: input.name, signal, ticket: options.ticket ?? null },
       );
+      t = lap(timings, 'decode', t);
+      for (const [step, ms] of Object.entries(decoded.timings ?? {})) {
+        if (timings) timings[`decode.${step}`] = (timings[`decode.${step}`] ?? 0) + ms;
+      }
       processed.push({ type, decoded });
     }
     const rows: (typeof designs.$inferInsert)[] = [];
@@ -156,14 +175,20 @@ export async function createDesigns(
       };
       const originalPath = decoded.originalPath ?? input.tempPath;
       signal?.throwIfAborted();
-      stored.push(keys.original);
-      const original = await deps.storage.put(keys.original, fs.createReadStream(originalPath), MIME[type]);
-      stored.push(keys.print);
-      await deps.storage.put(keys.print, fs.createReadStream(decoded.printPath), 'image/png');
-      stored.push(keys.thumbnail);
-      await deps.storage.put(keys.thumbnail, fs.createReadStream(decoded.thumbnailPath), 'image/png');
-      stored.push(keys.working);
-      await deps.storage.put(keys.working, fs.createReadStream(decoded.workingPath), 'image/png');
+      // On local disk these are hard links to the files the upload and the decoder wrote: no bytes are copied
+      // (a PNG that is its own print PNG is two names for one file). Each key is listed before it is written, so a
+      // failure removes whatever was stored.
+      stored.push(keys.original, keys.print, keys.thumbnail, keys.working);
+      // Side by side, each settled before a failure is answered (so the clean-up never races a write still going).
+      const puts = await Promise.allSettled([
+        putLocalFile(deps.storage, keys.original, originalPath, MIME[type]),
+        putLocalFile(deps.storage, keys.print, decoded.printPath, 'image/png'),
+        putLocalFile(deps.storage, keys.thumbnail, decoded.thumbnailPath, 'image/png'),
+        putLocalFile(deps.storage, keys.working, decoded.workingPath, 'image/png'),
+      ]);
+      const failed = puts.find((p) => p.status === 'rejected');
+      if (failed) throw failed.reason;
+      const original = (puts[0] as PromiseFulfilledResult<{ bytes: number }>).value;
       rows.push({
         id,
         workspaceId,
@@ -183,6 +208,7 @@ export async function createDesigns(
       });
     }
     signal?.throwIfAborted();
+    t = lap(timings, 'store', t);
     created = await deps.db.transaction(async (tx) => {
       const inserted = await tx.insert(designs).values(rows).returning();
       // Insert order is not promised by RETURNING: answer in the order of the inputs.
@@ -198,6 +224,7 @@ export async function createDesigns(
     // The client went away while the rows were written: they are nobody's answer, so they go too (not when the
     // transaction carried other rows, e.g. an AI charge, which belong to a finished generation).
     if (!withinTransaction) signal?.throwIfAborted();
+    lap(timings, 'db', t);
     return created;
   } catch (error) {
     if (created) {
@@ -214,15 +241,28 @@ export async function createDesigns(
   }
 }
 
+/** A new path under DATA_DIR/tmp (the folder is made; the file is not): for a decode job's output. */
+export async function tempFilePath(deps: Pick<AppDeps, 'config'>, prefix: string): Promise<string> {
+  const dir = path.join(deps.config.dataDir, 'tmp');
+  await fsp.mkdir(dir, { recursive: true });
+  return path.join(dir, `${prefix}-${randomBytes(8).toString('hex')}`);
+}
+
 /**
- * Copies a stored design file to a temporary file (streamed, never whole in memory) for the decode pool, runs `fn`
- * with its path, and removes it.
+ * Runs `fn` with a local path of a stored design file for the decode pool: the file itself on local disk, else a
+ * temporary copy (streamed, never whole in memory) removed afterwards.
  */
 export async function withStoredDesignFile<T>(
   deps: Pick<AppDeps, 'config' | 'storage'>,
   key: string,
   fn: (filePath: string) => Promise<T>,
 ): Promise<T> {
+  // On local disk the stored file is read in place (it is never rewritten: a changed design is a new key).
+  if (deps.storage.localPath) {
+    const local = await deps.storage.localPath(key);
+    if (!local) throw notFound('Design file');
+    return fn(local);
+  }
   const file = await deps.storage.get(key);
   if (!file) throw notFound('Design file');
   const dir = path.join(deps.config.dataDir, 'tmp');

@@ -22,7 +22,7 @@ import { designs, mockupBatches, mockups } from '../../db/schema';
 import type { AppDeps } from '../../deps';
 import { badRequest, notFound } from '../../lib/errors';
 import { getCatalogProductDetail } from '../catalog/catalog.service';
-import { withStoredDesignFile } from '../designs/designs.service';
+import { tempFilePath, withStoredDesignFile } from '../designs/designs.service';
 import {
   clipLayer,
   composeMockup,
@@ -317,7 +317,8 @@ export async function drawPrintFile(
   size?: { widthPx: number; heightPx: number },
 ): Promise<{ png: Buffer; width: number; height: number }> {
   return withStoredDesignFile(deps, row.printKey, async (inputPath) => {
-    const outPath = `${inputPath}.print.png`;
+    // Under DATA_DIR/tmp, never beside the input: on local disk the input is the stored design itself.
+    const outPath = await tempFilePath(deps, 'print-file');
     try {
       const out = await deps.decodePool.run(
         {

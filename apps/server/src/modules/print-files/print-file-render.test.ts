@@ -1,0 +1,148 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { computePlacement, DESIGN_AREAS, type MockupAdjustments, printWindow } from '@podforge/contract';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderPrintFile } from './print-file-render';
+
+/**
+ * The print file drawn in one pipeline (unrotated) or placed then cropped (rotated): the print area's pixel size,
+ * the design where the geometry puts it, the placement's opacity in the alpha channel, transparent elsewhere, for
+ * designs with and without alpha.
+ */
+
+const PRINT = { widthPx: 600, heightPx: 800 };
+let dir: string;
+let rgba: string;
+let rgb: string;
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'print-file-render-'));
+  rgba = path.join(dir, 'rgba.png');
+  rgb = path.join(dir, 'rgb.png');
+  await sharp({ create: { width: 300, height: 400, channels: 4, background: { r: 255, g: 0, b: 0, alpha: 1 } } })
+    .png()
+    .toFile(rgba);
+  await sharp({ create: { width: 300, height: 400, channels: 3, background: { r: 0, g: 0, b: 255 } } })
+    .png()
+    .toFile(rgb);
+});
+afterAll(() => {
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+async function draw(design: string, adjustments: MockupAdjustments) {
+  const out = path.join(dir, `out-${Math.random().toString(36).slice(2)}.png`);
+  const size = await renderPrintFile('tshirt', design, { width: 300, height: 400 }, adjustments, out, PRINT);
+  const meta = await sharp(out).metadata();
+  const { data, info } = await sharp(out).raw().toBuffer({ resolveWithObject: true });
+  expect(info.channels).toBe(4);
+  // The bounding box of the visible pixels, and the alpha at its centre.
+  let minX = info.width;
+  let minY = info.height;
+  let maxX = -1;
+  let maxY = -1;
+  for (let y = 0; y < info.height; y++) {
+    for (let x = 0; x < info.width; x++) {
+      if ((data[(y * info.width + x) * 4 + 3] ?? 0) > 0) {
+        minX = Math.min(minX, x);
+        maxX = Math.max(maxX, x);
+        minY = Math.min(minY, y);
+        maxY = Math.max(maxY, y);
+      }
+    }
+  }
+  const at = (x: number, y: number) => [...data.subarray((y * info.width + x) * 4, (y * info.width + x) * 4 + 4)];
+  return { size, meta, box: { x: minX, y: minY, right: maxX + 1, bottom: maxY + 1 }, at };
+}
+
+const expected = (adjustments: MockupAdjustments) => {
+  const area = DESIGN_AREAS.tshirt;
+  const window = printWindow(area, PRINT);
+  return computePlacement({
+    area,
+    design: { width: 300, height: 400 },
+    adjustments,
+    factor: PRINT.widthPx / window.width,
+    origin: { x: window.x, y: window.y },
+  });
+};
+
+describe('renderPrintFile', () => {
+  it('draws an unrotated design at the print size, where the geometry puts it, transparent around it', async () => {
+    const adj = { scale: 50, rotation: 0, x: 10, y: -5, opacity: 100 };
+    const { size, meta, box, at } = await draw(rgba, adj);
+    expect(size).toEqual({ width: 600, height: 800 });
+    expect([meta.width, meta.height, meta.format]).toEqual([600, 800, 'png']);
+    const p = expected(adj);
+    expect(box.x).toBeCloseTo(p.centerX - p.width / 2, -0.5);
+    expect(box.y).toBeCloseTo(p.centerY - p.height / 2, -0.5);
+    expect(box.right - box.x).toBeCloseTo(p.width, -0.5);
+    expect(at(Math.round(p.centerX), Math.round(p.centerY))).toEqual([255, 0, 0, 255]);
+    expect(at(0, 0)).toEqual([0, 0, 0, 0]);
+  });
+
+  it("gives the design the placement's opacity and keeps the margins transparent", async () => {
+    const adj = { scale: 50, rotation: 0, x: 0, y: 0, opacity: 60 };
+    const { at } = await draw(rgba, adj);
+    const p = expected(adj);
+    const [r, g, b, a] = at(Math.round(p.centerX), Math.round(p.centerY));
+    expect([r, g, b]).toEqual([255, 0, 0]);
+    expect(a).toBeGreaterThanOrEqual(152);
+    expect(a).toBeLessThanOrEqual(154);
+    expect(at(0, 0)).toEqual([0, 0, 0, 0]);
+  });
+
+  it('fades a design without alpha that covers the whole print file', async () => {
+    const adj = { scale: 200, rotation: 0, x: 0, y: 0, opacity: 60 };
+    const { box, at } = await draw(rgb, adj);
+    expect(box).toEqual({ x: 0, y: 0, right: 600, bottom: 800 });
+    for (const [x, y] of [
+      [0, 0],
+      [300, 400],
+      [599, 799],
+    ] as const) {
+      const [r, g, b, a] = at(x, y);
+      expect([r, g, b]).toEqual([0, 0, 255]);
+      expect(a).toBeGreaterThanOrEqual(152);
+      expect(a).toBeLessThanOrEqual(154);
+    }
+  });
+
+  it('draws a rotated, faded design within its rotated bounds', async () => {
+    const adj = { scale: 50, rotation: 15, x: 0, y: 0, opacity: 85 };
+    const { box, at } = await draw(rgb, adj);
+    const p = expected(adj);
+    expect(box.x).toBeCloseTo(p.bounds.x, -1);
+    expect(box.right).toBeCloseTo(p.bounds.x + p.bounds.width, -1);
+    expect(box.y).toBeCloseTo(p.bounds.y, -1);
+    const [r, g, b, a] = at(Math.round(p.centerX), Math.round(p.centerY));
+    expect([r, g, b]).toEqual([0, 0, 255]);
+    expect(a).toBeGreaterThanOrEqual(215);
+    expect(a).toBeLessThanOrEqual(218);
+    expect(at(0, 0)).toEqual([0, 0, 0, 0]);
+  });
+
+  it('turns a design without alpha a quarter turn and fades it', async () => {
+    const adj = { scale: 50, rotation: 90, x: 0, y: 0, opacity: 85 };
+    const { meta, at } = await draw(rgb, adj);
+    expect([meta.width, meta.height]).toEqual([600, 800]);
+    const p = expected(adj);
+    const [r, g, b, a] = at(Math.round(p.centerX), Math.round(p.centerY));
+    expect([r, g, b]).toEqual([0, 0, 255]);
+    expect(a).toBeGreaterThanOrEqual(215);
+    expect(a).toBeLessThanOrEqual(218);
+    expect(at(0, 0)).toEqual([0, 0, 0, 0]);
+  });
+
+  it('answers a transparent print file of the right size when the design is moved off it, or partly off', async () => {
+    const off = await draw(rgba, { scale: 10, rotation: 0, x: 100, y: 0, opacity: 100 });
+    expect([off.meta.width, off.meta.height]).toEqual([600, 800]);
+    expect(off.box.right).toBe(0);
+    const partly = await draw(rgba, { scale: 10, rotation: 30, x: 100, y: 0, opacity: 100 });
+    expect([partly.meta.width, partly.meta.height]).toEqual([600, 800]);
+    expect(partly.box.right).toBe(600);
+    expect(partly.box.x).toBeGreaterThan(580);
+  });
+});
