@@ -1,5 +1,6 @@
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
+import { scratch } from './scratch-buffers';
 
 /**
  * The full mockup's PNG, re-compressing only the rows the design changed. A mockup is its template with the design
@@ -66,19 +67,23 @@ function adlerCombine(adler1: number, adler2: number, length2: number): number {
 /** Rows [from, to) of an RGB image, each behind its filter byte (0, none), deflated to a byte boundary. */
 async function deflateRows(pixels: Buffer, width: number, from: number, to: number): Promise<Band> {
   const stride = width * 3;
-  const filtered = Buffer.allocUnsafe((to - from) * (stride + 1));
-  for (let row = from, at = 0; row < to; row++, at += stride + 1) {
-    filtered[at] = 0;
-    pixels.copy(filtered, at + 1, row * stride, (row + 1) * stride);
+  const filtered = scratch.take((to - from) * (stride + 1));
+  try {
+    for (let row = from, at = 0; row < to; row++, at += stride + 1) {
+      filtered[at] = 0;
+      pixels.copy(filtered, at + 1, row * stride, (row + 1) * stride);
+    }
+    // A sync flush ends the band on a byte boundary with no final block, so bands deflated apart concatenate.
+    const data = await deflateRaw(filtered, {
+      level: LEVEL,
+      finishFlush: zlib.constants.Z_SYNC_FLUSH,
+      // Output in a few large pieces: the default 16 KB would call back to this thread for every 16 KB.
+      chunkSize: 256 * 1024,
+    });
+    return { chunk: chunk('IDAT', data), adler: adler32(filtered), length: filtered.length };
+  } finally {
+    scratch.give(filtered);
   }
-  // A sync flush ends the band on a byte boundary with no final block, so bands deflated apart concatenate.
-  const data = await deflateRaw(filtered, {
-    level: LEVEL,
-    finishFlush: zlib.constants.Z_SYNC_FLUSH,
-    // One output buffer for the whole band: the default 16 KB would call back to this thread for every 16 KB.
-    chunkSize: Math.max(64 * 1024, filtered.length),
-  });
-  return { chunk: chunk('IDAT', data), adler: adler32(filtered), length: filtered.length };
 }
 
 /**

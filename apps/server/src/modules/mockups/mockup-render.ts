@@ -23,6 +23,7 @@ import {
   TEMPLATE_WIDTH,
   type TemplateDef,
 } from './mockup-templates';
+import { scratch } from './scratch-buffers';
 
 // sharp runs one thread per operation here unless told otherwise (design.md pitfalls).
 sharp.concurrency(os.availableParallelism());
@@ -249,8 +250,11 @@ export function clipLayer(raw: DesignLayer, placement: Placement): DesignLayer |
  * Uint8Array locals: V8 then compiles the loop to integer code (a loop on values it could not prove integral took
  * 5x as long for a layer with an opacity).
  */
-export function blendOver(base: { data: Buffer; width: number; height: number }, layer: DesignLayer): Buffer {
-  const out = Buffer.allocUnsafe(base.data.length);
+export function blendOver(
+  base: { data: Buffer; width: number; height: number },
+  layer: DesignLayer,
+  out: Buffer = Buffer.allocUnsafe(base.data.length),
+): Buffer {
   base.data.copy(out);
   const dst: Uint8Array = out;
   const src: Uint8Array = layer.data;
@@ -337,14 +341,20 @@ function scaleLayer(layer: DesignLayer, k: number, maxWidth: number, maxHeight: 
  */
 export async function composeFull(template: RawImage, layer: DesignLayer | null, encode = true): Promise<Buffer> {
   const raw = { width: template.width, height: template.height, channels: template.channels };
-  const pixels = layer ? blend(template, layer) : template.data;
-  if (!encode) return pixels;
+  if (!encode) return layer ? blend(template, layer) : template.data;
   if (template.bands && template.channels === 3) {
-    const changed = layer
-      ? { top: Math.max(0, layer.top), bottom: Math.min(template.height, layer.top + layer.height) }
-      : null;
-    return encodeMockupPng(pixels, template.data, template.width, template.height, changed, template.bands);
+    if (!layer)
+      return encodeMockupPng(template.data, template.data, template.width, template.height, null, template.bands);
+    // The composite lives only until its rows are copied for deflating: a pooled buffer (scratch-buffers.ts).
+    const pixels = blendOver(template, layer, scratch.take(template.data.length));
+    try {
+      const changed = { top: Math.max(0, layer.top), bottom: Math.min(template.height, layer.top + layer.height) };
+      return await encodeMockupPng(pixels, template.data, template.width, template.height, changed, template.bands);
+    } finally {
+      scratch.give(pixels);
+    }
   }
+  const pixels = layer ? blend(template, layer) : template.data;
   return sharp(pixels, { raw }).removeAlpha().png(PNG_OPTIONS).toBuffer();
 }
 
