@@ -115,7 +115,7 @@ try {
   );
   console.log(`  composite on the 2000x2500 template   ${both('composite')}`);
   console.log(
-    `  PNG encode (level ${PNG_LEVEL}, no filters; only the rows the design covers) ${ms(Math.max(0, split.compositePng - split.composite))} (CPU ${ms(Math.max(0, (cpuOf.compositePng ?? 0) - (cpuOf.composite ?? 0)))})`,
+    `  PNG encode (level ${PNG_LEVEL}, no filters)       ${ms(Math.max(0, split.compositePng - split.composite))} (CPU ${ms(Math.max(0, (cpuOf.compositePng ?? 0) - (cpuOf.composite ?? 0)))})`,
   );
   console.log(`  512 px preview (composite + PNG)      ${both('preview')} (in parallel with the full PNG)\n`);
 

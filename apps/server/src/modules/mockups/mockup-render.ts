@@ -15,7 +15,6 @@ import {
 import sharp, { type Sharp } from 'sharp';
 import { DiskRenderCache } from '../../lib/disk-render-cache';
 import { SERVER_ROOT } from '../../lib/paths';
-import { type BandCache, encodeMockupPng } from './mockup-png';
 import {
   TEMPLATE_DRAWING_VERSION,
   TEMPLATE_HEIGHT,
@@ -39,8 +38,6 @@ export type RawImage = {
   channels: 3 | 4;
   /** The same at MOCKUP_PREVIEW_WIDTH, so the 512 px preview is composited small instead of scaled down. */
   small?: { data: Buffer; width: number; height: number; channels: 3 };
-  /** Its PNG bands, deflated once and reused by every mockup on it where the design leaves them (mockup-png.ts). */
-  bands?: BandCache;
 };
 
 /**
@@ -169,7 +166,6 @@ export class TemplateStore {
         height: full.info.height,
         channels: 3 as const,
         small: { data: small.data, width: small.info.width, height: small.info.height, channels: 3 as const },
-        bands: new Map(),
       };
     });
     job.catch(() => this.raws.delete(key));
@@ -336,31 +332,24 @@ function scaleLayer(layer: DesignLayer, k: number, maxWidth: number, maxHeight: 
 
 /**
  * The full 2000x2500 mockup: the layer over the template, as PNG (`encode: false` stops before the encode and
- * answers the composited pixels, so the bench can tell the two apart). A template from TemplateStore keeps its PNG
- * bands, so only the rows the layer covers are compressed (mockup-png.ts).
+ * answers the composited pixels, so the bench can tell the two apart). The composite lives only until sharp has
+ * encoded it: a pooled buffer (scratch-buffers.ts).
  */
 export async function composeFull(template: RawImage, layer: DesignLayer | null, encode = true): Promise<Buffer> {
   const raw = { width: template.width, height: template.height, channels: template.channels };
   if (!encode) return layer ? blend(template, layer) : template.data;
-  if (template.bands && template.channels === 3) {
-    if (!layer)
-      return encodeMockupPng(template.data, template.data, template.width, template.height, null, template.bands);
-    // The composite lives only until its rows are copied for deflating: a pooled buffer (scratch-buffers.ts).
-    const pixels = blendOver(template, layer, scratch.take(template.data.length));
-    try {
-      const changed = { top: Math.max(0, layer.top), bottom: Math.min(template.height, layer.top + layer.height) };
-      return await encodeMockupPng(pixels, template.data, template.width, template.height, changed, template.bands);
-    } finally {
-      scratch.give(pixels);
-    }
+  if (!layer) return sharp(template.data, { raw }).removeAlpha().png(PNG_OPTIONS).toBuffer();
+  const pixels = blend(template, layer, scratch.take(template.data.length));
+  try {
+    return await sharp(pixels, { raw }).removeAlpha().png(PNG_OPTIONS).toBuffer();
+  } finally {
+    scratch.give(pixels);
   }
-  const pixels = layer ? blend(template, layer) : template.data;
-  return sharp(pixels, { raw }).removeAlpha().png(PNG_OPTIONS).toBuffer();
 }
 
 /** blendOver for an RGB template; an RGBA one (not made by TemplateStore) goes through sharp. */
-function blend(template: RawImage | NonNullable<RawImage['small']>, layer: DesignLayer): Buffer {
-  if (template.channels === 3) return blendOver(template, layer);
+function blend(template: RawImage | NonNullable<RawImage['small']>, layer: DesignLayer, out?: Buffer): Buffer {
+  if (template.channels === 3) return blendOver(template, layer, out);
   throw new Error('mockup templates are decoded to RGB');
 }
 
