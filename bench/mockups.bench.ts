@@ -11,6 +11,7 @@ import { MACHINE_CACHE_ROOT } from '../apps/server/src/lib/machine-cache';
 import { DecodePool } from '../apps/server/src/modules/designs/decode-pool';
 import { writeWorkingCopy } from '../apps/server/src/modules/designs/design-decode';
 import {
+  blendOver,
   composeFull,
   composeMockup,
   composePreview,
@@ -23,6 +24,7 @@ import {
 } from '../apps/server/src/modules/mockups/mockup-render';
 import { TEMPLATE_DRAWING_VERSION, TEMPLATE_SETS } from '../apps/server/src/modules/mockups/mockup-templates';
 import { drawPrintFile } from '../apps/server/src/modules/mockups/mockups.service';
+import { scratch } from '../apps/server/src/modules/mockups/scratch-buffers';
 import { createTestApp } from '../apps/server/test/helpers';
 import { multipart } from '../apps/server/test/support/design-fixtures';
 import { load, median, ms, percentile, printDesignFile, treeCpuMs, verdict } from './support';
@@ -86,28 +88,43 @@ try {
   const base = await store.raw('tshirt', template, 'white');
   // Where a render's time goes, each step alone (median of RUNS).
   const layer = await prepareDesignLayer(workingPath, placement);
-  const step = async (fn: () => Promise<unknown>) => median(await times(RUNS, fn));
+  // Each step's median wall time, and its CPU time per run (all threads), which other load inflates less.
+  const cpuOf: Record<string, number> = {};
+  const step = async (name: string, fn: () => Promise<unknown>) => {
+    await fn();
+    const c0 = process.cpuUsage();
+    const wall = median(await times(RUNS, fn));
+    const c = process.cpuUsage(c0);
+    cpuOf[name] = (c.user + c.system) / 1000 / RUNS;
+    return wall;
+  };
+  const both = (name: keyof typeof split) => `${ms(split[name])} (CPU ${ms(cpuOf[name] ?? 0)})`;
   const split = {
-    decodePrint: await step(() => sharp(designPath).ensureAlpha().raw().toBuffer()),
-    layerFromPrint: await step(() => prepareDesignLayer(designPath, placement)),
-    decodeWorking: await step(() => sharp(workingPath).ensureAlpha().raw().toBuffer()),
-    layerFromWorking: await step(() => prepareDesignLayer(workingPath, placement)),
-    composite: await step(() => composeFull(base, layer, false)),
-    compositePng: await step(() => composeFull(base, layer)),
-    preview: await step(() => composePreview(base, layer)),
+    decodePrint: await step('decodePrint', () => sharp(designPath).ensureAlpha().raw().toBuffer()),
+    layerFromPrint: await step('layerFromPrint', () => prepareDesignLayer(designPath, placement)),
+    decodeWorking: await step('decodeWorking', () => sharp(workingPath).ensureAlpha().raw().toBuffer()),
+    layerFromWorking: await step('layerFromWorking', () => prepareDesignLayer(workingPath, placement)),
+    // As the render does it: into a pooled buffer (a fresh 15 MB one would add a garbage collection to this step).
+    composite: await step('composite', async () => {
+      if (!layer) return;
+      const pixels = blendOver(base, layer, scratch.take(base.data.length));
+      scratch.give(pixels);
+    }),
+    compositePng: await step('compositePng', () => composeFull(base, layer)),
+    preview: await step('preview', () => composePreview(base, layer && { ...layer })),
   };
   console.log(`Where one render's time goes (each step alone, median of ${RUNS}) [${load()}]:`);
   console.log(
-    `  decode the design                     ${ms(split.decodePrint)} the ${designSize.width}x${designSize.height} print PNG, ${ms(split.decodeWorking)} the working copy`,
+    `  decode the design                     ${both('decodePrint')} the ${designSize.width}x${designSize.height} print PNG, ${both('decodeWorking')} the working copy`,
   );
   console.log(
-    `  design layer (decode, resize, rotate, fade) ${ms(split.layerFromPrint)} from the print PNG, ${ms(split.layerFromWorking)} from the working copy`,
+    `  design layer (decode, resize, rotate, fade) ${both('layerFromPrint')} from the print PNG, ${both('layerFromWorking')} from the working copy`,
   );
-  console.log(`  composite on the 2000x2500 template   ${ms(split.composite)}`);
+  console.log(`  composite on the 2000x2500 template   ${both('composite')}`);
   console.log(
-    `  PNG encode (level ${PNG_LEVEL}, no filters)       ${ms(Math.max(0, split.compositePng - split.composite))}`,
+    `  PNG encode (level ${PNG_LEVEL}, no filters)       ${ms(Math.max(0, split.compositePng - split.composite))} (CPU ${ms(Math.max(0, (cpuOf.compositePng ?? 0) - (cpuOf.composite ?? 0)))})`,
   );
-  console.log(`  512 px preview (composite + PNG)      ${ms(split.preview)} (in parallel with the full PNG)\n`);
+  console.log(`  512 px preview (composite + PNG)      ${both('preview')} (in parallel with the full PNG)\n`);
 
   // Ours: the app's render: the layer from the working copy, then composite, PNG and preview; template pixels cached.
   const renderFrom = (input: string) => async () => composeMockup(base, await prepareDesignLayer(input, placement));

@@ -13,6 +13,7 @@ import type { AppDeps } from '../../deps';
 import { notFound } from '../../lib/errors';
 import { machineCacheDir } from '../../lib/machine-cache';
 import { parseInput } from '../../lib/validate';
+import { LayerCache } from './layer-cache';
 import { findTemplate, TemplateStore } from './mockup-render';
 import { TEMPLATE_SETS } from './mockup-templates';
 import {
@@ -39,7 +40,7 @@ export async function mockupsRoutes(app: FastifyInstance, { deps }: { deps: AppD
   const templates = new TemplateStore(
     machineCacheDir('mockup-templates', path.join(deps.config.dataDir, 'mockup-templates')),
   );
-  const serviceDeps = { ...deps, templates };
+  const serviceDeps = { ...deps, templates, layers: new LayerCache() };
 
   if (deps.config.mockupTemplateWarmup) {
     // Only a listening server warms up (not app.inject in tests), in the background, after it answers requests.

@@ -23,6 +23,7 @@ import type { AppDeps } from '../../deps';
 import { badRequest, notFound } from '../../lib/errors';
 import { getCatalogProductDetail } from '../catalog/catalog.service';
 import { tempFilePath, withStoredDesignFile } from '../designs/designs.service';
+import type { LayerCache } from './layer-cache';
 import {
   clipLayer,
   composeMockup,
@@ -33,7 +34,10 @@ import {
 } from './mockup-render';
 import { TEMPLATE_HEIGHT, TEMPLATE_SETS, TEMPLATE_WIDTH } from './mockup-templates';
 
-type Deps = Pick<AppDeps, 'db' | 'storage' | 'now' | 'config' | 'decodePool'> & { templates: TemplateStore };
+type Deps = Pick<AppDeps, 'db' | 'storage' | 'now' | 'config' | 'decodePool'> & {
+  templates: TemplateStore;
+  layers?: LayerCache;
+};
 
 export function templateImagePath(productType: string, templateId: string, colorId: string, preview = false) {
   return `/templates/mockups/${productType}/${templateId}/${colorId}${preview ? '.preview' : ''}.png`;
@@ -81,11 +85,16 @@ async function loadDesign(deps: Deps, workspaceId: string, designId: string): Pr
  * working copies existed starts from its print PNG.
  */
 async function designLayer(deps: Deps, row: DesignRow, placement: Placement): Promise<DesignLayer | null> {
-  const raw = await withStoredDesignFile(deps, row.workingKey ?? row.printKey, (inputPath) =>
-    deps.decodePool.run({ kind: 'layer', name: row.name, inputPath, placement }, { label: row.name }),
-  );
-  const data = Buffer.from(raw.data.buffer, raw.data.byteOffset, raw.data.byteLength);
-  return clipLayer({ ...raw, data }, placement);
+  const key = row.workingKey ?? row.printKey;
+  const make = async () => {
+    const raw = await withStoredDesignFile(deps, key, (inputPath) =>
+      deps.decodePool.run({ kind: 'layer', name: row.name, inputPath, placement }, { label: row.name }),
+    );
+    const data = Buffer.from(raw.data.buffer, raw.data.byteOffset, raw.data.byteLength);
+    return clipLayer({ ...raw, data }, placement);
+  };
+  // The same design file placed the same way again is taken from the cache (a design's files never change).
+  return deps.layers ? deps.layers.get(`${row.id}\n${key}\n${JSON.stringify(placement)}`, make) : make();
 }
 
 function resolveTemplate(productType: TMockupProductType, templateId: string) {
@@ -130,8 +139,10 @@ async function renderAndStore(
   const storageKey = `${workspaceId}/mockups/${id}/mockup.png`;
   const previewKey = `${workspaceId}/mockups/${id}/preview.png`;
   try {
-    await deps.storage.put(storageKey, out.png, 'image/png');
-    await deps.storage.put(previewKey, out.preview, 'image/png');
+    await Promise.all([
+      deps.storage.put(storageKey, out.png, 'image/png'),
+      deps.storage.put(previewKey, out.preview, 'image/png'),
+    ]);
     const [row] = await deps.db
       .insert(mockups)
       .values({
