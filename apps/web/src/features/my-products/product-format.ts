@@ -1,12 +1,10 @@
+import type { TAiProductType, TProductStatus, TProductType } from '@podforge/contract';
 import {
   AI_PRODUCT_TYPE_LABELS,
+  PRODUCT_STATUSES,
   PRODUCT_TAG_MAX_LENGTH,
   PRODUCT_TAGS_MAX,
-  type TAiProductType,
-  type TProductStatus,
-  type TProductType,
-  ZProductStatus,
-} from '@podforge/contract';
+} from '@podforge/contract/plain';
 
 export type StatusFilter = TProductStatus | 'all';
 export type TypeFilter = 'all' | Extract<TProductType, 'tshirt' | 'hoodie' | 'mug' | 'poster'>;
@@ -29,7 +27,7 @@ export const TYPE_FILTERS: readonly { value: TypeFilter; label: string }[] = [
 ];
 
 export function parseStatusFilter(raw: string | null): StatusFilter {
-  return ZProductStatus.safeParse(raw).success ? (raw as TProductStatus) : 'all';
+  return (PRODUCT_STATUSES as readonly (string | null)[]).includes(raw) ? (raw as TProductStatus) : 'all';
 }
 
 export function parseTypeFilter(raw: string | null): TypeFilter {
@@ -53,7 +51,7 @@ export const formatVariantCount = (count: number) => `${count} ${count === 1 ? '
 export const formatDate = (iso: string) => new Date(iso).toLocaleDateString();
 
 /** Comma separated tags: trimmed, empty ones dropped, and no duplicates (ignoring case; the first spelling wins). */
-export { parseTags } from '@podforge/contract';
+export { parseTags } from '@podforge/contract/plain';
 
 export function tagsError(tags: string[]): string | null {
   if (tags.length > PRODUCT_TAGS_MAX) return `Use at most ${PRODUCT_TAGS_MAX} tags.`;

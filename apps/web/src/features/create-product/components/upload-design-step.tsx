@@ -1,4 +1,5 @@
-import { PRODUCT_DESIGN_MAX_BYTES, type TDesign } from '@podforge/contract';
+import type { TDesign } from '@podforge/contract';
+import { PRODUCT_DESIGN_MAX_BYTES } from '@podforge/contract/plain';
 import { FileImage, Loader2, Upload } from 'lucide-react';
 import { type FileRejection, useDropzone } from 'react-dropzone';
 import { useDesigns } from '@/api/designs/get-designs';
