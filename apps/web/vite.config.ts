@@ -47,5 +47,7 @@ export default defineConfig({
     port: 5173,
     proxy: { '/api': 'http://localhost:3000', '/templates': 'http://localhost:3000', '/auth': 'http://localhost:3000' },
   },
-  build: { outDir: 'dist', emptyOutDir: true },
+  // No modulepreload polyfill in the first chunk: every browser the build targets but Safari 16 preloads natively,
+  // and a browser that does not only loads the chunks when they are imported.
+  build: { outDir: 'dist', emptyOutDir: true, modulePreload: { polyfill: false } },
 });
