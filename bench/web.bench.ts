@@ -1,6 +1,7 @@
 // The first page (issue 15, goal 5): the JavaScript the browser downloads before the dashboard, Create Product and
 // My Products show (gzip), from a build with Vite's manifest; then Lighthouse (npm `lighthouse`, driving
-// /usr/bin/chromium) on the same three pages, served by the built server with 10,000 products in the workspace.
+// /usr/bin/chromium) on the same three pages, served by the built server with 10,000 products in the workspace: its
+// desktop preset is judged (the mobile one printed beside it), the median of several runs.
 // Prints figures with the load average; not a test.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -11,6 +12,8 @@ import { seedStatements } from './seed-products';
 import { ensureServerBuilt, load, repo, startServer, tempDir, verdict } from './support';
 
 const LIMIT_KB = 120;
+/** Lighthouse runs per page and preset; the median run is printed. */
+const RUNS = 3;
 const PAGES = [
   { name: 'Dashboard', path: '/', screen: 'src/features/dashboard/components/dashboard-screen.tsx' },
   {
@@ -100,22 +103,32 @@ if (lighthouse && launch && fs.existsSync('/usr/bin/chromium')) {
     { name: 'mobile', config: { extends: 'lighthouse:default' }, judged: false },
   ] as const;
   try {
-    console.log('\nLighthouse with 10,000 products (desktop preset judged; mobile preset for information):');
+    console.log(
+      `\nLighthouse with 10,000 products, median of ${RUNS} runs (desktop preset judged; mobile preset for information):`,
+    );
     let lighthouseMet = true;
     for (const page of PAGES) {
       for (const preset of presets) {
-        const result = await lighthouse(
-          `${server.url}${page.path}`,
-          {
-            port: chrome.port,
-            output: 'json',
-            logLevel: 'error',
-            onlyCategories: ['performance', 'accessibility'],
-            extraHeaders: { Cookie: first.cookie },
-            maxWaitForLoad: 45_000,
-          },
-          preset.config,
-        );
+        // Lighthouse's own advice for a noisy machine: run it several times and take the median run (by score).
+        const runs = [];
+        for (let run = 0; run < RUNS; run++) {
+          const answer = await lighthouse(
+            `${server.url}${page.path}`,
+            {
+              port: chrome.port,
+              output: 'json',
+              logLevel: 'error',
+              onlyCategories: ['performance', 'accessibility'],
+              extraHeaders: { Cookie: first.cookie },
+              maxWaitForLoad: 45_000,
+            },
+            preset.config,
+          );
+          if (answer) runs.push(answer);
+        }
+        runs.sort((a, b) => (a.lhr.categories.performance?.score ?? 0) - (b.lhr.categories.performance?.score ?? 0));
+        const result = runs[Math.floor(runs.length / 2)];
+        const scores = runs.map((r) => Math.round((r.lhr.categories.performance?.score ?? 0) * 100)).join(', ');
         const categories = result?.lhr.categories;
         const perf = Math.round((categories?.performance?.score ?? 0) * 100);
         const a11y = Math.round((categories?.accessibility?.score ?? 0) * 100);
@@ -130,11 +143,11 @@ if (lighthouse && launch && fs.existsSync('/usr/bin/chromium')) {
         if (preset.judged) {
           lighthouseMet &&= perf >= 95 && a11y === 100;
           console.log(
-            `  ${label} ${preset.name.padEnd(7)} performance ${perf} (>= 95 ${verdict(perf >= 95)}), accessibility ${a11y} (100 ${verdict(a11y === 100)})  [${load()}]`,
+            `  ${label} ${preset.name.padEnd(7)} performance ${perf} (>= 95 ${verdict(perf >= 95)}; runs ${scores}), accessibility ${a11y} (100 ${verdict(a11y === 100)})  [${load()}]`,
           );
         } else {
           console.log(
-            `  ${label} ${preset.name.padEnd(7)} performance ${perf} (information), accessibility ${a11y}  [${load()}]`,
+            `  ${label} ${preset.name.padEnd(7)} performance ${perf} (information; runs ${scores}), accessibility ${a11y}  [${load()}]`,
           );
         }
         console.log(
