@@ -1,6 +1,7 @@
 // The first page (issue 15, goal 5): the JavaScript the browser downloads before the dashboard, Create Product and
 // My Products show (gzip), from a build with Vite's manifest; then Lighthouse (npm `lighthouse`, driving
-// /usr/bin/chromium) on the same three pages, served by the built server with 10,000 products in the workspace.
+// /usr/bin/chromium) on the same three pages, served by the built server with 10,000 products in the workspace: its
+// desktop preset is judged (the mobile one printed beside it), the median of several runs.
 // Prints figures with the load average; not a test.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -11,6 +12,8 @@ import { seedStatements } from './seed-products';
 import { ensureServerBuilt, load, repo, startServer, tempDir, verdict } from './support';
 
 const LIMIT_KB = 120;
+/** Lighthouse runs per page and preset; the median run is printed. */
+const RUNS = 3;
 const PAGES = [
   { name: 'Dashboard', path: '/', screen: 'src/features/dashboard/components/dashboard-screen.tsx' },
   {
@@ -24,6 +27,15 @@ const PAGES = [
     screen: 'src/features/my-products/components/my-products-screen.tsx',
   },
 ];
+
+/** The Lighthouse metrics printed, by their short names. */
+const METRICS = {
+  'first-contentful-paint': 'FCP',
+  'largest-contentful-paint': 'LCP',
+  'total-blocking-time': 'TBT',
+  'cumulative-layout-shift': 'CLS',
+  'speed-index': 'SI',
+};
 
 type Chunk = { file: string; imports?: string[]; css?: string[] };
 const outDir = tempDir('podforge-bench-web-');
@@ -82,36 +94,68 @@ if (lighthouse && launch && fs.existsSync('/usr/bin/chromium')) {
     chromePath: '/usr/bin/chromium',
     chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
   });
+  // Judged on Lighthouse's own desktop preset (its desktop-config: desktop screen, user agent and throttling, i.e.
+  // a 1350x940 screen on a dense 4G link with no CPU slowdown): Podforge is a desktop app for sellers. The default
+  // (mobile) preset, a small phone on slow 4G with 4x CPU slowdown, is printed beside it for information.
+  const desktopConfig = (await import('lighthouse/core/config/desktop-config.js')).default;
+  const presets = [
+    { name: 'desktop', config: desktopConfig, judged: true },
+    { name: 'mobile', config: { extends: 'lighthouse:default' }, judged: false },
+  ] as const;
   try {
-    console.log(`\nLighthouse ${'(desktop preset)'} with 10,000 products:`);
+    console.log(
+      `\nLighthouse with 10,000 products, median of ${RUNS} runs (desktop preset judged; mobile preset for information):`,
+    );
+    let lighthouseMet = true;
     for (const page of PAGES) {
-      const result = await lighthouse(
-        `${server.url}${page.path}`,
-        {
-          port: chrome.port,
-          output: 'json',
-          logLevel: 'error',
-          onlyCategories: ['performance', 'accessibility'],
-          extraHeaders: { Cookie: first.cookie },
-          maxWaitForLoad: 45_000,
-        },
-        { extends: 'lighthouse:default', settings: { formFactor: 'desktop', screenEmulation: { disabled: true } } },
-      );
-      const categories = result?.lhr.categories;
-      const perf = Math.round((categories?.performance?.score ?? 0) * 100);
-      const a11y = Math.round((categories?.accessibility?.score ?? 0) * 100);
-      console.log(
-        `  ${page.name.padEnd(15)} performance ${perf} (>= 95 ${verdict(perf >= 95)}), accessibility ${a11y} (100 ${verdict(a11y === 100)})  [${load()}]`,
-      );
-      const audits = result?.lhr.audits ?? {};
-      const failing = (categories?.accessibility?.auditRefs ?? [])
-        .filter((ref) => ref.weight > 0 && (audits[ref.id]?.score ?? 1) < 1)
-        .map((ref) => ref.id);
-      const metrics = ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time']
-        .map((id) => `${id} ${audits[id]?.displayValue ?? '?'}`)
-        .join(', ');
-      console.log(`    ${metrics}${failing.length ? `; accessibility audits failing: ${failing.join(', ')}` : ''}`);
+      for (const preset of presets) {
+        // Lighthouse's own advice for a noisy machine: run it several times and take the median run (by score).
+        const runs = [];
+        for (let run = 0; run < RUNS; run++) {
+          const answer = await lighthouse(
+            `${server.url}${page.path}`,
+            {
+              port: chrome.port,
+              output: 'json',
+              logLevel: 'error',
+              onlyCategories: ['performance', 'accessibility'],
+              extraHeaders: { Cookie: first.cookie },
+              maxWaitForLoad: 45_000,
+            },
+            preset.config,
+          );
+          if (answer) runs.push(answer);
+        }
+        runs.sort((a, b) => (a.lhr.categories.performance?.score ?? 0) - (b.lhr.categories.performance?.score ?? 0));
+        const result = runs[Math.floor(runs.length / 2)];
+        const scores = runs.map((r) => Math.round((r.lhr.categories.performance?.score ?? 0) * 100)).join(', ');
+        const categories = result?.lhr.categories;
+        const perf = Math.round((categories?.performance?.score ?? 0) * 100);
+        const a11y = Math.round((categories?.accessibility?.score ?? 0) * 100);
+        const audits = result?.lhr.audits ?? {};
+        const metrics = Object.entries(METRICS)
+          .map(([id, short]) => `${short} ${audits[id]?.displayValue ?? '?'}`)
+          .join(', ');
+        const failing = (categories?.accessibility?.auditRefs ?? [])
+          .filter((ref) => ref.weight > 0 && (audits[ref.id]?.score ?? 1) < 1)
+          .map((ref) => ref.id);
+        const label = (preset.judged ? page.name : '').padEnd(15);
+        if (preset.judged) {
+          lighthouseMet &&= perf >= 95 && a11y === 100;
+          console.log(
+            `  ${label} ${preset.name.padEnd(7)} performance ${perf} (>= 95 ${verdict(perf >= 95)}; runs ${scores}), accessibility ${a11y} (100 ${verdict(a11y === 100)})  [${load()}]`,
+          );
+        } else {
+          console.log(
+            `  ${label} ${preset.name.padEnd(7)} performance ${perf} (information; runs ${scores}), accessibility ${a11y}  [${load()}]`,
+          );
+        }
+        console.log(
+          `  ${''.padEnd(15)}         ${metrics}${failing.length ? `; accessibility audits failing: ${failing.join(', ')}` : ''}`,
+        );
+      }
     }
+    console.log(`  goal 5 (Lighthouse, desktop preset): ${verdict(lighthouseMet)}`);
   } finally {
     chrome.kill();
     await server.stop();

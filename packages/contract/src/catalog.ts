@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { zPage } from './common';
+import { CATALOG_PAGE_SIZE } from './plain/catalog';
 
 /** A variant of a catalogue product: one colour and size, with its base cost as a decimal string. */
 export const ZCatalogVariant = z.object({
@@ -42,8 +43,6 @@ export const ZCatalogProduct = z.object({
   printAreas: z.array(ZPrintArea),
 });
 export type TCatalogProduct = z.infer<typeof ZCatalogProduct>;
-
-export const CATALOG_PAGE_SIZE = 12;
 
 const zOptionalNumber = z
   .string()
@@ -102,23 +101,6 @@ export const ZShopifyCatalogProductsQuery = z.object({
   categoryId: z.coerce.number().int().min(1).optional(),
 });
 
-/** The spec's category filter names (section 9) and price bands; the picker sends minPrice/maxPrice. */
-export const CATALOG_CATEGORY_FILTERS = [
-  'All Categories',
-  'T-Shirts',
-  'Hoodies',
-  'Mugs',
-  'Posters',
-  'Phone Cases',
-] as const;
-export const CATALOG_PRICE_FILTERS = [
-  { label: 'All Prices', min: undefined, max: undefined },
-  { label: 'Under $15', min: undefined, max: 14.99 },
-  { label: '$15 - $25', min: 15, max: 25 },
-  { label: '$25 - $40', min: 25, max: 40 },
-  { label: 'Over $40', min: 40.01, max: undefined },
-] as const;
-
 export const ZPrintfulStatus = z.object({
   connected: z.boolean(),
   storeName: z.string().optional(),
@@ -174,14 +156,3 @@ export const ZCatalogProductDetail = z.object({
 });
 export type TCatalogProductDetail = z.infer<typeof ZCatalogProductDetail>;
 export const ZCatalogProductIdParams = z.object({ id: z.coerce.number().int().positive() });
-
-/** The catalogue product a product of a bare type is made on (the simple flow); the seller can change it. */
-export const DEFAULT_CATALOG_PRODUCT: Record<string, number> = {
-  tshirt: 71,
-  hoodie: 146,
-  mug: 19,
-  poster: 1,
-  sticker: 358,
-  tote: 367,
-  phone_case: 181,
-};

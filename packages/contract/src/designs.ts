@@ -1,11 +1,5 @@
 import { z } from 'zod';
 
-/** Upload limits shared by the Upload Design screen and the server (spec sections 5 and 9). */
-export const DESIGN_MAX_BYTES = 50 * 1024 * 1024;
-/** Pixel cap checked from the header before anything is decoded (pixel bombs). */
-export const DESIGN_MAX_PIXELS = 100_000_000;
-export const DESIGN_THUMBNAIL_MAX = 512;
-
 export const ZDesignType = z.enum(['png', 'jpeg', 'svg', 'pdf']);
 export type TDesignType = z.infer<typeof ZDesignType>;
 
@@ -40,11 +34,6 @@ export const ZDesignIdParams = z.object({ id: z.uuid() });
 export const ZDesignFileParams = z.object({ id: z.uuid(), kind: z.enum(['original', 'print', 'thumbnail']) });
 export const ZDesignListQuery = z.object({ limit: z.coerce.number().int().min(1).max(200).default(50) });
 
-/**
- * The browser names each upload with a random id in this header; while the server decodes or queues the upload's
- * files, `GET /api/designs/queue/:uploadId` tells where it is.
- */
-export const UPLOAD_ID_HEADER = 'x-upload-id';
 export const ZUploadIdParams = z.object({ uploadId: z.uuid() });
 
 /**

@@ -19,24 +19,6 @@ export const ZIntegration = z.object({
 });
 export type TIntegration = z.infer<typeof ZIntegration>;
 
-/** Display names of platforms; an integration without a store name is called by its platform's. */
-export const PLATFORM_LABELS: Record<string, string> = {
-  shopify: 'Shopify',
-  etsy: 'Etsy',
-  amazon: 'Amazon',
-  woocommerce: 'WooCommerce',
-  printful: 'Printful',
-  gelato: 'Gelato',
-  printify: 'Printify',
-};
-export const platformLabel = (platform: string) => PLATFORM_LABELS[platform] ?? platform;
-
-/** Spec section 5: lowercase letters, digits and hyphens, then .myshopify.com. */
-export const SHOPIFY_DOMAIN_PATTERN = /^[a-z0-9][a-z0-9-]*\.myshopify\.com$/;
-export const SHOPIFY_DOMAIN_EXAMPLE = 'your-store.myshopify.com';
-export const shopifyDomainMessage = (host = SHOPIFY_DOMAIN_EXAMPLE) =>
-  `Please enter a valid Shopify store domain (e.g., ${host}).`;
-
 /** `GET /api/shopify/validate-domain?shop=` and `/auth/shopify/start?shop=`. */
 export const ZShopifyShopQuery = z.object({ shop: z.string().trim().toLowerCase().max(255).optional() });
 export const ZShopifyValidateDomainResult = z.object({

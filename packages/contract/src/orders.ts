@@ -1,52 +1,8 @@
 import { z } from 'zod';
 import { zPage } from './common';
-import { ORDERS_PAGE_SIZE } from './constants';
+import { ORDER_STATUSES, ORDERS_PAGE_SIZE } from './plain/orders';
 
-/**
- * A store order's way to a parcel. 'external' is an order with none of our lines (never sent to the printer);
- * the others follow the printer: received -> waiting_approval (manual or delayed confirmation) -> sent (confirmed,
- * charged) -> in_production -> shipped -> delivered, with on_hold, failed and cancelled on the way.
- */
-export const ORDER_STATUSES = [
-  'received',
-  'waiting_approval',
-  'sent',
-  'in_production',
-  'on_hold',
-  'shipped',
-  'delivered',
-  'failed',
-  'cancelled',
-  'external',
-] as const;
 export const ZOrderStatus = z.enum(ORDER_STATUSES);
-export type TOrderStatus = z.infer<typeof ZOrderStatus>;
-
-export const ORDER_STATUS_LABELS: Record<TOrderStatus, string> = {
-  received: 'Received',
-  waiting_approval: 'Waiting for approval',
-  sent: 'Sent to printer',
-  in_production: 'In production',
-  on_hold: 'On hold',
-  shipped: 'Shipped',
-  delivered: 'Delivered',
-  failed: 'Failed',
-  cancelled: 'Cancelled',
-  external: 'Not from Podforge',
-};
-
-/** Statuses after which nothing can be cancelled at the printer any more. */
-export const SHIPPED_STATUSES: readonly TOrderStatus[] = ['shipped', 'delivered'];
-
-/** An order can be approved while it waits, and cancelled until it goes into production. */
-export const canApproveOrder = (status: TOrderStatus) => status === 'waiting_approval';
-export const canCancelOrder = (status: TOrderStatus) =>
-  status === 'received' ||
-  status === 'waiting_approval' ||
-  status === 'sent' ||
-  status === 'failed' ||
-  status === 'on_hold';
-export const canRetryOrder = (status: TOrderStatus) => status === 'failed';
 
 /** How orders are confirmed with the printer (workspace setting); delay waits `delayMinutes` first. */
 export const ZOrderConfirmation = z.object({
@@ -58,7 +14,6 @@ export const ZOrderConfirmation = z.object({
     .max(7 * 24 * 60),
 });
 export type TOrderConfirmation = z.infer<typeof ZOrderConfirmation>;
-export const DEFAULT_ORDER_CONFIRMATION: TOrderConfirmation = { mode: 'delay', delayMinutes: 60 };
 
 export const ZOrderLine = z.object({
   id: z.string(),
@@ -127,14 +82,6 @@ export const ZTestAddress = z.object({
   phone: z.string().max(30).optional(),
 });
 export type TTestAddress = z.infer<typeof ZTestAddress>;
-export const DEFAULT_TEST_ADDRESS: TTestAddress = {
-  name: 'Test Buyer',
-  address1: '19749 Dearborn St',
-  city: 'Chatsworth',
-  provinceCode: 'CA',
-  countryCode: 'US',
-  zip: '91311',
-};
 export const ZSandboxOrderInput = z.object({
   integrationId: z.string().max(100),
   lines: z

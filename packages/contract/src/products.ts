@@ -1,18 +1,17 @@
 import { z } from 'zod';
 import { ZProductStatus, zPage } from './common';
-import { PRODUCTS_PAGE_SIZE } from './constants';
+import {
+  PRODUCT_DESCRIPTION_MAX,
+  PRODUCT_PRICE_MAX,
+  PRODUCT_TAG_MAX_LENGTH,
+  PRODUCT_TAGS_MAX,
+  PRODUCT_TITLE_MAX,
+  PRODUCT_TYPES,
+  PRODUCT_VARIANTS_MAX,
+  PRODUCTS_PAGE_SIZE,
+} from './plain/products';
 
-/** Product types a product can have; the same ids as the simple flow's (spec section 9, 'Component'). */
-export const PRODUCT_TYPES = ['tshirt', 'hoodie', 'mug', 'poster', 'sticker', 'tote', 'phone_case'] as const;
 export const ZProductType = z.enum(PRODUCT_TYPES);
-export type TProductType = z.infer<typeof ZProductType>;
-
-export const PRODUCT_TITLE_MAX = 255;
-export const PRODUCT_DESCRIPTION_MAX = 10_000;
-export const PRODUCT_TAGS_MAX = 250;
-export const PRODUCT_TAG_MAX_LENGTH = 255;
-export const PRODUCT_VARIANTS_MAX = 100;
-export const PRODUCT_PRICE_MAX = 100_000;
 
 const zPrice = z.number().min(0, 'must not be negative').max(PRODUCT_PRICE_MAX);
 
@@ -174,12 +173,6 @@ export type TCreateProduct = z.input<typeof ZCreateProduct>;
 export const ZUpdateProduct = z.object(productFields).partial();
 export type TUpdateProduct = z.input<typeof ZUpdateProduct>;
 
-/** The simple flow's design file limit (spec section 5, 'Simple flow design file'). */
-export const PRODUCT_DESIGN_MAX_BYTES = 10 * 1024 * 1024;
-
-/** `POST /api/upload/:platform/:productId` (spec section 7). */
-export const STORE_PLATFORMS = ['shopify', 'etsy', 'amazon', 'woocommerce'] as const;
-export type TStorePlatform = (typeof STORE_PLATFORMS)[number];
 export const ZStoreUploadParams = z.object({ platform: z.string().max(40), productId: z.uuid() });
 /** integrationId: a store integration of the workspace; absent or 'default' picks the connected one. */
 export const ZStoreUploadBody = z.object({ integrationId: z.string().max(100).optional() });
@@ -266,68 +259,3 @@ export const ZProductPage = zPage(ZProduct);
 export type TProductPage = z.infer<typeof ZProductPage>;
 
 export const ZProductIdParams = z.object({ id: z.uuid() });
-
-/**
- * Spec section 9, 'Default variants': Small, Medium, Large at the price (25 when there is none), Extra Large at
- * that price plus 2; SKUs S, M, L, XL.
- */
-export function defaultVariants(price: number | null | undefined): TVariant[] {
-  const base = price && price > 0 ? price : 25;
-  return [
-    { option: 'Small', price: base, sku: 'S' },
-    { option: 'Medium', price: base, sku: 'M' },
-    { option: 'Large', price: base, sku: 'L' },
-    { option: 'Extra Large', price: base + 2, sku: 'XL' },
-  ];
-}
-
-/** The free-text size names the simple flow and the AI use, mapped to catalogue sizes. */
-const SIZE_WORDS: Record<string, string> = {
-  'extra small': 'XS',
-  small: 'S',
-  medium: 'M',
-  large: 'L',
-  'extra large': 'XL',
-  'x-large': 'XL',
-  xxl: '2XL',
-  '2x-large': '2XL',
-  'xx-large': '2XL',
-  xxxl: '3XL',
-  '3x-large': '3XL',
-};
-
-/** The catalogue size a free-text variant name stands for ('Small' -> 'S', 'xl' -> 'XL'), or the name itself. */
-export function sizeFromOption(option: string): string {
-  const key = option.trim().toLowerCase();
-  return SIZE_WORDS[key] ?? option.trim().toUpperCase();
-}
-
-/** 'Black / M'; a product of one size or colour names just the other. */
-export function variantLabel(color: string | null, size: string | null): string {
-  return [color, size].filter(Boolean).join(' / ') || 'Default';
-}
-
-/**
- * The SKU of a product's catalogue variant: the same for the same product and catalogue variant, so an edit never
- * changes it, and unique across a workspace's products, so a store order line finds its product by SKU.
- */
-export function skuFor(productId: string, catalogVariantId: number): string {
-  return `PF-${productId.replace(/-/g, '').slice(0, 10).toUpperCase()}-${catalogVariantId}`;
-}
-
-/** What a product needs to be 'ready' (design.md 'Product status'); empty when it may be. One rule, web and server. */
-export function missingForReady(p: {
-  designId: string | null;
-  hasMockup: boolean;
-  title: string;
-  description: string;
-  variants: { price: number }[];
-}): string[] {
-  const missing: string[] = [];
-  if (!p.designId) missing.push('a design');
-  if (!p.hasMockup) missing.push('a mockup');
-  if (!p.title.trim()) missing.push('a title');
-  if (!p.description.trim()) missing.push('a description');
-  if (!p.variants.some((v) => v.price > 0)) missing.push('a variant with a price above 0');
-  return missing;
-}

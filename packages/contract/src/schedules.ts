@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { STORE_PLATFORMS } from './products';
+import { STORE_PLATFORMS } from './plain/products';
 
 export const ZScheduleStatus = z.enum(['pending', 'running', 'completed', 'failed', 'cancelled']);
 export type TScheduleStatus = z.infer<typeof ZScheduleStatus>;

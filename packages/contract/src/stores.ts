@@ -5,11 +5,6 @@ import { z } from 'zod';
  * and what the built-in sandboxes hold. Shopify's calls are in integrations.ts.
  */
 
-/** Platforms a seller can connect today; Amazon stays 'Coming Soon' (its pushes answer 501 naming it). */
-export const CONNECTABLE_STORE_PLATFORMS = ['shopify', 'etsy', 'woocommerce'] as const;
-export const isConnectableStorePlatform = (platform: string) =>
-  (CONNECTABLE_STORE_PLATFORMS as readonly string[]).includes(platform);
-
 /** A WooCommerce store's address: https only (its REST API takes Basic auth over TLS only). */
 export const ZWooStoreUrl = z
   .url({ message: 'must be the store address, e.g. https://shop.example.com' })

@@ -1,4 +1,5 @@
-import { defaultVariants, type TGeneratedContent, type TVariant } from '@podforge/contract';
+import type { TGeneratedContent, TVariant } from '@podforge/contract';
+import { defaultVariants } from '@podforge/contract/plain';
 
 /** Listing helpers shared by the simple create flow and the wizard: variants, tags and marketplace rules. */
 
@@ -30,4 +31,4 @@ function skuFor(option: string): string {
 }
 
 /** The listing rules are the contract's (one definition for web and server). */
-export { listingProblems, MARKETPLACE_LIMITS, parseTags } from '@podforge/contract';
+export { listingProblems, MARKETPLACE_LIMITS, parseTags } from '@podforge/contract/plain';

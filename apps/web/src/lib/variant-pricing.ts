@@ -1,12 +1,5 @@
-import {
-  priceForMargin,
-  priceProblem,
-  type TCatalogProductDetail,
-  type TStoreFee,
-  type TVariantChoice,
-  type TWorkspaceSettings,
-  variantLabel,
-} from '@podforge/contract';
+import type { TCatalogProductDetail, TStoreFee, TVariantChoice, TWorkspaceSettings } from '@podforge/contract';
+import { priceForMargin, priceProblem, variantLabel } from '@podforge/contract/plain';
 
 /** Catalogue variants as the matrix and pricing editor use them. */
 export type CatalogVariant = TCatalogProductDetail['variants'][number];

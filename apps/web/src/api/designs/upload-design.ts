@@ -1,4 +1,5 @@
-import { type TDesign, UPLOAD_ID_HEADER } from '@podforge/contract';
+import type { TDesign } from '@podforge/contract';
+import { UPLOAD_ID_HEADER } from '@podforge/contract/plain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 import { designsQueryOptions } from './get-designs';

@@ -1,4 +1,5 @@
-import { PRODUCTS_PAGE_SIZE, type TProductListQuery, type TProductPage } from '@podforge/contract';
+import type { TProductListQuery, TProductPage } from '@podforge/contract';
+import { PRODUCTS_PAGE_SIZE } from '@podforge/contract/plain';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 

@@ -1,9 +1,5 @@
-import {
-  DEFAULT_ORDER_CONFIRMATION,
-  DEFAULT_STORE_FEES,
-  DEFAULT_TARGET_MARGIN,
-  type TWorkspaceSettings,
-} from '@podforge/contract';
+import type { TWorkspaceSettings } from '@podforge/contract';
+import { DEFAULT_ORDER_CONFIRMATION, DEFAULT_STORE_FEES, DEFAULT_TARGET_MARGIN } from '@podforge/contract/plain';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 

@@ -1,10 +1,5 @@
-import {
-  AI_DESIGN_MAX_VARIATIONS,
-  AI_DESIGN_SIZES,
-  AI_DESIGN_STYLES,
-  type TAiDesignSize,
-  type TAiDesignStyle,
-} from '@podforge/contract';
+import type { TAiDesignSize, TAiDesignStyle } from '@podforge/contract';
+import { AI_DESIGN_MAX_VARIATIONS, AI_DESIGN_SIZES, AI_DESIGN_STYLES } from '@podforge/contract/plain';
 import { useId } from 'react';
 import { inputClass } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';

@@ -1,12 +1,11 @@
+import type { MockupAdjustments, TMockupTemplate } from '@podforge/contract';
 import {
   ADJUSTMENT_LIMITS,
   computePlacement,
   DEFAULT_ADJUSTMENTS,
   drawPlacement,
   MOCKUP_CANVAS,
-  type MockupAdjustments,
-  type TMockupTemplate,
-} from '@podforge/contract';
+} from '@podforge/contract/plain';
 import { Download, RotateCcw } from 'lucide-react';
 import { type KeyboardEvent, type PointerEvent, useEffect, useRef, useState } from 'react';
 import { useMockupTemplates } from '@/api/mockups/get-mockup-templates';

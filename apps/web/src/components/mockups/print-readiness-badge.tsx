@@ -1,4 +1,4 @@
-import { DESIGN_AREAS, effectiveDpi, mockupProductType, printReadinessLevel } from '@podforge/contract';
+import { DESIGN_AREAS, effectiveDpi, mockupProductType, printReadinessLevel } from '@podforge/contract/plain';
 import { cn } from '@/lib/utils';
 
 const TONES = {

@@ -1,4 +1,5 @@
-import { priceForMargin, priceProblem, type TStoreFee, variantEconomics } from '@podforge/contract';
+import type { TStoreFee } from '@podforge/contract';
+import { priceForMargin, priceProblem, variantEconomics } from '@podforge/contract/plain';
 import { AlertTriangle } from 'lucide-react';
 import { type ReactNode, useEffect, useId, useState } from 'react';
 import { Button } from '@/components/ui/button';

@@ -1,4 +1,5 @@
-import { platformLabel, type TWorkspaceSettings, ZWorkspaceSettings } from '@podforge/contract';
+import { type TWorkspaceSettings, ZWorkspaceSettings } from '@podforge/contract';
+import { platformLabel } from '@podforge/contract/plain';
 import { Loader2 } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { useWorkspaceSettings } from '@/api/settings/get-settings';

@@ -1,4 +1,4 @@
-import { PRODUCT_VARIANTS_MAX } from '@podforge/contract';
+import { PRODUCT_VARIANTS_MAX } from '@podforge/contract/plain';
 import { Check } from 'lucide-react';
 import { useState } from 'react';
 import { cn } from '@/lib/utils';

@@ -1,4 +1,4 @@
-import { platformLabel } from '@podforge/contract';
+import { platformLabel } from '@podforge/contract/plain';
 import { useEffect } from 'react';
 import { useCatalogProduct } from '@/api/catalog/get-catalog-product';
 import { FALLBACK_SETTINGS, useWorkspaceSettings } from '@/api/settings/get-settings';

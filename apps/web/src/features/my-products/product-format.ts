@@ -1,12 +1,10 @@
+import type { TAiProductType, TProductStatus, TProductType } from '@podforge/contract';
 import {
   AI_PRODUCT_TYPE_LABELS,
+  PRODUCT_STATUSES,
   PRODUCT_TAG_MAX_LENGTH,
   PRODUCT_TAGS_MAX,
-  type TAiProductType,
-  type TProductStatus,
-  type TProductType,
-  ZProductStatus,
-} from '@podforge/contract';
+} from '@podforge/contract/plain';
 
 export type StatusFilter = TProductStatus | 'all';
 export type TypeFilter = 'all' | Extract<TProductType, 'tshirt' | 'hoodie' | 'mug' | 'poster'>;
@@ -29,7 +27,7 @@ export const TYPE_FILTERS: readonly { value: TypeFilter; label: string }[] = [
 ];
 
 export function parseStatusFilter(raw: string | null): StatusFilter {
-  return ZProductStatus.safeParse(raw).success ? (raw as TProductStatus) : 'all';
+  return (PRODUCT_STATUSES as readonly (string | null)[]).includes(raw) ? (raw as TProductStatus) : 'all';
 }
 
 export function parseTypeFilter(raw: string | null): TypeFilter {
@@ -43,17 +41,30 @@ export function parsePage(raw: string | null): number {
 
 export const productTypeLabel = (type: string) => AI_PRODUCT_TYPE_LABELS[type as TAiProductType] ?? type;
 
-// The contract carries no currency: prices are US dollars (spec 2 shows '$').
-const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
-export const formatPrice = (price: number) => usd.format(price);
+/**
+ * '$1,234.50'. The contract carries no currency: prices are US dollars (spec 2 shows '$'). Written out rather than
+ * with Intl.NumberFormat, whose first use in a page costs tens of milliseconds of main thread (ICU set-up) before
+ * My Products can show its rows.
+ */
+export function formatPrice(price: number): string {
+  const [whole = '0', cents = '00'] = Math.abs(price).toFixed(2).split('.');
+  return `${price < 0 ? '-' : ''}$${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${cents}`;
+}
 
 export const formatVariantCount = (count: number) => `${count} ${count === 1 ? 'variant' : 'variants'}`;
 
-/** The local date format, as the dashboard's recent uploads. */
-export const formatDate = (iso: string) => new Date(iso).toLocaleDateString();
+// The browser's first date format costs tens of milliseconds (ICU loads the locale's calendar and the time zone):
+// made once, when this screen's code arrives, while its first page of products is still on the way.
+const localDate = new Intl.DateTimeFormat();
+
+/** The local date format (as `toLocaleDateString()`), as the dashboard's recent uploads. */
+export const formatDate = (iso: string) => {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? 'Invalid Date' : localDate.format(date);
+};
 
 /** Comma separated tags: trimmed, empty ones dropped, and no duplicates (ignoring case; the first spelling wins). */
-export { parseTags } from '@podforge/contract';
+export { parseTags } from '@podforge/contract/plain';
 
 export function tagsError(tags: string[]): string | null {
   if (tags.length > PRODUCT_TAGS_MAX) return `Use at most ${PRODUCT_TAGS_MAX} tags.`;

@@ -1,9 +1,5 @@
-import {
-  AI_PAGE_PLATFORMS,
-  AI_PAGE_PRODUCT_TYPES,
-  type TGenerateContentFromKeywords,
-  type TGeneratedContent,
-} from '@podforge/contract';
+import type { TGenerateContentFromKeywords, TGeneratedContent } from '@podforge/contract';
+import { AI_PAGE_PLATFORMS, AI_PAGE_PRODUCT_TYPES } from '@podforge/contract/plain';
 import { Loader2, RefreshCw, Sparkles } from 'lucide-react';
 import { useId, useRef, useState } from 'react';
 import { useGenerateContent } from '@/api/ai/generate-content';

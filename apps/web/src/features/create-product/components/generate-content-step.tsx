@@ -1,13 +1,5 @@
-import {
-  AI_AUDIENCES,
-  AI_PLATFORMS,
-  AI_PRODUCT_TYPE_LABELS,
-  AI_PRODUCT_TYPES,
-  type TAiPlatform,
-  type TAiProductType,
-  type TDesign,
-  type TVariant,
-} from '@podforge/contract';
+import type { TAiPlatform, TAiProductType, TDesign, TVariant } from '@podforge/contract';
+import { AI_AUDIENCES, AI_PLATFORMS, AI_PRODUCT_TYPE_LABELS, AI_PRODUCT_TYPES } from '@podforge/contract/plain';
 import { Loader2, ScanSearch, Sparkles, Trash2 } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useAnalyzeImage } from '@/api/ai/analyze-image';

@@ -1,4 +1,5 @@
-import { DEFAULT_CATALOG_PRODUCT, mockupProductType, type TDesign, type TMockup } from '@podforge/contract';
+import type { TDesign, TMockup } from '@podforge/contract';
+import { DEFAULT_CATALOG_PRODUCT, mockupProductType } from '@podforge/contract/plain';
 import { Loader2 } from 'lucide-react';
 import { useState } from 'react';
 import { useCatalogProduct } from '@/api/catalog/get-catalog-product';

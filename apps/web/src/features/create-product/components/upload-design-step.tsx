@@ -1,13 +1,13 @@
-import { PRODUCT_DESIGN_MAX_BYTES, type TDesign } from '@podforge/contract';
+import type { TDesign } from '@podforge/contract';
+import { PRODUCT_DESIGN_MAX_BYTES } from '@podforge/contract/plain';
 import { FileImage, Loader2, Upload } from 'lucide-react';
-import { type FileRejection, useDropzone } from 'react-dropzone';
 import { useDesigns } from '@/api/designs/get-designs';
 import { useUploadDesign } from '@/api/designs/upload-design';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError } from '@/lib/api-client';
-import { DESIGN_ACCEPT } from '@/lib/design-files';
+import { type FileDropRefusal, useFileDrop } from '@/lib/use-file-drop';
 
 const RECENT_DESIGNS_SHOWN = 8;
 
@@ -17,23 +17,19 @@ export function UploadDesignStep({ design, onDesign }: Props) {
   const upload = useUploadDesign();
   const designs = useDesigns();
 
-  const onDrop = async (accepted: File[], rejected: FileRejection[]) => {
-    const refused = rejected[0];
-    if (refused) {
-      const tooLarge = refused.errors.some((e) => e.code === 'file-too-large');
-      toast(
-        tooLarge
-          ? { title: 'File Too Large', description: 'Please upload a file smaller than 10MB.', variant: 'destructive' }
-          : {
-              title: 'Invalid File Type',
-              description: 'Please upload a PNG, JPEG, SVG, or PDF file.',
-              variant: 'destructive',
-            },
-      );
-      return;
-    }
-    const file = accepted[0];
-    if (!file) return;
+  const onRefused = (reason: FileDropRefusal) => {
+    toast(
+      reason === 'file-too-large'
+        ? { title: 'File Too Large', description: 'Please upload a file smaller than 10MB.', variant: 'destructive' }
+        : {
+            title: 'Invalid File Type',
+            description: 'Please upload a PNG, JPEG, SVG, or PDF file.',
+            variant: 'destructive',
+          },
+    );
+  };
+
+  const onFile = async (file: File) => {
     try {
       const uploaded = await upload.mutateAsync({ file });
       toast({
@@ -52,12 +48,10 @@ export function UploadDesignStep({ design, onDesign }: Props) {
     }
   };
 
-  const { getRootProps, getInputProps, isDragActive, open } = useDropzone({
-    onDrop,
-    accept: DESIGN_ACCEPT,
+  const { rootProps, inputProps, isDragActive, open } = useFileDrop({
+    onFile,
+    onRefused,
     maxSize: PRODUCT_DESIGN_MAX_BYTES,
-    multiple: false,
-    noClick: true,
     disabled: upload.isPending,
   });
 
@@ -68,13 +62,13 @@ export function UploadDesignStep({ design, onDesign }: Props) {
       <Card>
         <CardContent className="p-6">
           <div
-            {...getRootProps()}
+            {...rootProps}
             data-testid="simple-dropzone"
             className={`flex flex-col items-center justify-center gap-3 rounded-lg border-2 border-dashed p-10 text-center transition-colors ${
               isDragActive ? 'border-brand-500 bg-brand-50' : 'border-slate-300'
             }`}
           >
-            <input {...getInputProps()} data-testid="simple-file-input" aria-label="Design file" />
+            <input {...inputProps} data-testid="simple-file-input" aria-label="Design file" />
             {upload.isPending ? (
               <Loader2 className="h-10 w-10 animate-spin text-brand-600" aria-label="Uploading" />
             ) : (

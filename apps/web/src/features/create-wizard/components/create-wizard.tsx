@@ -1,4 +1,4 @@
-import { mockupProductType } from '@podforge/contract';
+import { mockupProductType } from '@podforge/contract/plain';
 import { useEffect, useRef } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { CreateModeSwitch } from '@/components/create-mode-switch';

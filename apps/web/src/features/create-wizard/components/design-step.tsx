@@ -1,4 +1,5 @@
-import { PRODUCT_DESIGN_MAX_BYTES, type TDesign } from '@podforge/contract';
+import type { TDesign } from '@podforge/contract';
+import { PRODUCT_DESIGN_MAX_BYTES } from '@podforge/contract/plain';
 import { Loader2, Sparkles, Trash2, Upload } from 'lucide-react';
 import { useState } from 'react';
 import { designErrorMessage, useGenerateDesigns } from '@/api/ai/generate-designs';

@@ -1,4 +1,5 @@
-import { AI_PRODUCT_TYPE_LABELS, type TAiProductType, type TMockup } from '@podforge/contract';
+import type { TAiProductType, TMockup } from '@podforge/contract';
+import { AI_PRODUCT_TYPE_LABELS } from '@podforge/contract/plain';
 import { type ReactNode, useState } from 'react';
 import type { MockupDesignSource } from '@/components/mockups/mockup-preview';
 import { MockupRenderPanel } from '@/components/mockups/mockup-render-panel';

@@ -1,4 +1,5 @@
-import { platformLabel, type TIntegration } from '@podforge/contract';
+import type { TIntegration } from '@podforge/contract';
+import { platformLabel } from '@podforge/contract/plain';
 import { useQueryClient } from '@tanstack/react-query';
 import { Loader2 } from 'lucide-react';
 import { useState } from 'react';

@@ -1,9 +1,5 @@
-import {
-  SHOPIFY_DOMAIN_PATTERN,
-  shopifyDomainMessage,
-  type TIntegration,
-  type TShopifySyncResult,
-} from '@podforge/contract';
+import type { TIntegration, TShopifySyncResult } from '@podforge/contract';
+import { SHOPIFY_DOMAIN_PATTERN, shopifyDomainMessage } from '@podforge/contract/plain';
 import { Package, ShoppingBag } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';

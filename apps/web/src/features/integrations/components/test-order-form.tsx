@@ -1,4 +1,5 @@
-import { DEFAULT_TEST_ADDRESS, type TTestAddress } from '@podforge/contract';
+import type { TTestAddress } from '@podforge/contract';
+import { DEFAULT_TEST_ADDRESS } from '@podforge/contract/plain';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';

@@ -1,13 +1,11 @@
 import {
-  PRODUCT_DESCRIPTION_MAX,
-  PRODUCT_TITLE_MAX,
   type TProduct,
   type TProductDetail,
   type TUpdateProduct,
   type TVariantChoice,
-  variantLabel,
   ZUpdateProduct,
 } from '@podforge/contract';
+import { PRODUCT_DESCRIPTION_MAX, PRODUCT_TITLE_MAX, variantLabel } from '@podforge/contract/plain';
 import { useQuery } from '@tanstack/react-query';
 import { Loader2 } from 'lucide-react';
 import { type ChangeEvent, type FormEvent, type ReactNode, useId, useState } from 'react';

@@ -1,8 +1,10 @@
 import type { TProduct } from '@podforge/contract';
+import { useQueryClient } from '@tanstack/react-query';
 import { PackageOpen, Plus } from 'lucide-react';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { useProducts } from '@/api/products/get-products';
+import { upcomingSchedulesQueryOptions } from '@/api/products/get-upcoming-schedules';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { FilterSelect } from '@/components/ui/filter-select';
@@ -33,6 +35,12 @@ type OpenDialog = { kind: 'edit' | 'preview' | 'delete'; product: TProduct } | n
 export function MyProductsScreen() {
   const { params, update } = useProductListParams();
   const { data, isPending, isError, error, refetch, isFetching, isPlaceholderData } = useProducts(params);
+  // Each row shows its next scheduled upload: ask for the schedules beside the page of products, not after the rows
+  // have appeared (which cost a second round trip and a second render of every row).
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    void queryClient.prefetchQuery(upcomingSchedulesQueryOptions());
+  }, [queryClient]);
   const [dialog, setDialog] = useState<OpenDialog>(null);
 
   // The box shows what is typed; the URL (and so the query) follows once typing pauses.

@@ -1,4 +1,5 @@
-import { platformLabel, type TProduct } from '@podforge/contract';
+import type { TProduct } from '@podforge/contract';
+import { platformLabel } from '@podforge/contract/plain';
 import { CheckCircle2, Loader2, RefreshCw } from 'lucide-react';
 import { useState } from 'react';
 import { useIntegrations } from '@/api/integrations/get-integrations';

@@ -1,4 +1,5 @@
-import { canApproveOrder, canCancelOrder, canRetryOrder, ORDER_STATUS_LABELS, type TOrder } from '@podforge/contract';
+import type { TOrder } from '@podforge/contract';
+import { canApproveOrder, canCancelOrder, canRetryOrder, ORDER_STATUS_LABELS } from '@podforge/contract/plain';
 import { ExternalLink, ImageOff } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';

@@ -1,4 +1,5 @@
-import { ORDER_STATUS_LABELS, ORDER_STATUSES, type TOrderStatus } from '@podforge/contract';
+import type { TOrderStatus } from '@podforge/contract';
+import { ORDER_STATUS_LABELS, ORDER_STATUSES } from '@podforge/contract/plain';
 import { PackageOpen } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Card } from '@/components/ui/card';

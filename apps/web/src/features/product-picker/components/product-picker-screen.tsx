@@ -1,4 +1,4 @@
-import { CATALOG_CATEGORY_FILTERS, CATALOG_PRICE_FILTERS } from '@podforge/contract';
+import { CATALOG_CATEGORY_FILTERS, CATALOG_PRICE_FILTERS } from '@podforge/contract/plain';
 import { useEffect, useState } from 'react';
 import { Card } from '@/components/ui/card';
 import { FilterSelect } from '@/components/ui/filter-select';

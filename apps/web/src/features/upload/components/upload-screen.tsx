@@ -1,4 +1,5 @@
-import { DESIGN_MAX_BYTES, type TDesign } from '@podforge/contract';
+import type { TDesign } from '@podforge/contract';
+import { DESIGN_MAX_BYTES } from '@podforge/contract/plain';
 import { CheckCircle2, FileImage, Loader2, Upload, X, XCircle } from 'lucide-react';
 import { useState } from 'react';
 import { type FileRejection, useDropzone } from 'react-dropzone';

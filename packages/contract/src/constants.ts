@@ -1,7 +1,0 @@
-// Plain values with no zod schema beside them: a browser screen that needs only these does not load zod.
-
-/** My Products' page size, the default of `GET /api/products`' `pageSize`. */
-export const PRODUCTS_PAGE_SIZE = 10;
-
-/** The Orders tab's page size, the default of `GET /api/orders`' `pageSize`. */
-export const ORDERS_PAGE_SIZE = 20;

@@ -1,0 +1,49 @@
+/** Spec section 9, 'Component': the simple create flow's choices. */
+export const AI_PRODUCT_TYPES = ['tshirt', 'hoodie', 'mug', 'poster', 'sticker', 'tote', 'phone_case'] as const;
+export const AI_AUDIENCES = ['men', 'women', 'kids', 'teens', 'adults', 'unisex'] as const;
+export const AI_PLATFORMS = ['shopify', 'etsy', 'amazon', 'woocommerce'] as const;
+export type TAiProductType = (typeof AI_PRODUCT_TYPES)[number];
+export type TAiPlatform = (typeof AI_PLATFORMS)[number];
+
+export const AI_PRODUCT_TYPE_LABELS: Record<TAiProductType, string> = {
+  tshirt: 'T-Shirt',
+  hoodie: 'Hoodie',
+  mug: 'Mug',
+  poster: 'Poster',
+  sticker: 'Sticker',
+  tote: 'Tote Bag',
+  phone_case: 'Phone Case',
+};
+
+/** Spec section 9, 'Full-page generator' choices. */
+export const AI_PAGE_PRODUCT_TYPES = ['T-Shirt', 'Hoodie', 'Mug', 'Poster', 'Phone Case', 'Tote Bag'] as const;
+export const AI_PAGE_PLATFORMS = ['Shopify', 'Etsy', 'Amazon', 'General'] as const;
+
+/** The simple flow's and wizard's design limit (spec section 9) applies to the image sent for analysis too. */
+export const ANALYZE_IMAGE_MAX_BYTES = 10 * 1024 * 1024;
+
+export const IMAGE_ORIENTATIONS = ['square', 'portrait', 'landscape'] as const;
+/** Which garment colours the design shows up on: light ones (a dark design), dark ones (a light design), or both. */
+export const GARMENT_FITS = ['light', 'dark', 'any'] as const;
+
+/** Provider failures the UI maps to its own notices (spec section 8). */
+export const AI_ERROR_TYPES = [
+  'QUOTA_EXCEEDED',
+  'INVALID_API_KEY',
+  'ACCESS_DENIED',
+  'UNSUPPORTED',
+  'INVALID_REQUEST',
+  'RATE_LIMITED',
+  'PROVIDER_ERROR',
+] as const;
+
+/** Spec section 9, 'AI design options'. */
+export const AI_DESIGN_SIZES = ['512x512', '768x768', '1024x1024'] as const;
+export const AI_DESIGN_STYLES = ['vector-clean', 'line-art', 'vintage-crest', 'photo'] as const;
+export type TAiDesignSize = (typeof AI_DESIGN_SIZES)[number];
+export type TAiDesignStyle = (typeof AI_DESIGN_STYLES)[number];
+export const AI_DESIGN_MAX_VARIATIONS = 4;
+/** Credits one generated image costs (a text generation costs 1). */
+export const AI_CREDITS_PER_IMAGE = 1;
+
+export const AI_GENERATION_KINDS = ['content', 'analysis', 'design', 'title', 'description', 'tags'] as const;

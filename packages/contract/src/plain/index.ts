@@ -1,0 +1,15 @@
+// `@podforge/contract/plain`: the contract's plain values and rules (labels, limits, pure functions), with no zod.
+// A browser module that needs only these imports them from here, so zod loads only with the code that parses.
+// `@podforge/contract` exports all of these too, beside the zod schemas.
+export * from './ai';
+export * from './catalog';
+export * from './common';
+export * from './designs';
+export * from './integrations';
+export * from './listing';
+export * from './mockup-geometry';
+export * from './mockups';
+export * from './orders';
+export * from './pricing';
+export * from './products';
+export * from './stores';
