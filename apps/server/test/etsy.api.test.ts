@@ -312,10 +312,12 @@ describe('Etsy push', () => {
       ids.push(Number(pushed.json().remoteProductId));
     }
     expect((await client.delete(`/api/products/${archived.id}`)).statusCode).toBe(409);
-    expect((await client.delete(`/api/products/${archived.id}?store=archive`)).statusCode).toBe(204);
+    const archiving = await client.delete(`/api/products/${archived.id}?store=archive`);
+    expect(archiving.statusCode, archiving.body).toBe(204);
     expect(fake.listings().find((l) => l.listing_id === ids[0])?.state).toBe('inactive');
     expect((await client.get(`/api/products/${archived.id}`)).statusCode).toBe(404);
-    expect((await client.delete(`/api/products/${deleted.id}?store=delete`)).statusCode).toBe(204);
+    const deleting = await client.delete(`/api/products/${deleted.id}?store=delete`);
+    expect(deleting.statusCode, deleting.body).toBe(204);
     expect(fake.listings().some((l) => l.listing_id === ids[1])).toBe(false);
     expect((await client.get(`/api/products/${deleted.id}`)).statusCode).toBe(404);
   });

@@ -519,15 +519,26 @@ export async function deleteProduct(
     }
     // Each store's removal is a push job (it survives a restart); the last one deletes the product.
     const started = await startRemovals(deps, row, stores, store);
+    const settled: (Awaited<ReturnType<typeof waitForPush>> | null)[] = [];
     for (const { integrationId, jobId } of started) {
       const pub = await waitForPush(deps, { workspaceId, productId: id, integrationId }, jobId);
       if (pub?.status === 'processing' && pub.jobId === jobId) return 'running';
+      settled.push(pub);
     }
-    const [left] = await deps.db
-      .select({ id: products.id })
-      .from(products)
-      .where(and(eq(products.id, id), eq(products.workspaceId, workspaceId)));
-    if (!left) return 'deleted';
+    const productLeft = async () =>
+      (
+        await deps.db
+          .select({ id: products.id })
+          .from(products)
+          .where(and(eq(products.id, id), eq(products.workspaceId, workspaceId)))
+      ).length > 0;
+    // Every listing removed (their rows gone): the last job is deleting the product (its print files first).
+    if (settled.every((pub) => pub === null)) {
+      const until = Date.now() + deps.config.storePushWaitSeconds * 1000;
+      while ((await productLeft()) && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+      return (await productLeft()) ? 'running' : 'deleted';
+    }
+    if (!(await productLeft())) return 'deleted';
     const pubs = (await publicationsOf(deps.db, [row.id])).get(row.id) ?? [];
     throw pushFailure(pubs.find((p) => p.error !== null) ?? null);
   }
