@@ -93,6 +93,29 @@ describe('GET /api/orders', () => {
   });
 });
 
+describe('dashboard profit', () => {
+  it('counts only the orders whose printer charge is known: one still without it adds sales, no profit', async () => {
+    const { client, ws, store } = await sellerWithStore('known.myshopify.com');
+    const base = {
+      workspaceId: ws,
+      integrationId: store?.id ?? '',
+      status: 'sent',
+      currency: 'USD',
+      orderedAt: new Date(),
+    };
+    await t.deps.db.insert(orders).values([
+      { ...base, remoteOrderId: '1', name: '#1001', revenue: '30.00', cost: '10.00', costCurrency: 'USD' },
+      { ...base, remoteOrderId: '2', name: '#1002', revenue: '40.00' },
+    ]);
+    const stats = (await client.get('/api/dashboard/stats')).json<TDashboardStats>();
+    expect(stats.store).toMatchObject({
+      orders: 2,
+      sales: { amount: '70.00', currency: 'USD' },
+      profit: { amount: '20.00', currency: 'USD' },
+    });
+  });
+});
+
 describe('webhook deliveries taken', () => {
   it('are remembered 30 days to recognise a late duplicate, then forgotten', async () => {
     const day = 24 * 3600_000;

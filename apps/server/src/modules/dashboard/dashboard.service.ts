@@ -58,9 +58,9 @@ function pushesQuery(db: Db, workspaceId: string, from: Date | null, to: Date) {
 }
 
 /**
- * Sales, profit and order value this month from the store orders (modules/orders): what buyers paid, less what the
- * printer charged where it is known, in the workspace's most used currency (figures per currency would need
- * conversion). Cancelled orders count for nothing. When the printer charged one of those orders in another currency
+ * Sales, profit and order value this month from the store orders (modules/orders), in the workspace's most used
+ * currency (figures per currency would need conversion): sales are what buyers paid; profit is what they paid less
+ * what the printer charged, over the orders whose charge is known. Cancelled orders count for nothing. When the printer charged one of those orders in another currency
  * (its billing currency) there is no profit to show: subtracting it would need an exchange rate.
  */
 function storeSalesQuery(db: Db, workspaceId: string, monthStart: Date) {
@@ -69,7 +69,8 @@ function storeSalesQuery(db: Db, workspaceId: string, monthStart: Date) {
       currency: orders.currency,
       orders: sql<number>`count(*)`.as('orders'),
       total: sql<string | null>`sum(${orders.revenue})`.as('total'),
-      cost: sql<string | null>`sum(${orders.cost})`.as('cost'),
+      // Profit only where the printer's charge is known: an order still without one adds nothing to it.
+      profit: sql<string | null>`sum(${orders.revenue} - ${orders.cost})`.as('profit'),
       otherCostCurrency: sql<boolean | null>`bool_or(${orders.costCurrency} <> ${orders.currency})`.as(
         'otherCostCurrency',
       ),
@@ -91,18 +92,17 @@ type SalesRow = {
   currency: string;
   orders: number;
   total: string | number | null;
-  cost: string | number | null;
+  profit: string | number | null;
   otherCostCurrency: boolean | null;
 };
 
 function storeSales(top: SalesRow | null) {
   if (!top) return null;
   const total = toNumber(top.total);
-  const cost = toNumber(top.cost);
   return {
     orders: Number(top.orders),
     sales: money(total, top.currency),
-    profit: top.otherCostCurrency ? null : money(total - cost, top.currency),
+    profit: top.otherCostCurrency ? null : money(toNumber(top.profit), top.currency),
     conversionRate: null,
     aov: money(top.orders ? total / Number(top.orders) : 0, top.currency),
   };
