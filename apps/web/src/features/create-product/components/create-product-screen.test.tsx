@@ -350,7 +350,10 @@ describe('CreateProductScreen (simple flow)', () => {
       'POST /api/ai/generate-content': () => answer(),
     });
     renderFlow({ step: 'details', designId: DESIGN_ID });
-    fireEvent.click(await screen.findByRole('button', { name: 'Generate Content' }));
+    // The button shows before the design's name arrives, disabled until then: a click before it would do nothing.
+    const generate = await screen.findByRole('button', { name: 'Generate Content' });
+    await waitFor(() => expect(generate).toBeEnabled());
+    fireEvent.click(generate);
     expect(await screen.findByText('AI Credits Used Up')).toBeInTheDocument();
     expect(screen.getByText('This workspace has used its 200 AI credits for November.')).toBeInTheDocument();
 
@@ -368,7 +371,9 @@ describe('CreateProductScreen (simple flow)', () => {
     });
     renderFlow({ step: 'details', designId: DESIGN_ID });
     fireEvent.change(await screen.findByRole('combobox', { name: 'Platform' }), { target: { value: 'etsy' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Generate Content' }));
+    const generate = screen.getByRole('button', { name: 'Generate Content' });
+    await waitFor(() => expect(generate).toBeEnabled());
+    fireEvent.click(generate);
     const title = await screen.findByLabelText('Title');
     fireEvent.change(title, { target: { value: 'x'.repeat(141) } });
     fireEvent.change(screen.getByLabelText('Tags (comma separated)'), {
