@@ -16,27 +16,25 @@ export class LocalDiskStorage implements Storage {
   }
 
   async put(key: string, body: Readable | Buffer, _contentType: string): Promise<{ bytes: number }> {
-    const target = this.pathOf(key);
-    await fsp.mkdir(path.dirname(target), { recursive: true });
-    const temp = `${target}.${randomBytes(6).toString('hex')}.tmp`;
-    try {
-      await pipeline(Buffer.isBuffer(body) ? Readable.from([body]) : body, fs.createWriteStream(temp, { flags: 'wx' }));
-      await fsp.rename(temp, target);
-    } catch (error) {
-      await fsp.rm(temp, { force: true });
-      throw error;
-    }
-    const { size } = await fsp.stat(target);
-    return { bytes: size };
+    return this.writeInPlace(key, (temp) =>
+      pipeline(Buffer.isBuffer(body) ? Readable.from([body]) : body, fs.createWriteStream(temp, { flags: 'wx' })),
+    );
   }
 
   async putFile(key: string, filePath: string, _contentType: string): Promise<{ bytes: number }> {
+    // A second name for the same bytes: nothing is copied. Another file system (or one without hard links): a copy.
+    return this.writeInPlace(key, (temp) =>
+      fsp.link(filePath, temp).catch(() => fsp.copyFile(filePath, temp, fs.constants.COPYFILE_EXCL)),
+    );
+  }
+
+  /** `write` fills a temporary name beside the key's file, which is then renamed into place (or removed). */
+  private async writeInPlace(key: string, write: (temp: string) => Promise<unknown>): Promise<{ bytes: number }> {
     const target = this.pathOf(key);
     await fsp.mkdir(path.dirname(target), { recursive: true });
     const temp = `${target}.${randomBytes(6).toString('hex')}.tmp`;
     try {
-      // A second name for the same bytes: nothing is copied. Another file system (or one without hard links): a copy.
-      await fsp.link(filePath, temp).catch(() => fsp.copyFile(filePath, temp, fs.constants.COPYFILE_EXCL));
+      await write(temp);
       await fsp.rename(temp, target);
     } catch (error) {
       await fsp.rm(temp, { force: true });
