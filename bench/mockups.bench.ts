@@ -7,7 +7,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { MACHINE_CACHE_ROOT } from '../apps/server/src/lib/machine-cache';
 import { DecodePool } from '../apps/server/src/modules/designs/decode-pool';
 import { writeWorkingCopy } from '../apps/server/src/modules/designs/design-decode';
 import {
@@ -15,6 +14,7 @@ import {
   composeFull,
   composeMockup,
   composePreview,
+  decodeDesignPixels,
   drawTemplate,
   findTemplate,
   mockupPlacement,
@@ -22,7 +22,7 @@ import {
   shippedTemplateFile,
   TemplateStore,
 } from '../apps/server/src/modules/mockups/mockup-render';
-import { TEMPLATE_DRAWING_VERSION, TEMPLATE_SETS } from '../apps/server/src/modules/mockups/mockup-templates';
+import { TEMPLATE_SETS } from '../apps/server/src/modules/mockups/mockup-templates';
 import { drawPrintFile } from '../apps/server/src/modules/mockups/mockups.service';
 import { scratch } from '../apps/server/src/modules/mockups/scratch-buffers';
 import { createTestApp } from '../apps/server/test/helpers';
@@ -88,6 +88,8 @@ try {
   const base = await store.raw('tshirt', template, 'white');
   // Where a render's time goes, each step alone (median of RUNS).
   const layer = await prepareDesignLayer(workingPath, placement);
+  // The working copy decoded, as a decode-pool child keeps it after a design's first render (pixel-cache.ts).
+  const kept = await decodeDesignPixels(workingPath);
   // Each step's median wall time, and its CPU time per run (all threads), which other load inflates less.
   const cpuOf: Record<string, number> = {};
   const step = async (name: string, fn: () => Promise<unknown>) => {
@@ -104,6 +106,7 @@ try {
     layerFromPrint: await step('layerFromPrint', () => prepareDesignLayer(designPath, placement)),
     decodeWorking: await step('decodeWorking', () => sharp(workingPath).ensureAlpha().raw().toBuffer()),
     layerFromWorking: await step('layerFromWorking', () => prepareDesignLayer(workingPath, placement)),
+    layerFromKept: await step('layerFromKept', () => prepareDesignLayer(kept, placement)),
     // As the render does it: into a pooled buffer (a fresh 15 MB one would add a garbage collection to this step).
     composite: await step('composite', async () => {
       if (!layer) return;
@@ -120,20 +123,27 @@ try {
   console.log(
     `  design layer (decode, resize, rotate, fade) ${both('layerFromPrint')} from the print PNG, ${both('layerFromWorking')} from the working copy`,
   );
+  console.log(
+    `  design layer (resize, rotate, fade) from the decoded working copy the pool keeps: ${both('layerFromKept')}`,
+  );
   console.log(`  composite on the 2000x2500 template   ${both('composite')}`);
   console.log(
     `  PNG encode (level ${PNG_LEVEL}, no filters)       ${ms(Math.max(0, split.compositePng - split.composite))} (CPU ${ms(Math.max(0, (cpuOf.compositePng ?? 0) - (cpuOf.composite ?? 0)))})`,
   );
   console.log(`  512 px preview (composite + PNG)      ${both('preview')} (in parallel with the full PNG)\n`);
 
-  // Ours: the app's render: the layer from the working copy, then composite, PNG and preview; template pixels cached.
-  const renderFrom = (input: string) => async () => composeMockup(base, await prepareDesignLayer(input, placement));
-  await renderFrom(workingPath)();
+  // Ours: the app's render: the layer from the design's decoded working copy (kept by the pool child after the
+  // design's first render), then composite, PNG and preview; template pixels cached. A design's first render decodes
+  // its working copy file ("first render" below).
+  const renderFrom = (input: string | typeof kept) => async () =>
+    composeMockup(base, await prepareDesignLayer(input, placement));
+  await renderFrom(kept)();
   const cpu0 = process.cpuUsage();
-  const ours = await times(RUNS, renderFrom(workingPath));
+  const ours = await times(RUNS, renderFrom(kept));
   const cpu = process.cpuUsage(cpu0);
   // CPU time is what other load on the machine does not inflate (all of sharp's threads count).
   const oursCpuMs = (cpu.user + cpu.system) / 1000 / RUNS;
+  const oursFirst = await times(RUNS, renderFrom(workingPath));
   const oursFromPrint = await times(Math.ceil(RUNS / 2), renderFrom(designPath));
   const peakAfterSingle = process.resourceUsage().maxRSS / 1024;
 
@@ -189,12 +199,17 @@ try {
   const ratio = median(imWorking.wall) / median(ours);
 
   console.log(`One 2000x2500 mockup with its 512 px preview (${RUNS} renders; ImageMagick ${IM_RUNS}) [${load()}]:`);
-  console.log(`  ours from the working copy   median ${ms(median(ours))}  p95 ${ms(p95(ours))}`);
+  console.log(
+    `  ours, design kept decoded   median ${ms(median(ours))}  p95 ${ms(p95(ours))} (every render after a design's first)`,
+  );
+  console.log(
+    `  ours, a design's first      median ${ms(median(oursFirst))}  p95 ${ms(p95(oursFirst))} (its working copy decoded)`,
+  );
   console.log(`  ours from the print PNG      median ${ms(median(oursFromPrint))}  p95 ${ms(p95(oursFromPrint))}`);
   console.log(`  ImageMagick, working copy    median ${ms(median(imWorking.wall))}  p95 ${ms(p95(imWorking.wall))}`);
   console.log(`  ImageMagick, print PNG       median ${ms(median(imPrint.wall))}  p95 ${ms(p95(imPrint.wall))}`);
   console.log(
-    `  ratio ImageMagick / ours on the same input: ${ratio.toFixed(1)}x (working copy), ${(median(imPrint.wall) / median(oursFromPrint)).toFixed(1)}x (print PNG)`,
+    `  ratio ImageMagick / ours on the same input: ${ratio.toFixed(1)}x (working copy, kept decoded), ${(median(imWorking.wall) / median(oursFirst)).toFixed(1)}x (a design's first), ${(median(imPrint.wall) / median(oursFromPrint)).toFixed(1)}x (print PNG)`,
   );
   if (imWorking.cpu) {
     console.log(
@@ -202,15 +217,12 @@ try {
     );
   }
   console.log(
-    `  goal 1: median under 100 ms -> ${ms(median(ours))}: ${verdict(median(ours) < 100)}; 8x faster than ImageMagick -> ${ratio.toFixed(1)}x: ${verdict(ratio >= 8)}  [${load()}]\n`,
+    `  goal 1: median under 100 ms -> ${ms(median(ours))}: ${verdict(median(ours) < 100)}; 8x faster than ImageMagick -> ${ratio.toFixed(1)}x: ${verdict(ratio >= 8)}` +
+      ` (a design's first render: ${ms(median(oursFirst))}, ${(median(imWorking.wall) / median(oursFirst)).toFixed(1)}x)  [${load()}]\n`,
   );
 
   // Through the API on a new data folder: the design uploaded (so the pool makes its working copy), one render,
-  // then 10-colour batches. Templates come from the machine cache (filled by `npm run build` or a server's warm-up).
-  const cacheDir = path.join(MACHINE_CACHE_ROOT, 'mockup-templates', `v${TEMPLATE_DRAWING_VERSION}`, 'tshirt');
-  const cachedBefore = fs.existsSync(cacheDir)
-    ? fs.readdirSync(cacheDir).filter((f) => f.startsWith('tshirt-front-') && !f.includes('preview')).length
-    : 0;
+  // then 10-colour batches. Renders decode each colour's shipped template the first time it is asked for.
   const app = await createTestApp();
   try {
     const client = app.client();
@@ -220,9 +232,17 @@ try {
     const uploaded = await client.request({ method: 'POST', url: '/api/designs/upload', ...upload });
     if (uploaded.statusCode !== 201) throw new Error(`upload answered ${uploaded.statusCode} ${uploaded.body}`);
     const designId = uploaded.json().id as string;
-    const one = { designId, productType: 'tshirt', templateId: 'tshirt-front', color: 'white', adjustments: ADJ };
+    // Each a new placement (the turn changes), as a seller trying adjustments asks: no prepared layer to reuse.
+    let turn = ADJ.rotation;
     const singles = await times(5, async () => {
-      const res = await client.post('/api/mockups', one);
+      turn += 1;
+      const res = await client.post('/api/mockups', {
+        designId,
+        productType: 'tshirt',
+        templateId: 'tshirt-front',
+        color: 'white',
+        adjustments: { ...ADJ, rotation: turn },
+      });
       if (res.statusCode !== 201) throw new Error(`render answered ${res.statusCode}`);
     });
     const body = { designId, productType: 'tshirt', templateIds: ['tshirt-front'], adjustments: ADJ };
@@ -234,9 +254,11 @@ try {
     const firstBatch = await timeIt(batch);
     const batches = await times(3, batch);
     console.log(`Through the API (app.inject, new data folder, design uploaded so it has a working copy) [${load()}]:`);
-    console.log(`  one render POST /api/mockups: median ${ms(median(singles))} of 5`);
     console.log(
-      `  10-colour batch POST /api/mockups/batch: first ${ms(firstBatch)} (templates in the machine cache before: ${cachedBefore} of 10), then median ${ms(median(batches))} of 3`,
+      `  one render POST /api/mockups, each a new placement (layer in the decode pool, stored, row written): median ${ms(median(singles))} of 5`,
+    );
+    console.log(
+      `  10-colour batch POST /api/mockups/batch: first ${ms(firstBatch)} (each colour's shipped template decoded the first time), then median ${ms(median(batches))} of 3`,
     );
     console.log(
       `  goal 1: 10 colours under 1 s warm -> ${ms(median(batches))}: ${verdict(median(batches) < 1000)}; the first batch of a new data folder as fast as the next (within 1.5x) -> ${(firstBatch / median(batches)).toFixed(2)}x: ${verdict(firstBatch < 1.5 * median(batches))}  [${load()}]\n`,

@@ -13,7 +13,6 @@ import type { AppDeps } from '../../deps';
 import { notFound } from '../../lib/errors';
 import { machineCacheDir } from '../../lib/machine-cache';
 import { parseInput } from '../../lib/validate';
-import { LayerCache } from './layer-cache';
 import { findTemplate, TemplateStore } from './mockup-render';
 import { TEMPLATE_SETS } from './mockup-templates';
 import {
@@ -25,6 +24,7 @@ import {
   listTemplates,
   startMockupBatch,
 } from './mockups.service';
+import { PixelCache } from './pixel-cache';
 
 const ZId = z.object({ id: z.uuid() });
 const ZJobId = z.object({ jobId: z.uuid() });
@@ -40,7 +40,7 @@ export async function mockupsRoutes(app: FastifyInstance, { deps }: { deps: AppD
   const templates = new TemplateStore(
     machineCacheDir('mockup-templates', path.join(deps.config.dataDir, 'mockup-templates')),
   );
-  const serviceDeps = { ...deps, templates, layers: new LayerCache() };
+  const serviceDeps = { ...deps, templates, layers: new PixelCache() };
 
   if (deps.config.mockupTemplateWarmup) {
     // Only a listening server warms up (not app.inject in tests), in the background, after it answers requests.

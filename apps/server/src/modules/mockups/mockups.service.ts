@@ -23,7 +23,6 @@ import type { AppDeps } from '../../deps';
 import { badRequest, notFound } from '../../lib/errors';
 import { getCatalogProductDetail } from '../catalog/catalog.service';
 import { tempFilePath, withStoredDesignFile } from '../designs/designs.service';
-import type { LayerCache } from './layer-cache';
 import {
   clipLayer,
   composeMockup,
@@ -33,10 +32,11 @@ import {
   type TemplateStore,
 } from './mockup-render';
 import { TEMPLATE_HEIGHT, TEMPLATE_SETS, TEMPLATE_WIDTH } from './mockup-templates';
+import type { PixelCache } from './pixel-cache';
 
 type Deps = Pick<AppDeps, 'db' | 'storage' | 'now' | 'config' | 'decodePool'> & {
   templates: TemplateStore;
-  layers?: LayerCache;
+  layers?: PixelCache;
 };
 
 export function templateImagePath(productType: string, templateId: string, colorId: string, preview = false) {
@@ -82,13 +82,13 @@ async function loadDesign(deps: Deps, workspaceId: string, designId: string): Pr
  * The design placed for a mockup: decoded, resized, rotated and faded in the decode pool (never on this event loop,
  * bounded in time and memory like an upload), then clipped here. It starts from the design's working copy (at most
  * 2000 px a side, made by the pool at upload), which is all a 2000x2500 mockup shows; a design stored before
- * working copies existed starts from its print PNG.
+ * working copies existed starts from its print PNG. The child that decodes it keeps the pixels for the next placement.
  */
 async function designLayer(deps: Deps, row: DesignRow, placement: Placement): Promise<DesignLayer | null> {
   const key = row.workingKey ?? row.printKey;
   const make = async () => {
     const raw = await withStoredDesignFile(deps, key, (inputPath) =>
-      deps.decodePool.run({ kind: 'layer', name: row.name, inputPath, placement }, { label: row.name }),
+      deps.decodePool.run({ kind: 'layer', name: row.name, inputPath, placement, storedKey: key }, { label: row.name }),
     );
     const data = Buffer.from(raw.data.buffer, raw.data.byteOffset, raw.data.byteLength);
     return clipLayer({ ...raw, data }, placement);

@@ -1,0 +1,46 @@
+import type { DesignLayer } from './mockup-render';
+
+/**
+ * Decoded pixels by key, most recent first, up to `maxBytes` of pixels; a value is never changed once made (readers
+ * only read it), so callers share it, and a failed one is forgotten at once. The server keeps prepared design layers
+ * in one (decoded, resized, rotated and clipped, by design file and placement: rendering the same design and
+ * placement again, another colour asked for alone, a batch generated again, skips the decode pool); each decode-pool
+ * child keeps decoded designs in another (by stored file: a new placement of the same design skips the decode).
+ */
+export class PixelCache<T extends { data: { length: number } } | null = DesignLayer | null> {
+  private readonly entries = new Map<string, { job: Promise<T>; bytes: number }>();
+  private bytes = 0;
+
+  constructor(private readonly maxBytes = 32 * 1024 * 1024) {}
+
+  get(key: string, make: () => Promise<T>): Promise<T> {
+    const hit = this.entries.get(key);
+    if (hit) {
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+      return hit.job;
+    }
+    const entry = { job: make(), bytes: 0 };
+    this.entries.set(key, entry);
+    entry.job.then(
+      (value) => {
+        if (this.entries.get(key) !== entry) return;
+        entry.bytes = value?.data.length ?? 0;
+        this.bytes += entry.bytes;
+        for (const [oldKey, old] of this.entries) {
+          if (this.bytes <= this.maxBytes) break;
+          this.entries.delete(oldKey);
+          this.bytes -= old.bytes;
+        }
+      },
+      () => {
+        if (this.entries.get(key) === entry) this.entries.delete(key);
+      },
+    );
+    return entry.job;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
