@@ -1,9 +1,11 @@
+import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
-import { mockupBatches } from '../src/db/schema';
+import { designs, mockupBatches } from '../src/db/schema';
 import { insertDesign, solidPng } from './fixtures/designs';
 import { createTestApp, type TestApp, type TestClient } from './helpers';
+import { multipart } from './support/design-fixtures';
 
 const RED = { r: 230, g: 20, b: 30 };
 const ADJ = { scale: 100, rotation: 0, x: 0, y: 0, opacity: 100 };
@@ -284,5 +286,32 @@ describe('mockups API', () => {
     expect(corner).toMatchObject({ r: RED.r, g: RED.g, b: RED.b });
     expect(Math.abs(corner.a - 128)).toBeLessThanOrEqual(1);
     expect((await pixel(off.rawPayload, 5, 5)).a).toBe(0);
+  }, 30_000);
+
+  it('places an uploaded design from its working copy, and a new placement reuses the decoded pixels', async () => {
+    const upload = multipart([
+      { field: 'file', filename: 'red.png', content: await solidPng(600, 600, RED), contentType: 'image/png' },
+    ]);
+    const uploaded = await client.request({ method: 'POST', url: '/api/designs/upload', ...upload });
+    expect(uploaded.statusCode).toBe(201);
+    const id = uploaded.json().id as string;
+    const render = (adjustments: typeof ADJ) =>
+      client.post('/api/mockups', { designId: id, productType: 'tshirt', templateId: 'tshirt-front', adjustments });
+    const first = await render(ADJ);
+    expect(first.statusCode).toBe(201);
+    // The design area's centre (t-shirt area 100..300 x 120..360 of 400x500, at 5x) is the design's red.
+    const file = (await client.get(first.json().url)).rawPayload;
+    expect(await pixel(file, 1000, 1200)).toMatchObject(RED);
+
+    // The working copy is read once: with it gone, a new placement still renders from the pixels kept decoded.
+    const [row] = await t.deps.db.select().from(designs).where(eq(designs.id, id));
+    if (!row?.workingKey) throw new Error('the upload made no working copy');
+    await t.deps.storage.delete(row.workingKey);
+    const second = await render({ ...ADJ, scale: 50, rotation: 30 });
+    expect(second.statusCode).toBe(201);
+    const moved = (await client.get(second.json().url)).rawPayload;
+    expect(await pixel(moved, 1000, 1200)).toMatchObject(RED);
+    // Half the size: the area's corner shows the template again.
+    expect(await pixel(moved, 560, 660)).not.toMatchObject(RED);
   }, 30_000);
 });

@@ -6,11 +6,8 @@ import type { DecodedDesign, DesignDecodeJob } from './design-files';
  * design copied to one), never a buffer of it: the parent streams, the child decodes.
  */
 
-/**
- * A stored design placed for a mockup (resized, rotated, faded): the raw RGBA layer comes back. With `storedKey`
- * (the stored file's key, whose content never changes) the child keeps the decoded design for the next placement.
- */
-export type LayerJob = { kind: 'layer'; name: string; inputPath: string; placement: Placement; storedKey?: string };
+/** A stored design placed for a mockup (resized, rotated, faded): the raw RGBA layer comes back. */
+export type LayerJob = { kind: 'layer'; name: string; inputPath: string; placement: Placement };
 export type LayerResult = { data: Uint8Array; width: number; height: number; left: number; top: number };
 
 /** A stored design drawn as a print file: the PNG is written to `outPath`. */

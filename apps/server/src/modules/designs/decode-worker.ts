@@ -5,8 +5,7 @@
  */
 
 import sharp from 'sharp';
-import { type DesignPixels, decodeDesignPixels, renderDesignRaw } from '../mockups/mockup-render';
-import { PixelCache } from '../mockups/pixel-cache';
+import { renderDesignRaw } from '../mockups/mockup-render';
 import { renderPrintFile } from '../print-files/print-file-render';
 import type { DecodeJob } from './decode-jobs';
 import { DesignRefusal, decodeDesign } from './design-decode';
@@ -14,23 +13,11 @@ import { DesignRefusal, decodeDesign } from './design-decode';
 sharp.cache(false);
 sharp.concurrency(1);
 
-/**
- * The designs this child placed last, decoded (a 1667x2000 working copy is 13 MB): the seller's next placement of
- * the same design (a new scale, turn or offset) skips the decode, about 40 of a layer's 80 ms. Keyed by the stored
- * file's key, whose content never changes; counted in the child's memory, well inside its limit.
- */
-const decodedDesigns = new PixelCache<DesignPixels>(48 * 1024 * 1024);
-
 async function run(job: DecodeJob): Promise<unknown> {
   if (job.kind === 'design') return decodeDesign(job);
   if (job.kind === 'layer') {
     // Unfaded: the mockup's blend applies the opacity (clipLayer gives the layer the placement's).
-    const { inputPath, storedKey } = job;
-    // Always from decoded pixels, kept or not, so a placement comes out the same either way.
-    const design = await (storedKey
-      ? decodedDesigns.get(storedKey, () => decodeDesignPixels(inputPath))
-      : decodeDesignPixels(inputPath));
-    const layer = await renderDesignRaw(design, job.placement, { fade: false });
+    const layer = await renderDesignRaw(job.inputPath, job.placement, { fade: false });
     return { ...layer, data: new Uint8Array(layer.data.buffer, layer.data.byteOffset, layer.data.byteLength) };
   }
   return renderPrintFile(job.productType, job.inputPath, job.designSize, job.adjustments, job.outPath, job.size);

@@ -168,13 +168,14 @@ export class TemplateStore {
     const shipped = shippedTemplate(productType, template.id, colorId);
     const source = shipped ? Promise.resolve(shipped) : this.fullPng(productType, template, colorId);
     const job = source.then(async (input) => {
-      // A near-grey render may be stored as a greyscale PNG: always decode to 3-channel sRGB. Decoded once; the
-      // small copy for previews is scaled from those pixels.
-      const full = await sharp(input).removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
-      const small = await sharp(full.data, { raw: full.info })
-        .resize(MOCKUP_PREVIEW_WIDTH)
-        .raw()
-        .toBuffer({ resolveWithObject: true });
+      // A near-grey render may be stored as a greyscale PNG: always decode to 3-channel sRGB. The small copy for
+      // previews is decoded beside it, from the file (a JPEG shrinks as it decodes), not scaled from the full pixels.
+      const decode = (image: Sharp) =>
+        image.removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
+      const [full, small] = await Promise.all([
+        decode(sharp(input)),
+        decode(sharp(input).resize(MOCKUP_PREVIEW_WIDTH)),
+      ]);
       if (full.info.channels !== 3 || small.info.channels !== 3) throw new Error('template did not decode to RGB');
       return {
         data: full.data,

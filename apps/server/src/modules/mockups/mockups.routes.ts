@@ -13,7 +13,7 @@ import type { AppDeps } from '../../deps';
 import { notFound } from '../../lib/errors';
 import { machineCacheDir } from '../../lib/machine-cache';
 import { parseInput } from '../../lib/validate';
-import { findTemplate, TemplateStore } from './mockup-render';
+import { type DesignPixels, findTemplate, TemplateStore } from './mockup-render';
 import { TEMPLATE_SETS } from './mockup-templates';
 import {
   createMockup,
@@ -40,7 +40,12 @@ export async function mockupsRoutes(app: FastifyInstance, { deps }: { deps: AppD
   const templates = new TemplateStore(
     machineCacheDir('mockup-templates', path.join(deps.config.dataDir, 'mockup-templates')),
   );
-  const serviceDeps = { ...deps, templates, layers: new PixelCache() };
+  const serviceDeps = {
+    ...deps,
+    templates,
+    layers: new PixelCache(),
+    designPixels: new PixelCache<DesignPixels>(48 * 1024 * 1024),
+  };
 
   if (deps.config.mockupTemplateWarmup) {
     // Only a listening server warms up (not app.inject in tests), in the background, after it answers requests.

@@ -3,15 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DecodePool } from '../designs/decode-pool';
 import { decodeDesignPixels, mockupPlacement, renderDesignRaw } from './mockup-render';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'podforge-layer-'));
-const pool = new DecodePool({ concurrency: 1, timeLimitMs: 60_000, memoryLimitMb: 768 });
-afterAll(async () => {
-  await pool.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 /** A 600x400 design with a gradient and a transparent corner (RGBA), or the same in grey without alpha. */
 async function designFile(name: string, grey = false): Promise<string> {
@@ -36,7 +31,7 @@ async function designFile(name: string, grey = false): Promise<string> {
 const placed = (rotation: number) =>
   mockupPlacement('tshirt', { width: 600, height: 400 }, { scale: 80, rotation, x: 5, y: -10, opacity: 70 });
 
-describe('a layer job in the decode pool', () => {
+describe('a design placed from its decoded pixels', () => {
   it('places a design from its decoded pixels exactly as from its file', async () => {
     const file = await designFile('colour.png');
     const fromFile = await renderDesignRaw(file, placed(15), { fade: false });
@@ -52,37 +47,4 @@ describe('a layer job in the decode pool', () => {
     const [r, g, b, a] = at(300, 200);
     expect([g, b, a]).toEqual([r, r, 255]);
   });
-
-  it('keeps the decoded design in the child: a new placement of the same stored file does not read it again', async () => {
-    const file = await designFile('kept.png');
-    const job = (rotation: number) =>
-      pool.run(
-        {
-          kind: 'layer',
-          name: 'kept.png',
-          inputPath: file,
-          placement: placed(rotation),
-          storedKey: 'ws/designs/d1/working.png',
-        },
-        { label: 'kept.png' },
-      );
-    const first = await job(15);
-    fs.rmSync(file);
-    const second = await job(30);
-    const expected = await renderDesignRaw(await decodeDesignPixels(await designFile('again.png')), placed(30), {
-      fade: false,
-    });
-    expect(first.width).toBeGreaterThan(0);
-    expect({ width: second.width, height: second.height, left: second.left, top: second.top }).toEqual({
-      width: expected.width,
-      height: expected.height,
-      left: expected.left,
-      top: expected.top,
-    });
-    expect(Buffer.compare(Buffer.from(second.data), expected.data)).toBe(0);
-    // Without a stored key the child reads the file, which is gone.
-    await expect(
-      pool.run({ kind: 'layer', name: 'kept.png', inputPath: file, placement: placed(45) }, { label: 'kept.png' }),
-    ).rejects.toThrow();
-  }, 60_000);
 });
