@@ -168,10 +168,11 @@ export class TemplateStore {
     const shipped = shippedTemplate(productType, template.id, colorId);
     const source = shipped ? Promise.resolve(shipped) : this.fullPng(productType, template, colorId);
     const job = source.then(async (input) => {
-      // A near-grey render may be stored as a greyscale PNG: always decode to 3-channel sRGB. The small copy for
-      // previews is decoded beside it, from the file (a JPEG shrinks as it decodes), not scaled from the full pixels.
+      // A near-grey render may be stored as a greyscale PNG: always decode it to 3-channel sRGB (the shipped JPEGs
+      // are 3-channel sRGB already: a conversion pass there cost half as much again). The small copy for previews is
+      // decoded beside it, from the file (a JPEG shrinks as it decodes), not scaled from the full pixels.
       const decode = (image: Sharp) =>
-        image.removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
+        (shipped ? image : image.removeAlpha().toColourspace('srgb')).raw().toBuffer({ resolveWithObject: true });
       const [full, small] = await Promise.all([
         decode(sharp(input)),
         decode(sharp(input).resize(MOCKUP_PREVIEW_WIDTH)),
