@@ -45,8 +45,8 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
   app.addHook('onResponse', async () => deps.afterStart.onResponse());
   app.addHook('onClose', async () => deps.afterStart.cancel());
   deps.jobs.log = app.log;
-  // Running jobs finish (or are handed back to the queue) before the database closes.
-  app.addHook('onClose', () => deps.jobs.stop());
+  // Running jobs finish (or, after JOB_STOP_GRACE_SECONDS, are handed back to the queue) before the database closes.
+  app.addHook('onClose', () => deps.jobs.stop(config.jobStopGraceSeconds * 1000));
   app.addHook('onClose', () => deps.decodePool.close());
   await app.register(workspacePlugin, {
     db: deps.db,

@@ -67,6 +67,8 @@ const ZEnv = z.object({
     .transform((v) => v === 'true'),
   /** How long a store push request waits for its job before answering 'running' (the browser then polls). */
   STORE_PUSH_WAIT_SECONDS: z.coerce.number().min(0).max(120).default(25),
+  /** How long a stopping server lets its running jobs finish before handing them back to the queue. */
+  JOB_STOP_GRACE_SECONDS: z.coerce.number().min(0).max(600).default(10),
   JOBS_WORKER: z
     .enum(['true', 'false'])
     .default('true')
@@ -111,6 +113,7 @@ export type Config = {
   /** Run due jobs (scheduled uploads) on this instance once it listens. */
   jobsWorker: boolean;
   storePushWaitSeconds: number;
+  jobStopGraceSeconds: number;
   /**
    * Decoding of uploaded files (modules/designs/decode-pool.ts): child processes at once on this instance (default
    * the core count), and each file's wall-clock and memory limits.
@@ -192,6 +195,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mockupTemplateWarmup: e.MOCKUP_TEMPLATE_WARMUP,
     jobsWorker: e.JOBS_WORKER,
     storePushWaitSeconds: e.STORE_PUSH_WAIT_SECONDS,
+    jobStopGraceSeconds: e.JOB_STOP_GRACE_SECONDS,
     decode: {
       concurrency: e.DECODE_CONCURRENCY ?? os.availableParallelism(),
       timeLimitMs: e.DECODE_TIME_LIMIT_SECONDS * 1000,

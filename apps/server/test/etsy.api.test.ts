@@ -493,7 +493,14 @@ describe('Etsy pushes are jobs (the same store-push job as Shopify)', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'podforge-etsy-restart-'));
     const database = await openTestDatabase();
     const boot = async () => {
-      const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', WEB_DIST_DIR: '', APP_URL: APP });
+      // The first server's push never finishes: its stop hands it back after 1 s rather than the default 10.
+      const config = loadConfig({
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'silent',
+        WEB_DIST_DIR: '',
+        APP_URL: APP,
+        JOB_STOP_GRACE_SECONDS: '1',
+      });
       config.webDistDir = null;
       const built = await buildApp({ config, database, logger: false });
       await built.app.ready();
