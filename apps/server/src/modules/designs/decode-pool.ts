@@ -80,6 +80,10 @@ export class DecodePool extends EventEmitter {
   private closed = false;
   /** One started child kept idle to take a killed child's place. */
   private spare: { child: ChildProcess; ready: Promise<void> } | null = null;
+  /** Children that have loaded the SVG sanitiser (or are loading it), see prepareSvg. */
+  private readonly svgReady = new WeakMap<ChildProcess, Promise<void>>();
+  /** A listening server's children load the SVG sanitiser as soon as they start (warmUp). */
+  private preloadSvg = false;
   /** Children killed at a limit or on abandon, and replaced (tests and the hostile run read it). */
   readonly stats = { jobs: 0, refusedAtLimit: 0, killed: 0, spawned: 0 };
 
@@ -126,9 +130,11 @@ export class DecodePool extends EventEmitter {
 
   /**
    * Starts the first decoder and the spare ahead of any upload (a listening server calls it), so the first files
-   * do not wait for a child to start; the other slots start theirs when first needed, taking the spare.
+   * do not wait for a child to start; the other slots start theirs when first needed, taking the spare. From then
+   * on every child loads the SVG sanitiser as soon as it starts, so no SVG waits for it either.
    */
   warmUp(): void {
+    this.preloadSvg = true;
     const first = this.slots[0];
     if (!this.closed && first && !first.child) this.spawn(first);
   }
@@ -232,6 +238,7 @@ export class DecodePool extends EventEmitter {
       child.once('exit', onExit);
     });
     ready.catch(() => {});
+    if (this.preloadSvg) ready.then(() => this.prepareSvg(child)).catch(() => {});
     child.once('exit', () => {
       if (this.spare?.child === child) this.spare = null;
       for (const slot of this.slots) {
@@ -242,6 +249,37 @@ export class DecodePool extends EventEmitter {
       }
     });
     return { child, ready };
+  }
+
+  /**
+   * Has a started child load the SVG sanitiser (jsdom: about a second of CPU), once; resolves when it has. Loaded
+   * before an SVG's clock starts, so it never counts against that file's time limit; a child that never gets an SVG
+   * (tests, a server that has not called warmUp) never loads it.
+   */
+  private prepareSvg(child: ChildProcess): Promise<void> {
+    let ready = this.svgReady.get(child);
+    if (!ready) {
+      ready = new Promise<void>((resolve, reject) => {
+        const onMessage = (message: unknown) => {
+          const { prepared, error } = (message ?? {}) as { prepared?: string; error?: string };
+          if (!prepared) return;
+          child.off('message', onMessage);
+          child.off('exit', onExit);
+          if (prepared === 'svg') resolve();
+          else reject(new Error(`the SVG sanitiser did not load (${error})`));
+        };
+        const onExit = (code: number | null, signal: string | null) => {
+          child.off('message', onMessage);
+          reject(new Error(`the decoder stopped (${signal ?? `exit ${code}`})`));
+        };
+        child.on('message', onMessage);
+        child.once('exit', onExit);
+        child.send({ prepare: 'svg' });
+      });
+      ready.catch(() => {});
+      this.svgReady.set(child, ready);
+    }
+    return ready;
   }
 
   /**
@@ -277,6 +315,7 @@ export class DecodePool extends EventEmitter {
     const child = slot.child as ChildProcess;
     try {
       await slot.ready;
+      if (task.job?.kind === 'design' && task.job.type === 'svg') await this.prepareSvg(child);
     } catch (error) {
       // Abandoned while its child started: the slot has moved on (and may have a new child), leave it be.
       if (slot.task !== task) return;

@@ -24,6 +24,15 @@ async function run(job: DecodeJob): Promise<unknown> {
 }
 
 process.on('message', (raw: unknown) => {
+  if ((raw as { prepare?: string }).prepare === 'svg') {
+    // The SVG sanitiser's jsdom takes a second or more to load: the pool asks for it before this child's first
+    // SVG (or as soon as a listening server's child starts), outside any file's time limit.
+    import('./svg-sanitize').then(
+      () => process.send?.({ prepared: 'svg' }),
+      (error: unknown) => process.send?.({ prepared: 'failed', error: String(error) }),
+    );
+    return;
+  }
   const { id, job, threads } = raw as { id: number; job: DecodeJob; threads?: number };
   // One job at a time in this process: the pool says how many libvips threads it may use now.
   sharp.concurrency(Math.max(1, threads ?? 1));
@@ -37,7 +46,5 @@ process.on('message', (raw: unknown) => {
 });
 // The parent went away: nothing left to answer.
 process.on('disconnect', () => process.exit(0));
-// jsdom (for the SVG sanitiser) is loaded before the child says it is ready: on a busy machine it takes seconds,
-// which must not count against the first SVG's time limit (a spare child is started ahead, so nobody waits for it).
-await import('./svg-sanitize');
+// jsdom (for the SVG sanitiser) is not loaded here: the pool asks for it apart (see prepareSvg in decode-pool.ts).
 process.send?.({ ready: true });

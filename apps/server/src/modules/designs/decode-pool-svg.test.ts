@@ -1,0 +1,42 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DecodePool } from './decode-pool';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'podforge-svg-pool-'));
+const pools: DecodePool[] = [];
+afterAll(async () => {
+  await Promise.all(pools.map((pool) => pool.close()));
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function svgJob(name: string) {
+  const inputPath = path.join(dir, `${name}.svg`);
+  fs.writeFileSync(
+    inputPath,
+    '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="300"><rect width="400" height="300" fill="#c00"/></svg>',
+  );
+  const outDir = path.join(dir, name);
+  fs.mkdirSync(outDir);
+  return { kind: 'design' as const, type: 'svg' as const, name: `${name}.svg`, inputPath, outDir };
+}
+
+describe('the decode pool and SVG files', () => {
+  it('a child loads the SVG sanitiser for its first SVG (outside that file’s time limit) and keeps it', async () => {
+    const pool = new DecodePool({ concurrency: 1, timeLimitMs: 30_000, memoryLimitMb: 768 });
+    pools.push(pool);
+    const decoded = await pool.run(svgJob('first'), { label: 'first.svg' });
+    expect(decoded).toMatchObject({ width: 400, height: 300 });
+    // The same child has it loaded now.
+    expect(await pool.run(svgJob('second'), { label: 'second.svg' })).toMatchObject({ width: 400, height: 300 });
+    expect(pool.stats.spawned).toBe(2); // the first child and the spare, no replacement
+  }, 60_000);
+
+  it('a listening server’s children load it as they start (warmUp)', async () => {
+    const pool = new DecodePool({ concurrency: 1, timeLimitMs: 30_000, memoryLimitMb: 768 });
+    pools.push(pool);
+    pool.warmUp();
+    expect(await pool.run(svgJob('warm'), { label: 'warm.svg' })).toMatchObject({ width: 400, height: 300 });
+  }, 60_000);
+});
