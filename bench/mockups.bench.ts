@@ -88,7 +88,7 @@ try {
   const base = await store.raw('tshirt', template, 'white');
   // Where a render's time goes, each step alone (median of RUNS).
   const layer = await prepareDesignLayer(workingPath, placement);
-  // The working copy decoded, as a decode-pool child keeps it after a design's first render (pixel-cache.ts).
+  // The working copy decoded, as the server keeps it after a design's first render (pixel-cache.ts).
   const kept = await decodeDesignPixels(workingPath);
   // Each step's median wall time, and its CPU time per run (all threads), which other load inflates less.
   const cpuOf: Record<string, number> = {};
@@ -124,7 +124,7 @@ try {
     `  design layer (decode, resize, rotate, fade) ${both('layerFromPrint')} from the print PNG, ${both('layerFromWorking')} from the working copy`,
   );
   console.log(
-    `  design layer (resize, rotate, fade) from the decoded working copy the pool keeps: ${both('layerFromKept')}`,
+    `  design layer (resize, rotate, fade) from the decoded working copy the server keeps: ${both('layerFromKept')}`,
   );
   console.log(`  composite on the 2000x2500 template   ${both('composite')}`);
   console.log(
@@ -132,7 +132,7 @@ try {
   );
   console.log(`  512 px preview (composite + PNG)      ${both('preview')} (in parallel with the full PNG)\n`);
 
-  // Ours: the app's render: the layer from the design's decoded working copy (kept by the pool child after the
+  // Ours: the app's render: the layer from the design's decoded working copy (kept by the server after the
   // design's first render), then composite, PNG and preview; template pixels cached. A design's first render decodes
   // its working copy file ("first render" below).
   const renderFrom = (input: string | typeof kept) => async () =>
@@ -255,7 +255,7 @@ try {
     const batches = await times(3, batch);
     console.log(`Through the API (app.inject, new data folder, design uploaded so it has a working copy) [${load()}]:`);
     console.log(
-      `  one render POST /api/mockups, each a new placement (layer in the decode pool, stored, row written): median ${ms(median(singles))} of 5`,
+      `  one render POST /api/mockups, each a new placement (layer placed from the kept pixels, PNGs stored, row written): median ${ms(median(singles))} of 5`,
     );
     console.log(
       `  10-colour batch POST /api/mockups/batch: first ${ms(firstBatch)} (each colour's shipped template decoded the first time), then median ${ms(median(batches))} of 3`,
