@@ -173,10 +173,10 @@ export class TemplateStore {
       // decoded beside it, from the file (a JPEG shrinks as it decodes), not scaled from the full pixels.
       const decode = (image: Sharp) =>
         (shipped ? image : image.removeAlpha().toColourspace('srgb')).raw().toBuffer({ resolveWithObject: true });
-      const [full, small] = await Promise.all([
-        decode(sharp(input)),
-        decode(sharp(input).resize(MOCKUP_PREVIEW_WIDTH)),
-      ]);
+      // One after the other: a batch already renders two colours at once, and side by side the two decodes' libvips
+      // threads cost half as much CPU again.
+      const full = await decode(sharp(input));
+      const small = await decode(sharp(input).resize(MOCKUP_PREVIEW_WIDTH));
       if (full.info.channels !== 3 || small.info.channels !== 3) throw new Error('template did not decode to RGB');
       return {
         data: full.data,
