@@ -85,7 +85,12 @@ export function createDeps(options: BuildAppOptions): AppDeps {
     urlSigner,
     jobs: new JobQueue(database),
     decodePool: new DecodePool(config.decode),
-    printfulSandbox: new PrintfulSandbox({ db: database.db, now, shipSeconds: config.printfulSandboxShipSeconds }),
+    printfulSandbox: new PrintfulSandbox({
+      db: database.db,
+      cipher,
+      now,
+      shipSeconds: config.printfulSandboxShipSeconds,
+    }),
     afterStart: new AfterStart(),
   };
   // The orders module's topics (orders/paid, orders/cancelled, the redact topics); shopify's register in its routes.

@@ -1,7 +1,13 @@
 import type { TOrder, TOrderPage, TOrderStatus, TPrintfulSandboxOrder, TProductDetail } from '@podforge/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { fulfillmentWebhooks, orders, webhookEvents } from '../src/db/schema';
+import {
+  fulfillmentWebhooks,
+  orders,
+  printfulSandboxOrders,
+  printfulSandboxWebhooks,
+  webhookEvents,
+} from '../src/db/schema';
 import { PrintfulClient } from '../src/integrations/printful/client';
 import { signPrintfulWebhook } from '../src/integrations/printful/fake-orders';
 import { startFakePrintful } from '../src/integrations/printful/fake-server';
@@ -168,6 +174,19 @@ describe('a paid order becomes one Printful order and a shipped parcel', () => {
     const [row] = await t.deps.db.select().from(orders).where(eq(orders.id, order.id));
     expect(row?.shippingAddressEnc).toMatch(/^v1\./);
     expect(row?.shippingAddressEnc).not.toContain('Dearborn');
+    // So it is in the built-in Printful sandbox (the recipient it was sent), and so is its webhook signing secret.
+    const [kept] = await t.deps.db
+      .select()
+      .from(printfulSandboxOrders)
+      .where(eq(printfulSandboxOrders.externalId, placed.remoteOrderId));
+    expect(kept?.body.recipient).toBeUndefined();
+    expect(kept?.body.recipient_enc).toMatch(/^v1\./);
+    expect(JSON.stringify(kept?.body)).not.toContain('Dearborn');
+    const [hook] = await t.deps.db
+      .select()
+      .from(printfulSandboxWebhooks)
+      .where(eq(printfulSandboxWebhooks.storeId, kept?.storeId ?? ''));
+    expect(hook?.secretKey).toMatch(/^v1\./);
 
     // The dashboard's figures come from the order; conversion stays unknown.
     const stats = (await s.client.get('/api/dashboard/stats')).json();

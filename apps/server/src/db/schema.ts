@@ -498,7 +498,7 @@ export const printfulSandboxOrders = pgTable(
     storeId: text('store_id').notNull(),
     externalId: text('external_id').notNull(),
     status: text('status').notNull(),
-    /** The whole order as the sandbox answers it (recipient, items, costs, shipments). */
+    /** The whole order as the sandbox answers it (items, costs, shipments), its recipient sealed as `recipient_enc`. */
     body: jsonb('body').$type<Record<string, unknown>>().notNull(),
     /** When the sandbox moves it on next (in production, shipped, delivered). */
     nextAt: timestamp('next_at', { withTimezone: true }),
@@ -510,7 +510,7 @@ export const printfulSandboxOrders = pgTable(
   ],
 );
 
-/** The sandbox's webhook configuration per store (POST /v2/webhooks): URL, events and the signing secret. */
+/** The sandbox's webhook configuration per store (POST /v2/webhooks): URL, events and the signing secret (sealed). */
 export const printfulSandboxWebhooks = pgTable('printful_sandbox_webhooks', {
   storeId: text('store_id').primaryKey(),
   url: text('url').notNull(),

@@ -7,6 +7,7 @@ import { printfulSandboxOrders, printfulSandboxWebhooks } from '../../db/schema'
 import { PrintfulClient } from '../../integrations/printful/client';
 import type { PfOrder, PrintfulOrderStore, StoredOrder } from '../../integrations/printful/fake-orders';
 import { type FakePrintful, startFakePrintful } from '../../integrations/printful/fake-server';
+import type { TokenCipher } from '../../lib/crypto';
 
 /**
  * The built-in Printful sandbox: with no Printful account connected, a workspace's orders go here. It is the fake
@@ -21,12 +22,31 @@ import { type FakePrintful, startFakePrintful } from '../../integrations/printfu
 
 const TOKEN_PREFIX = 'pfsandbox_';
 
-export function dbOrderStore(db: Db): PrintfulOrderStore {
+/**
+ * The sandbox keeps what the app keeps encrypted at rest encrypted too: an order's recipient (the buyer's name and
+ * address) is stored as `recipient_enc` inside the body, and a webhook's signing secret as ciphertext. Rows written
+ * before (clear) are still read.
+ */
+function sealOrder(cipher: TokenCipher, order: PfOrder): Record<string, unknown> {
+  const { recipient, ...rest } = order as PfOrder & { recipient?: unknown };
+  return recipient === undefined ? rest : { ...rest, recipient_enc: cipher.encrypt(JSON.stringify(recipient)) };
+}
+
+function openOrder(cipher: TokenCipher, body: Record<string, unknown>): PfOrder {
+  const { recipient_enc: sealed, ...rest } = body;
+  return (typeof sealed === 'string'
+    ? { ...rest, recipient: JSON.parse(cipher.decrypt(sealed)) }
+    : rest) as unknown as PfOrder;
+}
+
+const isSealed = (value: string) => /^v1\.[\w-]+\.[\w-]+\.[\w-]*$/.test(value);
+
+export function dbOrderStore(db: Db, cipher: TokenCipher): PrintfulOrderStore {
   const toStored = (r: typeof printfulSandboxOrders.$inferSelect): StoredOrder => ({
     id: r.id,
     storeId: r.storeId,
     externalId: r.externalId,
-    order: r.body as unknown as PfOrder,
+    order: openOrder(cipher, r.body),
     nextAt: r.nextAt,
   });
   return {
@@ -53,7 +73,7 @@ export function dbOrderStore(db: Db): PrintfulOrderStore {
         const order = build(row.id);
         await tx
           .update(printfulSandboxOrders)
-          .set({ body: order as unknown as Record<string, unknown>, status: order.status })
+          .set({ body: sealOrder(cipher, order), status: order.status })
           .where(eq(printfulSandboxOrders.id, row.id));
         return { id: row.id, storeId, externalId, order, nextAt: null };
       });
@@ -75,7 +95,7 @@ export function dbOrderStore(db: Db): PrintfulOrderStore {
     async save(o) {
       await db
         .update(printfulSandboxOrders)
-        .set({ body: o.order as unknown as Record<string, unknown>, status: o.order.status, nextAt: o.nextAt })
+        .set({ body: sealOrder(cipher, o.order), status: o.order.status, nextAt: o.nextAt })
         .where(eq(printfulSandboxOrders.id, o.id));
     },
     async remove(o) {
@@ -105,13 +125,16 @@ export function dbOrderStore(db: Db): PrintfulOrderStore {
     },
     async webhook(storeId) {
       const [row] = await db.select().from(printfulSandboxWebhooks).where(eq(printfulSandboxWebhooks.storeId, storeId));
-      return row ? { url: row.url, events: row.events, secretKey: row.secretKey, publicKey: row.publicKey } : null;
+      if (!row) return null;
+      const secretKey = isSealed(row.secretKey) ? cipher.decrypt(row.secretKey) : row.secretKey;
+      return { url: row.url, events: row.events, secretKey, publicKey: row.publicKey };
     },
     async setWebhook(storeId, config) {
+      const sealed = { ...config, secretKey: cipher.encrypt(config.secretKey) };
       await db
         .insert(printfulSandboxWebhooks)
-        .values({ storeId, ...config })
-        .onConflictDoUpdate({ target: printfulSandboxWebhooks.storeId, set: config });
+        .values({ storeId, ...sealed })
+        .onConflictDoUpdate({ target: printfulSandboxWebhooks.storeId, set: sealed });
     },
   };
 }
@@ -129,6 +152,8 @@ export class PrintfulSandbox {
   constructor(
     private readonly deps: {
       db: Db;
+      /** Seals the orders' recipients and the webhook secrets at rest. */
+      cipher: TokenCipher;
       now: () => Date;
       /** Seconds from confirmation to shipping; production starts at a sixth of it, delivery at twice it. */
       shipSeconds: number;
@@ -163,7 +188,7 @@ export class PrintfulSandbox {
         now: () => this.deps.now().getTime(),
         sandboxStore: (token) => this.storeOf(token),
         orders: {
-          store: dbOrderStore(this.deps.db),
+          store: dbOrderStore(this.deps.db, this.deps.cipher),
           delays: { production: Math.round(ms / 6), ship: ms, deliver: ms * 2 },
           schedule: (at) => this.onSchedule(at),
           fetchFile: async (url) => {
@@ -195,7 +220,7 @@ export class PrintfulSandbox {
 
   /** What the sandbox holds for this workspace. */
   async orders(workspaceId: string): Promise<TPrintfulSandboxOrder[]> {
-    const rows = await dbOrderStore(this.deps.db).list(workspaceId);
+    const rows = await dbOrderStore(this.deps.db, this.deps.cipher).list(workspaceId);
     return rows
       .filter((r) => r.order.order_items)
       .map(({ id, order }) => ({
