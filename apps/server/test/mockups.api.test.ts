@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/app';
 import { designs, mockupBatches } from '../src/db/schema';
 import { insertDesign, solidPng } from './fixtures/designs';
@@ -313,5 +313,37 @@ describe('mockups API', () => {
     expect(await pixel(moved, 1000, 1200)).toMatchObject(RED);
     // Half the size: the area's corner shows the template again.
     expect(await pixel(moved, 560, 660)).not.toMatchObject(RED);
+  }, 30_000);
+
+  it('a design only moved or faded is not placed again: the placed layer is reused where it now lands', async () => {
+    const ws = await client.workspaceId(t.deps.db);
+    const legacy = await insertDesign(t.deps, ws, await solidPng(300, 300, RED), 'moved.png');
+    const runs = vi.spyOn(t.deps.decodePool, 'run');
+    try {
+      const render = async (adjustments: typeof ADJ) => {
+        const res = await client.post('/api/mockups', {
+          designId: legacy.id,
+          productType: 'tshirt',
+          templateId: 'tshirt-front',
+          adjustments,
+        });
+        expect(res.statusCode, res.body).toBe(201);
+        return (await client.get(res.json().url)).rawPayload;
+      };
+      const small = { ...ADJ, scale: 40, rotation: 10 };
+      const centred = await render(small);
+      const moved = await render({ ...small, x: -60, opacity: 50 });
+      // A design with no working copy is placed in the decode pool: once for the two renders.
+      expect(runs.mock.calls.filter(([job]) => job.kind === 'layer')).toHaveLength(1);
+      // The design area's centre (1000, 1200) is red, then template after the move 60 units (300 px) left; the
+      // new centre (700, 1200) is the red at half opacity.
+      expect(await pixel(centred, 1000, 1200)).toMatchObject(RED);
+      expect(await pixel(moved, 1000, 1200)).not.toMatchObject(RED);
+      const faded = await pixel(moved, 700, 1200);
+      expect(faded.r).toBeGreaterThan(faded.g + 60);
+      expect(faded.g).toBeGreaterThan(RED.g + 40);
+    } finally {
+      runs.mockRestore();
+    }
   }, 30_000);
 });

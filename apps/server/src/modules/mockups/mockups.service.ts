@@ -31,7 +31,7 @@ import {
   decodeDesignPixels,
   findTemplate,
   mockupPlacement,
-  prepareDesignLayer,
+  renderDesignRaw,
   type TemplateStore,
 } from './mockup-render';
 import { TEMPLATE_HEIGHT, TEMPLATE_SETS, TEMPLATE_WIDTH } from './mockup-templates';
@@ -92,21 +92,29 @@ async function loadDesign(deps: Deps, workspaceId: string, designId: string): Pr
  */
 async function designLayer(deps: Deps, row: DesignRow, placement: Placement): Promise<DesignLayer | null> {
   const { workingKey } = row;
-  const make = async () => {
+  const make = async (): Promise<DesignLayer> => {
     if (workingKey) {
       const load = () => withStoredDesignFile(deps, workingKey, (inputPath) => decodeDesignPixels(inputPath));
       const pixels = await (deps.designPixels ? deps.designPixels.get(workingKey, load) : load());
-      return prepareDesignLayer(pixels, placement);
+      return renderDesignRaw(pixels, placement, { fade: false });
     }
     const raw = await withStoredDesignFile(deps, row.printKey, (inputPath) =>
       deps.decodePool.run({ kind: 'layer', name: row.name, inputPath, placement }, { label: row.name }),
     );
-    const data = Buffer.from(raw.data.buffer, raw.data.byteOffset, raw.data.byteLength);
-    return clipLayer({ ...raw, data }, placement);
+    return { ...raw, data: Buffer.from(raw.data.buffer, raw.data.byteOffset, raw.data.byteLength) };
   };
-  // The same design file placed the same way again is taken from the cache (a design's files never change).
+  // The placed pixels depend only on the design file, the size and the turn (a design's files never change): a
+  // seller who moves or fades the design, or renders the same placement again, reuses them; where they land, the
+  // clip and the opacity are applied here.
   const key = workingKey ?? row.printKey;
-  return deps.layers ? deps.layers.get(`${row.id}\n${key}\n${JSON.stringify(placement)}`, make) : make();
+  const size = `${Math.max(1, Math.round(placement.width))}x${Math.max(1, Math.round(placement.height))}`;
+  const placed = await (deps.layers
+    ? deps.layers.get(`${row.id}\n${key}\n${size}@${placement.rotation}`, make)
+    : make());
+  if (!placed) return null;
+  const left = Math.round(placement.centerX - placed.width / 2);
+  const top = Math.round(placement.centerY - placed.height / 2);
+  return clipLayer({ ...placed, left, top }, placement);
 }
 
 function resolveTemplate(productType: TMockupProductType, templateId: string) {

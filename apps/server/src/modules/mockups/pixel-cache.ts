@@ -2,10 +2,10 @@ import type { DesignLayer } from './mockup-render';
 
 /**
  * Decoded pixels by key, most recent first, up to `maxBytes` of pixels; a value is never changed once made (readers
- * only read it), so callers share it, and a failed one is forgotten at once. The server keeps prepared design layers
- * in one (decoded, resized, rotated and clipped, by design file and placement: rendering the same design and
- * placement again, another colour asked for alone, a batch generated again, skips the decode pool); each decode-pool
- * child keeps decoded designs in another (by stored file: a new placement of the same design skips the decode).
+ * only read it), so callers share it, and a failed one is forgotten at once. The mockup service keeps two: placed
+ * design layers (resized and turned, by design file, size and turn: the same placement again, another colour asked
+ * for alone, a batch generated again, the design only moved or faded, places nothing again) and decoded working
+ * copies (by stored file: a new size or turn of the same design skips the decode).
  */
 export class PixelCache<T extends { data: { length: number } } | null = DesignLayer | null> {
   private readonly entries = new Map<string, { job: Promise<T>; bytes: number }>();
