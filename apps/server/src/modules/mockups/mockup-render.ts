@@ -157,6 +157,26 @@ export class TemplateStore {
     );
   }
 
+  /** Whether a template's colour is decoded (or being decoded) in the in-memory LRU. */
+  has(productType: TMockupProductType, templateId: string, colorId: string): boolean {
+    return this.raws.has(`${productType}/${templateId}/${colorId}`);
+  }
+
+  /**
+   * Decodes a template's colours into the in-memory LRU in the background, one at a time, so a batch asked for
+   * soon after finds them decoded (the editor asks for the template list when it opens, and the seller's
+   * Generate Mockups renders that first view in every colour). Failures are left to the render that needs it.
+   */
+  prefetch(productType: TMockupProductType, template: TemplateDef, colorIds: string[]): void {
+    const wanted = colorIds.slice(0, this.maxRaw);
+    void (async () => {
+      for (const colorId of wanted) {
+        if (this.has(productType, template.id, colorId)) continue;
+        await this.raw(productType, template, colorId).catch(() => {});
+      }
+    })();
+  }
+
   raw(productType: TMockupProductType, template: TemplateDef, colorId: string): Promise<RawImage> {
     const key = `${productType}/${template.id}/${colorId}`;
     const hit = this.raws.get(key);

@@ -68,7 +68,17 @@ export async function mockupsRoutes(app: FastifyInstance, { deps }: { deps: AppD
 
   app.get('/api/mockups/templates', async (request) => {
     const { productType } = parseInput(ZMockupTemplatesQuery, request.query, 'query');
-    return listTemplates(productType);
+    const list = listTemplates(productType);
+    // The editor opens on the first view: its colours are decoded while the seller looks, for Generate Mockups.
+    const type = mockupProductType(list.productType);
+    const first = TEMPLATE_SETS[type].templates[0];
+    if (first)
+      templates.prefetch(
+        type,
+        first,
+        TEMPLATE_SETS[type].colors.map((c) => c.id),
+      );
+    return list;
   });
 
   // Template images are public product renders, the same for every workspace (the cookie plugin skips /templates/).

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { TemplateStore } from './mockup-render';
+import { findTemplate, TemplateStore } from './mockup-render';
+import { TEMPLATE_SETS } from './mockup-templates';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'podforge-templates-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -29,5 +30,22 @@ describe('TemplateStore.warmUp', () => {
     expect(await new TemplateStore(dir).warmUp(() => checks++ >= 2)).toBe(1);
     expect(cachedFiles()).toHaveLength(2);
     expect(cachedFiles()).toEqual(expect.arrayContaining(first));
+  }, 60_000);
+
+  it('prefetch decodes a template in every colour in the background, one at a time', async () => {
+    const store = new TemplateStore(dir);
+    const template = findTemplate('mug', 'mug-right');
+    if (!template) throw new Error('no mug template');
+    const colors = TEMPLATE_SETS.mug.colors.map((c) => c.id);
+    expect(colors.some((c) => store.has('mug', 'mug-right', c))).toBe(false);
+    store.prefetch('mug', template, colors);
+    // Started at once, and every colour is decoded in the end (the render then takes the same pixels).
+    expect(store.has('mug', 'mug-right', colors[0] as string)).toBe(true);
+    for (let i = 0; i < 200 && !colors.every((c) => store.has('mug', 'mug-right', c)); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(colors.filter((c) => !store.has('mug', 'mug-right', c))).toEqual([]);
+    const first = await store.raw('mug', template, colors[0] as string);
+    expect(await store.raw('mug', template, colors[0] as string)).toBe(first);
   }, 60_000);
 });
