@@ -26,6 +26,11 @@ export class TokenCipher {
       .join('.');
   }
 
+  /** Whether `value` has this cipher's sealed form (rows written before a column was sealed hold clear text). */
+  isSealed(value: string): boolean {
+    return /^v1\.[\w-]+\.[\w-]+\.[\w-]*$/.test(value);
+  }
+
   decrypt(sealed: string): string {
     const [version, iv, tag, data] = sealed.split('.');
     if (version !== 'v1' || !iv || !tag || data === undefined) throw new Error('Unrecognised token ciphertext');

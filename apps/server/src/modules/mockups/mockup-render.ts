@@ -69,7 +69,7 @@ export function shippedTemplateFile(productType: TMockupProductType, templateId:
  * The folder of a TemplateStore's cached PNGs: the drawing version and the shipped files' format, so PNGs made from
  * the AVIF files shipped before are not served beside renders decoded from the JPEG ones.
  */
-export const TEMPLATE_CACHE_FOLDER = `v${TEMPLATE_DRAWING_VERSION}-jpeg`;
+const TEMPLATE_CACHE_FOLDER = `v${TEMPLATE_DRAWING_VERSION}-jpeg`;
 
 /** The shipped file of a template and colour, or null when this drawing version ships none. */
 function shippedTemplate(productType: TMockupProductType, templateId: string, colorId: string): string | null {
@@ -163,16 +163,17 @@ export class TemplateStore {
   }
 
   /**
-   * Decodes a template's colours into the in-memory LRU in the background, one at a time, so a batch asked for
-   * soon after finds them decoded (the editor asks for the template list when it opens, and the seller's
-   * Generate Mockups renders that first view in every colour). Failures are left to the render that needs it.
+   * Decodes a set's first view (where the editor opens) in every colour into the in-memory LRU in the background,
+   * one at a time, so the seller's Generate Mockups, which renders that view in every colour, finds them decoded.
+   * Failures are left to the render that needs it.
    */
-  prefetch(productType: TMockupProductType, template: TemplateDef, colorIds: string[]): void {
-    const wanted = colorIds.slice(0, this.maxRaw);
+  prefetch(productType: TMockupProductType): void {
+    const { templates, colors } = TEMPLATE_SETS[productType];
+    const template = templates[0];
+    if (!template) return;
     void (async () => {
-      for (const colorId of wanted) {
-        if (this.has(productType, template.id, colorId)) continue;
-        await this.raw(productType, template, colorId).catch(() => {});
+      for (const { id } of colors.slice(0, this.maxRaw)) {
+        if (!this.has(productType, template.id, id)) await this.raw(productType, template, id).catch(() => {});
       }
     })();
   }
@@ -217,7 +218,7 @@ export class TemplateStore {
   }
 }
 
-/** A design decoded to RGBA, as a decode-pool child keeps it between renders (pixel-cache.ts). */
+/** A design decoded to RGBA, as the mockup service keeps its working copy between renders (pixel-cache.ts). */
 export type DesignPixels = { data: Buffer; width: number; height: number };
 
 /** Decodes a design file (its working copy) to RGBA pixels: about 40 ms for a 1667x2000 working copy. */
@@ -236,8 +237,8 @@ export async function decodeDesignPixels(design: string | Buffer): Promise<Desig
 
 /**
  * The design resized, rotated (the canvas grows to the rotated bounds) and, unless `fade` is false, faded; placed
- * but not clipped. From a file this decodes the design: the app runs it in the decode pool (a 'layer' job, unfaded:
- * the mockup's blend applies the opacity), whose child keeps the decoded pixels for the next placement.
+ * but not clipped. The app places a working copy from its decoded pixels, and a design with only a print PNG from
+ * its file in the decode pool (a 'layer' job); both unfaded: the mockup's blend applies the opacity.
  */
 export async function renderDesignRaw(
   design: Buffer | string | DesignPixels,

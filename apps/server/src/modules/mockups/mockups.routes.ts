@@ -13,7 +13,7 @@ import type { AppDeps } from '../../deps';
 import { notFound } from '../../lib/errors';
 import { machineCacheDir } from '../../lib/machine-cache';
 import { parseInput } from '../../lib/validate';
-import { type DesignPixels, findTemplate, TemplateStore } from './mockup-render';
+import { type DesignLayer, type DesignPixels, findTemplate, TemplateStore } from './mockup-render';
 import { TEMPLATE_SETS } from './mockup-templates';
 import {
   createMockup,
@@ -43,7 +43,7 @@ export async function mockupsRoutes(app: FastifyInstance, { deps }: { deps: AppD
   const serviceDeps = {
     ...deps,
     templates,
-    layers: new PixelCache(),
+    layers: new PixelCache<DesignLayer>(),
     designPixels: new PixelCache<DesignPixels>(48 * 1024 * 1024),
   };
 
@@ -68,17 +68,9 @@ export async function mockupsRoutes(app: FastifyInstance, { deps }: { deps: AppD
 
   app.get('/api/mockups/templates', async (request) => {
     const { productType } = parseInput(ZMockupTemplatesQuery, request.query, 'query');
-    const list = listTemplates(productType);
-    // The editor opens on the first view: its colours are decoded while the seller looks, for Generate Mockups.
-    const type = mockupProductType(list.productType);
-    const first = TEMPLATE_SETS[type].templates[0];
-    if (first)
-      templates.prefetch(
-        type,
-        first,
-        TEMPLATE_SETS[type].colors.map((c) => c.id),
-      );
-    return list;
+    // The editor asks for the list when it opens: its first view is decoded in every colour while the seller looks.
+    templates.prefetch(mockupProductType(productType));
+    return listTemplates(productType);
   });
 
   // Template images are public product renders, the same for every workspace (the cookie plugin skips /templates/).

@@ -39,7 +39,7 @@ import type { PixelCache } from './pixel-cache';
 
 type Deps = Pick<AppDeps, 'db' | 'storage' | 'now' | 'config' | 'decodePool'> & {
   templates: TemplateStore;
-  layers?: PixelCache;
+  layers?: PixelCache<DesignLayer>;
   designPixels?: PixelCache<DesignPixels>;
 };
 
@@ -111,7 +111,6 @@ async function designLayer(deps: Deps, row: DesignRow, placement: Placement): Pr
   const placed = await (deps.layers
     ? deps.layers.get(`${row.id}\n${key}\n${size}@${placement.rotation}`, make)
     : make());
-  if (!placed) return null;
   const left = Math.round(placement.centerX - placed.width / 2);
   const top = Math.round(placement.centerY - placed.height / 2);
   return clipLayer({ ...placed, left, top }, placement);

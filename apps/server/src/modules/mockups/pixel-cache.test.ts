@@ -6,7 +6,7 @@ const layer = (bytes: number): DesignLayer => ({ data: Buffer.alloc(bytes), widt
 
 describe('PixelCache', () => {
   it('makes a layer once per key and shares it', async () => {
-    const cache = new PixelCache(100);
+    const cache = new PixelCache<DesignLayer>(100);
     let made = 0;
     const make = async () => {
       made += 1;
@@ -20,7 +20,7 @@ describe('PixelCache', () => {
   });
 
   it('forgets the least recently used past its size, and failures at once', async () => {
-    const cache = new PixelCache(25);
+    const cache = new PixelCache<DesignLayer>(25);
     await cache.get('a', async () => layer(10));
     await cache.get('b', async () => layer(10));
     await cache.get('a', async () => layer(10)); // a is now the most recent

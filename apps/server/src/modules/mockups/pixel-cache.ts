@@ -1,5 +1,3 @@
-import type { DesignLayer } from './mockup-render';
-
 /**
  * Decoded pixels by key, most recent first, up to `maxBytes` of pixels; a value is never changed once made (readers
  * only read it), so callers share it, and a failed one is forgotten at once. The mockup service keeps two: placed
@@ -7,7 +5,7 @@ import type { DesignLayer } from './mockup-render';
  * for alone, a batch generated again, the design only moved or faded, places nothing again) and decoded working
  * copies (by stored file: a new size or turn of the same design skips the decode).
  */
-export class PixelCache<T extends { data: { length: number } } | null = DesignLayer | null> {
+export class PixelCache<T extends { data: { length: number } } | null> {
   private readonly entries = new Map<string, { job: Promise<T>; bytes: number }>();
   private bytes = 0;
 

@@ -38,7 +38,7 @@ describe('TemplateStore.warmUp', () => {
     if (!template) throw new Error('no mug template');
     const colors = TEMPLATE_SETS.mug.colors.map((c) => c.id);
     expect(colors.some((c) => store.has('mug', 'mug-right', c))).toBe(false);
-    store.prefetch('mug', template, colors);
+    store.prefetch('mug');
     // Started at once, and every colour is decoded in the end (the render then takes the same pixels).
     expect(store.has('mug', 'mug-right', colors[0] as string)).toBe(true);
     for (let i = 0; i < 200 && !colors.every((c) => store.has('mug', 'mug-right', c)); i++) {

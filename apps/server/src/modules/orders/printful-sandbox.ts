@@ -39,8 +39,6 @@ function openOrder(cipher: TokenCipher, body: Record<string, unknown>): PfOrder 
     : rest) as unknown as PfOrder;
 }
 
-const isSealed = (value: string) => /^v1\.[\w-]+\.[\w-]+\.[\w-]*$/.test(value);
-
 export function dbOrderStore(db: Db, cipher: TokenCipher): PrintfulOrderStore {
   const toStored = (r: typeof printfulSandboxOrders.$inferSelect): StoredOrder => ({
     id: r.id,
@@ -126,7 +124,7 @@ export function dbOrderStore(db: Db, cipher: TokenCipher): PrintfulOrderStore {
     async webhook(storeId) {
       const [row] = await db.select().from(printfulSandboxWebhooks).where(eq(printfulSandboxWebhooks.storeId, storeId));
       if (!row) return null;
-      const secretKey = isSealed(row.secretKey) ? cipher.decrypt(row.secretKey) : row.secretKey;
+      const secretKey = cipher.isSealed(row.secretKey) ? cipher.decrypt(row.secretKey) : row.secretKey;
       return { url: row.url, events: row.events, secretKey, publicKey: row.publicKey };
     },
     async setWebhook(storeId, config) {
