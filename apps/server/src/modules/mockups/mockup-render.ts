@@ -20,6 +20,7 @@ import {
   TEMPLATE_WIDTH,
   type TemplateDef,
 } from './mockup-templates';
+import { rotateRgba } from './rotate';
 import { scratch } from './scratch-buffers';
 
 // sharp runs one thread per operation here unless told otherwise (design.md pitfalls).
@@ -252,18 +253,27 @@ export async function renderDesignRaw(
       ? sharp(design).ensureAlpha()
       : sharp(design.data, { raw: { width: design.width, height: design.height, channels: 4 } });
   let pipeline = input.resize(width, height, { fit: 'fill', kernel: 'lanczos3' });
-  if (placement.rotation % 360 !== 0) {
-    pipeline = pipeline.rotate(placement.rotation, { background: { r: 0, g: 0, b: 0, alpha: 0 } });
+  const turn = placement.rotation % 360;
+  const placed = (out: { data: Buffer; width: number; height: number }): DesignLayer => ({
+    ...out,
+    left: Math.round(placement.centerX - out.width / 2),
+    top: Math.round(placement.centerY - out.height / 2),
+  });
+  if (turn % 90 !== 0) {
+    // Any other turn in rotateRgba (a fraction of libvips' affine CPU), faded in the same pass.
+    const { data, info } = await pipeline.raw().toBuffer({ resolveWithObject: true });
+    if (info.channels !== 4) throw new Error('design did not resize to RGBA');
+    return placed(rotateRgba({ data, width: info.width, height: info.height }, turn, fade ? placement.opacity : 1));
   }
-  if (fade && placement.opacity < 1) pipeline = pipeline.linear([1, 1, 1, placement.opacity], [0, 0, 0, 0]);
+  // A quarter turn is exact in libvips (rows become columns). Faded here rather than by sharp, which adds a missing
+  // alpha only at the end of its pipeline.
+  if (turn !== 0) pipeline = pipeline.rotate(turn);
   const { data, info } = await pipeline.raw().toBuffer({ resolveWithObject: true });
-  return {
-    data,
-    width: info.width,
-    height: info.height,
-    left: Math.round(placement.centerX - info.width / 2),
-    top: Math.round(placement.centerY - info.height / 2),
-  };
+  if (fade && placement.opacity < 1) {
+    const k = Math.round(placement.opacity * 256);
+    for (let i = 3; i < data.length; i += 4) data[i] = ((data[i] as number) * k + 128) >> 8;
+  }
+  return placed({ data, width: info.width, height: info.height });
 }
 
 /**

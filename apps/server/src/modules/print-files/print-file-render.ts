@@ -93,12 +93,7 @@ export async function renderPrintFile(
   }
 
   // A quarter turn: sharp turns the resize with it, as the mockup's layer does; placed first, then cropped.
-  // Unfaded (sharp cannot fade a design without alpha before it adds one): the opacity goes on the alpha here.
-  const placed = await renderDesignRaw(design, placement, { fade: false });
-  if (placement.opacity < 1) {
-    const k = Math.round(placement.opacity * 256);
-    for (let i = 3; i < placed.data.length; i += 4) placed.data[i] = ((placed.data[i] as number) * k + 128) >> 8;
-  }
+  const placed = await renderDesignRaw(design, placement);
   const inside = intersectRects({ x: placed.left, y: placed.top, width: placed.width, height: placed.height }, canvas);
   if (!inside) await blank();
   else {
