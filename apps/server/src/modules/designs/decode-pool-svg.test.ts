@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DecodePool } from './decode-pool';
 
@@ -33,10 +34,28 @@ describe('the decode pool and SVG files', () => {
     expect(pool.stats.spawned).toBe(2); // the first child and the spare, no replacement
   }, 60_000);
 
-  it('a listening server’s children load it as they start (warmUp)', async () => {
+  it('a listening server’s children load it once the pool is idle (warmUp), not ahead of a file sent at once', async () => {
     const pool = new DecodePool({ concurrency: 1, timeLimitMs: 30_000, memoryLimitMb: 768 });
     pools.push(pool);
     pool.warmUp();
+    // A PNG sent straight after the start is decoded without the sanitiser loading first.
+    const inputPath = path.join(dir, 'early.png');
+    await sharp({ create: { width: 64, height: 48, channels: 4, background: '#08f' } })
+      .png()
+      .toFile(inputPath);
+    fs.mkdirSync(path.join(dir, 'early'));
+    const early = {
+      kind: 'design' as const,
+      type: 'png' as const,
+      name: 'early.png',
+      inputPath,
+      outDir: path.join(dir, 'early'),
+    };
+    expect(await pool.run(early, { label: 'early.png' })).toMatchObject({ width: 64, height: 48 });
+    expect(pool.stats.svgLoaded).toBe(0);
+    // Then, idle, both started children (the first and the spare) load it.
+    await expect.poll(() => pool.stats.svgLoaded, { timeout: 20_000, interval: 200 }).toBe(2);
     expect(await pool.run(svgJob('warm'), { label: 'warm.svg' })).toMatchObject({ width: 400, height: 300 });
+    expect(pool.stats.svgLoaded).toBe(2);
   }, 60_000);
 });

@@ -53,6 +53,9 @@ type WorkerAnswer =
 
 const here = fileURLToPath(import.meta.url);
 
+/** How long the pool must have had nothing to do before a started child loads the SVG sanitiser. */
+const PRELOAD_IDLE_MS = 2000;
+
 function defaultEntry(): { file: string; execArgv: string[] } {
   const dir = path.dirname(here);
   const built = path.join(dir, 'decode-worker.js');
@@ -82,10 +85,12 @@ export class DecodePool extends EventEmitter {
   private spare: { child: ChildProcess; ready: Promise<void> } | null = null;
   /** Children that have loaded the SVG sanitiser (or are loading it), see prepareSvg. */
   private readonly svgReady = new WeakMap<ChildProcess, Promise<void>>();
-  /** A listening server's children load the SVG sanitiser as soon as they start (warmUp). */
+  /** A listening server's children load the SVG sanitiser when the pool is idle (warmUp). */
   private preloadSvg = false;
+  /** When a job last started or finished (ms since the epoch). */
+  private lastBusyAt = 0;
   /** Children killed at a limit or on abandon, and replaced (tests and the hostile run read it). */
-  readonly stats = { jobs: 0, refusedAtLimit: 0, killed: 0, spawned: 0 };
+  readonly stats = { jobs: 0, refusedAtLimit: 0, killed: 0, spawned: 0, svgLoaded: 0 };
 
   constructor(private readonly options: DecodePoolOptions) {
     super();
@@ -131,7 +136,8 @@ export class DecodePool extends EventEmitter {
   /**
    * Starts the first decoder and the spare ahead of any upload (a listening server calls it), so the first files
    * do not wait for a child to start; the other slots start theirs when first needed, taking the spare. From then
-   * on every child loads the SVG sanitiser as soon as it starts, so no SVG waits for it either.
+   * on every child loads the SVG sanitiser once the pool has been idle a moment (`prepareSvgWhenIdle`), so an SVG
+   * seldom waits for it either.
    */
   warmUp(): void {
     this.preloadSvg = true;
@@ -181,6 +187,7 @@ export class DecodePool extends EventEmitter {
       if (!task) return;
       slot.task = task;
       task.slot = slot;
+      this.lastBusyAt = Date.now();
       this.emit('started', { label: task.label, ticket: task.ticket, slot: slot.index });
       if (task.job === null) {
         let given = false;
@@ -209,6 +216,7 @@ export class DecodePool extends EventEmitter {
 
   private free(slot: Slot, task: Task) {
     if (slot.task !== task) return;
+    this.lastBusyAt = Date.now();
     slot.task = null;
     task.slot = null;
     this.emit('settled', { label: task.label, ticket: task.ticket });
@@ -238,7 +246,7 @@ export class DecodePool extends EventEmitter {
       child.once('exit', onExit);
     });
     ready.catch(() => {});
-    if (this.preloadSvg) ready.then(() => this.prepareSvg(child)).catch(() => {});
+    if (this.preloadSvg) ready.then(() => this.prepareSvgWhenIdle(child)).catch(() => {});
     child.once('exit', () => {
       if (this.spare?.child === child) this.spare = null;
       for (const slot of this.slots) {
@@ -249,6 +257,21 @@ export class DecodePool extends EventEmitter {
       }
     });
     return { child, ready };
+  }
+
+  /**
+   * Loads the SVG sanitiser in a listening server's started child once no decode has run for PRELOAD_IDLE_MS: the
+   * load holds that child's event loop (and a core) for about a second, so done at once after a start it held up the
+   * first upload by seconds. A child that takes an SVG before then loads it for that file (`dispatch`).
+   */
+  private prepareSvgWhenIdle(child: ChildProcess) {
+    const attempt = () => {
+      if (this.closed || child.exitCode !== null || child.signalCode !== null) return;
+      const quiet = Date.now() - this.lastBusyAt >= PRELOAD_IDLE_MS && this.slots.every((s) => !s.task);
+      if (quiet) this.prepareSvg(child).catch(() => {});
+      else setTimeout(attempt, PRELOAD_IDLE_MS).unref();
+    };
+    setTimeout(attempt, PRELOAD_IDLE_MS).unref();
   }
 
   /**
@@ -265,8 +288,10 @@ export class DecodePool extends EventEmitter {
           if (!prepared) return;
           child.off('message', onMessage);
           child.off('exit', onExit);
-          if (prepared === 'svg') resolve();
-          else reject(new Error(`the SVG sanitiser did not load (${error})`));
+          if (prepared === 'svg') {
+            this.stats.svgLoaded += 1;
+            resolve();
+          } else reject(new Error(`the SVG sanitiser did not load (${error})`));
         };
         const onExit = (code: number | null, signal: string | null) => {
           child.off('message', onMessage);
