@@ -85,11 +85,12 @@ try {
       `and its working copy ${working.width}x${working.height} (${(working.size / 1024 / 1024).toFixed(1)} MB, made at upload), adjustments ${JSON.stringify(ADJ)}\n`,
   );
 
-  // Through the API on a new data folder, first: this process is then as a server is (it has not held the
-  // in-process comparisons below, their template store and ImageMagick runs). The design uploaded (so the pool makes
-  // its working copy), then as the browser goes: the editor opens (it asks for the template list; the server decodes that view's colours while the
-  // seller looks), a few renders of new placements, then 10-colour batches. And on another new data folder a batch
-  // asked for straight after the upload, with no editor opened (every colour's template decoded by the batch).
+  // Through the API on a new data folder, first: this process is then as a server is (it has not yet held the
+  // in-process comparisons below, their template store and the ImageMagick runs). The design is uploaded (so the pool
+  // makes its working copy), then it goes as the browser does: the editor opens (it asks for the template list; the
+  // server decodes that view's colours while the seller looks), a few renders of new placements, then 10-colour
+  // batches. And on another new data folder, a batch asked for straight after the upload with no editor opened
+  // (every colour's template decoded by the batch).
   const newFolder = async () => {
     const app = await createTestApp();
     const client = app.client();

@@ -178,6 +178,13 @@ for (const file of files) {
         .join(', ')}`,
     );
   }
+  if (times[0] !== undefined) {
+    console.log(
+      `  the first upload after the server started: ${times[0].toFixed(0)} ms (${Object.entries(steps)
+        .map(([step, ms]) => `${step} ${(ms[0] ?? 0).toFixed(0)}`)
+        .join(', ')})`,
+    );
+  }
   const goal = GOAL_MS[name];
   if (goal)
     console.log(
