@@ -1,4 +1,4 @@
-// Makes a new PGlite cluster with the app's migrations applied (no rows): the folder `<base>` (copied into a new
+// Makes a new PGlite cluster with the app's migrations and pg-boss's schema applied (no rows): the folder `<base>` (copied into a new
 // data folder) and the archive `<base>.tar.gz` (loaded by in-memory databases). Both appear whole (a rename), so a
 // reader never sees half of one. The server runs this in a child process the first time it needs one (see
 // src/db/pglite-snapshot.ts): initdb and the migrations take seconds and leave the process that ran them with
@@ -9,6 +9,7 @@ import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
+import { fromPglite, PgBoss } from 'pg-boss';
 
 const [base, migrationsFolder] = process.argv.slice(2);
 if (!base || !migrationsFolder) throw new Error('usage: pglite-initdb-snapshot.mjs <base path> <migrations folder>');
@@ -18,6 +19,16 @@ fs.rmSync(tempDir, { recursive: true, force: true });
 const db = new PGlite({ dataDir: tempDir, extensions: { pg_trgm, btree_gin } });
 await db.waitReady;
 await migrate(drizzle(db), { migrationsFolder });
+// pg-boss's schema too, as the job queue (src/jobs/job-queue.ts) makes it on its first start: about a second of
+// PGlite on a new data folder's main thread, which held up the first requests after a start.
+const boss = new PgBoss({ db: fromPglite(db), backend: 'pglite', schedule: false });
+let bossError = null;
+boss.on('error', (error) => {
+  bossError = error;
+});
+await boss.start();
+await boss.stop({ graceful: false, close: false });
+if (bossError) throw bossError;
 await db.exec('VACUUM (ANALYZE)');
 const archive = await db.dumpDataDir('gzip');
 await db.close();

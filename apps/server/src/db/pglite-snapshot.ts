@@ -7,23 +7,25 @@ import { promisify } from 'node:util';
 import { MIGRATIONS_DIR, REPO_ROOT, SERVER_ROOT } from '../lib/paths';
 
 /**
- * A new embedded database starts from an archive of a PGlite cluster with every migration applied, instead of
- * running initdb and the migrations (tens of seconds on a busy machine, and several hundred MB the process keeps).
- * The archive depends on the PGlite version and the migrations; it is made once per machine and per migration set,
- * by `npm run build -w @podforge/server` or else the first time a new data folder needs it, in a child process, and
- * kept in `node_modules/.cache/podforge`. The server still runs `migrate()` after opening (nothing left to apply).
+ * A new embedded database starts from an archive of a PGlite cluster with every migration and pg-boss's schema
+ * applied, instead of running initdb, the migrations and pg-boss's first start (tens of seconds on a busy machine,
+ * and several hundred MB the process keeps). The archive depends on the PGlite and pg-boss versions, the migrations
+ * and the script that makes it; it is made once per machine and per such set, by `npm run build -w @podforge/server`
+ * or else the first time a new data folder needs it, in a child process, and kept in `node_modules/.cache/podforge`.
+ * The server still runs `migrate()` after opening (nothing left to apply), and pg-boss finds its schema current.
  */
 
 const require = createRequire(import.meta.url);
 
-function pgliteVersion(): string {
-  const entry = require.resolve('@electric-sql/pglite');
+/** The installed version of a package (read from its package.json, which its exports may not name). */
+function packageVersion(name: string): string {
+  const entry = require.resolve(name);
   let dir = path.dirname(entry);
   for (;;) {
     const manifest = path.join(dir, 'package.json');
     if (fs.existsSync(manifest)) {
       const pkg = JSON.parse(fs.readFileSync(manifest, 'utf8')) as { name?: string; version?: string };
-      if (pkg.name === '@electric-sql/pglite') return pkg.version ?? 'unknown';
+      if (pkg.name === name) return pkg.version ?? 'unknown';
     }
     const parent = path.dirname(dir);
     if (parent === dir) return 'unknown';
@@ -33,9 +35,15 @@ function pgliteVersion(): string {
 
 export const SNAPSHOT_SCRIPT = path.join(SERVER_ROOT, 'scripts/pglite-initdb-snapshot.mjs');
 
-/** A short hash of what the migrator applies (the SQL files and the journal), so a new migration makes a new one. */
+/**
+ * A short hash of what the snapshot holds: the SQL files and journal the migrator applies, pg-boss's version (its
+ * schema is made too) and the script that makes it, so a change to any of them makes a new one.
+ */
 function migrationsHash(): string {
   const hash = crypto.createHash('sha256');
+  hash.update(`pg-boss@${packageVersion('pg-boss')}\n`);
+  // (A copy without the script cannot make a snapshot either: PGlite then runs initdb itself.)
+  if (fs.existsSync(SNAPSHOT_SCRIPT)) hash.update(fs.readFileSync(SNAPSHOT_SCRIPT));
   const files = fs.readdirSync(MIGRATIONS_DIR).filter((name) => name.endsWith('.sql'));
   for (const name of [...files.sort(), path.join('meta', '_journal.json')]) {
     hash.update(name);
@@ -46,7 +54,11 @@ function migrationsHash(): string {
 
 /** Where the migrated cluster is kept: the folder at this path, and its archive at this path plus `.tar.gz`. */
 export function snapshotBase(): string {
-  return path.join(REPO_ROOT, 'node_modules/.cache/podforge', `pglite-${pgliteVersion()}-migrated-${migrationsHash()}`);
+  return path.join(
+    REPO_ROOT,
+    'node_modules/.cache/podforge',
+    `pglite-${packageVersion('@electric-sql/pglite')}-migrated-${migrationsHash()}`,
+  );
 }
 
 export type Snapshot = { dir: string; archive: string };
