@@ -126,6 +126,8 @@ test('the Mockups step edits a design on real templates and downloads the PNG', 
   // Glossy Mug comes in white only.
   await page.getByRole('button', { name: 'Generate Mockups' }).click();
   await expect(page.getByTestId('mockup-progress')).toHaveText('1 of 1 rendered', { timeout: 60_000 });
+  // One mockup is one, and there is no other to pick from.
+  await expect(page.getByText('1 mockup rendered.', { exact: true })).toBeVisible();
   const results = page.getByTestId('mockup-result');
   await expect(results).toHaveCount(1);
   await expect(page.getByRole('button', { name: 'Continue to Details' })).toBeEnabled();

@@ -96,7 +96,8 @@ export function MockupRenderPanel({
           }
           toast({
             title: 'Mockups Ready',
-            description: `${job.total} mockups rendered. Pick the one buyers see first.`,
+            description:
+              job.total === 1 ? '1 mockup rendered.' : `${job.total} mockups rendered. Pick the one buyers see first.`,
             variant: 'success',
           });
         },
