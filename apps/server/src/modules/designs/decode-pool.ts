@@ -90,7 +90,7 @@ export class DecodePool extends EventEmitter {
   /** When a job last started or finished (ms since the epoch). */
   private lastBusyAt = 0;
   /** Children killed at a limit or on abandon, and replaced (tests and the hostile run read it). */
-  readonly stats = { jobs: 0, refusedAtLimit: 0, killed: 0, spawned: 0, svgLoaded: 0 };
+  readonly stats = { jobs: 0, refusedAtLimit: 0, killed: 0, spawned: 0, svgLoads: 0 };
 
   constructor(private readonly options: DecodePoolOptions) {
     super();
@@ -288,10 +288,8 @@ export class DecodePool extends EventEmitter {
           if (!prepared) return;
           child.off('message', onMessage);
           child.off('exit', onExit);
-          if (prepared === 'svg') {
-            this.stats.svgLoaded += 1;
-            resolve();
-          } else reject(new Error(`the SVG sanitiser did not load (${error})`));
+          if (prepared === 'svg') resolve();
+          else reject(new Error(`the SVG sanitiser did not load (${error})`));
         };
         const onExit = (code: number | null, signal: string | null) => {
           child.off('message', onMessage);
@@ -299,6 +297,7 @@ export class DecodePool extends EventEmitter {
         };
         child.on('message', onMessage);
         child.once('exit', onExit);
+        this.stats.svgLoads += 1;
         child.send({ prepare: 'svg' });
       });
       ready.catch(() => {});
