@@ -30,9 +30,10 @@ function span(a: number, b: number, lo: number, hi: number, limit: number): [num
  * to the turned bounds as libvips' rotate does (`turnedSize`). `alphaScale` fades the result in the same pass.
  *
  * In JavaScript rather than libvips because libvips' affine samples each pixel through a general interpolator: about
- * 35 ns of CPU a pixel, where this loop takes a fraction of that (a 1200x1300 mockup layer, a 4650x5170 print file).
- * Coordinates step in 16.16 fixed point along each row; fully opaque neighbourhoods (most of a design) are blended two
- * channels at a time in integer lanes, and only edges and translucent pixels divide by their alpha.
+ * 35 ns of CPU a pixel, where this loop takes about a third of that (a 900x1080 layer turned 15°: 20 ms against 36 ms
+ * wall and 61 ms CPU). Coordinates step in 16.16 fixed point along each row; fully opaque neighbourhoods (most of a
+ * design) are blended with red and blue in two integer lanes of one number, and only edges and translucent pixels
+ * divide by their alpha. The print file keeps libvips' turn: there it overlaps the decode and the PNG encode.
  */
 export function rotateRgba(src: RgbaImage, degrees: number, alphaScale = 1): RgbaImage {
   const w = src.width | 0;
