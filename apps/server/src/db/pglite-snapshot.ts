@@ -39,7 +39,7 @@ export const SNAPSHOT_SCRIPT = path.join(SERVER_ROOT, 'scripts/pglite-initdb-sna
  * A short hash of what the snapshot holds: the SQL files and journal the migrator applies, pg-boss's version (its
  * schema is made too) and the script that makes it, so a change to any of them makes a new one.
  */
-function migrationsHash(): string {
+function snapshotHash(): string {
   const hash = crypto.createHash('sha256');
   hash.update(`pg-boss@${packageVersion('pg-boss')}\n`);
   // (A copy without the script cannot make a snapshot either: PGlite then runs initdb itself.)
@@ -57,7 +57,7 @@ export function snapshotBase(): string {
   return path.join(
     REPO_ROOT,
     'node_modules/.cache/podforge',
-    `pglite-${packageVersion('@electric-sql/pglite')}-migrated-${migrationsHash()}`,
+    `pglite-${packageVersion('@electric-sql/pglite')}-migrated-${snapshotHash()}`,
   );
 }
 

@@ -89,7 +89,10 @@ export class DecodePool extends EventEmitter {
   private preloadSvg = false;
   /** When a job last started or finished (ms since the epoch). */
   private lastBusyAt = 0;
-  /** Children killed at a limit or on abandon, and replaced (tests and the hostile run read it). */
+  /**
+   * What tests and the hostile run read: jobs run, refusals at a limit, children killed (at a limit or on abandon)
+   * and started, and children asked to load the SVG sanitiser.
+   */
   readonly stats = { jobs: 0, refusedAtLimit: 0, killed: 0, spawned: 0, svgLoads: 0 };
 
   constructor(private readonly options: DecodePoolOptions) {
