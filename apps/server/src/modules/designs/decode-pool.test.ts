@@ -1,6 +1,7 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type DecodeJob, DecodePool } from './decode-pool';
+import { type DecodeJob, DecodePool, withHugePages } from './decode-pool';
 
 const entry = { file: path.resolve(import.meta.dirname, '../../../test/support/test-decode-worker.mjs'), execArgv: [] };
 const job = (name: string) => ({ kind: 'design', type: 'png', name, inputPath: '', outDir: '' }) as DecodeJob;
@@ -78,5 +79,18 @@ describe('DecodePool', () => {
     await expect(hanging).rejects.toThrow('client went away');
     expect(pool.stats.killed).toBe(1);
     expect(result(await pool.run(job('next'), { label: 'next.png' })).name).toBe('next');
+  });
+
+  it("starts its decoders with glibc's malloc asking for huge pages, and keeps an operator's own setting", async () => {
+    pool = new DecodePool({ concurrency: 1, timeLimitMs: 60_000, memoryLimitMb: 512, entry });
+    const { pid } = result(await pool.run(job('env'), { label: 'env.png' }));
+    const environ = fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+    expect(environ).toContain(
+      `GLIBC_TUNABLES=${process.env.GLIBC_TUNABLES ? `${process.env.GLIBC_TUNABLES}:` : ''}glibc.malloc.hugetlb=1`,
+    );
+    expect(withHugePages({ GLIBC_TUNABLES: 'glibc.malloc.arena_max=2' }).GLIBC_TUNABLES).toBe(
+      'glibc.malloc.arena_max=2:glibc.malloc.hugetlb=1',
+    );
+    expect(withHugePages({ GLIBC_TUNABLES: 'glibc.malloc.hugetlb=0' }).GLIBC_TUNABLES).toBe('glibc.malloc.hugetlb=0');
   });
 });

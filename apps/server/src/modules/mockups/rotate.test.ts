@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { rotateRgba, turnedSize } from './rotate';
+import { rotateRgba, turnedSize, turnSource } from './rotate';
 
 const CLEAR = { r: 0, g: 0, b: 0, alpha: 0 };
 
@@ -75,5 +75,47 @@ describe('rotateRgba', () => {
     const a = rotateRgba(src, 15);
     const b = rotateRgba({ ...src, data: shifted.subarray(1) }, 15);
     expect(b.data.equals(a.data)).toBe(true);
+  });
+
+  it('makes a window of the turn from only the part of the image it samples, pixel for pixel the whole turn', () => {
+    const src = design();
+    const crop = (
+      image: { data: Buffer; width: number },
+      r: { x: number; y: number; width: number; height: number },
+    ) => {
+      const out = Buffer.alloc(r.width * r.height * 4);
+      for (let y = 0; y < r.height; y++) {
+        const from = ((r.y + y) * image.width + r.x) * 4;
+        image.data.copy(out, y * r.width * 4, from, from + r.width * 4);
+      }
+      return out;
+    };
+    for (const degrees of [15, -33, 137]) {
+      const whole = rotateRgba(src, degrees, 0.7);
+      const canvas = turnedSize(src.width, src.height, degrees);
+      // Inside the canvas, and one window reaching past an edge of the design.
+      for (const window of [
+        { x: 40, y: 30, width: 150, height: 90 },
+        { x: canvas.width - 120, y: 5, width: 120, height: 140 },
+      ]) {
+        const part = turnSource(src, degrees, window);
+        if (!part) throw new Error('the window samples the design');
+        expect(part.width * part.height).toBeLessThan(src.width * src.height);
+        const turned = rotateRgba({ data: crop(src, part), width: part.width, height: part.height }, degrees, 0.7, {
+          full: src,
+          offset: part,
+          window,
+        });
+        expect([turned.width, turned.height]).toEqual([window.width, window.height]);
+        const expected = crop(whole, window);
+        let worst = 0;
+        for (let i = 0; i < expected.length; i++) {
+          worst = Math.max(worst, Math.abs((turned.data[i] as number) - (expected[i] as number)));
+        }
+        expect(worst).toBeLessThanOrEqual(1);
+      }
+    }
+    // A window the design does not reach samples nothing.
+    expect(turnSource(src, 15, { x: 0, y: 0, width: 3, height: 3 })).toBeNull();
   });
 });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { computePlacement, DESIGN_AREAS, type MockupAdjustments, printWindow } from '@podforge/contract';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderDesignRaw } from '../mockups/mockup-render';
 import { renderPrintFile } from './print-file-render';
 
 /**
@@ -16,6 +17,7 @@ const PRINT = { widthPx: 600, heightPx: 800 };
 let dir: string;
 let rgba: string;
 let rgb: string;
+let ramp: string;
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'print-file-render-'));
@@ -27,6 +29,17 @@ beforeAll(async () => {
   await sharp({ create: { width: 300, height: 400, channels: 3, background: { r: 0, g: 0, b: 255 } } })
     .png()
     .toFile(rgb);
+  // Ramps and a wrapped product (cliffs) with a translucent band: a pixel drawn from the wrong place shows.
+  ramp = path.join(dir, 'ramp.png');
+  const pixels = Buffer.alloc(300 * 400 * 4);
+  for (let y = 0; y < 400; y++) {
+    for (let x = 0; x < 300; x++) {
+      pixels.set([x % 256, y % 256, (x * y) % 256, y < 100 ? 80 + y : 255], (y * 300 + x) * 4);
+    }
+  }
+  await sharp(pixels, { raw: { width: 300, height: 400, channels: 4 } })
+    .png()
+    .toFile(ramp);
 });
 afterAll(() => {
   fs.rmSync(dir, { recursive: true, force: true });
@@ -144,5 +157,35 @@ describe('renderPrintFile', () => {
     expect([partly.meta.width, partly.meta.height]).toEqual([600, 800]);
     expect(partly.box.right).toBe(600);
     expect(partly.box.x).toBeGreaterThan(580);
+  });
+
+  it('turns a design larger than the print file from only the part it prints: the pixels of the whole turn', async () => {
+    const adj = { scale: 200, rotation: 20, x: 15, y: -10, opacity: 80 };
+    const out = path.join(dir, 'large-turn.png');
+    await renderPrintFile('tshirt', ramp, { width: 300, height: 400 }, adj, out, PRINT);
+    const { data, info } = await sharp(out).raw().toBuffer({ resolveWithObject: true });
+    expect([info.width, info.height, info.channels]).toEqual([600, 800, 4]);
+    // The whole design resized and turned (its turned canvas is larger than the print file), then cut to it.
+    const whole = await renderDesignRaw(ramp, expected(adj));
+    expect(whole.width * whole.height).toBeGreaterThan(600 * 800);
+    let worst = 0;
+    let off = 0;
+    for (let y = 0; y < 800; y++) {
+      for (let x = 0; x < 600; x++) {
+        const wx = x - whole.left;
+        const wy = y - whole.top;
+        const inside = wx >= 0 && wy >= 0 && wx < whole.width && wy < whole.height;
+        for (let c = 0; c < 4; c++) {
+          const want = inside ? (whole.data[(wy * whole.width + wx) * 4 + c] as number) : 0;
+          const d = Math.abs((data[(y * 600 + x) * 4 + c] as number) - want);
+          if (d > 1) off += 1;
+          worst = Math.max(worst, d);
+        }
+      }
+    }
+    // The blue channel's wrapped product is a cliff every few pixels: there a sub-pixel rounding moves a value by 2.
+    // A part taken from the wrong place would differ by tens of levels across the file.
+    expect(worst).toBeLessThanOrEqual(2);
+    expect(off).toBeLessThan(100);
   });
 });
