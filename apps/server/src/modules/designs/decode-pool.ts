@@ -244,7 +244,8 @@ export class DecodePool extends EventEmitter {
     const entry = this.options.entry ?? defaultEntry();
     const heapMb = Math.max(64, Math.floor(this.options.memoryLimitMb / 2));
     const child = fork(entry.file, [], {
-      execArgv: [...entry.execArgv, `--max-old-space-size=${heapMb}`],
+      // --expose-gc: the worker collects after each job (decode-worker.ts).
+      execArgv: [...entry.execArgv, `--max-old-space-size=${heapMb}`, '--expose-gc'],
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       env: withHugePages(process.env),

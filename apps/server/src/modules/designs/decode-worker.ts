@@ -13,6 +13,9 @@ import { DesignRefusal, decodeDesign } from './design-decode';
 sharp.cache(false);
 sharp.concurrency(1);
 
+/** V8's collector, exposed by the pool's `--expose-gc`. */
+const collect = (globalThis as { gc?: () => void }).gc;
+
 async function run(job: DecodeJob): Promise<unknown> {
   if (job.kind === 'design') return decodeDesign(job);
   if (job.kind === 'layer') {
@@ -36,13 +39,17 @@ process.on('message', (raw: unknown) => {
   const { id, job, threads } = raw as { id: number; job: DecodeJob; threads?: number };
   // One job at a time in this process: the pool says how many libvips threads it may use now.
   sharp.concurrency(Math.max(1, threads ?? 1));
-  run(job).then(
-    (result) => process.send?.({ id, ok: true, result }),
-    (error: unknown) => {
-      if (error instanceof DesignRefusal) process.send?.({ id, ok: false, refusal: error.message });
-      else process.send?.({ id, ok: false, error: error instanceof Error ? error.message : String(error) });
-    },
-  );
+  run(job)
+    .then(
+      (result) => process.send?.({ id, ok: true, result }),
+      (error: unknown) => {
+        if (error instanceof DesignRefusal) process.send?.({ id, ok: false, refusal: error.message });
+        else process.send?.({ id, ok: false, error: error instanceof Error ? error.message : String(error) });
+      },
+    )
+    // Once answered, the job's buffers (a print file's are hundreds of megabytes, held outside V8's heap) are
+    // collected now rather than whenever V8 next collects: they would count against the next job's memory limit.
+    .finally(() => setImmediate(() => collect?.()));
 });
 // The parent went away: nothing left to answer.
 process.on('disconnect', () => process.exit(0));

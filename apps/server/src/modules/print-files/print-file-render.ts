@@ -13,6 +13,12 @@ import { renderDesignRaw } from '../mockups/mockup-render';
 import { rotateRgba, turnedSize, turnSource } from '../mockups/rotate';
 
 const CLEAR = { r: 0, g: 0, b: 0, alpha: 0 };
+/**
+ * The largest window (print-file pixels) turned in JavaScript: it holds the resized part and the window at once
+ * (about 7 bytes a pixel), within the decoder's memory limit up to this size (a 4500x5400 t-shirt file is 24.3
+ * million). A 7200x10800 poster goes through libvips, which streams it.
+ */
+const JS_TURN_MAX_PIXELS = 32_000_000;
 
 /**
  * The placed design alone at the print area's full pixel size, on a transparent background, written as PNG to
@@ -21,9 +27,9 @@ const CLEAR = { r: 0, g: 0, b: 0, alpha: 0 };
  * Runs in the decode pool (it decodes the design).
  *
  * Unturned, one libvips pipeline, decode to encode (resize, crop to the print area, transparent margins, fade). Turned,
- * the design is resized in libvips and turned and faded by rotateRgba (a third of libvips' CPU for the turn, which
- * also made sharp hold the whole resized design in floating point), then given its margins and encoded; a quarter
- * turn, which sharp applies differently, is placed first and then cropped and extended. The PNG is written at zlib
+ * the design is resized in libvips and turned and faded by rotateRgba (a third of libvips' CPU for the turn), then
+ * given its margins and encoded; a window larger than JS_TURN_MAX_PIXELS is turned in the one libvips pipeline
+ * instead. A quarter turn, which sharp applies differently, is placed first and then cropped and extended. The PNG is written at zlib
  * level 1 without row filters: a fraction of level 6's time, still lossless.
  */
 export async function renderPrintFile(
@@ -51,79 +57,67 @@ export async function renderPrintFile(
       .toFile(outPath);
 
   const turn = placement.rotation % 360;
-  if (turn % 90 !== 0) {
-    // The same geometry as renderDesignRaw: the design resized to the rounded placement, turned by rotateRgba onto
-    // its grown canvas, centred on the placement. Only the part of the canvas inside the print file is turned, from
-    // the part of the resized design it samples (a post-resize extract: libvips resizes no more than that).
+  if (turn % 90 !== 0 || turn === 0) {
+    // The same geometry as renderDesignRaw: the design resized to the rounded placement, turned (the canvas grows to
+    // round(w|cos| + h|sin|) by round(w|sin| + h|cos|), `turnedSize`), centred on the placement.
     const width = Math.max(1, Math.round(placement.width));
     const height = Math.max(1, Math.round(placement.height));
     const turned = turnedSize(width, height, turn);
     const left = Math.round(placement.centerX - turned.width / 2);
     const top = Math.round(placement.centerY - turned.height / 2);
     const inside = intersectRects({ x: left, y: top, ...turned }, canvas);
+    // The part of the turned canvas inside the print file, and the part of the resized design it samples.
     const window = inside && { x: inside.x - left, y: inside.y - top, width: inside.width, height: inside.height };
-    const part = window && turnSource({ width, height }, turn, window);
+    const part = window && (turn === 0 ? window : turnSource({ width, height }, turn, window));
     if (!inside || !window || !part) {
       await blank();
       return { width: print.widthPx, height: print.heightPx };
     }
-    const { data, info } = await sharp(design, { sequentialRead: true })
-      .ensureAlpha()
-      .resize(width, height, { fit: 'fill', kernel: 'lanczos3' })
-      .extract({ left: part.x, top: part.y, width: part.width, height: part.height })
-      .raw()
-      .toBuffer({ resolveWithObject: true });
-    if (info.channels !== 4) throw new Error('design did not resize to RGBA');
-    const drawn = rotateRgba({ data, width: info.width, height: info.height }, turn, placement.opacity, {
-      full: { width, height },
-      offset: part,
-      window,
-    });
-    await sharp(drawn.data, { raw: { width: drawn.width, height: drawn.height, channels: 4 } })
-      .extend({
-        left: inside.x,
-        top: inside.y,
-        right: print.widthPx - inside.x - inside.width,
-        bottom: print.heightPx - inside.y - inside.height,
-        background: CLEAR,
-      })
-      .png(FAST_PNG)
-      .toFile(outPath);
-    return { width: print.widthPx, height: print.heightPx };
-  }
-
-  if (turn === 0) {
-    // No turn: one libvips pipeline, decode to encode, so its steps run side by side on the pool's threads.
-    const width = Math.max(1, Math.round(placement.width));
-    const height = Math.max(1, Math.round(placement.height));
-    const left = Math.round(placement.centerX - width / 2);
-    const top = Math.round(placement.centerY - height / 2);
-    const inside = intersectRects({ x: left, y: top, width, height }, canvas);
-    if (!inside) await blank();
-    else {
-      const margins = {
-        left: inside.x,
-        top: inside.y,
-        right: print.widthPx - inside.x - inside.width,
-        bottom: print.heightPx - inside.y - inside.height,
-      };
-      let pipeline = sharp(design)
+    const margins = {
+      left: inside.x,
+      top: inside.y,
+      right: print.widthPx - inside.x - inside.width,
+      bottom: print.heightPx - inside.y - inside.height,
+    };
+    if (turn !== 0 && window.width * window.height <= JS_TURN_MAX_PIXELS) {
+      // Resized in libvips (a post-resize extract: no more than the part), then turned and faded by rotateRgba,
+      // which makes only the window.
+      const { data, info } = await sharp(design, { sequentialRead: true })
+        .ensureAlpha()
         .resize(width, height, { fit: 'fill', kernel: 'lanczos3' })
-        .extract({ left: inside.x - left, top: inside.y - top, width: inside.width, height: inside.height })
-        .extend({ ...margins, background: CLEAR });
-      if (placement.opacity >= 1) pipeline = pipeline.ensureAlpha();
-      else {
-        // sharp fades after the margins, in 8 bits (transparent stays transparent), and adds a missing alpha last:
-        // an opaque design with no margins gets its alpha at the placement's opacity instead.
-        const hasAlpha = (await sharp(design).metadata()).hasAlpha;
-        const extended = Object.values(margins).some((m) => m > 0);
-        pipeline =
-          hasAlpha || extended
-            ? pipeline.linear([1, 1, 1, placement.opacity], [0, 0, 0, 0])
-            : pipeline.ensureAlpha(placement.opacity);
-      }
-      await pipeline.png(FAST_PNG).toFile(outPath);
+        .extract({ left: part.x, top: part.y, width: part.width, height: part.height })
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      if (info.channels !== 4) throw new Error('design did not resize to RGBA');
+      const drawn = rotateRgba({ data, width: info.width, height: info.height }, turn, placement.opacity, {
+        full: { width, height },
+        offset: part,
+        window,
+      });
+      await sharp(drawn.data, { raw: { width: drawn.width, height: drawn.height, channels: 4 } })
+        .extend({ ...margins, background: CLEAR })
+        .png(FAST_PNG)
+        .toFile(outPath);
+      return { width: print.widthPx, height: print.heightPx };
     }
+    // Unturned, or a window too large to hold in memory twice over: one libvips pipeline, decode to encode.
+    let pipeline = sharp(design).resize(width, height, { fit: 'fill', kernel: 'lanczos3' });
+    if (turn !== 0) pipeline = pipeline.rotate(turn, { background: CLEAR });
+    pipeline = pipeline
+      .extract({ left: window.x, top: window.y, width: window.width, height: window.height })
+      .extend({ ...margins, background: CLEAR });
+    if (placement.opacity >= 1) pipeline = pipeline.ensureAlpha();
+    else {
+      // sharp fades after the margins, in 8 bits (transparent stays transparent), and adds a missing alpha last:
+      // an opaque design with no margins and no turn gets its alpha at the placement's opacity instead.
+      const hasAlpha = (await sharp(design).metadata()).hasAlpha;
+      const extended = turn !== 0 || Object.values(margins).some((m) => m > 0);
+      pipeline =
+        hasAlpha || extended
+          ? pipeline.linear([1, 1, 1, placement.opacity], [0, 0, 0, 0])
+          : pipeline.ensureAlpha(placement.opacity);
+    }
+    await pipeline.png(FAST_PNG).toFile(outPath);
     return { width: print.widthPx, height: print.heightPx };
   }
 

@@ -1,0 +1,59 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DecodePool } from '../designs/decode-pool';
+
+/**
+ * Print files drawn as the app draws them, in the decode pool with its default memory limit: the largest print file
+ * of the catalogue, a 24x36 in poster at 300 DPI (7200x10800), with the design turned, one after another in the same
+ * decoder.
+ */
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'podforge-print-pool-'));
+const design = path.join(dir, 'design.png');
+let pool: DecodePool;
+
+beforeAll(async () => {
+  const width = 1500;
+  const height = 1800;
+  const pixels = Buffer.alloc(width * height * 4);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      pixels.set([x % 256, y % 256, 90, x < 100 ? 0 : 255], (y * width + x) * 4);
+    }
+  }
+  await sharp(pixels, { raw: { width, height, channels: 4 } })
+    .png()
+    .toFile(design);
+  pool = new DecodePool({ concurrency: 1, timeLimitMs: 60_000, memoryLimitMb: 768 });
+});
+afterAll(async () => {
+  await pool.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('print files in the decode pool', () => {
+  it('draws a turned poster print file twice in a row within the memory limit', async () => {
+    for (const rotation of [15, -20]) {
+      const outPath = path.join(dir, `poster-${rotation}.png`);
+      const size = await pool.run(
+        {
+          kind: 'print-file',
+          name: 'design.png',
+          inputPath: design,
+          outPath,
+          productType: 'poster',
+          designSize: { width: 1500, height: 1800 },
+          adjustments: { scale: 100, rotation, x: 0, y: 0, opacity: 100 },
+        },
+        { label: 'design.png' },
+      );
+      expect(size).toEqual({ width: 7200, height: 10800 });
+      const meta = await sharp(outPath).metadata();
+      expect([meta.width, meta.height, meta.channels]).toEqual([7200, 10800, 4]);
+    }
+    expect(pool.stats.refusedAtLimit).toBe(0);
+  }, 120_000);
+});
