@@ -112,8 +112,8 @@ export function rotateRgba(src: RgbaImage, degrees: number, alphaScale = 1, part
     const ay = -(0.5 - W / 2) * sin + dy * cos + full.height / 2 - 0.5 - oy;
     const [fromX, toX] = span(ax, cos, -1, w, W);
     const [fromY, toY] = span(ay, -sin, -1, h, W);
-    // The row starts where the whole canvas's row would and steps to the window, so a window's pixels are the
-    // whole turn's, step for step.
+    // The row's position is taken where its run of sampled pixels starts and stepped on to the window, as a turn
+    // of the whole canvas steps: a window's pixels are the whole turn's (within a level, read from a part).
     const start = Math.max(fromX, fromY) | 0;
     const from = Math.max(start, wx) | 0;
     const to = Math.min(toX, toY, wx + ww) | 0;

@@ -14,9 +14,9 @@ import { rotateRgba, turnedSize, turnSource } from '../mockups/rotate';
 
 const CLEAR = { r: 0, g: 0, b: 0, alpha: 0 };
 /**
- * The largest window (print-file pixels) turned in JavaScript: it holds the resized part and the window at once
- * (about 7 bytes a pixel), within the decoder's memory limit up to this size (a 4500x5400 t-shirt file is 24.3
- * million). A 7200x10800 poster goes through libvips, which streams it.
+ * The largest part of a print file (in pixels) turned in JavaScript, which holds the resized part of the design and
+ * the turned pixels at once (about 10 bytes per pixel of the file's part): within the decoder's memory limit up to
+ * this size (a 4500x5400 t-shirt file is 24.3 million). A 7200x10800 poster goes through libvips, which streams it.
  */
 const JS_TURN_MAX_PIXELS = 32_000_000;
 
@@ -28,9 +28,9 @@ const JS_TURN_MAX_PIXELS = 32_000_000;
  *
  * Unturned, one libvips pipeline, decode to encode (resize, crop to the print area, transparent margins, fade). Turned,
  * the design is resized in libvips and turned and faded by rotateRgba (a third of libvips' CPU for the turn), then
- * given its margins and encoded; a window larger than JS_TURN_MAX_PIXELS is turned in the one libvips pipeline
- * instead. A quarter turn, which sharp applies differently, is placed first and then cropped and extended. The PNG is written at zlib
- * level 1 without row filters: a fraction of level 6's time, still lossless.
+ * given its margins and encoded; a part larger than JS_TURN_MAX_PIXELS is turned in the one libvips pipeline
+ * instead. A quarter turn, which sharp applies differently, is placed first and then cropped and extended. The PNG
+ * is written at zlib level 1 without row filters: a fraction of level 6's time, still lossless.
  */
 export async function renderPrintFile(
   productType: TMockupProductType,
@@ -66,10 +66,10 @@ export async function renderPrintFile(
     const left = Math.round(placement.centerX - turned.width / 2);
     const top = Math.round(placement.centerY - turned.height / 2);
     const inside = intersectRects({ x: left, y: top, ...turned }, canvas);
-    // The part of the turned canvas inside the print file, and the part of the resized design it samples.
-    const window = inside && { x: inside.x - left, y: inside.y - top, width: inside.width, height: inside.height };
-    const part = window && (turn === 0 ? window : turnSource({ width, height }, turn, window));
-    if (!inside || !window || !part) {
+    // The cut of the turned canvas inside the print file, and the part of the resized design it samples.
+    const cut = inside && { x: inside.x - left, y: inside.y - top, width: inside.width, height: inside.height };
+    const part = cut && (turn === 0 ? cut : turnSource({ width, height }, turn, cut));
+    if (!inside || !cut || !part) {
       await blank();
       return { width: print.widthPx, height: print.heightPx };
     }
@@ -79,9 +79,9 @@ export async function renderPrintFile(
       right: print.widthPx - inside.x - inside.width,
       bottom: print.heightPx - inside.y - inside.height,
     };
-    if (turn !== 0 && window.width * window.height <= JS_TURN_MAX_PIXELS) {
+    if (turn !== 0 && cut.width * cut.height <= JS_TURN_MAX_PIXELS) {
       // Resized in libvips (a post-resize extract: no more than the part), then turned and faded by rotateRgba,
-      // which makes only the window.
+      // which makes only the cut.
       const { data, info } = await sharp(design, { sequentialRead: true })
         .ensureAlpha()
         .resize(width, height, { fit: 'fill', kernel: 'lanczos3' })
@@ -92,7 +92,7 @@ export async function renderPrintFile(
       const drawn = rotateRgba({ data, width: info.width, height: info.height }, turn, placement.opacity, {
         full: { width, height },
         offset: part,
-        window,
+        window: cut,
       });
       await sharp(drawn.data, { raw: { width: drawn.width, height: drawn.height, channels: 4 } })
         .extend({ ...margins, background: CLEAR })
@@ -100,11 +100,11 @@ export async function renderPrintFile(
         .toFile(outPath);
       return { width: print.widthPx, height: print.heightPx };
     }
-    // Unturned, or a window too large to hold in memory twice over: one libvips pipeline, decode to encode.
+    // Unturned, or a cut too large for the JavaScript turn: one libvips pipeline, decode to encode.
     let pipeline = sharp(design).resize(width, height, { fit: 'fill', kernel: 'lanczos3' });
     if (turn !== 0) pipeline = pipeline.rotate(turn, { background: CLEAR });
     pipeline = pipeline
-      .extract({ left: window.x, top: window.y, width: window.width, height: window.height })
+      .extract({ left: cut.x, top: cut.y, width: cut.width, height: cut.height })
       .extend({ ...margins, background: CLEAR });
     if (placement.opacity >= 1) pipeline = pipeline.ensureAlpha();
     else {
