@@ -295,9 +295,11 @@ try {
       get: async () => ({ body: fs.createReadStream(designPath) }),
       localPath: async () => designPath,
     } as unknown as Parameters<typeof drawPrintFile>[0]['storage'];
-    const deps = { config: { dataDir: work }, storage, decodePool: pool } as unknown as Parameters<
-      typeof drawPrintFile
-    >[0];
+    const deps = {
+      config: { dataDir: work, decode: { timeLimitMs: 60_000 } },
+      storage,
+      decodePool: pool,
+    } as unknown as Parameters<typeof drawPrintFile>[0];
     const row = { name: 'design.png', printKey: 'design', width: designSize.width, height: designSize.height };
     const draw = (size?: { widthPx: number; heightPx: number }) => async () =>
       drawPrintFile(deps, row as Parameters<typeof drawPrintFile>[1], 'tshirt', ADJ, size);

@@ -93,4 +93,17 @@ describe('DecodePool', () => {
     );
     expect(withHugePages({ GLIBC_TUNABLES: 'glibc.malloc.hugetlb=0' }).GLIBC_TUNABLES).toBe('glibc.malloc.hugetlb=0');
   });
+
+  it("holds a job to its own time limit when it is given one, not the pool's", async () => {
+    pool = new DecodePool({ concurrency: 1, timeLimitMs: 200, memoryLimitMb: 512, entry });
+    const started = Date.now();
+    await expect(pool.run(job('hang'), { label: 'print.png', timeLimitMs: 1200 })).rejects.toMatchObject({
+      statusCode: 422,
+      message: 'print.png took longer than 1.2 s to process; the limit is 1.2 s',
+    });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1100);
+    await expect(pool.run(job('hang'), { label: 'upload.png' })).rejects.toMatchObject({
+      message: 'upload.png took longer than 0.2 s to process; the limit is 0.2 s',
+    });
+  });
 });

@@ -34,6 +34,8 @@ export type QueueStatus = { state: 'waiting' | 'processing'; position: number; w
 type Task = {
   id: number;
   label: string;
+  /** This job's wall-clock limit. */
+  timeLimitMs: number;
   ticket: string | null;
   job: DecodeJob | null;
   resolve: (value: unknown) => void;
@@ -123,10 +125,13 @@ export class DecodePool extends EventEmitter {
     return { running: this.slots.filter((s) => s.task).length, waiting: this.waiting.length };
   }
 
-  /** Decodes in a child; `label` names the file in limit refusals; `ticket` lets the browser ask for its place. */
+  /**
+   * Decodes in a child; `label` names the file in limit refusals; `ticket` lets the browser ask for its place;
+   * `timeLimitMs` replaces the pool's wall-clock limit for this job (work on stored, already checked designs).
+   */
   run<J extends DecodeJob>(
     job: J,
-    options: { label: string; signal?: AbortSignal | undefined; ticket?: string | null },
+    options: { label: string; signal?: AbortSignal | undefined; ticket?: string | null; timeLimitMs?: number },
   ): Promise<DecodeResultOf<J>> {
     return this.enqueue(job, options) as Promise<DecodeResultOf<J>>;
   }
@@ -171,7 +176,7 @@ export class DecodePool extends EventEmitter {
 
   private enqueue(
     job: DecodeJob | null,
-    options: { label: string; signal?: AbortSignal | undefined; ticket?: string | null },
+    options: { label: string; signal?: AbortSignal | undefined; ticket?: string | null; timeLimitMs?: number },
   ): Promise<unknown> {
     const { signal } = options;
     if (signal?.aborted) return Promise.reject(signal.reason);
@@ -181,6 +186,7 @@ export class DecodePool extends EventEmitter {
         id: this.nextId++,
         label: options.label,
         ticket: options.ticket ?? null,
+        timeLimitMs: options.timeLimitMs ?? this.options.timeLimitMs,
         job,
         resolve,
         reject,
@@ -384,9 +390,9 @@ export class DecodePool extends EventEmitter {
       finish(() => task.reject(unprocessable(message)), true);
     };
     const timer = setTimeout(() => {
-      const seconds = Math.round(this.options.timeLimitMs / 100) / 10;
+      const seconds = Math.round(task.timeLimitMs / 100) / 10;
       refuse(`${task.label} took longer than ${seconds} s to process; the limit is ${seconds} s`);
-    }, this.options.timeLimitMs);
+    }, task.timeLimitMs);
     const memory = setInterval(() => {
       const rss = child.pid ? residentBytes(child.pid) : null;
       if (rss !== null && rss > limitMb * 1024 * 1024) {

@@ -338,7 +338,14 @@ export async function getPrintReadiness(
   return { dpi, ...printReadinessLevel(dpi), printArea };
 }
 
-/** A print file of a stored design, drawn in the decode pool (bounded like an upload); the PNG comes back. */
+/**
+ * The wall-clock limit of a print file in the decode pool. The upload's limit (7 s by default) is for files not yet
+ * checked; a print file is drawn from a stored, checked design at a catalogue size, and a turned 24x36 in poster
+ * (7200x10800) took 3 s alone and 6.4-9.6 s with both cores busy: under the upload's limit it was refused.
+ */
+const PRINT_FILE_TIME_LIMIT_MS = 60_000;
+
+/** A print file of a stored design, drawn in the decode pool (bounded like an upload, with a longer time limit). */
 export async function drawPrintFile(
   deps: Pick<AppDeps, 'config' | 'storage' | 'decodePool'>,
   row: DesignRow,
@@ -361,7 +368,7 @@ export async function drawPrintFile(
           adjustments,
           ...(size ? { size } : {}),
         },
-        { label: row.name },
+        { label: row.name, timeLimitMs: Math.max(PRINT_FILE_TIME_LIMIT_MS, deps.config.decode.timeLimitMs) },
       );
       return { png: await fsp.readFile(outPath), width: out.width, height: out.height };
     } finally {

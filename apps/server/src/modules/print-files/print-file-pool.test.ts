@@ -4,6 +4,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DecodePool } from '../designs/decode-pool';
+import { drawPrintFile } from '../mockups/mockups.service';
 
 /**
  * Print files drawn as the app draws them, in the decode pool with its default memory limit: the largest print file
@@ -56,4 +57,28 @@ describe('print files in the decode pool', () => {
     }
     expect(pool.stats.refusedAtLimit).toBe(0);
   }, 120_000);
+
+  it("is not held to the upload's time limit: a stored design's print file has its own", async () => {
+    // A pool whose limit no print file meets (as a loaded machine's 7 s was for a turned poster).
+    const strict = new DecodePool({ concurrency: 1, timeLimitMs: 50, memoryLimitMb: 768 });
+    try {
+      const deps = {
+        config: { dataDir: dir, decode: { timeLimitMs: 50 } },
+        storage: { localPath: async () => design },
+        decodePool: strict,
+      } as unknown as Parameters<typeof drawPrintFile>[0];
+      const row = { name: 'design.png', printKey: 'design', width: 1500, height: 1800 };
+      const out = await drawPrintFile(deps, row as Parameters<typeof drawPrintFile>[1], 'tshirt', {
+        scale: 100,
+        rotation: 15,
+        x: 0,
+        y: 0,
+        opacity: 100,
+      });
+      expect([out.width, out.height]).toEqual([1800, 2400]);
+      expect(strict.stats.refusedAtLimit).toBe(0);
+    } finally {
+      await strict.close();
+    }
+  }, 60_000);
 });
