@@ -1,8 +1,8 @@
 // Makes a new PGlite cluster with the app's migrations and pg-boss's schema applied (no rows): the folder `<base>`
-// (copied into a new data folder) and the archive `<base>.tar.gz` (loaded by in-memory databases). Both appear whole (a rename), so a
-// reader never sees half of one. The server runs this in a child process the first time it needs one (see
-// src/db/pglite-snapshot.ts): initdb and the migrations take seconds and leave the process that ran them with
-// several hundred MB it never returns, so it is not the server's own process.
+// (copied into a new data folder) and the archive `<base>.tar.gz` (loaded by in-memory databases). Both appear
+// whole (a rename), so a reader never sees half of one. The server runs this in a child process the first time it
+// needs one (see src/db/pglite-snapshot.ts): initdb and the migrations take seconds and leave the process that ran
+// them with several hundred MB it never returns, so it is not the server's own process.
 import fs from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';

@@ -8,9 +8,9 @@ import { renderDesignRaw } from '../mockups/mockup-render';
 import { renderPrintFile } from './print-file-render';
 
 /**
- * The print file drawn in one pipeline (unrotated) or placed then cropped (rotated): the print area's pixel size,
- * the design where the geometry puts it, the placement's opacity in the alpha channel, transparent elsewhere, for
- * designs with and without alpha.
+ * The print file drawn in one pipeline (unturned), turned by rotateRgba from the part it prints, or placed then
+ * cropped (a quarter turn): the print area's pixel size, the design where the geometry puts it, the placement's
+ * opacity in the alpha channel, transparent elsewhere, for designs with and without alpha.
  */
 
 const PRINT = { widthPx: 600, heightPx: 800 };

@@ -66,13 +66,12 @@ export async function renderPrintFile(
     const left = Math.round(placement.centerX - turned.width / 2);
     const top = Math.round(placement.centerY - turned.height / 2);
     const inside = intersectRects({ x: left, y: top, ...turned }, canvas);
-    // The cut of the turned canvas inside the print file, and the part of the resized design it samples.
-    const cut = inside && { x: inside.x - left, y: inside.y - top, width: inside.width, height: inside.height };
-    const part = cut && (turn === 0 ? cut : turnSource({ width, height }, turn, cut));
-    if (!inside || !cut || !part) {
+    if (!inside) {
       await blank();
       return { width: print.widthPx, height: print.heightPx };
     }
+    // The cut of the turned canvas inside the print file.
+    const cut = { x: inside.x - left, y: inside.y - top, width: inside.width, height: inside.height };
     const margins = {
       left: inside.x,
       top: inside.y,
@@ -80,8 +79,13 @@ export async function renderPrintFile(
       bottom: print.heightPx - inside.y - inside.height,
     };
     if (turn !== 0 && cut.width * cut.height <= JS_TURN_MAX_PIXELS) {
-      // Resized in libvips (a post-resize extract: no more than the part), then turned and faded by rotateRgba,
-      // which makes only the cut.
+      // Resized in libvips, only the part of the design the cut samples (a post-resize extract), then turned and
+      // faded by rotateRgba, which makes only the cut. A cut in a corner of the canvas may sample nothing.
+      const part = turnSource({ width, height }, turn, cut);
+      if (!part) {
+        await blank();
+        return { width: print.widthPx, height: print.heightPx };
+      }
       const { data, info } = await sharp(design, { sequentialRead: true })
         .ensureAlpha()
         .resize(width, height, { fit: 'fill', kernel: 'lanczos3' })
