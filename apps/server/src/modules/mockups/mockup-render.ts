@@ -164,17 +164,20 @@ export class TemplateStore {
   }
 
   /**
-   * Decodes a set's first view (where the editor opens) in every colour into the in-memory LRU in the background,
-   * one at a time, so the seller's Generate Mockups, which renders that view in every colour, finds them decoded.
-   * Failures are left to the render that needs it.
+   * Decodes templates into the in-memory LRU in the background, one at a time, so renders that follow find them
+   * decoded: by default a set's first view (where the editor opens) in every colour, which the seller's Generate
+   * Mockups renders; a batch names its own views, in the order it renders them, so their decoding overlaps the design
+   * layer's placing. At most the LRU's size; failures are left to the render that needs it.
    */
-  prefetch(productType: TMockupProductType): void {
+  prefetch(productType: TMockupProductType, views?: { templateId: string; colorId: string }[]): void {
     const { templates, colors } = TEMPLATE_SETS[productType];
-    const template = templates[0];
-    if (!template) return;
+    const first = templates[0];
+    const wanted = views ?? (first ? colors.map((c) => ({ templateId: first.id, colorId: c.id })) : []);
     void (async () => {
-      for (const { id } of colors.slice(0, this.maxRaw)) {
-        if (!this.has(productType, template.id, id)) await this.raw(productType, template, id).catch(() => {});
+      for (const { templateId, colorId } of wanted.slice(0, this.maxRaw)) {
+        const template = templates.find((t) => t.id === templateId);
+        if (template && !this.has(productType, templateId, colorId))
+          await this.raw(productType, template, colorId).catch(() => {});
       }
     })();
   }

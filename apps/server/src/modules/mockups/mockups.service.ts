@@ -223,9 +223,15 @@ export async function startMockupBatch(
   for (const id of templateIds) resolveTemplate(productType, id);
   const colors = (input.colors ?? set.colors.map((c) => c.id)).map((c) => resolveColor(productType, c));
   const row = await loadDesign(deps, workspaceId, input.designId);
+  const tasks = templateIds.flatMap((templateId) => colors.map((color) => ({ templateId, color })));
+  // The templates are decoded while the design layer is placed (a batch asked for with no editor opened first
+  // would otherwise decode each colour's as it renders it).
+  deps.templates.prefetch(
+    productType,
+    tasks.map((t) => ({ templateId: t.templateId, colorId: t.color })),
+  );
   // Every template of a set shares one design area and size, so the design layer is prepared once.
   const layer = await designLayer(deps, row, mockupPlacement(productType, row, input.adjustments));
-  const tasks = templateIds.flatMap((templateId) => colors.map((color) => ({ templateId, color })));
 
   const [batch] = await deps.db
     .insert(mockupBatches)

@@ -48,4 +48,27 @@ describe('TemplateStore.warmUp', () => {
     const first = await store.raw('mug', template, colors[0] as string);
     expect(await store.raw('mug', template, colors[0] as string)).toBe(first);
   }, 60_000);
+  it("prefetch with a batch's views decodes those, in order, and no more than the LRU holds", async () => {
+    const store = new TemplateStore(dir, 2);
+    const colors = TEMPLATE_SETS.tshirt.colors.map((c) => c.id);
+    const views = [
+      { templateId: 'tshirt-back', colorId: colors[1] as string },
+      { templateId: 'tshirt-front', colorId: colors[2] as string },
+      { templateId: 'tshirt-front', colorId: colors[3] as string },
+    ];
+    store.prefetch('tshirt', views);
+    expect(store.has('tshirt', 'tshirt-back', colors[1] as string)).toBe(true);
+    for (let i = 0; i < 200 && !store.has('tshirt', 'tshirt-front', colors[2] as string); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const back = findTemplate('tshirt', 'tshirt-back');
+    const front = findTemplate('tshirt', 'tshirt-front');
+    if (!back || !front) throw new Error('no t-shirt templates');
+    await store.raw('tshirt', front, colors[2] as string);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The first two views, and not the third (the LRU holds two): the default view was not fetched either.
+    expect(store.has('tshirt', 'tshirt-back', colors[1] as string)).toBe(true);
+    expect(store.has('tshirt', 'tshirt-front', colors[3] as string)).toBe(false);
+    expect(store.has('tshirt', 'tshirt-front', colors[0] as string)).toBe(false);
+  }, 60_000);
 });
