@@ -30,7 +30,7 @@ import { multipart } from '../apps/server/test/support/design-fixtures';
 import { load, median, ms, percentile, printDesignFile, treeCpuMs, verdict } from './support';
 
 const CONVERT = '/usr/bin/convert';
-const PNG_LEVEL = 2;
+const PNG_LEVEL = 1;
 const RUNS = 20;
 const IM_RUNS = 10;
 const ADJ = { scale: 90, rotation: 15, x: 10, y: -5, opacity: 85 };

@@ -28,7 +28,12 @@ sharp.concurrency(os.availableParallelism());
 
 export const PREVIEW_TEMPLATE_WIDTH = 800;
 export const MOCKUP_PREVIEW_WIDTH = 512;
-const PNG_OPTIONS = { compressionLevel: 2, adaptiveFiltering: false } as const;
+/**
+ * The full mockup's PNG: zlib level 1 without row filters, lossless. A 2000x2500 mockup encodes in about 24 ms at 2.0 MB,
+ * where level 2 took 38 ms for 1.55 MB and level 6 71 ms for 1.0 MB: the encode is most of a render after the
+ * design is placed, and stores re-encode the pictures they show (Shopify's CDN and Etsy serve their own sizes).
+ */
+const PNG_OPTIONS = { compressionLevel: 1, adaptiveFiltering: false } as const;
 
 export type RawImage = {
   data: Buffer;
