@@ -16,6 +16,8 @@ export const ZIntegration = z.object({
   isConnected: z.boolean(),
   /** A store of the built-in Shopify sandbox (the server has no SHOPIFY_API_KEY), not a real shop. */
   sandbox: z.boolean(),
+  /** What the seller must do for this store to work fully (e.g. reconnect Etsy for a scope orders need); null when nothing. */
+  problem: z.string().nullable(),
 });
 export type TIntegration = z.infer<typeof ZIntegration>;
 

@@ -293,6 +293,13 @@ export const integrations = pgTable(
     lastSyncAt: timestamp('last_sync_at', { withTimezone: true }),
     /** Connected to the built-in Shopify sandbox (no SHOPIFY_API_KEY), not to a real store. */
     sandbox: boolean('sandbox').notNull().default(false),
+    /**
+     * Where reading the store's orders goes on from (Etsy: the last `update_timestamp` taken, epoch seconds), so a
+     * restart misses nothing and reads nothing twice into a second order; null before the first read.
+     */
+    ordersCursor: bigint('orders_cursor', { mode: 'number' }),
+    /** What the seller must do for this store to work fully, in their words (e.g. reconnect for a scope); shown on it. */
+    problem: text('problem'),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('integrations_workspace_platform_external_uq').on(t.workspaceId, t.platform, t.externalId)],

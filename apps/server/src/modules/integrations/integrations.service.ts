@@ -15,6 +15,7 @@ export async function listIntegrations(deps: AppDeps, workspaceId: string): Prom
       verifiedAt: integrations.verifiedAt,
       lastSyncAt: integrations.lastSyncAt,
       sandbox: integrations.sandbox,
+      problem: integrations.problem,
     })
     .from(integrations)
     .where(eq(integrations.workspaceId, workspaceId))
@@ -31,5 +32,6 @@ export async function listIntegrations(deps: AppDeps, workspaceId: string): Prom
     lastSyncAt: row.lastSyncAt?.toISOString() ?? null,
     isConnected: row.status === 'connected' && row.verifiedAt !== null,
     sandbox: row.sandbox,
+    problem: row.problem,
   }));
 }

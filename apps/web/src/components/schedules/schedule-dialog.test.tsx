@@ -21,6 +21,7 @@ const store: TIntegration = {
   lastSyncAt: null,
   isConnected: true,
   sandbox: false,
+  problem: null,
 };
 
 const schedule = (id: string, over: Partial<TSchedule> = {}): TSchedule => ({

@@ -399,6 +399,7 @@ describe('CreateProductScreen (simple flow)', () => {
       lastSyncAt: null,
       isConnected: true,
       sandbox: false,
+      problem: null,
     });
     const openStoresStep = () => {
       sessionStorage.setItem(

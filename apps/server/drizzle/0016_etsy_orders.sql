@@ -1,0 +1,2 @@
+ALTER TABLE "integrations" ADD COLUMN "orders_cursor" bigint;--> statement-breakpoint
+ALTER TABLE "integrations" ADD COLUMN "problem" text;
