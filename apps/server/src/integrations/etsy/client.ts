@@ -88,7 +88,77 @@ export type DraftListingInput = {
 };
 export type TaxonomyNode = { id: number; name: string; children: TaxonomyNode[] };
 
-export const ETSY_SCOPES = ['listings_r', 'listings_w', 'listings_d', 'shops_r'];
+/**
+ * What the connect asks for: the listing calls a push makes, the shop, and the orders (`transactions_r` for
+ * getShopReceipts, `transactions_w` for createReceiptShipment; Etsy's Open API v3 spec, security of each operation).
+ */
+export const ETSY_SCOPES = ['listings_r', 'listings_w', 'listings_d', 'shops_r', 'transactions_r', 'transactions_w'];
+
+/** Etsy's Money: an integer amount over a divisor (e.g. 2599 / 100) in a currency. */
+export type EtsyMoney = { amount: number; divisor: number; currency_code: string };
+
+/**
+ * A Money as a decimal string with two places, computed in integers (no float drift), half away from zero: 2599/100
+ * is '25.99', 1/3 is '0.33'. A divisor that is not a positive integer is refused.
+ */
+export function moneyString(m: Pick<EtsyMoney, 'amount' | 'divisor'>): string {
+  if (!Number.isSafeInteger(m.amount) || !Number.isSafeInteger(m.divisor) || m.divisor <= 0)
+    throw new EtsyError(502, `Etsy sent a money value that is not an integer over a positive divisor`);
+  const d = BigInt(m.divisor);
+  const scaled = BigInt(Math.abs(m.amount)) * 100n;
+  let cents = scaled / d;
+  if ((scaled % d) * 2n >= d) cents += 1n;
+  const sign = m.amount < 0 && cents > 0n ? '-' : '';
+  return `${sign}${cents / 100n}.${String(cents % 100n).padStart(2, '0')}`;
+}
+
+/** A ShopReceiptTransaction: one line of a receipt (the fields Podforge reads). */
+export type EtsyTransaction = {
+  transaction_id: number;
+  title: string | null;
+  listing_id: number | null;
+  product_id: number | null;
+  sku: string | null;
+  quantity: number;
+  price: EtsyMoney;
+};
+/** A ShopReceiptShipment: one tracking submitted for a receipt. */
+export type EtsyReceiptShipment = {
+  receipt_shipping_id: number | null;
+  shipment_notification_timestamp: number;
+  carrier_name: string;
+  tracking_code: string;
+};
+/** A ShopReceipt: an order (status one of paid, completed, open, payment processing, canceled, fully/partially refunded). */
+export type EtsyReceipt = {
+  receipt_id: number;
+  buyer_user_id: number | null;
+  name: string;
+  first_line: string | null;
+  second_line: string | null;
+  city: string | null;
+  state: string | null;
+  zip: string | null;
+  country_iso: string | null;
+  status: string;
+  is_paid: boolean;
+  is_shipped: boolean;
+  create_timestamp: number;
+  update_timestamp: number;
+  grandtotal: EtsyMoney;
+  transactions: EtsyTransaction[];
+  shipments: EtsyReceiptShipment[];
+};
+export type ReceiptQuery = {
+  minLastModified?: number;
+  sortOn?: 'created' | 'updated' | 'receipt_id';
+  sortOrder?: 'asc' | 'desc';
+  wasPaid?: boolean;
+  wasShipped?: boolean;
+  wasCanceled?: boolean;
+  limit?: number;
+  offset?: number;
+};
 
 export function pkcePair(): { verifier: string; challenge: string } {
   const verifier = randomBytes(48).toString('base64url');
@@ -337,6 +407,44 @@ export class EtsyClient {
       results: { property_id: number; value_id: number; value: string; image_id: number }[];
     }>('GET', `/shops/${shopId}/listings/${listingId}/variation-images`, token);
     return r.results;
+  }
+
+  /** getShopReceipts (scope transactions_r): one page of the shop's receipts, filtered and sorted as asked. */
+  receipts(token: string, shopId: string, q: ReceiptQuery) {
+    const query = new URLSearchParams();
+    if (q.minLastModified !== undefined) query.set('min_last_modified', String(q.minLastModified));
+    if (q.sortOn) query.set('sort_on', q.sortOn);
+    if (q.sortOrder) query.set('sort_order', q.sortOrder);
+    if (q.wasPaid !== undefined) query.set('was_paid', String(q.wasPaid));
+    if (q.wasShipped !== undefined) query.set('was_shipped', String(q.wasShipped));
+    if (q.wasCanceled !== undefined) query.set('was_canceled', String(q.wasCanceled));
+    query.set('limit', String(q.limit ?? 100));
+    query.set('offset', String(q.offset ?? 0));
+    return this.request<{ count: number; results: EtsyReceipt[] }>(
+      'GET',
+      `/shops/${shopId}/receipts?${query.toString()}`,
+      token,
+    );
+  }
+
+  /** getShopReceipt (scope transactions_r). */
+  receipt(token: string, shopId: string, receiptId: string) {
+    return this.request<EtsyReceipt>('GET', `/shops/${shopId}/receipts/${receiptId}`, token);
+  }
+
+  /**
+   * createReceiptShipment (scope transactions_w): a tracking code and carrier for a receipt; Etsy adds a shipment
+   * record and emails the buyer each time it succeeds, so the caller must not send the same tracking twice.
+   */
+  createReceiptShipment(
+    token: string,
+    shopId: string,
+    receiptId: string,
+    input: { tracking_code: string; carrier_name: string; note_to_buyer?: string },
+  ) {
+    return this.request<EtsyReceipt>('POST', `/shops/${shopId}/receipts/${receiptId}/tracking`, token, {
+      json: input,
+    });
   }
 
   updateVariationImages(

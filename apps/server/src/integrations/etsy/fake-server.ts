@@ -14,6 +14,12 @@ import { etsyTextProblems } from '@podforge/contract';
  * the listing's properties, and a draft cannot be activated without a picture. A switch makes the next create
  * answer 500 after making the listing (etsy/open-api#162).
  *
+ * Orders: a shop's receipts (getShopReceipts with its filters, sort and pagination; getShopReceipt) and
+ * createReceiptShipment, each behind its OAuth scope (`transactions_r`, `transactions_w`: a token without it is
+ * answered 403, as Etsy answers a call outside the granted scopes). A token carries the scopes its authorization
+ * asked for; one kept from before the fake knew scopes has the four a listing push asked for then. `placeReceipt`
+ * is a buyer paying for SKUs of the shop's listings (the sandbox's 'Place a test order').
+ *
  * Its state is one JSON value (`snapshot()`), handed to `persist` after every change, so the built-in sandbox can
  * keep it in the database; picture bytes go to `images` (the sandbox's storage) under their id.
  */
@@ -30,8 +36,62 @@ export type EtsyFakeState = {
     }
   >;
   listings: Record<string, FakeListing>;
-  tokens: Record<string, { user_id: number; expires_at: number }>;
-  refresh_tokens: Record<string, { user_id: number }>;
+  tokens: Record<string, { user_id: number; expires_at: number; scopes?: string[] }>;
+  refresh_tokens: Record<string, { user_id: number; scopes?: string[] }>;
+  /** Receipts by id (absent in a state saved before the fake kept orders). */
+  receipts?: Record<string, FakeReceipt>;
+};
+
+type FakeMoney = { amount: number; divisor: number; currency_code: string };
+export type FakeReceipt = {
+  receipt_id: number;
+  shop_id: number;
+  seller_user_id: number;
+  buyer_user_id: number;
+  name: string;
+  first_line: string;
+  second_line: string | null;
+  city: string;
+  state: string | null;
+  zip: string;
+  country_iso: string;
+  status: 'paid' | 'completed' | 'open' | 'payment processing' | 'canceled' | 'fully refunded' | 'partially refunded';
+  is_paid: boolean;
+  is_shipped: boolean;
+  create_timestamp: number;
+  update_timestamp: number;
+  grandtotal: FakeMoney;
+  subtotal: FakeMoney;
+  total_price: FakeMoney;
+  total_shipping_cost: FakeMoney;
+  transactions: {
+    transaction_id: number;
+    title: string;
+    listing_id: number;
+    product_id: number;
+    sku: string;
+    quantity: number;
+    price: FakeMoney;
+  }[];
+  shipments: {
+    receipt_shipping_id: number;
+    shipment_notification_timestamp: number;
+    carrier_name: string;
+    tracking_code: string;
+  }[];
+};
+
+/** The scopes a token kept from before the fake recorded them was granted: what the connect asked for then. */
+export const LEGACY_ETSY_SCOPES = ['listings_r', 'listings_w', 'listings_d', 'shops_r'];
+
+export type ReceiptAddress = {
+  name: string;
+  first_line: string;
+  second_line?: string | null;
+  city: string;
+  state?: string | null;
+  zip: string;
+  country_iso: string;
 };
 
 export type FakeListing = {
@@ -96,6 +156,21 @@ export type FakeEtsy = {
   rateLimitNext(n: number, seconds?: number): void;
   /** The next authorization approves as this user (a second shop); the default user otherwise. */
   approveNextAs(user: { user_id: number; shop_id: number; shop_name: string }): void;
+  /**
+   * A buyer's order in a shop: one transaction per line, each a product (by SKU) of an active listing of the shop,
+   * at its offering's price; paid unless `paid: false` (then 'payment processing').
+   */
+  placeReceipt(
+    shopId: number,
+    order: { lines: { sku: string; quantity: number }[]; address: ReceiptAddress; paid?: boolean },
+  ): Promise<FakeReceipt>;
+  /** The buyer's payment arrives for a receipt placed unpaid. */
+  payReceipt(receiptId: number): Promise<FakeReceipt>;
+  /** The seller cancels a receipt on Etsy. */
+  cancelReceipt(receiptId: number): Promise<FakeReceipt>;
+  /** A listing the seller made on Etsy by hand (not through Podforge): active, one product with this SKU and price. */
+  addHandmadeListing(shopId: number, listing: { title: string; sku: string; price: number }): Promise<number>;
+  receipts(shopId?: number): FakeReceipt[];
   /** API calls in order: method and path (without the query). */
   calls: { method: string; path: string; status: number }[];
   close(): Promise<void>;
@@ -232,8 +307,16 @@ export async function startFakeEtsy(options: FakeEtsyOptions = {}): Promise<Fake
   };
   const codes = new Map<
     string,
-    { user: EtsyFakeState['users'][number]; challenge: string; redirectUri: string; expiresAt: number }
+    {
+      user: EtsyFakeState['users'][number];
+      challenge: string;
+      redirectUri: string;
+      expiresAt: number;
+      scopes: string[];
+    }
   >();
+  state.receipts ??= {};
+  const receipts = state.receipts;
   const calls: FakeEtsy['calls'] = [];
   const second = { at: 0, count: 0 };
   const day: number[] = [];
@@ -341,6 +424,14 @@ export async function startFakeEtsy(options: FakeEtsyOptions = {}): Promise<Fake
     const user = state.users.find((u) => u.user_id === entry.user_id);
     if (!user) throw new Refusal(401, 'invalid_token');
     return user;
+  };
+
+  /** A call outside the token's granted scopes: 403, as Etsy answers it. */
+  const requireScope = (req: http.IncomingMessage, scope: string) => {
+    const header = String(req.headers.authorization ?? '');
+    const entry = state.tokens[header.startsWith('Bearer ') ? header.slice(7) : ''];
+    const granted = entry?.scopes ?? LEGACY_ETSY_SCOPES;
+    if (!granted.includes(scope)) throw new Refusal(403, `Missing required scope: ${scope}`);
   };
 
   const checkApiKey = (req: http.IncomingMessage) => {
@@ -509,6 +600,157 @@ export async function startFakeEtsy(options: FakeEtsyOptions = {}): Promise<Fake
     listing.updated_timestamp = Math.floor(now() / 1000);
   }
 
+  const receiptView = (r: FakeReceipt) => ({
+    ...structuredClone(r),
+    created_timestamp: r.create_timestamp,
+    updated_timestamp: r.update_timestamp,
+    formatted_address: [r.name, r.first_line, r.second_line, `${r.city} ${r.state ?? ''} ${r.zip}`, r.country_iso]
+      .filter(Boolean)
+      .join('\n'),
+  });
+
+  const bool = (v: string | null, name: string): boolean | null => {
+    if (v === null) return null;
+    if (v === 'true' || v === '1') return true;
+    if (v === 'false' || v === '0') return false;
+    throw new Refusal(400, `${name} must be true or false`);
+  };
+  const int = (v: string | null, name: string, min: number, max = Number.MAX_SAFE_INTEGER): number | null => {
+    if (v === null) return null;
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < min || n > max)
+      throw new Refusal(400, `${name} must be an integer of ${min}-${max}`);
+    return n;
+  };
+  const CANCELED: FakeReceipt['status'][] = ['canceled', 'fully refunded'];
+
+  /** getShopReceipts: the filters, sort (created, updated, receipt_id; desc by default) and offset pagination. */
+  function listReceipts(shopId: number, q: URLSearchParams) {
+    const limit = int(q.get('limit'), 'limit', 1, 100) ?? 25;
+    const offset = int(q.get('offset'), 'offset', 0) ?? 0;
+    const minCreated = int(q.get('min_created'), 'min_created', 946684800);
+    const maxCreated = int(q.get('max_created'), 'max_created', 946684800);
+    const minModified = int(q.get('min_last_modified'), 'min_last_modified', 946684800);
+    const maxModified = int(q.get('max_last_modified'), 'max_last_modified', 946684800);
+    const paid = bool(q.get('was_paid'), 'was_paid');
+    const shipped = bool(q.get('was_shipped'), 'was_shipped');
+    const canceled = bool(q.get('was_canceled'), 'was_canceled');
+    const sortOn = q.get('sort_on') ?? 'created';
+    if (!['created', 'updated', 'receipt_id'].includes(sortOn))
+      throw new Refusal(400, 'sort_on must be created, updated or receipt_id');
+    const order = q.get('sort_order') ?? 'desc';
+    if (!['asc', 'ascending', 'up', 'desc', 'descending', 'down'].includes(order))
+      throw new Refusal(400, 'sort_order must be asc or desc');
+    const key = (r: FakeReceipt) =>
+      sortOn === 'updated' ? r.update_timestamp : sortOn === 'receipt_id' ? r.receipt_id : r.create_timestamp;
+    const up = ['asc', 'ascending', 'up'].includes(order);
+    const all = Object.values(receipts)
+      .filter(
+        (r) =>
+          r.shop_id === shopId &&
+          (minCreated === null || r.create_timestamp >= minCreated) &&
+          (maxCreated === null || r.create_timestamp <= maxCreated) &&
+          (minModified === null || r.update_timestamp >= minModified) &&
+          (maxModified === null || r.update_timestamp <= maxModified) &&
+          (paid === null || r.is_paid === paid) &&
+          (shipped === null || r.is_shipped === shipped) &&
+          (canceled === null || CANCELED.includes(r.status) === canceled),
+      )
+      .sort((a, b) => (key(a) - key(b) || a.receipt_id - b.receipt_id) * (up ? 1 : -1));
+    return { count: all.length, results: all.slice(offset, offset + limit).map(receiptView) };
+  }
+
+  /**
+   * createReceiptShipment: each success adds a shipment (and would email the buyer). Within the United States on an
+   * order over $10 a tracking code and carrier are required; without them the receipt is only marked shipped.
+   */
+  function addShipment(receipt: FakeReceipt, body: Record<string, unknown>) {
+    if (CANCELED.includes(receipt.status)) throw new Refusal(409, 'Cannot add tracking to a canceled receipt');
+    const code = typeof body.tracking_code === 'string' ? body.tracking_code.trim() : '';
+    const carrier = typeof body.carrier_name === 'string' ? body.carrier_name.trim() : '';
+    if (Boolean(code) !== Boolean(carrier))
+      throw new Refusal(400, 'tracking_code and carrier_name must be sent together');
+    const over10 = receipt.grandtotal.amount / receipt.grandtotal.divisor > 10;
+    if (!code && receipt.country_iso === 'US' && over10)
+      throw new Refusal(400, 'tracking_code and carrier_name are required for this order');
+    const t = Math.floor(now() / 1000);
+    if (code)
+      receipt.shipments.push({
+        receipt_shipping_id: id(),
+        shipment_notification_timestamp: t,
+        carrier_name: carrier,
+        tracking_code: code,
+      });
+    receipt.is_shipped = true;
+    if (receipt.status === 'paid') receipt.status = 'completed';
+    receipt.update_timestamp = t;
+  }
+
+  const receiptOf = (receiptId: number) => {
+    const r = receipts[String(receiptId)];
+    if (!r) throw new Error(`No receipt ${receiptId}`);
+    return r;
+  };
+  const cents = (n: number) => ({ amount: Math.round(n * 100), divisor: 100, currency_code: 'USD' });
+
+  async function placeReceipt(
+    shopId: number,
+    order: { lines: { sku: string; quantity: number }[]; address: ReceiptAddress; paid?: boolean },
+  ): Promise<FakeReceipt> {
+    const user = state.users.find((u) => u.shop_id === shopId);
+    if (!user) throw new Refusal(404, `No shop ${shopId}`);
+    if (order.lines.length === 0) throw new Refusal(400, 'An order needs at least one line');
+    const transactions = order.lines.map((line) => {
+      for (const l of Object.values(state.listings)) {
+        if (l.shop_id !== shopId || l.state !== 'active') continue;
+        const product = l.inventory?.products.find((p) => p.sku === line.sku);
+        const offering = product?.offerings[0];
+        if (product && offering)
+          return {
+            transaction_id: id(),
+            title: l.title,
+            listing_id: l.listing_id,
+            product_id: product.product_id,
+            sku: product.sku,
+            quantity: line.quantity,
+            price: cents(offering.price),
+          };
+      }
+      throw new Refusal(400, `SKU ${line.sku} is not sold in an active listing of shop ${shopId}`);
+    });
+    const totalCents = transactions.reduce((sum, x) => sum + x.price.amount * x.quantity, 0);
+    const total = { amount: totalCents, divisor: 100, currency_code: 'USD' };
+    const t = Math.floor(now() / 1000);
+    const paid = order.paid !== false;
+    const receipt: FakeReceipt = {
+      receipt_id: id(),
+      shop_id: shopId,
+      seller_user_id: user.user_id,
+      buyer_user_id: 9_000_000 + (state.nextId % 1000),
+      name: order.address.name,
+      first_line: order.address.first_line,
+      second_line: order.address.second_line ?? null,
+      city: order.address.city,
+      state: order.address.state ?? null,
+      zip: order.address.zip,
+      country_iso: order.address.country_iso,
+      status: paid ? 'paid' : 'payment processing',
+      is_paid: paid,
+      is_shipped: false,
+      create_timestamp: t,
+      update_timestamp: t,
+      grandtotal: total,
+      subtotal: total,
+      total_price: total,
+      total_shipping_cost: { amount: 0, divisor: 100, currency_code: 'USD' },
+      transactions,
+      shipments: [],
+    };
+    receipts[String(receipt.receipt_id)] = receipt;
+    await persist();
+    return structuredClone(receipt);
+  }
+
   async function route(req: http.IncomingMessage, url: URL, res: http.ServerResponse) {
     const path = url.pathname;
     const method = req.method ?? 'GET';
@@ -532,7 +774,14 @@ export async function startFakeEtsy(options: FakeEtsyOptions = {}): Promise<Fake
       if (!user) throw new Refusal(500, 'No user');
       if (!state.users.some((u) => u.user_id === user.user_id)) state.users.push(user);
       const code = randomBytes(24).toString('base64url');
-      codes.set(code, { user, challenge: q.get('code_challenge') ?? '', redirectUri, expiresAt: now() + 60_000 });
+      const scopes = (q.get('scope') ?? '').split(' ').filter(Boolean);
+      codes.set(code, {
+        user,
+        challenge: q.get('code_challenge') ?? '',
+        redirectUri,
+        expiresAt: now() + 60_000,
+        scopes,
+      });
       const back = new URL(redirectUri);
       back.searchParams.set('code', code);
       back.searchParams.set('state', q.get('state') ?? '');
@@ -544,11 +793,11 @@ export async function startFakeEtsy(options: FakeEtsyOptions = {}): Promise<Fake
     if (method === 'POST' && path === '/v3/public/oauth/token') {
       const body = await parseBody(req, await readRaw(req));
       if (body.client_id !== keystring) return send(res, 401, { error: 'invalid_client' });
-      const issue = (userId: number) => {
+      const issue = (userId: number, scopes: string[]) => {
         const access = `${userId}.${randomBytes(24).toString('base64url')}`;
         const refresh = `${userId}.${randomBytes(24).toString('base64url')}`;
-        state.tokens[access] = { user_id: userId, expires_at: now() + 3600_000 };
-        state.refresh_tokens[refresh] = { user_id: userId };
+        state.tokens[access] = { user_id: userId, expires_at: now() + 3600_000, scopes };
+        state.refresh_tokens[refresh] = { user_id: userId, scopes };
         return { access_token: access, token_type: 'Bearer', expires_in: 3600, refresh_token: refresh };
       };
       if (body.grant_type === 'authorization_code') {
@@ -560,7 +809,7 @@ export async function startFakeEtsy(options: FakeEtsyOptions = {}): Promise<Fake
           return send(res, 400, { error: 'invalid_grant', error_description: 'redirect_uri does not match' });
         if (typeof body.code_verifier !== 'string' || s256(body.code_verifier) !== entry.challenge)
           return send(res, 400, { error: 'invalid_grant', error_description: 'code_verifier is invalid' });
-        const answer = issue(entry.user.user_id);
+        const answer = issue(entry.user.user_id, entry.scopes);
         await persist();
         return send(res, 200, answer);
       }
@@ -569,7 +818,7 @@ export async function startFakeEtsy(options: FakeEtsyOptions = {}): Promise<Fake
         const entry = state.refresh_tokens[old];
         if (!entry) return send(res, 400, { error: 'invalid_grant', error_description: 'refresh_token is invalid' });
         delete state.refresh_tokens[old];
-        const answer = issue(entry.user_id);
+        const answer = issue(entry.user_id, entry.scopes ?? LEGACY_ETSY_SCOPES);
         await persist();
         return send(res, 200, answer);
       }
@@ -627,6 +876,27 @@ export async function startFakeEtsy(options: FakeEtsyOptions = {}): Promise<Fake
         });
       if (method === 'GET' && rest === '/production-partners')
         return send(res, 200, { count: shop.production_partners.length, results: shop.production_partners });
+      if (method === 'GET' && rest === '/receipts') {
+        requireScope(req, 'transactions_r');
+        return send(res, 200, listReceipts(shopId, url.searchParams));
+      }
+      const rm = /^\/receipts\/(\d+)(\/tracking)?$/.exec(rest);
+      if (rm) {
+        const receipt = receipts[rm[1] ?? ''];
+        if (method === 'GET' && !rm[2]) {
+          requireScope(req, 'transactions_r');
+          if (!receipt || receipt.shop_id !== shopId) throw new Refusal(404, `Receipt ${rm[1]} not found`);
+          return send(res, 200, receiptView(receipt));
+        }
+        if (method === 'POST' && rm[2]) {
+          requireScope(req, 'transactions_w');
+          if (!receipt || receipt.shop_id !== shopId) throw new Refusal(404, `Receipt ${rm[1]} not found`);
+          const body = await parseBody(req, await readRaw(req));
+          addShipment(receipt, body);
+          await persist();
+          return send(res, 200, receiptView(receipt));
+        }
+      }
       if (method === 'POST' && rest === '/listings') {
         const body = await parseBody(req, await readRaw(req));
         const listing = await createListing(user, shopId, body);
@@ -821,6 +1091,68 @@ export async function startFakeEtsy(options: FakeEtsyOptions = {}): Promise<Fake
     approveNextAs: (user) => {
       nextUser = user;
     },
+    placeReceipt,
+    payReceipt: async (receiptId) => {
+      const r = receiptOf(receiptId);
+      r.is_paid = true;
+      r.status = 'paid';
+      r.update_timestamp = Math.floor(now() / 1000);
+      await persist();
+      return structuredClone(r);
+    },
+    cancelReceipt: async (receiptId) => {
+      const r = receiptOf(receiptId);
+      r.status = 'canceled';
+      r.update_timestamp = Math.floor(now() / 1000);
+      await persist();
+      return structuredClone(r);
+    },
+    addHandmadeListing: async (shopId, listing) => {
+      const user = state.users.find((u) => u.shop_id === shopId);
+      if (!user) throw new Error(`No shop ${shopId}`);
+      const t = Math.floor(now() / 1000);
+      const listingId = id();
+      state.listings[String(listingId)] = {
+        listing_id: listingId,
+        shop_id: shopId,
+        user_id: user.user_id,
+        title: listing.title,
+        description: listing.title,
+        state: 'active',
+        price: listing.price,
+        quantity: 1,
+        who_made: 'i_did',
+        when_made: 'made_to_order',
+        taxonomy_id: 2001,
+        shipping_profile_id: null,
+        readiness_state_id: null,
+        production_partner_ids: [],
+        tags: [],
+        created_timestamp: t,
+        updated_timestamp: t,
+        images: [],
+        inventory: {
+          products: [
+            {
+              product_id: id(),
+              sku: listing.sku,
+              property_values: [],
+              offerings: [{ offering_id: id(), price: listing.price, quantity: 1, is_enabled: true }],
+            },
+          ],
+          price_on_property: [],
+          quantity_on_property: [],
+          sku_on_property: [],
+        },
+        variation_images: [],
+      };
+      await persist();
+      return listingId;
+    },
+    receipts: (shopId) =>
+      Object.values(receipts)
+        .filter((r) => shopId === undefined || r.shop_id === shopId)
+        .map((r) => structuredClone(r)),
     calls,
     close: () =>
       new Promise<void>((resolve) => {
