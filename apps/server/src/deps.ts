@@ -9,6 +9,7 @@ import { secretFromConfigOrFile } from './lib/secrets';
 import { UrlSigner } from './lib/signed-urls';
 import { DecodePool } from './modules/designs/decode-pool';
 import { EtsyService } from './modules/etsy/etsy.service';
+import { registerEtsyOrders } from './modules/orders/etsy-orders';
 import { PrintfulSandbox } from './modules/orders/printful-sandbox';
 import { registerOrderWebhooks } from './modules/orders/shopify-webhooks';
 import { registerWooOrders } from './modules/orders/woocommerce-orders';
@@ -97,5 +98,7 @@ export function createDeps(options: BuildAppOptions): AppDeps {
   registerOrderWebhooks(deps.shopifyWebhooks, deps);
   // WooCommerce's order deliveries: paid orders of Podforge products go to the printer.
   registerWooOrders(deps);
+  // Etsy shops' receipts: read by a recurring job, and at once when a shop is connected or a test order placed.
+  registerEtsyOrders(deps);
   return deps;
 }

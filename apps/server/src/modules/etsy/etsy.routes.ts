@@ -1,4 +1,4 @@
-import { ZEtsySetupBody, ZIntegrationIdParams } from '@podforge/contract';
+import { ZEtsySetupBody, ZIntegrationIdParams, ZSandboxOrderInput } from '@podforge/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppDeps } from '../../deps';
@@ -69,6 +69,11 @@ export async function etsyRoutes(app: FastifyInstance, { deps }: { deps: AppDeps
   });
 
   app.get('/api/etsy/sandbox/listings', async (request) => etsy.sandboxListings(request.workspaceId));
+
+  app.post('/api/etsy/sandbox/orders', async (request, reply) => {
+    const input = parseInput(ZSandboxOrderInput, request.body, 'body');
+    return reply.status(201).send(await etsy.placeSandboxOrder(request.workspaceId, input));
+  });
 
   app.get('/api/etsy/sandbox/images/:imageId', async (request, reply) => {
     const { imageId } = parseInput(ZImageParams, request.params, 'params');

@@ -1,9 +1,11 @@
 import {
+  DEFAULT_TEST_ADDRESS,
   ErrorCode,
   listingProblems,
   type TEtsySandboxListings,
   type TEtsySetup,
   type TEtsySetupBody,
+  type TSandboxOrderInput,
 } from '@podforge/contract';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Config } from '../../config';
@@ -11,10 +13,13 @@ import type { Db } from '../../db/client';
 import { integrations, publications, storeSettings } from '../../db/schema';
 import {
   type DraftListingInput,
+  ETSY_SCOPES,
   EtsyClient,
   EtsyError,
   type EtsyInventoryInput,
   type EtsyListing,
+  type EtsyReceipt,
+  moneyString,
   pkcePair,
   type TaxonomyNode,
 } from '../../integrations/etsy/client';
@@ -48,6 +53,24 @@ const MAX_PICTURES = 9;
 const REFRESH_MARGIN_MS = 5 * 60_000;
 /** Print-on-demand is made to order: an offering's quantity (Etsy's maximum). */
 const MADE_TO_ORDER_QUANTITY = 999;
+
+/** What each order scope lets Podforge do, for the store's problem when a connection lacks it. */
+const SCOPE_PURPOSE = {
+  transactions_r: 'read orders',
+  transactions_w: 'send tracking to Etsy',
+} as const;
+export type EtsyOrderScope = keyof typeof SCOPE_PURPOSE;
+
+/** The store's problem when its connection lacks an order scope (connected before Podforge asked for it). */
+export const etsyScopeProblem = (scope: EtsyOrderScope) =>
+  `Reconnect Etsy to let Podforge ${SCOPE_PURPOSE[scope]}: the connection lacks ${scope}`;
+
+/** The connection lacks a scope an order call needs: the seller must reconnect (no retry helps). */
+export class EtsyScopeMissing extends AppError {
+  constructor(readonly scope: EtsyOrderScope) {
+    super(409, ErrorCode.Conflict, etsyScopeProblem(scope));
+  }
+}
 
 /**
  * Seller-taxonomy nodes tried, in order, for each product type: the end of a node's path from the root (names
@@ -99,6 +122,8 @@ export class EtsyService implements StorePublisher {
   private taxonomyCache: TaxonomyNode[] | null = null;
   /** Set before first use to change the sandbox (tests raise its rate limits: they run faster than a second). */
   sandboxOptions: { limits?: { perSecond: number; perDay: number } } = {};
+  /** Told when a shop may have orders to read now (connected, a sandbox test order): the orders module's reader. */
+  private readonly orderListeners: ((row: IntegrationRow) => Promise<void>)[] = [];
 
   constructor(private readonly deps: Deps) {
     const etsy = deps.config.etsy;
@@ -197,7 +222,9 @@ export class EtsyService implements StorePublisher {
         accessTokenEnc: cipher.encrypt(tokens.accessToken),
         refreshTokenEnc: cipher.encrypt(tokens.refreshToken),
         tokenExpiresAt: tokens.expiresAt,
-        scopes: 'listings_r listings_w listings_d shops_r',
+        // What the authorization asked for (Etsy grants the requested scopes or none).
+        scopes: ETSY_SCOPES.join(' '),
+        problem: null,
         status: 'pending' as const,
         verifiedAt: null,
         sandbox: this.sandboxMode,
@@ -249,6 +276,137 @@ export class EtsyService implements StorePublisher {
       .update(integrations)
       .set({ status: 'connected', verifiedAt: this.deps.now() })
       .where(and(eq(integrations.id, row.id), eq(integrations.workspaceId, row.workspaceId)));
+    await this.ordersToRead(row);
+  }
+
+  /** Adds a reader of the shops' orders (modules/orders registers it), told when a shop may have orders now. */
+  onOrdersToRead(listener: (row: IntegrationRow) => Promise<void>) {
+    this.orderListeners.push(listener);
+  }
+
+  private async ordersToRead(row: IntegrationRow) {
+    for (const listener of this.orderListeners) await listener(row);
+  }
+
+  /** The scope is among those the connection was granted. */
+  hasScope(row: IntegrationRow, scope: EtsyOrderScope): boolean {
+    return (row.scopes ?? '').split(/[\s,]+/).includes(scope);
+  }
+
+  /** Sets (or clears, with null) what the seller must do for this shop, shown on its Integrations card. */
+  async setProblem(row: IntegrationRow, problem: string | null) {
+    await this.deps.db
+      .update(integrations)
+      .set({ problem })
+      .where(and(eq(integrations.id, row.id), eq(integrations.workspaceId, row.workspaceId)));
+  }
+
+  /** An Etsy refusal of a call outside the granted scopes (403 naming a scope) as the named problem. */
+  private scopeRefusal(error: unknown, scope: EtsyOrderScope): unknown {
+    return error instanceof EtsyError && error.status === 403 && /scope/i.test(error.message)
+      ? new EtsyScopeMissing(scope)
+      : error;
+  }
+
+  /**
+   * One page of the shop's receipts changed at or after `minLastModified` (epoch seconds), oldest change first
+   * (getShopReceipts, scope transactions_r). A connection without the scope throws EtsyScopeMissing before calling.
+   */
+  async receiptsSince(row: IntegrationRow, minLastModified: number, offset: number, limit: number) {
+    if (!this.hasScope(row, 'transactions_r')) throw new EtsyScopeMissing('transactions_r');
+    const token = await this.accessToken(row);
+    const settings = await this.settings(row);
+    const client = await this.getClient();
+    try {
+      return await client.receipts(token, settings.shopId ?? row.externalId, {
+        minLastModified,
+        sortOn: 'updated',
+        sortOrder: 'asc',
+        limit,
+        offset,
+      });
+    } catch (error) {
+      throw this.scopeRefusal(error, 'transactions_r');
+    }
+  }
+
+  /**
+   * The shipment's tracking on the receipt (createReceiptShipment, scope transactions_w), once: Etsy adds a shipment
+   * and emails the buyer on every call, so the receipt is read first and a shipment already holding this tracking
+   * code (a retry after an answer that was lost) is the one answered. Answers `shipment:<receipt_shipping_id>`.
+   */
+  async fulfilReceipt(
+    row: IntegrationRow,
+    receiptId: string,
+    tracking: { carrier: string | null; number: string | null; url: string | null },
+  ): Promise<string> {
+    if (!this.hasScope(row, 'transactions_w')) throw new EtsyScopeMissing('transactions_w');
+    if (!tracking.number) throw conflict('Printful gave no tracking number to send to Etsy');
+    const token = await this.accessToken(row);
+    const settings = await this.settings(row);
+    const shopId = settings.shopId ?? row.externalId;
+    const client = await this.getClient();
+    const existing = (r: EtsyReceipt) => r.shipments.find((x) => x.tracking_code === tracking.number);
+    try {
+      const before = await client.receipt(token, shopId, receiptId);
+      const found = existing(before);
+      if (found) return `shipment:${found.receipt_shipping_id ?? tracking.number}`;
+      const after = await client.createReceiptShipment(token, shopId, receiptId, {
+        tracking_code: tracking.number,
+        // Etsy knows carriers by name; one it does not know may be sent as 'other' (not confirmed which it knows).
+        carrier_name: (tracking.carrier ?? 'other').toLowerCase(),
+        ...(tracking.url ? { note_to_buyer: `Track your parcel: ${tracking.url}` } : {}),
+      });
+      const made = existing(after);
+      return `shipment:${made?.receipt_shipping_id ?? tracking.number}`;
+    } catch (error) {
+      const refused = this.scopeRefusal(error, 'transactions_w');
+      if (refused instanceof AppError) throw refused;
+      if (error instanceof EtsyError && error.status >= 400 && error.status < 500 && error.status !== 429)
+        throw new AppError(422, ErrorCode.Unprocessable, `Etsy refused the tracking: ${error.message}`);
+      throw this.toAppError(error);
+    }
+  }
+
+  /**
+   * `POST /api/etsy/sandbox/orders`: a buyer pays for SKUs of the workspace's sandbox shop's active listings; the
+   * shop's order reader is told at once (it reads the receipt through the same client as a real shop's).
+   */
+  async placeSandboxOrder(workspaceId: string, input: TSandboxOrderInput) {
+    const row = await this.store(workspaceId, input.integrationId);
+    const fake = await this.sandboxServer();
+    if (!fake) throw conflict('Test orders are for sandbox shops; this server is connected to Etsy itself');
+    if (!row.sandbox || row.status !== 'connected')
+      throw conflict(`${row.storeName ?? row.externalId} is not a connected sandbox shop`);
+    const shopId = Number(row.externalId);
+    const sold = new Set(
+      fake
+        .listings(shopId)
+        .filter((l) => l.state === 'active')
+        .flatMap((l) => (l.inventory?.products ?? []).map((p) => p.sku)),
+    );
+    const unknown = input.lines.find((l) => !sold.has(l.sku));
+    if (unknown) throw badRequest(`SKU ${unknown.sku} is not sold in ${row.storeName}; push the product there first`);
+    const a = input.address ?? DEFAULT_TEST_ADDRESS;
+    const receipt = await fake.placeReceipt(shopId, {
+      lines: input.lines,
+      address: {
+        name: a.name,
+        first_line: a.address1,
+        second_line: a.address2 ?? null,
+        city: a.city,
+        state: a.provinceCode ?? null,
+        zip: a.zip,
+        country_iso: a.countryCode,
+      },
+    });
+    await this.ordersToRead(row);
+    return {
+      remoteOrderId: String(receipt.receipt_id),
+      name: `#${receipt.receipt_id}`,
+      total: moneyString(receipt.grandtotal),
+      currency: receipt.grandtotal.currency_code,
+    };
   }
 
   private async settings(row: IntegrationRow): Promise<EtsySettings> {
@@ -669,7 +827,7 @@ export class EtsyService implements StorePublisher {
             title: listing.title,
             state: listing.state,
             tags: listing.tags,
-            price: listing.price ? (listing.price.amount / listing.price.divisor).toFixed(2) : '',
+            price: listing.price ? moneyString(listing.price) : '',
             url: `/integrations/etsy-sandbox#${listing.listing_id}`,
             images: images.map((i) => ({
               listing_image_id: i.listing_image_id,
@@ -685,7 +843,7 @@ export class EtsyService implements StorePublisher {
                   values: v.values,
                 })),
                 offerings: p.offerings.map((o) => ({
-                  price: (o.price.amount / o.price.divisor).toFixed(2),
+                  price: moneyString(o.price),
                   quantity: o.quantity,
                   is_enabled: o.is_enabled,
                 })),

@@ -26,6 +26,7 @@ import {
 } from '../../integrations/printful/orders';
 import { createFulfillment, fulfillmentOrders } from '../../integrations/shopify/orders-client';
 import { AppError, conflict } from '../../lib/errors';
+import { EtsyScopeMissing } from '../etsy/etsy.service';
 import { ensurePrintFile, PRINT_FILE_URL_TTL_SECONDS, printFilePath } from '../print-files/print-files.service';
 import { getSettings } from '../settings/settings.routes';
 import type { ShippingAddress } from './order-intake';
@@ -451,6 +452,25 @@ export async function fulfilInStore(deps: AppDeps, orderId: string) {
       url: order.trackingUrl,
     });
     await deps.db.update(orders).set({ storeFulfillmentId: id, updatedAt: deps.now() }).where(eq(orders.id, order.id));
+    return;
+  }
+  if (store.platform === 'etsy') {
+    // createReceiptShipment with the tracking code and carrier; Etsy emails the buyer (see EtsyService.fulfilReceipt).
+    try {
+      const id = await deps.etsy.fulfilReceipt(store, order.remoteOrderId, {
+        carrier: order.carrier,
+        number: order.trackingNumber,
+        url: order.trackingUrl,
+      });
+      await deps.db
+        .update(orders)
+        .set({ storeFulfillmentId: id, updatedAt: deps.now() })
+        .where(eq(orders.id, order.id));
+    } catch (error) {
+      // A connection without transactions_w: the shop shows it too, so the seller knows to reconnect.
+      if (error instanceof EtsyScopeMissing) await deps.etsy.setProblem(store, error.message);
+      throw error;
+    }
     return;
   }
   const token = deps.cipher.decrypt(store.accessTokenEnc);

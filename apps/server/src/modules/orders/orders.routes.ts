@@ -8,6 +8,7 @@ import { signPrintfulWebhook } from '../../integrations/printful/fake-orders';
 import { AppError } from '../../lib/errors';
 import { UUID } from '../../lib/uuid';
 import { parseInput } from '../../lib/validate';
+import { startEtsyOrderReads } from './etsy-orders';
 import { forgetOldWebhookEvents, type PrinterEvent, printerEventOf } from './fulfilment';
 import { enqueue, startOrderWorkers } from './order-jobs';
 import { approveOrder, cancelOrderByHand, getOrder, listOrders, placeSandboxOrder, retryOrder } from './orders.service';
@@ -30,6 +31,9 @@ export async function ordersRoutes(app: FastifyInstance, { deps }: { deps: AppDe
     app.addHook('onListen', async () => {
       deps.afterStart.run(() =>
         startOrderWorkers(deps).catch((error) => app.log.error({ err: error }, 'order workers did not start')),
+      );
+      deps.afterStart.run(() =>
+        startEtsyOrderReads(deps).catch((error) => app.log.error({ err: error }, 'Etsy order reads did not start')),
       );
     });
   }
