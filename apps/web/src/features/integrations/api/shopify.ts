@@ -1,9 +1,4 @@
-import type {
-  TSandboxOrderInput,
-  TSandboxProducts,
-  TShopifySyncResult,
-  TShopifyValidateDomainResult,
-} from '@podforge/contract';
+import type { TSandboxProducts, TShopifySyncResult, TShopifyValidateDomainResult } from '@podforge/contract';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { integrationsQueryOptions } from '@/api/integrations/get-integrations';
 import { productListsKey } from '@/api/products/get-products';
@@ -49,21 +44,3 @@ export const sandboxProductsQueryOptions = () =>
   });
 
 export const useSandboxProducts = () => useQuery(sandboxProductsQueryOptions());
-
-/** `POST /api/shopify/sandbox/orders`: a paid test order in a sandbox shop, sent to the app as `orders/paid`. */
-export const placeSandboxOrder = (input: TSandboxOrderInput) =>
-  api.post<{ remoteOrderId: string; name: string; total: string; currency: string }>(
-    '/api/shopify/sandbox/orders',
-    input,
-  );
-
-export function usePlaceSandboxOrder() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: placeSandboxOrder,
-    onSettled: async () => {
-      await queryClient.invalidateQueries({ queryKey: ['orders'] });
-      await queryClient.invalidateQueries({ queryKey: ['dashboard'] });
-    },
-  });
-}

@@ -3,7 +3,6 @@ import type {
   TEtsySandboxListings,
   TEtsySetup,
   TEtsySetupBody,
-  TSandboxOrderInput,
   TWooConnectBody,
   TWooSandboxProducts,
 } from '@podforge/contract';
@@ -65,19 +64,3 @@ export const wooSandboxQueryOptions = () =>
     queryFn: ({ signal }) => api.get<TWooSandboxProducts>('/api/woocommerce/sandbox/products', signal),
   });
 export const useWooSandbox = () => useQuery(wooSandboxQueryOptions());
-
-/** `POST /api/woocommerce/sandbox/orders`: a paid test order in the sandbox store, sent to the app as `order.created`. */
-export function usePlaceWooSandboxOrder() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (input: TSandboxOrderInput) =>
-      api.post<{ remoteOrderId: string; name: string; total: string; currency: string }>(
-        '/api/woocommerce/sandbox/orders',
-        input,
-      ),
-    onSettled: async () => {
-      await queryClient.invalidateQueries({ queryKey: ['orders'] });
-      await queryClient.invalidateQueries({ queryKey: ['dashboard'] });
-    },
-  });
-}

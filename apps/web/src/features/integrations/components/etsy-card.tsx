@@ -146,6 +146,8 @@ export function EtsyCard({ onNavigate }: { onNavigate: (url: string) => void }) 
   const { data, isError } = useIntegrations();
   const stores = (data ?? []).filter((i) => i.kind === 'store' && i.platform === 'etsy' && i.status !== 'disconnected');
   const anyConnected = stores.some((s) => s.isConnected);
+  // A shop's problem (a connection made before Podforge asked for the order scopes) is fixed by connecting it again.
+  const reconnect = stores.some((s) => Boolean(s.problem));
   return (
     <IntegrationCard
       testId="store-etsy"
@@ -172,13 +174,13 @@ export function EtsyCard({ onNavigate }: { onNavigate: (url: string) => void }) 
             ))}
           </ul>
         )}
-        {stores.length < 5 && (
+        {(stores.length < 5 || reconnect) && (
           <Button
             className="w-full"
-            variant={anyConnected ? 'outline' : 'default'}
+            variant={anyConnected && !reconnect ? 'outline' : 'default'}
             onClick={() => onNavigate('/auth/etsy/start')}
           >
-            {stores.length === 0 ? 'Connect Etsy' : 'Connect another shop'}
+            {reconnect ? 'Reconnect Etsy' : stores.length === 0 ? 'Connect Etsy' : 'Connect another shop'}
           </Button>
         )}
         {stores.some((s) => s.sandbox) && (

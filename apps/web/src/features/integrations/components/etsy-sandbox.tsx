@@ -1,8 +1,12 @@
 import { Card } from '@/components/ui/card';
 import { useEtsySandbox } from '../api/stores';
 import { SandboxLoadState, SandboxPageHeader } from './sandbox-page';
+import { TestOrderForm } from './test-order-form';
 
-/** `/integrations/etsy-sandbox`: the listings this workspace pushed to the Etsy sandbox shop, as a buyer sees them. */
+/**
+ * `/integrations/etsy-sandbox`: the listings this workspace pushed to the Etsy sandbox shop, as a buyer sees them,
+ * and 'Place a test order' for what its active listings sell.
+ */
 export function EtsySandboxScreen() {
   const { data, isPending, isError } = useEtsySandbox();
   return (
@@ -90,6 +94,21 @@ export function EtsySandboxScreen() {
                 })}
               </ul>
             )}
+            <TestOrderForm
+              integrationId={shop.integrationId}
+              storeName={shop.name}
+              platform="etsy"
+              variants={shop.listings
+                .filter((listing) => listing.state === 'active')
+                .flatMap((listing) =>
+                  listing.inventory.products
+                    .filter((p) => p.sku)
+                    .map((p) => ({
+                      sku: p.sku,
+                      label: `${listing.title} - ${p.property_values.map((v) => v.values.join(' ')).join(' / ')} (${p.offerings[0]?.price ?? '-'})`,
+                    })),
+                )}
+            />
           </section>
         ))
       )}

@@ -21,6 +21,7 @@ const store = (over: Record<string, unknown> = {}) => ({
   lastSyncAt: null,
   isConnected: true,
   sandbox: true,
+  problem: null,
   ...over,
 });
 
@@ -98,6 +99,18 @@ describe('EtsyCard', () => {
       'href',
       '/integrations/etsy-sandbox',
     );
+  });
+
+  it('a shop connected without the order scopes says what to do, and Connect asks Etsy again', async () => {
+    const problem = 'Reconnect Etsy to let Podforge read orders: the connection lacks transactions_r';
+    vi.stubGlobal('fetch', fakeFetch({ '/api/integrations': () => json([store({ problem })]) }));
+    const navigate = vi.fn();
+    const user = userEvent.setup();
+    renderWithProviders(<EtsyCard onNavigate={navigate} />);
+    const row = await screen.findByTestId('etsy-store');
+    expect(within(row).getByRole('alert')).toHaveTextContent(problem);
+    await user.click(screen.getByRole('button', { name: 'Reconnect Etsy' }));
+    expect(navigate).toHaveBeenCalledWith('/auth/etsy/start');
   });
 });
 

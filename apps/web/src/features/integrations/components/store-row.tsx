@@ -47,6 +47,11 @@ export function StoreRow({
         </IntegrationBadge>
         {store.sandbox && <IntegrationBadge className="bg-violet-100 text-violet-800">Sandbox</IntegrationBadge>}
       </div>
+      {store.problem && (
+        <p role="alert" className="text-sm text-amber-800">
+          {store.problem}
+        </p>
+      )}
       {children}
       <div className="flex flex-wrap gap-2">
         <Button

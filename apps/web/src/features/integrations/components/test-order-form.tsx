@@ -6,17 +6,21 @@ import { Button } from '@/components/ui/button';
 import { inputClass } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
 import { ApiError } from '@/lib/api-client';
-import { usePlaceSandboxOrder } from '../api/shopify';
-import { usePlaceWooSandboxOrder } from '../api/stores';
+import { type SandboxPlatform, usePlaceSandboxOrder } from '../api/sandbox-orders';
 
 type Props = {
   integrationId: string;
   storeName: string;
   /** What the sandbox store sells: one option per SKU. */
   variants: { sku: string; label: string }[];
-  platform: 'shopify' | 'woocommerce';
+  platform: SandboxPlatform;
 };
-const SENT_AS = { shopify: 'Shopify', woocommerce: 'WooCommerce' } as const;
+/** How the order reaches Podforge, as each platform sends it. */
+const SENT_AS: Record<SandboxPlatform, string> = {
+  shopify: 'sent to Podforge as Shopify would send it',
+  woocommerce: 'sent to Podforge as WooCommerce would send it',
+  etsy: 'read by Podforge from the shop’s receipts as it reads Etsy’s, at once',
+};
 
 const FIELDS: { key: keyof TTestAddress; label: string }[] = [
   { key: 'name', label: 'Name' },
@@ -32,9 +36,7 @@ export function TestOrderForm({ integrationId, storeName, variants, platform }: 
   const [sku, setSku] = useState(variants[0]?.sku ?? '');
   const [quantity, setQuantity] = useState('1');
   const [address, setAddress] = useState<TTestAddress>(DEFAULT_TEST_ADDRESS);
-  const shopifyPlace = usePlaceSandboxOrder();
-  const wooPlace = usePlaceWooSandboxOrder();
-  const place = platform === 'woocommerce' ? wooPlace : shopifyPlace;
+  const place = usePlaceSandboxOrder(platform);
   const qty = Number(quantity);
   const badQuantity = !(Number.isInteger(qty) && qty >= 1 && qty <= 100);
 
@@ -56,8 +58,8 @@ export function TestOrderForm({ integrationId, storeName, variants, platform }: 
     >
       <h3 className="font-semibold">Place a test order</h3>
       <p className="text-sm text-slate-500">
-        A paid order in this sandbox shop, sent to Podforge as {SENT_AS[platform]} would send it. It is printed and
-        shipped by the Printful Sandbox (or your Printful account, if connected).
+        A paid order in this sandbox shop, {SENT_AS[platform]}. It is printed and shipped by the Printful Sandbox (or
+        your Printful account, if connected).
       </p>
       <div className="grid gap-3 md:grid-cols-[1fr_8rem]">
         <label className="text-sm">

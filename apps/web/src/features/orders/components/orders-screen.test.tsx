@@ -92,7 +92,7 @@ describe('OrdersScreen', () => {
   it('says there are no orders yet, and what will bring them', async () => {
     setup({ 'GET /api/orders': () => json(pageOf([])) });
     expect(await screen.findByText('No orders yet')).toBeInTheDocument();
-    expect(screen.getByText(/When a product you pushed to a store sells/)).toBeInTheDocument();
+    expect(screen.getByText(/When a product you pushed to Shopify, Etsy or WooCommerce sells/)).toBeInTheDocument();
   });
 
   it('shows each order with its status, lines and mockups, money, and the lines not from Podforge', async () => {

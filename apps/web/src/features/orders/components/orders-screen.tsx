@@ -88,7 +88,7 @@ export function OrdersScreen() {
           <p className="text-sm text-slate-500">
             {status
               ? 'Choose another status to see the rest.'
-              : 'When a product you pushed to a store sells, the order shows up here and goes to the printer.'}
+              : 'When a product you pushed to Shopify, Etsy or WooCommerce sells, the order shows up here and goes to the printer (Etsy’s within a few minutes: Podforge reads the shop’s orders every 5 minutes).'}
           </p>
         </div>
       ) : (
