@@ -1,7 +1,7 @@
 import type { TIntegration, TOrder, TOrderPage, TOrderStatus, TPrintfulSandboxOrder } from '@podforge/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { integrations, orders as ordersTable } from '../src/db/schema';
+import { integrations, orders as ordersTable, productVariants, publications } from '../src/db/schema';
 import { moneyString } from '../src/integrations/etsy/client';
 import { type FakeEtsy, LEGACY_ETSY_SCOPES, type ReceiptAddress } from '../src/integrations/etsy/fake-server';
 import { etsyReadFaults, readEtsyOrders, startEtsyOrderReads } from '../src/modules/orders/etsy-orders';
@@ -148,6 +148,19 @@ describe('Etsy receipts become orders', () => {
         ],
         address: ADDRESS,
       });
+      // The push recorded Etsy's product id of each variant, which the lines are matched by before SKUs.
+      const [pub] = await t.deps.db.select().from(publications).where(eq(publications.integrationId, s.store.id));
+      const variantIds = await t.deps.db
+        .select({ id: productVariants.id, sku: productVariants.sku })
+        .from(productVariants)
+        .where(eq(productVariants.productId, s.product.id));
+      const etsyProducts = fake.listings(s.shopId).find((l) => String(l.listing_id) === pub?.remoteProductId)
+        ?.inventory?.products;
+      expect(Object.keys(pub?.remoteVariants ?? {}).sort()).toEqual(
+        (etsyProducts ?? []).map((p) => String(p.product_id)).sort(),
+      );
+      for (const p of etsyProducts ?? [])
+        expect(pub?.remoteVariants?.[String(p.product_id)]).toBe(variantIds.find((v) => v.sku === p.sku)?.id);
       await readEtsyOrders(t.deps, s.store.id);
       const order = await orderIn(s, receipt.receipt_id, ['delivered']);
       expect(order).toMatchObject({ name: `#${receipt.receipt_id}`, currency: 'USD', fulfillmentProvider: 'sandbox' });

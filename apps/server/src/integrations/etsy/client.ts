@@ -66,6 +66,8 @@ export type EtsyInventoryInput = {
 };
 export type EtsyInventory = {
   products: {
+    /** Etsy's id of this product (what a receipt's transaction names); a new one after each inventory update. */
+    product_id: number;
     sku: string;
     property_values: (EtsyPropertyValue & { value_ids: number[] })[];
     offerings: { price: { amount: number; divisor: number }; quantity: number; is_enabled: boolean }[];

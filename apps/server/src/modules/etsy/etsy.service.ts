@@ -766,7 +766,13 @@ export class EtsyService implements StorePublisher {
     await ctx.progress?.('Activating the listing');
     const listing = await client.updateListing(token, shopId, listingId, { state: 'active' });
     const remoteUrl = this.sandboxMode ? `/integrations/etsy-sandbox#${listingId}` : listing.url;
-    return { remoteProductId: listingId, remoteUrl };
+    // Etsy's product ids as this inventory made them (a receipt's transactions name them), ours by SKU.
+    const remoteVariants: Record<string, string> = {};
+    for (const p of inventory.products) {
+      const ours = product.variants.find((v) => v.sku === p.sku);
+      if (ours && p.product_id) remoteVariants[String(p.product_id)] = ours.id;
+    }
+    return { remoteProductId: listingId, remoteUrl, remoteVariants };
   }
 
   /** Etsy's answer as the seller should read it: 503 while limited, 502 with the reason otherwise. */

@@ -256,7 +256,10 @@ function failureOf(error: unknown, publisher: StorePublisher | null): Failure {
   return { message: 'The push failed unexpectedly', status: 500, code: ErrorCode.Upstream };
 }
 
-type Outcome = { ok: true; remoteProductId: string; remoteUrl: string } | { ok: true; removed: true } | Failed;
+type Outcome =
+  | { ok: true; remoteProductId: string; remoteUrl: string; remoteVariants?: Record<string, string> }
+  | { ok: true; removed: true }
+  | Failed;
 type Failed = { ok: false; failure: Failure };
 
 /**
@@ -301,6 +304,7 @@ async function settle(deps: AppDeps, job: StorePushJob, jobId: string, outcome: 
           status: 'published',
           remoteProductId: outcome.remoteProductId,
           remoteUrl: outcome.remoteUrl,
+          ...(outcome.remoteVariants ? { remoteVariants: outcome.remoteVariants } : {}),
           error: null,
           errorStatus: null,
           errorCode: null,

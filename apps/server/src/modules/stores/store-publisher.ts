@@ -25,7 +25,8 @@ export type PushProduct = {
   description: string;
   tags: string[];
   productType: string;
-  variants: { sku: string; color: string | null; size: string | null; option: string; price: string }[];
+  /** `id` is our variant's, so a publisher can record which remote variant is which (the store's order lines name them). */
+  variants: { id: string; sku: string; color: string | null; size: string | null; option: string; price: string }[];
   /** Main picture first; `color` links a picture to that colour's variants. */
   images: { mockupId: string; color: string | null; main: boolean; read(): Promise<Buffer | null> }[];
 };
@@ -44,7 +45,11 @@ export type PublishContext = {
   progress?: (text: string) => Promise<void>;
 };
 
-export type PublishOutcome = { remoteProductId: string; remoteUrl: string };
+/**
+ * What the store made: its product id and URL, and (when the platform names them) its variant ids -> ours, which
+ * the order intake matches a store order's lines by before SKUs.
+ */
+export type PublishOutcome = { remoteProductId: string; remoteUrl: string; remoteVariants?: Record<string, string> };
 
 export interface StorePublisher {
   readonly platform: 'etsy' | 'woocommerce';
@@ -85,6 +90,7 @@ export async function loadPushProduct(deps: Deps, workspaceId: string, row: Prod
     tags: row.tags,
     productType: row.productType,
     variants: variants.map((v) => ({
+      id: v.id,
       sku: v.sku ?? `PF-${row.id.slice(0, 8)}-${v.position}`,
       color: v.color,
       size: v.size,
