@@ -312,6 +312,64 @@ describe('Etsy receipts become orders', () => {
   );
 
   it(
+    'Etsy refusing the tracking is kept on the order, named, and not retried; the parcel stays shipped',
+    async () => {
+      const s = await seller('manual');
+      const receipt = await fake.placeReceipt(s.shopId, {
+        lines: [{ sku: s.product.variants[0]?.sku as string, quantity: 1 }],
+        address: ADDRESS,
+      });
+      await readEtsyOrders(t.deps, s.store.id);
+      const waiting = await orderIn(s, receipt.receipt_id, ['waiting_approval']);
+      // Cancelled on Etsy after Podforge took it (not read yet): Etsy refuses tracking on it (409).
+      await fake.cancelReceipt(receipt.receipt_id);
+      expect((await s.client.post(`/api/orders/${waiting.id}/approve`)).statusCode).toBe(202);
+      const order = await waitFor(
+        () => orderOf(s, receipt.receipt_id),
+        (o) => Boolean(o?.failureReason),
+      );
+      expect(order?.status).toMatch(/shipped|delivered/);
+      expect(order?.failureReason).toBe(
+        'Tracking not sent to the store: Etsy refused the tracking: Etsy: Cannot add tracking to a canceled receipt',
+      );
+      const tries = fake.calls.filter(
+        (c) => c.method === 'POST' && c.path.endsWith(`/receipts/${receipt.receipt_id}/tracking`),
+      );
+      expect(tries.map((c) => c.status)).toEqual([409]);
+      expect(fake.receipts(s.shopId).find((r) => r.receipt_id === receipt.receipt_id)?.shipments).toEqual([]);
+    },
+    SLOW,
+  );
+
+  it(
+    'a connection without transactions_w: the shop says so at its read, and the tracking is not sent, with the reason',
+    async () => {
+      const granted = [...LEGACY_ETSY_SCOPES, 'transactions_r'];
+      const s = await seller('automatic', granted);
+      await t.deps.db
+        .update(integrations)
+        .set({ scopes: granted.join(' ') })
+        .where(eq(integrations.id, s.store.id));
+      const named = 'Reconnect Etsy to let Podforge send tracking to Etsy: the connection lacks transactions_w';
+      const receipt = await fake.placeReceipt(s.shopId, {
+        lines: [{ sku: s.product.variants[0]?.sku as string, quantity: 1 }],
+        address: ADDRESS,
+      });
+      expect(await readEtsyOrders(t.deps, s.store.id)).toEqual({ receipts: 1 });
+      const card = (await s.client.get('/api/integrations')).json<TIntegration[]>().find((i) => i.id === s.store.id);
+      expect(card?.problem).toBe(named);
+      const order = await waitFor(
+        () => orderOf(s, receipt.receipt_id),
+        (o) => Boolean(o?.failureReason),
+      );
+      expect(order?.failureReason).toBe(`Tracking not sent to the store: ${named}`);
+      expect(fake.receipts(s.shopId).find((r) => r.receipt_id === receipt.receipt_id)?.shipments).toEqual([]);
+      expect((await storeRow(s.store.id))?.problem).toBe(named);
+    },
+    SLOW,
+  );
+
+  it(
     'Place a test order: the shop is read at once and the order arrives; unknown SKUs and other workspaces are refused',
     async () => {
       const s = await seller();

@@ -4,7 +4,7 @@ import { integrations, orders, publications } from '../../db/schema';
 import type { AppDeps } from '../../deps';
 import { type EtsyReceipt, moneyString } from '../../integrations/etsy/client';
 import { QUEUES } from '../../jobs/job-queue';
-import { EtsyScopeMissing } from '../etsy/etsy.service';
+import { EtsyScopeMissing, etsyScopeProblem } from '../etsy/etsy.service';
 import { type IncomingOrder, ingestShopifyOrder } from './order-intake';
 import { enqueue, jobId } from './order-jobs';
 
@@ -140,7 +140,13 @@ export async function readEtsyOrders(deps: AppDeps, integrationId: string): Prom
     if (store.problem !== error.message) await deps.etsy.setProblem(store, error.message);
     return { problem: error.message };
   }
-  if (store.problem) await deps.etsy.setProblem(store, null);
+  // Read: the read's own problem is over; a connection that cannot send tracking says so before a parcel ships.
+  const problem = !deps.etsy.hasScope(store, 'transactions_w')
+    ? etsyScopeProblem('transactions_w')
+    : store.problem === etsyScopeProblem('transactions_r')
+      ? null
+      : store.problem;
+  if (problem !== store.problem) await deps.etsy.setProblem(store, problem);
   return { receipts: taken };
 }
 
