@@ -1,6 +1,7 @@
 import type { TIntegration, TOrder, TOrderPage, TOrderStatus, TPrintfulSandboxOrder } from '@podforge/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app';
 import { integrations, orders as ordersTable, productVariants, publications } from '../src/db/schema';
 import { moneyString } from '../src/integrations/etsy/client';
 import { type FakeEtsy, LEGACY_ETSY_SCOPES, type ReceiptAddress } from '../src/integrations/etsy/fake-server';
@@ -365,6 +366,33 @@ describe('Etsy receipts become orders', () => {
       expect(order?.failureReason).toBe(`Tracking not sent to the store: ${named}`);
       expect(fake.receipts(s.shopId).find((r) => r.receipt_id === receipt.receipt_id)?.shipments).toEqual([]);
       expect((await storeRow(s.store.id))?.problem).toBe(named);
+    },
+    SLOW,
+  );
+
+  it(
+    'the sandbox keeps its receipts in the database: a new app on it holds the receipt placed before',
+    async () => {
+      const s = await seller('manual');
+      const receipt = await fake.placeReceipt(s.shopId, {
+        lines: [{ sku: s.product.variants[0]?.sku as string, quantity: 1 }],
+        address: ADDRESS,
+      });
+      const second = await buildApp({ config: t.config, database: t.deps.database, logger: false });
+      try {
+        await second.app.ready();
+        const again = (await second.deps.etsy.sandboxServer()) as FakeEtsy;
+        expect(again.receipts(s.shopId).find((r) => r.receipt_id === receipt.receipt_id)).toMatchObject({
+          status: 'paid',
+          grandtotal: receipt.grandtotal,
+          transactions: receipt.transactions,
+        });
+      } finally {
+        await second.app.close();
+      }
+      await readEtsyOrders(t.deps, s.store.id);
+      await orderIn(s, receipt.receipt_id, ['waiting_approval']);
+      expect(await listOrders(s)).toHaveLength(1);
     },
     SLOW,
   );

@@ -75,6 +75,7 @@ describe('GET /api/integrations', () => {
         lastSyncAt: verifiedAt.toISOString(),
         isConnected: true,
         sandbox: false,
+        problem: null,
       },
       {
         id: expect.any(String),
@@ -88,6 +89,7 @@ describe('GET /api/integrations', () => {
         // Connected but never verified: not usable for pushes or syncs.
         isConnected: false,
         sandbox: false,
+        problem: null,
       },
       {
         id: expect.any(String),
@@ -100,6 +102,7 @@ describe('GET /api/integrations', () => {
         lastSyncAt: null,
         isConnected: true,
         sandbox: false,
+        problem: null,
       },
     ]);
     expect(res.body).not.toMatch(/token|scopes|secret/i);
