@@ -177,9 +177,14 @@ const workers = new WeakMap<AppDeps, string>();
 /** A shop that may have orders now (connected, a sandbox test order) is read at once: the Etsy module tells us. */
 export function registerEtsyOrders(deps: AppDeps) {
   deps.etsy.onOrdersToRead(async (row) => {
-    await queueEtsyRead(deps, row.id, 'now');
-    const workerId = workers.get(deps);
-    if (workerId) await deps.jobs.notify(workerId);
+    try {
+      await queueEtsyRead(deps, row.id, 'now');
+      const workerId = workers.get(deps);
+      if (workerId) await deps.jobs.notify(workerId);
+    } catch (error) {
+      // The connect (or the test order) stands; the shop's next periodic read takes its orders.
+      deps.jobs.log.error({ err: error, integrationId: row.id }, 'Etsy read not queued');
+    }
   });
 }
 
