@@ -397,7 +397,9 @@ export async function applyPrinterEvent(
       carrier: shipment?.carrier ?? null,
       trackingNumber: event.data?.shipment?.tracking_number ?? shipment?.tracking_number ?? null,
       trackingUrl: shipment?.tracking_url ?? null,
-      failureReason: null,
+      // A printer-side reason (a hold) ends with the parcel; once shipped, a reason is the store's (the tracking
+      // was not taken: noteStoreFailure), which delivery does not undo (its store step is the shipment's, done once).
+      ...(current === 'shipped' ? {} : { failureReason: null }),
     };
     if (delivered && (await move('delivered', tracking))) return { fulfilInStore: order.id };
     if (await move('shipped', tracking)) return { fulfilInStore: order.id };
