@@ -9,7 +9,7 @@ import { etsyReadFaults, readEtsyOrders, startEtsyOrderReads } from '../src/modu
 import { fulfilInStore } from '../src/modules/orders/fulfilment';
 import { startOrderWorkers } from '../src/modules/orders/order-jobs';
 import { ensurePushWorkers } from '../src/modules/products/store-push';
-import { insertDesign, solidPng } from './fixtures/designs';
+import { twoColourTee as makeTee, waitFor as waitUntil } from './fixtures/store-products';
 import { createTestApp, type TestApp, type TestClient } from './helpers';
 
 /**
@@ -46,15 +46,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 120_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > until) throw new Error(`timed out; last value ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const waitFor = <T>(read: () => Promise<T>, done: (value: T) => boolean) => waitUntil(read, done, 120_000);
 
 /** start -> the app's sandbox relay -> the fake's approval -> our callback; `scope` replaces what the app asked. */
 async function connect(client: TestClient, scope?: string[]): Promise<TIntegration> {
@@ -73,36 +65,8 @@ async function connect(client: TestClient, scope?: string[]): Promise<TIntegrati
 }
 
 /** A ready tee in two colours, every size. */
-async function tee(client: TestClient, title: string) {
-  const ws = await client.workspaceId(t.deps.db);
-  const { id: designId } = await insertDesign(t.deps, ws, await solidPng(300, 300, { r: 30, g: 160, b: 90 }));
-  const mockup = async (color: string) => {
-    const res = await client.post('/api/mockups', {
-      designId,
-      productType: 'tshirt',
-      templateId: 'tshirt-front',
-      color,
-      adjustments: { scale: 80, rotation: 0, x: 0, y: 0, opacity: 100 },
-    });
-    expect(res.statusCode, res.body).toBe(201);
-    return res.json<{ id: string }>().id;
-  };
-  const black = await mockup('black');
-  const navy = await mockup('navy');
-  const res = await client.post('/api/products', {
-    title,
-    description: 'Soft cotton.',
-    productType: 'tshirt',
-    price: 25,
-    tags: ['forest'],
-    designId,
-    mockupId: navy,
-    mockupIds: [black, navy],
-    status: 'ready',
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json<{ id: string; variants: { sku: string; color: string; size: string; price: number }[] }>();
-}
+const tee = (client: TestClient, title: string) =>
+  makeTee(t, client, { title, tags: ['forest'], color: { r: 30, g: 160, b: 90 } });
 
 type Seller = {
   client: TestClient;

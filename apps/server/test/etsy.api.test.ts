@@ -14,7 +14,7 @@ import { AppError } from '../src/lib/errors';
 import { ensurePushWorkers } from '../src/modules/products/store-push';
 import { pushToStore as scheduledPush, startScheduleWorker } from '../src/modules/schedules/schedule-worker';
 import { SCHEDULE_RETRY } from '../src/modules/schedules/schedules.service';
-import { insertDesign, solidPng } from './fixtures/designs';
+import { twoColourTee as makeTee } from './fixtures/store-products';
 import { createTestApp, openTestDatabase, type TestApp, TestClient } from './helpers';
 
 /**
@@ -23,7 +23,6 @@ import { createTestApp, openTestDatabase, type TestApp, TestClient } from './hel
  */
 
 const APP = 'http://podforge.test';
-const ADJ = { scale: 80, rotation: 0, x: 0, y: 0, opacity: 100 };
 let t: TestApp;
 let fake: FakeEtsy;
 const sleeps: number[] = [];
@@ -65,37 +64,13 @@ async function connect(client: TestClient): Promise<TIntegration> {
 
 /** A ready tee in two colours (a picture each, Navy the main one) and every size. */
 const twoColourTee = (client: TestClient, title = 'Sunset Tee') => twoColourTeeIn(t, client, title);
-
-async function twoColourTeeIn(app: Pick<TestApp, 'deps'>, client: TestClient, title: string) {
-  const ws = await client.workspaceId(app.deps.db);
-  const { id: designId } = await insertDesign(app.deps, ws, await solidPng(300, 300, { r: 200, g: 30, b: 30 }));
-  const mockup = async (color: string) => {
-    const res = await client.post('/api/mockups', {
-      designId,
-      productType: 'tshirt',
-      templateId: 'tshirt-front',
-      color,
-      adjustments: ADJ,
-    });
-    expect(res.statusCode, res.body).toBe(201);
-    return res.json<{ id: string }>().id;
-  };
-  const black = await mockup('black');
-  const navy = await mockup('navy');
-  const res = await client.post('/api/products', {
+const twoColourTeeIn = (app: Pick<TestApp, 'deps'>, client: TestClient, title: string) =>
+  makeTee(app, client, {
     title,
-    description: 'A warm sunset on soft cotton.',
-    productType: 'tshirt',
-    price: 25,
     tags: ['sunset', 'retro tee'],
-    designId,
-    mockupId: navy,
-    mockupIds: [black, navy],
-    status: 'ready',
+    color: { r: 200, g: 30, b: 30 },
+    description: 'A warm sunset on soft cotton.',
   });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json<{ id: string; variants: { sku: string; color: string; size: string; price: number }[] }>();
-}
 
 const listings = async (client: TestClient) =>
   (await client.get('/api/etsy/sandbox/listings')).json<TEtsySandboxListings>();

@@ -16,6 +16,7 @@ import { faults } from '../src/modules/orders/fulfilment';
 import { startOrderWorkers } from '../src/modules/orders/order-jobs';
 import { startShopifyWebhookWorker } from '../src/modules/shopify/shopify-webhooks.worker';
 import { insertDesign, solidPng } from './fixtures/designs';
+import { waitFor } from './fixtures/store-products';
 import { createTestApp, type TestApp, type TestClient } from './helpers';
 
 /**
@@ -41,16 +42,6 @@ afterAll(async () => {
 afterEach(() => {
   faults.afterPrinterCreate = null;
 });
-
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 30_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > until) throw new Error(`timed out; last value ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 type Seller = { client: TestClient; shop: string; storeId: string; productId: string; skus: string[] };
 

@@ -12,6 +12,7 @@ import type { AppDeps } from '../src/deps';
 import { AppError, conflict } from '../src/lib/errors';
 import { pushToStore, startScheduleWorker } from '../src/modules/schedules/schedule-worker';
 import { insertDesign, solidPng } from './fixtures/designs';
+import { waitFor as waitUntil } from './fixtures/store-products';
 import { createTestApp, openTestDatabase, type TestApp, type TestClient } from './helpers';
 
 async function insertProduct(deps: AppDeps, workspaceId: string, status: 'draft' | 'live' = 'draft') {
@@ -29,15 +30,7 @@ function thisMinuteUtc() {
   return { scheduledDate: iso.slice(0, 10), scheduledTime: iso.slice(11, 16), timeZone: 'UTC' };
 }
 
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 20_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > until) throw new Error(`timed out; last value ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const waitFor = <T>(read: () => Promise<T>, done: (value: T) => boolean) => waitUntil(read, done, 20_000);
 
 /** pg-boss's own row for a job (its id is the schedule's). Both drivers answer `{ rows }`. */
 async function queueJob(deps: AppDeps, id: string) {

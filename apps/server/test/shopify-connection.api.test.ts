@@ -6,6 +6,7 @@ import { type FakeShopify, startFakeShopify } from '../src/integrations/shopify/
 import { ShopifyService } from '../src/modules/shopify/shopify.service';
 import { startShopifyWebhookWorker } from '../src/modules/shopify/shopify-webhooks.worker';
 import { insertDesign, solidPng } from './fixtures/designs';
+import { waitFor as waitUntil } from './fixtures/store-products';
 import { createTestApp, type TestApp, type TestClient } from './helpers';
 
 /**
@@ -25,15 +26,7 @@ let fake: FakeShopify;
 let t: TestApp;
 
 /** Polls the database (the worker runs the job in the background); no fixed waits. */
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 20_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > until) throw new Error(`timed out; last value ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const waitFor = <T>(read: () => Promise<T>, done: (value: T) => boolean) => waitUntil(read, done, 20_000);
 
 beforeAll(async () => {
   fake = await startFakeShopify({

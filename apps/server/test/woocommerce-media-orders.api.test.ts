@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { integrations, orders as ordersTable, webhookEvents } from '../src/db/schema';
 import { type FakeWoo, startFakeWooCommerce, wooSignature } from '../src/integrations/woocommerce/fake-server';
 import { startOrderWorkers } from '../src/modules/orders/order-jobs';
-import { insertDesign, solidPng } from './fixtures/designs';
+import { solidPng } from './fixtures/designs';
+import { twoColourTee as makeTee, waitFor as waitUntil } from './fixtures/store-products';
 import { createTestApp, type TestApp, type TestClient } from './helpers';
 
 /**
@@ -58,15 +59,7 @@ afterAll(async () => {
   await real?.close();
 });
 
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 120_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > until) throw new Error(`timed out; last value ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+const waitFor = <T>(read: () => Promise<T>, done: (value: T) => boolean) => waitUntil(read, done, 120_000);
 
 const connectReal = (client: TestClient, wp?: { username: string; appPassword: string }) =>
   client.post('/api/woocommerce/connect', {
@@ -87,36 +80,8 @@ async function connectSandbox(client: TestClient): Promise<TIntegration> {
 }
 
 /** A ready tee in two colours (one picture each), every size. */
-async function twoColourTee(client: TestClient, title: string) {
-  const ws = await client.workspaceId(t.deps.db);
-  const { id: designId } = await insertDesign(t.deps, ws, await solidPng(300, 300, { r: 30, g: 90, b: 200 }));
-  const mockup = async (color: string) => {
-    const res = await client.post('/api/mockups', {
-      designId,
-      productType: 'tshirt',
-      templateId: 'tshirt-front',
-      color,
-      adjustments: { scale: 80, rotation: 0, x: 0, y: 0, opacity: 100 },
-    });
-    expect(res.statusCode, res.body).toBe(201);
-    return res.json<{ id: string }>().id;
-  };
-  const black = await mockup('black');
-  const navy = await mockup('navy');
-  const res = await client.post('/api/products', {
-    title,
-    description: 'Soft cotton.',
-    productType: 'tshirt',
-    price: 25,
-    tags: ['sunset'],
-    designId,
-    mockupId: navy,
-    mockupIds: [black, navy],
-    status: 'ready',
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json<{ id: string; variants: { sku: string; color: string; size: string; price: number }[] }>();
-}
+const twoColourTee = (client: TestClient, title: string) =>
+  makeTee(t, client, { title, tags: ['sunset'], color: { r: 30, g: 90, b: 200 } });
 
 const remoteProduct = (fake: FakeWoo, host: string, id: string) => fake.products(host).find((p) => String(p.id) === id);
 

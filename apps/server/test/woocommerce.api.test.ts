@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { integrations, orders as ordersTable, products, publications } from '../src/db/schema';
 import { type FakeWoo, startFakeWooCommerce, wooSignature } from '../src/integrations/woocommerce/fake-server';
 import { ensurePushWorkers } from '../src/modules/products/store-push';
-import { insertDesign, solidPng } from './fixtures/designs';
+import { twoColourTee as makeTee } from './fixtures/store-products';
 import { createTestApp, type TestApp, type TestClient } from './helpers';
 
 /**
@@ -13,7 +13,6 @@ import { createTestApp, type TestApp, type TestClient } from './helpers';
  * downloads them from APP_URL.
  */
 
-const ADJ = { scale: 80, rotation: 0, x: 0, y: 0, opacity: 100 };
 const REAL = { host: 'shop.example.com', key: `ck_${'a'.repeat(40)}`, secret: `cs_${'b'.repeat(40)}` };
 let t: TestApp;
 let real: FakeWoo;
@@ -43,36 +42,8 @@ async function connectSandbox(client: TestClient): Promise<TIntegration> {
   return store;
 }
 
-async function twoColourTee(client: TestClient, title = 'Sunset Tee') {
-  const ws = await client.workspaceId(t.deps.db);
-  const { id: designId } = await insertDesign(t.deps, ws, await solidPng(300, 300, { r: 30, g: 90, b: 200 }));
-  const mockup = async (color: string) => {
-    const res = await client.post('/api/mockups', {
-      designId,
-      productType: 'tshirt',
-      templateId: 'tshirt-front',
-      color,
-      adjustments: ADJ,
-    });
-    expect(res.statusCode, res.body).toBe(201);
-    return res.json<{ id: string }>().id;
-  };
-  const black = await mockup('black');
-  const navy = await mockup('navy');
-  const res = await client.post('/api/products', {
-    title,
-    description: 'Soft cotton.',
-    productType: 'tshirt',
-    price: 25,
-    tags: ['sunset'],
-    designId,
-    mockupId: navy,
-    mockupIds: [black, navy],
-    status: 'ready',
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json<{ id: string; variants: { sku: string; color: string; size: string; price: number }[] }>();
-}
+const twoColourTee = (client: TestClient, title = 'Sunset Tee') =>
+  makeTee(t, client, { title, tags: ['sunset'], color: { r: 30, g: 90, b: 200 } });
 
 const held = async (client: TestClient) =>
   (await client.get('/api/woocommerce/sandbox/products')).json<TWooSandboxProducts>();
