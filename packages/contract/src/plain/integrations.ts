@@ -15,3 +15,6 @@ export const SHOPIFY_DOMAIN_PATTERN = /^[a-z0-9][a-z0-9-]*\.myshopify\.com$/;
 export const SHOPIFY_DOMAIN_EXAMPLE = 'your-store.myshopify.com';
 export const shopifyDomainMessage = (host = SHOPIFY_DOMAIN_EXAMPLE) =>
   `Please enter a valid Shopify store domain (e.g., ${host}).`;
+
+/** How often the server reads each connected Etsy shop's orders (Etsy sends no webhook an app can subscribe to). */
+export const ETSY_ORDER_READ_MINUTES = 5;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { ETSY_ORDER_READ_MINUTES } from '@podforge/contract';
 import { and, eq, sql } from 'drizzle-orm';
 import { integrations, orders, publications } from '../../db/schema';
 import type { AppDeps } from '../../deps';
@@ -24,7 +25,7 @@ import { enqueue, jobId } from './order-jobs';
  */
 
 /** How often each connected shop's receipts are read. */
-export const ETSY_READ_EVERY_MS = 5 * 60_000;
+export const ETSY_READ_EVERY_MS = ETSY_ORDER_READ_MINUTES * 60_000;
 /** getShopReceipts' largest page. */
 const PAGE = 100;
 

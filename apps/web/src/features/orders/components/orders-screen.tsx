@@ -1,5 +1,5 @@
 import type { TOrderStatus } from '@podforge/contract';
-import { ORDER_STATUS_LABELS, ORDER_STATUSES } from '@podforge/contract/plain';
+import { ETSY_ORDER_READ_MINUTES, ORDER_STATUS_LABELS, ORDER_STATUSES } from '@podforge/contract/plain';
 import { PackageOpen } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Card } from '@/components/ui/card';
@@ -88,7 +88,7 @@ export function OrdersScreen() {
           <p className="text-sm text-slate-500">
             {status
               ? 'Choose another status to see the rest.'
-              : 'When a product you pushed to Shopify, Etsy or WooCommerce sells, the order shows up here and goes to the printer (Etsy’s within a few minutes: Podforge reads the shop’s orders every 5 minutes).'}
+              : `When a product you pushed to Shopify, Etsy or WooCommerce sells, the order shows up here and goes to the printer (Etsy’s within a few minutes: Podforge reads the shop’s orders every ${ETSY_ORDER_READ_MINUTES} minutes).`}
           </p>
         </div>
       ) : (
