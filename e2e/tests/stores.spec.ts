@@ -46,7 +46,7 @@ async function twoColourTee(page: Page, title: string): Promise<string> {
   return (await product.json()).id as string;
 }
 
-test('connects the Etsy sandbox shop, uploads from My Products, and the listing is active with its variations', async ({
+test('connects the Etsy sandbox shop, uploads from My Products (the listing active with its variations), and a sale there is printed and shipped', async ({
   page,
 }) => {
   test.setTimeout(120_000);
@@ -76,6 +76,24 @@ test('connects the Etsy sandbox shop, uploads from My Products, and the listing 
   await expect(listing.getByTestId('etsy-sandbox-variation').filter({ hasText: 'Navy / M' })).toContainText(
     /PF-[0-9A-F]{10}-\d+/,
   );
+
+  // A sale in the sandbox shop: Podforge reads the shop's receipts at once, and the order goes to the printer.
+  const manual = await page.request.patch('/api/settings', {
+    data: { orderConfirmation: { mode: 'manual', delayMinutes: 60 } },
+  });
+  expect(manual.status()).toBe(200);
+  const form = page.getByRole('form', { name: /Place a test order/ });
+  const variant = form.getByLabel('Variant');
+  const navyM = await variant.locator('option', { hasText: `${title} - Navy / M` }).getAttribute('value');
+  await variant.selectOption(navyM ?? '');
+  await form.getByRole('button', { name: 'Place test order' }).click();
+  await expect(form.getByText(/Test order #\d+ placed/)).toBeVisible();
+  await form.getByRole('link', { name: 'Orders tab' }).click();
+  const order = page.getByTestId('order').filter({ hasText: title });
+  await expect(order.getByTestId('order-status')).toHaveText('Waiting for approval', { timeout: 30_000 });
+  await order.getByRole('button', { name: 'Approve' }).click();
+  await expect(order.getByTestId('order-status')).toHaveText(/Shipped|Delivered/, { timeout: 40_000 });
+  await expect(order.getByRole('link', { name: /Track parcel/ })).toBeVisible();
 });
 
 test('connects the WooCommerce sandbox store and uploads through Upload to Stores', async ({ page }) => {
