@@ -691,7 +691,6 @@ export async function startFakeEtsy(options: FakeEtsyOptions = {}): Promise<Fake
     if (!r) throw new Error(`No receipt ${receiptId}`);
     return r;
   };
-  const cents = (n: number) => ({ amount: Math.round(n * 100), divisor: 100, currency_code: 'USD' });
 
   async function placeReceipt(
     shopId: number,
@@ -713,7 +712,7 @@ export async function startFakeEtsy(options: FakeEtsyOptions = {}): Promise<Fake
             product_id: product.product_id,
             sku: product.sku,
             quantity: line.quantity,
-            price: cents(offering.price),
+            price: money(offering.price),
           };
       }
       throw new Refusal(400, `SKU ${line.sku} is not sold in an active listing of shop ${shopId}`);
@@ -742,7 +741,7 @@ export async function startFakeEtsy(options: FakeEtsyOptions = {}): Promise<Fake
       grandtotal: total,
       subtotal: total,
       total_price: total,
-      total_shipping_cost: { amount: 0, divisor: 100, currency_code: 'USD' },
+      total_shipping_cost: money(0),
       transactions,
       shipments: [],
     };

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { ETSY_ORDER_READ_MINUTES } from '@podforge/contract';
 import { and, eq, sql } from 'drizzle-orm';
-import { integrations, orders, publications } from '../../db/schema';
+import { integrations, publications } from '../../db/schema';
 import type { AppDeps } from '../../deps';
 import { type EtsyReceipt, moneyString } from '../../integrations/etsy/client';
 import { QUEUES } from '../../jobs/job-queue';
 import { EtsyScopeMissing, etsyScopeProblem } from '../etsy/etsy.service';
-import { type IncomingOrder, ingestShopifyOrder } from './order-intake';
-import { enqueue, jobId } from './order-jobs';
+import { cancelStoreOrder, type IncomingOrder, receiveStoreOrder } from './order-intake';
+import { jobId } from './order-jobs';
 
 /**
  * Etsy orders into the same pipeline as Shopify's and WooCommerce's. Etsy's Open API v3 has no webhook an app can
@@ -77,17 +77,8 @@ type StoreRow = typeof integrations.$inferSelect;
 async function takeReceipt(deps: AppDeps, store: StoreRow, receipt: EtsyReceipt) {
   const incoming = fromEtsyReceipt(receipt);
   if (!incoming) return;
-  if (incoming.cancelled) {
-    const [order] = await deps.db
-      .select({ id: orders.id })
-      .from(orders)
-      .where(and(eq(orders.integrationId, store.id), eq(orders.remoteOrderId, incoming.remoteOrderId)));
-    if (order) await enqueue.cancel(deps, order.id, 'Cancelled on Etsy');
-    return;
-  }
-  const result = await ingestShopifyOrder(deps, store, incoming);
-  // A new order, or one whose submission never got queued (a crash): the job id makes it once.
-  if (result.status === 'received') await enqueue.submit(deps, result.orderId);
+  if (incoming.cancelled) await cancelStoreOrder(deps, store.id, incoming.remoteOrderId, 'Cancelled on Etsy');
+  else await receiveStoreOrder(deps, store, incoming);
 }
 
 /** Moves the cursor forward only (two reads of one shop at once never move it back). */

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { integrations, orderLines, orders, productVariants, publications } from '../../db/schema';
 import type { AppDeps } from '../../deps';
 import type { GqlOrder } from '../../integrations/shopify/orders-client';
+import { enqueue } from './order-jobs';
 
 /**
  * Store orders in: one shape for what a webhook (REST order resource) and Sync (GraphQL) carry, and the one
@@ -261,4 +262,27 @@ export async function storesForShop(deps: AppDeps, shop: string): Promise<Integr
         eq(integrations.sandbox, deps.shopify.sandboxMode),
       ),
     );
+}
+
+/**
+ * A store order in, as every platform takes it: stored once, and sent to the printer when it is new or its first
+ * submission never got queued (a crash); the job id makes that once.
+ */
+export async function receiveStoreOrder(
+  deps: AppDeps,
+  store: IntegrationRow,
+  incoming: IncomingOrder,
+): Promise<IntakeResult> {
+  const result = await ingestShopifyOrder(deps, store, incoming);
+  if (result.status === 'received') await enqueue.submit(deps, result.orderId);
+  return result;
+}
+
+/** A store's cancellation of an order we hold: what has not gone into production is cancelled. */
+export async function cancelStoreOrder(deps: AppDeps, storeId: string, remoteOrderId: string, why: string) {
+  const [order] = await deps.db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(and(eq(orders.integrationId, storeId), eq(orders.remoteOrderId, remoteOrderId)));
+  if (order) await enqueue.cancel(deps, order.id, why);
 }

@@ -18,7 +18,7 @@ import { UUID } from '../../lib/uuid';
 import { findIntegration } from '../integrations/integrations.repository';
 import { mockupLinksOf } from '../products/products.repository';
 import { productThumbnailUrl } from '../products/products.service';
-import { fromGqlOrder, ingestShopifyOrder } from './order-intake';
+import { fromGqlOrder, receiveStoreOrder } from './order-intake';
 import { enqueue } from './order-jobs';
 
 /** The Orders screen's operations: list, one order, approve, cancel, retry; every one scoped to the workspace. */
@@ -197,10 +197,8 @@ export async function ingestSyncedOrders(
   for (const o of remote) {
     const paid = ['PAID', 'PARTIALLY_REFUNDED', 'PARTIALLY_PAID'].includes(o.displayFinancialStatus ?? '');
     if (!paid && !o.cancelledAt) continue;
-    const result = await ingestShopifyOrder(deps, store, fromGqlOrder(o));
+    const result = await receiveStoreOrder(deps, store, fromGqlOrder(o));
     if (result.created) created += 1;
-    // A new order, or one whose first submission never got queued (a crash): the job id makes it once.
-    if (result.status === 'received') await enqueue.submit(deps, result.orderId);
   }
   return created;
 }

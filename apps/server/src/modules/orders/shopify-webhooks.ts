@@ -2,8 +2,7 @@ import { and, eq, inArray, or } from 'drizzle-orm';
 import { orders } from '../../db/schema';
 import type { AppDeps } from '../../deps';
 import type { ShopifyWebhookRegistry } from '../shopify/shopify-webhooks';
-import { fromWebhookPayload, ingestShopifyOrder, storesForShop } from './order-intake';
-import { enqueue } from './order-jobs';
+import { cancelStoreOrder, fromWebhookPayload, receiveStoreOrder, storesForShop } from './order-intake';
 
 /**
  * What Shopify webhooks do to orders. The receiver (`POST /api/webhooks/shopify`) checks the signature, drops a
@@ -22,20 +21,14 @@ export const orderWebhookHandlers: Record<string, OrderWebhookHandler> = {
     if (!incoming) return;
     for (const store of await storesForShop(deps, shop)) {
       if (store.status !== 'connected') continue;
-      const result = await ingestShopifyOrder(deps, store, incoming);
-      if (result.status === 'received') await enqueue.submit(deps, result.orderId);
+      await receiveStoreOrder(deps, store, incoming);
     }
   },
   'orders/cancelled': async (deps, { shop, payload }) => {
     const incoming = fromWebhookPayload(payload);
     if (!incoming) return;
-    for (const store of await storesForShop(deps, shop)) {
-      const [order] = await deps.db
-        .select({ id: orders.id })
-        .from(orders)
-        .where(and(eq(orders.integrationId, store.id), eq(orders.remoteOrderId, incoming.remoteOrderId)));
-      if (order) await enqueue.cancel(deps, order.id, 'Cancelled in the store');
-    }
+    for (const store of await storesForShop(deps, shop))
+      await cancelStoreOrder(deps, store.id, incoming.remoteOrderId, 'Cancelled in the store');
   },
   'customers/redact': async (deps, { shop, payload }) => {
     const p = (payload ?? {}) as { customer?: { id?: unknown }; orders_to_redact?: unknown };

@@ -1,11 +1,10 @@
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { integrations, orders, webhookEvents } from '../../db/schema';
+import { integrations, webhookEvents } from '../../db/schema';
 import type { AppDeps } from '../../deps';
 import type { WooOrderEvent } from '../woocommerce/woocommerce.service';
 import { forgetOldWebhookEvents } from './fulfilment';
-import { type IncomingOrder, ingestShopifyOrder } from './order-intake';
-import { enqueue } from './order-jobs';
+import { cancelStoreOrder, type IncomingOrder, receiveStoreOrder } from './order-intake';
 
 /**
  * WooCommerce orders into the same pipeline as Shopify's: a verified `order.created` / `order.updated` delivery
@@ -117,14 +116,9 @@ export async function handleWooOrder(deps: AppDeps, event: WooOrderEvent): Promi
     .where(and(eq(integrations.id, event.integrationId), eq(integrations.workspaceId, event.workspaceId)));
   if (!incoming || !store) return;
   if (PAID.includes(incoming.status) && store.status === 'connected') {
-    const result = await ingestShopifyOrder(deps, store, incoming);
-    if (result.status === 'received') await enqueue.submit(deps, result.orderId);
+    await receiveStoreOrder(deps, store, incoming);
   } else if (incoming.cancelled) {
-    const [order] = await deps.db
-      .select({ id: orders.id })
-      .from(orders)
-      .where(and(eq(orders.integrationId, store.id), eq(orders.remoteOrderId, incoming.remoteOrderId)));
-    if (order) await enqueue.cancel(deps, order.id, 'Cancelled in the store');
+    await cancelStoreOrder(deps, store.id, incoming.remoteOrderId, 'Cancelled in the store');
   }
   // Recorded once taken: a delivery that failed half-way is taken again when the store retries it.
   if (key) {
