@@ -147,3 +147,19 @@ describe('GenerateContentStep: copy buttons', () => {
     expect(screen.getByRole('button', { name: 'Copy tags' })).toBeInTheDocument();
   });
 });
+
+describe('GenerateContentStep: the next step made ready', () => {
+  it("asks for the chosen product type's mockup templates while the listing is written (the server decodes them)", async () => {
+    const templates = (productType: string) => () => json({ productType, templates: [], colors: [] });
+    const fetch = fakeFetch({
+      'GET /api/mockups/templates?productType=tshirt': templates('tshirt'),
+      'GET /api/mockups/templates?productType=hoodie': templates('hoodie'),
+    });
+    vi.stubGlobal('fetch', fetch);
+    renderStep();
+    const asked = () => fetch.calls.map((c) => `${c.url.pathname}${c.url.search}`);
+    await waitFor(() => expect(asked()).toContain('/api/mockups/templates?productType=tshirt'));
+    fireEvent.change(screen.getByRole('combobox', { name: 'Product type' }), { target: { value: 'hoodie' } });
+    await waitFor(() => expect(asked()).toContain('/api/mockups/templates?productType=hoodie'));
+  });
+});

@@ -1,9 +1,17 @@
 import type { TAiPlatform, TAiProductType, TDesign, TVariant } from '@podforge/contract';
-import { AI_AUDIENCES, AI_PLATFORMS, AI_PRODUCT_TYPE_LABELS, AI_PRODUCT_TYPES } from '@podforge/contract/plain';
+import {
+  AI_AUDIENCES,
+  AI_PLATFORMS,
+  AI_PRODUCT_TYPE_LABELS,
+  AI_PRODUCT_TYPES,
+  mockupProductType,
+} from '@podforge/contract/plain';
+import { useQueryClient } from '@tanstack/react-query';
 import { Loader2, ScanSearch, Sparkles, Trash2 } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useAnalyzeImage } from '@/api/ai/analyze-image';
 import { useGenerateContent } from '@/api/ai/generate-content';
+import { mockupTemplatesQueryOptions } from '@/api/mockups/get-mockup-templates';
 import { ListingProblems } from '@/components/listing-problems';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
@@ -56,6 +64,12 @@ export function GenerateContentStep({ design, content, focusTags, onAccept, onBa
   const generate = useGenerateContent();
   const analyze = useAnalyzeImage();
   const busy = generate.isPending || analyze.isPending;
+  // The next step shows this product's mockups: its template list is asked for now, so the server decodes the
+  // templates while the seller writes the listing.
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    void queryClient.prefetchQuery(mockupTemplatesQueryOptions(mockupProductType(productType)));
+  }, [productType, queryClient]);
 
   const applyResult = (
     result: { title: string; description: string; tags: string[]; price: number } & Parameters<

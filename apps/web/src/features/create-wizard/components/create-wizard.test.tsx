@@ -254,6 +254,24 @@ describe('Design step', () => {
     expect(location()).toHaveTextContent(/^\/create$/);
   });
 
+  it("asks for the chosen product's mockup templates while the design is picked (the server decodes them meanwhile)", async () => {
+    seed({
+      ...chosenProduct,
+      selectedCategory: { id: 5, parentId: 4, name: 'Mugs', image: '' },
+      selectedTemplate: { ...template, name: 'White Glossy Mug' },
+    });
+    const fetch = setup('/create/design', {
+      'GET /api/designs': () => json([]),
+      'GET /api/mockups/templates?productType=mug': () => json({ productType: 'mug', templates: [], colors: [] }),
+    });
+    await waitFor(() =>
+      expect(fetch.calls.map((c) => `${c.url.pathname}${c.url.search}`)).toContain(
+        '/api/mockups/templates?productType=mug',
+      ),
+    );
+    expect(screen.getByRole('button', { name: 'Continue to Mockups' })).toBeDisabled();
+  });
+
   it("shows 'Upload failed' when the upload call fails without a reason", async () => {
     seed(chosenProduct);
     setup('/create/design', {

@@ -1,6 +1,8 @@
 import { mockupProductType } from '@podforge/contract/plain';
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { mockupTemplatesQueryOptions } from '@/api/mockups/get-mockup-templates';
 import { CreateModeSwitch } from '@/components/create-mode-switch';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
@@ -63,6 +65,14 @@ export function CreateWizard({ step }: { step: WizardStepId }) {
   const back = () => go(-1);
 
   const firstDesign = state.designFiles[0] ?? null;
+  const mockupType = mockupProductType(productTypeFor(state.selectedTemplate, state.selectedCategory));
+
+  // While the seller picks or uploads a design, the Mockups step's template list is asked for: the server decodes
+  // the product's templates meanwhile, so the first renders and Generate Mockups find them ready.
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (current === 'design') void queryClient.prefetchQuery(mockupTemplatesQueryOptions(mockupType));
+  }, [current, mockupType, queryClient]);
 
   return (
     <div className="space-y-6">
@@ -116,7 +126,7 @@ export function CreateWizard({ step }: { step: WizardStepId }) {
         (firstDesign ? (
           <MockupsStep
             design={firstDesign}
-            productType={mockupProductType(productTypeFor(state.selectedTemplate, state.selectedCategory))}
+            productType={mockupType}
             mockups={state.mockups}
             selectedMockupId={state.selectedMockupId}
             onMockupsChange={(mockups, selectedMockupId) => update({ mockups, selectedMockupId })}
