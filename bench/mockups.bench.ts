@@ -91,11 +91,18 @@ try {
   // in-process comparisons below, their template store and the ImageMagick runs). The design is uploaded (so the pool
   // makes its working copy), then it goes as the browser does: the editor opens (it asks for the template list; the
   // server decodes that view's colours while the seller looks), a few renders of new placements, then 10-colour
-  // batches. And on another new data folder, a batch asked for straight after the upload with no editor opened
-  // (every colour's template decoded by the batch).
-  const newFolder = async () => {
+  // batches. Then the seller's quickest way to a batch, on another new data folder: the wizard's Design step asks
+  // for the product's template list as it opens (the server decodes them while the seller uploads), the design is
+  // uploaded and Generate Mockups asked for at once, no render before it. And on a third, what no screen does: a batch
+  // asked for through the API straight after the upload with no template list before it (every colour's template
+  // decoded by the batch), printed to show what the Design step's list saves.
+  const newFolder = async (listFirst = false) => {
     const app = await createTestApp();
     const client = app.client();
+    if (listFirst) {
+      const list = await client.get('/api/mockups/templates?productType=tshirt');
+      if (list.statusCode !== 200) throw new Error(`templates answered ${list.statusCode}`);
+    }
     const upload = multipart([
       { field: 'file', filename: 'design.png', content: fs.readFileSync(designPath), contentType: 'image/png' },
     ]);
@@ -129,6 +136,13 @@ try {
     });
     const firstBatch = await timeIt(batch);
     const batches = await times(3, batch);
+    const quick = await newFolder(true);
+    let quickest = 0;
+    try {
+      quickest = await timeIt(quick.batch);
+    } finally {
+      await quick.app.close();
+    }
     const hasty = await newFolder();
     let straight = 0;
     try {
@@ -144,10 +158,14 @@ try {
       `  10-colour batch POST /api/mockups/batch after the editor opened: first ${ms(firstBatch)}, then median ${ms(median(batches))} of 3`,
     );
     console.log(
-      `  the same batch straight after the upload, no editor opened (a new data folder, every template decoded by the batch): ${ms(straight)}, ${(straight / median(batches)).toFixed(2)}x`,
+      `  the seller's quickest batch: the template list asked for as the Design step opens, the upload, then the batch at once (a new data folder): ${ms(quickest)}, ${(quickest / median(batches)).toFixed(2)}x`,
     );
     console.log(
-      `  goal 1: 10 colours under 1 s warm -> ${ms(median(batches))}: ${verdict(median(batches) < 1000)}; the first batch of a new data folder as fast as the next (within 1.5x) -> ${(firstBatch / median(batches)).toFixed(2)}x: ${verdict(firstBatch < 1.5 * median(batches))} (with no editor opened first: ${(straight / median(batches)).toFixed(2)}x: ${verdict(straight < 1.5 * median(batches))})  [${load()}]\n`,
+      `  (no screen does this) the batch through the API straight after the upload, no template list before it: ${ms(straight)}, ${(straight / median(batches)).toFixed(2)}x`,
+    );
+    const first = Math.max(firstBatch, quickest);
+    console.log(
+      `  goal 1: 10 colours under 1 s warm -> ${ms(median(batches))}: ${verdict(median(batches) < 1000)}; the first batch of a new data folder as fast as the next (within 1.5x), the slower of the seller's two ways -> ${(first / median(batches)).toFixed(2)}x: ${verdict(first < 1.5 * median(batches))}  [${load()}]\n`,
     );
   } finally {
     await seller.app.close();
