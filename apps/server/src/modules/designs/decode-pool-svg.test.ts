@@ -34,8 +34,8 @@ describe('the decode pool and SVG files', () => {
     expect(pool.stats.spawned).toBe(2); // the first child and the spare, no replacement
   }, 60_000);
 
-  it('a listening server’s children load it once the pool is idle (warmUp), not ahead of a file sent at once', async () => {
-    const pool = new DecodePool({ concurrency: 1, timeLimitMs: 30_000, memoryLimitMb: 768 });
+  it('a listening server’s first child loads it once the pool is idle (warmUp), not ahead of a file sent at once; the spare does not', async () => {
+    const pool = new DecodePool({ concurrency: 2, timeLimitMs: 30_000, memoryLimitMb: 768 });
     pools.push(pool);
     pool.warmUp();
     // A PNG sent straight after the start is decoded without any child being asked to load the sanitiser.
@@ -55,9 +55,29 @@ describe('the decode pool and SVG files', () => {
     // Nor in the second after it: the pool waits 2 s after its last job (a timer is never early, so this is sure).
     await new Promise((resolve) => setTimeout(resolve, 1000));
     expect(pool.stats.svgLoads).toBe(0);
-    // Then, idle, both started children (the first and the spare) are asked to load it, once each.
-    await expect.poll(() => pool.stats.svgLoads, { timeout: 20_000, interval: 200 }).toBe(2);
+    // Then, idle, the first slot's child is asked to load it (about 100 MB of jsdom); the spare, started beside it,
+    // is not: it holds no sanitiser until it takes a slot.
+    await expect.poll(() => pool.stats.svgLoads, { timeout: 20_000, interval: 200 }).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    expect(pool.stats.svgLoads).toBe(1);
+    // A lone SVG goes to the first slot, whose child has it loaded.
     expect(await pool.run(svgJob('warm'), { label: 'warm.svg' })).toMatchObject({ width: 400, height: 300 });
+    expect(pool.stats.svgLoads).toBe(1);
+    expect(pool.stats.spawned).toBe(2);
+  }, 60_000);
+
+  it('the child that takes the first slot after a kill loads it once idle', async () => {
+    const pool = new DecodePool({ concurrency: 1, timeLimitMs: 30_000, memoryLimitMb: 768 });
+    pools.push(pool);
+    pool.warmUp();
+    await expect.poll(() => pool.stats.svgLoads, { timeout: 20_000, interval: 200 }).toBe(1);
+    // A file abandoned mid-decode kills its child: the spare takes the slot and is asked to load it in turn.
+    const controller = new AbortController();
+    const job = pool.run(svgJob('abandoned'), { label: 'abandoned.svg', signal: controller.signal });
+    controller.abort(new Error('gone'));
+    await expect(job).rejects.toThrow('gone');
+    await expect.poll(() => pool.stats.svgLoads, { timeout: 20_000, interval: 200 }).toBe(2);
+    expect(await pool.run(svgJob('after'), { label: 'after.svg' })).toMatchObject({ width: 400, height: 300 });
     expect(pool.stats.svgLoads).toBe(2);
   }, 60_000);
 });

@@ -157,8 +157,8 @@ export class DecodePool extends EventEmitter {
   /**
    * Starts the first decoder and the spare ahead of any upload (a listening server calls it), so the first files
    * do not wait for a child to start; the other slots start theirs when first needed, taking the spare. From then
-   * on every child loads the SVG sanitiser once the pool has been idle a moment (`prepareSvgWhenIdle`), so an SVG
-   * seldom waits for it either.
+   * on the first slot's child (which every lone file goes to) loads the SVG sanitiser once the pool has been idle a
+   * moment (`prepareSvgWhenIdle`), so an SVG seldom waits for it either; any other child loads it for its first SVG.
    */
   warmUp(): void {
     this.preloadSvg = true;
@@ -270,7 +270,6 @@ export class DecodePool extends EventEmitter {
       child.once('exit', onExit);
     });
     ready.catch(() => {});
-    if (this.preloadSvg) ready.then(() => this.prepareSvgWhenIdle(child)).catch(() => {});
     child.once('exit', () => {
       if (this.spare?.child === child) this.spare = null;
       for (const slot of this.slots) {
@@ -339,6 +338,12 @@ export class DecodePool extends EventEmitter {
     this.spare = null;
     slot.child = proc.child;
     slot.ready = proc.ready;
+    // A lone file always goes to the first slot: only its child loads the sanitiser ahead (jsdom holds about 100 MB
+    // in each process that loads it), so the spare and the other slots' children stay small until an SVG reaches them.
+    if (this.preloadSvg && slot.index === 0) {
+      const { child } = proc;
+      proc.ready.then(() => this.prepareSvgWhenIdle(child)).catch(() => {});
+    }
     if (!this.closed) this.spare = this.startChild();
   }
 
