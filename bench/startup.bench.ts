@@ -1,11 +1,11 @@
 // Start-up (issue 15, goal 4): `npm start` with the build present, from launch until the first API call is answered,
-// on a new data folder and then on the same folder again; the server's resident memory at idle (its own process, and
-// with the decoder processes it starts); and whether `npm start` left an up-to-date build alone. Prints figures with
+// on a new data folder and then on the same folder again; the memory the server and the decoder processes it starts
+// hold at idle (and their resident sizes); and whether `npm start` left an up-to-date build alone. Prints figures with
 // the load average; not a test. `npm run bench lists` measures the start of a folder holding 10,000 products.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { cpuMsOf, freePort, load, ms, repo, rssOf, tempDir, verdict } from './support';
+import { cpuMsOf, freePort, load, ms, pssOf, repo, rssOf, tempDir, verdict } from './support';
 
 const MB = 1024 * 1024;
 const RUNS = Number(process.env.BENCH_STARTS ?? 2);
@@ -101,7 +101,7 @@ execFileSync(process.execPath, [path.join(repo, 'scripts/start.mjs'), '--build-o
 console.log(`npm start, build present, until the first API answer (${RUNS} runs each, best and worst):`);
 const fresh: number[] = [];
 const again: number[] = [];
-let idle = { own: 0, all: 0 };
+let idle = { own: 0, all: 0, held: 0 };
 let rebuilt = false;
 for (let run = 0; run < RUNS; run++) {
   const dataDir = tempDir('podforge-bench-start-');
@@ -117,11 +117,10 @@ for (let run = 0; run < RUNS; run++) {
   // Idle: the background start work (workers, decoders, templates from the cache) is done after a few seconds.
   await new Promise((r) => setTimeout(r, 15_000));
   const own = rssOf(second.server);
-  const all = [second.server, ...descendants(second.server)].reduce(
-    (sum, pid) => sum + (alive(pid) ? rssOf(pid) : 0),
-    0,
-  );
-  idle = { own: Math.max(idle.own, own), all: Math.max(idle.all, all) };
+  const group = [second.server, ...descendants(second.server)].filter(alive);
+  const all = group.reduce((sum, pid) => sum + rssOf(pid), 0);
+  const held = group.reduce((sum, pid) => sum + pssOf(pid), 0);
+  idle = { own: Math.max(idle.own, own), all: Math.max(idle.all, all), held: Math.max(idle.held, held) };
   await stop(second);
 }
 const best = (xs: number[]) => Math.min(...xs);
@@ -132,8 +131,10 @@ console.log(
 console.log(
   `  goal 4, existing data folder under 3 s: best ${ms(best(again))}, worst ${ms(worst(again))} -> ${verdict(worst(again) < 3_000)}  [${load()}]`,
 );
+// Judged on the server with its decoder processes, each shared page (the node binary, libvips) counted once: the
+// memory the product holds. The resident sizes, which count shared pages in each process, are printed beside it.
 console.log(
-  `  goal 4, idle memory under 400 MB: server ${(idle.own / MB).toFixed(0)} MB, with its decoder processes ${(idle.all / MB).toFixed(0)} MB -> ${verdict(idle.own < 400 * MB)}  [${load()}]`,
+  `  goal 4, idle memory under 400 MB: the server and its decoder processes hold ${(idle.held / MB).toFixed(0)} MB (proportional set size) -> ${verdict(idle.held < 400 * MB)}; resident: the server ${(idle.own / MB).toFixed(0)} MB, summed over its processes ${(idle.all / MB).toFixed(0)} MB  [${load()}]`,
 );
 console.log(`  goal 4, npm start built nothing with the build up to date: ${verdict(!rebuilt)}`);
 process.exit(0);

@@ -49,6 +49,15 @@ export const rssOf = (pid: number) => {
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
 };
 
+/**
+ * A process's proportional set size: its resident pages, each page it shares with other processes (the node binary,
+ * libvips) divided among them, so the sum over a server and its decoders is the memory they hold together.
+ */
+export const pssOf = (pid: number) => {
+  const rollup = fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+  return Number(/^Pss:\s+(\d+) kB/m.exec(rollup)?.[1] ?? 0) * 1024;
+};
+
 /** CPU time (user + system) a process has used so far, in ms: what other load on the machine does not inflate. */
 export const cpuMsOf = (pid: number) => {
   const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
