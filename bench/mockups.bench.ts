@@ -216,7 +216,7 @@ try {
   console.log(
     `  PNG encode (level ${PNG_LEVEL}, no filters)       ${ms(Math.max(0, split.compositePng - split.composite))} (CPU ${ms(Math.max(0, (cpuOf.compositePng ?? 0) - (cpuOf.composite ?? 0)))})`,
   );
-  console.log(`  512 px preview (composite + PNG)      ${both('preview')} (in parallel with the full PNG)\n`);
+  console.log(`  512 px preview (composite + JPEG)     ${both('preview')} (in parallel with the full PNG)\n`);
 
   // Ours: the app's render: the layer from the design's decoded working copy (kept by the server after the
   // design's first render), then composite, PNG and preview; template pixels cached. A design's first render decodes

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/app';
-import { designs, mockupBatches } from '../src/db/schema';
+import { designs, mockupBatches, mockups } from '../src/db/schema';
 import { insertDesign, solidPng } from './fixtures/designs';
 import { createTestApp, type TestApp, type TestClient } from './helpers';
 import { multipart } from './support/design-fixtures';
@@ -88,8 +88,41 @@ describe('mockups API', () => {
     ] as const) {
       expect(await pixel(png, x, y)).toEqual(await pixel(mugTemplate, x, y));
     }
-    const preview = (await client.get(body.previewUrl)).rawPayload;
-    expect((await sharp(preview).metadata()).width).toBe(512);
+    // The 512 px preview (lists and grids) is a JPEG: a few times smaller than a PNG and quicker to make.
+    const previewRes = await client.get(body.previewUrl);
+    expect(previewRes.headers['content-type']).toBe('image/jpeg');
+    const previewMeta = await sharp(previewRes.rawPayload).metadata();
+    expect([previewMeta.format, previewMeta.width, previewMeta.height]).toEqual(['jpeg', 512, 640]);
+    // The red design, where the full render has it, scaled to the preview.
+    const { data } = await sharp(previewRes.rawPayload)
+      .extract({ left: 256, top: 204, width: 1, height: 1 })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    expect(
+      Math.abs((data[0] ?? 0) - RED.r) + Math.abs((data[1] ?? 0) - RED.g) + Math.abs((data[2] ?? 0) - RED.b),
+    ).toBeLessThan(30);
+  });
+
+  it('still serves a preview stored as PNG before previews were JPEG, as PNG', async () => {
+    const res = await client.post('/api/mockups', {
+      designId,
+      productType: 'mug',
+      templateId: 'mug-right',
+      adjustments: ADJ,
+    });
+    const { id, previewUrl } = res.json();
+    const [row] = await t.deps.db.select().from(mockups).where(eq(mockups.id, id));
+    if (!row) throw new Error('no mockup row');
+    const oldKey = row.previewKey.replace(/\.jpg$/, '.png');
+    const png = await sharp({ create: { width: 512, height: 640, channels: 3, background: '#123456' } })
+      .png()
+      .toBuffer();
+    await t.deps.storage.put(oldKey, png, 'image/png');
+    await t.deps.db.update(mockups).set({ previewKey: oldKey }).where(eq(mockups.id, id));
+    const old = await client.get(previewUrl);
+    expect(old.statusCode).toBe(200);
+    expect(old.headers['content-type']).toBe('image/png');
+    expect((await sharp(old.rawPayload).metadata()).format).toBe('png');
   });
 
   it('honours opacity', async () => {

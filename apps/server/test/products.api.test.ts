@@ -114,7 +114,7 @@ describe('POST /api/products', () => {
     expect(product.variants.map((v) => v.sku)).toEqual([skuFor(product.id, 71002), skuFor(product.id, 71003)]);
     const preview = await a.client.get(product.thumbnailUrl ?? '');
     expect(preview.statusCode).toBe(200);
-    expect(preview.headers['content-type']).toBe('image/png');
+    expect(preview.headers['content-type']).toBe('image/jpeg');
     // The dashboard's recent uploads show the same picture.
     const recent = (await a.client.get('/api/dashboard/recent-uploads')).json<{ id: string; thumbnailUrl: string }[]>();
     expect(recent.find((r) => r.id === product.id)?.thumbnailUrl).toBe(product.thumbnailUrl);

@@ -34,6 +34,11 @@ export const MOCKUP_PREVIEW_WIDTH = 512;
  * design is placed, and stores re-encode the pictures they show (Shopify's CDN and Etsy serve their own sizes).
  */
 const PNG_OPTIONS = { compressionLevel: 1, adaptiveFiltering: false } as const;
+/**
+ * The 512 px preview (lists, grids, the batch's picks) has no transparency to keep: a JPEG at quality 85 is about a
+ * quarter of the PNG's size (40 against 170 KB) and takes a few milliseconds to encode where the PNG took ten.
+ */
+export const PREVIEW_JPEG = { quality: 85 } as const;
 
 export type RawImage = {
   data: Buffer;
@@ -435,22 +440,22 @@ function blend(template: RawImage | NonNullable<RawImage['small']>, layer: Desig
   throw new Error('mockup templates are decoded to RGB');
 }
 
-/** The 512 px preview, composited small (the layer scaled down) rather than scaled from the full render. */
+/** The 512 px preview (JPEG), composited small (the layer scaled down) rather than scaled from the full render. */
 export async function composePreview(template: RawImage, layer: DesignLayer | null): Promise<Buffer> {
   const small = template.small;
   if (!small) {
     const raw = { width: template.width, height: template.height, channels: template.channels };
     const pixels = layer ? blend(template, layer) : template.data;
-    return sharp(pixels, { raw }).removeAlpha().resize(MOCKUP_PREVIEW_WIDTH).png().toBuffer();
+    return sharp(pixels, { raw }).removeAlpha().resize(MOCKUP_PREVIEW_WIDTH).jpeg(PREVIEW_JPEG).toBuffer();
   }
   const scaled = layer ? await scaleLayer(layer, small.width / template.width, small.width, small.height) : null;
   const pixels = scaled ? blendOver(small, { ...scaled, opacity: layer?.opacity ?? 1 }) : small.data;
   return sharp(pixels, { raw: { width: small.width, height: small.height, channels: 3 } })
-    .png()
+    .jpeg(PREVIEW_JPEG)
     .toBuffer();
 }
 
-/** Composites a prepared layer on a template and encodes the full PNG and a 512 px preview, side by side. */
+/** Composites a prepared layer on a template and encodes the full PNG and the 512 px JPEG preview, side by side. */
 export async function composeMockup(
   template: RawImage,
   layer: DesignLayer | null,

@@ -121,8 +121,8 @@ export async function mockupsRoutes(app: FastifyInstance, { deps }: { deps: AppD
   for (const which of ['file', 'preview'] as const) {
     app.get(`/api/mockups/:id/${which}`, async (request, reply) => {
       const { id } = parseInput(ZId, request.params, 'params');
-      const png = await getMockupFile(serviceDeps, request.workspaceId, id, which);
-      return reply.type('image/png').header('Cache-Control', 'private, max-age=3600').send(png);
+      const { data, type } = await getMockupFile(serviceDeps, request.workspaceId, id, which);
+      return reply.type(type).header('Cache-Control', 'private, max-age=3600').send(data);
     });
   }
 }

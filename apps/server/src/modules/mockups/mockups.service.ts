@@ -156,11 +156,11 @@ async function renderAndStore(
   const out = await composeMockup(base, layer);
   const id = randomUUID();
   const storageKey = `${workspaceId}/mockups/${id}/mockup.png`;
-  const previewKey = `${workspaceId}/mockups/${id}/preview.png`;
+  const previewKey = `${workspaceId}/mockups/${id}/preview.jpg`;
   try {
     await Promise.all([
       deps.storage.put(storageKey, out.png, 'image/png'),
-      deps.storage.put(previewKey, out.preview, 'image/png'),
+      deps.storage.put(previewKey, out.preview, 'image/jpeg'),
     ]);
     const [row] = await deps.db
       .insert(mockups)
@@ -294,15 +294,17 @@ export async function getMockupFile(
   workspaceId: string,
   id: string,
   which: 'file' | 'preview',
-): Promise<Buffer> {
+): Promise<{ data: Buffer; type: 'image/png' | 'image/jpeg' }> {
   const [row] = await deps.db
     .select()
     .from(mockups)
     .where(and(eq(mockups.id, id), eq(mockups.workspaceId, workspaceId)));
   if (!row) throw notFound('Mockup');
-  const data = await deps.storage.read(which === 'file' ? row.storageKey : row.previewKey);
+  const key = which === 'file' ? row.storageKey : row.previewKey;
+  const data = await deps.storage.read(key);
   if (!data) throw notFound('Mockup file');
-  return data;
+  // Previews are JPEG; those stored before were PNG, and their keys say so.
+  return { data, type: key.endsWith('.jpg') ? 'image/jpeg' : 'image/png' };
 }
 
 export async function getPrintReadiness(
