@@ -60,6 +60,11 @@ export type DesignLayer = {
   left: number;
   top: number;
   opacity?: number;
+  /**
+   * The part of the base the layer may cover (the placement's clip, in the base's pixels), when that cuts it: the
+   * blend stops at it, so a layer larger than its design area is not copied to cut it.
+   */
+  clip?: { x: number; y: number; width: number; height: number };
 };
 
 /**
@@ -302,8 +307,8 @@ export async function prepareDesignLayer(
 }
 
 /**
- * Clips a placed, unfaded design layer to the placement's clip rectangle and gives it the placement's opacity;
- * null when nothing of it is inside.
+ * Gives a placed, unfaded design layer the placement's clip rectangle (where it cuts the layer: the blend stops at it,
+ * the pixels are not copied) and its opacity; null when nothing of it is inside.
  */
 export function clipLayer(raw: DesignLayer, placement: Placement): DesignLayer | null {
   const { data, width: w, height: h, left, top } = raw;
@@ -317,13 +322,7 @@ export function clipLayer(raw: DesignLayer, placement: Placement): DesignLayer |
   const inside = intersectRects({ x: left, y: top, width: w, height: h }, clip);
   if (!inside) return null;
   if (inside.width === w && inside.height === h) return { data, width: w, height: h, left, top, opacity };
-  const out = Buffer.allocUnsafe(inside.width * inside.height * 4);
-  const rowBytes = inside.width * 4;
-  for (let row = 0; row < inside.height; row++) {
-    const from = ((inside.y - top + row) * w + (inside.x - left)) * 4;
-    data.copy(out, row * rowBytes, from, from + rowBytes);
-  }
-  return { data: out, width: inside.width, height: inside.height, left: inside.x, top: inside.y, opacity };
+  return { data, width: w, height: h, left, top, opacity, clip: inside };
 }
 
 /**
@@ -346,10 +345,11 @@ export function blendOver(
   const top = layer.top | 0;
   const lw = layer.width | 0;
   const bw = base.width | 0;
-  const x0 = Math.max(0, left) | 0;
-  const y0 = Math.max(0, top) | 0;
-  const x1 = Math.min(bw, left + lw) | 0;
-  const y1 = Math.min(base.height | 0, top + (layer.height | 0)) | 0;
+  const clip = layer.clip ?? { x: 0, y: 0, width: bw, height: base.height };
+  const x0 = Math.max(0, left, clip.x) | 0;
+  const y0 = Math.max(0, top, clip.y) | 0;
+  const x1 = Math.min(bw, left + lw, clip.x + clip.width) | 0;
+  const y1 = Math.min(base.height | 0, top + (layer.height | 0), clip.y + clip.height) | 0;
   for (let y = y0; y < y1; y++) {
     let s = (((y - top) * lw + (x0 - left)) * 4) | 0;
     let d = ((y * bw + x0) * 3) | 0;
@@ -389,32 +389,52 @@ export function mockupPlacement(
   });
 }
 
-type ScaledLayer = { data: Buffer; width: number; height: number; left: number; top: number };
-/** A batch draws one layer on every colour: it is scaled for the previews once (weakly held, gone with the layer). */
-const scaledLayers = new WeakMap<DesignLayer, Map<string, Promise<ScaledLayer>>>();
+type ScaledPixels = { data: Buffer; width: number; height: number };
+/**
+ * A batch draws one layer on every colour, and a moved design its kept layer again: its pixels are scaled for the
+ * previews once (weakly held by the layer's pixels, gone with them).
+ */
+const scaledLayers = new WeakMap<Buffer, Map<number, Promise<ScaledPixels>>>();
 
-/** The layer scaled by `k` for the small preview, kept inside a `maxWidth` x `maxHeight` base. */
-function scaleLayer(layer: DesignLayer, k: number, maxWidth: number, maxHeight: number): Promise<ScaledLayer> {
-  const key = `${k} ${maxWidth} ${maxHeight}`;
-  let forLayer = scaledLayers.get(layer);
-  const hit = forLayer?.get(key);
-  if (hit) return hit;
-  const left = Math.min(maxWidth - 1, Math.round(layer.left * k));
-  const top = Math.min(maxHeight - 1, Math.round(layer.top * k));
-  const width = Math.max(1, Math.min(maxWidth - left, Math.round(layer.width * k)));
-  const height = Math.max(1, Math.min(maxHeight - top, Math.round(layer.height * k)));
-  const job = sharp(layer.data, { raw: { width: layer.width, height: layer.height, channels: 4 } })
-    .resize(width, height, { fit: 'fill' })
-    .raw()
-    .toBuffer()
-    .then((data) => ({ data, width, height, left, top }));
-  if (!forLayer) {
-    forLayer = new Map();
-    scaledLayers.set(layer, forLayer);
+/** The layer and its clip scaled by `k` for the small preview. */
+async function scaleLayer(layer: DesignLayer, k: number): Promise<DesignLayer> {
+  let forPixels = scaledLayers.get(layer.data);
+  let job = forPixels?.get(k);
+  if (!job) {
+    const width = Math.max(1, Math.round(layer.width * k));
+    const height = Math.max(1, Math.round(layer.height * k));
+    job = sharp(layer.data, { raw: { width: layer.width, height: layer.height, channels: 4 } })
+      .resize(width, height, { fit: 'fill' })
+      .raw()
+      .toBuffer()
+      .then((data) => ({ data, width, height }));
+    if (!forPixels) {
+      forPixels = new Map();
+      scaledLayers.set(layer.data, forPixels);
+    }
+    const cached = forPixels;
+    cached.set(k, job);
+    job.catch(() => cached.delete(k));
   }
-  forLayer.set(key, job);
-  job.catch(() => forLayer.delete(key));
-  return job;
+  const scaled = await job;
+  const { clip } = layer;
+  const x = (v: number) => Math.round(v * k);
+  return {
+    ...scaled,
+    left: x(layer.left),
+    top: x(layer.top),
+    opacity: layer.opacity ?? 1,
+    ...(clip
+      ? {
+          clip: {
+            x: x(clip.x),
+            y: x(clip.y),
+            width: x(clip.x + clip.width) - x(clip.x),
+            height: x(clip.y + clip.height) - x(clip.y),
+          },
+        }
+      : {}),
+  };
 }
 
 /**
@@ -448,8 +468,8 @@ export async function composePreview(template: RawImage, layer: DesignLayer | nu
     const pixels = layer ? blend(template, layer) : template.data;
     return sharp(pixels, { raw }).removeAlpha().resize(MOCKUP_PREVIEW_WIDTH).jpeg(PREVIEW_JPEG).toBuffer();
   }
-  const scaled = layer ? await scaleLayer(layer, small.width / template.width, small.width, small.height) : null;
-  const pixels = scaled ? blendOver(small, { ...scaled, opacity: layer?.opacity ?? 1 }) : small.data;
+  const scaled = layer ? await scaleLayer(layer, small.width / template.width) : null;
+  const pixels = scaled ? blendOver(small, scaled) : small.data;
   return sharp(pixels, { raw: { width: small.width, height: small.height, channels: 3 } })
     .jpeg(PREVIEW_JPEG)
     .toBuffer();
