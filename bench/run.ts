@@ -1,4 +1,6 @@
 // `npm run bench`: runs every bench/*.bench.ts in turn. Each prints its own figures and ratios; none is a test.
+// It runs with the allocator setting `npm start` gives the server (MALLOC_MMAP_THRESHOLD_, see the README), so the
+// renders measured in this process are the server's.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
