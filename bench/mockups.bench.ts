@@ -33,6 +33,8 @@ const CONVERT = '/usr/bin/convert';
 const PNG_LEVEL = 1;
 const RUNS = 20;
 const IM_RUNS = 10;
+/** New data folders per seller's way to a first batch. */
+const FOLDERS = 3;
 const ADJ = { scale: 90, rotation: 15, x: 10, y: -5, opacity: 85 };
 /** The print file's plainest case: the design resized and placed, neither turned nor faded. */
 const PLAIN = { ...ADJ, rotation: 0, opacity: 100 };
@@ -116,60 +118,73 @@ try {
     };
     return { app, client, designId, batch };
   };
-  const seller = await newFolder();
-  try {
-    const { client, designId, batch } = seller;
-    const list = await client.get('/api/mockups/templates?productType=tshirt');
-    if (list.statusCode !== 200) throw new Error(`templates answered ${list.statusCode}`);
-    // Each a new placement (the turn changes), as a seller trying adjustments asks: no placed layer to reuse.
-    let turn = ADJ.rotation;
-    const singles = await times(5, async () => {
-      turn += 1;
-      const res = await client.post('/api/mockups', {
-        designId,
-        productType: 'tshirt',
-        templateId: 'tshirt-front',
-        color: 'white',
-        adjustments: { ...ADJ, rotation: turn },
-      });
-      if (res.statusCode !== 201) throw new Error(`render answered ${res.statusCode}`);
-    });
-    const firstBatch = await timeIt(batch);
-    const batches = await times(3, batch);
-    const quick = await newFolder(true);
-    let quickest = 0;
+  // Each seller's way on FOLDERS new data folders: a first batch is one sample, which other work on the machine moves
+  // by tens of milliseconds, so the verdict takes the median of each.
+  const singles: number[] = [];
+  const firsts: number[] = [];
+  const batches: number[] = [];
+  const quickests: number[] = [];
+  for (let run = 0; run < FOLDERS; run++) {
+    const seller = await newFolder();
     try {
-      quickest = await timeIt(quick.batch);
+      const { client, designId, batch } = seller;
+      const list = await client.get('/api/mockups/templates?productType=tshirt');
+      if (list.statusCode !== 200) throw new Error(`templates answered ${list.statusCode}`);
+      // Each a new placement (the turn changes), as a seller trying adjustments asks: no placed layer to reuse.
+      let turn = ADJ.rotation;
+      singles.push(
+        ...(await times(5, async () => {
+          turn += 1;
+          const res = await client.post('/api/mockups', {
+            designId,
+            productType: 'tshirt',
+            templateId: 'tshirt-front',
+            color: 'white',
+            adjustments: { ...ADJ, rotation: turn },
+          });
+          if (res.statusCode !== 201) throw new Error(`render answered ${res.statusCode}`);
+        })),
+      );
+      firsts.push(await timeIt(batch));
+      batches.push(...(await times(3, batch)));
+    } finally {
+      await seller.app.close();
+    }
+    const quick = await newFolder(true);
+    try {
+      quickests.push(await timeIt(quick.batch));
     } finally {
       await quick.app.close();
     }
-    const hasty = await newFolder();
-    let straight = 0;
-    try {
-      straight = await timeIt(hasty.batch);
-    } finally {
-      await hasty.app.close();
-    }
-    console.log(`Through the API (app.inject, new data folder, design uploaded so it has a working copy) [${load()}]:`);
-    console.log(
-      `  one render POST /api/mockups, each a new placement (layer placed from the kept pixels, PNGs stored, row written): median ${ms(median(singles))} of 5`,
-    );
-    console.log(
-      `  10-colour batch POST /api/mockups/batch after the editor opened: first ${ms(firstBatch)}, then median ${ms(median(batches))} of 3`,
-    );
-    console.log(
-      `  the seller's quickest batch: the template list asked for as the Design step opens, the upload, then the batch at once (a new data folder): ${ms(quickest)}, ${(quickest / median(batches)).toFixed(2)}x`,
-    );
-    console.log(
-      `  (no screen does this) the batch through the API straight after the upload, no template list before it: ${ms(straight)}, ${(straight / median(batches)).toFixed(2)}x`,
-    );
-    const first = Math.max(firstBatch, quickest);
-    console.log(
-      `  goal 1: 10 colours under 1 s warm -> ${ms(median(batches))}: ${verdict(median(batches) < 1000)}; the first batch of a new data folder as fast as the next (within 1.5x), the slower of the seller's two ways -> ${(first / median(batches)).toFixed(2)}x: ${verdict(first < 1.5 * median(batches))}  [${load()}]\n`,
-    );
-  } finally {
-    await seller.app.close();
   }
+  const hasty = await newFolder();
+  let straight = 0;
+  try {
+    straight = await timeIt(hasty.batch);
+  } finally {
+    await hasty.app.close();
+  }
+  const warm = median(batches);
+  const each = (xs: number[]) => xs.map((x) => ms(x)).join(', ');
+  console.log(
+    `Through the API (app.inject, ${FOLDERS} new data folders each way, design uploaded so it has a working copy) [${load()}]:`,
+  );
+  console.log(
+    `  one render POST /api/mockups, each a new placement (layer placed from the kept pixels, PNGs stored, row written): median ${ms(median(singles))} of ${singles.length}`,
+  );
+  console.log(
+    `  10-colour batch POST /api/mockups/batch after the editor opened: first median ${ms(median(firsts))} (${each(firsts)}), then median ${ms(warm)} of ${batches.length}`,
+  );
+  console.log(
+    `  the seller's quickest batch: the template list asked for as the Design step opens, the upload, then the batch at once: median ${ms(median(quickests))} (${each(quickests)}), ${(median(quickests) / warm).toFixed(2)}x`,
+  );
+  console.log(
+    `  (no screen does this) the batch through the API straight after the upload, no template list before it: ${ms(straight)}, ${(straight / warm).toFixed(2)}x`,
+  );
+  const first = Math.max(median(firsts), median(quickests));
+  console.log(
+    `  goal 1: 10 colours under 1 s warm -> ${ms(warm)}: ${verdict(warm < 1000)}; the first batch of a new data folder as fast as the next (within 1.5x), the slower of the seller's two ways -> ${(first / warm).toFixed(2)}x: ${verdict(first < 1.5 * warm)}  [${load()}]\n`,
+  );
 
   const base = await store.raw('tshirt', template, 'white');
   // Where a render's time goes, each step alone (median of RUNS).
