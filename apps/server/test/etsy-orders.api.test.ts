@@ -98,6 +98,12 @@ const orderIn = (s: Seller, receiptId: number, status: TOrderStatus[]) =>
     () => orderOf(s, receiptId),
     (o) => Boolean(o && status.includes(o.status)),
   ) as Promise<TOrder>;
+/** A buyer's receipt for one of the seller's first variant, shipped to ADDRESS. */
+const buyOne = (s: Seller) =>
+  fake.placeReceipt(s.shopId, {
+    lines: [{ sku: s.product.variants[0]?.sku as string, quantity: 1 }],
+    address: ADDRESS,
+  });
 const storeRow = async (id: string) => (await t.deps.db.select().from(integrations).where(eq(integrations.id, id)))[0];
 
 describe('Etsy receipts become orders', () => {
@@ -179,10 +185,7 @@ describe('Etsy receipts become orders', () => {
           (r) => r?.ordersCursor != null,
         )
       )?.ordersCursor;
-      const receipt = await fake.placeReceipt(s.shopId, {
-        lines: [{ sku: s.product.variants[0]?.sku as string, quantity: 1 }],
-        address: ADDRESS,
-      });
+      const receipt = await buyOne(s);
       let crashes = 0;
       etsyReadFaults.afterReceiptStored = () => {
         crashes += 1;
@@ -247,10 +250,7 @@ describe('Etsy receipts become orders', () => {
         .update(integrations)
         .set({ scopes: LEGACY_ETSY_SCOPES.join(' ') })
         .where(eq(integrations.id, s.store.id));
-      const receipt = await fake.placeReceipt(s.shopId, {
-        lines: [{ sku: s.product.variants[0]?.sku as string, quantity: 1 }],
-        address: ADDRESS,
-      });
+      const receipt = await buyOne(s);
       const named = 'Reconnect Etsy to let Podforge read orders: the connection lacks transactions_r';
       expect(await readEtsyOrders(t.deps, s.store.id)).toEqual({ problem: named });
       const card = (await s.client.get('/api/integrations')).json<TIntegration[]>().find((i) => i.id === s.store.id);
@@ -280,10 +280,7 @@ describe('Etsy receipts become orders', () => {
     'Etsy refusing the tracking is kept on the order, named, and not retried; the parcel stays shipped',
     async () => {
       const s = await seller('manual');
-      const receipt = await fake.placeReceipt(s.shopId, {
-        lines: [{ sku: s.product.variants[0]?.sku as string, quantity: 1 }],
-        address: ADDRESS,
-      });
+      const receipt = await buyOne(s);
       await readEtsyOrders(t.deps, s.store.id);
       const waiting = await orderIn(s, receipt.receipt_id, ['waiting_approval']);
       // Cancelled on Etsy after Podforge took it (not read yet): Etsy refuses tracking on it (409).
@@ -316,10 +313,7 @@ describe('Etsy receipts become orders', () => {
         .set({ scopes: granted.join(' ') })
         .where(eq(integrations.id, s.store.id));
       const named = 'Reconnect Etsy to let Podforge send tracking to Etsy: the connection lacks transactions_w';
-      const receipt = await fake.placeReceipt(s.shopId, {
-        lines: [{ sku: s.product.variants[0]?.sku as string, quantity: 1 }],
-        address: ADDRESS,
-      });
+      const receipt = await buyOne(s);
       expect(await readEtsyOrders(t.deps, s.store.id)).toEqual({ receipts: 1 });
       const card = (await s.client.get('/api/integrations')).json<TIntegration[]>().find((i) => i.id === s.store.id);
       expect(card?.problem).toBe(named);
@@ -338,10 +332,7 @@ describe('Etsy receipts become orders', () => {
     'the sandbox keeps its receipts in the database: a new app on it holds the receipt placed before',
     async () => {
       const s = await seller('manual');
-      const receipt = await fake.placeReceipt(s.shopId, {
-        lines: [{ sku: s.product.variants[0]?.sku as string, quantity: 1 }],
-        address: ADDRESS,
-      });
+      const receipt = await buyOne(s);
       const second = await buildApp({ config: t.config, database: t.deps.database, logger: false });
       try {
         await second.app.ready();

@@ -11,7 +11,7 @@ import { products, publications } from '../src/db/schema';
 import { ShopifyClient } from '../src/integrations/shopify/client';
 import { type FakeShopify, startFakeShopify } from '../src/integrations/shopify/fake-server';
 import { ensurePushWorkers } from '../src/modules/products/store-push';
-import { insertDesign, solidPng } from './fixtures/designs';
+import { teeDesign } from './fixtures/store-products';
 import { createTestApp, openTestDatabase, type TestApp, TestClient } from './helpers';
 
 /**
@@ -68,19 +68,7 @@ async function connect(app: TestApp, client: TestClient, shop: string): Promise<
 
 /** A ready Bella + Canvas 3001 in Black and Red, S and M, with one mockup per colour (Black's the main one). */
 async function twoColourTee(app: TestApp, client: TestClient, title: string) {
-  const ws = await client.workspaceId(app.deps.db);
-  const { id: designId } = await insertDesign(app.deps, ws, await solidPng(300, 300, { r: 240, g: 200, b: 30 }));
-  const mockup = async (color: string) => {
-    const res = await client.post('/api/mockups', {
-      designId,
-      productType: 'tshirt',
-      templateId: 'tshirt-front',
-      color,
-      adjustments: { scale: 100, rotation: 0, x: 0, y: 0, opacity: 100 },
-    });
-    expect(res.statusCode, res.body).toBe(201);
-    return res.json<{ id: string }>().id;
-  };
+  const { designId, mockup } = await teeDesign(app, client, { r: 240, g: 200, b: 30 }, 100);
   const black = await mockup('black');
   const red = await mockup('red');
   const detail = (await client.get('/api/printful/products/71')).json<{
