@@ -4,6 +4,15 @@ import { z } from 'zod';
 import { WEB_DIST_DIR } from './lib/paths';
 
 /**
+ * The OpenAI models used when OPENAI_MODEL and OPENAI_IMAGE_MODEL are not set: active at OpenAI, with no shutdown
+ * announced, on 2026-11-27 (README, 'AI models', says why these and how to choose another). gpt-6-luna is OpenAI's
+ * recommended replacement for gpt-4o-mini (shut down 2027-01-14): text and image input, structured output.
+ * gpt-image-2.6-flare is its recommended replacement for the gpt-image-1.x models (shut down 2026-12-01).
+ */
+export const DEFAULT_OPENAI_MODEL = 'gpt-6-luna';
+export const DEFAULT_OPENAI_IMAGE_MODEL = 'gpt-image-2.6-flare';
+
+/**
  * Every environment variable the server reads, in one place. The README's configuration table lists the same
  * names; keep them in step.
  */
@@ -21,8 +30,8 @@ const ZEnv = z.object({
   AI_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   OPENAI_API_KEY: z.string().optional(),
   OPENAI_BASE_URL: z.url().optional(),
-  OPENAI_MODEL: z.string().min(1).default('gpt-4o-mini'),
-  OPENAI_IMAGE_MODEL: z.string().min(1).default('dall-e-2'),
+  OPENAI_MODEL: z.string().min(1).default(DEFAULT_OPENAI_MODEL),
+  OPENAI_IMAGE_MODEL: z.string().min(1).default(DEFAULT_OPENAI_IMAGE_MODEL),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: z.string().optional(),
   APP_URL: z.url().optional(),

@@ -7,6 +7,7 @@ import { AfterStart } from './lib/after-start';
 import { TokenCipher } from './lib/crypto';
 import { secretFromConfigOrFile } from './lib/secrets';
 import { UrlSigner } from './lib/signed-urls';
+import { AiModelStatus } from './modules/ai/ai-model-status';
 import { DecodePool } from './modules/designs/decode-pool';
 import { EtsyService } from './modules/etsy/etsy.service';
 import { registerEtsyOrders } from './modules/orders/etsy-orders';
@@ -43,6 +44,8 @@ export type AppDeps = {
   woocommerce: WooCommerceService;
   /** Writes listing text: the built-in offline provider unless the configuration names another. */
   ai: AiProvider;
+  /** What the AI provider says of the configured models (shutdown dates), checked at start and daily. */
+  aiStatus: AiModelStatus;
   /** Signs URLs a third party fetches without our cookie (print files for a fulfilment provider). */
   urlSigner: UrlSigner;
   /** pg-boss on the app's database: scheduled uploads, store pushes, order steps, webhook work. */
@@ -69,6 +72,7 @@ export function createDeps(options: BuildAppOptions): AppDeps {
   const cipher = new TokenCipher(secretFromConfigOrFile(config.encryptionKey, config.dataDir, 'encryption.key'));
   const now = options.now ?? (() => new Date());
   const storage = options.storage ?? createStorage(config);
+  const ai = options.ai ?? createAiProvider(config);
   const urlSigner = new UrlSigner(secretFromConfigOrFile(config.sessionSecret, config.dataDir, 'session.secret'), now);
   const deps: AppDeps = {
     config,
@@ -82,7 +86,8 @@ export function createDeps(options: BuildAppOptions): AppDeps {
     shopifyWebhooks: new ShopifyWebhookRegistry(),
     etsy: new EtsyService({ db: database.db, cipher, config, now, storage }),
     woocommerce: new WooCommerceService({ db: database.db, cipher, config, now, storage, urlSigner }),
-    ai: options.ai ?? createAiProvider(config),
+    ai,
+    aiStatus: new AiModelStatus(ai, now),
     urlSigner,
     jobs: new JobQueue(database),
     decodePool: new DecodePool(config.decode),

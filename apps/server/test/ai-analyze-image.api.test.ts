@@ -193,7 +193,7 @@ describe('POST /api/ai/analyze-image with OPENAI_API_KEY (vision, structured out
     fake = await startFakeOpenAi({ apiKey: 'sk-configured' });
     t = await createTestApp({
       now: () => NOW,
-      ai: new OpenAiProvider({ apiKey: 'sk-configured', baseURL: fake.url, model: 'vision-model', maxRetries: 0 }),
+      ai: new OpenAiProvider({ apiKey: 'sk-configured', baseURL: fake.url, model: 'gpt-6-luna', maxRetries: 0 }),
     });
   });
   afterAll(async () => {
@@ -215,7 +215,7 @@ describe('POST /api/ai/analyze-image with OPENAI_API_KEY (vision, structured out
       response_format: { type: string };
       messages: { role: string; content: unknown }[];
     };
-    expect(sent.model).toBe('vision-model');
+    expect(sent.model).toBe('gpt-6-luna');
     expect(sent.response_format.type).toBe('json_schema');
     const parts = sent.messages.find((m) => m.role === 'user')?.content as {
       type: string;
@@ -234,7 +234,8 @@ describe('POST /api/ai/analyze-image with OPENAI_API_KEY (vision, structured out
   it.each([
     [429, 'insufficient_quota', 429, 'QUOTA_EXCEEDED'],
     [401, 'invalid_api_key', 502, 'INVALID_API_KEY'],
-    [403, 'model_not_found', 502, 'ACCESS_DENIED'],
+    [403, 'unsupported_country_region_territory', 502, 'ACCESS_DENIED'],
+    [404, 'model_not_found', 502, 'MODEL_RETIRED'],
     [429, 'rate_limit_exceeded', 429, 'RATE_LIMITED'],
     [500, 'server_error', 502, 'PROVIDER_ERROR'],
   ])('maps OpenAI %i %s to %i %s, spending no credit', async (status, code, ours, errorType) => {

@@ -211,13 +211,14 @@ describe('POST /api/ai/designs with OPENAI_API_KEY (images API)', () => {
   let noRetries: TestApp;
   beforeAll(async () => {
     fake = await startFakeOpenAi({ apiKey: 'sk-configured' });
+    // No OPENAI_MODEL or OPENAI_IMAGE_MODEL: the defaults, which the fake serves as OpenAI lists them (active).
     withOpenAi = await createTestApp({
       now: () => NOW,
-      env: { OPENAI_API_KEY: 'sk-configured', OPENAI_BASE_URL: fake.url, OPENAI_IMAGE_MODEL: 'test-image-model' },
+      env: { OPENAI_API_KEY: 'sk-configured', OPENAI_BASE_URL: fake.url },
     });
     noRetries = await createTestApp({
       now: () => NOW,
-      ai: new OpenAiProvider({ apiKey: 'sk-configured', baseURL: fake.url, model: 'm', maxRetries: 0 }),
+      ai: new OpenAiProvider({ apiKey: 'sk-configured', baseURL: fake.url, model: 'gpt-6-luna', maxRetries: 0 }),
     });
   });
   afterAll(async () => {
@@ -226,7 +227,7 @@ describe('POST /api/ai/designs with OPENAI_API_KEY (images API)', () => {
     await fake.close();
   });
 
-  it('asks the images API for b64_json PNGs and stores them as PNG designs at the requested size (768 from 1024)', async () => {
+  it('asks the default gpt-image model in its own shape (no response_format, 1024x1024, PNG) and stores the PNGs at the requested size (768 from 1024)', async () => {
     const client = withOpenAi.client();
     const res = await client.post(URL, { prompt: 'a fox in a misty forest', style: 'photo', size: '768x768', n: 2 });
     expect(res.statusCode).toBe(201);
@@ -237,16 +238,32 @@ describe('POST /api/ai/designs with OPENAI_API_KEY (images API)', () => {
       ['png', 768, 768, 'ai'],
     ]);
     const request = fake.requests.at(-1);
-    expect(request?.body).toMatchObject({
-      model: 'test-image-model',
+    expect(request?.body).toEqual({
+      model: 'gpt-image-2.6-flare',
+      prompt: expect.stringContaining('a fox in a misty forest'),
       n: 2,
       size: '1024x1024',
-      response_format: 'b64_json',
+      background: 'opaque',
+      output_format: 'png',
     });
-    expect(String(request?.body.prompt)).toContain('a fox in a misty forest');
     expect(String(request?.body.prompt)).toMatch(/photorealistic/i);
     const print = await client.get(body.images[0]?.url ?? '');
     expect((await sharp(print.rawPayload).metadata()).width).toBe(768);
+  });
+
+  it('asks for a transparent PNG for a print design, so the stored design has no background to remove', async () => {
+    const client = withOpenAi.client();
+    const res = await client.post(URL, { prompt: 'a retro sunset cat', style: 'vector-clean', size: '512x512' });
+    expect(res.statusCode).toBe(201);
+    expect(fake.requests.at(-1)?.body).toMatchObject({ background: 'transparent', output_format: 'png' });
+    expect(fake.requests.at(-1)?.body).not.toHaveProperty('response_format');
+    const body = ZAiDesignResponse.parse(res.json());
+    const print = await client.get(body.images[0]?.url ?? '');
+    const { data, info } = await sharp(print.rawPayload).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    expect([info.width, info.height]).toEqual([512, 512]);
+    // The corner is transparent, the middle is the drawing.
+    expect(data[3]).toBe(0);
+    expect(data[(256 * 512 + 256) * 4 + 3]).toBe(255);
   });
 
   it.each([
@@ -254,7 +271,8 @@ describe('POST /api/ai/designs with OPENAI_API_KEY (images API)', () => {
     [429, 'rate_limit_exceeded', 429, 'RATE_LIMITED'],
     [429, 'insufficient_quota', 429, 'QUOTA_EXCEEDED'],
     [400, 'content_policy_violation', 400, 'INVALID_REQUEST'],
-    [403, 'model_not_found', 502, 'ACCESS_DENIED'],
+    [403, 'unsupported_country_region_territory', 502, 'ACCESS_DENIED'],
+    [404, 'model_not_found', 502, 'MODEL_RETIRED'],
     [500, 'server_error', 502, 'PROVIDER_ERROR'],
   ])('maps an images API %i %s to %i %s, storing nothing', async (status, code, ours, errorType) => {
     const client = noRetries.client();
@@ -271,5 +289,81 @@ describe('POST /api/ai/designs with OPENAI_API_KEY (images API)', () => {
     fake.failNext(429, 'rate_limit_exceeded');
     const limited = await noRetries.client().post(URL, { prompt: 'a fox' });
     expect(limited.json().error).toBe('OpenAI rate limit exceeded. Please try again later.');
+  });
+
+  it('answers a retired image model (dall-e-2, the old default) with the operator’s words, never "try again"', async () => {
+    const retired = await createTestApp({
+      now: () => NOW,
+      ai: new OpenAiProvider({
+        apiKey: 'sk-configured',
+        baseURL: fake.url,
+        model: 'gpt-6-luna',
+        imageModel: 'dall-e-2',
+        maxRetries: 0,
+      }),
+    });
+    try {
+      const res = await retired.client().post(URL, { prompt: 'a fox', style: 'photo' });
+      expect(res.statusCode).toBe(502);
+      expect(res.json()).toMatchObject({
+        errorType: 'MODEL_RETIRED',
+        error: 'The AI provider retired this model (dall-e-2); the operator must choose another (OPENAI_IMAGE_MODEL).',
+      });
+      expect(JSON.stringify(res.json())).not.toMatch(/try again/i);
+      // The answer came from the fake as OpenAI gives it: 404 model_not_found, nothing drawn.
+      expect(fake.requests.at(-1)?.body.model).toBe('dall-e-2');
+    } finally {
+      await retired.close();
+    }
+  });
+});
+
+describe('POST /api/ai/designs against an OpenAI-compatible server of the older images shape', () => {
+  let fake: FakeOpenAi;
+  let compat: TestApp;
+  beforeAll(async () => {
+    fake = await startFakeOpenAi({
+      apiKey: 'sk-compat',
+      models: [
+        { id: 'local-chat', kind: 'chat', shutdownDate: null },
+        { id: 'local-diffusion', kind: 'legacy-image', shutdownDate: null },
+      ],
+    });
+    compat = await createTestApp({
+      now: () => NOW,
+      env: {
+        OPENAI_API_KEY: 'sk-compat',
+        OPENAI_BASE_URL: fake.url,
+        OPENAI_MODEL: 'local-chat',
+        OPENAI_IMAGE_MODEL: 'local-diffusion',
+      },
+    });
+  });
+  afterAll(async () => {
+    await compat.close();
+    await fake.close();
+  });
+
+  it('learns the shape from the server’s refusal, asks again with response_format b64_json, and keeps that shape', async () => {
+    const client = compat.client();
+    const first = await client.post(URL, { prompt: 'a fox', size: '512x512' });
+    expect(first.statusCode).toBe(201);
+    const bodies = fake.requests.filter((r) => r.path === '/v1/images/generations').map((r) => r.body);
+    expect(bodies).toHaveLength(2);
+    expect(bodies[0]).toMatchObject({ background: 'transparent', output_format: 'png' });
+    expect(bodies[1]).toEqual({
+      model: 'local-diffusion',
+      prompt: expect.stringContaining('a fox'),
+      n: 1,
+      size: '512x512',
+      response_format: 'b64_json',
+    });
+    expect(ZAiDesignResponse.parse(first.json()).images[0]).toMatchObject({ type: 'png', width: 512, height: 512 });
+
+    const second = await client.post(URL, { prompt: 'a heron', size: '1024x1024' });
+    expect(second.statusCode).toBe(201);
+    const after = fake.requests.filter((r) => r.path === '/v1/images/generations').map((r) => r.body);
+    expect(after).toHaveLength(3);
+    expect(after[2]).toMatchObject({ size: '1024x1024', response_format: 'b64_json' });
   });
 });

@@ -341,7 +341,7 @@ describe('POST /api/ai/generate-content with OPENAI_API_KEY', () => {
     fake = await startFakeOpenAi({ apiKey: 'sk-configured' });
     withOpenAi = await createTestApp({
       now: () => NOW,
-      env: { OPENAI_API_KEY: 'sk-configured', OPENAI_BASE_URL: fake.url, OPENAI_MODEL: 'test-model' },
+      env: { OPENAI_API_KEY: 'sk-configured', OPENAI_BASE_URL: fake.url, OPENAI_MODEL: 'gpt-4o-mini' },
     });
   });
   afterAll(async () => {
@@ -356,7 +356,7 @@ describe('POST /api/ai/generate-content with OPENAI_API_KEY', () => {
     const body = ZGeneratedContent.parse(res.json());
     expect(body).toMatchObject({ title: 'Retro Sunset Cat T-Shirt', provider: 'openai', price: 20.99 });
     expect(body.variants[0]?.name).toBe('Size');
-    expect(fake.requests.at(-1)?.body.model).toBe('test-model');
+    expect(fake.requests.at(-1)?.body.model).toBe('gpt-4o-mini');
     const rows = await rowsOf(withOpenAi.deps.db, await client.workspaceId(withOpenAi.deps.db));
     expect(rows).toMatchObject([{ provider: 'openai', kind: 'content', credits: 1 }]);
   });

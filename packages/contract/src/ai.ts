@@ -197,3 +197,25 @@ export type TAiGeneration = z.infer<typeof ZAiGeneration>;
 export const ZAiGenerationsQuery = z.object({ limit: z.coerce.number().int().min(1).max(50).default(10) });
 export const ZAiGenerationsResponse = z.object({ generations: z.array(ZAiGeneration) });
 export type TAiGenerationsResponse = z.infer<typeof ZAiGenerationsResponse>;
+
+/** One configured model: its name (null for the built-in offline writer) and the shutdown date its provider announced. */
+export const ZAiModelStatus = z.object({
+  model: z.string().nullable(),
+  /** YYYY-MM-DD; null when none is announced (or the provider could not be asked). */
+  shutdownDate: z.string().nullable(),
+});
+
+/**
+ * `GET /api/ai/status`: the models the server uses and what their provider said of them at the last check (at
+ * start, then daily). `warnings` are plain sentences for the seller: a model shutting down within
+ * AI_MODEL_WARNING_DAYS days, or one the provider no longer has.
+ */
+export const ZAiStatus = z.object({
+  provider: z.string(),
+  text: ZAiModelStatus,
+  image: ZAiModelStatus,
+  warnings: z.array(z.string()),
+  /** When the provider was last asked (ISO time); null before the first check or for the offline writer. */
+  checkedAt: z.string().nullable(),
+});
+export type TAiStatus = z.infer<typeof ZAiStatus>;

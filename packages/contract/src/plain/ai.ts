@@ -35,7 +35,12 @@ export const AI_ERROR_TYPES = [
   'INVALID_REQUEST',
   'RATE_LIMITED',
   'PROVIDER_ERROR',
+  /** The provider shut down the configured model: only the operator can fix it (OPENAI_MODEL, OPENAI_IMAGE_MODEL). */
+  'MODEL_RETIRED',
 ] as const;
+
+/** A configured model whose shutdown date is this close (or past) is shown to the seller and logged. */
+export const AI_MODEL_WARNING_DAYS = 60;
 
 /** Spec section 9, 'AI design options'. */
 export const AI_DESIGN_SIZES = ['512x512', '768x768', '1024x1024'] as const;

@@ -21,6 +21,11 @@ class LazyOpenAiProvider implements AiProvider {
   async generateDesigns(request: DesignRequest) {
     return (await this.provider()).generateDesigns(request);
   }
+  async describeModels() {
+    const provider = await this.provider();
+    if (!provider.describeModels) throw new Error('The OpenAI provider describes its models');
+    return provider.describeModels();
+  }
 }
 
 /** The OpenAI-compatible provider when OPENAI_API_KEY is set; the built-in offline writer otherwise. */

@@ -26,7 +26,7 @@ let fake: FakeOpenAi;
 let provider: OpenAiProvider;
 beforeAll(async () => {
   fake = await startFakeOpenAi({ apiKey: 'sk-good' });
-  provider = new OpenAiProvider({ apiKey: 'sk-good', baseURL: fake.url, model: 'gpt-4o-mini', maxRetries: 0 });
+  provider = new OpenAiProvider({ apiKey: 'sk-good', baseURL: fake.url, model: 'gpt-6-luna', maxRetries: 0 });
 });
 afterAll(async () => {
   await fake.close();
@@ -43,7 +43,7 @@ describe('OpenAiProvider', () => {
     const sent = fake.requests.at(-1);
     expect(sent?.authorization).toBe('Bearer sk-good');
     expect(sent?.body).toMatchObject({
-      model: 'gpt-4o-mini',
+      model: 'gpt-6-luna',
       seed: 3,
       temperature: 0.6,
       response_format: { type: 'json_schema', json_schema: { name: 'listing', strict: true } },
@@ -76,5 +76,63 @@ describe('OpenAiProvider', () => {
     await expect(wrongKey.generateContent(request, facts)).rejects.toMatchObject({ errorType: 'INVALID_API_KEY' });
     const down = new OpenAiProvider({ apiKey: 'k', baseURL: 'http://127.0.0.1:9/v1', model: 'm', maxRetries: 0 });
     await expect(down.generateContent(request, facts)).rejects.toMatchObject({ errorType: 'PROVIDER_ERROR' });
+  });
+
+  it('answers a model OpenAI shut down (404 model_not_found) as MODEL_RETIRED in the operator’s words', async () => {
+    const old = new OpenAiProvider({ apiKey: 'sk-good', baseURL: fake.url, model: 'gpt-3.5-turbo', maxRetries: 0 });
+    const error = await old.generateContent(request, facts).catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      errorType: 'MODEL_RETIRED',
+      message: 'The AI provider retired this model (gpt-3.5-turbo); the operator must choose another (OPENAI_MODEL).',
+      retired: { role: 'text', model: 'gpt-3.5-turbo' },
+    });
+  });
+
+  it('reads each configured model’s shutdown_date, and says which one is gone', async () => {
+    const deprecated = new OpenAiProvider({
+      apiKey: 'sk-good',
+      baseURL: fake.url,
+      model: 'gpt-4o-mini',
+      imageModel: 'dall-e-2',
+      maxRetries: 0,
+    });
+    expect(await deprecated.describeModels()).toEqual({
+      text: { model: 'gpt-4o-mini', state: 'active', shutdownDate: '2027-01-14' },
+      image: { model: 'dall-e-2', state: 'gone', shutdownDate: null },
+    });
+    expect(fake.requests.slice(-2).map((r) => [r.method, r.path])).toEqual([
+      ['GET', '/v1/models/gpt-4o-mini'],
+      ['GET', '/v1/models/dall-e-2'],
+    ]);
+    // The defaults: active, no shutdown announced.
+    expect(await provider.describeModels()).toEqual({
+      text: { model: 'gpt-6-luna', state: 'active', shutdownDate: null },
+      image: { model: 'gpt-image-2.6-flare', state: 'active', shutdownDate: null },
+    });
+    // A server that cannot be asked tells nothing.
+    const down = new OpenAiProvider({ apiKey: 'k', baseURL: 'http://127.0.0.1:9/v1', model: 'm', maxRetries: 0 });
+    expect((await down.describeModels()).text).toEqual({ model: 'm', state: 'unknown', shutdownDate: null });
+  });
+});
+
+describe('OpenAiProvider against a model that refuses a parameter', () => {
+  it('asks a model that takes no temperature again without it, and leaves it out from then on', async () => {
+    const strict = await startFakeOpenAi({
+      apiKey: 'sk-good',
+      models: [{ id: 'reasoner', kind: 'chat', shutdownDate: null, refuses: ['temperature'] }],
+    });
+    try {
+      const reasoner = new OpenAiProvider({ apiKey: 'sk-good', baseURL: strict.url, model: 'reasoner', maxRetries: 0 });
+      expect((await reasoner.generateContent(request, facts)).title).toBe('Retro Sunset Cat T-Shirt');
+      await reasoner.generateContent(request, facts);
+      const bodies = strict.requests.map((r) => r.body);
+      expect(bodies).toHaveLength(3);
+      expect(bodies[0]).toHaveProperty('temperature', 0.6);
+      expect(bodies[1]).not.toHaveProperty('temperature');
+      expect(bodies[1]).toHaveProperty('seed', 3);
+      expect(bodies[2]).not.toHaveProperty('temperature');
+    } finally {
+      await strict.close();
+    }
   });
 });

@@ -1,6 +1,8 @@
 import OpenAI from 'openai';
 import { z } from 'zod';
+import { DEFAULT_OPENAI_IMAGE_MODEL } from '../../config';
 import {
+  type AiModelRole,
   type AiProvider,
   AiProviderError,
   type ContentDraft,
@@ -9,6 +11,8 @@ import {
   type GeneratedImage,
   type ImageInput,
   type ListingFacts,
+  type ModelInfo,
+  type ProviderModels,
 } from './provider';
 
 export type OpenAiProviderOptions = {
@@ -16,7 +20,7 @@ export type OpenAiProviderOptions = {
   /** An OpenAI-compatible endpoint; OpenAI's own when absent. */
   baseURL?: string | undefined;
   model: string;
-  /** The images API model (OPENAI_IMAGE_MODEL). */
+  /** The images API model (OPENAI_IMAGE_MODEL); DEFAULT_OPENAI_IMAGE_MODEL when absent. */
   imageModel?: string;
   /** The SDK retries 429 and 5xx twice by default; tests set 0. */
   maxRetries?: number;
@@ -80,10 +84,24 @@ const VISION_PROMPT = [
   'The JSON message also says what was measured from the file (colours, background, proportions) and its own title if it has one.',
 ].join(' ');
 
-/** OpenAI's errors as the spec's errorType values. */
-export function toAiProviderError(error: unknown): AiProviderError {
+/** The setting that names each configured model, for the operator. */
+const MODEL_SETTING: Record<AiModelRole, string> = { text: 'OPENAI_MODEL', image: 'OPENAI_IMAGE_MODEL' };
+
+/** What the seller reads when the provider no longer has a configured model: not something to try again. */
+export function retiredModelMessage(role: AiModelRole, model: string): string {
+  return `The AI provider retired this model (${model}); the operator must choose another (${MODEL_SETTING[role]}).`;
+}
+
+/**
+ * OpenAI's errors as the spec's errorType values. `model` is the configured model the call named: OpenAI answers
+ * `model_not_found` for a model it shut down (or never had), whatever the status.
+ */
+export function toAiProviderError(error: unknown, model?: { role: AiModelRole; model: string }): AiProviderError {
   if (error instanceof AiProviderError) return error;
   if (error instanceof OpenAI.APIError) {
+    if (error.code === 'model_not_found' && model) {
+      return new AiProviderError('MODEL_RETIRED', retiredModelMessage(model.role, model.model), model);
+    }
     if (error.status === 429 && error.code === 'insufficient_quota') {
       return new AiProviderError('QUOTA_EXCEEDED', 'The OpenAI account has no quota left: check its plan and billing.');
     }
@@ -105,24 +123,59 @@ export function toAiProviderError(error: unknown): AiProviderError {
   return new AiProviderError('PROVIDER_ERROR', 'The OpenAI request failed.');
 }
 
-/** Sizes the images API is asked for; another requested size is made from the 1024 image. */
-const API_IMAGE_SIZES = new Set([256, 512, 1024]);
+/** The request parameter a 400 answer says the model does not take (OpenAI names it in `param`), if any. */
+function refusedParameter(error: unknown): string | null {
+  if (!(error instanceof OpenAI.APIError) || error.status !== 400) return null;
+  if (
+    !['unknown_parameter', 'unsupported_parameter', 'unsupported_value', 'invalid_value'].includes(String(error.code))
+  ) {
+    return null;
+  }
+  return typeof error.param === 'string' ? error.param : null;
+}
 
-/** What each style asks the image model for; print designs want a plain background. */
+/** Chat parameters we can do without when a model refuses them (reasoning models take no temperature). */
+const OPTIONAL_CHAT_PARAMS = new Set(['temperature', 'seed']);
+
+/**
+ * The images API's two request shapes. `current`: the gpt-image models' (always base64, no `response_format`,
+ * sizes 1024x1024, 1536x1024, 1024x1536 or auto, `background` and `output_format`). `legacy`: the older one that
+ * some OpenAI-compatible servers still speak (`response_format: b64_json`, square 256, 512 or 1024).
+ */
+type ImageShape = 'current' | 'legacy';
+/** Parameters only the current shape sends: a server refusing one of them speaks the older shape. */
+const CURRENT_ONLY_PARAMS = new Set(['background', 'output_format']);
+
+/** Square sizes the older images API shape is asked for; another requested size is made from the 1024 image. */
+const LEGACY_IMAGE_SIZES = new Set([256, 512, 1024]);
+
+/**
+ * What each style asks the image model for. Print designs are drawn on a transparent background (the current
+ * shape's `background: transparent`), so they need no background removal; the older shape can only ask for a
+ * plain one. `photo` is a whole picture, opaque.
+ */
 const STYLE_PROMPTS: Record<DesignRequest['style'], string> = {
   'vector-clean':
-    'Flat vector illustration with bold clean shapes and lettering, limited palette, plain background, for a print-on-demand design.',
-  'line-art':
-    'Minimal line art, strokes only, single ink colour, no fills or shading, plain white background, for a print-on-demand design.',
+    'Flat vector illustration with bold clean shapes and lettering, limited palette, for a print-on-demand design.',
+  'line-art': 'Minimal line art, strokes only, single ink colour, no fills or shading, for a print-on-demand design.',
   'vintage-crest':
     'Vintage crest or badge emblem with curved lettering and a distressed, worn print texture, for a print-on-demand design.',
   photo: 'Photorealistic image, natural lighting, high detail.',
+};
+const BACKGROUND_PROMPT: Record<ImageShape, string> = {
+  current: 'Isolated artwork on a transparent background, nothing behind it.',
+  legacy: 'Plain white background.',
 };
 
 /** An OpenAI-compatible chat completions API with structured JSON output (OPENAI_API_KEY, OPENAI_BASE_URL). */
 export class OpenAiProvider implements AiProvider {
   readonly name = 'openai';
   private readonly client: OpenAI;
+  private readonly imageModel: string;
+  /** Chat parameters the text model refused once (read from its answer), left out from then on. */
+  private readonly refusedChatParams = new Set<string>();
+  /** The images request shape the server took last: the current one until its answer says otherwise. */
+  private imageShape: ImageShape = 'current';
 
   constructor(private readonly options: OpenAiProviderOptions) {
     this.client = new OpenAI({
@@ -131,6 +184,7 @@ export class OpenAiProvider implements AiProvider {
       maxRetries: options.maxRetries ?? 2,
       timeout: options.timeoutMs ?? 60_000,
     });
+    this.imageModel = options.imageModel ?? DEFAULT_OPENAI_IMAGE_MODEL;
   }
 
   async generateContent(request: ContentRequest, facts: ListingFacts): Promise<ContentDraft> {
@@ -170,22 +224,36 @@ export class OpenAiProvider implements AiProvider {
     request: ContentRequest,
     messages: OpenAI.Chat.Completions.ChatCompletionMessageParam[],
   ): Promise<ContentDraft> {
+    const model = this.options.model;
+    // Creativity 1-10 as temperature 0.2-1.1.
+    const optional: Record<string, number> = {
+      temperature: Math.round((0.1 + request.creativity / 10) * 10) / 10,
+      seed: request.seed,
+    };
     let content: string | null | undefined;
-    try {
-      const completion = await this.client.chat.completions.create({
-        model: this.options.model,
-        // Creativity 1-10 as temperature 0.2-1.1.
-        temperature: Math.round((0.1 + request.creativity / 10) * 10) / 10,
-        seed: request.seed,
-        response_format: {
-          type: 'json_schema',
-          json_schema: { name: 'listing', strict: true, schema: LISTING_SCHEMA },
-        },
-        messages,
-      });
-      content = completion.choices[0]?.message.content;
-    } catch (error) {
-      throw toAiProviderError(error);
+    for (;;) {
+      try {
+        const kept = Object.fromEntries(Object.entries(optional).filter(([k]) => !this.refusedChatParams.has(k)));
+        const completion = await this.client.chat.completions.create({
+          model,
+          ...kept,
+          response_format: {
+            type: 'json_schema',
+            json_schema: { name: 'listing', strict: true, schema: LISTING_SCHEMA },
+          },
+          messages,
+        });
+        content = completion.choices[0]?.message.content;
+        break;
+      } catch (error) {
+        // A model that does not take temperature or seed (a reasoning model) says so: ask again without it.
+        const refused = refusedParameter(error);
+        if (refused && OPTIONAL_CHAT_PARAMS.has(refused) && !this.refusedChatParams.has(refused)) {
+          this.refusedChatParams.add(refused);
+          continue;
+        }
+        throw toAiProviderError(error, { role: 'text', model });
+      }
     }
     let parsed: unknown;
     try {
@@ -198,24 +266,87 @@ export class OpenAiProvider implements AiProvider {
     return { ...listing.data, tags: request.generateTags ? listing.data.tags : [] };
   }
 
-  /** The images API with base64 answers; the PNGs are then checked and stored like uploads. */
+  /**
+   * The images API with base64 PNG answers; the PNGs are then checked and stored like uploads. The current shape is
+   * sent first; a server whose answer shows it speaks the older one (it refuses `background` or `output_format`, or
+   * answers with URLs) is asked again in that shape, which is kept for the next calls (and the other way round).
+   */
   async generateDesigns(request: DesignRequest): Promise<GeneratedImage[]> {
-    const apiSize = API_IMAGE_SIZES.has(request.size) ? request.size : 1024;
-    let data: { b64_json?: string | undefined }[] | undefined;
-    try {
-      const answer = await this.client.images.generate({
-        model: this.options.imageModel ?? 'dall-e-2',
-        prompt: `${request.prompt}\n\n${STYLE_PROMPTS[request.style]}`,
-        n: request.n,
-        size: `${apiSize}x${apiSize}` as '1024x1024',
-        response_format: 'b64_json',
-      });
-      data = answer.data;
-    } catch (error) {
-      throw toAiProviderError(error);
+    let shape = this.imageShape;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      let data: { b64_json?: string | undefined; url?: string | undefined }[];
+      try {
+        const answer = await this.client.images.generate(this.imageRequest(request, shape));
+        data = answer.data ?? [];
+      } catch (error) {
+        const refused = refusedParameter(error);
+        const otherShape =
+          refused !== null && (shape === 'current' ? CURRENT_ONLY_PARAMS.has(refused) : refused === 'response_format');
+        if (attempt === 0 && otherShape) {
+          shape = shape === 'current' ? 'legacy' : 'current';
+          continue;
+        }
+        throw toAiProviderError(error, { role: 'image', model: this.imageModel });
+      }
+      const images = data.filter((d) => d.b64_json).map((d) => Buffer.from(d.b64_json as string, 'base64'));
+      if (images.length === 0 && attempt === 0 && shape === 'current' && data.some((d) => d.url)) {
+        // URLs instead of base64: the older shape's default answer. Asked again for base64, not fetched.
+        shape = 'legacy';
+        continue;
+      }
+      if (images.length === 0) throw new AiProviderError('PROVIDER_ERROR', 'No images generated');
+      this.imageShape = shape;
+      return images.slice(0, request.n).map((png) => ({ format: 'png', data: png }));
     }
-    const images = (data ?? []).filter((d) => d.b64_json).map((d) => Buffer.from(d.b64_json as string, 'base64'));
-    if (images.length === 0) throw new AiProviderError('PROVIDER_ERROR', 'No images generated');
-    return images.slice(0, request.n).map((png) => ({ format: 'png', data: png }));
+    throw new AiProviderError('PROVIDER_ERROR', 'No images generated');
+  }
+
+  private imageRequest(request: DesignRequest, shape: ImageShape): OpenAI.Images.ImageGenerateParamsNonStreaming {
+    const print = request.style !== 'photo';
+    const prompt = [request.prompt, STYLE_PROMPTS[request.style], print ? BACKGROUND_PROMPT[shape] : '']
+      .filter(Boolean)
+      .join('\n\n');
+    if (shape === 'current') {
+      // Every design size (512, 768, 1024) is made from the square 1024 image.
+      return {
+        model: this.imageModel,
+        prompt,
+        n: request.n,
+        size: '1024x1024',
+        background: print ? 'transparent' : 'opaque',
+        output_format: 'png',
+      };
+    }
+    const apiSize = LEGACY_IMAGE_SIZES.has(request.size) ? request.size : 1024;
+    return {
+      model: this.imageModel,
+      prompt,
+      n: request.n,
+      size: `${apiSize}x${apiSize}` as '1024x1024',
+      response_format: 'b64_json',
+    };
+  }
+
+  /** `GET /v1/models/{id}` for each configured model: its `shutdown_date` (YYYY-MM-DD or null), or that it is gone. */
+  async describeModels(): Promise<ProviderModels> {
+    const [text, image] = await Promise.all([
+      this.describeModel(this.options.model),
+      this.describeModel(this.imageModel),
+    ]);
+    return { text, image };
+  }
+
+  private async describeModel(model: string): Promise<ModelInfo> {
+    try {
+      const found = (await this.client.models.retrieve(model)) as OpenAI.Models.Model & { shutdown_date?: unknown };
+      const date = typeof found.shutdown_date === 'string' ? found.shutdown_date.slice(0, 10) : null;
+      return { model, state: 'active', shutdownDate: date && /^\d{4}-\d{2}-\d{2}$/.test(date) ? date : null };
+    } catch (error) {
+      if (error instanceof OpenAI.APIError && error.code === 'model_not_found') {
+        return { model, state: 'gone', shutdownDate: null };
+      }
+      // Unreachable, or a compatible server without a models endpoint: nothing known, nothing to tell the seller.
+      return { model, state: 'unknown', shutdownDate: null };
+    }
   }
 }

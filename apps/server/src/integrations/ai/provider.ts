@@ -82,13 +82,28 @@ export interface AiProvider {
   analyzeImage(request: ContentRequest, image: ImageInput, facts: ListingFacts): Promise<ContentDraft>;
   /** Exactly `request.n` images, or an AiProviderError (UNSUPPORTED for a style it cannot honestly make). */
   generateDesigns(request: DesignRequest): Promise<GeneratedImage[]>;
+  /** What the provider says of its configured models now (an API's models endpoint); absent for the built-in writer. */
+  describeModels?(): Promise<ProviderModels>;
 }
+
+/** Which of a provider's models: the one that writes text (and reads images), or the one that draws designs. */
+export type AiModelRole = 'text' | 'image';
+
+/**
+ * One configured model as the provider describes it: `active` with the shutdown date it announced (null: none),
+ * `gone` when it answers that the model does not exist (shut down, or never there), `unknown` when it could not
+ * be asked (unreachable, or an OpenAI-compatible server with no models endpoint).
+ */
+export type ModelInfo = { model: string; state: 'active' | 'gone' | 'unknown'; shutdownDate: string | null };
+export type ProviderModels = Record<AiModelRole, ModelInfo>;
 
 /** A provider failure the UI has a notice for (spec section 8). */
 export class AiProviderError extends Error {
   constructor(
     readonly errorType: TAiErrorType,
     message: string,
+    /** For MODEL_RETIRED: which configured model the provider no longer has. */
+    readonly retired?: { role: AiModelRole; model: string },
   ) {
     super(message);
     this.name = 'AiProviderError';

@@ -54,6 +54,12 @@ export async function aiRoutes(app: FastifyInstance, { deps }: { deps: AppDeps }
   });
   const limit = { rateLimit: { max: deps.config.aiRateLimitPerMinute, timeWindow: 60_000 } };
 
+  // The configured models' status: read once the server has settled after its start, then daily.
+  deps.aiStatus.log = app.log;
+  app.addHook('onListen', async () => deps.afterStart.run(() => deps.aiStatus.start()));
+  app.addHook('onClose', async () => deps.aiStatus.stop());
+  app.get('/api/ai/status', async () => deps.aiStatus.status());
+
   app.post('/api/ai/generate-content', { config: limit }, async (request) =>
     generateContent(deps, request.workspaceId, parseGenerateContent(request.body)),
   );

@@ -173,6 +173,9 @@ export async function ensureCredits(deps: AppDeps, workspaceId: string, credits:
 /** The provider's failure as the answer, naming the provider (the UI's quota notice says whose quota it is). */
 export const callProvider = <T>(deps: AppDeps, work: Promise<T>): Promise<T> =>
   work.catch((error: unknown) => {
+    // A model the provider no longer has is shown on the AI screens and in Settings at once.
+    if (error instanceof AiProviderError && error.retired)
+      deps.aiStatus.markGone(error.retired.role, error.retired.model);
     throw toAppError(error, deps.ai.name);
   });
 
