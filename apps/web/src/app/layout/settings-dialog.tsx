@@ -2,6 +2,7 @@ import { X } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import { useDashboardStats } from '@/api/dashboard/get-dashboard-stats';
+import { AiModelsSummary } from '@/components/ai/ai-model-notice';
 import { PricingSettings } from '@/components/pricing/pricing-settings';
 import { Button } from '@/components/ui/button';
 
@@ -63,6 +64,10 @@ export function SettingsDialog({ open, onClose }: Props) {
           ) : (
             <p className="mt-1 text-slate-500">{stats.isLoading ? 'Loading…' : 'Not available right now.'}</p>
           )}
+        </section>
+        <section>
+          <h3 className="font-medium text-slate-900">AI models</h3>
+          <AiModelsSummary enabled={open} />
         </section>
         <section>
           <h3 className="font-medium text-slate-900">Pricing</h3>

@@ -45,6 +45,13 @@ export function contentErrorNotice(error: unknown): GeneratorNotice {
         description: 'The AI provider API key is invalid. Please check your configuration.',
         cooldown: false,
       };
+    case 'MODEL_RETIRED':
+      // Only the operator can fix it: no cooldown, no 'try again'.
+      return {
+        title: 'AI Model Retired',
+        description: text(body.error) ?? text(body.message) ?? 'The AI provider retired this model.',
+        cooldown: false,
+      };
     case 'ACCESS_DENIED':
       return {
         title: 'Access Denied',

@@ -1,4 +1,4 @@
-import type { TAiDesignResponse, TDashboardStats, TGeneratedContent } from '@podforge/contract';
+import type { TAiDesignResponse, TAiStatus, TDashboardStats, TGeneratedContent } from '@podforge/contract';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '@/components/ui/toaster';
@@ -43,11 +43,24 @@ const designs: TAiDesignResponse = {
   creditsRemaining: 186,
 };
 
+const liveModels: TAiStatus = {
+  provider: 'openai',
+  text: { model: 'gpt-6-luna', shutdownDate: null },
+  image: { model: 'gpt-image-2.6-flare', shutdownDate: null },
+  warnings: [],
+  checkedAt: '2026-11-27T09:00:00.000Z',
+};
+const RETIRED_TEXT =
+  'The AI provider retired this model (gpt-4o-mini); the operator must choose another (OPENAI_MODEL).';
+const RETIRED_IMAGE =
+  'The AI provider retired this model (dall-e-2); the operator must choose another (OPENAI_IMAGE_MODEL).';
+
 type Handler = (request: FakeRequest) => Response | Promise<Response>;
 
 function setup(routes: Record<string, Handler> = {}, path = '/?tab=ai-generator') {
   const fetch = fakeFetch({
     'GET /api/dashboard/stats': () => json(stats),
+    'GET /api/ai/status': () => json(liveModels),
     'GET /api/ai/generations': () =>
       json({
         generations: [
@@ -204,6 +217,12 @@ describe('AiGeneratorScreen, content', () => {
       'AI Credit Quota Exceeded',
       /Usage limit reached/,
     ],
+    [
+      { error: RETIRED_TEXT, code: 'UPSTREAM_ERROR', errorType: 'MODEL_RETIRED', provider: 'openai' },
+      502,
+      'AI Model Retired',
+      /^The AI provider retired this model \(gpt-4o-mini\); the operator must choose another \(OPENAI_MODEL\)\.$/,
+    ],
   ])('shows the spec notice for %j', async (body, status, title, description) => {
     setup({ 'POST /api/ai/generate-content': () => json(body, status) });
     typeKeywords('cat');
@@ -278,6 +297,7 @@ describe('AiGeneratorScreen, designs', () => {
       'Set OPENAI_API_KEY to generate photo-style images.',
     ],
     [500, '', 'AI generation failed'],
+    [502, JSON.stringify({ error: RETIRED_IMAGE, errorType: 'MODEL_RETIRED' }), RETIRED_IMAGE],
   ])('shows the spec message for a %i answer %s', async (status, body, message) => {
     setup({ 'POST /api/ai/designs': () => new Response(body, { status }) });
     fireEvent.change(screen.getByLabelText('Prompt'), { target: { value: 'cat' } });
@@ -330,5 +350,38 @@ describe('AiGeneratorScreen: the dashboard shortcuts open their section', () => 
   it('focuses the keywords for a listing written without a design', async () => {
     setup({}, '/?tab=ai-generator#content-generator');
     await waitFor(() => expect(screen.getByLabelText('Design keywords')).toHaveFocus());
+  });
+});
+
+describe('AiGeneratorScreen: the AI models notice', () => {
+  it('shows nothing while the models are live', async () => {
+    const fetch = setup();
+    await waitFor(() => expect(fetch.calls.some((c) => c.url.pathname === '/api/ai/status')).toBe(true));
+    expect(await screen.findByTestId('ai-credits')).toBeInTheDocument();
+    expect(screen.queryByTestId('ai-model-notice')).not.toBeInTheDocument();
+  });
+
+  it('tells the seller in the server’s plain words of a model shutting down soon or retired', async () => {
+    const warnings = [
+      'The AI provider will retire the model for AI listing text (gpt-4o-mini) on 2027-01-14, in 48 days: the operator must choose another (OPENAI_MODEL) before then.',
+      'The AI provider retired the model for AI designs (dall-e-2): AI designs fail until the operator chooses another (OPENAI_IMAGE_MODEL).',
+    ];
+    setup({ 'GET /api/ai/status': () => json({ ...liveModels, warnings }) });
+    const notice = await screen.findByTestId('ai-model-notice');
+    expect(notice).toHaveTextContent('AI model notice');
+    for (const warning of warnings) expect(within(notice).getByText(warning)).toBeInTheDocument();
+    expect(notice).not.toHaveTextContent(/try again/i);
+  });
+
+  it('no cooldown and no "try again" after a retired model', async () => {
+    setup({
+      'POST /api/ai/generate-content': () =>
+        json({ error: RETIRED_TEXT, code: 'UPSTREAM_ERROR', errorType: 'MODEL_RETIRED', provider: 'openai' }, 502),
+    });
+    typeKeywords('cat');
+    fireEvent.click(generateButton());
+    expect(await screen.findByText('AI Model Retired')).toBeInTheDocument();
+    expect(generateButton()).toHaveTextContent('Generate Content');
+    expect(document.body).not.toHaveTextContent(/try again/i);
   });
 });

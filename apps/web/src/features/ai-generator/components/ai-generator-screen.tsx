@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useLocation } from 'react-router';
 import { useDashboardStats } from '@/api/dashboard/get-dashboard-stats';
+import { AiModelNotice } from '@/components/ai/ai-model-notice';
 import { ContentGenerator } from './content-generator';
 import { DesignGenerator } from './design-generator';
 import { QuickHelpers } from './quick-helpers';
@@ -34,6 +35,7 @@ export function AiGeneratorScreen() {
           </p>
         )}
       </div>
+      <AiModelNotice />
       <section id="content-generator" aria-label="Listing from keywords">
         <ContentGenerator />
       </section>

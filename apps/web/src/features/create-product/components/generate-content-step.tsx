@@ -12,6 +12,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { useAnalyzeImage } from '@/api/ai/analyze-image';
 import { useGenerateContent } from '@/api/ai/generate-content';
 import { mockupTemplatesQueryOptions } from '@/api/mockups/get-mockup-templates';
+import { AiModelNotice } from '@/components/ai/ai-model-notice';
 import { ListingProblems } from '@/components/listing-problems';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
@@ -197,6 +198,7 @@ export function GenerateContentStep({ design, content, focusTags, onAccept, onBa
           <CardTitle className="text-base">About the design</CardTitle>
         </CardHeader>
         <CardContent className="space-y-4">
+          <AiModelNotice />
           <img
             src={design.thumbnailUrl}
             alt={design.name}

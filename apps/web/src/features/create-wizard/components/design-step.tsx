@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { designErrorMessage, useGenerateDesigns } from '@/api/ai/generate-designs';
 import { useDesigns } from '@/api/designs/get-designs';
 import { type AiDesignDraft, AiDesignFields, EMPTY_AI_DESIGN } from '@/components/ai/ai-design-fields';
+import { AiModelNotice } from '@/components/ai/ai-model-notice';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { ApiError } from '@/lib/api-client';
@@ -240,6 +241,7 @@ function AiDesignGenerator({ onImages }: { onImages: (images: TDesign[]) => void
         </CardTitle>
       </CardHeader>
       <CardContent className="space-y-3">
+        <AiModelNotice />
         <AiDesignFields
           value={draft}
           onChange={setDraft}
