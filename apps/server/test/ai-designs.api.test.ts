@@ -327,6 +327,7 @@ describe('POST /api/ai/designs against an OpenAI-compatible server of the older 
       models: [
         { id: 'local-chat', kind: 'chat', shutdownDate: null },
         { id: 'local-diffusion', kind: 'legacy-image', shutdownDate: null },
+        { id: 'lenient-diffusion', kind: 'legacy-image', shutdownDate: null, lenient: true },
       ],
     });
     compat = await createTestApp({
@@ -365,5 +366,29 @@ describe('POST /api/ai/designs against an OpenAI-compatible server of the older 
     const after = fake.requests.filter((r) => r.path === '/v1/images/generations').map((r) => r.body);
     expect(after).toHaveLength(3);
     expect(after[2]).toMatchObject({ size: '1024x1024', response_format: 'b64_json' });
+  });
+
+  it('asks again for base64 when the server ignores the new parameters and answers with URLs (never fetched)', async () => {
+    const lenient = await createTestApp({
+      now: () => NOW,
+      ai: new OpenAiProvider({
+        apiKey: 'sk-compat',
+        baseURL: fake.url,
+        model: 'local-chat',
+        imageModel: 'lenient-diffusion',
+        maxRetries: 0,
+      }),
+    });
+    try {
+      const before = fake.requests.length;
+      const res = await lenient.client().post(URL, { prompt: 'a fox', size: '512x512' });
+      expect(res.statusCode).toBe(201);
+      const calls = fake.requests.slice(before);
+      expect(calls.map((r) => r.path)).toEqual(['/v1/images/generations', '/v1/images/generations']);
+      expect(calls[0]?.body).not.toHaveProperty('response_format');
+      expect(calls[1]?.body).toMatchObject({ size: '512x512', response_format: 'b64_json' });
+    } finally {
+      await lenient.close();
+    }
   });
 });

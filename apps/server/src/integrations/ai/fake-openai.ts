@@ -42,6 +42,8 @@ export type FakeModel = {
   retired?: boolean;
   /** Request parameters this model refuses with 400 unsupported_parameter (e.g. a reasoning model's temperature). */
   refuses?: string[];
+  /** A `legacy-image` server that ignores parameters it does not know instead of refusing them (some do). */
+  lenient?: boolean;
 };
 
 /**
@@ -175,12 +177,16 @@ export async function startFakeOpenAi(options: { apiKey?: string; models?: FakeM
       }
       return chat(body);
 
-      function images(model: FakeModel, body: Record<string, unknown>) {
+      function images(model: FakeModel, request: Record<string, unknown>) {
         if (model.kind === 'chat') {
           return error(400, 'invalid_value', 'invalid_request_error', `${model.id} is not an image model.`, 'model');
         }
         const legacy = model.kind === 'legacy-image';
         const known = legacy ? LEGACY_IMAGE_PARAMS : IMAGE_PARAMS;
+        // A lenient server reads only what it knows; the others refuse the first parameter they do not know.
+        const body = model.lenient
+          ? Object.fromEntries(Object.entries(request).filter(([k]) => known.has(k)))
+          : request;
         const unknown = Object.keys(body).find((k) => !known.has(k));
         if (unknown) {
           return error(400, 'unknown_parameter', 'invalid_request_error', `Unknown parameter: '${unknown}'.`, unknown);
