@@ -29,8 +29,8 @@ describe('GET /api/ai/status', () => {
       expect(res.statusCode).toBe(200);
       expect(ZAiStatus.parse(res.json())).toEqual({
         provider: 'offline',
-        text: { model: null, shutdownDate: null },
-        image: { model: null, shutdownDate: null },
+        text: { model: null, shutdownDate: null, retired: false },
+        image: { model: null, shutdownDate: null, retired: false },
         warnings: [],
         checkedAt: null,
       });
@@ -46,8 +46,8 @@ describe('GET /api/ai/status', () => {
       const body = ZAiStatus.parse((await t.client().get(STATUS)).json());
       expect(body).toEqual({
         provider: 'openai',
-        text: { model: 'gpt-6-luna', shutdownDate: null },
-        image: { model: 'gpt-image-2.6-flare', shutdownDate: null },
+        text: { model: 'gpt-6-luna', shutdownDate: null, retired: false },
+        image: { model: 'gpt-image-2.6-flare', shutdownDate: null, retired: false },
         warnings: [],
         checkedAt: NOW.toISOString(),
       });
@@ -65,8 +65,8 @@ describe('GET /api/ai/status', () => {
     const t = await withModels({ OPENAI_MODEL: 'gpt-4o-mini', OPENAI_IMAGE_MODEL: 'dall-e-2' });
     try {
       const body = ZAiStatus.parse((await t.client().get(STATUS)).json());
-      expect(body.text).toEqual({ model: 'gpt-4o-mini', shutdownDate: '2027-01-14' });
-      expect(body.image).toEqual({ model: 'dall-e-2', shutdownDate: null });
+      expect(body.text).toEqual({ model: 'gpt-4o-mini', shutdownDate: '2027-01-14', retired: false });
+      expect(body.image).toEqual({ model: 'dall-e-2', shutdownDate: null, retired: true });
       expect(body.warnings).toEqual([
         'The AI provider will retire the model for AI listing text (gpt-4o-mini) on 2027-01-14, in 48 days: the operator must choose another (OPENAI_MODEL) before then.',
         'The AI provider retired the model for AI designs (dall-e-2): AI designs fail until the operator chooses another (OPENAI_IMAGE_MODEL).',

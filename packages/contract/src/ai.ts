@@ -203,6 +203,8 @@ export const ZAiModelStatus = z.object({
   model: z.string().nullable(),
   /** YYYY-MM-DD; null when none is announced (or the provider could not be asked). */
   shutdownDate: z.string().nullable(),
+  /** The provider no longer has it (shut down): every call to it fails until the operator chooses another. */
+  retired: z.boolean(),
 });
 
 /**

@@ -104,7 +104,7 @@ export class AiModelStatus {
   /** `GET /api/ai/status`; the first call of an instance that has not checked yet waits for a check. */
   async status(): Promise<TAiStatus> {
     if (!this.ai.describeModels) {
-      const none = { model: null, shutdownDate: null };
+      const none = { model: null, shutdownDate: null, retired: false };
       return { provider: this.ai.name, text: none, image: none, warnings: [], checkedAt: null };
     }
     if (!this.checkedAt) await this.check();
@@ -113,6 +113,7 @@ export class AiModelStatus {
     const of = (role: AiModelRole) => ({
       model: models?.[role].model || null,
       shutdownDate: models?.[role].shutdownDate ?? null,
+      retired: models?.[role].state === 'gone',
     });
     const warnings = models
       ? (['text', 'image'] as const).flatMap((role) => modelWarning(role, models[role], now) ?? [])

@@ -1,6 +1,7 @@
 import type { TAiPlatform, TAiProductType, TAnalyzedImageContent } from '@podforge/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { refreshAiStatusWhenRetired } from './get-ai-status';
 
 export type AnalyzeImageInput = {
   image: Blob;
@@ -26,6 +27,7 @@ export function analyzeImage({ image, filename, seed, ...fields }: AnalyzeImageI
 export function useAnalyzeImage() {
   const queryClient = useQueryClient();
   return useMutation({
+    onError: refreshAiStatusWhenRetired(queryClient),
     mutationFn: analyzeImage,
     onSuccess: () =>
       Promise.all([

@@ -1,6 +1,7 @@
 import type { TGenerateContentFromDesign, TGenerateContentFromKeywords, TGeneratedContent } from '@podforge/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
+import { refreshAiStatusWhenRetired } from './get-ai-status';
 
 /**
  * `POST /api/ai/generate-content` with the simple flow's fields (filename) or the AI Generator page's (keywords);
@@ -12,6 +13,7 @@ export const generateContent = (input: TGenerateContentFromDesign | TGenerateCon
 export function useGenerateContent() {
   const queryClient = useQueryClient();
   return useMutation({
+    onError: refreshAiStatusWhenRetired(queryClient),
     mutationFn: generateContent,
     // The credits shown on the dashboard and in the settings dialog changed, and 'Recent Generations' has a row more.
     onSuccess: () =>

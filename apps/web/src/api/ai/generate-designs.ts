@@ -2,6 +2,7 @@ import type { TAiDesignRequest, TAiDesignResponse } from '@podforge/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { designsQueryOptions } from '@/api/designs/get-designs';
 import { ApiError, api } from '@/lib/api-client';
+import { refreshAiStatusWhenRetired } from './get-ai-status';
 
 /** `POST /api/ai/designs`: each image becomes a stored design (source 'ai'); one credit an image. */
 export const generateDesigns = (input: TAiDesignRequest) => api.post<TAiDesignResponse>('/api/ai/designs', input);
@@ -10,6 +11,7 @@ export const generateDesigns = (input: TAiDesignRequest) => api.post<TAiDesignRe
 export function useGenerateDesigns() {
   const queryClient = useQueryClient();
   return useMutation({
+    onError: refreshAiStatusWhenRetired(queryClient),
     mutationFn: generateDesigns,
     onSuccess: () =>
       Promise.all([

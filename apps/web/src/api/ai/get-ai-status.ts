@@ -1,6 +1,6 @@
 import type { TAiStatus } from '@podforge/contract';
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query';
+import { ApiError, api } from '@/lib/api-client';
 
 /** `GET /api/ai/status`: the AI models the server uses and the warnings about them (a shutdown soon, a model gone). */
 export const aiStatusQueryOptions = () =>
@@ -12,3 +12,10 @@ export const aiStatusQueryOptions = () =>
   });
 
 export const useAiStatus = (enabled = true) => useQuery({ ...aiStatusQueryOptions(), enabled });
+
+/** An AI call's onError: a model the provider retired since the last check is shown at once (the server knows now). */
+export const refreshAiStatusWhenRetired = (queryClient: QueryClient) => (error: unknown) => {
+  if (error instanceof ApiError && error.body?.errorType === 'MODEL_RETIRED') {
+    void queryClient.invalidateQueries({ queryKey: aiStatusQueryOptions().queryKey });
+  }
+};

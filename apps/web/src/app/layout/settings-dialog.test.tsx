@@ -29,22 +29,22 @@ describe('SettingsDialog, AI models', () => {
       'The AI provider will retire the model for AI listing text (gpt-4o-mini) on 2027-01-14, in 48 days: the operator must choose another (OPENAI_MODEL) before then.';
     open({
       provider: 'openai',
-      text: { model: 'gpt-4o-mini', shutdownDate: '2027-01-14' },
-      image: { model: 'gpt-image-2.6-flare', shutdownDate: null },
+      text: { model: 'gpt-4o-mini', shutdownDate: '2027-01-14', retired: false },
+      image: { model: 'dall-e-2', shutdownDate: null, retired: true },
       warnings: [warning],
       checkedAt: '2026-11-27T09:00:00.000Z',
     });
     const models = await screen.findByTestId('ai-models');
     expect(models).toHaveTextContent('Listing text: gpt-4o-mini · shuts down on 2027-01-14');
-    expect(models).toHaveTextContent('Designs: gpt-image-2.6-flare · no shutdown announced');
+    expect(models).toHaveTextContent('Designs: dall-e-2 · retired by the provider');
     expect(within(models).getByTestId('ai-model-notice')).toHaveTextContent(warning);
   });
 
   it('says the built-in writer is used when the server has no key', async () => {
     open({
       provider: 'offline',
-      text: { model: null, shutdownDate: null },
-      image: { model: null, shutdownDate: null },
+      text: { model: null, shutdownDate: null, retired: false },
+      image: { model: null, shutdownDate: null, retired: false },
       warnings: [],
       checkedAt: null,
     });

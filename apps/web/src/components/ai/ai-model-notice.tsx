@@ -1,3 +1,4 @@
+import type { TAiStatus } from '@podforge/contract';
 import { AlertTriangle } from 'lucide-react';
 import { useAiStatus } from '@/api/ai/get-ai-status';
 
@@ -40,10 +41,14 @@ export function AiModelsSummary({ enabled = true }: { enabled?: boolean }) {
       </p>
     );
   }
-  const line = (label: string, model: { model: string | null; shutdownDate: string | null }) => (
+  const line = (label: string, model: TAiStatus['text']) => (
     <li>
       {label}: <span className="font-medium">{model.model ?? 'unknown'}</span>
-      {model.shutdownDate ? ` · shuts down on ${model.shutdownDate}` : ' · no shutdown announced'}
+      {model.retired
+        ? ' · retired by the provider'
+        : model.shutdownDate
+          ? ` · shuts down on ${model.shutdownDate}`
+          : ' · no shutdown announced'}
     </li>
   );
   return (

@@ -45,8 +45,8 @@ const designs: TAiDesignResponse = {
 
 const liveModels: TAiStatus = {
   provider: 'openai',
-  text: { model: 'gpt-6-luna', shutdownDate: null },
-  image: { model: 'gpt-image-2.6-flare', shutdownDate: null },
+  text: { model: 'gpt-6-luna', shutdownDate: null, retired: false },
+  image: { model: 'gpt-image-2.6-flare', shutdownDate: null, retired: false },
   warnings: [],
   checkedAt: '2026-11-27T09:00:00.000Z',
 };
@@ -383,5 +383,26 @@ describe('AiGeneratorScreen: the AI models notice', () => {
     expect(await screen.findByText('AI Model Retired')).toBeInTheDocument();
     expect(generateButton()).toHaveTextContent('Generate Content');
     expect(document.body).not.toHaveTextContent(/try again/i);
+  });
+
+  it('reads the status again when a design call says the model was retired since, and shows it', async () => {
+    const gone =
+      'The AI provider retired the model for AI designs (gpt-image-1.5): AI designs fail until the operator chooses another (OPENAI_IMAGE_MODEL).';
+    let retired = false;
+    setup({
+      'GET /api/ai/status': () => json({ ...liveModels, warnings: retired ? [gone] : [] }),
+      'POST /api/ai/designs': () => {
+        retired = true;
+        return json(
+          { error: RETIRED_IMAGE, code: 'UPSTREAM_ERROR', errorType: 'MODEL_RETIRED', provider: 'openai' },
+          502,
+        );
+      },
+    });
+    expect(await screen.findByTestId('ai-credits')).toBeInTheDocument();
+    expect(screen.queryByTestId('ai-model-notice')).not.toBeInTheDocument();
+    fireEvent.change(screen.getByLabelText('Prompt'), { target: { value: 'cat' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Generate Designs' }));
+    expect(await screen.findByTestId('ai-model-notice')).toHaveTextContent(gone);
   });
 });

@@ -69,11 +69,20 @@ const templates = {
   ],
 };
 
+/** The AI status of a server without a key: no models, nothing to warn of. */
+const OFFLINE_AI = {
+  provider: 'offline',
+  text: { model: null, shutdownDate: null, retired: false },
+  image: { model: null, shutdownDate: null, retired: false },
+  warnings: [],
+  checkedAt: null,
+};
+
 type Handler = Parameters<typeof fakeFetch>[0][string];
 
 /** Answers by method and path through the shared fake, and returns the recorded calls. */
 function stubApi(routes: Record<string, Handler>) {
-  const fetch = fakeFetch(routes);
+  const fetch = fakeFetch({ 'GET /api/ai/status': () => json(OFFLINE_AI), ...routes });
   vi.stubGlobal('fetch', fetch);
   return fetch.calls;
 }

@@ -68,6 +68,15 @@ const chosenProduct: Partial<WizardState> = {
   selectedTemplate: template,
 };
 
+/** The AI status of a server without a key: no models, nothing to warn of. */
+const OFFLINE_AI = {
+  provider: 'offline',
+  text: { model: null, shutdownDate: null, retired: false },
+  image: { model: null, shutdownDate: null, retired: false },
+  warnings: [],
+  checkedAt: null,
+};
+
 function Wizard() {
   const { pathname, search } = useLocation();
   return (
@@ -80,7 +89,7 @@ function Wizard() {
 }
 
 function setup(path: string, routes: Parameters<typeof fakeFetch>[0]) {
-  const fetch = fakeFetch(routes);
+  const fetch = fakeFetch({ 'GET /api/ai/status': () => json(OFFLINE_AI), ...routes });
   vi.stubGlobal('fetch', fetch);
   renderWithProviders(<Wizard />, { path });
   return fetch;
