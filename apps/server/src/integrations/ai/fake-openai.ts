@@ -44,6 +44,8 @@ export type FakeModel = {
   refuses?: string[];
   /** A `legacy-image` server that ignores parameters it does not know instead of refusing them (some do). */
   lenient?: boolean;
+  /** An `image` model that takes `background` but cannot draw a transparent one (400 invalid_value). */
+  opaqueOnly?: boolean;
 };
 
 /**
@@ -202,6 +204,15 @@ export async function startFakeOpenAi(options: { apiKey?: string; models?: FakeM
         }
         if (!legacy && !['png', 'jpeg', 'webp'].includes(format)) {
           return error(400, 'invalid_value', 'invalid_request_error', `Invalid value: '${format}'.`, 'output_format');
+        }
+        if (background === 'transparent' && model.opaqueOnly) {
+          return error(
+            400,
+            'invalid_value',
+            'invalid_request_error',
+            `Transparent background is not supported for ${model.id}.`,
+            'background',
+          );
         }
         if (background === 'transparent' && format === 'jpeg') {
           return error(

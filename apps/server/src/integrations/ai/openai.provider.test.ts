@@ -135,4 +135,29 @@ describe('OpenAiProvider against a model that refuses a parameter', () => {
       await strict.close();
     }
   });
+
+  it('asks an image model that cannot draw a transparent background again with an opaque one, and keeps to it', async () => {
+    const strict = await startFakeOpenAi({
+      apiKey: 'sk-good',
+      models: [{ id: 'opaque-image', kind: 'image', shutdownDate: null, opaqueOnly: true }],
+    });
+    try {
+      const opaque = new OpenAiProvider({
+        apiKey: 'sk-good',
+        baseURL: strict.url,
+        model: 'gpt-6-luna',
+        imageModel: 'opaque-image',
+        maxRetries: 0,
+      });
+      const design = { prompt: 'a fox', size: 1024, n: 1, style: 'line-art' as const, seed: 0 };
+      expect(await opaque.generateDesigns(design)).toHaveLength(1);
+      await opaque.generateDesigns(design);
+      const bodies = strict.requests.map((r) => r.body);
+      expect(bodies.map((b) => b.background)).toEqual(['transparent', 'opaque', 'opaque']);
+      expect(bodies[1]).not.toHaveProperty('response_format');
+      expect(String(bodies[1]?.prompt)).toMatch(/plain white background/i);
+    } finally {
+      await strict.close();
+    }
+  });
 });

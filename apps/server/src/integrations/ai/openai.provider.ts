@@ -123,15 +123,17 @@ export function toAiProviderError(error: unknown, model?: { role: AiModelRole; m
   return new AiProviderError('PROVIDER_ERROR', 'The OpenAI request failed.');
 }
 
-/** The request parameter a 400 answer says the model does not take (OpenAI names it in `param`), if any. */
-function refusedParameter(error: unknown): string | null {
-  if (!(error instanceof OpenAI.APIError) || error.status !== 400) return null;
-  if (
-    !['unknown_parameter', 'unsupported_parameter', 'unsupported_value', 'invalid_value'].includes(String(error.code))
-  ) {
-    return null;
-  }
-  return typeof error.param === 'string' ? error.param : null;
+/**
+ * What a 400 answer says the model does not take, if that: the parameter OpenAI names in `param`, and whether the
+ * parameter itself is unknown to it (`unknown_parameter`, `unsupported_parameter`) or only the value sent.
+ */
+function refusal(error: unknown): { param: string; unknownParam: boolean } | null {
+  if (!(error instanceof OpenAI.APIError) || error.status !== 400 || typeof error.param !== 'string') return null;
+  const code = String(error.code);
+  if (code === 'unknown_parameter' || code === 'unsupported_parameter')
+    return { param: error.param, unknownParam: true };
+  if (code === 'invalid_value' || code === 'unsupported_value') return { param: error.param, unknownParam: false };
+  return null;
 }
 
 /** Chat parameters we can do without when a model refuses them (reasoning models take no temperature). */
@@ -162,9 +164,9 @@ const STYLE_PROMPTS: Record<DesignRequest['style'], string> = {
     'Vintage crest or badge emblem with curved lettering and a distressed, worn print texture, for a print-on-demand design.',
   photo: 'Photorealistic image, natural lighting, high detail.',
 };
-const BACKGROUND_PROMPT: Record<ImageShape, string> = {
-  current: 'Isolated artwork on a transparent background, nothing behind it.',
-  legacy: 'Plain white background.',
+const BACKGROUND_PROMPT = {
+  transparent: 'Isolated artwork on a transparent background, nothing behind it.',
+  plain: 'Plain white background.',
 };
 
 /** An OpenAI-compatible chat completions API with structured JSON output (OPENAI_API_KEY, OPENAI_BASE_URL). */
@@ -176,6 +178,8 @@ export class OpenAiProvider implements AiProvider {
   private readonly refusedChatParams = new Set<string>();
   /** The images request shape the server took last: the current one until its answer says otherwise. */
   private imageShape: ImageShape = 'current';
+  /** The image model refused `background: transparent` (a value it cannot draw): print designs are asked opaque. */
+  private opaqueOnly = false;
 
   constructor(private readonly options: OpenAiProviderOptions) {
     this.client = new OpenAI({
@@ -247,7 +251,7 @@ export class OpenAiProvider implements AiProvider {
         break;
       } catch (error) {
         // A model that does not take temperature or seed (a reasoning model) says so: ask again without it.
-        const refused = refusedParameter(error);
+        const refused = refusal(error)?.param;
         if (refused && OPTIONAL_CHAT_PARAMS.has(refused) && !this.refusedChatParams.has(refused)) {
           this.refusedChatParams.add(refused);
           continue;
@@ -273,23 +277,34 @@ export class OpenAiProvider implements AiProvider {
    */
   async generateDesigns(request: DesignRequest): Promise<GeneratedImage[]> {
     let shape = this.imageShape;
-    for (let attempt = 0; attempt < 2; attempt++) {
+    // At most one change of background and one of shape: three requests.
+    for (let attempt = 0; attempt < 3; attempt++) {
       let data: { b64_json?: string | undefined; url?: string | undefined }[];
       try {
         const answer = await this.client.images.generate(this.imageRequest(request, shape));
         data = answer.data ?? [];
       } catch (error) {
-        const refused = refusedParameter(error);
+        const refused = refusal(error);
+        if (shape === 'current' && refused?.param === 'background' && !refused.unknownParam && !this.opaqueOnly) {
+          // The model takes `background` but cannot draw a transparent one: the design keeps the model's background.
+          this.opaqueOnly = true;
+          continue;
+        }
+        // A parameter the server does not know at all (or `background` refused even when opaque) tells which shape
+        // it speaks.
+        const notSpoken =
+          refused !== null && (refused.unknownParam || (refused.param === 'background' && this.opaqueOnly));
         const otherShape =
-          refused !== null && (shape === 'current' ? CURRENT_ONLY_PARAMS.has(refused) : refused === 'response_format');
-        if (attempt === 0 && otherShape) {
+          notSpoken &&
+          (shape === 'current' ? CURRENT_ONLY_PARAMS.has(refused.param) : refused.param === 'response_format');
+        if (otherShape && shape === this.imageShape) {
           shape = shape === 'current' ? 'legacy' : 'current';
           continue;
         }
         throw toAiProviderError(error, { role: 'image', model: this.imageModel });
       }
       const images = data.filter((d) => d.b64_json).map((d) => Buffer.from(d.b64_json as string, 'base64'));
-      if (images.length === 0 && attempt === 0 && shape === 'current' && data.some((d) => d.url)) {
+      if (images.length === 0 && shape === 'current' && shape === this.imageShape && data.some((d) => d.url)) {
         // URLs instead of base64: the older shape's default answer. Asked again for base64, not fetched.
         shape = 'legacy';
         continue;
@@ -303,9 +318,9 @@ export class OpenAiProvider implements AiProvider {
 
   private imageRequest(request: DesignRequest, shape: ImageShape): OpenAI.Images.ImageGenerateParamsNonStreaming {
     const print = request.style !== 'photo';
-    const prompt = [request.prompt, STYLE_PROMPTS[request.style], print ? BACKGROUND_PROMPT[shape] : '']
-      .filter(Boolean)
-      .join('\n\n');
+    const transparent = shape === 'current' && !this.opaqueOnly;
+    const background = print ? (transparent ? BACKGROUND_PROMPT.transparent : BACKGROUND_PROMPT.plain) : '';
+    const prompt = [request.prompt, STYLE_PROMPTS[request.style], background].filter(Boolean).join('\n\n');
     if (shape === 'current') {
       // Every design size (512, 768, 1024) is made from the square 1024 image.
       return {
@@ -313,7 +328,7 @@ export class OpenAiProvider implements AiProvider {
         prompt,
         n: request.n,
         size: '1024x1024',
-        background: print ? 'transparent' : 'opaque',
+        background: print && transparent ? 'transparent' : 'opaque',
         output_format: 'png',
       };
     }
