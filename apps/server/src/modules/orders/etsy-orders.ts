@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { ETSY_ORDER_READ_MINUTES } from '@podforge/contract';
 import { and, eq, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import { integrations, publications } from '../../db/schema';
 import type { AppDeps } from '../../deps';
 import { type EtsyReceipt, moneyString } from '../../integrations/etsy/client';
+import { defineJob, sendJob } from '../../jobs/define-job';
 import { QUEUES } from '../../jobs/job-queue';
+import { wakeWorkers } from '../../jobs/workers';
 import { EtsyScopeMissing, etsyScopeProblem } from '../etsy/etsy.service';
 import { cancelStoreOrder, type IncomingOrder, receiveStoreOrder } from './order-intake';
 import { jobId } from './order-jobs';
@@ -148,13 +151,11 @@ export async function readEtsyOrders(deps: AppDeps, integrationId: string): Prom
  */
 export function queueEtsyRead(deps: AppDeps, integrationId: string, at: Date | 'now') {
   const key = at === 'now' ? `now:${randomUUID()}` : `period:${Math.floor(at.getTime() / ETSY_READ_EVERY_MS)}`;
-  return deps.jobs.send(
-    QUEUES.etsyReceipts,
+  return sendJob(
+    deps.jobs,
+    etsyReceiptsJob,
     { integrationId },
     {
-      retryLimit: 3,
-      retryDelay: 5,
-      retryBackoff: true,
       id: jobId(`etsy-receipts:${integrationId}:${key}`),
       ...(at === 'now' ? {} : { startAfter: at }),
     },
@@ -163,16 +164,12 @@ export function queueEtsyRead(deps: AppDeps, integrationId: string, at: Date | '
 
 const nextPeriod = (now: Date) => new Date((Math.floor(now.getTime() / ETSY_READ_EVERY_MS) + 1) * ETSY_READ_EVERY_MS);
 
-/** This instance's reader worker per app, woken when a read is asked for now. */
-const workers = new WeakMap<AppDeps, string>();
-
 /** A shop that may have orders now (connected, a sandbox test order) is read at once: the Etsy module tells us. */
 export function registerEtsyOrders(deps: AppDeps) {
   deps.etsy.onOrdersToRead(async (row) => {
     try {
       await queueEtsyRead(deps, row.id, 'now');
-      const workerId = workers.get(deps);
-      if (workerId) await deps.jobs.notify(workerId);
+      await wakeWorkers(deps.jobs, etsyReceiptsJob);
     } catch (error) {
       // The connect (or the test order) stands; the shop's next periodic read takes its orders.
       deps.jobs.log.error({ err: error, integrationId: row.id }, 'Etsy read not queued');
@@ -181,29 +178,29 @@ export function registerEtsyOrders(deps: AppDeps) {
 }
 
 /**
- * This instance's worker, and each connected shop's read of the current period queued (a read queues the next
- * period's, also when it failed, so the chain goes on while the shop is connected; a restart queues it again).
+ * One read of a shop, then the next period's read queued (also when it failed, so the chain goes on while the shop
+ * is connected). Once this instance's worker is started, each connected shop's read of the current period is
+ * queued: a restart starts the chains again.
  */
-export async function startEtsyOrderReads(deps: AppDeps, options: { pollingIntervalSeconds?: number } = {}) {
-  const workerId = await deps.jobs.work<{ integrationId: string }>(
-    QUEUES.etsyReceipts,
-    { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1, batchSize: 1 },
-    async (jobs) => {
-      for (const job of jobs) {
-        let result: EtsyReadResult | undefined;
-        try {
-          result = await readEtsyOrders(deps, job.data.integrationId);
-        } finally {
-          // null: the shop is gone or disconnected, and its reads stop until it is connected again.
-          if (result !== null) await queueEtsyRead(deps, job.data.integrationId, nextPeriod(deps.now()));
-        }
-      }
-    },
-  );
-  if (workerId) workers.set(deps, workerId);
-  const shops = await deps.db
-    .select({ id: integrations.id })
-    .from(integrations)
-    .where(and(eq(integrations.platform, 'etsy'), eq(integrations.status, 'connected')));
-  for (const shop of shops) await queueEtsyRead(deps, shop.id, deps.now());
-}
+export const etsyReceiptsJob = defineJob({
+  name: QUEUES.etsyReceipts,
+  payload: z.object({ integrationId: z.string() }),
+  retry: { retryLimit: 3, retryDelay: 5, retryBackoff: true },
+  workers: { pollingIntervalSeconds: 1, batchSize: 1 },
+  handle: async (deps: AppDeps, job) => {
+    let result: EtsyReadResult | undefined;
+    try {
+      result = await readEtsyOrders(deps, job.data.integrationId);
+    } finally {
+      // null: the shop is gone or disconnected, and its reads stop until it is connected again.
+      if (result !== null) await queueEtsyRead(deps, job.data.integrationId, nextPeriod(deps.now()));
+    }
+  },
+  started: async (deps: AppDeps) => {
+    const shops = await deps.db
+      .select({ id: integrations.id })
+      .from(integrations)
+      .where(and(eq(integrations.platform, 'etsy'), eq(integrations.status, 'connected')));
+    for (const shop of shops) await queueEtsyRead(deps, shop.id, deps.now());
+  },
+});

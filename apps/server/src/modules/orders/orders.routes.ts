@@ -8,9 +8,8 @@ import { signPrintfulWebhook } from '../../integrations/printful/fake-orders';
 import { AppError } from '../../lib/errors';
 import { UUID } from '../../lib/uuid';
 import { parseInput } from '../../lib/validate';
-import { startEtsyOrderReads } from './etsy-orders';
 import { forgetOldWebhookEvents, type PrinterEvent, printerEventOf } from './fulfilment';
-import { enqueue, startOrderWorkers } from './order-jobs';
+import { enqueue } from './order-jobs';
 import { approveOrder, cancelOrderByHand, getOrder, listOrders, placeSandboxOrder, retryOrder } from './orders.service';
 
 /** True when `header` is the hex HMAC-SHA256 of the raw body with the secret (compared in constant time). */
@@ -27,16 +26,6 @@ export async function ordersRoutes(app: FastifyInstance, { deps }: { deps: AppDe
     enqueue.sandboxTick(deps, at).catch((error) => app.log.error({ err: error }, 'sandbox tick not queued'));
   };
   app.addHook('onClose', async () => deps.printfulSandbox.close());
-  if (deps.config.jobsWorker) {
-    app.addHook('onListen', async () => {
-      deps.afterStart.run(() =>
-        startOrderWorkers(deps).catch((error) => app.log.error({ err: error }, 'order workers did not start')),
-      );
-      deps.afterStart.run(() =>
-        startEtsyOrderReads(deps).catch((error) => app.log.error({ err: error }, 'Etsy order reads did not start')),
-      );
-    });
-  }
 
   app.get('/api/orders', async (request) => {
     return listOrders(deps, request.workspaceId, parseInput(ZOrderListQuery, request.query, 'query'));

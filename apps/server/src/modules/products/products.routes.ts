@@ -36,7 +36,6 @@ import {
   updateInStore,
   updateProduct,
 } from './products.service';
-import { ensurePushWorkers } from './store-push';
 
 const FIELD_MAX_BYTES = 64 * 1024;
 /** Text fields that arrive as JSON text in multipart. */
@@ -131,14 +130,6 @@ async function createProduct(
 }
 
 export async function productsRoutes(app: FastifyInstance, { deps }: { deps: AppDeps }) {
-  if (deps.config.jobsWorker) {
-    // Pushes queued before a restart run as soon as this instance listens (app.inject starts them on first push).
-    app.addHook('onListen', async () => {
-      deps.afterStart.run(() =>
-        ensurePushWorkers(deps).catch((error) => app.log.error({ err: error }, 'store push workers did not start')),
-      );
-    });
-  }
   // Plugins are encapsulated: this scope has its own multipart limits (the simple flow's 10 MB design file).
   await app.register(multipart, {
     limits: { fileSize: PRODUCT_DESIGN_MAX_BYTES, files: 2, fields: 20, fieldSize: FIELD_MAX_BYTES },

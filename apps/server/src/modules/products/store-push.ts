@@ -6,13 +6,17 @@ import {
   type TPushState,
   type TStorePlatform,
   type TStoreUploadResult,
+  ZProductStatus,
 } from '@podforge/contract';
 import { and, eq, inArray, ne } from 'drizzle-orm';
 import type { JobWithMetadata } from 'pg-boss';
+import { z } from 'zod';
 import { integrations, products, publications } from '../../db/schema';
 import type { AppDeps } from '../../deps';
 import { ShopifyError } from '../../integrations/shopify/client';
+import { defineJob, sendJob } from '../../jobs/define-job';
 import { QUEUES } from '../../jobs/job-queue';
+import { startWorker, wakeWorkers } from '../../jobs/workers';
 import { AppError, conflict } from '../../lib/errors';
 import { deletePrintFiles } from '../print-files/print-files.service';
 import { loadPushProduct, type PublishContext, refusalOf, type StorePublisher } from '../stores/store-publisher';
@@ -38,47 +42,34 @@ type PushRow = typeof publications.$inferSelect;
  * product's status.
  */
 
-export type StorePushJob = {
-  workspaceId: string;
-  productId: string;
-  integrationId: string;
+const ZStorePushJob = z.object({
+  workspaceId: z.string(),
+  productId: z.string(),
+  integrationId: z.string(),
   /**
    * 'update' (a live product's listing brought up to date) keeps the listing published when it fails; 'remove'
    * archives or deletes the listing of a product being deleted, and the last removal deletes the product.
    */
-  mode: 'create' | 'update' | 'remove';
+  mode: z.enum(['create', 'update', 'remove']),
   /** The product's status before the push, which it returns to when the push fails. */
-  previous: PushableStatus;
+  previous: ZProductStatus.exclude(['processing']),
   /** For 'remove': what happens to the store's listing. */
-  removal?: 'archive' | 'delete';
-};
+  removal: z.enum(['archive', 'delete']).optional(),
+});
+export type StorePushJob = z.infer<typeof ZStorePushJob>;
 
 type StoreRow = typeof integrations.$inferSelect;
 type JobKey = Pick<StorePushJob, 'workspaceId' | 'productId' | 'integrationId'>;
 
-/** An interrupted push (its process ended) is run again after this long, at most twice. */
-const PUSH_JOB_OPTIONS = { retryLimit: 2, retryDelay: 5, expireInSeconds: 600 } as const;
-/** Pushes one instance runs at once; they share each shop's cost bucket through the client's pacing. */
-const PUSH_CONCURRENCY = 6;
-
-const workers = new WeakMap<object, Promise<string[]>>();
-
-/** Starts this instance's push workers once (at listen, or on the first push of an app that does not listen). */
-export function ensurePushWorkers(deps: AppDeps): Promise<string[]> {
-  let started = workers.get(deps.jobs);
-  if (!started) {
-    started = Promise.all(
-      Array.from({ length: PUSH_CONCURRENCY }, () =>
-        deps.jobs.work<StorePushJob>(QUEUES.storePush, { pollingIntervalSeconds: 1, batchSize: 1 }, async (jobs) => {
-          for (const job of jobs) await runPush(deps, job);
-        }),
-      ),
-    );
-    started.catch(() => workers.delete(deps.jobs));
-    workers.set(deps.jobs, started);
-  }
-  return started;
-}
+export const storePushJob = defineJob({
+  name: QUEUES.storePush,
+  payload: ZStorePushJob,
+  /** An interrupted push (its process ended) is run again after this long, at most twice. */
+  retry: { retryLimit: 2, retryDelay: 5, expireInSeconds: 600 },
+  /** Pushes one instance runs at once; they share each shop's cost bucket through the client's pacing. */
+  workers: { count: 6, pollingIntervalSeconds: 1, batchSize: 1 },
+  handle: (deps: AppDeps, job) => runPush(deps, job),
+});
 
 const publicationWhere = (workspaceId: string, productId: string, integrationId: string) =>
   and(
@@ -113,9 +104,10 @@ async function queuePush(deps: AppDeps, job: StorePushJob): Promise<string> {
       set: { ...queued, error: null, errorStatus: null, errorCode: null, errorDetails: null },
     });
   try {
-    const workerIds = deps.config.jobsWorker ? await ensurePushWorkers(deps) : [];
-    await deps.jobs.send(QUEUES.storePush, job, { id: jobId, ...PUSH_JOB_OPTIONS });
-    for (const id of workerIds) await deps.jobs.notify(id);
+    // A server that does not listen (app.inject) starts this instance's push workers on its first push.
+    if (deps.config.jobsWorker) await startWorker(deps, storePushJob);
+    await sendJob(deps.jobs, storePushJob, job, { id: jobId });
+    if (deps.config.jobsWorker) await wakeWorkers(deps.jobs, storePushJob);
   } catch (error) {
     await settle(deps, job, jobId, {
       ok: false,

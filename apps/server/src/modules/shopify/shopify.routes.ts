@@ -7,7 +7,6 @@ import { parseInput } from '../../lib/validate';
 import { ingestSyncedOrders } from '../orders/orders.service';
 import { SANDBOX_AUTHORIZE_PREFIX, WEBHOOK_PATH } from './shopify.service';
 import { recordWebhook } from './shopify-webhooks';
-import { startShopifyWebhookWorker } from './shopify-webhooks.worker';
 
 /** Where Shopify sends the seller back: APP_URL when set (it must be allow-listed in the app), else this origin. */
 const callbackUrl = (deps: AppDeps, request: FastifyRequest) =>
@@ -29,16 +28,6 @@ export async function shopifyRoutes(app: FastifyInstance, { deps }: { deps: AppD
   const shopify = deps.shopify;
   app.addHook('onClose', async () => shopify.close());
   shopify.registerWebhooks(deps.shopifyWebhooks);
-  if (deps.config.jobsWorker) {
-    // Only a listening server runs webhook work (not app.inject in tests, which start a worker themselves).
-    app.addHook('onListen', async () => {
-      deps.afterStart.run(() =>
-        startShopifyWebhookWorker(deps).catch((error) =>
-          app.log.error({ err: error }, 'Shopify webhook worker did not start'),
-        ),
-      );
-    });
-  }
 
   app.get('/api/shopify/validate-domain', async (request) => {
     const { shop } = parseInput(ZShopifyShopQuery, request.query, 'query');
