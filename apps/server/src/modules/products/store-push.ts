@@ -12,7 +12,6 @@ import { and, eq, inArray, ne } from 'drizzle-orm';
 import type { JobWithMetadata } from 'pg-boss';
 import { z } from 'zod';
 import { integrations, products, publications } from '../../db/schema';
-import type { AppDeps } from '../../deps';
 import { ShopifyError } from '../../integrations/shopify/client';
 import { defineJob, sendJob } from '../../jobs/define-job';
 import { QUEUES } from '../../jobs/job-queue';
@@ -22,6 +21,7 @@ import { deletePrintFiles } from '../print-files/print-files.service';
 import { loadPushProduct, type PublishContext, refusalOf, type StorePublisher } from '../stores/store-publisher';
 import { publisherFor } from '../stores/store-push';
 import { claimForPush, type PushableStatus, settlePush } from './product-status';
+import type { ProductsDeps } from './products.deps';
 import { findProduct, type ProductRow } from './products.repository';
 
 /** A publication row: one product in one store. */
@@ -68,7 +68,7 @@ export const storePushJob = defineJob({
   retry: { retryLimit: 2, retryDelay: 5, expireInSeconds: 600 },
   /** Pushes one instance runs at once; they share each shop's cost bucket through the client's pacing. */
   workers: { count: 6, pollingIntervalSeconds: 1, batchSize: 1 },
-  handle: (deps: AppDeps, job) => runPush(deps, job),
+  handle: (deps: ProductsDeps, job) => runPush(deps, job),
 });
 
 const publicationWhere = (workspaceId: string, productId: string, integrationId: string) =>
@@ -78,7 +78,7 @@ const publicationWhere = (workspaceId: string, productId: string, integrationId:
     eq(publications.integrationId, integrationId),
   );
 
-async function publicationOf(deps: AppDeps, workspaceId: string, productId: string, integrationId: string) {
+async function publicationOf(deps: ProductsDeps, workspaceId: string, productId: string, integrationId: string) {
   const [row] = await deps.db
     .select()
     .from(publications)
@@ -87,7 +87,7 @@ async function publicationOf(deps: AppDeps, workspaceId: string, productId: stri
 }
 
 /** Marks the publication processing under a new job id and sends the job; answers the id. */
-async function queuePush(deps: AppDeps, job: StorePushJob): Promise<string> {
+async function queuePush(deps: ProductsDeps, job: StorePushJob): Promise<string> {
   const jobId = randomUUID();
   const now = deps.now();
   const queued = { status: 'processing' as const, jobId, progress: 'Queued', updatedAt: now };
@@ -123,7 +123,7 @@ async function queuePush(deps: AppDeps, job: StorePushJob): Promise<string> {
  * this product to this store that is already running is joined (its id answered), never doubled.
  */
 export async function startPush(
-  deps: AppDeps,
+  deps: ProductsDeps,
   workspaceId: string,
   productId: string,
   store: StoreRow,
@@ -151,7 +151,7 @@ export async function startPush(
  * each store's removal is a job; the last one to succeed deletes the product. Answers the jobs' ids by store.
  */
 export async function startRemovals(
-  deps: AppDeps,
+  deps: ProductsDeps,
   row: ProductRow,
   stores: StoreRow[],
   removal: 'archive' | 'delete',
@@ -176,7 +176,7 @@ export async function startRemovals(
 
 /** Waits until the push's row is no longer processing by this job (or `timeoutMs` passed); answers the row. */
 export async function waitForPush(
-  deps: AppDeps,
+  deps: ProductsDeps,
   job: JobKey,
   jobId: string,
   timeoutMs = deps.config.storePushWaitSeconds * 1000,
@@ -202,7 +202,7 @@ export function pushFailure(row: PushRow | null): AppError {
  * For callers with time (a scheduled upload's worker): waits for the product's push to this store to settle, up to
  * `timeoutMs`, and answers it as the upload call would (throws the failure).
  */
-export async function settledPush(deps: AppDeps, job: JobKey, timeoutMs: number): Promise<TStoreUploadResult> {
+export async function settledPush(deps: ProductsDeps, job: JobKey, timeoutMs: number): Promise<TStoreUploadResult> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const row = await publicationOf(deps, job.workspaceId, job.productId, job.integrationId);
@@ -258,7 +258,7 @@ type Failed = { ok: false; failure: Failure };
  * Writes what the push did, if the row is still this job's, and settles the product's status once no other push of
  * it is running (the product row is locked first, so two removals settling at once see each other).
  */
-async function settle(deps: AppDeps, job: StorePushJob, jobId: string, outcome: Outcome): Promise<void> {
+async function settle(deps: ProductsDeps, job: StorePushJob, jobId: string, outcome: Outcome): Promise<void> {
   const at = deps.now();
   const deleteProduct = await deps.db.transaction(async (tx) => {
     await tx
@@ -340,7 +340,7 @@ async function settle(deps: AppDeps, job: StorePushJob, jobId: string, outcome: 
  * given the listing id an earlier run recorded and a way to record a new one before anything else is sent.
  */
 async function pushRemote(
-  deps: AppDeps,
+  deps: ProductsDeps,
   job: StorePushJob,
   jobId: string,
   pub: PushRow,
@@ -389,7 +389,7 @@ async function pushRemote(
 }
 
 /** One push job: the store's side, then the rows. */
-export async function runPush(deps: AppDeps, job: JobWithMetadata<StorePushJob>): Promise<void> {
+export async function runPush(deps: ProductsDeps, job: JobWithMetadata<StorePushJob>): Promise<void> {
   const data = job.data;
   const pub = await publicationOf(deps, data.workspaceId, data.productId, data.integrationId);
   if (!pub || pub.jobId !== job.id || pub.status !== 'processing') return;

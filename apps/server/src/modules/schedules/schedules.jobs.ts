@@ -3,12 +3,12 @@ import { and, eq, or, sql } from 'drizzle-orm';
 import type { JobWithMetadata } from 'pg-boss';
 import { z } from 'zod';
 import { schedules } from '../../db/schema';
-import type { AppDeps } from '../../deps';
 import { defineJob, sendJob } from '../../jobs/define-job';
 import { QUEUES } from '../../jobs/job-queue';
 import { AppError } from '../../lib/errors';
 import { pushProduct } from '../products/products.service';
 import { settledPush } from '../products/store-push';
+import type { SchedulesDeps } from './schedules.deps';
 
 /** What the queue carries: only the id; the row is the truth (it may have been cancelled meanwhile). */
 const ZScheduledUploadJob = z.object({ scheduleId: z.string() });
@@ -19,7 +19,7 @@ const SCHEDULED_PUSH_WAIT_MS = 10 * 60_000;
 
 /** The real push: the same code path as 'Upload Now'. */
 export const pushToStore =
-  (deps: AppDeps): StorePush =>
+  (deps: SchedulesDeps): StorePush =>
   async (s) => {
     const result = await pushProduct(deps, s.workspaceId, s.platform, s.productId, s.integrationId);
     if (result.success) return result;
@@ -45,7 +45,7 @@ const isFinal = (error: unknown) => error instanceof AppError && (error.statusCo
  * on the row (pending -> running) makes a second delivery a no-op all the same. `push` stands in for the store push
  * in tests (scheduledUploadJobWith).
  */
-async function runScheduledUpload(deps: AppDeps, job: JobWithMetadata<ScheduledUploadJob>, push: StorePush) {
+async function runScheduledUpload(deps: SchedulesDeps, job: JobWithMetadata<ScheduledUploadJob>, push: StorePush) {
   const row = await claimSchedule(deps, job.data.scheduleId, job.retryCount);
   if (!row) return; // cancelled, or already done
   try {
@@ -83,7 +83,7 @@ export const scheduledUploadJobWith = (push?: StorePush) =>
     // pg-boss retries a push that failed for a passing reason (the store or network), with backoff.
     retry: { retryLimit: 3, retryDelay: 30, retryBackoff: true },
     workers: { pollingIntervalSeconds: 2, batchSize: 1 },
-    handle: (deps: AppDeps, job) => runScheduledUpload(deps, job, push ?? pushToStore(deps)),
+    handle: (deps: SchedulesDeps, job) => runScheduledUpload(deps, job, push ?? pushToStore(deps)),
   });
 
 export const scheduledUploadJob = scheduledUploadJobWith();
@@ -92,7 +92,7 @@ export const scheduledUploadJob = scheduledUploadJobWith();
  * Marks the schedule running if it is still due. A retry attempt may also take a row left 'running' by an attempt
  * whose process died: the push itself is idempotent (one publication per product and store).
  */
-export async function claimSchedule(deps: AppDeps, scheduleId: string, retryCount: number) {
+export async function claimSchedule(deps: SchedulesDeps, scheduleId: string, retryCount: number) {
   const [row] = await deps.db
     .update(schedules)
     .set({ status: 'running', error: null })
@@ -109,7 +109,7 @@ export async function claimSchedule(deps: AppDeps, scheduleId: string, retryCoun
 }
 
 export async function finishSchedule(
-  deps: AppDeps,
+  deps: SchedulesDeps,
   scheduleId: string,
   outcome: { status: 'completed'; result: unknown } | { status: 'failed' | 'pending'; error: string },
 ) {

@@ -1,10 +1,10 @@
 import { ZCreateSchedule, ZProductIdParams, ZScheduleIdParams } from '@podforge/contract';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../deps';
 import { parseInput } from '../../lib/validate';
+import type { SchedulesDeps } from './schedules.deps';
 import { cancelSchedule, createSchedule, listProductSchedules, listUpcomingSchedules } from './schedules.service';
 
-export async function schedulesRoutes(app: FastifyInstance, { deps }: { deps: AppDeps }) {
+export async function schedulesRoutes(app: FastifyInstance, { deps }: { deps: SchedulesDeps }) {
   app.post('/api/schedule-upload', async (request, reply) => {
     const input = parseInput(ZCreateSchedule, request.body, 'body');
     return reply.status(201).send(await createSchedule(deps, request.workspaceId, input));

@@ -3,10 +3,10 @@ import { and, asc, eq, inArray, ne } from 'drizzle-orm';
 import { DateTime } from 'luxon';
 import type { z } from 'zod';
 import { integrations, products, schedules } from '../../db/schema';
-import type { AppDeps } from '../../deps';
 import { sendJob } from '../../jobs/define-job';
 import { badRequest, conflict, notFound } from '../../lib/errors';
 import { UUID } from '../../lib/uuid';
+import type { SchedulesDeps } from './schedules.deps';
 import { scheduledUploadJob } from './schedules.jobs';
 
 type ScheduleRow = typeof schedules.$inferSelect;
@@ -44,7 +44,7 @@ export function scheduledInstant(date: string, time: string, timeZone: string): 
   return moment.toJSDate();
 }
 
-async function productForSchedule(deps: AppDeps, workspaceId: string, productId: string) {
+async function productForSchedule(deps: SchedulesDeps, workspaceId: string, productId: string) {
   const [row] = await deps.db
     .select({ id: products.id, title: products.title, status: products.status })
     .from(products)
@@ -53,7 +53,7 @@ async function productForSchedule(deps: AppDeps, workspaceId: string, productId:
   return row;
 }
 
-export async function createSchedule(deps: AppDeps, workspaceId: string, input: CreateInput): Promise<TSchedule> {
+export async function createSchedule(deps: SchedulesDeps, workspaceId: string, input: CreateInput): Promise<TSchedule> {
   const product = await productForSchedule(deps, workspaceId, input.productId);
   if (product.status === 'live') throw conflict(`"${product.title}" is already live; it cannot be uploaded again`);
   if (product.status === 'processing') throw conflict(`"${product.title}" is being pushed to a store right now`);
@@ -110,7 +110,7 @@ export async function createSchedule(deps: AppDeps, workspaceId: string, input: 
   return toSchedule(withJob ?? row);
 }
 
-async function scheduleRow(deps: AppDeps, workspaceId: string, id: string): Promise<ScheduleRow> {
+async function scheduleRow(deps: SchedulesDeps, workspaceId: string, id: string): Promise<ScheduleRow> {
   const [row] = await deps.db
     .select()
     .from(schedules)
@@ -120,7 +120,7 @@ async function scheduleRow(deps: AppDeps, workspaceId: string, id: string): Prom
 }
 
 /** Spec section 4: only a pending schedule can be cancelled; it then leaves the product's list. */
-export async function cancelSchedule(deps: AppDeps, workspaceId: string, id: string): Promise<TSchedule> {
+export async function cancelSchedule(deps: SchedulesDeps, workspaceId: string, id: string): Promise<TSchedule> {
   const row = await scheduleRow(deps, workspaceId, id);
   const [cancelled] = await deps.db
     .update(schedules)
@@ -134,7 +134,7 @@ export async function cancelSchedule(deps: AppDeps, workspaceId: string, id: str
   return toSchedule(cancelled);
 }
 
-export async function listProductSchedules(deps: AppDeps, workspaceId: string, productId: string) {
+export async function listProductSchedules(deps: SchedulesDeps, workspaceId: string, productId: string) {
   await productForSchedule(deps, workspaceId, productId);
   const rows = await deps.db
     .select()
@@ -151,7 +151,7 @@ export async function listProductSchedules(deps: AppDeps, workspaceId: string, p
 }
 
 /** The workspace's uploads still to run (pending or running), soonest first: My Products shows each product's next. */
-export async function listUpcomingSchedules(deps: AppDeps, workspaceId: string) {
+export async function listUpcomingSchedules(deps: SchedulesDeps, workspaceId: string) {
   const rows = await deps.db
     .select()
     .from(schedules)
