@@ -3,7 +3,6 @@ import { ETSY_ORDER_READ_MINUTES } from '@podforge/contract';
 import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { integrations, publications } from '../../db/schema';
-import type { AppDeps } from '../../deps';
 import { type EtsyReceipt, moneyString } from '../../integrations/etsy/client';
 import { defineJob, sendJob } from '../../jobs/define-job';
 import { QUEUES } from '../../jobs/job-queue';
@@ -11,6 +10,7 @@ import { wakeWorkers } from '../../jobs/workers';
 import { EtsyScopeMissing, etsyScopeProblem } from '../etsy/etsy.service';
 import { cancelStoreOrder, type IncomingOrder, receiveStoreOrder } from './order-intake';
 import { jobId } from './order-jobs';
+import type { OrdersDeps } from './orders.deps';
 
 /**
  * Etsy orders into the same pipeline as Shopify's and WooCommerce's. Etsy's Open API v3 has no webhook an app can
@@ -77,7 +77,7 @@ export function fromEtsyReceipt(r: EtsyReceipt): (IncomingOrder & { paid: boolea
 
 type StoreRow = typeof integrations.$inferSelect;
 
-async function takeReceipt(deps: AppDeps, store: StoreRow, receipt: EtsyReceipt) {
+async function takeReceipt(deps: OrdersDeps, store: StoreRow, receipt: EtsyReceipt) {
   const incoming = fromEtsyReceipt(receipt);
   if (!incoming) return;
   if (incoming.cancelled) await cancelStoreOrder(deps, store.id, incoming.remoteOrderId, 'Cancelled on Etsy');
@@ -85,7 +85,7 @@ async function takeReceipt(deps: AppDeps, store: StoreRow, receipt: EtsyReceipt)
 }
 
 /** Moves the cursor forward only (two reads of one shop at once never move it back). */
-async function saveCursor(deps: AppDeps, store: StoreRow, cursor: number) {
+async function saveCursor(deps: OrdersDeps, store: StoreRow, cursor: number) {
   await deps.db
     .update(integrations)
     .set({ ordersCursor: sql`greatest(coalesce(${integrations.ordersCursor}, 0), ${cursor})` })
@@ -96,7 +96,7 @@ async function saveCursor(deps: AppDeps, store: StoreRow, cursor: number) {
  * The built-in sandbox has one shop that every workspace on this server connects: a workspace reads only the
  * receipts that buy at least one listing it pushed there (a real shop is one seller's, and all its receipts are read).
  */
-async function sandboxListings(deps: AppDeps, store: StoreRow): Promise<Set<string>> {
+async function sandboxListings(deps: OrdersDeps, store: StoreRow): Promise<Set<string>> {
   const rows = await deps.db
     .select({ remoteProductId: publications.remoteProductId })
     .from(publications)
@@ -110,7 +110,7 @@ export type EtsyReadResult = { receipts: number } | { problem: string } | null;
  * One read of a shop's receipts since its cursor (the job's work). The first read starts at the shop's connection:
  * sales made before Podforge was connected are not sent to the printer.
  */
-export async function readEtsyOrders(deps: AppDeps, integrationId: string): Promise<EtsyReadResult> {
+export async function readEtsyOrders(deps: OrdersDeps, integrationId: string): Promise<EtsyReadResult> {
   const [store] = await deps.db.select().from(integrations).where(eq(integrations.id, integrationId));
   if (store?.platform !== 'etsy' || store.status !== 'connected') return null;
   const from = store.ordersCursor ?? Math.floor(store.createdAt.getTime() / 1000);
@@ -149,7 +149,7 @@ export async function readEtsyOrders(deps: AppDeps, integrationId: string): Prom
  * Queues a read of the shop: `now` (a new connection, a sandbox order) or the read of the period starting at `at`,
  * whose job id is the shop and the period, so every instance sending it adds one job.
  */
-export function queueEtsyRead(deps: AppDeps, integrationId: string, at: Date | 'now') {
+export function queueEtsyRead(deps: OrdersDeps, integrationId: string, at: Date | 'now') {
   const key = at === 'now' ? `now:${randomUUID()}` : `period:${Math.floor(at.getTime() / ETSY_READ_EVERY_MS)}`;
   return sendJob(
     deps.jobs,
@@ -165,7 +165,7 @@ export function queueEtsyRead(deps: AppDeps, integrationId: string, at: Date | '
 const nextPeriod = (now: Date) => new Date((Math.floor(now.getTime() / ETSY_READ_EVERY_MS) + 1) * ETSY_READ_EVERY_MS);
 
 /** A shop that may have orders now (connected, a sandbox test order) is read at once: the Etsy module tells us. */
-export function registerEtsyOrders(deps: AppDeps) {
+export function registerEtsyOrders(deps: OrdersDeps) {
   deps.etsy.onOrdersToRead(async (row) => {
     try {
       await queueEtsyRead(deps, row.id, 'now');
@@ -187,7 +187,7 @@ export const etsyReceiptsJob = defineJob({
   payload: z.object({ integrationId: z.string() }),
   retry: { retryLimit: 3, retryDelay: 5, retryBackoff: true },
   workers: { pollingIntervalSeconds: 1, batchSize: 1 },
-  handle: async (deps: AppDeps, job) => {
+  handle: async (deps: OrdersDeps, job) => {
     let result: EtsyReadResult | undefined;
     try {
       result = await readEtsyOrders(deps, job.data.integrationId);
@@ -196,7 +196,7 @@ export const etsyReceiptsJob = defineJob({
       if (result !== null) await queueEtsyRead(deps, job.data.integrationId, nextPeriod(deps.now()));
     }
   },
-  started: async (deps: AppDeps) => {
+  started: async (deps: OrdersDeps) => {
     const shops = await deps.db
       .select({ id: integrations.id })
       .from(integrations)

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { JobWithMetadata } from 'pg-boss';
 import { z } from 'zod';
-import type { AppDeps } from '../../deps';
 import { defineJob, sendJob } from '../../jobs/define-job';
 import { QUEUES } from '../../jobs/job-queue';
 import {
@@ -16,6 +15,7 @@ import {
   type PrinterEvent,
   submitToPrinter,
 } from './fulfilment';
+import type { OrdersDeps } from './orders.deps';
 
 /**
  * Every order step is a pg-boss job: it survives a restart, runs on one instance, and is retried with backoff when
@@ -38,7 +38,7 @@ type OrderJob = z.infer<typeof ZOrderJob>;
 
 /** Runs the steps of an order; the last failure (or a final one) fails the order with the reason. */
 async function orderStep<T extends OrderJob>(
-  deps: AppDeps,
+  deps: OrdersDeps,
   job: JobWithMetadata<T>,
   step: () => Promise<void>,
   onGiveUp: (reason: string) => Promise<void> = (reason) => failOrder(deps, job.data.orderId, reason),
@@ -59,7 +59,7 @@ export const orderSubmitJob = defineJob({
   payload: ZOrderJob,
   retry: RETRY,
   workers: WORKERS,
-  handle: (deps: AppDeps, job) =>
+  handle: (deps: OrdersDeps, job) =>
     orderStep(deps, job, async () => {
       const next = await submitToPrinter(deps, job.data.orderId);
       if (next?.confirmNow) await confirmAtPrinter(deps, job.data.orderId);
@@ -72,7 +72,7 @@ export const orderConfirmJob = defineJob({
   payload: ZOrderJob,
   retry: RETRY,
   workers: WORKERS,
-  handle: (deps: AppDeps, job) =>
+  handle: (deps: OrdersDeps, job) =>
     orderStep(deps, job, () => confirmAtPrinter(deps, job.data.orderId, { retry: job.data.retry === true })),
 });
 
@@ -81,7 +81,7 @@ export const orderCancelJob = defineJob({
   payload: ZOrderJob.extend({ why: z.string() }),
   retry: RETRY,
   workers: WORKERS,
-  handle: (deps: AppDeps, job) => orderStep(deps, job, () => cancelAtPrinter(deps, job.data.orderId, job.data.why)),
+  handle: (deps: OrdersDeps, job) => orderStep(deps, job, () => cancelAtPrinter(deps, job.data.orderId, job.data.why)),
 });
 
 export const storeFulfilJob = defineJob({
@@ -89,7 +89,7 @@ export const storeFulfilJob = defineJob({
   payload: ZOrderJob,
   retry: RETRY,
   workers: WORKERS,
-  handle: (deps: AppDeps, job) =>
+  handle: (deps: OrdersDeps, job) =>
     orderStep(
       deps,
       job,
@@ -106,7 +106,7 @@ export const printerEventJob = defineJob({
   }),
   retry: RETRY,
   workers: WORKERS,
-  handle: async (deps: AppDeps, job) => {
+  handle: async (deps: OrdersDeps, job) => {
     const { fulfilInStore: orderId } = await applyPrinterEvent(deps, job.data.workspaceId, job.data.event);
     if (orderId) await enqueue.storeFulfil(deps, orderId);
   },
@@ -117,7 +117,7 @@ export const printfulSandboxTickJob = defineJob({
   payload: z.object({}),
   retry: { retryLimit: 2, retryDelay: 1 },
   workers: WORKERS,
-  handle: async (deps: AppDeps) => {
+  handle: async (deps: OrdersDeps) => {
     await deps.printfulSandbox.tick();
   },
 });
@@ -133,9 +133,9 @@ export const ORDER_JOBS = [
 ] as const;
 
 export const enqueue = {
-  submit: (deps: AppDeps, orderId: string, attempt = 'first') =>
+  submit: (deps: OrdersDeps, orderId: string, attempt = 'first') =>
     sendJob(deps.jobs, orderSubmitJob, { orderId }, { id: jobId(`submit:${orderId}:${attempt}`) }),
-  confirm: (deps: AppDeps, orderId: string, options: { at?: Date | null; retry?: boolean; attempt?: string } = {}) =>
+  confirm: (deps: OrdersDeps, orderId: string, options: { at?: Date | null; retry?: boolean; attempt?: string } = {}) =>
     sendJob(
       deps.jobs,
       orderConfirmJob,
@@ -145,11 +145,11 @@ export const enqueue = {
         ...(options.at ? { startAfter: options.at } : {}),
       },
     ),
-  cancel: (deps: AppDeps, orderId: string, why: string) =>
+  cancel: (deps: OrdersDeps, orderId: string, why: string) =>
     sendJob(deps.jobs, orderCancelJob, { orderId, why }, { id: jobId(`cancel:${orderId}`) }),
-  storeFulfil: (deps: AppDeps, orderId: string) =>
+  storeFulfil: (deps: OrdersDeps, orderId: string) =>
     sendJob(deps.jobs, storeFulfilJob, { orderId }, { id: jobId(`store-fulfil:${orderId}`) }),
-  printerEvent: (deps: AppDeps, data: { workspaceId: string; event: PrinterEvent }, eventKey: string) =>
+  printerEvent: (deps: OrdersDeps, data: { workspaceId: string; event: PrinterEvent }, eventKey: string) =>
     sendJob(deps.jobs, printerEventJob, data, { id: jobId(`printer-event:${eventKey}`) }),
-  sandboxTick: (deps: AppDeps, at: Date) => sendJob(deps.jobs, printfulSandboxTickJob, {}, { startAfter: at }),
+  sandboxTick: (deps: OrdersDeps, at: Date) => sendJob(deps.jobs, printfulSandboxTickJob, {}, { startAfter: at }),
 };
