@@ -1,5 +1,4 @@
-import type { EtsyService } from '../etsy/etsy.service';
-import type { WooCommerceService } from '../woocommerce/woocommerce.service';
+import type { StorePublisher } from './store-publisher';
 
-/** The stores that publish through a StorePublisher. */
-export type StoresDeps = { etsy: EtsyService; woocommerce: WooCommerceService };
+/** The stores that publish through a StorePublisher (EtsyService and WooCommerceService are ones). */
+export type StoresDeps = { etsy: StorePublisher; woocommerce: StorePublisher };
