@@ -4,6 +4,8 @@ import fastifyStatic from '@fastify/static';
 import { ErrorCode } from '@podforge/contract';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { type AppDeps, type BuildAppOptions, createDeps } from './deps';
+import { JOBS } from './jobs/registry';
+import { startWorkers } from './jobs/workers';
 import { secretFromConfigOrFile } from './lib/secrets';
 import { aiRoutes } from './modules/ai/ai.routes';
 import { catalogRoutes } from './modules/catalog/catalog.routes';
@@ -48,6 +50,18 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
   // Running jobs finish (or, after JOB_STOP_GRACE_SECONDS, are handed back to the queue) before the database closes.
   app.addHook('onClose', () => deps.jobs.stop(config.jobStopGraceSeconds * 1000));
   app.addHook('onClose', () => deps.decodePool.close());
+  if (config.jobsWorker) {
+    // Only a listening server runs jobs by itself; under app.inject, tests start the workers they need.
+    app.addHook('onListen', async () => {
+      for (const job of JOBS) {
+        deps.afterStart.run(() =>
+          startWorkers(deps, [job]).catch((error) =>
+            app.log.error({ err: error, queue: job.name }, 'job workers did not start'),
+          ),
+        );
+      }
+    });
+  }
   await app.register(workspacePlugin, {
     db: deps.db,
     secret: secretFromConfigOrFile(config.sessionSecret, config.dataDir, 'session.secret'),

@@ -1,9 +1,10 @@
 import type { Config } from './config';
-import type { Database, Db } from './db/client';
+import type { Database } from './db/client';
 import { createAiProvider } from './integrations/ai/create-provider';
 import type { AiProvider } from './integrations/ai/provider';
 import { JobQueue } from './jobs/job-queue';
 import { AfterStart } from './lib/after-start';
+import type { CoreDeps } from './lib/core-deps';
 import { TokenCipher } from './lib/crypto';
 import { secretFromConfigOrFile } from './lib/secrets';
 import { UrlSigner } from './lib/signed-urls';
@@ -21,14 +22,11 @@ import { WooCommerceService } from './modules/woocommerce/woocommerce.service';
 import { createStorage } from './storage/create-storage';
 import type { Storage } from './storage/storage';
 
-/** What routes and services need; built once per app so tests can swap any part (clock, storage, clients). */
-export type AppDeps = {
-  config: Config;
-  database: Database;
-  db: Db;
-  storage: Storage;
-  cipher: TokenCipher;
-  now: () => Date;
+/**
+ * What the app's modules receive; built once per app so tests can swap any part (clock, storage, clients). Modules
+ * never import this file: each declares its own deps (`modules/<x>/<x>.deps.ts`) and this object satisfies them all.
+ */
+export type AppDeps = CoreDeps & {
   /** Printful connection and catalogue (live when connected, bundled otherwise). */
   printful: PrintfulService;
   /** Shopify stores: real shops with SHOPIFY_API_KEY/SECRET, else the built-in sandbox. */
@@ -46,16 +44,10 @@ export type AppDeps = {
   ai: AiProvider;
   /** What the AI provider says of the configured models (shutdown dates), checked at start and daily. */
   aiStatus: AiModelStatus;
-  /** Signs URLs a third party fetches without our cookie (print files for a fulfilment provider). */
-  urlSigner: UrlSigner;
-  /** pg-boss on the app's database: scheduled uploads, store pushes, order steps, webhook work. */
-  jobs: JobQueue;
   /** Where uploaded files are decoded: child processes with time and memory limits, DECODE_CONCURRENCY at once. */
   decodePool: DecodePool;
   /** The built-in Printful sandbox: fulfilment for workspaces with no Printful account (modules/orders). */
   printfulSandbox: PrintfulSandbox;
-  /** What a listening server starts by itself waits here until it has answered its first request (lib/after-start.ts). */
-  afterStart: AfterStart;
 };
 
 export type BuildAppOptions = {

@@ -5,10 +5,11 @@ import { buildApp } from '../src/app';
 import { integrations, orders as ordersTable, productVariants, publications } from '../src/db/schema';
 import { moneyString } from '../src/integrations/etsy/client';
 import { type FakeEtsy, LEGACY_ETSY_SCOPES, type ReceiptAddress } from '../src/integrations/etsy/fake-server';
-import { etsyReadFaults, readEtsyOrders, startEtsyOrderReads } from '../src/modules/orders/etsy-orders';
+import { startWorker, startWorkers } from '../src/jobs/workers';
+import { etsyReadFaults, etsyReceiptsJob, readEtsyOrders } from '../src/modules/orders/etsy-orders';
 import { fulfilInStore } from '../src/modules/orders/fulfilment';
-import { startOrderWorkers } from '../src/modules/orders/order-jobs';
-import { ensurePushWorkers } from '../src/modules/products/store-push';
+import { ORDER_JOBS } from '../src/modules/orders/order-jobs';
+import { storePushJob } from '../src/modules/products/store-push';
 import { twoColourTee as makeTee, waitFor as waitUntil } from './fixtures/store-products';
 import { createTestApp, type TestApp, type TestClient } from './helpers';
 
@@ -37,9 +38,8 @@ beforeAll(async () => {
   t = await createTestApp({ env: { APP_URL: APP, PRINTFUL_SANDBOX_SHIP_SECONDS: '0' } });
   t.deps.etsy.sandboxOptions = { limits: { perSecond: 10_000, perDay: 1_000_000 } };
   fake = (await t.deps.etsy.sandboxServer()) as FakeEtsy;
-  await ensurePushWorkers(t.deps);
-  await startOrderWorkers(t.deps, { pollingIntervalSeconds: 0.5 });
-  await startEtsyOrderReads(t.deps, { pollingIntervalSeconds: 0.5 });
+  await startWorker(t.deps, storePushJob);
+  await startWorkers(t.deps, [...ORDER_JOBS, etsyReceiptsJob], { pollingIntervalSeconds: 0.5 });
 }, SLOW);
 afterAll(async () => {
   etsyReadFaults.afterReceiptStored = null;

@@ -9,11 +9,11 @@ import { loadConfig } from '../src/config';
 import { integrations, oauthStates, products, publications, schedules } from '../src/db/schema';
 import { EtsyClient } from '../src/integrations/etsy/client';
 import type { FakeEtsy } from '../src/integrations/etsy/fake-server';
-import { QUEUES } from '../src/jobs/job-queue';
+import { sendJob } from '../src/jobs/define-job';
+import { startWorker } from '../src/jobs/workers';
 import { AppError } from '../src/lib/errors';
-import { ensurePushWorkers } from '../src/modules/products/store-push';
-import { pushToStore as scheduledPush, startScheduleWorker } from '../src/modules/schedules/schedule-worker';
-import { SCHEDULE_RETRY } from '../src/modules/schedules/schedules.service';
+import { storePushJob } from '../src/modules/products/store-push';
+import { pushToStore as scheduledPush, scheduledUploadJob } from '../src/modules/schedules/schedules.jobs';
 import { twoColourTee as makeTee } from './fixtures/store-products';
 import { createTestApp, openTestDatabase, type TestApp, TestClient } from './helpers';
 
@@ -36,7 +36,7 @@ beforeAll(async () => {
   // The same client with a recorded sleep: rate-limit waits take no time.
   t.deps.etsy.client = new EtsyClient({ ...client.options, sleep: async (ms) => void sleeps.push(ms) });
   // Pushes are jobs: the queue and its workers start here rather than inside the first test.
-  await ensurePushWorkers(t.deps);
+  await startWorker(t.deps, storePushJob);
 });
 afterAll(async () => {
   await t.close();
@@ -449,8 +449,8 @@ describe('Etsy pushes are jobs (the same store-push job as Shopify)', () => {
       .returning();
     if (!row) throw new Error('no schedule');
     fake.rateLimitNext(1, 4 * 3600);
-    await startScheduleWorker(t.deps, { pollingIntervalSeconds: 1 });
-    await t.deps.jobs.send(QUEUES.scheduledUpload, { scheduleId: row.id }, { id: row.id, ...SCHEDULE_RETRY });
+    await startWorker(t.deps, scheduledUploadJob, { pollingIntervalSeconds: 1 });
+    await sendJob(t.deps.jobs, scheduledUploadJob, { scheduleId: row.id }, { id: row.id });
     let moved: typeof row | undefined;
     for (let i = 0; i < 600 && !moved?.error; i++) {
       [moved] = await t.deps.db.select().from(schedules).where(eq(schedules.id, row.id));
@@ -497,7 +497,7 @@ describe('Etsy pushes are jobs (the same store-push job as Shopify)', () => {
           return answer;
         },
       });
-      await ensurePushWorkers(first.deps);
+      await startWorker(first.deps, storePushJob);
       first.deps.config.storePushWaitSeconds = 0;
       const client = new TestClient(first.app);
       const asApp = { app: first.app, deps: first.deps } as TestApp;
@@ -522,7 +522,7 @@ describe('Etsy pushes are jobs (the same store-push job as Shopify)', () => {
 
       const second = await boot();
       try {
-        await ensurePushWorkers(second.deps);
+        await startWorker(second.deps, storePushJob);
         const client2 = new TestClient(second.app);
         client2.cookie = client.cookie;
         const done = await settled(client2, product.id, store.id);

@@ -12,9 +12,10 @@ import { PrintfulClient } from '../src/integrations/printful/client';
 import { signPrintfulWebhook } from '../src/integrations/printful/fake-orders';
 import { startFakePrintful } from '../src/integrations/printful/fake-server';
 import type { FakeShopify } from '../src/integrations/shopify/fake-server';
+import { startWorkers } from '../src/jobs/workers';
 import { faults } from '../src/modules/orders/fulfilment';
-import { startOrderWorkers } from '../src/modules/orders/order-jobs';
-import { startShopifyWebhookWorker } from '../src/modules/shopify/shopify-webhooks.worker';
+import { ORDER_JOBS } from '../src/modules/orders/order-jobs';
+import { shopifyWebhookJob } from '../src/modules/shopify/shopify-webhooks';
 import { insertDesign, solidPng } from './fixtures/designs';
 import { waitFor } from './fixtures/store-products';
 import { createTestApp, type TestApp, type TestClient } from './helpers';
@@ -32,8 +33,7 @@ let shopify: FakeShopify;
 
 beforeAll(async () => {
   t = await createTestApp({ env: { APP_URL: APP, PRINTFUL_SANDBOX_SHIP_SECONDS: '0' } });
-  await startOrderWorkers(t.deps, { pollingIntervalSeconds: 0.5 });
-  await startShopifyWebhookWorker(t.deps, { pollingIntervalSeconds: 0.5 });
+  await startWorkers(t.deps, [...ORDER_JOBS, shopifyWebhookJob], { pollingIntervalSeconds: 0.5 });
   shopify = (await t.deps.shopify.sandboxServer()) as FakeShopify;
 });
 afterAll(async () => {
@@ -404,8 +404,7 @@ describe('confirmation after a waiting time', () => {
     const main = t;
     try {
       t = late;
-      await startOrderWorkers(late.deps, { pollingIntervalSeconds: 0.5 });
-      await startShopifyWebhookWorker(late.deps, { pollingIntervalSeconds: 0.5 });
+      await startWorkers(late.deps, [...ORDER_JOBS, shopifyWebhookJob], { pollingIntervalSeconds: 0.5 });
       shopify = (await late.deps.shopify.sandboxServer()) as FakeShopify;
       const s = await seller('later-shop.myshopify.com', 'delay');
       await place(s, [{ sku: s.skus[0] as string, quantity: 1 }]);

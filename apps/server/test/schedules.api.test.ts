@@ -9,8 +9,9 @@ import { loadConfig } from '../src/config';
 import type { Database } from '../src/db/client';
 import { integrations, products, schedules } from '../src/db/schema';
 import type { AppDeps } from '../src/deps';
+import { startWorker } from '../src/jobs/workers';
 import { AppError, conflict } from '../src/lib/errors';
-import { pushToStore, startScheduleWorker } from '../src/modules/schedules/schedule-worker';
+import { pushToStore, scheduledUploadJobWith } from '../src/modules/schedules/schedules.jobs';
 import { insertDesign, solidPng } from './fixtures/designs';
 import { waitFor as waitUntil } from './fixtures/store-products';
 import { createTestApp, openTestDatabase, type TestApp, type TestClient } from './helpers';
@@ -203,13 +204,11 @@ describe('scheduled uploads: the worker', () => {
     client = t.client();
     ws = await client.workspaceId(t.deps.db);
     const realPush = pushToStore(t.deps);
-    await startScheduleWorker(t.deps, {
-      pollingIntervalSeconds: 0.5,
-      push: async (s) => {
-        calls.set(s.productId, (calls.get(s.productId) ?? 0) + 1);
-        return (pushFor.get(s.productId) ?? (() => realPush(s)))();
-      },
+    const job = scheduledUploadJobWith(async (s) => {
+      calls.set(s.productId, (calls.get(s.productId) ?? 0) + 1);
+      return (pushFor.get(s.productId) ?? (() => realPush(s)))();
     });
+    await startWorker(t.deps, job, { pollingIntervalSeconds: 0.5 });
   });
   afterAll(() => t.close());
 
@@ -356,14 +355,12 @@ describe('scheduled uploads: several instances', () => {
     try {
       for (const [index, { app, deps }] of instances.entries()) {
         await app.ready();
-        await startScheduleWorker(deps, {
-          pollingIntervalSeconds: 0.5,
-          push: async ({ productId }: { productId: string; platform: TStorePlatform }) => {
-            runs.set(productId, [...(runs.get(productId) ?? []), index]);
-            await new Promise((r) => setTimeout(r, 50));
-            return { ok: true };
-          },
+        const job = scheduledUploadJobWith(async ({ productId }: { productId: string; platform: TStorePlatform }) => {
+          runs.set(productId, [...(runs.get(productId) ?? []), index]);
+          await new Promise((r) => setTimeout(r, 50));
+          return { ok: true };
         });
+        await startWorker(deps, job, { pollingIntervalSeconds: 0.5 });
       }
       const [first] = instances;
       if (!first) throw new Error('no instance');

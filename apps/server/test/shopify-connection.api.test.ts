@@ -3,8 +3,9 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { integrations, oauthStates, publications, shopifyWebhookEvents } from '../src/db/schema';
 import { type FakeShopify, startFakeShopify } from '../src/integrations/shopify/fake-server';
+import { startWorker } from '../src/jobs/workers';
 import { ShopifyService } from '../src/modules/shopify/shopify.service';
-import { startShopifyWebhookWorker } from '../src/modules/shopify/shopify-webhooks.worker';
+import { shopifyWebhookJob } from '../src/modules/shopify/shopify-webhooks';
 import { insertDesign, solidPng } from './fixtures/designs';
 import { waitFor as waitUntil } from './fixtures/store-products';
 import { createTestApp, type TestApp, type TestClient } from './helpers';
@@ -393,7 +394,7 @@ describe('webhooks', () => {
     expect(rows[0]?.payloadEnc).toBeTruthy();
     expect(JSON.stringify(rows[0])).not.toContain('Lovelace');
 
-    await startShopifyWebhookWorker(t.deps, { pollingIntervalSeconds: 0.5 });
+    await startWorker(t.deps, shopifyWebhookJob, { pollingIntervalSeconds: 0.5 });
     await waitFor(
       async () => seen.length,
       (n) => n > 0,

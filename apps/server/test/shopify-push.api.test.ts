@@ -10,7 +10,8 @@ import { loadConfig } from '../src/config';
 import { products, publications } from '../src/db/schema';
 import { ShopifyClient } from '../src/integrations/shopify/client';
 import { type FakeShopify, startFakeShopify } from '../src/integrations/shopify/fake-server';
-import { ensurePushWorkers } from '../src/modules/products/store-push';
+import { startWorker } from '../src/jobs/workers';
+import { storePushJob } from '../src/modules/products/store-push';
 import { teeDesign } from './fixtures/store-products';
 import { createTestApp, openTestDatabase, type TestApp, TestClient } from './helpers';
 
@@ -298,7 +299,7 @@ describe('a restart (the same database, a new process)', () => {
       if (!store) throw new Error('no sandbox store');
       const pushed = await twoColourTee(asApp, client, 'Restart Tee');
       const queued = await twoColourTee(asApp, client, 'Queued Tee');
-      await ensurePushWorkers(first.deps);
+      await startWorker(first.deps, storePushJob);
       first.deps.config.storePushWaitSeconds = 25;
       const ok = await client.post(`/api/products/${pushed.product.id}/publish`, { integrationIds: [store.id] });
       expect(ok.json().results[0], ok.body).toMatchObject({ ok: true });
@@ -318,7 +319,7 @@ describe('a restart (the same database, a new process)', () => {
       const third = await boot({});
       const client3 = new TestClient(third.app);
       client3.cookie = client.cookie;
-      await ensurePushWorkers(third.deps);
+      await startWorker(third.deps, storePushJob);
       for (let i = 0; i < 200; i++) {
         const state = (await client3.get(`/api/products/${queued.product.id}/pushes`)).json().pushes[0]?.state;
         if (state !== 'running') break;

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { integrations, oauthStates, orders, products, publications } from '../src/db/schema';
 import { ShopifyClient } from '../src/integrations/shopify/client';
 import { type FakeShopify, startFakeShopify } from '../src/integrations/shopify/fake-server';
-import { startShopifyWebhookWorker } from '../src/modules/shopify/shopify-webhooks.worker';
+import { startWorker } from '../src/jobs/workers';
+import { shopifyWebhookJob } from '../src/modules/shopify/shopify-webhooks';
 import { insertDesign, solidPng } from './fixtures/designs';
 import { createTestApp, type TestApp, type TestClient } from './helpers';
 
@@ -393,7 +394,7 @@ describe('sync and webhooks', () => {
     expect((await client.get('/api/integrations')).json<TIntegration[]>()[0]?.isConnected).toBe(true);
     expect((await send('app/uninstalled', body, fake.signWebhook(body))).statusCode).toBe(200);
     // The work runs as a job (shopify-connection.api.test.ts covers the queue and duplicates).
-    await startShopifyWebhookWorker(t.deps, { pollingIntervalSeconds: 0.5 });
+    await startWorker(t.deps, shopifyWebhookJob, { pollingIntervalSeconds: 0.5 });
     for (let i = 0; i < 200; i++) {
       const [r] = await t.deps.db.select().from(integrations).where(eq(integrations.id, store.id));
       if (r?.status === 'disconnected') break;

@@ -3,7 +3,8 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { integrations, orders as ordersTable, webhookEvents } from '../src/db/schema';
 import { type FakeWoo, startFakeWooCommerce, wooSignature } from '../src/integrations/woocommerce/fake-server';
-import { startOrderWorkers } from '../src/modules/orders/order-jobs';
+import { startWorkers } from '../src/jobs/workers';
+import { ORDER_JOBS } from '../src/modules/orders/order-jobs';
 import { solidPng } from './fixtures/designs';
 import { twoColourTee as makeTee, waitFor as waitUntil } from './fixtures/store-products';
 import { createTestApp, type TestApp, type TestClient } from './helpers';
@@ -51,7 +52,7 @@ beforeAll(async () => {
     env: { APP_URL: APP, PRINTFUL_SANDBOX_SHIP_SECONDS: '0', WOOCOMMERCE_STORE_BASE_URL: `${real.url}/{host}` },
   });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
-  await startOrderWorkers(t.deps, { pollingIntervalSeconds: 0.5 });
+  await startWorkers(t.deps, ORDER_JOBS, { pollingIntervalSeconds: 0.5 });
   sandbox = await t.deps.woocommerce.sandboxServer();
 }, SLOW);
 afterAll(async () => {

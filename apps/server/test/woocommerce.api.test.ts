@@ -3,7 +3,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { integrations, orders as ordersTable, products, publications } from '../src/db/schema';
 import { type FakeWoo, startFakeWooCommerce, wooSignature } from '../src/integrations/woocommerce/fake-server';
-import { ensurePushWorkers } from '../src/modules/products/store-push';
+import { startWorker } from '../src/jobs/workers';
+import { storePushJob } from '../src/modules/products/store-push';
 import { twoColourTee as makeTee } from './fixtures/store-products';
 import { createTestApp, type TestApp, type TestClient } from './helpers';
 
@@ -26,7 +27,7 @@ beforeAll(async () => {
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   sandbox = await t.deps.woocommerce.sandboxServer();
   // Pushes are jobs: the queue and its workers start here rather than inside the first test.
-  await ensurePushWorkers(t.deps);
+  await startWorker(t.deps, storePushJob);
 });
 afterAll(async () => {
   await t.close();

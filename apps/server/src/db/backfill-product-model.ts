@@ -1,7 +1,7 @@
 import { DEFAULT_CATALOG_PRODUCT, sizeFromOption, skuFor, variantLabel } from '@podforge/contract';
 import { and, eq, isNull } from 'drizzle-orm';
 import { BUNDLED_PRODUCTS } from '../integrations/printful/catalog/bundled';
-import type { Db } from './client';
+import type { Db } from './db';
 import { mockups, productMockups, products, productVariants } from './schema';
 
 /**

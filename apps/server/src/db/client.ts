@@ -1,14 +1,14 @@
 import fs from 'node:fs';
 import type { PGlite } from '@electric-sql/pglite';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { MIGRATIONS_DIR } from '../lib/paths';
 import { backfillProductModel } from './backfill-product-model';
+import type { Db } from './db';
 import { hasCluster, migratedSnapshot } from './pglite-snapshot';
 import { coalescedReads } from './read-versions';
 import * as schema from './schema';
 
-/** The one database type the code uses: the same queries run on PGlite and on a PostgreSQL server. */
-export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+/** Defined beside the schema (db.ts), so files client.ts imports can name it too. */
+export type { Db } from './db';
 
 export type Database = {
   db: Db;

@@ -4,7 +4,7 @@ import {
   type TAiProductType,
   type TCatalogProduct,
 } from '@podforge/contract';
-import type { ListingFacts } from './provider';
+import type { ListingChoice, ListingFacts } from './provider';
 
 /** Price when the catalogue has no product of the type (the spec's default template price). */
 export const FALLBACK_PRICE = 25;
@@ -85,15 +85,6 @@ const SIZE_GROUP_NAME: Record<TAiProductType, string> = {
   sticker: 'Size',
   tote: 'Size',
   phone_case: 'Model',
-};
-
-/** What the seller chose of a catalogue product, when the listing is for a product being made. */
-export type ListingChoice = {
-  catalogProductId?: number | undefined;
-  /** The colours the product is sold in; absent: none is named (they are chosen later). */
-  colors?: string[] | undefined;
-  /** The sizes it is sold in; absent: every size of the product. */
-  sizes?: string[] | undefined;
 };
 
 /**

@@ -6,7 +6,15 @@ import type {
   TCatalogProduct,
   TImageAnalysis,
 } from '@podforge/contract';
-import type { ListingChoice } from './listing-facts';
+
+/** What the seller chose of a catalogue product, when the listing is for a product being made. */
+export type ListingChoice = {
+  catalogProductId?: number | undefined;
+  /** The colours the product is sold in; absent: none is named (they are chosen later). */
+  colors?: string[] | undefined;
+  /** The sizes it is sold in; absent: every size of the product. */
+  sizes?: string[] | undefined;
+};
 
 export type TAiErrorType = (typeof AI_ERROR_TYPES)[number];
 

@@ -3,7 +3,14 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createFakeAuth, type FakeAuth, type FakeGrant, type FakeRefreshGrant } from './fake-auth';
 import { createFakeOrders, type FakeShopifyOrders } from './fake-orders';
-import { type FakeShopifyStore, memoryFakeShopifyStore, StoredTokenMap } from './fake-state';
+import {
+  type FakeMedia,
+  type FakeProduct,
+  type FakeShopifyStore,
+  type FakeVariant,
+  memoryFakeShopifyStore,
+  StoredTokenMap,
+} from './fake-state';
 import { createFakeWebhooks, type FakeWebhooks, type WebhookTransport } from './fake-webhooks';
 import { isValidShopDomain, queryHmac, webhookHmac } from './hmac';
 import { MAX_QUERY_COST, queryCost } from './query-cost';
@@ -44,47 +51,6 @@ export type FakeShopifyOptions = {
   store?: FakeShopifyStore;
 };
 
-type Opt = { name: string; value: string };
-type MediaStatus = 'UPLOADED' | 'PROCESSING' | 'READY' | 'FAILED';
-type FakeVariant = {
-  id: string;
-  title: string;
-  price: string;
-  sku: string | null;
-  selectedOptions: Opt[];
-  inventoryItemId: string;
-  tracked: boolean;
-  inventoryPolicy: 'DENY' | 'CONTINUE';
-  inventoryQuantity: number;
-  /** The variant's own picture (one of the product's media). */
-  mediaId: string | null;
-};
-type FakeMedia = {
-  id: string;
-  alt: string;
-  /** As given; a staged upload of this fake is kept as its key (`stagedKey`), so its URL survives a new port. */
-  originalSource: string;
-  stagedKey: string | null;
-  status: MediaStatus;
-  /** How it ends once processed: null for READY. */
-  failure: { code: string; message: string } | null;
-};
-export type FakeProduct = {
-  id: string;
-  handle: string;
-  title: string;
-  descriptionHtml: string;
-  productType: string;
-  tags: string[];
-  status: string;
-  options: { name: string; values: string[] }[];
-  variants: FakeVariant[];
-  media: FakeMedia[];
-  /** Publication ids the product is published to. */
-  publications: string[];
-  createdAt: string;
-  updatedAt: string;
-};
 export type FakeOrder = { id: string; name: string; createdAt: string; total: string; currency: string };
 
 /** What a buyer sees of a product (the sandbox page shows it). */

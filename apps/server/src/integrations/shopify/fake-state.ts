@@ -123,3 +123,46 @@ export class StoredTokenMap<V> extends Map<string, V> {
     this.writes.add(settled);
   }
 }
+
+/** The shops' products as the fake keeps them (GraphQL ids): fake-server.ts serves them, fake-webhooks.ts sends them. */
+type Opt = { name: string; value: string };
+type MediaStatus = 'UPLOADED' | 'PROCESSING' | 'READY' | 'FAILED';
+export type FakeVariant = {
+  id: string;
+  title: string;
+  price: string;
+  sku: string | null;
+  selectedOptions: Opt[];
+  inventoryItemId: string;
+  tracked: boolean;
+  inventoryPolicy: 'DENY' | 'CONTINUE';
+  inventoryQuantity: number;
+  /** The variant's own picture (one of the product's media). */
+  mediaId: string | null;
+};
+export type FakeMedia = {
+  id: string;
+  alt: string;
+  /** As given; a staged upload of this fake is kept as its key (`stagedKey`), so its URL survives a new port. */
+  originalSource: string;
+  stagedKey: string | null;
+  status: MediaStatus;
+  /** How it ends once processed: null for READY. */
+  failure: { code: string; message: string } | null;
+};
+export type FakeProduct = {
+  id: string;
+  handle: string;
+  title: string;
+  descriptionHtml: string;
+  productType: string;
+  tags: string[];
+  status: string;
+  options: { name: string; values: string[] }[];
+  variants: FakeVariant[];
+  media: FakeMedia[];
+  /** Publication ids the product is published to. */
+  publications: string[];
+  createdAt: string;
+  updatedAt: string;
+};

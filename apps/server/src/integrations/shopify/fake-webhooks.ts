@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { FakeProduct } from './fake-server';
+import type { FakeProduct } from './fake-state';
 import { webhookHmac } from './hmac';
 
 /**

@@ -3,11 +3,11 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { AI_CREDITS_PER_IMAGE, ErrorCode, type TAiDesignResponse, type ZAiDesignRequest } from '@podforge/contract';
 import type { z } from 'zod';
-import type { AppDeps } from '../../deps';
 import type { GeneratedImage } from '../../integrations/ai/provider';
 import { keywordsOf } from '../../integrations/ai/words';
 import { AppError } from '../../lib/errors';
 import { createDesigns, type DesignFileInput, type DesignWorkOptions } from '../designs/designs.service';
+import type { AiDeps } from './ai.deps';
 import { callProvider, chargeGeneration, ensureCredits } from './ai.service';
 
 export type AiDesignInput = z.infer<typeof ZAiDesignRequest>;
@@ -29,7 +29,7 @@ function designName(prompt: string, index: number, format: GeneratedImage['forma
  * file and no credit is left behind.
  */
 export async function generateDesigns(
-  deps: AppDeps,
+  deps: AiDeps,
   workspaceId: string,
   input: AiDesignInput,
   work: DesignWorkOptions = {},

@@ -13,11 +13,11 @@ import {
   ZGenerateTitleRequest,
 } from '@podforge/contract';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../deps';
 import { AppError, badRequest } from '../../lib/errors';
 import { parseInput } from '../../lib/validate';
 import { designWork } from '../designs/design-work';
 import { cleanFileName, receiveToTempFile } from '../designs/designs.service';
+import type { AiDeps } from './ai.deps';
 import {
   type GenerateContentInput,
   generateContent,
@@ -38,7 +38,7 @@ function parseGenerateContent(body: unknown): GenerateContentInput {
   return { kind: 'design', ...parseInput(ZGenerateContentFromDesign, body, 'body') };
 }
 
-export async function aiRoutes(app: FastifyInstance, { deps }: { deps: AppDeps }) {
+export async function aiRoutes(app: FastifyInstance, { deps }: { deps: AiDeps }) {
   // Registered here, so it limits only the AI routes; counted per workspace, in this instance's memory.
   await app.register(rateLimit, {
     global: false,

@@ -20,7 +20,6 @@ import { desc, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../../db/client';
 import { aiGenerations } from '../../db/schema';
-import type { AppDeps } from '../../deps';
 import { listingFacts } from '../../integrations/ai/listing-facts';
 import { applyMarketplaceRules } from '../../integrations/ai/marketplace-rules';
 import { AiProviderError, type ContentDraft, type ContentRequest } from '../../integrations/ai/provider';
@@ -28,6 +27,7 @@ import { cleanDesignName, titleCase } from '../../integrations/ai/words';
 import { BUNDLED_PRODUCTS } from '../../integrations/printful/catalog/bundled';
 import { AppError, notFound } from '../../lib/errors';
 import { getDesignRow } from '../designs/designs.service';
+import type { AiDeps } from './ai.deps';
 import { aiCreditsUsed } from './ai-credits';
 
 export type GenerateContentInput =
@@ -77,7 +77,7 @@ export function toAppError(error: unknown, provider: string): unknown {
 
 /** Both request shapes as one; a designId must name a design of the workspace (404 otherwise). */
 async function toContentRequest(
-  deps: AppDeps,
+  deps: AiDeps,
   workspaceId: string,
   input: GenerateContentInput,
 ): Promise<ContentRequest> {
@@ -124,7 +124,7 @@ async function toContentRequest(
  * The catalogue a listing's facts come from: the bundled snapshot, plus the chosen product from the workspace's
  * own catalogue (live Printful) when the snapshot does not have it.
  */
-export async function factsFor(deps: AppDeps, workspaceId: string, request: ContentRequest) {
+export async function factsFor(deps: AiDeps, workspaceId: string, request: ContentRequest) {
   const wanted = request.choice?.catalogProductId;
   let catalogue: readonly TCatalogProduct[] = BUNDLED_PRODUCTS;
   if (wanted !== undefined && !BUNDLED_PRODUCTS.some((p) => p.id === wanted)) {
@@ -143,7 +143,7 @@ export async function factsFor(deps: AppDeps, workspaceId: string, request: Cont
  * Returns the credits left.
  */
 export async function chargeGeneration(
-  deps: AppDeps,
+  deps: AiDeps,
   tx: Db,
   workspaceId: string,
   generation: { kind: TAiGeneration['kind']; request: unknown; result: unknown; credits: number },
@@ -165,13 +165,13 @@ export async function chargeGeneration(
 }
 
 /** The cheap check before a provider is called: with too few credits left, 429 QUOTA_EXCEEDED and no call. */
-export async function ensureCredits(deps: AppDeps, workspaceId: string, credits: number) {
+export async function ensureCredits(deps: AiDeps, workspaceId: string, credits: number) {
   const allowance = deps.config.aiMonthlyCredits;
   if ((await aiCreditsUsed(deps.db, workspaceId, deps.now())) + credits > allowance) throw quotaExceeded(allowance);
 }
 
 /** The provider's failure as the answer, naming the provider (the UI's quota notice says whose quota it is). */
-export const callProvider = <T>(deps: AppDeps, work: Promise<T>): Promise<T> =>
+export const callProvider = <T>(deps: AiDeps, work: Promise<T>): Promise<T> =>
   work.catch((error: unknown) => {
     // A model the provider no longer has is shown on the AI screens and in Settings at once.
     if (error instanceof AiProviderError && error.retired)
@@ -184,7 +184,7 @@ export const callProvider = <T>(deps: AppDeps, work: Promise<T>): Promise<T> =>
  * it answers 429 QUOTA_EXCEEDED before calling the provider, and writes nothing.
  */
 export async function generateContent(
-  deps: AppDeps,
+  deps: AiDeps,
   workspaceId: string,
   input: GenerateContentInput,
 ): Promise<TGeneratedContent> {
@@ -276,7 +276,7 @@ function textRequest(fields: {
 
 /** One listing part from the provider, charged one credit and recorded under its own kind. */
 async function generatePart<K extends 'title' | 'description' | 'tags'>(
-  deps: AppDeps,
+  deps: AiDeps,
   workspaceId: string,
   kind: K,
   input: unknown,
@@ -298,7 +298,7 @@ async function generatePart<K extends 'title' | 'description' | 'tags'>(
 }
 
 export async function generateTitle(
-  deps: AppDeps,
+  deps: AiDeps,
   workspaceId: string,
   input: z.infer<typeof ZGenerateTitleRequest>,
 ): Promise<TGeneratedTitle> {
@@ -319,7 +319,7 @@ export async function generateTitle(
 }
 
 export async function generateDescription(
-  deps: AppDeps,
+  deps: AiDeps,
   workspaceId: string,
   input: z.infer<typeof ZGenerateDescriptionRequest>,
 ): Promise<TGeneratedDescription> {
@@ -335,7 +335,7 @@ export async function generateDescription(
 }
 
 export async function generateTags(
-  deps: AppDeps,
+  deps: AiDeps,
   workspaceId: string,
   input: z.infer<typeof ZGenerateTagsRequest>,
 ): Promise<TGeneratedTags> {
@@ -374,7 +374,7 @@ function summaryOf(kind: string, request: unknown, result: unknown): string {
   }
 }
 
-export async function listGenerations(deps: AppDeps, workspaceId: string, limit: number): Promise<TAiGeneration[]> {
+export async function listGenerations(deps: AiDeps, workspaceId: string, limit: number): Promise<TAiGeneration[]> {
   const rows = await deps.db
     .select()
     .from(aiGenerations)

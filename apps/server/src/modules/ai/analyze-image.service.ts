@@ -3,11 +3,11 @@ import path from 'node:path';
 import type { TAnalyzedImageContent, ZAnalyzeImageFields } from '@podforge/contract';
 import sharp from 'sharp';
 import type { z } from 'zod';
-import type { AppDeps } from '../../deps';
 import { describeImage, readImageFacts, readMetadata } from '../../integrations/ai/image-facts';
 import { applyMarketplaceRules } from '../../integrations/ai/marketplace-rules';
 import type { ContentRequest } from '../../integrations/ai/provider';
 import { inspectDesignFile } from '../designs/design-files';
+import type { AiDeps } from './ai.deps';
 import { callProvider, chargeGeneration, ensureCredits, factsFor } from './ai.service';
 
 /** Credits one analysis costs: the same as a generate-content listing. */
@@ -22,7 +22,7 @@ const VISION_MAX_SIDE = 1024;
  * credit like generate-content. Refusals: the upload pipeline's 413/415/422, 429 QUOTA_EXCEEDED with no credits left.
  */
 export async function analyzeImage(
-  deps: AppDeps,
+  deps: AiDeps,
   workspaceId: string,
   fields: z.infer<typeof ZAnalyzeImageFields>,
   file: { name: string; tempPath: string; bytes: number },

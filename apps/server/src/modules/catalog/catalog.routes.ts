@@ -2,7 +2,6 @@ import path from 'node:path';
 import { ZShopifyCatalogProductsQuery } from '@podforge/contract';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { AppDeps } from '../../deps';
 import {
   BUNDLED_CATEGORIES,
   categoryType,
@@ -14,6 +13,7 @@ import { renderProductSvg } from '../../integrations/printful/catalog/product-im
 import { PRODUCT_SEEDS } from '../../integrations/printful/catalog/products';
 import { notFound } from '../../lib/errors';
 import { parseInput } from '../../lib/validate';
+import type { CatalogDeps } from './catalog.deps';
 import { listCatalogCategories, listCatalogTemplates } from './catalog.service';
 import { CatalogImageStore, photoSpec, photoSvg } from './catalog-images';
 
@@ -31,7 +31,7 @@ const sendSvg = (reply: import('fastify').FastifyReply, svg: string) =>
     .header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'")
     .send(svg);
 
-export async function catalogRoutes(app: FastifyInstance, { deps }: { deps: AppDeps }) {
+export async function catalogRoutes(app: FastifyInstance, { deps }: { deps: CatalogDeps }) {
   app.get('/api/catalog/shopify/categories', async (request) =>
     listCatalogCategories(await deps.printful.catalogFor(request.workspaceId), undefined),
   );

@@ -1,9 +1,9 @@
 import { type TDashboardStats, type TRecentUpload, zQueryInt } from '@podforge/contract';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { AppDeps } from '../../deps';
 import { ReadCache, sendJsonOnce } from '../../lib/read-cache';
 import { parseInput } from '../../lib/validate';
+import type { DashboardDeps } from './dashboard.deps';
 import { getDashboardStats, listRecentUploads } from './dashboard.service';
 
 const ZRecentQuery = z.object({ limit: zQueryInt(1, 50).default(3) });
@@ -11,7 +11,7 @@ const ZRecentQuery = z.object({ limit: zQueryInt(1, 50).default(3) });
 /** Figures over time windows (this week, this month) are computed again at least this often. */
 const STATS_FRESH_MS = 5_000;
 
-export async function dashboardRoutes(app: FastifyInstance, { deps }: { deps: AppDeps }) {
+export async function dashboardRoutes(app: FastifyInstance, { deps }: { deps: DashboardDeps }) {
   // Answers are kept until the workspace's data next changes (see lib/read-cache.ts); the figures also until
   // STATS_FRESH_MS has passed, as their week and month move with the clock.
   const cache = new ReadCache<TDashboardStats | TRecentUpload[]>(1000);

@@ -12,11 +12,11 @@ import {
   ZUploadIdParams,
 } from '@podforge/contract';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../deps';
 import { AppError, badRequest } from '../../lib/errors';
 import { parseInput } from '../../lib/validate';
 import { ClientGoneError } from '../../plugins/client-abort';
 import { designWork, uploadTicket } from './design-work';
+import type { DesignsDeps } from './designs.deps';
 import {
   cleanFileName,
   createDesignFromFile,
@@ -50,7 +50,7 @@ function serverTiming(timings: Record<string, number>): string {
     .join(', ');
 }
 
-export async function designsRoutes(app: FastifyInstance, { deps }: { deps: AppDeps }) {
+export async function designsRoutes(app: FastifyInstance, { deps }: { deps: DesignsDeps }) {
   await app.register(multipart, {
     limits: { fileSize: DESIGN_MAX_BYTES, files: MAX_FILES_PER_REQUEST, fields: 20, fieldSize: 64 * 1024 },
   });

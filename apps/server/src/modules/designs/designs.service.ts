@@ -8,10 +8,10 @@ import { DESIGN_MAX_BYTES, type TDesign, type TDesignType } from '@podforge/cont
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { designs } from '../../db/schema';
-import type { AppDeps } from '../../deps';
 import { AppError, badRequest, notFound, payloadTooLarge } from '../../lib/errors';
 import { putLocalFile } from '../../storage/storage';
 import { type DecodedDesign, EXTENSION, inspectDesignFile, MIME } from './design-files';
+import type { DesignsDeps } from './designs.deps';
 
 type DesignRow = typeof designs.$inferSelect;
 export type DesignFileKind = 'original' | 'print' | 'thumbnail';
@@ -47,7 +47,7 @@ export function cleanFileName(raw: string | undefined): string {
  * The caller removes the temporary file when done.
  */
 export async function receiveToTempFile(
-  deps: AppDeps,
+  deps: DesignsDeps,
   name: string,
   stream: Readable & { truncated?: boolean },
   maxBytes: number = DESIGN_MAX_BYTES,
@@ -108,7 +108,7 @@ function lap(timings: Record<string, number> | undefined, name: string, since: n
  * Any failure removes whatever was stored, so a refused file leaves no object and no row.
  */
 export async function createDesignFromFile(
-  deps: AppDeps,
+  deps: DesignsDeps,
   workspaceId: string,
   input: DesignFileInput,
   options: DesignWorkOptions = {},
@@ -124,7 +124,7 @@ export async function createDesignFromFile(
  * failure removes whatever was stored, so nothing is left of any of them.
  */
 export async function createDesigns(
-  deps: AppDeps,
+  deps: DesignsDeps,
   workspaceId: string,
   inputs: DesignFileInput[],
   withinTransaction?: (tx: Db, created: TDesign[]) => Promise<void>,
@@ -242,7 +242,7 @@ export async function createDesigns(
 }
 
 /** A new path under DATA_DIR/tmp (the folder is made; the file is not): for a decode job's output. */
-export async function tempFilePath(deps: Pick<AppDeps, 'config'>, prefix: string): Promise<string> {
+export async function tempFilePath(deps: Pick<DesignsDeps, 'config'>, prefix: string): Promise<string> {
   const dir = path.join(deps.config.dataDir, 'tmp');
   await fsp.mkdir(dir, { recursive: true });
   return path.join(dir, `${prefix}-${randomBytes(8).toString('hex')}`);
@@ -253,7 +253,7 @@ export async function tempFilePath(deps: Pick<AppDeps, 'config'>, prefix: string
  * temporary copy (streamed, never whole in memory) removed afterwards.
  */
 export async function withStoredDesignFile<T>(
-  deps: Pick<AppDeps, 'config' | 'storage'>,
+  deps: Pick<DesignsDeps, 'config' | 'storage'>,
   key: string,
   fn: (filePath: string) => Promise<T>,
 ): Promise<T> {
@@ -276,7 +276,7 @@ export async function withStoredDesignFile<T>(
   }
 }
 
-export async function listDesigns(deps: AppDeps, workspaceId: string, limit: number): Promise<TDesign[]> {
+export async function listDesigns(deps: DesignsDeps, workspaceId: string, limit: number): Promise<TDesign[]> {
   const rows = await deps.db
     .select()
     .from(designs)
@@ -286,7 +286,7 @@ export async function listDesigns(deps: AppDeps, workspaceId: string, limit: num
   return rows.map(toDesign);
 }
 
-export async function getDesignRow(deps: AppDeps, workspaceId: string, id: string): Promise<DesignRow> {
+export async function getDesignRow(deps: DesignsDeps, workspaceId: string, id: string): Promise<DesignRow> {
   const [row] = await deps.db
     .select()
     .from(designs)
@@ -295,7 +295,7 @@ export async function getDesignRow(deps: AppDeps, workspaceId: string, id: strin
   return row;
 }
 
-export async function deleteDesign(deps: AppDeps, workspaceId: string, id: string): Promise<void> {
+export async function deleteDesign(deps: DesignsDeps, workspaceId: string, id: string): Promise<void> {
   const [row] = await deps.db
     .delete(designs)
     .where(and(eq(designs.id, id), eq(designs.workspaceId, workspaceId)))
@@ -305,7 +305,7 @@ export async function deleteDesign(deps: AppDeps, workspaceId: string, id: strin
   await Promise.all(keys.map((key) => deps.storage.delete(key)));
 }
 
-export async function openDesignFile(deps: AppDeps, workspaceId: string, id: string, kind: DesignFileKind) {
+export async function openDesignFile(deps: DesignsDeps, workspaceId: string, id: string, kind: DesignFileKind) {
   const row = await getDesignRow(deps, workspaceId, id);
   const key = kind === 'original' ? row.originalKey : kind === 'print' ? row.printKey : row.thumbnailKey;
   const file = await deps.storage.get(key);

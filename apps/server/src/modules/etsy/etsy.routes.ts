@@ -1,13 +1,13 @@
 import { ZEtsySetupBody, ZIntegrationIdParams, ZSandboxOrderInput } from '@podforge/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { AppDeps } from '../../deps';
 import { notFound } from '../../lib/errors';
 import { parseInput } from '../../lib/validate';
+import type { EtsyDeps } from './etsy.deps';
 import { ETSY_SANDBOX_CONNECT_PREFIX } from './etsy.service';
 
 /** Where Etsy sends the seller back: APP_URL when set (it must be registered in the Etsy app), else this origin. */
-const callbackUrl = (deps: AppDeps, request: FastifyRequest) =>
+const callbackUrl = (deps: EtsyDeps, request: FastifyRequest) =>
   `${deps.config.appUrl ?? `${request.protocol}://${request.host}`}/auth/etsy/callback`;
 
 const flatQuery = (query: unknown): Record<string, string> =>
@@ -20,7 +20,7 @@ const flatQuery = (query: unknown): Record<string, string> =>
 
 const ZImageParams = z.object({ imageId: z.coerce.number().int().positive() });
 
-export async function etsyRoutes(app: FastifyInstance, { deps }: { deps: AppDeps }) {
+export async function etsyRoutes(app: FastifyInstance, { deps }: { deps: EtsyDeps }) {
   const etsy = deps.etsy;
   app.addHook('onClose', async () => etsy.close());
 

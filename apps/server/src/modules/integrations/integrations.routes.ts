@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../deps';
+import type { IntegrationsDeps } from './integrations.deps';
 import { listIntegrations } from './integrations.service';
 
-export async function integrationsRoutes(app: FastifyInstance, { deps }: { deps: AppDeps }) {
+export async function integrationsRoutes(app: FastifyInstance, { deps }: { deps: IntegrationsDeps }) {
   app.get('/api/integrations', async (request) => listIntegrations(deps, request.workspaceId));
 }

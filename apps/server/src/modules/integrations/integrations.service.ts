@@ -1,10 +1,10 @@
 import { platformLabel, type TIntegration } from '@podforge/contract';
 import { asc, desc, eq } from 'drizzle-orm';
 import { integrations } from '../../db/schema';
-import type { AppDeps } from '../../deps';
+import type { IntegrationsDeps } from './integrations.deps';
 
 /** Store and fulfilment integrations of the workspace, stores first. Tokens and scopes never leave the server. */
-export async function listIntegrations(deps: AppDeps, workspaceId: string): Promise<TIntegration[]> {
+export async function listIntegrations(deps: IntegrationsDeps, workspaceId: string): Promise<TIntegration[]> {
   const rows = await deps.db
     .select({
       id: integrations.id,

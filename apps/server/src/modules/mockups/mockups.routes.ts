@@ -9,12 +9,12 @@ import {
 } from '@podforge/contract';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { AppDeps } from '../../deps';
 import { notFound } from '../../lib/errors';
 import { machineCacheDir } from '../../lib/machine-cache';
 import { parseInput } from '../../lib/validate';
 import { type DesignLayer, type DesignPixels, findTemplate, TemplateStore } from './mockup-render';
 import { TEMPLATE_SETS } from './mockup-templates';
+import type { MockupsDeps } from './mockups.deps';
 import {
   createMockup,
   createPrintFile,
@@ -34,7 +34,7 @@ const ZTemplateImage = z.object({
   file: z.string().regex(/^[a-z0-9-]+(\.preview)?\.png$/),
 });
 
-export async function mockupsRoutes(app: FastifyInstance, { deps }: { deps: AppDeps }) {
+export async function mockupsRoutes(app: FastifyInstance, { deps }: { deps: MockupsDeps }) {
   // Template drawings depend only on the code: one cache for the machine, so a new data folder's first batch does
   // not wait for them (the data folder holds them when the machine cache cannot be written).
   const templates = new TemplateStore(

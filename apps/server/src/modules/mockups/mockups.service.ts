@@ -19,7 +19,6 @@ import {
 } from '@podforge/contract';
 import { and, asc, eq } from 'drizzle-orm';
 import { designs, mockupBatches, mockups } from '../../db/schema';
-import type { AppDeps } from '../../deps';
 import { badRequest, notFound } from '../../lib/errors';
 import { getCatalogProductDetail } from '../catalog/catalog.service';
 import { tempFilePath, withStoredDesignFile } from '../designs/designs.service';
@@ -35,9 +34,10 @@ import {
   type TemplateStore,
 } from './mockup-render';
 import { TEMPLATE_HEIGHT, TEMPLATE_SETS, TEMPLATE_WIDTH } from './mockup-templates';
+import type { MockupsDeps } from './mockups.deps';
 import type { PixelCache } from './pixel-cache';
 
-type Deps = Pick<AppDeps, 'db' | 'storage' | 'now' | 'config' | 'decodePool'> & {
+type Deps = Pick<MockupsDeps, 'db' | 'storage' | 'now' | 'config' | 'decodePool'> & {
   templates: TemplateStore;
   layers?: PixelCache<DesignLayer>;
   designPixels?: PixelCache<DesignPixels>;
@@ -308,7 +308,7 @@ export async function getMockupFile(
 }
 
 export async function getPrintReadiness(
-  deps: Deps & { printful: AppDeps['printful'] },
+  deps: Deps & { printful: MockupsDeps['printful'] },
   workspaceId: string,
   input: { designId: string; productType: string; scale: number; catalogProductId?: number | undefined },
 ): Promise<TPrintReadiness> {
@@ -355,7 +355,7 @@ const PRINT_FILE_TIME_LIMIT_MS = 60_000;
 
 /** A print file of a stored design, drawn in the decode pool (bounded like an upload, with a longer time limit). */
 export async function drawPrintFile(
-  deps: Pick<AppDeps, 'config' | 'storage' | 'decodePool'>,
+  deps: Pick<MockupsDeps, 'config' | 'storage' | 'decodePool'>,
   row: DesignRow,
   productType: TMockupProductType,
   adjustments: MockupAdjustments,

@@ -1,13 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { ETSY_ORDER_READ_MINUTES } from '@podforge/contract';
 import { and, eq, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import { integrations, publications } from '../../db/schema';
-import type { AppDeps } from '../../deps';
 import { type EtsyReceipt, moneyString } from '../../integrations/etsy/client';
+import { defineJob, sendJob } from '../../jobs/define-job';
 import { QUEUES } from '../../jobs/job-queue';
+import { wakeWorkers } from '../../jobs/workers';
 import { EtsyScopeMissing, etsyScopeProblem } from '../etsy/etsy.service';
 import { cancelStoreOrder, type IncomingOrder, receiveStoreOrder } from './order-intake';
 import { jobId } from './order-jobs';
+import type { OrdersDeps } from './orders.deps';
 
 /**
  * Etsy orders into the same pipeline as Shopify's and WooCommerce's. Etsy's Open API v3 has no webhook an app can
@@ -74,7 +77,7 @@ export function fromEtsyReceipt(r: EtsyReceipt): (IncomingOrder & { paid: boolea
 
 type StoreRow = typeof integrations.$inferSelect;
 
-async function takeReceipt(deps: AppDeps, store: StoreRow, receipt: EtsyReceipt) {
+async function takeReceipt(deps: OrdersDeps, store: StoreRow, receipt: EtsyReceipt) {
   const incoming = fromEtsyReceipt(receipt);
   if (!incoming) return;
   if (incoming.cancelled) await cancelStoreOrder(deps, store.id, incoming.remoteOrderId, 'Cancelled on Etsy');
@@ -82,7 +85,7 @@ async function takeReceipt(deps: AppDeps, store: StoreRow, receipt: EtsyReceipt)
 }
 
 /** Moves the cursor forward only (two reads of one shop at once never move it back). */
-async function saveCursor(deps: AppDeps, store: StoreRow, cursor: number) {
+async function saveCursor(deps: OrdersDeps, store: StoreRow, cursor: number) {
   await deps.db
     .update(integrations)
     .set({ ordersCursor: sql`greatest(coalesce(${integrations.ordersCursor}, 0), ${cursor})` })
@@ -93,7 +96,7 @@ async function saveCursor(deps: AppDeps, store: StoreRow, cursor: number) {
  * The built-in sandbox has one shop that every workspace on this server connects: a workspace reads only the
  * receipts that buy at least one listing it pushed there (a real shop is one seller's, and all its receipts are read).
  */
-async function sandboxListings(deps: AppDeps, store: StoreRow): Promise<Set<string>> {
+async function sandboxListings(deps: OrdersDeps, store: StoreRow): Promise<Set<string>> {
   const rows = await deps.db
     .select({ remoteProductId: publications.remoteProductId })
     .from(publications)
@@ -107,7 +110,7 @@ export type EtsyReadResult = { receipts: number } | { problem: string } | null;
  * One read of a shop's receipts since its cursor (the job's work). The first read starts at the shop's connection:
  * sales made before Podforge was connected are not sent to the printer.
  */
-export async function readEtsyOrders(deps: AppDeps, integrationId: string): Promise<EtsyReadResult> {
+export async function readEtsyOrders(deps: OrdersDeps, integrationId: string): Promise<EtsyReadResult> {
   const [store] = await deps.db.select().from(integrations).where(eq(integrations.id, integrationId));
   if (store?.platform !== 'etsy' || store.status !== 'connected') return null;
   const from = store.ordersCursor ?? Math.floor(store.createdAt.getTime() / 1000);
@@ -146,15 +149,13 @@ export async function readEtsyOrders(deps: AppDeps, integrationId: string): Prom
  * Queues a read of the shop: `now` (a new connection, a sandbox order) or the read of the period starting at `at`,
  * whose job id is the shop and the period, so every instance sending it adds one job.
  */
-export function queueEtsyRead(deps: AppDeps, integrationId: string, at: Date | 'now') {
+export function queueEtsyRead(deps: OrdersDeps, integrationId: string, at: Date | 'now') {
   const key = at === 'now' ? `now:${randomUUID()}` : `period:${Math.floor(at.getTime() / ETSY_READ_EVERY_MS)}`;
-  return deps.jobs.send(
-    QUEUES.etsyReceipts,
+  return sendJob(
+    deps.jobs,
+    etsyReceiptsJob,
     { integrationId },
     {
-      retryLimit: 3,
-      retryDelay: 5,
-      retryBackoff: true,
       id: jobId(`etsy-receipts:${integrationId}:${key}`),
       ...(at === 'now' ? {} : { startAfter: at }),
     },
@@ -163,16 +164,12 @@ export function queueEtsyRead(deps: AppDeps, integrationId: string, at: Date | '
 
 const nextPeriod = (now: Date) => new Date((Math.floor(now.getTime() / ETSY_READ_EVERY_MS) + 1) * ETSY_READ_EVERY_MS);
 
-/** This instance's reader worker per app, woken when a read is asked for now. */
-const workers = new WeakMap<AppDeps, string>();
-
 /** A shop that may have orders now (connected, a sandbox test order) is read at once: the Etsy module tells us. */
-export function registerEtsyOrders(deps: AppDeps) {
+export function registerEtsyOrders(deps: OrdersDeps) {
   deps.etsy.onOrdersToRead(async (row) => {
     try {
       await queueEtsyRead(deps, row.id, 'now');
-      const workerId = workers.get(deps);
-      if (workerId) await deps.jobs.notify(workerId);
+      await wakeWorkers(deps.jobs, etsyReceiptsJob);
     } catch (error) {
       // The connect (or the test order) stands; the shop's next periodic read takes its orders.
       deps.jobs.log.error({ err: error, integrationId: row.id }, 'Etsy read not queued');
@@ -181,29 +178,29 @@ export function registerEtsyOrders(deps: AppDeps) {
 }
 
 /**
- * This instance's worker, and each connected shop's read of the current period queued (a read queues the next
- * period's, also when it failed, so the chain goes on while the shop is connected; a restart queues it again).
+ * One read of a shop, then the next period's read queued (also when it failed, so the chain goes on while the shop
+ * is connected). Once this instance's worker is started, each connected shop's read of the current period is
+ * queued: a restart starts the chains again.
  */
-export async function startEtsyOrderReads(deps: AppDeps, options: { pollingIntervalSeconds?: number } = {}) {
-  const workerId = await deps.jobs.work<{ integrationId: string }>(
-    QUEUES.etsyReceipts,
-    { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1, batchSize: 1 },
-    async (jobs) => {
-      for (const job of jobs) {
-        let result: EtsyReadResult | undefined;
-        try {
-          result = await readEtsyOrders(deps, job.data.integrationId);
-        } finally {
-          // null: the shop is gone or disconnected, and its reads stop until it is connected again.
-          if (result !== null) await queueEtsyRead(deps, job.data.integrationId, nextPeriod(deps.now()));
-        }
-      }
-    },
-  );
-  if (workerId) workers.set(deps, workerId);
-  const shops = await deps.db
-    .select({ id: integrations.id })
-    .from(integrations)
-    .where(and(eq(integrations.platform, 'etsy'), eq(integrations.status, 'connected')));
-  for (const shop of shops) await queueEtsyRead(deps, shop.id, deps.now());
-}
+export const etsyReceiptsJob = defineJob({
+  name: QUEUES.etsyReceipts,
+  payload: z.object({ integrationId: z.string() }),
+  retry: { retryLimit: 3, retryDelay: 5, retryBackoff: true },
+  workers: { pollingIntervalSeconds: 1, batchSize: 1 },
+  handle: async (deps: OrdersDeps, job) => {
+    let result: EtsyReadResult | undefined;
+    try {
+      result = await readEtsyOrders(deps, job.data.integrationId);
+    } finally {
+      // null: the shop is gone or disconnected, and its reads stop until it is connected again.
+      if (result !== null) await queueEtsyRead(deps, job.data.integrationId, nextPeriod(deps.now()));
+    }
+  },
+  started: async (deps: OrdersDeps) => {
+    const shops = await deps.db
+      .select({ id: integrations.id })
+      .from(integrations)
+      .where(and(eq(integrations.platform, 'etsy'), eq(integrations.status, 'connected')));
+    for (const shop of shops) await queueEtsyRead(deps, shop.id, deps.now());
+  },
+});

@@ -10,7 +10,6 @@ import {
   productVariants,
   webhookEvents,
 } from '../../db/schema';
-import type { AppDeps } from '../../deps';
 import { PrintfulError } from '../../integrations/printful/client';
 import {
   cancelOrder,
@@ -29,7 +28,8 @@ import { AppError, conflict } from '../../lib/errors';
 import { EtsyScopeMissing } from '../etsy/etsy.service';
 import { ensurePrintFile, PRINT_FILE_URL_TTL_SECONDS, printFilePath } from '../print-files/print-files.service';
 import { getSettings } from '../settings/settings.routes';
-import type { ShippingAddress } from './order-intake';
+import type { OrdersDeps } from './orders.deps';
+import type { ShippingAddress } from './shipping-address';
 
 /**
  * Fulfilment out and progress back. An order with lines of ours becomes one Printful v2 order whose `external_id`
@@ -63,10 +63,10 @@ export const failureText = (error: unknown) =>
       : 'The printer step failed unexpectedly';
 
 /** Where the printer and fulfilment providers reach this app (print files, webhooks). */
-export const publicOrigin = (deps: AppDeps) => deps.config.appUrl ?? `http://127.0.0.1:${deps.config.port}`;
+export const publicOrigin = (deps: OrdersDeps) => deps.config.appUrl ?? `http://127.0.0.1:${deps.config.port}`;
 
 /** The workspace's own Printful account when connected; else the built-in sandbox. Never the server's token. */
-async function printerFor(deps: AppDeps, workspaceId: string, provider?: Provider | null): Promise<Printer> {
+async function printerFor(deps: OrdersDeps, workspaceId: string, provider?: Provider | null): Promise<Printer> {
   const [row] = await deps.db
     .select()
     .from(integrations)
@@ -92,7 +92,7 @@ async function printerFor(deps: AppDeps, workspaceId: string, provider?: Provide
 }
 
 /** The printer sends this workspace's webhooks to `/api/webhooks/printful/<row id>`, signed with the kept secret. */
-async function ensureWebhooks(deps: AppDeps, workspaceId: string, printer: Printer) {
+async function ensureWebhooks(deps: OrdersDeps, workspaceId: string, printer: Printer) {
   const where = and(
     eq(fulfillmentWebhooks.workspaceId, workspaceId),
     eq(fulfillmentWebhooks.provider, printer.provider),
@@ -122,13 +122,13 @@ async function ensureWebhooks(deps: AppDeps, workspaceId: string, printer: Print
     .where(eq(fulfillmentWebhooks.id, winner.id));
 }
 
-async function loadOrder(deps: AppDeps, orderId: string): Promise<OrderRow | null> {
+async function loadOrder(deps: OrdersDeps, orderId: string): Promise<OrderRow | null> {
   const [row] = await deps.db.select().from(orders).where(eq(orders.id, orderId));
   return row ?? null;
 }
 
 /** The Printful v2 order for our lines: catalogue variant, quantity, retail price, print files by signed URL. */
-async function printfulInput(deps: AppDeps, order: OrderRow): Promise<PrintfulOrderInput> {
+async function printfulInput(deps: OrdersDeps, order: OrderRow): Promise<PrintfulOrderInput> {
   if (!order.shippingAddressEnc) {
     throw new OrderProblem(
       'The order has no shipping address (none was given, or it was erased at the store’s request)',
@@ -203,7 +203,7 @@ export type Next = { confirmNow: boolean; confirmAt: Date | null };
 /**
  * Step 1 (job): the draft at the printer, exactly once. Answers what comes next under the workspace's setting.
  */
-export async function submitToPrinter(deps: AppDeps, orderId: string): Promise<Next | null> {
+export async function submitToPrinter(deps: OrdersDeps, orderId: string): Promise<Next | null> {
   const order = await loadOrder(deps, orderId);
   if (order?.status !== 'received') return null;
   const printer = await printerFor(deps, order.workspaceId, order.fulfillmentProvider as Provider | null);
@@ -235,7 +235,7 @@ export async function submitToPrinter(deps: AppDeps, orderId: string): Promise<N
  * Step 2 (job): confirm the draft (from now on Printful charges and prints). A waiting order that was cancelled
  * meanwhile is left alone; a failed one is confirmed again only on the seller's retry.
  */
-export async function confirmAtPrinter(deps: AppDeps, orderId: string, options: { retry?: boolean } = {}) {
+export async function confirmAtPrinter(deps: OrdersDeps, orderId: string, options: { retry?: boolean } = {}) {
   const order = await loadOrder(deps, orderId);
   if (!order?.printfulOrderId) return;
   const allowed: string[] = ['received', 'waiting_approval', ...(options.retry ? ['failed'] : [])];
@@ -258,7 +258,7 @@ export async function confirmAtPrinter(deps: AppDeps, orderId: string, options: 
 }
 
 /** Cancels what has not gone into production: the printer's draft is deleted, a confirmed order cancelled. */
-export async function cancelAtPrinter(deps: AppDeps, orderId: string, why: string): Promise<void> {
+export async function cancelAtPrinter(deps: OrdersDeps, orderId: string, why: string): Promise<void> {
   const order = await loadOrder(deps, orderId);
   if (!order || ['cancelled', 'external', 'shipped', 'delivered'].includes(order.status)) return;
   if (order.status === 'in_production') {
@@ -279,7 +279,7 @@ export async function cancelAtPrinter(deps: AppDeps, orderId: string, why: strin
     .where(eq(orders.id, order.id));
 }
 
-async function setFailure(deps: AppDeps, orderId: string, reason: string, status?: TOrderStatus) {
+async function setFailure(deps: OrdersDeps, orderId: string, reason: string, status?: TOrderStatus) {
   await deps.db
     .update(orders)
     .set({ failureReason: reason.slice(0, 500), ...(status ? { status } : {}), updatedAt: deps.now() })
@@ -287,7 +287,7 @@ async function setFailure(deps: AppDeps, orderId: string, reason: string, status
 }
 
 /** A step that will not succeed by itself: the order shows Printful's reason and offers a retry. */
-export async function failOrder(deps: AppDeps, orderId: string, reason: string) {
+export async function failOrder(deps: OrdersDeps, orderId: string, reason: string) {
   const order = await loadOrder(deps, orderId);
   if (!order || ['cancelled', 'shipped', 'delivered'].includes(order.status)) return;
   await setFailure(deps, orderId, reason, 'failed');
@@ -336,7 +336,7 @@ export type PrinterEvent = {
 export const WEBHOOK_MEMORY_MS = 30 * 24 * 3600_000;
 
 /** Forgets printer and store deliveries taken more than 30 days ago (run as new ones arrive). */
-export async function forgetOldWebhookEvents(deps: { db: AppDeps['db']; now: () => Date }) {
+export async function forgetOldWebhookEvents(deps: { db: OrdersDeps['db']; now: () => Date }) {
   await deps.db
     .delete(webhookEvents)
     .where(lt(webhookEvents.receivedAt, new Date(deps.now().getTime() - WEBHOOK_MEMORY_MS)));
@@ -360,7 +360,7 @@ export function printerEventOf(body: PrinterEvent): PrinterEvent {
 
 /** A verified printer webhook (job): the order moves on; a shipment sends its tracking to the store. */
 export async function applyPrinterEvent(
-  deps: AppDeps,
+  deps: OrdersDeps,
   workspaceId: string,
   event: PrinterEvent,
 ): Promise<{ fulfilInStore: string | null }> {
@@ -435,7 +435,7 @@ export async function applyPrinterEvent(
 }
 
 /** The store's fulfilment with carrier, tracking number and URL (the customer is notified), made once. */
-export async function fulfilInStore(deps: AppDeps, orderId: string) {
+export async function fulfilInStore(deps: OrdersDeps, orderId: string) {
   const order = await loadOrder(deps, orderId);
   if (!order || order.storeFulfillmentId || !['shipped', 'delivered'].includes(order.status)) return;
   const [store] = await deps.db
@@ -491,6 +491,6 @@ export async function fulfilInStore(deps: AppDeps, orderId: string) {
 }
 
 /** When the store could not take the tracking: the order stays shipped and says so. */
-export async function noteStoreFailure(deps: AppDeps, orderId: string, reason: string) {
+export async function noteStoreFailure(deps: OrdersDeps, orderId: string, reason: string) {
   await setFailure(deps, orderId, `Tracking not sent to the store: ${reason}`);
 }

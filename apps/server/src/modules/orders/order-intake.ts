@@ -1,26 +1,16 @@
 import { and, eq, inArray, or } from 'drizzle-orm';
 import { z } from 'zod';
 import { integrations, orderLines, orders, productVariants, publications } from '../../db/schema';
-import type { AppDeps } from '../../deps';
 import type { GqlOrder } from '../../integrations/shopify/orders-client';
 import { enqueue } from './order-jobs';
+import type { OrdersDeps } from './orders.deps';
+import type { ShippingAddress } from './shipping-address';
 
 /**
  * Store orders in: one shape for what a webhook (REST order resource) and Sync (GraphQL) carry, and the one
  * operation that stores it. Each line is matched to our variant by the store's variant id (recorded at push),
  * else by SKU; a line that is neither is kept as 'not from Podforge'. The shipping address is encrypted at rest.
  */
-
-export type ShippingAddress = {
-  name: string;
-  address1: string;
-  address2?: string | undefined;
-  city: string;
-  provinceCode?: string | undefined;
-  countryCode: string;
-  zip: string;
-  phone?: string | undefined;
-};
 
 export type IncomingOrder = {
   remoteOrderId: string;
@@ -155,7 +145,7 @@ export function fromGqlOrder(o: GqlOrder): IncomingOrder {
 }
 
 /** Our variants for these lines: by the store's variant id (publications), else by SKU. */
-async function matchLines(deps: AppDeps, store: IntegrationRow, lines: IncomingOrder['lines']) {
+async function matchLines(deps: OrdersDeps, store: IntegrationRow, lines: IncomingOrder['lines']) {
   const pubs = await deps.db
     .select({ remoteVariants: publications.remoteVariants })
     .from(publications)
@@ -197,7 +187,7 @@ export type IntakeResult = { orderId: string; created: boolean; ours: boolean; s
  * changes nothing. Answers the order and whether it has lines of ours to send to the printer.
  */
 export async function ingestShopifyOrder(
-  deps: AppDeps,
+  deps: OrdersDeps,
   store: IntegrationRow,
   incoming: IncomingOrder,
 ): Promise<IntakeResult> {
@@ -251,7 +241,7 @@ export async function ingestShopifyOrder(
 }
 
 /** The shops' integrations a webhook is for (every workspace that connected this shop in this mode). */
-export async function storesForShop(deps: AppDeps, shop: string): Promise<IntegrationRow[]> {
+export async function storesForShop(deps: OrdersDeps, shop: string): Promise<IntegrationRow[]> {
   return deps.db
     .select()
     .from(integrations)
@@ -269,7 +259,7 @@ export async function storesForShop(deps: AppDeps, shop: string): Promise<Integr
  * submission never got queued (a crash); the job id makes that once.
  */
 export async function receiveStoreOrder(
-  deps: AppDeps,
+  deps: OrdersDeps,
   store: IntegrationRow,
   incoming: IncomingOrder,
 ): Promise<IntakeResult> {
@@ -279,7 +269,7 @@ export async function receiveStoreOrder(
 }
 
 /** A store's cancellation of an order we hold: what has not gone into production is cancelled. */
-export async function cancelStoreOrder(deps: AppDeps, storeId: string, remoteOrderId: string, why: string) {
+export async function cancelStoreOrder(deps: OrdersDeps, storeId: string, remoteOrderId: string, why: string) {
   const [order] = await deps.db
     .select({ id: orders.id })
     .from(orders)

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { JobWithMetadata } from 'pg-boss';
-import type { AppDeps } from '../../deps';
-import { QUEUES, type QueueName } from '../../jobs/job-queue';
+import { z } from 'zod';
+import { defineJob, sendJob } from '../../jobs/define-job';
+import { QUEUES } from '../../jobs/job-queue';
 import {
   applyPrinterEvent,
   cancelAtPrinter,
@@ -14,6 +15,7 @@ import {
   type PrinterEvent,
   submitToPrinter,
 } from './fulfilment';
+import type { OrdersDeps } from './orders.deps';
 
 /**
  * Every order step is a pg-boss job: it survives a restart, runs on one instance, and is retried with backoff when
@@ -22,6 +24,8 @@ import {
  */
 
 const RETRY = { retryLimit: 4, retryDelay: 2, retryBackoff: true } as const;
+/** How this instance works each order queue. */
+const WORKERS = { pollingIntervalSeconds: 1, batchSize: 1 };
 
 /** A stable job id for a key: sending the same step twice adds one job. */
 export const jobId = (key: string) => {
@@ -29,34 +33,12 @@ export const jobId = (key: string) => {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
 };
 
-type OrderJob = { orderId: string; retry?: boolean; attempt?: string };
-
-export const enqueue = {
-  submit: (deps: AppDeps, orderId: string, attempt = 'first') =>
-    deps.jobs.send(QUEUES.orderSubmit, { orderId }, { ...RETRY, id: jobId(`submit:${orderId}:${attempt}`) }),
-  confirm: (deps: AppDeps, orderId: string, options: { at?: Date | null; retry?: boolean; attempt?: string } = {}) =>
-    deps.jobs.send(
-      QUEUES.orderConfirm,
-      { orderId, retry: options.retry === true },
-      {
-        ...RETRY,
-        id: jobId(`confirm:${orderId}:${options.attempt ?? 'first'}`),
-        ...(options.at ? { startAfter: options.at } : {}),
-      },
-    ),
-  cancel: (deps: AppDeps, orderId: string, why: string) =>
-    deps.jobs.send(QUEUES.orderCancel, { orderId, why }, { ...RETRY, id: jobId(`cancel:${orderId}`) }),
-  storeFulfil: (deps: AppDeps, orderId: string) =>
-    deps.jobs.send(QUEUES.storeFulfil, { orderId }, { ...RETRY, id: jobId(`store-fulfil:${orderId}`) }),
-  printerEvent: (deps: AppDeps, data: { workspaceId: string; event: PrinterEvent }, eventKey: string) =>
-    deps.jobs.send(QUEUES.printerEvent, data, { ...RETRY, id: jobId(`printer-event:${eventKey}`) }),
-  sandboxTick: (deps: AppDeps, at: Date) =>
-    deps.jobs.send(QUEUES.printfulSandboxTick, {}, { startAfter: at, retryLimit: 2, retryDelay: 1 }),
-};
+const ZOrderJob = z.object({ orderId: z.string(), retry: z.boolean().optional(), attempt: z.string().optional() });
+type OrderJob = z.infer<typeof ZOrderJob>;
 
 /** Runs the steps of an order; the last failure (or a final one) fails the order with the reason. */
 async function orderStep<T extends OrderJob>(
-  deps: AppDeps,
+  deps: OrdersDeps,
   job: JobWithMetadata<T>,
   step: () => Promise<void>,
   onGiveUp: (reason: string) => Promise<void> = (reason) => failOrder(deps, job.data.orderId, reason),
@@ -72,41 +54,102 @@ async function orderStep<T extends OrderJob>(
   }
 }
 
-export type OrderWorkerOptions = { pollingIntervalSeconds?: number };
-
-export async function startOrderWorkers(deps: AppDeps, options: OrderWorkerOptions = {}) {
-  const opts = { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1, batchSize: 1 };
-  const work = <T extends object>(name: QueueName, fn: (job: JobWithMetadata<T>) => Promise<void>) =>
-    deps.jobs.work<T>(name, opts, async (jobs) => {
-      for (const job of jobs) await fn(job);
-    });
-
-  await work<OrderJob>(QUEUES.orderSubmit, (job) =>
+export const orderSubmitJob = defineJob({
+  name: QUEUES.orderSubmit,
+  payload: ZOrderJob,
+  retry: RETRY,
+  workers: WORKERS,
+  handle: (deps: OrdersDeps, job) =>
     orderStep(deps, job, async () => {
       const next = await submitToPrinter(deps, job.data.orderId);
       if (next?.confirmNow) await confirmAtPrinter(deps, job.data.orderId);
       else if (next?.confirmAt) await enqueue.confirm(deps, job.data.orderId, { at: next.confirmAt });
     }),
-  );
-  await work<OrderJob>(QUEUES.orderConfirm, (job) =>
+});
+
+export const orderConfirmJob = defineJob({
+  name: QUEUES.orderConfirm,
+  payload: ZOrderJob,
+  retry: RETRY,
+  workers: WORKERS,
+  handle: (deps: OrdersDeps, job) =>
     orderStep(deps, job, () => confirmAtPrinter(deps, job.data.orderId, { retry: job.data.retry === true })),
-  );
-  await work<OrderJob & { why: string }>(QUEUES.orderCancel, (job) =>
-    orderStep(deps, job, () => cancelAtPrinter(deps, job.data.orderId, job.data.why)),
-  );
-  await work<OrderJob>(QUEUES.storeFulfil, (job) =>
+});
+
+export const orderCancelJob = defineJob({
+  name: QUEUES.orderCancel,
+  payload: ZOrderJob.extend({ why: z.string() }),
+  retry: RETRY,
+  workers: WORKERS,
+  handle: (deps: OrdersDeps, job) => orderStep(deps, job, () => cancelAtPrinter(deps, job.data.orderId, job.data.why)),
+});
+
+export const storeFulfilJob = defineJob({
+  name: QUEUES.storeFulfil,
+  payload: ZOrderJob,
+  retry: RETRY,
+  workers: WORKERS,
+  handle: (deps: OrdersDeps, job) =>
     orderStep(
       deps,
       job,
       () => fulfilInStore(deps, job.data.orderId),
       (reason) => noteStoreFailure(deps, job.data.orderId, reason),
     ),
-  );
-  await work<{ workspaceId: string; event: PrinterEvent }>(QUEUES.printerEvent, async (job) => {
+});
+
+export const printerEventJob = defineJob({
+  name: QUEUES.printerEvent,
+  payload: z.object({
+    workspaceId: z.string(),
+    event: z.custom<PrinterEvent>((value) => typeof value === 'object' && value !== null),
+  }),
+  retry: RETRY,
+  workers: WORKERS,
+  handle: async (deps: OrdersDeps, job) => {
     const { fulfilInStore: orderId } = await applyPrinterEvent(deps, job.data.workspaceId, job.data.event);
     if (orderId) await enqueue.storeFulfil(deps, orderId);
-  });
-  await work<object>(QUEUES.printfulSandboxTick, async () => {
+  },
+});
+
+export const printfulSandboxTickJob = defineJob({
+  name: QUEUES.printfulSandboxTick,
+  payload: z.object({}),
+  retry: { retryLimit: 2, retryDelay: 1 },
+  workers: WORKERS,
+  handle: async (deps: OrdersDeps) => {
     await deps.printfulSandbox.tick();
-  });
-}
+  },
+});
+
+/** The order steps' jobs, in the order their workers start. */
+export const ORDER_JOBS = [
+  orderSubmitJob,
+  orderConfirmJob,
+  orderCancelJob,
+  storeFulfilJob,
+  printerEventJob,
+  printfulSandboxTickJob,
+] as const;
+
+export const enqueue = {
+  submit: (deps: OrdersDeps, orderId: string, attempt = 'first') =>
+    sendJob(deps.jobs, orderSubmitJob, { orderId }, { id: jobId(`submit:${orderId}:${attempt}`) }),
+  confirm: (deps: OrdersDeps, orderId: string, options: { at?: Date | null; retry?: boolean; attempt?: string } = {}) =>
+    sendJob(
+      deps.jobs,
+      orderConfirmJob,
+      { orderId, retry: options.retry === true },
+      {
+        id: jobId(`confirm:${orderId}:${options.attempt ?? 'first'}`),
+        ...(options.at ? { startAfter: options.at } : {}),
+      },
+    ),
+  cancel: (deps: OrdersDeps, orderId: string, why: string) =>
+    sendJob(deps.jobs, orderCancelJob, { orderId, why }, { id: jobId(`cancel:${orderId}`) }),
+  storeFulfil: (deps: OrdersDeps, orderId: string) =>
+    sendJob(deps.jobs, storeFulfilJob, { orderId }, { id: jobId(`store-fulfil:${orderId}`) }),
+  printerEvent: (deps: OrdersDeps, data: { workspaceId: string; event: PrinterEvent }, eventKey: string) =>
+    sendJob(deps.jobs, printerEventJob, data, { id: jobId(`printer-event:${eventKey}`) }),
+  sandboxTick: (deps: OrdersDeps, at: Date) => sendJob(deps.jobs, printfulSandboxTickJob, {}, { startAfter: at }),
+};

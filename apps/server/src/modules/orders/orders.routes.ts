@@ -3,14 +3,13 @@ import { ErrorCode, ZOrderIdParams, ZOrderListQuery, ZSandboxOrderInput } from '
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { fulfillmentWebhooks, webhookEvents } from '../../db/schema';
-import type { AppDeps } from '../../deps';
 import { signPrintfulWebhook } from '../../integrations/printful/fake-orders';
 import { AppError } from '../../lib/errors';
 import { UUID } from '../../lib/uuid';
 import { parseInput } from '../../lib/validate';
-import { startEtsyOrderReads } from './etsy-orders';
 import { forgetOldWebhookEvents, type PrinterEvent, printerEventOf } from './fulfilment';
-import { enqueue, startOrderWorkers } from './order-jobs';
+import { enqueue } from './order-jobs';
+import type { OrdersDeps } from './orders.deps';
 import { approveOrder, cancelOrderByHand, getOrder, listOrders, placeSandboxOrder, retryOrder } from './orders.service';
 
 /** True when `header` is the hex HMAC-SHA256 of the raw body with the secret (compared in constant time). */
@@ -20,23 +19,13 @@ function validSignature(raw: Buffer, header: unknown, secret: string): boolean {
   return timingSafeEqual(expected, Buffer.from(header.toLowerCase(), 'hex'));
 }
 
-export async function ordersRoutes(app: FastifyInstance, { deps }: { deps: AppDeps }) {
+export async function ordersRoutes(app: FastifyInstance, { deps }: { deps: OrdersDeps }) {
   // The sandbox fetches print files from and sends webhooks to this app; its due steps run as jobs.
   deps.printfulSandbox.attach(app);
   deps.printfulSandbox.onSchedule = (at) => {
     enqueue.sandboxTick(deps, at).catch((error) => app.log.error({ err: error }, 'sandbox tick not queued'));
   };
   app.addHook('onClose', async () => deps.printfulSandbox.close());
-  if (deps.config.jobsWorker) {
-    app.addHook('onListen', async () => {
-      deps.afterStart.run(() =>
-        startOrderWorkers(deps).catch((error) => app.log.error({ err: error }, 'order workers did not start')),
-      );
-      deps.afterStart.run(() =>
-        startEtsyOrderReads(deps).catch((error) => app.log.error({ err: error }, 'Etsy order reads did not start')),
-      );
-    });
-  }
 
   app.get('/api/orders', async (request) => {
     return listOrders(deps, request.workspaceId, parseInput(ZOrderListQuery, request.query, 'query'));

@@ -11,7 +11,6 @@ import {
 } from '@podforge/contract';
 import { and, count, desc, eq, inArray } from 'drizzle-orm';
 import { integrations, orderLines, orders, products, productVariants } from '../../db/schema';
-import type { AppDeps } from '../../deps';
 import type { GqlOrder } from '../../integrations/shopify/orders-client';
 import { badRequest, conflict, notFound } from '../../lib/errors';
 import { UUID } from '../../lib/uuid';
@@ -20,12 +19,13 @@ import { mockupLinksOf } from '../products/products.repository';
 import { productThumbnailUrl } from '../products/products.service';
 import { fromGqlOrder, receiveStoreOrder } from './order-intake';
 import { enqueue } from './order-jobs';
+import type { OrdersDeps } from './orders.deps';
 
 /** The Orders screen's operations: list, one order, approve, cancel, retry; every one scoped to the workspace. */
 
 type OrderRow = typeof orders.$inferSelect;
 
-async function toOrders(deps: AppDeps, rows: OrderRow[]): Promise<TOrder[]> {
+async function toOrders(deps: OrdersDeps, rows: OrderRow[]): Promise<TOrder[]> {
   if (rows.length === 0) return [];
   const [lines, stores] = await Promise.all([
     deps.db
@@ -109,7 +109,7 @@ async function toOrders(deps: AppDeps, rows: OrderRow[]): Promise<TOrder[]> {
 
 /** One page of the workspace's orders, newest first, with the total for the filter. */
 export async function listOrders(
-  deps: AppDeps,
+  deps: OrdersDeps,
   workspaceId: string,
   query: { status?: TOrderStatus | undefined; page: number; pageSize: number },
 ): Promise<TOrderPage> {
@@ -134,7 +134,7 @@ export async function listOrders(
   };
 }
 
-async function findOrderRow(deps: AppDeps, workspaceId: string, id: string): Promise<OrderRow> {
+async function findOrderRow(deps: OrdersDeps, workspaceId: string, id: string): Promise<OrderRow> {
   if (!UUID.test(id)) throw notFound('Order');
   const [row] = await deps.db
     .select()
@@ -144,7 +144,7 @@ async function findOrderRow(deps: AppDeps, workspaceId: string, id: string): Pro
   return row;
 }
 
-export async function getOrder(deps: AppDeps, workspaceId: string, id: string): Promise<TOrder> {
+export async function getOrder(deps: OrdersDeps, workspaceId: string, id: string): Promise<TOrder> {
   const [order] = await toOrders(deps, [await findOrderRow(deps, workspaceId, id)]);
   if (!order) throw notFound('Order');
   return order;
@@ -156,14 +156,14 @@ const refuse = (row: OrderRow, what: string) =>
   );
 
 /** The seller confirms a waiting order: the printer charges and prints it (the confirm job). */
-export async function approveOrder(deps: AppDeps, workspaceId: string, id: string): Promise<TOrder> {
+export async function approveOrder(deps: OrdersDeps, workspaceId: string, id: string): Promise<TOrder> {
   const row = await findOrderRow(deps, workspaceId, id);
   if (!canApproveOrder(row.status as TOrderStatus)) throw refuse(row, 'approved');
   await enqueue.confirm(deps, row.id, { attempt: `approve:${deps.now().getTime()}` });
   return getOrder(deps, workspaceId, id);
 }
 
-export async function cancelOrderByHand(deps: AppDeps, workspaceId: string, id: string): Promise<TOrder> {
+export async function cancelOrderByHand(deps: OrdersDeps, workspaceId: string, id: string): Promise<TOrder> {
   const row = await findOrderRow(deps, workspaceId, id);
   if (!canCancelOrder(row.status as TOrderStatus)) throw refuse(row, 'cancelled');
   await enqueue.cancel(deps, row.id, 'Cancelled by the seller');
@@ -171,7 +171,7 @@ export async function cancelOrderByHand(deps: AppDeps, workspaceId: string, id: 
 }
 
 /** A failed order goes again: confirmed again at the printer (files fetched anew), or submitted if it never got there. */
-export async function retryOrder(deps: AppDeps, workspaceId: string, id: string): Promise<TOrder> {
+export async function retryOrder(deps: OrdersDeps, workspaceId: string, id: string): Promise<TOrder> {
   const row = await findOrderRow(deps, workspaceId, id);
   if (!canRetryOrder(row.status as TOrderStatus)) throw refuse(row, 'retried');
   const attempt = `retry:${deps.now().getTime()}`;
@@ -189,7 +189,7 @@ export async function retryOrder(deps: AppDeps, workspaceId: string, id: string)
 
 /** Sync: the store's recent paid orders in, each once; new orders of ours go to the printer. */
 export async function ingestSyncedOrders(
-  deps: AppDeps,
+  deps: OrdersDeps,
   store: typeof integrations.$inferSelect,
   remote: GqlOrder[],
 ): Promise<number> {
@@ -204,7 +204,7 @@ export async function ingestSyncedOrders(
 }
 
 /** 'Place a test order' in a sandbox shop: a paid order for these SKUs, sent to the app as `orders/paid`. */
-export async function placeSandboxOrder(deps: AppDeps, workspaceId: string, input: TSandboxOrderInput) {
+export async function placeSandboxOrder(deps: OrdersDeps, workspaceId: string, input: TSandboxOrderInput) {
   const fake = await deps.shopify.sandboxServer();
   if (!fake) throw conflict('Test orders are for sandbox stores; this server is connected to real Shopify stores');
   const store = await findIntegration(deps.db, workspaceId, input.integrationId, 'shopify');

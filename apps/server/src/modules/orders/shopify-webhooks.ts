@@ -1,8 +1,8 @@
 import { and, eq, inArray, or } from 'drizzle-orm';
 import { orders } from '../../db/schema';
-import type { AppDeps } from '../../deps';
 import type { ShopifyWebhookRegistry } from '../shopify/shopify-webhooks';
 import { cancelStoreOrder, fromWebhookPayload, receiveStoreOrder, storesForShop } from './order-intake';
+import type { OrdersDeps } from './orders.deps';
 
 /**
  * What Shopify webhooks do to orders. The receiver (`POST /api/webhooks/shopify`) checks the signature, drops a
@@ -10,7 +10,7 @@ import { cancelStoreOrder, fromWebhookPayload, receiveStoreOrder, storesForShop 
  */
 
 export type ShopifyWebhookJob = { topic: string; shop: string; eventId: string; payload: unknown };
-type OrderWebhookHandler = (deps: AppDeps, event: ShopifyWebhookJob) => Promise<void>;
+type OrderWebhookHandler = (deps: OrdersDeps, event: ShopifyWebhookJob) => Promise<void>;
 
 const ids = (values: unknown): string[] =>
   Array.isArray(values) ? values.map((v) => String(v).split('/').pop() ?? String(v)) : [];
@@ -68,7 +68,7 @@ export const orderWebhookHandlers: Record<string, OrderWebhookHandler> = {
 };
 
 /** Adds the orders module's topics to the receiver's registry (modules/shopify/shopify-webhooks.ts). */
-export function registerOrderWebhooks(registry: ShopifyWebhookRegistry, deps: AppDeps) {
+export function registerOrderWebhooks(registry: ShopifyWebhookRegistry, deps: OrdersDeps) {
   for (const [topic, handler] of Object.entries(orderWebhookHandlers)) {
     registry.on(topic, (event) =>
       handler(deps, { topic: event.topic, shop: event.shop, eventId: event.eventId, payload: event.payload }),

@@ -1,10 +1,10 @@
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { integrations, webhookEvents } from '../../db/schema';
-import type { AppDeps } from '../../deps';
 import type { WooOrderEvent } from '../woocommerce/woocommerce.service';
 import { forgetOldWebhookEvents } from './fulfilment';
 import { cancelStoreOrder, type IncomingOrder, receiveStoreOrder } from './order-intake';
+import type { OrdersDeps } from './orders.deps';
 
 /**
  * WooCommerce orders into the same pipeline as Shopify's: a verified `order.created` / `order.updated` delivery
@@ -99,7 +99,7 @@ export function fromWooOrder(payload: unknown, now: Date): (IncomingOrder & { st
   };
 }
 
-export async function handleWooOrder(deps: AppDeps, event: WooOrderEvent): Promise<void> {
+export async function handleWooOrder(deps: OrdersDeps, event: WooOrderEvent): Promise<void> {
   const key = event.deliveryId ? `${event.integrationId}:${event.deliveryId}` : null;
   if (key) {
     const [seen] = await deps.db
@@ -131,6 +131,6 @@ export async function handleWooOrder(deps: AppDeps, event: WooOrderEvent): Promi
 }
 
 /** Adds the orders module's handler to the WooCommerce receiver (modules/woocommerce). */
-export function registerWooOrders(deps: AppDeps) {
+export function registerWooOrders(deps: OrdersDeps) {
   deps.woocommerce.onOrderCreated((event) => handleWooOrder(deps, event));
 }

@@ -1,16 +1,16 @@
 import { ErrorCode, ZProductIdParams } from '@podforge/contract';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { AppDeps } from '../../deps';
 import { AppError, notFound } from '../../lib/errors';
 import { parseInput } from '../../lib/validate';
 import { findProduct } from '../products/products.repository';
+import type { PrintFilesDeps } from './print-files.deps';
 import { ensurePrintFile, printFilePath } from './print-files.service';
 
 const ZSignedParams = z.object({ productId: z.uuid(), file: z.string().regex(/^[a-z0-9_-]{1,40}\.png$/) });
 const ZPlacementParams = ZProductIdParams.extend({ placement: z.string().regex(/^[a-z0-9_-]{1,40}$/) });
 
-export async function printFilesRoutes(app: FastifyInstance, { deps }: { deps: AppDeps }) {
+export async function printFilesRoutes(app: FastifyInstance, { deps }: { deps: PrintFilesDeps }) {
   // A fulfilment provider downloads here with no cookie: the signature (path and expiry) is the authorisation.
   app.get('/api/print-files/:productId/:file', async (request, reply) => {
     const { productId, file } = parseInput(ZSignedParams, request.params, 'params');

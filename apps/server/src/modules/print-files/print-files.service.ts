@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import { clampAdjustments, mockupProductType, type TCatalogProductDetail, type TPrintFile } from '@podforge/contract';
 import { and, eq } from 'drizzle-orm';
 import { designs, printFiles } from '../../db/schema';
-import type { AppDeps } from '../../deps';
 import { notFound } from '../../lib/errors';
 import { getCatalogProductDetail } from '../catalog/catalog.service';
 import { drawPrintFile } from '../mockups/mockups.service';
 import type { ProductRow } from '../products/products.repository';
+import type { PrintFilesDeps } from './print-files.deps';
 
 /**
  * A product's print files: for each of its placements, the design placed by the product's geometry (its main
@@ -23,13 +23,13 @@ export const printFilePath = (productId: string, placement: string) =>
 
 type Spec = { placement: string; width: number; height: number; dpi: number };
 
-async function catalogFor(deps: AppDeps, product: ProductRow): Promise<TCatalogProductDetail | null> {
+async function catalogFor(deps: PrintFilesDeps, product: ProductRow): Promise<TCatalogProductDetail | null> {
   if (product.catalogProductId === null) return null;
   return getCatalogProductDetail(await deps.printful.catalogFor(product.workspaceId), product.catalogProductId);
 }
 
 /** The print files a product has: one per placement, at the catalogue placement's size. */
-export async function printFileSpecs(deps: AppDeps, product: ProductRow): Promise<Spec[]> {
+export async function printFileSpecs(deps: PrintFilesDeps, product: ProductRow): Promise<Spec[]> {
   const detail = await catalogFor(deps, product);
   if (!detail || !product.designId) return [];
   return product.placements.flatMap((p) => {
@@ -39,7 +39,7 @@ export async function printFileSpecs(deps: AppDeps, product: ProductRow): Promis
 }
 
 /** The print files' URLs: signed (no cookie needed) and the seller's own download. */
-export async function printFilesOf(deps: AppDeps, product: ProductRow, origin: string): Promise<TPrintFile[]> {
+export async function printFilesOf(deps: PrintFilesDeps, product: ProductRow, origin: string): Promise<TPrintFile[]> {
   const specs = await printFileSpecs(deps, product);
   return specs.map((s) => ({
     ...s,
@@ -50,7 +50,7 @@ export async function printFilesOf(deps: AppDeps, product: ProductRow, origin: s
 
 /** The PNG of one placement's print file, drawn now if it is missing or out of date. */
 export async function ensurePrintFile(
-  deps: AppDeps,
+  deps: PrintFilesDeps,
   product: ProductRow,
   placement: string,
 ): Promise<{ png: Buffer; spec: Spec }> {
@@ -99,7 +99,7 @@ export async function ensurePrintFile(
 }
 
 /** Removes a product's stored print files (the product is being deleted). */
-export async function deletePrintFiles(deps: AppDeps, productId: string, workspaceId: string): Promise<void> {
+export async function deletePrintFiles(deps: PrintFilesDeps, productId: string, workspaceId: string): Promise<void> {
   const rows = await deps.db
     .select({ storageKey: printFiles.storageKey })
     .from(printFiles)

@@ -6,16 +6,16 @@ import {
   ZPrintfulCallbackQuery,
 } from '@podforge/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AppDeps } from '../../deps';
 import { conflict } from '../../lib/errors';
 import { parseInput } from '../../lib/validate';
 import { getCatalogProductDetail, listCatalogCategories, listCatalogProducts } from '../catalog/catalog.service';
+import type { PrintfulDeps } from './printful.deps';
 
 /** Where Printful sends the user back: APP_URL when set (behind a proxy), else this request's own origin. */
-const callbackUrl = (deps: AppDeps, request: FastifyRequest) =>
+const callbackUrl = (deps: PrintfulDeps, request: FastifyRequest) =>
   `${deps.config.appUrl ?? `${request.protocol}://${request.host}`}/api/printful/oauth/callback`;
 
-export async function printfulRoutes(app: FastifyInstance, { deps }: { deps: AppDeps }) {
+export async function printfulRoutes(app: FastifyInstance, { deps }: { deps: PrintfulDeps }) {
   app.get('/api/printful/products', async (request) => {
     const query = parseInput(ZCatalogProductsQuery, request.query, 'query');
     return listCatalogProducts(await deps.printful.catalogFor(request.workspaceId), query);

@@ -16,12 +16,12 @@ import {
 } from '@podforge/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import type { AppDeps } from '../../deps';
 import { AppError, badRequest, notFound, payloadTooLarge } from '../../lib/errors';
 import { sendJsonOnce } from '../../lib/read-cache';
 import { parseInput } from '../../lib/validate';
 import { designWork } from '../designs/design-work';
 import { cleanFileName, createDesignFromFile, deleteDesign, receiveToTempFile } from '../designs/designs.service';
+import type { ProductsDeps } from './products.deps';
 import {
   deleteProduct,
   duplicateProduct,
@@ -36,7 +36,6 @@ import {
   updateInStore,
   updateProduct,
 } from './products.service';
-import { ensurePushWorkers } from './store-push';
 
 const FIELD_MAX_BYTES = 64 * 1024;
 /** Text fields that arrive as JSON text in multipart. */
@@ -70,7 +69,7 @@ function fieldsToInput(fields: Record<string, string>): Record<string, unknown> 
  * Reads a multipart create: text fields, and the design file (field `file`) streamed to a temporary file. A file
  * over PRODUCT_DESIGN_MAX_BYTES answers 413 naming it and leaves nothing behind.
  */
-async function readMultipart(request: FastifyRequest, deps: AppDeps) {
+async function readMultipart(request: FastifyRequest, deps: ProductsDeps) {
   const fields: Record<string, string> = {};
   let file: UploadedFile | null = null;
   try {
@@ -102,7 +101,7 @@ async function readMultipart(request: FastifyRequest, deps: AppDeps) {
 
 /** A create with its design given by id, or as a file that becomes a design only once everything else checks out. */
 async function createProduct(
-  deps: AppDeps,
+  deps: ProductsDeps,
   request: FastifyRequest,
   input: z.output<typeof ZCreateProduct>,
   file: UploadedFile | null,
@@ -130,15 +129,7 @@ async function createProduct(
   }
 }
 
-export async function productsRoutes(app: FastifyInstance, { deps }: { deps: AppDeps }) {
-  if (deps.config.jobsWorker) {
-    // Pushes queued before a restart run as soon as this instance listens (app.inject starts them on first push).
-    app.addHook('onListen', async () => {
-      deps.afterStart.run(() =>
-        ensurePushWorkers(deps).catch((error) => app.log.error({ err: error }, 'store push workers did not start')),
-      );
-    });
-  }
+export async function productsRoutes(app: FastifyInstance, { deps }: { deps: ProductsDeps }) {
   // Plugins are encapsulated: this scope has its own multipart limits (the simple flow's 10 MB design file).
   await app.register(multipart, {
     limits: { fileSize: PRODUCT_DESIGN_MAX_BYTES, files: 2, fields: 20, fieldSize: FIELD_MAX_BYTES },

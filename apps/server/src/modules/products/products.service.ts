@@ -27,7 +27,6 @@ import {
 import { and, asc, eq, gt, inArray } from 'drizzle-orm';
 import type { z } from 'zod';
 import { designs, integrations, products, publications } from '../../db/schema';
-import type { AppDeps } from '../../deps';
 import { AppError, badRequest, conflict, notFound, notImplemented } from '../../lib/errors';
 import { ReadCache } from '../../lib/read-cache';
 import { UUID } from '../../lib/uuid';
@@ -47,6 +46,7 @@ import {
   variantsFromChoices,
   variantsFromLegacy,
 } from './product-variants';
+import type { ProductsDeps } from './products.deps';
 import {
   type DbOrTx,
   findMockups,
@@ -145,7 +145,7 @@ async function loadProducts(db: DbOrTx, rows: ProductRow[]): Promise<TProduct[]>
   return rows.map((r) => toProduct(r, variants.get(r.id) ?? [], links.get(r.id) ?? [], pubs.get(r.id) ?? []));
 }
 
-export async function productById(deps: AppDeps, workspaceId: string, id: string): Promise<TProduct> {
+export async function productById(deps: ProductsDeps, workspaceId: string, id: string): Promise<TProduct> {
   const [product] = await loadProducts(deps.db, [await findProduct(deps.db, workspaceId, id)]);
   if (!product) throw notFound('Product');
   return product;
@@ -153,7 +153,7 @@ export async function productById(deps: AppDeps, workspaceId: string, id: string
 
 /** `GET /api/products/:id`: the product and its print files (signed URLs on `origin`). */
 export async function getProduct(
-  deps: AppDeps,
+  deps: ProductsDeps,
   workspaceId: string,
   id: string,
   origin: string,
@@ -165,10 +165,10 @@ export async function getProduct(
 }
 
 /** List pages kept until the workspace's data next changes (`lib/read-cache.ts`), per database. */
-const listPages = new WeakMap<AppDeps['database'], ReadCache<TProductPage>>();
+const listPages = new WeakMap<ProductsDeps['database'], ReadCache<TProductPage>>();
 
 export async function listProducts(
-  deps: AppDeps,
+  deps: ProductsDeps,
   workspaceId: string,
   query: z.output<typeof ZProductListQuery>,
 ): Promise<TProductPage> {
@@ -194,7 +194,7 @@ export async function listProducts(
   });
 }
 
-async function assertDesign(deps: AppDeps, workspaceId: string, designId: string) {
+async function assertDesign(deps: ProductsDeps, workspaceId: string, designId: string) {
   const [row] = await deps.db
     .select({ id: designs.id })
     .from(designs)
@@ -204,7 +204,7 @@ async function assertDesign(deps: AppDeps, workspaceId: string, designId: string
 
 /** The catalogue product a product is printed on: the one named, else its type's default; null for none. */
 async function resolveCatalog(
-  deps: AppDeps,
+  deps: ProductsDeps,
   workspaceId: string,
   productType: string,
   catalogProductId: number | null | undefined,
@@ -242,7 +242,7 @@ type MockupInput = { mockupId?: string | undefined; mockupIds?: string[] | undef
  * when the input names none (an update then keeps the links it has).
  */
 async function resolveMockupLinks(
-  deps: AppDeps,
+  deps: ProductsDeps,
   workspaceId: string,
   input: MockupInput,
   designId: string | null,
@@ -330,7 +330,7 @@ export type PreparedCreate = {
  * means a file comes with the request, so no mockup can show it yet.
  */
 export async function prepareCreate(
-  deps: AppDeps,
+  deps: ProductsDeps,
   workspaceId: string,
   input: CreateInput,
   designId: string | null,
@@ -358,7 +358,7 @@ export async function prepareCreate(
 
 /** Writes the product, its variants and its mockup links in one transaction. */
 export async function insertProduct(
-  deps: AppDeps,
+  deps: ProductsDeps,
   workspaceId: string,
   input: CreateInput,
   prepared: PreparedCreate,
@@ -412,7 +412,7 @@ const CONTENT_FIELDS = [
  * what would be missing). A live product may be edited: it then has changes not in the store.
  */
 export async function updateProduct(
-  deps: AppDeps,
+  deps: ProductsDeps,
   workspaceId: string,
   id: string,
   input: UpdateInput,
@@ -489,7 +489,7 @@ export async function updateProduct(
  * that store, the error on its publication), and the listings removed so far stay removed.
  */
 export async function deleteProduct(
-  deps: AppDeps,
+  deps: ProductsDeps,
   workspaceId: string,
   id: string,
   store?: TDeleteProductStore,
@@ -555,7 +555,7 @@ const COPY_SUFFIX = ' (Copy)';
  * A new draft with the same design, catalogue product, listing, variants (their own SKUs) and every mockup link;
  * no store listings, no schedules.
  */
-export async function duplicateProduct(deps: AppDeps, workspaceId: string, id: string): Promise<TProduct> {
+export async function duplicateProduct(deps: ProductsDeps, workspaceId: string, id: string): Promise<TProduct> {
   const row = await findProduct(deps.db, workspaceId, id);
   const variants = (await variantsOf(deps.db, [row.id])).get(row.id) ?? [];
   const links = (await mockupLinksOf(deps.db, [row.id])).get(row.id) ?? [];
@@ -619,7 +619,7 @@ export const isStorePlatform = (platform: string): platform is TStorePlatform =>
 const STALE_PUSH_MS = 5 * 60_000;
 
 /** Whether the product meets the 'ready' rule (design, mockup, title, description, a priced variant). */
-async function meetsReady(deps: AppDeps, row: ProductRow): Promise<boolean> {
+async function meetsReady(deps: ProductsDeps, row: ProductRow): Promise<boolean> {
   const [variants, links] = await Promise.all([variantsOf(deps.db, [row.id]), mockupLinksOf(deps.db, [row.id])]);
   return (
     missingForReady({
@@ -635,7 +635,7 @@ async function meetsReady(deps: AppDeps, row: ProductRow): Promise<boolean> {
 type StoreRow = typeof integrations.$inferSelect;
 
 /** The workspace's store integrations of these ids (another workspace's or an unknown id: 404). */
-async function storesByIds(deps: AppDeps, workspaceId: string, ids: string[]): Promise<StoreRow[]> {
+async function storesByIds(deps: ProductsDeps, workspaceId: string, ids: string[]): Promise<StoreRow[]> {
   if (ids.some((id) => !UUID.test(id))) throw notFound('Integration');
   const rows = await deps.db
     .select()
@@ -652,7 +652,7 @@ async function storesByIds(deps: AppDeps, workspaceId: string, ids: string[]): P
 }
 
 /** Whether a push of this product has been in flight so long that its process must have ended. */
-async function pushIsStale(deps: AppDeps, row: ProductRow): Promise<boolean> {
+async function pushIsStale(deps: ProductsDeps, row: ProductRow): Promise<boolean> {
   const [recent] = await deps.db
     .select({ id: publications.id })
     .from(publications)
@@ -669,7 +669,7 @@ async function pushIsStale(deps: AppDeps, row: ProductRow): Promise<boolean> {
 
 /** One store push of a product as a job (the one operation every caller uses); waits for it for a while. */
 async function pushToStore(
-  deps: AppDeps,
+  deps: ProductsDeps,
   workspaceId: string,
   row: ProductRow,
   previous: PushableStatus,
@@ -713,7 +713,7 @@ async function pushToStore(
  * in one store may go to another.
  */
 export async function publishProduct(
-  deps: AppDeps,
+  deps: ProductsDeps,
   workspaceId: string,
   productId: string,
   integrationIds: string[],
@@ -781,7 +781,7 @@ export async function publishProduct(
  * seller can act on them, then the same store push as `publishProduct`. A live product cannot be uploaded again.
  */
 export async function pushProduct(
-  deps: AppDeps,
+  deps: ProductsDeps,
   workspaceId: string,
   platform: TStorePlatform,
   productId: string,
@@ -823,14 +823,14 @@ export async function pushProduct(
 }
 
 /** The status a product stuck in processing had: live if it is published somewhere, else ready or draft. */
-async function statusBeforePush(deps: AppDeps, row: ProductRow): Promise<PushableStatus> {
+async function statusBeforePush(deps: ProductsDeps, row: ProductRow): Promise<PushableStatus> {
   const pubs = (await publicationsOf(deps.db, [row.id])).get(row.id) ?? [];
   if (pubs.some((p) => p.status === 'published')) return 'live';
   return (await meetsReady(deps, row)) ? 'ready' : 'draft';
 }
 
 /** Whether a processing product's running push is to one of these stores (a second request joins it). */
-async function isJoinable(deps: AppDeps, row: ProductRow, integrationIds: string[]): Promise<boolean> {
+async function isJoinable(deps: ProductsDeps, row: ProductRow, integrationIds: string[]): Promise<boolean> {
   const pubs = (await publicationsOf(deps.db, [row.id])).get(row.id) ?? [];
   return pubs.some((p) => p.status === 'processing' && p.jobId && integrationIds.includes(p.integrationId));
 }
@@ -840,7 +840,7 @@ async function isJoinable(deps: AppDeps, row: ProductRow, integrationIds: string
  * by the same handle changes the same remote product (variants no longer enabled disappear), as a job.
  */
 export async function updateInStore(
-  deps: AppDeps,
+  deps: ProductsDeps,
   workspaceId: string,
   productId: string,
   integrationId: string,
@@ -860,7 +860,7 @@ export async function updateInStore(
 }
 
 /** `GET /api/products/:id/pushes`: each store push of the product and where it is. */
-export async function pushStates(deps: AppDeps, workspaceId: string, productId: string): Promise<TPushStates> {
+export async function pushStates(deps: ProductsDeps, workspaceId: string, productId: string): Promise<TPushStates> {
   const row = await findProduct(deps.db, workspaceId, productId);
   const pubs = (await publicationsOf(deps.db, [row.id])).get(row.id) ?? [];
   return { pushes: pubs.map(toPushState) };

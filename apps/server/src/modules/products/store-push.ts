@@ -6,18 +6,22 @@ import {
   type TPushState,
   type TStorePlatform,
   type TStoreUploadResult,
+  ZProductStatus,
 } from '@podforge/contract';
 import { and, eq, inArray, ne } from 'drizzle-orm';
 import type { JobWithMetadata } from 'pg-boss';
+import { z } from 'zod';
 import { integrations, products, publications } from '../../db/schema';
-import type { AppDeps } from '../../deps';
 import { ShopifyError } from '../../integrations/shopify/client';
+import { defineJob, sendJob } from '../../jobs/define-job';
 import { QUEUES } from '../../jobs/job-queue';
+import { startWorker, wakeWorkers } from '../../jobs/workers';
 import { AppError, conflict } from '../../lib/errors';
 import { deletePrintFiles } from '../print-files/print-files.service';
 import { loadPushProduct, type PublishContext, refusalOf, type StorePublisher } from '../stores/store-publisher';
 import { publisherFor } from '../stores/store-push';
 import { claimForPush, type PushableStatus, settlePush } from './product-status';
+import type { ProductsDeps } from './products.deps';
 import { findProduct, type ProductRow } from './products.repository';
 
 /** A publication row: one product in one store. */
@@ -38,47 +42,34 @@ type PushRow = typeof publications.$inferSelect;
  * product's status.
  */
 
-export type StorePushJob = {
-  workspaceId: string;
-  productId: string;
-  integrationId: string;
+const ZStorePushJob = z.object({
+  workspaceId: z.string(),
+  productId: z.string(),
+  integrationId: z.string(),
   /**
    * 'update' (a live product's listing brought up to date) keeps the listing published when it fails; 'remove'
    * archives or deletes the listing of a product being deleted, and the last removal deletes the product.
    */
-  mode: 'create' | 'update' | 'remove';
+  mode: z.enum(['create', 'update', 'remove']),
   /** The product's status before the push, which it returns to when the push fails. */
-  previous: PushableStatus;
+  previous: ZProductStatus.exclude(['processing']),
   /** For 'remove': what happens to the store's listing. */
-  removal?: 'archive' | 'delete';
-};
+  removal: z.enum(['archive', 'delete']).optional(),
+});
+export type StorePushJob = z.infer<typeof ZStorePushJob>;
 
 type StoreRow = typeof integrations.$inferSelect;
 type JobKey = Pick<StorePushJob, 'workspaceId' | 'productId' | 'integrationId'>;
 
-/** An interrupted push (its process ended) is run again after this long, at most twice. */
-const PUSH_JOB_OPTIONS = { retryLimit: 2, retryDelay: 5, expireInSeconds: 600 } as const;
-/** Pushes one instance runs at once; they share each shop's cost bucket through the client's pacing. */
-const PUSH_CONCURRENCY = 6;
-
-const workers = new WeakMap<object, Promise<string[]>>();
-
-/** Starts this instance's push workers once (at listen, or on the first push of an app that does not listen). */
-export function ensurePushWorkers(deps: AppDeps): Promise<string[]> {
-  let started = workers.get(deps.jobs);
-  if (!started) {
-    started = Promise.all(
-      Array.from({ length: PUSH_CONCURRENCY }, () =>
-        deps.jobs.work<StorePushJob>(QUEUES.storePush, { pollingIntervalSeconds: 1, batchSize: 1 }, async (jobs) => {
-          for (const job of jobs) await runPush(deps, job);
-        }),
-      ),
-    );
-    started.catch(() => workers.delete(deps.jobs));
-    workers.set(deps.jobs, started);
-  }
-  return started;
-}
+export const storePushJob = defineJob({
+  name: QUEUES.storePush,
+  payload: ZStorePushJob,
+  /** An interrupted push (its process ended) is run again after this long, at most twice. */
+  retry: { retryLimit: 2, retryDelay: 5, expireInSeconds: 600 },
+  /** Pushes one instance runs at once; they share each shop's cost bucket through the client's pacing. */
+  workers: { count: 6, pollingIntervalSeconds: 1, batchSize: 1 },
+  handle: (deps: ProductsDeps, job) => runPush(deps, job),
+});
 
 const publicationWhere = (workspaceId: string, productId: string, integrationId: string) =>
   and(
@@ -87,7 +78,7 @@ const publicationWhere = (workspaceId: string, productId: string, integrationId:
     eq(publications.integrationId, integrationId),
   );
 
-async function publicationOf(deps: AppDeps, workspaceId: string, productId: string, integrationId: string) {
+async function publicationOf(deps: ProductsDeps, workspaceId: string, productId: string, integrationId: string) {
   const [row] = await deps.db
     .select()
     .from(publications)
@@ -96,7 +87,7 @@ async function publicationOf(deps: AppDeps, workspaceId: string, productId: stri
 }
 
 /** Marks the publication processing under a new job id and sends the job; answers the id. */
-async function queuePush(deps: AppDeps, job: StorePushJob): Promise<string> {
+async function queuePush(deps: ProductsDeps, job: StorePushJob): Promise<string> {
   const jobId = randomUUID();
   const now = deps.now();
   const queued = { status: 'processing' as const, jobId, progress: 'Queued', updatedAt: now };
@@ -113,9 +104,10 @@ async function queuePush(deps: AppDeps, job: StorePushJob): Promise<string> {
       set: { ...queued, error: null, errorStatus: null, errorCode: null, errorDetails: null },
     });
   try {
-    const workerIds = deps.config.jobsWorker ? await ensurePushWorkers(deps) : [];
-    await deps.jobs.send(QUEUES.storePush, job, { id: jobId, ...PUSH_JOB_OPTIONS });
-    for (const id of workerIds) await deps.jobs.notify(id);
+    // A server that does not listen (app.inject) starts this instance's push workers on its first push.
+    if (deps.config.jobsWorker) await startWorker(deps, storePushJob);
+    await sendJob(deps.jobs, storePushJob, job, { id: jobId });
+    if (deps.config.jobsWorker) await wakeWorkers(deps.jobs, storePushJob);
   } catch (error) {
     await settle(deps, job, jobId, {
       ok: false,
@@ -131,7 +123,7 @@ async function queuePush(deps: AppDeps, job: StorePushJob): Promise<string> {
  * this product to this store that is already running is joined (its id answered), never doubled.
  */
 export async function startPush(
-  deps: AppDeps,
+  deps: ProductsDeps,
   workspaceId: string,
   productId: string,
   store: StoreRow,
@@ -159,7 +151,7 @@ export async function startPush(
  * each store's removal is a job; the last one to succeed deletes the product. Answers the jobs' ids by store.
  */
 export async function startRemovals(
-  deps: AppDeps,
+  deps: ProductsDeps,
   row: ProductRow,
   stores: StoreRow[],
   removal: 'archive' | 'delete',
@@ -184,7 +176,7 @@ export async function startRemovals(
 
 /** Waits until the push's row is no longer processing by this job (or `timeoutMs` passed); answers the row. */
 export async function waitForPush(
-  deps: AppDeps,
+  deps: ProductsDeps,
   job: JobKey,
   jobId: string,
   timeoutMs = deps.config.storePushWaitSeconds * 1000,
@@ -210,7 +202,7 @@ export function pushFailure(row: PushRow | null): AppError {
  * For callers with time (a scheduled upload's worker): waits for the product's push to this store to settle, up to
  * `timeoutMs`, and answers it as the upload call would (throws the failure).
  */
-export async function settledPush(deps: AppDeps, job: JobKey, timeoutMs: number): Promise<TStoreUploadResult> {
+export async function settledPush(deps: ProductsDeps, job: JobKey, timeoutMs: number): Promise<TStoreUploadResult> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const row = await publicationOf(deps, job.workspaceId, job.productId, job.integrationId);
@@ -266,7 +258,7 @@ type Failed = { ok: false; failure: Failure };
  * Writes what the push did, if the row is still this job's, and settles the product's status once no other push of
  * it is running (the product row is locked first, so two removals settling at once see each other).
  */
-async function settle(deps: AppDeps, job: StorePushJob, jobId: string, outcome: Outcome): Promise<void> {
+async function settle(deps: ProductsDeps, job: StorePushJob, jobId: string, outcome: Outcome): Promise<void> {
   const at = deps.now();
   const deleteProduct = await deps.db.transaction(async (tx) => {
     await tx
@@ -348,7 +340,7 @@ async function settle(deps: AppDeps, job: StorePushJob, jobId: string, outcome: 
  * given the listing id an earlier run recorded and a way to record a new one before anything else is sent.
  */
 async function pushRemote(
-  deps: AppDeps,
+  deps: ProductsDeps,
   job: StorePushJob,
   jobId: string,
   pub: PushRow,
@@ -397,7 +389,7 @@ async function pushRemote(
 }
 
 /** One push job: the store's side, then the rows. */
-export async function runPush(deps: AppDeps, job: JobWithMetadata<StorePushJob>): Promise<void> {
+export async function runPush(deps: ProductsDeps, job: JobWithMetadata<StorePushJob>): Promise<void> {
   const data = job.data;
   const pub = await publicationOf(deps, data.workspaceId, data.productId, data.integrationId);
   if (!pub || pub.jobId !== job.id || pub.status !== 'processing') return;

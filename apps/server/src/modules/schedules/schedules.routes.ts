@@ -1,22 +1,10 @@
 import { ZCreateSchedule, ZProductIdParams, ZScheduleIdParams } from '@podforge/contract';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../deps';
 import { parseInput } from '../../lib/validate';
-import { startScheduleWorker } from './schedule-worker';
+import type { SchedulesDeps } from './schedules.deps';
 import { cancelSchedule, createSchedule, listProductSchedules, listUpcomingSchedules } from './schedules.service';
 
-export async function schedulesRoutes(app: FastifyInstance, { deps }: { deps: AppDeps }) {
-  if (deps.config.jobsWorker) {
-    // Only a listening server runs due uploads (not app.inject in tests, which start a worker themselves).
-    app.addHook('onListen', async () => {
-      deps.afterStart.run(() =>
-        startScheduleWorker(deps).catch((error) =>
-          app.log.error({ err: error }, 'scheduled upload worker did not start'),
-        ),
-      );
-    });
-  }
-
+export async function schedulesRoutes(app: FastifyInstance, { deps }: { deps: SchedulesDeps }) {
   app.post('/api/schedule-upload', async (request, reply) => {
     const input = parseInput(ZCreateSchedule, request.body, 'body');
     return reply.status(201).send(await createSchedule(deps, request.workspaceId, input));

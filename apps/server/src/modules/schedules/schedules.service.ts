@@ -1,24 +1,19 @@
-import type { TSchedule, TStorePlatform, ZCreateSchedule } from '@podforge/contract';
-import { and, asc, eq, inArray, ne, or, sql } from 'drizzle-orm';
+import type { TSchedule, ZCreateSchedule } from '@podforge/contract';
+import { and, asc, eq, inArray, ne } from 'drizzle-orm';
 import { DateTime } from 'luxon';
 import type { z } from 'zod';
 import { integrations, products, schedules } from '../../db/schema';
-import type { AppDeps } from '../../deps';
-import { QUEUES } from '../../jobs/job-queue';
+import { sendJob } from '../../jobs/define-job';
 import { badRequest, conflict, notFound } from '../../lib/errors';
 import { UUID } from '../../lib/uuid';
+import type { SchedulesDeps } from './schedules.deps';
+import { scheduledUploadJob } from './schedules.jobs';
 
 type ScheduleRow = typeof schedules.$inferSelect;
 type CreateInput = z.output<typeof ZCreateSchedule>;
 
 /** How far ahead a push may be scheduled. */
 const MAX_DAYS_AHEAD = 366;
-
-/** What the queue carries: only the id; the row is the truth (it may have been cancelled meanwhile). */
-export type ScheduledUploadJob = { scheduleId: string };
-
-/** pg-boss retries a push that failed for a passing reason (the store or network), with backoff. */
-export const SCHEDULE_RETRY = { retryLimit: 3, retryDelay: 30, retryBackoff: true } as const;
 
 export function toSchedule(row: ScheduleRow): TSchedule {
   return {
@@ -49,7 +44,7 @@ export function scheduledInstant(date: string, time: string, timeZone: string): 
   return moment.toJSDate();
 }
 
-async function productForSchedule(deps: AppDeps, workspaceId: string, productId: string) {
+async function productForSchedule(deps: SchedulesDeps, workspaceId: string, productId: string) {
   const [row] = await deps.db
     .select({ id: products.id, title: products.title, status: products.status })
     .from(products)
@@ -58,7 +53,7 @@ async function productForSchedule(deps: AppDeps, workspaceId: string, productId:
   return row;
 }
 
-export async function createSchedule(deps: AppDeps, workspaceId: string, input: CreateInput): Promise<TSchedule> {
+export async function createSchedule(deps: SchedulesDeps, workspaceId: string, input: CreateInput): Promise<TSchedule> {
   const product = await productForSchedule(deps, workspaceId, input.productId);
   if (product.status === 'live') throw conflict(`"${product.title}" is already live; it cannot be uploaded again`);
   if (product.status === 'processing') throw conflict(`"${product.title}" is being pushed to a store right now`);
@@ -105,8 +100,7 @@ export async function createSchedule(deps: AppDeps, workspaceId: string, input: 
   if (!row) throw new Error('schedule insert returned nothing');
   try {
     // The job's id is the schedule's: one schedule can never become two jobs.
-    const job: ScheduledUploadJob = { scheduleId: row.id };
-    await deps.jobs.send(QUEUES.scheduledUpload, job, { id: row.id, startAfter: runAt, ...SCHEDULE_RETRY });
+    await sendJob(deps.jobs, scheduledUploadJob, { scheduleId: row.id }, { id: row.id, startAfter: runAt });
   } catch (error) {
     // Without its job the row would promise a push that never comes.
     await deps.db.delete(schedules).where(eq(schedules.id, row.id));
@@ -116,7 +110,7 @@ export async function createSchedule(deps: AppDeps, workspaceId: string, input: 
   return toSchedule(withJob ?? row);
 }
 
-async function scheduleRow(deps: AppDeps, workspaceId: string, id: string): Promise<ScheduleRow> {
+async function scheduleRow(deps: SchedulesDeps, workspaceId: string, id: string): Promise<ScheduleRow> {
   const [row] = await deps.db
     .select()
     .from(schedules)
@@ -126,7 +120,7 @@ async function scheduleRow(deps: AppDeps, workspaceId: string, id: string): Prom
 }
 
 /** Spec section 4: only a pending schedule can be cancelled; it then leaves the product's list. */
-export async function cancelSchedule(deps: AppDeps, workspaceId: string, id: string): Promise<TSchedule> {
+export async function cancelSchedule(deps: SchedulesDeps, workspaceId: string, id: string): Promise<TSchedule> {
   const row = await scheduleRow(deps, workspaceId, id);
   const [cancelled] = await deps.db
     .update(schedules)
@@ -136,11 +130,11 @@ export async function cancelSchedule(deps: AppDeps, workspaceId: string, id: str
   // Checked by the update itself: a worker may have started the push since the row was read.
   if (!cancelled) throw conflict(`Only a pending upload can be cancelled; this one is ${row.status}`);
   // The worker skips a cancelled row anyway; cancelling the job keeps the queue tidy.
-  await deps.jobs.cancel(QUEUES.scheduledUpload, row.id).catch(() => undefined);
+  await deps.jobs.cancel(scheduledUploadJob.name, row.id).catch(() => undefined);
   return toSchedule(cancelled);
 }
 
-export async function listProductSchedules(deps: AppDeps, workspaceId: string, productId: string) {
+export async function listProductSchedules(deps: SchedulesDeps, workspaceId: string, productId: string) {
   await productForSchedule(deps, workspaceId, productId);
   const rows = await deps.db
     .select()
@@ -157,7 +151,7 @@ export async function listProductSchedules(deps: AppDeps, workspaceId: string, p
 }
 
 /** The workspace's uploads still to run (pending or running), soonest first: My Products shows each product's next. */
-export async function listUpcomingSchedules(deps: AppDeps, workspaceId: string) {
+export async function listUpcomingSchedules(deps: SchedulesDeps, workspaceId: string) {
   const rows = await deps.db
     .select()
     .from(schedules)
@@ -166,45 +160,3 @@ export async function listUpcomingSchedules(deps: AppDeps, workspaceId: string) 
     .limit(1000);
   return rows.map(toSchedule);
 }
-
-/**
- * Marks the schedule running if it is still due. A retry attempt may also take a row left 'running' by an attempt
- * whose process died: the push itself is idempotent (one publication per product and store).
- */
-export async function claimSchedule(deps: AppDeps, scheduleId: string, retryCount: number) {
-  const [row] = await deps.db
-    .update(schedules)
-    .set({ status: 'running', error: null })
-    .where(
-      and(
-        eq(schedules.id, scheduleId),
-        retryCount > 0
-          ? or(eq(schedules.status, 'pending'), eq(schedules.status, 'running'))
-          : eq(schedules.status, 'pending'),
-      ),
-    )
-    .returning();
-  return row ?? null;
-}
-
-export async function finishSchedule(
-  deps: AppDeps,
-  scheduleId: string,
-  outcome: { status: 'completed'; result: unknown } | { status: 'failed' | 'pending'; error: string },
-) {
-  await deps.db
-    .update(schedules)
-    .set(
-      outcome.status === 'completed'
-        ? { status: 'completed', result: sql`${JSON.stringify(outcome.result ?? null)}::jsonb`, error: null }
-        : { status: outcome.status, error: outcome.error },
-    )
-    .where(eq(schedules.id, scheduleId));
-}
-
-export type StorePush = (schedule: {
-  workspaceId: string;
-  productId: string;
-  platform: TStorePlatform;
-  integrationId: string;
-}) => Promise<unknown>;

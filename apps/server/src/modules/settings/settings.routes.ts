@@ -9,8 +9,8 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client';
 import { workspaceSettings } from '../../db/schema';
-import type { AppDeps } from '../../deps';
 import { parseInput } from '../../lib/validate';
+import type { SettingsDeps } from './settings.deps';
 
 /** The workspace's settings (pricing, order confirmation), with the defaults for what it never set. */
 export async function getSettings(db: Db, workspaceId: string): Promise<TWorkspaceSettings> {
@@ -24,7 +24,7 @@ export async function getSettings(db: Db, workspaceId: string): Promise<TWorkspa
   };
 }
 
-export async function settingsRoutes(app: FastifyInstance, { deps }: { deps: AppDeps }) {
+export async function settingsRoutes(app: FastifyInstance, { deps }: { deps: SettingsDeps }) {
   app.get('/api/settings', async (request) => getSettings(deps.db, request.workspaceId));
 
   app.patch('/api/settings', async (request) => {

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import { and, eq, isNotNull, lt } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { shopifyWebhookEvents } from '../../db/schema';
+import { defineJob, sendJob } from '../../jobs/define-job';
 import { type JobQueue, QUEUES } from '../../jobs/job-queue';
 import type { TokenCipher } from '../../lib/crypto';
 
@@ -38,10 +40,21 @@ export class ShopifyWebhookRegistry {
   }
 }
 
-export type ShopifyJob = { eventRowId: string };
-export const WEBHOOK_JOB_RETRY = { retryLimit: 5, retryDelay: 10, retryBackoff: true } as const;
+/**
+ * The job of a recorded event: every handler of the topic. pg-boss hands each job to one worker across instances; a
+ * handler that throws leaves the event unprocessed and pg-boss retries it with backoff.
+ */
+export const shopifyWebhookJob = defineJob({
+  name: QUEUES.shopifyWebhook,
+  payload: z.object({ eventRowId: z.string() }),
+  retry: { retryLimit: 5, retryDelay: 10, retryBackoff: true },
+  workers: { pollingIntervalSeconds: 2, batchSize: 5 },
+  handle: (deps: ShopifyWebhookDeps, job) => processWebhookEvent(deps, job.data.eventRowId),
+});
 /** Handled events are kept this long to recognise late duplicates (Shopify retries for hours, not weeks). */
 const KEEP_PROCESSED_MS = 30 * 24 * 3600_000;
+
+type ShopifyWebhookDeps = { db: Db; now: () => Date; shopifyWebhooks: ShopifyWebhookRegistry; cipher: TokenCipher };
 
 type Incoming = {
   eventId: string | undefined;
@@ -87,18 +100,12 @@ export async function recordWebhook(deps: { db: Db; jobs: JobQueue; cipher: Toke
     )[0];
   if (!row || ('processedAt' in row && row.processedAt)) return { duplicate: !inserted };
   // The job's id is the row's: sending it again for a duplicate of an unfinished event adds nothing.
-  await deps.jobs.send(QUEUES.shopifyWebhook, { eventRowId: row.id } satisfies ShopifyJob, {
-    id: row.id,
-    ...WEBHOOK_JOB_RETRY,
-  });
+  await sendJob(deps.jobs, shopifyWebhookJob, { eventRowId: row.id }, { id: row.id });
   return { duplicate: !inserted };
 }
 
 /** The job: every handler of the topic, then the row is marked processed (a failure is kept and retried). */
-export async function processWebhookEvent(
-  deps: { db: Db; now: () => Date; shopifyWebhooks: ShopifyWebhookRegistry; cipher: TokenCipher },
-  eventRowId: string,
-) {
+export async function processWebhookEvent(deps: ShopifyWebhookDeps, eventRowId: string) {
   const [row] = await deps.db.select().from(shopifyWebhookEvents).where(eq(shopifyWebhookEvents.id, eventRowId));
   if (!row || row.processedAt) return;
   const event: ShopifyWebhookEvent = {

@@ -1,16 +1,15 @@
 import { ErrorCode, ZIntegrationIdParams, ZShopifyShopQuery, ZShopifySyncQuery } from '@podforge/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AppDeps } from '../../deps';
 import { isValidShopDomain, verifyWebhookHmac } from '../../integrations/shopify/hmac';
 import { AppError } from '../../lib/errors';
 import { parseInput } from '../../lib/validate';
 import { ingestSyncedOrders } from '../orders/orders.service';
+import type { ShopifyDeps } from './shopify.deps';
 import { SANDBOX_AUTHORIZE_PREFIX, WEBHOOK_PATH } from './shopify.service';
 import { recordWebhook } from './shopify-webhooks';
-import { startShopifyWebhookWorker } from './shopify-webhooks.worker';
 
 /** Where Shopify sends the seller back: APP_URL when set (it must be allow-listed in the app), else this origin. */
-const callbackUrl = (deps: AppDeps, request: FastifyRequest) =>
+const callbackUrl = (deps: ShopifyDeps, request: FastifyRequest) =>
   `${deps.config.appUrl ?? `${request.protocol}://${request.host}`}/auth/shopify/callback`;
 
 /** Query values as Shopify signed them: a repeated key is one value joined by commas (apis.md A1 (3)). */
@@ -25,20 +24,10 @@ function flatQuery(query: unknown): Record<string, string> {
 const backToIntegrations = (outcome: string) =>
   outcome === 'connected' ? '/integrations?connected=shopify' : `/integrations?shopify_error=${outcome}`;
 
-export async function shopifyRoutes(app: FastifyInstance, { deps }: { deps: AppDeps }) {
+export async function shopifyRoutes(app: FastifyInstance, { deps }: { deps: ShopifyDeps }) {
   const shopify = deps.shopify;
   app.addHook('onClose', async () => shopify.close());
   shopify.registerWebhooks(deps.shopifyWebhooks);
-  if (deps.config.jobsWorker) {
-    // Only a listening server runs webhook work (not app.inject in tests, which start a worker themselves).
-    app.addHook('onListen', async () => {
-      deps.afterStart.run(() =>
-        startShopifyWebhookWorker(deps).catch((error) =>
-          app.log.error({ err: error }, 'Shopify webhook worker did not start'),
-        ),
-      );
-    });
-  }
 
   app.get('/api/shopify/validate-domain', async (request) => {
     const { shop } = parseInput(ZShopifyShopQuery, request.query, 'query');

@@ -2,15 +2,15 @@ import type { AddressInfo } from 'node:net';
 import { ErrorCode, ZIntegrationIdParams, ZSandboxOrderInput, ZWooConnectBody } from '@podforge/contract';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { AppDeps } from '../../deps';
 import { verifyWooSignature } from '../../integrations/woocommerce/client';
 import { AppError, notFound } from '../../lib/errors';
 import { parseInput } from '../../lib/validate';
+import type { WooCommerceDeps } from './woocommerce.deps';
 
 const ZImageParams = z.object({ imageId: z.coerce.number().int().positive() });
 const ZStoreImageParams = z.object({ file: z.string().regex(/^[0-9a-f-]{36}\.png$/i) });
 
-export async function woocommerceRoutes(app: FastifyInstance, { deps }: { deps: AppDeps }) {
+export async function woocommerceRoutes(app: FastifyInstance, { deps }: { deps: WooCommerceDeps }) {
   const woo = deps.woocommerce;
   app.addHook('onClose', async () => woo.close());
   // The sandbox store downloads pictures from this app: once it listens, its own address is known.

@@ -1,0 +1,3 @@
+import type { CoreDeps } from '../../lib/core-deps';
+
+export type SettingsDeps = Pick<CoreDeps, 'db' | 'now'>;

@@ -1,0 +1,3 @@
+import type { WooCommerceService } from './woocommerce.service';
+
+export type WooCommerceDeps = { woocommerce: WooCommerceService };
