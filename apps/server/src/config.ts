@@ -77,6 +77,15 @@ const ZEnv = z.object({
     .enum(['true', 'false'])
     .default('false')
     .transform((v) => v === 'true'),
+  FRAME_ANCESTORS: z
+    .string()
+    .default('')
+    .refine(
+      (v) => v.split(/\s+/).every((s) => s === '' || s === "'self'" || /^https?:\/\/[A-Za-z0-9.*:-]+$/.test(s)),
+      "FRAME_ANCESTORS must be space-separated origins such as https://admin.example.com, or 'self'",
+    ),
+  REQUEST_HEADER_TIMEOUT_SECONDS: z.coerce.number().min(1).max(300).default(30),
+  REQUEST_BODY_IDLE_TIMEOUT_SECONDS: z.coerce.number().min(1).max(3600).default(30),
   DECODE_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
   DECODE_TIME_LIMIT_SECONDS: z.coerce.number().min(0.1).max(600).default(7),
   DECODE_MEMORY_LIMIT_MB: z.coerce.number().int().min(128).max(16384).default(768),
@@ -108,6 +117,13 @@ export type Config = {
   /** Built web app to serve; null serves the API only. */
   webDistDir: string | null;
   trustProxy: boolean;
+  /**
+   * Stalled clients: a request's headers must arrive within `headerMs`; a body being received may be silent for at
+   * most `bodyIdleMs` before its connection is closed.
+   */
+  timeouts: { headerMs: number; bodyIdleMs: number };
+  /** Hosts that may frame the app (the CSP's frame-ancestors); empty: none. */
+  frameAncestors: string[];
   /** Draw every mockup template in the background after start, so no seller waits for a first drawing. */
   mockupTemplateWarmup: boolean;
   /** Run due jobs (scheduled uploads) on this instance once it listens. */
@@ -192,6 +208,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     webDistDir: e.WEB_DIST_DIR === '' ? null : (e.WEB_DIST_DIR ?? WEB_DIST_DIR),
     trustProxy: e.TRUST_PROXY,
+    timeouts: {
+      headerMs: e.REQUEST_HEADER_TIMEOUT_SECONDS * 1000,
+      bodyIdleMs: e.REQUEST_BODY_IDLE_TIMEOUT_SECONDS * 1000,
+    },
+    frameAncestors: e.FRAME_ANCESTORS.split(/\s+/).filter(Boolean),
     mockupTemplateWarmup: e.MOCKUP_TEMPLATE_WARMUP,
     jobsWorker: e.JOBS_WORKER,
     storePushWaitSeconds: e.STORE_PUSH_WAIT_SECONDS,
