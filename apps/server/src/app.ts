@@ -69,6 +69,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
   await app.register(workspacePlugin, {
     db: deps.db,
     secret: secretFromConfigOrFile(config.sessionSecret, config.dataDir, 'session.secret'),
+    createPerHour: config.workspaceCreatePerHour,
   });
   registerCsrfGuard(app);
 

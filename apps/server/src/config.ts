@@ -19,6 +19,10 @@ const ZEnv = z.object({
     .optional(),
   AI_MONTHLY_CREDITS: z.coerce.number().int().min(0).default(200),
   AI_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  AI_RATE_LIMIT_PER_MINUTE_PER_ADDRESS: z.coerce.number().int().min(1).default(60),
+  AI_MONTHLY_CREDITS_PER_ADDRESS: z.coerce.number().int().min(0).default(1000),
+  WORKSPACE_CREATE_PER_HOUR: z.coerce.number().int().min(1).default(20),
+  STORAGE_QUOTA_MB: z.coerce.number().positive().default(2048),
   OPENAI_API_KEY: z.string().optional(),
   OPENAI_BASE_URL: z.url().optional(),
   OPENAI_MODEL: z.string().min(1).default('gpt-4o-mini'),
@@ -111,6 +115,14 @@ export type Config = {
   aiMonthlyCredits: number;
   /** AI calls one workspace may make per minute (on this instance). */
   aiRateLimitPerMinute: number;
+  /** AI calls one client address may make per minute (on this instance), whatever workspaces it uses. */
+  aiRateLimitPerMinutePerAddress: number;
+  /** AI credits all the workspaces one client address made may use together per calendar month (UTC). */
+  aiMonthlyCreditsPerAddress: number;
+  /** New workspaces (requests without a session cookie) one client address may make per hour. */
+  workspaceCreatePerHour: number;
+  /** What one workspace may store (designs, mockups, print files), in bytes. */
+  storageQuotaBytes: number;
   /** An OpenAI-compatible API for AI content; null uses the built-in offline provider. */
   openai: { apiKey: string; baseUrl: string | undefined; model: string; imageModel: string } | null;
   logLevel: string;
@@ -197,6 +209,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     encryptionKey: e.ENCRYPTION_KEY,
     aiMonthlyCredits: e.AI_MONTHLY_CREDITS,
     aiRateLimitPerMinute: e.AI_RATE_LIMIT_PER_MINUTE,
+    aiRateLimitPerMinutePerAddress: e.AI_RATE_LIMIT_PER_MINUTE_PER_ADDRESS,
+    aiMonthlyCreditsPerAddress: e.AI_MONTHLY_CREDITS_PER_ADDRESS,
+    workspaceCreatePerHour: e.WORKSPACE_CREATE_PER_HOUR,
+    storageQuotaBytes: Math.round(e.STORAGE_QUOTA_MB * 1024 * 1024),
     openai: e.OPENAI_API_KEY
       ? {
           apiKey: e.OPENAI_API_KEY,

@@ -19,6 +19,7 @@ import { ShopifyWebhookRegistry } from './modules/shopify/shopify-webhooks';
 import { WooCommerceService } from './modules/woocommerce/woocommerce.service';
 import { createStorage } from './storage/create-storage';
 import type { Storage } from './storage/storage';
+import { meteredStorage } from './storage/usage';
 
 /** What routes and services need; built once per app so tests can swap any part (clock, storage, clients). */
 export type AppDeps = {
@@ -68,7 +69,8 @@ export function createDeps(options: BuildAppOptions): AppDeps {
   const { config, database } = options;
   const cipher = new TokenCipher(secretFromConfigOrFile(config.encryptionKey, config.dataDir, 'encryption.key'));
   const now = options.now ?? (() => new Date());
-  const storage = options.storage ?? createStorage(config);
+  // Every file stored for a workspace is recorded with its size: the storage quota (storage/usage.ts).
+  const storage = meteredStorage(options.storage ?? createStorage(config), database.db);
   const urlSigner = new UrlSigner(secretFromConfigOrFile(config.sessionSecret, config.dataDir, 'session.secret'), now);
   const deps: AppDeps = {
     config,

@@ -66,7 +66,17 @@ export type TestAppOptions = {
 
 export async function createTestApp(overrides: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'podforge-test-'));
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', WEB_DIST_DIR: '', ...overrides.env });
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    WEB_DIST_DIR: '',
+    // Tests make many workspaces and AI calls from one address (127.0.0.1): the per-address limits are tested on
+    // their own (limits.api.test.ts) with low values.
+    WORKSPACE_CREATE_PER_HOUR: '1000000',
+    AI_RATE_LIMIT_PER_MINUTE_PER_ADDRESS: '1000000',
+    AI_MONTHLY_CREDITS_PER_ADDRESS: '1000000000',
+    ...overrides.env,
+  });
   config.webDistDir = overrides.env?.WEB_DIST_DIR ?? null;
   const database = await openTestDatabase();
   const { app, deps } = await buildApp({

@@ -53,6 +53,22 @@ export async function aiRoutes(app: FastifyInstance, { deps }: { deps: AppDeps }
       ),
   });
   const limit = { rateLimit: { max: deps.config.aiRateLimitPerMinute, timeWindow: 60_000 } };
+  // And per client address, whatever workspace (cookie) it uses: dropping the cookie gives no new budget.
+  const perAddress = new OneCounterStore();
+  const addressMax = deps.config.aiRateLimitPerMinutePerAddress;
+  app.addHook('onRequest', async (request) => {
+    if (!(request.routeOptions.config as { rateLimit?: unknown } | undefined)?.rateLimit) return;
+    const { current, ttl } = await new Promise<{ current: number; ttl: number }>((resolve) =>
+      perAddress.incr(request.clientKey, (_error, result) => resolve(result), 60_000),
+    );
+    if (current > addressMax) {
+      throw new AppError(
+        429,
+        ErrorCode.RateLimited,
+        `Too many AI requests from this address: at most ${addressMax} a minute (AI_RATE_LIMIT_PER_MINUTE_PER_ADDRESS). Try again in ${Math.ceil(ttl / 1000)} seconds.`,
+      );
+    }
+  });
 
   app.post('/api/ai/generate-content', { config: limit }, async (request) =>
     generateContent(deps, request.workspaceId, parseGenerateContent(request.body)),

@@ -11,6 +11,7 @@ import { designs } from '../../db/schema';
 import type { AppDeps } from '../../deps';
 import { AppError, badRequest, notFound, payloadTooLarge } from '../../lib/errors';
 import { putLocalFile } from '../../storage/storage';
+import { assertStorageRoom } from '../../storage/usage';
 import { type DecodedDesign, EXTENSION, inspectDesignFile, MIME } from './design-files';
 
 type DesignRow = typeof designs.$inferSelect;
@@ -131,6 +132,12 @@ export async function createDesigns(
   options: DesignWorkOptions = {},
 ): Promise<TDesign[]> {
   const { signal, timings } = options;
+  // The workspace's storage quota: 413 naming it before any work, when these files would pass it.
+  await assertStorageRoom(deps.db, workspaceId, {
+    quotaBytes: deps.config.storageQuotaBytes,
+    incoming: inputs.reduce((sum, input) => sum + input.bytes, 0),
+    name: inputs.length === 1 ? (inputs[0]?.name ?? 'The file') : `These ${inputs.length} files`,
+  });
   let t = performance.now();
   const tmp = path.join(deps.config.dataDir, 'tmp');
   await fsp.mkdir(tmp, { recursive: true });
