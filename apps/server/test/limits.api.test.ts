@@ -200,6 +200,25 @@ describe('storage quota', () => {
     expect(product.statusCode).toBe(413);
     expect(product.json().error).toMatch(/storage quota of 0\.3 MB/);
 
+    // Mockups count too (their size is known once drawn): once the quota is reached, no new ones.
+    const mockup = () =>
+      client.post('/api/mockups', {
+        designId: first.json().id,
+        productType: 'mug',
+        templateId: 'mug-right',
+        adjustments: { scale: 100, rotation: 0, x: 0, y: 0, opacity: 100 },
+      });
+    let drawn = 0;
+    let refusedMockup = await mockup();
+    while (refusedMockup.statusCode === 201 && drawn < 20) {
+      drawn += 1;
+      expect((await stats()).usedBytes).toBe(await storedBytes());
+      refusedMockup = await mockup();
+    }
+    expect(drawn).toBeGreaterThan(0);
+    expect(refusedMockup.statusCode, refusedMockup.body).toBe(413);
+    expect(refusedMockup.json().error).toMatch(/storage quota of 0\.3 MB is full/);
+
     // Deleting frees the room: its files are no longer counted.
     expect((await client.delete(`/api/designs/${first.json().id}`)).statusCode).toBe(204);
     expect(await storedBytes()).toBe(0);

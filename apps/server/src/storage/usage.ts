@@ -70,7 +70,8 @@ const mb = (bytes: number) => `${(bytes / 1024 / 1024).toLocaleString('en-US', {
 /**
  * 413 when storing `incoming` more bytes would take the workspace past its quota (`STORAGE_QUOTA_MB`), naming the
  * quota and what is used. Checked before an upload is decoded; what the upload's derived files add (print PNG,
- * thumbnail) and mockups or print files drawn later count once stored, and the next upload is refused.
+ * thumbnail) and mockups or print files drawn later count once stored, and the next upload is refused. With
+ * `incoming` 0 (new mockups, whose size is known only once drawn): refused once the quota is reached.
  */
 export async function assertStorageRoom(
   db: Db,
@@ -78,6 +79,12 @@ export async function assertStorageRoom(
   options: { quotaBytes: number; incoming: number; name: string },
 ): Promise<void> {
   const used = await storageUsed(db, workspaceId);
+  if (options.incoming === 0) {
+    if (used < options.quotaBytes) return;
+    throw payloadTooLarge(
+      `${options.name}: this workspace's storage quota of ${mb(options.quotaBytes)} is full (${mb(used)} used). Delete designs or products to make room.`,
+    );
+  }
   if (used + options.incoming <= options.quotaBytes) return;
   throw payloadTooLarge(
     `${options.name} (${mb(options.incoming)}) would pass this workspace's storage quota of ${mb(options.quotaBytes)}: ${mb(used)} is used. Delete designs or products to make room.`,

@@ -7,7 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import { DESIGN_MAX_BYTES, type TDesign, type TDesignType } from '@podforge/contract';
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { designs } from '../../db/schema';
+import { designs, mockups } from '../../db/schema';
 import type { AppDeps } from '../../deps';
 import { AppError, badRequest, notFound, payloadTooLarge } from '../../lib/errors';
 import { putLocalFile } from '../../storage/storage';
@@ -303,12 +303,24 @@ export async function getDesignRow(deps: AppDeps, workspaceId: string, id: strin
 }
 
 export async function deleteDesign(deps: AppDeps, workspaceId: string, id: string): Promise<void> {
+  // Its mockups' rows go with it (cascade); their files must too, or they would stay stored, unreachable, counted
+  // against the workspace's storage quota.
+  const mockupFiles = await deps.db
+    .select({ storageKey: mockups.storageKey, previewKey: mockups.previewKey })
+    .from(mockups)
+    .where(and(eq(mockups.designId, id), eq(mockups.workspaceId, workspaceId)));
   const [row] = await deps.db
     .delete(designs)
     .where(and(eq(designs.id, id), eq(designs.workspaceId, workspaceId)))
     .returning();
   if (!row) throw notFound('Design');
-  const keys = [row.originalKey, row.printKey, row.thumbnailKey, row.workingKey].filter((k): k is string => !!k);
+  const keys = [
+    row.originalKey,
+    row.printKey,
+    row.thumbnailKey,
+    row.workingKey,
+    ...mockupFiles.flatMap((m) => [m.storageKey, m.previewKey]),
+  ].filter((k): k is string => !!k);
   await Promise.all(keys.map((key) => deps.storage.delete(key)));
 }
 
