@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import net from 'node:net';
@@ -168,6 +169,52 @@ describe('stalled clients are closed within the configured timeouts', () => {
     expect(closedAfterMs).not.toBeNull();
     expect(closedAfterMs).toBeLessThan(4000);
     await vi.waitFor(() => expect(fs.existsSync(tmp) ? fs.readdirSync(tmp) : []).toEqual([]), { timeout: 5000 });
+  });
+
+  it('a multi-file upload whose first file waits for a decoder longer than the limit is not cut', async () => {
+    // The server stops reading while file 1 waits (its reader is paused): that is not the client's silence.
+    const boundary = 'xyz';
+    const whole = Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="one.png"\r\nContent-Type: image/png\r\n\r\n`,
+      ),
+      await pngOf(32, 32),
+      Buffer.from(
+        `\r\n--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="two.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+      ),
+      randomBytes(4 * 1024 * 1024),
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const head = [
+      'POST /api/upload/files HTTP/1.1',
+      'Host: 127.0.0.1',
+      `Cookie: ${cookie}`,
+      `Content-Type: multipart/form-data; boundary=${boundary}`,
+      `Content-Length: ${whole.length}`,
+      'Connection: close',
+      '',
+      '',
+    ].join('\r\n');
+    const release = await t.deps.decodePool.lease({ label: 'held by the test' });
+    const held = setTimeout(release, 3000);
+    try {
+      const answer = await new Promise<string>((resolve) => {
+        const socket = net.connect(port, '127.0.0.1');
+        let text = '';
+        socket.on('data', (chunk) => {
+          text += chunk.toString('latin1');
+        });
+        socket.on('error', () => {});
+        socket.on('close', () => resolve(text));
+        socket.write(Buffer.concat([Buffer.from(head), whole]));
+      });
+      expect(answer).toMatch(/^HTTP\/1\.1 200/);
+      expect(answer).toContain('"name":"one.png"');
+      expect(answer).toContain('"name":"two.bin"');
+    } finally {
+      clearTimeout(held);
+      release();
+    }
   });
 
   it('a slow but moving upload is not cut', async () => {
