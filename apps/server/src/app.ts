@@ -38,7 +38,9 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
   // What a crashed or killed process left in DATA_DIR/tmp before any request of this one makes its own.
   sweepTempDir(config.dataDir);
   const app = Fastify({
-    logger: options.logger === false ? false : { level: config.logLevel },
+    ...(typeof options.logger === 'object'
+      ? { loggerInstance: options.logger }
+      : { logger: options.logger === false ? false : { level: config.logLevel } }),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     http: {

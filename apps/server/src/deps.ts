@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config';
 import type { Database, Db } from './db/client';
 import { createAiProvider } from './integrations/ai/create-provider';
@@ -62,7 +63,8 @@ export type BuildAppOptions = {
   storage?: Storage;
   now?: () => Date;
   ai?: AiProvider;
-  logger?: boolean;
+  /** false: no logging (tests); a pino logger: log there (a test that reads what was logged). */
+  logger?: boolean | FastifyBaseLogger;
 };
 
 export function createDeps(options: BuildAppOptions): AppDeps {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../src/app';
 import { type Config, loadConfig } from '../src/config';
@@ -60,6 +60,8 @@ export type TestAppOptions = {
   now?: () => Date;
   /** Replaces the configured AI provider. */
   ai?: AiProvider;
+  /** Where the app logs (a pino logger); none by default. */
+  logger?: FastifyBaseLogger;
   /** Runs before the app is ready, e.g. to add a route that only a test needs. */
   setup?: (app: FastifyInstance) => void;
 };
@@ -82,7 +84,7 @@ export async function createTestApp(overrides: TestAppOptions = {}): Promise<Tes
   const { app, deps } = await buildApp({
     config,
     database,
-    logger: false,
+    logger: overrides.logger ?? false,
     ...(overrides.now ? { now: overrides.now } : {}),
     ...(overrides.ai ? { ai: overrides.ai } : {}),
   });

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import net from 'node:net';
 import path from 'node:path';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp, type TestClient } from './helpers';
 import { pngOf } from './support/design-fixtures';
@@ -95,6 +96,33 @@ describe('malformed multipart answers 400 with the reason on every upload route'
       });
     }
   }
+
+  it('logs no error and no stack trace for them', async () => {
+    const lines: string[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(line) });
+    const logged = await createTestApp({ logger });
+    try {
+      for (const route of ROUTES) {
+        for (const [, make] of cases) {
+          const { type, payload } = make(FIELD[route] ?? 'file');
+          const res = await logged.app.inject({
+            method: 'POST',
+            url: route,
+            payload,
+            headers: { 'content-type': type },
+          });
+          expect(res.statusCode).toBe(400);
+        }
+      }
+      // Each request is logged (incoming, completed) at info; none as an error, and no stack anywhere.
+      expect(lines.length).toBeGreaterThan(0);
+      const records = lines.map((line) => JSON.parse(line) as { level: number; err?: { stack?: string } });
+      expect(records.filter((r) => r.level >= 40)).toEqual([]);
+      expect(records.filter((r) => r.err?.stack)).toEqual([]);
+    } finally {
+      await logged.close();
+    }
+  });
 
   it('leaves no temporary file behind', () => {
     const dir = path.join(t.dataDir, 'tmp');
