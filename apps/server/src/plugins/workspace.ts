@@ -55,67 +55,72 @@ async function resolveWorkspace(db: Db, token: string | null): Promise<string | 
   return row?.id ?? null;
 }
 
+type WorkspaceOptions = {
+  db: Db;
+  secret: string;
+  /** New workspaces one client address may make per hour (WORKSPACE_CREATE_PER_HOUR). */
+  createPerHour: number;
+};
+
 /**
  * No login: the session cookie is a random 128-bit token, signed, HttpOnly and SameSite=Lax. A missing, tampered
  * or unknown cookie gets a fresh workspace, never someone else's.
  */
-export const workspacePlugin = fp<{ db: Db; secret: string; createPerHour: number }>(
-  async (app: FastifyInstance, { db, secret, createPerHour }) => {
-    await app.register(cookie, { secret, hook: 'onRequest' });
-    app.decorateRequest('workspaceId', '');
-    app.decorateRequest('clientKey', '');
-    const known = new Map<string, string>();
-    const keyOf = (ip: string) => createHmac('sha256', secret).update(`client-address:${ip}`).digest('base64url');
+export const workspacePlugin = fp<WorkspaceOptions>(async (app: FastifyInstance, { db, secret, createPerHour }) => {
+  await app.register(cookie, { secret, hook: 'onRequest' });
+  app.decorateRequest('workspaceId', '');
+  app.decorateRequest('clientKey', '');
+  const known = new Map<string, string>();
+  const keyOf = (ip: string) => createHmac('sha256', secret).update(`client-address:${ip}`).digest('base64url');
 
-    app.addHook('onRequest', async (request, reply) => {
-      request.clientKey = keyOf(request.ip);
-      if (!needsWorkspace(request)) return;
-      const raw = request.cookies[SESSION_COOKIE];
-      const cachedId = raw ? known.get(raw) : undefined;
-      if (cachedId) {
-        request.workspaceId = cachedId;
-        return;
-      }
-      const unsigned = raw ? request.unsignCookie(raw) : null;
-      const existing = await resolveWorkspace(db, unsigned?.valid ? unsigned.value : null);
-      if (raw && existing) {
-        if (known.size >= KNOWN_SESSIONS_MAX) known.delete(known.keys().next().value as string);
-        known.set(raw, existing);
-      }
-      if (existing) {
-        request.workspaceId = existing;
-        return;
-      }
-      const token = randomToken(16);
-      // At most `createPerHour` new workspaces per client address, counted in the database (every instance, every
-      // restart): dropping the cookie must not be a way to new limits and credits.
-      const creatorKey = request.clientKey;
-      // Both drivers (node-postgres, PGlite) answer `{ rows }`.
-      const [created] = (
-        (await db.execute(sql`INSERT INTO workspaces (token_hash, creator_key)
-        SELECT ${sha256(token)}, ${creatorKey}
-        WHERE (SELECT count(*) FROM workspaces WHERE creator_key = ${creatorKey}
-          AND created_at > now() - interval '1 hour') < ${createPerHour}
-        RETURNING id`)) as unknown as { rows: { id: string }[] }
-      ).rows;
-      if (!created) {
-        // A page load still gets the app, which then shows the API's answer; an API call gets the 429.
-        if (!request.url.startsWith('/api/')) return;
-        throw new AppError(
-          429,
-          ErrorCode.RateLimited,
-          `Too many new workspaces from this address: at most ${createPerHour} an hour (WORKSPACE_CREATE_PER_HOUR). Keep your session cookie to go on using your workspace, or try again later.`,
-        );
-      }
-      request.workspaceId = created.id;
-      reply.setCookie(SESSION_COOKIE, token, {
-        signed: true,
-        httpOnly: true,
-        sameSite: 'lax',
-        secure: request.protocol === 'https',
-        path: '/',
-        maxAge: ONE_YEAR_SECONDS,
-      });
+  app.addHook('onRequest', async (request, reply) => {
+    request.clientKey = keyOf(request.ip);
+    if (!needsWorkspace(request)) return;
+    const raw = request.cookies[SESSION_COOKIE];
+    const cachedId = raw ? known.get(raw) : undefined;
+    if (cachedId) {
+      request.workspaceId = cachedId;
+      return;
+    }
+    const unsigned = raw ? request.unsignCookie(raw) : null;
+    const existing = await resolveWorkspace(db, unsigned?.valid ? unsigned.value : null);
+    if (raw && existing) {
+      if (known.size >= KNOWN_SESSIONS_MAX) known.delete(known.keys().next().value as string);
+      known.set(raw, existing);
+    }
+    if (existing) {
+      request.workspaceId = existing;
+      return;
+    }
+    const token = randomToken(16);
+    // At most `createPerHour` new workspaces per client address, counted in the database (every instance, every
+    // restart): dropping the cookie must not be a way to new limits and credits.
+    const creatorKey = request.clientKey;
+    // Both drivers (node-postgres, PGlite) answer `{ rows }`.
+    const [created] = (
+      (await db.execute(sql`INSERT INTO workspaces (token_hash, creator_key)
+      SELECT ${sha256(token)}, ${creatorKey}
+      WHERE (SELECT count(*) FROM workspaces WHERE creator_key = ${creatorKey}
+        AND created_at > now() - interval '1 hour') < ${createPerHour}
+      RETURNING id`)) as unknown as { rows: { id: string }[] }
+    ).rows;
+    if (!created) {
+      // A page load still gets the app, which then shows the API's answer; an API call gets the 429.
+      if (!request.url.startsWith('/api/')) return;
+      throw new AppError(
+        429,
+        ErrorCode.RateLimited,
+        `Too many new workspaces from this address: at most ${createPerHour} an hour (WORKSPACE_CREATE_PER_HOUR). Keep your session cookie to go on using your workspace, or try again later.`,
+      );
+    }
+    request.workspaceId = created.id;
+    reply.setCookie(SESSION_COOKIE, token, {
+      signed: true,
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: request.protocol === 'https',
+      path: '/',
+      maxAge: ONE_YEAR_SECONDS,
     });
-  },
-);
+  });
+});
