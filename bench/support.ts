@@ -123,6 +123,9 @@ export async function startServer(env: Record<string, string>, timeoutMs = 120_0
       DATABASE_URL: '',
       LOG_LEVEL: 'warn',
       MOCKUP_TEMPLATE_WARMUP: 'false',
+      // Benches play many sellers from one address.
+      WORKSPACE_CREATE_PER_HOUR: '1000000',
+      AI_RATE_LIMIT_PER_MINUTE_PER_ADDRESS: '1000000',
       ...env,
     },
     stdio: ['ignore', 'inherit', 'inherit'],

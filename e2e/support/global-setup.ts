@@ -96,6 +96,10 @@ export default async function globalSetup() {
     // No Etsy app key either: Etsy connects to the built-in sandbox shop (stores.spec.ts).
     ETSY_API_KEY: '',
     ETSY_SHARED_SECRET: '',
+    // Every test's browser context is a new workspace from 127.0.0.1, and AI specs share that address.
+    WORKSPACE_CREATE_PER_HOUR: '100000',
+    AI_RATE_LIMIT_PER_MINUTE_PER_ADDRESS: '100000',
+    AI_MONTHLY_CREDITS_PER_ADDRESS: '100000000',
   });
   process.env.E2E_BASE_URL = url;
   process.env.E2E_DATA_DIR = dataDir;

@@ -7,6 +7,7 @@ import { type AppDeps, type BuildAppOptions, createDeps } from './deps';
 import { JOBS } from './jobs/registry';
 import { startWorkers } from './jobs/workers';
 import { secretFromConfigOrFile } from './lib/secrets';
+import { sweepTempDir } from './lib/temp-files';
 import { aiRoutes } from './modules/ai/ai.routes';
 import { catalogRoutes } from './modules/catalog/catalog.routes';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
@@ -25,23 +26,42 @@ import { woocommerceRoutes } from './modules/woocommerce/woocommerce.routes';
 import { registerClientAbort } from './plugins/client-abort';
 import { registerCsrfGuard } from './plugins/csrf';
 import { registerErrorHandling } from './plugins/errors';
+import { indexHtmlOf, registerSecurityHeaders } from './plugins/security-headers';
+import { registerBodyIdleTimeout } from './plugins/stalled-clients';
 import { workspacePlugin } from './plugins/workspace';
 
 /**
- * Plugins load in a fixed order: error handling, the client-abort signal, security (workspace cookie, cross-site guard), API routes, then
+ * Plugins load in a fixed order: error handling, security headers (plugins/security-headers.ts), the client-abort signal, security (workspace cookie, cross-site guard), API routes, then
  * the built web app with its single-page fallback.
  */
 export async function buildApp(options: BuildAppOptions): Promise<{ app: FastifyInstance; deps: AppDeps }> {
   const deps = createDeps(options);
   const { config } = deps;
+  // What a crashed or killed process left in DATA_DIR/tmp before any request of this one makes its own.
+  sweepTempDir(config.dataDir);
   const app = Fastify({
-    logger: options.logger === false ? false : { level: config.logLevel },
+    ...(typeof options.logger === 'object'
+      ? { loggerInstance: options.logger }
+      : { logger: options.logger === false ? false : { level: config.logLevel } }),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
+    http: {
+      // A client's headers must all arrive in time (slow-header clients are closed); Node checks every
+      // connectionsCheckingInterval, so that is kept well under the limit.
+      headersTimeout: config.timeouts.headerMs,
+      connectionsCheckingInterval: Math.min(1000, config.timeouts.headerMs / 2),
+    },
   });
 
   registerErrorHandling(app);
+  const webDist = config.webDistDir;
+  const hasWeb = webDist !== null && fs.existsSync(path.join(webDist, 'index.html'));
+  registerSecurityHeaders(app, {
+    indexHtmlPath: hasWeb ? indexHtmlOf(webDist) : null,
+    frameAncestors: config.frameAncestors,
+  });
   registerClientAbort(app);
+  registerBodyIdleTimeout(app, config.timeouts.bodyIdleMs);
   // Background work a listening server starts waits for its first answer (or a few seconds): see lib/after-start.ts.
   app.addHook('onListen', async () => deps.afterStart.onListen());
   app.addHook('onResponse', async () => deps.afterStart.onResponse());
@@ -65,6 +85,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
   await app.register(workspacePlugin, {
     db: deps.db,
     secret: secretFromConfigOrFile(config.sessionSecret, config.dataDir, 'session.secret'),
+    createPerHour: config.workspaceCreatePerHour,
   });
   registerCsrfGuard(app);
 
@@ -84,8 +105,6 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
   await app.register(schedulesRoutes, { deps });
   await app.register(ordersRoutes, { deps });
 
-  const webDist = config.webDistDir;
-  const hasWeb = webDist !== null && fs.existsSync(path.join(webDist, 'index.html'));
   if (hasWeb) {
     await app.register(fastifyStatic, {
       root: webDist,

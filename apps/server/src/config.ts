@@ -28,6 +28,10 @@ const ZEnv = z.object({
     .optional(),
   AI_MONTHLY_CREDITS: z.coerce.number().int().min(0).default(200),
   AI_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  AI_RATE_LIMIT_PER_MINUTE_PER_ADDRESS: z.coerce.number().int().min(1).default(60),
+  AI_MONTHLY_CREDITS_PER_ADDRESS: z.coerce.number().int().min(0).default(1000),
+  WORKSPACE_CREATE_PER_HOUR: z.coerce.number().int().min(1).default(20),
+  STORAGE_QUOTA_MB: z.coerce.number().positive().default(2048),
   OPENAI_API_KEY: z.string().optional(),
   OPENAI_BASE_URL: z.url().optional(),
   OPENAI_MODEL: z.string().min(1).default(DEFAULT_OPENAI_MODEL),
@@ -86,6 +90,15 @@ const ZEnv = z.object({
     .enum(['true', 'false'])
     .default('false')
     .transform((v) => v === 'true'),
+  FRAME_ANCESTORS: z
+    .string()
+    .default('')
+    .refine(
+      (v) => v.split(/\s+/).every((s) => s === '' || s === "'self'" || /^https?:\/\/[A-Za-z0-9.*:-]+$/.test(s)),
+      "FRAME_ANCESTORS must be space-separated origins such as https://admin.example.com, or 'self'",
+    ),
+  REQUEST_HEADER_TIMEOUT_SECONDS: z.coerce.number().min(1).max(300).default(30),
+  REQUEST_BODY_IDLE_TIMEOUT_SECONDS: z.coerce.number().min(1).max(3600).default(30),
   DECODE_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
   DECODE_TIME_LIMIT_SECONDS: z.coerce.number().min(0.1).max(600).default(7),
   DECODE_MEMORY_LIMIT_MB: z.coerce.number().int().min(128).max(16384).default(768),
@@ -111,12 +124,27 @@ export type Config = {
   aiMonthlyCredits: number;
   /** AI calls one workspace may make per minute (on this instance). */
   aiRateLimitPerMinute: number;
+  /** AI calls one client address may make per minute (on this instance), whatever workspaces it uses. */
+  aiRateLimitPerMinutePerAddress: number;
+  /** AI credits all the workspaces one client address made may use together per calendar month (UTC). */
+  aiMonthlyCreditsPerAddress: number;
+  /** New workspaces (requests without a session cookie) one client address may make per hour. */
+  workspaceCreatePerHour: number;
+  /** What one workspace may store (designs, mockups, print files), in bytes. */
+  storageQuotaBytes: number;
   /** An OpenAI-compatible API for AI content; null uses the built-in offline provider. */
   openai: { apiKey: string; baseUrl: string | undefined; model: string; imageModel: string } | null;
   logLevel: string;
   /** Built web app to serve; null serves the API only. */
   webDistDir: string | null;
   trustProxy: boolean;
+  /**
+   * Stalled clients: a request's headers must arrive within `headerMs`; a body being received may be silent for at
+   * most `bodyIdleMs` before its connection is closed.
+   */
+  timeouts: { headerMs: number; bodyIdleMs: number };
+  /** Hosts that may frame the app (the CSP's frame-ancestors); empty: none. */
+  frameAncestors: string[];
   /** Draw every mockup template in the background after start, so no seller waits for a first drawing. */
   mockupTemplateWarmup: boolean;
   /** Run due jobs (scheduled uploads) on this instance once it listens. */
@@ -190,6 +218,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     encryptionKey: e.ENCRYPTION_KEY,
     aiMonthlyCredits: e.AI_MONTHLY_CREDITS,
     aiRateLimitPerMinute: e.AI_RATE_LIMIT_PER_MINUTE,
+    aiRateLimitPerMinutePerAddress: e.AI_RATE_LIMIT_PER_MINUTE_PER_ADDRESS,
+    aiMonthlyCreditsPerAddress: e.AI_MONTHLY_CREDITS_PER_ADDRESS,
+    workspaceCreatePerHour: e.WORKSPACE_CREATE_PER_HOUR,
+    storageQuotaBytes: Math.round(e.STORAGE_QUOTA_MB * 1024 * 1024),
     openai: e.OPENAI_API_KEY
       ? {
           apiKey: e.OPENAI_API_KEY,
@@ -201,6 +233,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     webDistDir: e.WEB_DIST_DIR === '' ? null : (e.WEB_DIST_DIR ?? WEB_DIST_DIR),
     trustProxy: e.TRUST_PROXY,
+    timeouts: {
+      headerMs: e.REQUEST_HEADER_TIMEOUT_SECONDS * 1000,
+      bodyIdleMs: e.REQUEST_BODY_IDLE_TIMEOUT_SECONDS * 1000,
+    },
+    frameAncestors: e.FRAME_ANCESTORS.split(/\s+/).filter(Boolean),
     mockupTemplateWarmup: e.MOCKUP_TEMPLATE_WARMUP,
     jobsWorker: e.JOBS_WORKER,
     storePushWaitSeconds: e.STORE_PUSH_WAIT_SECONDS,

@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { createAiProvider } from './integrations/ai/create-provider';
@@ -21,6 +22,7 @@ import { ShopifyWebhookRegistry } from './modules/shopify/shopify-webhooks';
 import { WooCommerceService } from './modules/woocommerce/woocommerce.service';
 import { createStorage } from './storage/create-storage';
 import type { Storage } from './storage/storage';
+import { meteredStorage } from './storage/usage';
 
 /**
  * What the app's modules receive; built once per app so tests can swap any part (clock, storage, clients). Modules
@@ -56,14 +58,16 @@ export type BuildAppOptions = {
   storage?: Storage;
   now?: () => Date;
   ai?: AiProvider;
-  logger?: boolean;
+  /** false: no logging (tests); a pino logger: log there (a test that reads what was logged). */
+  logger?: boolean | FastifyBaseLogger;
 };
 
 export function createDeps(options: BuildAppOptions): AppDeps {
   const { config, database } = options;
   const cipher = new TokenCipher(secretFromConfigOrFile(config.encryptionKey, config.dataDir, 'encryption.key'));
   const now = options.now ?? (() => new Date());
-  const storage = options.storage ?? createStorage(config);
+  // Every file stored for a workspace is recorded with its size: the storage quota (storage/usage.ts).
+  const storage = meteredStorage(options.storage ?? createStorage(config), database.db);
   const ai = options.ai ?? createAiProvider(config);
   const urlSigner = new UrlSigner(secretFromConfigOrFile(config.sessionSecret, config.dataDir, 'session.secret'), now);
   const deps: AppDeps = {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../src/app';
 import { type Config, loadConfig } from '../src/config';
@@ -60,19 +60,31 @@ export type TestAppOptions = {
   now?: () => Date;
   /** Replaces the configured AI provider. */
   ai?: AiProvider;
+  /** Where the app logs (a pino logger); none by default. */
+  logger?: FastifyBaseLogger;
   /** Runs before the app is ready, e.g. to add a route that only a test needs. */
   setup?: (app: FastifyInstance) => void;
 };
 
 export async function createTestApp(overrides: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'podforge-test-'));
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', WEB_DIST_DIR: '', ...overrides.env });
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    WEB_DIST_DIR: '',
+    // Tests make many workspaces and AI calls from one address (127.0.0.1): the per-address limits are tested on
+    // their own (limits.api.test.ts) with low values.
+    WORKSPACE_CREATE_PER_HOUR: '1000000',
+    AI_RATE_LIMIT_PER_MINUTE_PER_ADDRESS: '1000000',
+    AI_MONTHLY_CREDITS_PER_ADDRESS: '1000000000',
+    ...overrides.env,
+  });
   config.webDistDir = overrides.env?.WEB_DIST_DIR ?? null;
   const database = await openTestDatabase();
   const { app, deps } = await buildApp({
     config,
     database,
-    logger: false,
+    logger: overrides.logger ?? false,
     ...(overrides.now ? { now: overrides.now } : {}),
     ...(overrides.ai ? { ai: overrides.ai } : {}),
   });

@@ -52,6 +52,8 @@ export const ZDashboardStats = z.object({
     resetsAt: z.string(),
   }),
   store: ZStoreSales.nullable(),
+  /** What the workspace's stored files (designs, mockups, print files) take, against its quota (STORAGE_QUOTA_MB). */
+  storage: z.object({ usedBytes: z.number().int(), quotaBytes: z.number().int() }),
   recentUploads: z.array(ZRecentUpload),
 });
 export type TDashboardStats = z.infer<typeof ZDashboardStats>;

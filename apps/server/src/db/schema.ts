@@ -26,12 +26,33 @@ const workspaceId = () =>
     .notNull()
     .references(() => workspaces.id, { onDelete: 'cascade' });
 
-export const workspaces = pgTable('workspaces', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  /** SHA-256 of the session token in the cookie; the token itself is never stored. */
-  tokenHash: text('token_hash').notNull().unique(),
-  createdAt: createdAt(),
-});
+export const workspaces = pgTable(
+  'workspaces',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** SHA-256 of the session token in the cookie; the token itself is never stored. */
+    tokenHash: text('token_hash').notNull().unique(),
+    /**
+     * Who made it: an HMAC of the client address (never the address itself). New workspaces are limited per address,
+     * and the AI credits of all workspaces one address made share a monthly cap; null for workspaces made before.
+     */
+    creatorKey: text('creator_key'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('workspaces_creator_created_idx').on(t.creatorKey, t.createdAt)],
+);
+
+/** Every file stored for a workspace, with its size: the storage quota's figure (storage/usage.ts). */
+export const storedFiles = pgTable(
+  'stored_files',
+  {
+    key: text('key').primaryKey(),
+    workspaceId: workspaceId(),
+    bytes: bigint('bytes', { mode: 'number' }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('stored_files_workspace_idx').on(t.workspaceId)],
+);
 
 export const designs = pgTable(
   'designs',

@@ -1,10 +1,13 @@
+import { createHmac } from 'node:crypto';
 import cookie from '@fastify/cookie';
-import { eq } from 'drizzle-orm';
+import { ErrorCode } from '@podforge/contract';
+import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Db } from '../db/client';
 import { workspaces } from '../db/schema';
 import { randomToken, sha256 } from '../lib/crypto';
+import { AppError } from '../lib/errors';
 
 export const SESSION_COOKIE = 'pf_session';
 const ONE_YEAR_SECONDS = 365 * 24 * 3600;
@@ -13,6 +16,11 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The caller's workspace; every query a route makes is scoped by it. */
     workspaceId: string;
+    /**
+     * The client address as an HMAC (TRUST_PROXY decides which address): per-address limits key on it, and a new
+     * workspace records it as its creator. The address itself is never stored.
+     */
+    clientKey: string;
   }
 }
 
@@ -47,16 +55,26 @@ async function resolveWorkspace(db: Db, token: string | null): Promise<string | 
   return row?.id ?? null;
 }
 
+type WorkspaceOptions = {
+  db: Db;
+  secret: string;
+  /** New workspaces one client address may make per hour (WORKSPACE_CREATE_PER_HOUR). */
+  createPerHour: number;
+};
+
 /**
  * No login: the session cookie is a random 128-bit token, signed, HttpOnly and SameSite=Lax. A missing, tampered
  * or unknown cookie gets a fresh workspace, never someone else's.
  */
-export const workspacePlugin = fp<{ db: Db; secret: string }>(async (app: FastifyInstance, { db, secret }) => {
+export const workspacePlugin = fp<WorkspaceOptions>(async (app: FastifyInstance, { db, secret, createPerHour }) => {
   await app.register(cookie, { secret, hook: 'onRequest' });
   app.decorateRequest('workspaceId', '');
+  app.decorateRequest('clientKey', '');
   const known = new Map<string, string>();
+  const keyOf = (ip: string) => createHmac('sha256', secret).update(`client-address:${ip}`).digest('base64url');
 
   app.addHook('onRequest', async (request, reply) => {
+    request.clientKey = keyOf(request.ip);
     if (!needsWorkspace(request)) return;
     const raw = request.cookies[SESSION_COOKIE];
     const cachedId = raw ? known.get(raw) : undefined;
@@ -75,11 +93,26 @@ export const workspacePlugin = fp<{ db: Db; secret: string }>(async (app: Fastif
       return;
     }
     const token = randomToken(16);
-    const [created] = await db
-      .insert(workspaces)
-      .values({ tokenHash: sha256(token) })
-      .returning({ id: workspaces.id });
-    if (!created) throw new Error('Workspace was not created');
+    // At most `createPerHour` new workspaces per client address, counted in the database (every instance, every
+    // restart): dropping the cookie must not be a way to new limits and credits.
+    const creatorKey = request.clientKey;
+    // Both drivers (node-postgres, PGlite) answer `{ rows }`.
+    const [created] = (
+      (await db.execute(sql`INSERT INTO workspaces (token_hash, creator_key)
+      SELECT ${sha256(token)}, ${creatorKey}
+      WHERE (SELECT count(*) FROM workspaces WHERE creator_key = ${creatorKey}
+        AND created_at > now() - interval '1 hour') < ${createPerHour}
+      RETURNING id`)) as unknown as { rows: { id: string }[] }
+    ).rows;
+    if (!created) {
+      // A page load still gets the app, which then shows the API's answer; an API call gets the 429.
+      if (!request.url.startsWith('/api/')) return;
+      throw new AppError(
+        429,
+        ErrorCode.RateLimited,
+        `Too many new workspaces from this address: at most ${createPerHour} an hour (WORKSPACE_CREATE_PER_HOUR). Keep your session cookie to go on using your workspace, or try again later.`,
+      );
+    }
     request.workspaceId = created.id;
     reply.setCookie(SESSION_COOKIE, token, {
       signed: true,

@@ -1,7 +1,7 @@
 import type { TDashboardStats } from '@podforge/contract';
 import { and, eq, gte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { aiGenerations } from '../../db/schema';
+import { aiGenerations, workspaces } from '../../db/schema';
 
 export const startOfMonthUtc = (now: Date, offsetMonths = 0) =>
   new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + offsetMonths, 1));
@@ -28,4 +28,28 @@ export function aiCreditsFrom(used: number, options: { now: Date; allowance: num
     remaining: Math.max(0, options.allowance - used),
     resetsAt: startOfMonthUtc(options.now, 1).toISOString(),
   };
+}
+
+/**
+ * Credits used this calendar month (UTC) by every workspace made from the same client address as this one (its
+ * `creator_key`): the per-address cap (AI_MONTHLY_CREDITS_PER_ADDRESS), so new workspaces made by dropping the cookie
+ * bring no new credits. A workspace made before creators were recorded has no key and no shared cap.
+ */
+export async function creatorCreditsUsed(
+  db: Db,
+  workspaceId: string,
+  now: Date,
+): Promise<{ creatorKey: string | null; used: number }> {
+  const [own] = await db
+    .select({ creatorKey: workspaces.creatorKey })
+    .from(workspaces)
+    .where(eq(workspaces.id, workspaceId));
+  const creatorKey = own?.creatorKey ?? null;
+  if (!creatorKey) return { creatorKey, used: 0 };
+  const [row] = await db
+    .select({ used: sql<string | null>`sum(${aiGenerations.credits})` })
+    .from(aiGenerations)
+    .innerJoin(workspaces, eq(workspaces.id, aiGenerations.workspaceId))
+    .where(and(eq(workspaces.creatorKey, creatorKey), gte(aiGenerations.createdAt, startOfMonthUtc(now))));
+  return { creatorKey, used: Number(row?.used ?? 0) };
 }

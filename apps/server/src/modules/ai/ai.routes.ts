@@ -53,6 +53,22 @@ export async function aiRoutes(app: FastifyInstance, { deps }: { deps: AiDeps })
       ),
   });
   const limit = { rateLimit: { max: deps.config.aiRateLimitPerMinute, timeWindow: 60_000 } };
+  // And per client address, whatever workspace (cookie) it uses: dropping the cookie gives no new budget.
+  const perAddress = new OneCounterStore();
+  const addressMax = deps.config.aiRateLimitPerMinutePerAddress;
+  app.addHook('onRequest', async (request) => {
+    if (!(request.routeOptions.config as { rateLimit?: unknown } | undefined)?.rateLimit) return;
+    const { current, ttl } = await new Promise<{ current: number; ttl: number }>((resolve) =>
+      perAddress.incr(request.clientKey, (_error, result) => resolve(result), 60_000),
+    );
+    if (current > addressMax) {
+      throw new AppError(
+        429,
+        ErrorCode.RateLimited,
+        `Too many AI requests from this address: at most ${addressMax} a minute (AI_RATE_LIMIT_PER_MINUTE_PER_ADDRESS). Try again in ${Math.ceil(ttl / 1000)} seconds.`,
+      );
+    }
+  });
 
   // The configured models' status: read once the server has settled after its start, then daily.
   deps.aiStatus.log = app.log;

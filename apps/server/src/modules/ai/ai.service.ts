@@ -28,7 +28,7 @@ import { BUNDLED_PRODUCTS } from '../../integrations/printful/catalog/bundled';
 import { AppError, notFound } from '../../lib/errors';
 import { getDesignRow } from '../designs/designs.service';
 import type { AiDeps } from './ai.deps';
-import { aiCreditsUsed } from './ai-credits';
+import { aiCreditsUsed, creatorCreditsUsed } from './ai-credits';
 
 export type GenerateContentInput =
   | ({ kind: 'design' } & z.infer<typeof ZGenerateContentFromDesign>)
@@ -52,6 +52,24 @@ export const quotaExceeded = (allowance: number) =>
     provider: 'credits',
     message: `This workspace has used all ${allowance} AI credits for this month. They reset on the 1st (UTC).`,
   });
+
+export const addressQuotaExceeded = (allowance: number) =>
+  new AppError(429, ErrorCode.RateLimited, 'AI credits used up', {
+    errorType: 'QUOTA_EXCEEDED',
+    provider: 'credits',
+    message: `The workspaces made from this address have used all ${allowance} AI credits an address gets per month (AI_MONTHLY_CREDITS_PER_ADDRESS). They reset on the 1st (UTC).`,
+  });
+
+/** Over the per-address cap (all workspaces made from this one's address, this month): 429 QUOTA_EXCEEDED. */
+async function checkAddressCredits(deps: AiDeps, db: Db, workspaceId: string, credits: number, lock: boolean) {
+  const cap = deps.config.aiMonthlyCreditsPerAddress;
+  const { creatorKey } = await creatorCreditsUsed(db, workspaceId, deps.now());
+  if (!creatorKey) return;
+  // Parallel calls from workspaces of one address take turns too.
+  if (lock) await db.execute(sql`select pg_advisory_xact_lock(hashtext(${`ai-credits-address:${creatorKey}`}))`);
+  const { used } = await creatorCreditsUsed(db, workspaceId, deps.now());
+  if (used + credits > cap) throw addressQuotaExceeded(cap);
+}
 
 const PROVIDER_ERROR_STATUS: Record<string, number> = {
   QUOTA_EXCEEDED: 429,
@@ -152,6 +170,7 @@ export async function chargeGeneration(
   await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`ai-credits:${workspaceId}`}))`);
   const used = await aiCreditsUsed(tx, workspaceId, deps.now());
   if (used + generation.credits > allowance) throw quotaExceeded(allowance);
+  await checkAddressCredits(deps, tx, workspaceId, generation.credits, true);
   await tx.insert(aiGenerations).values({
     workspaceId,
     kind: generation.kind,
@@ -168,6 +187,7 @@ export async function chargeGeneration(
 export async function ensureCredits(deps: AiDeps, workspaceId: string, credits: number) {
   const allowance = deps.config.aiMonthlyCredits;
   if ((await aiCreditsUsed(deps.db, workspaceId, deps.now())) + credits > allowance) throw quotaExceeded(allowance);
+  await checkAddressCredits(deps, deps.db, workspaceId, credits, false);
 }
 
 /** The provider's failure as the answer, naming the provider (the UI's quota notice says whose quota it is). */

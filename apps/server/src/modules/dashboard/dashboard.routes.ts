@@ -23,7 +23,11 @@ export async function dashboardRoutes(app: FastifyInstance, { deps }: { deps: Da
   app.get('/api/dashboard/stats', async (request, reply) => {
     const now = deps.now();
     const stats = await cached(request.workspaceId, `stats ${Math.floor(now.getTime() / STATS_FRESH_MS)}`, () =>
-      getDashboardStats(deps.db, request.workspaceId, { now, aiMonthlyCredits: deps.config.aiMonthlyCredits }),
+      getDashboardStats(deps.db, request.workspaceId, {
+        now,
+        aiMonthlyCredits: deps.config.aiMonthlyCredits,
+        storageQuotaBytes: deps.config.storageQuotaBytes,
+      }),
     );
     return sendJsonOnce(reply, stats);
   });

@@ -2,6 +2,7 @@ import type { TDashboardStats, TRecentUpload, TTrend } from '@podforge/contract'
 import { and, count, desc, eq, gte, inArray, lt, notInArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { orders, products, publications, workspaces } from '../../db/schema';
+import { storageUsedQuery } from '../../storage/usage';
 import { aiCreditsFrom, aiCreditsUsedQuery, startOfMonthUtc } from '../ai/ai-credits';
 import { productCountQuery } from '../products/products.repository';
 import { productThumbnailUrl } from '../products/products.service';
@@ -117,9 +118,9 @@ function storeSales(top: SalesRow | null) {
 export async function getDashboardStats(
   db: Db,
   workspaceId: string,
-  options: { now: Date; aiMonthlyCredits: number },
+  options: { now: Date; aiMonthlyCredits: number; storageQuotaBytes: number },
 ): Promise<TDashboardStats> {
-  const { now, aiMonthlyCredits } = options;
+  const { now, aiMonthlyCredits, storageQuotaBytes } = options;
   const monthStart = startOfMonthUtc(now);
   const weekAgo = new Date(now.getTime() - 7 * DAY_MS);
   const twoWeeksAgo = new Date(now.getTime() - 14 * DAY_MS);
@@ -136,6 +137,7 @@ export async function getDashboardStats(
       lastWeek: sql<string>`(${pushesQuery(db, workspaceId, twoWeeksAgo, weekAgo)})`,
       pushesBefore: sql<string>`(${pushesQuery(db, workspaceId, null, weekAgo)})`,
       creditsUsed: sql<string | null>`(${aiCreditsUsedQuery(db, workspaceId, now)})`,
+      storageUsed: sql<string | null>`(${storageUsedQuery(db, workspaceId)})`,
       store: sql<SalesRow | null>`(SELECT row_to_json(s) FROM (${storeSalesQuery(db, workspaceId, monthStart)}) s)`,
     })
     .from(workspaces)
@@ -157,6 +159,7 @@ export async function getDashboardStats(
     weeklyUploadsTrend: trend(thisWeek, lastWeek, pushesBefore > 0),
     aiCredits: aiCreditsFrom(toNumber(figures?.creditsUsed), { now, allowance: aiMonthlyCredits }),
     store: storeSales(figures?.store ?? null),
+    storage: { usedBytes: toNumber(figures?.storageUsed), quotaBytes: storageQuotaBytes },
     recentUploads: recent,
   };
 }

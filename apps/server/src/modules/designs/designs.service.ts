@@ -7,9 +7,10 @@ import { pipeline } from 'node:stream/promises';
 import { DESIGN_MAX_BYTES, type TDesign, type TDesignType } from '@podforge/contract';
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { designs } from '../../db/schema';
+import { designs, mockups } from '../../db/schema';
 import { AppError, badRequest, notFound, payloadTooLarge } from '../../lib/errors';
 import { putLocalFile } from '../../storage/storage';
+import { assertStorageRoom } from '../../storage/usage';
 import { type DecodedDesign, EXTENSION, inspectDesignFile, MIME } from './design-files';
 import type { DesignsDeps } from './designs.deps';
 
@@ -131,6 +132,12 @@ export async function createDesigns(
   options: DesignWorkOptions = {},
 ): Promise<TDesign[]> {
   const { signal, timings } = options;
+  // The workspace's storage quota: 413 naming it before any work, when these files would pass it.
+  await assertStorageRoom(deps.db, workspaceId, {
+    quotaBytes: deps.config.storageQuotaBytes,
+    incoming: inputs.reduce((sum, input) => sum + input.bytes, 0),
+    name: inputs.length === 1 ? (inputs[0]?.name ?? 'The file') : `These ${inputs.length} files`,
+  });
   let t = performance.now();
   const tmp = path.join(deps.config.dataDir, 'tmp');
   await fsp.mkdir(tmp, { recursive: true });
@@ -296,12 +303,24 @@ export async function getDesignRow(deps: DesignsDeps, workspaceId: string, id: s
 }
 
 export async function deleteDesign(deps: DesignsDeps, workspaceId: string, id: string): Promise<void> {
+  // Its mockups' rows go with it (cascade); their files must too, or they would stay stored, unreachable, counted
+  // against the workspace's storage quota.
+  const mockupFiles = await deps.db
+    .select({ storageKey: mockups.storageKey, previewKey: mockups.previewKey })
+    .from(mockups)
+    .where(and(eq(mockups.designId, id), eq(mockups.workspaceId, workspaceId)));
   const [row] = await deps.db
     .delete(designs)
     .where(and(eq(designs.id, id), eq(designs.workspaceId, workspaceId)))
     .returning();
   if (!row) throw notFound('Design');
-  const keys = [row.originalKey, row.printKey, row.thumbnailKey, row.workingKey].filter((k): k is string => !!k);
+  const keys = [
+    row.originalKey,
+    row.printKey,
+    row.thumbnailKey,
+    row.workingKey,
+    ...mockupFiles.flatMap((m) => [m.storageKey, m.previewKey]),
+  ].filter((k): k is string => !!k);
   await Promise.all(keys.map((key) => deps.storage.delete(key)));
 }
 

@@ -20,6 +20,7 @@ import {
 import { and, asc, eq } from 'drizzle-orm';
 import { designs, mockupBatches, mockups } from '../../db/schema';
 import { badRequest, notFound } from '../../lib/errors';
+import { assertStorageRoom } from '../../storage/usage';
 import { getCatalogProductDetail } from '../catalog/catalog.service';
 import { tempFilePath, withStoredDesignFile } from '../designs/designs.service';
 import {
@@ -194,6 +195,11 @@ export async function createMockup(deps: Deps, workspaceId: string, input: TCrea
   resolveTemplate(productType, input.templateId);
   const colorId = resolveColor(productType, input.color);
   const row = await loadDesign(deps, workspaceId, input.designId);
+  await assertStorageRoom(deps.db, workspaceId, {
+    quotaBytes: deps.config.storageQuotaBytes,
+    incoming: 0,
+    name: 'A new mockup',
+  });
   const layer = await designLayer(deps, row, mockupPlacement(productType, row, input.adjustments));
   return renderAndStore(deps, workspaceId, row, productType, input.templateId, colorId, input.adjustments, layer);
 }
@@ -223,6 +229,11 @@ export async function startMockupBatch(
   for (const id of templateIds) resolveTemplate(productType, id);
   const colors = (input.colors ?? set.colors.map((c) => c.id)).map((c) => resolveColor(productType, c));
   const row = await loadDesign(deps, workspaceId, input.designId);
+  await assertStorageRoom(deps.db, workspaceId, {
+    quotaBytes: deps.config.storageQuotaBytes,
+    incoming: 0,
+    name: 'New mockups',
+  });
   const tasks = templateIds.flatMap((templateId) => colors.map((color) => ({ templateId, color })));
   // The templates are decoded while the design layer is placed (a batch asked for with no editor opened first
   // would otherwise decode each colour's as it renders it).

@@ -15,6 +15,7 @@ const stats: TDashboardStats = {
   weeklyUploadsTrend: { delta: 2, percent: 200 },
   aiCredits: { allowance: 200, used: 44, remaining: 156, resetsAt: '2026-12-01T00:00:00.000Z' },
   store: null,
+  storage: { usedBytes: 12.5 * 1024 * 1024, quotaBytes: 2048 * 1024 * 1024 },
   recentUploads: [],
 };
 
@@ -71,6 +72,9 @@ describe('DashboardScreen', () => {
     expect(within(rows[1] as HTMLElement).getByText('Live')).toBeInTheDocument();
     expect(within(rows[2] as HTMLElement).getByText('archived')).toBeInTheDocument();
     expect(screen.getByTestId('no-store-data')).toHaveTextContent('No store data yet');
+    // The workspace's stored files against its quota, as the server counts them.
+    expect(screen.getByTestId('storage-use')).toHaveTextContent('Storage12.5 MB of 2 GB');
+    expect(screen.getByLabelText('Storage used')).toHaveAttribute('value', String(12.5 * 1024 * 1024));
 
     await userEvent.click(rows[1] as HTMLElement);
     expect(onNavigate).toHaveBeenLastCalledWith('my-products');

@@ -19,3 +19,10 @@ export function formatTrend(
 export function formatMoney(money: { amount: string; currency: string }): string {
   return new Intl.NumberFormat(undefined, { style: 'currency', currency: money.currency }).format(Number(money.amount));
 }
+
+/** Bytes as the seller reads them: '0 MB', '12.3 MB', '1.5 GB' (1 MB = 1024 x 1024 bytes, as the quota is set). */
+export function formatBytes(bytes: number): string {
+  const mb = bytes / 1024 / 1024;
+  if (mb >= 1024) return `${(mb / 1024).toLocaleString('en-US', { maximumFractionDigits: 1 })} GB`;
+  return `${mb.toLocaleString('en-US', { maximumFractionDigits: mb > 0 && mb < 0.1 ? 2 : 1 })} MB`;
+}

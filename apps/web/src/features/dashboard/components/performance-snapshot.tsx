@@ -1,13 +1,35 @@
 import type { TDashboardStats, TRecentUpload } from '@podforge/contract';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { StatusBadge } from '@/components/ui/status-badge';
-import { formatMoney } from './format';
+import { formatBytes, formatMoney } from './format';
 
 function Row({ label, value }: { label: string; value: string | number }) {
   return (
     <div className="flex items-center justify-between py-1.5 text-sm">
       <dt className="text-slate-500">{label}</dt>
       <dd className="font-semibold">{value}</dd>
+    </div>
+  );
+}
+
+/** The workspace's stored files against its quota: uploads that would pass it are refused. */
+function StorageUse({ storage }: { storage: TDashboardStats['storage'] }) {
+  const text = `${formatBytes(storage.usedBytes)} of ${formatBytes(storage.quotaBytes)}`;
+  return (
+    <div className="border-t border-slate-100 pt-3" data-testid="storage-use">
+      <div className="flex items-center justify-between gap-2 text-sm">
+        <span className="text-slate-500">Storage</span>
+        <span className="font-semibold">{text}</span>
+      </div>
+      <meter
+        className="mt-2 block h-2 w-full"
+        aria-label="Storage used"
+        aria-valuetext={text}
+        min={0}
+        max={storage.quotaBytes}
+        high={storage.quotaBytes * 0.9}
+        value={Math.min(storage.usedBytes, storage.quotaBytes)}
+      />
     </div>
   );
 }
@@ -59,6 +81,7 @@ export function PerformanceSnapshot({
           <Row label="Pending Uploads" value={figure(stats?.pendingUploads)} />
           <Row label="This Week" value={figure(stats?.thisWeek)} />
         </dl>
+        {stats?.storage && !isLoading && <StorageUse storage={stats.storage} />}
         {recent.length > 0 && (
           <div className="border-t border-slate-100 pt-3">
             <p className="mb-2 text-xs font-semibold tracking-wide text-slate-500 uppercase">Recent Uploads</p>
