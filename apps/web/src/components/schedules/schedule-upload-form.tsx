@@ -1,4 +1,5 @@
 import type { TIntegration } from '@podforge/contract';
+import { platformLabel } from '@podforge/contract/plain';
 import { CalendarClock, Loader2 } from 'lucide-react';
 import { useId, useState } from 'react';
 import { useScheduleUpload } from '@/api/products/schedule-upload';
@@ -6,7 +7,6 @@ import { Button } from '@/components/ui/button';
 import { NativeSelect } from '@/components/ui/native-select';
 import { toast } from '@/components/ui/use-toast';
 import { failureDescription } from '@/lib/failure-notice';
-import { platformLabel } from '@/lib/schedules';
 import { ScheduleTimeFields } from './schedule-time-fields';
 
 type Props = {

@@ -1,10 +1,12 @@
 import type { TAiPlatform, TAiProductType, TDesign, TVariant } from '@podforge/contract';
 import {
+  AI_AUDIENCE_LABELS,
   AI_AUDIENCES,
   AI_PLATFORMS,
   AI_PRODUCT_TYPE_LABELS,
   AI_PRODUCT_TYPES,
   mockupProductType,
+  platformLabel,
 } from '@podforge/contract/plain';
 import { useQueryClient } from '@tanstack/react-query';
 import { Loader2, ScanSearch, Sparkles, Trash2 } from 'lucide-react';
@@ -24,21 +26,6 @@ import { failureDescription } from '@/lib/failure-notice';
 import { listingProblems, parseTags, variantsFromContent } from '@/lib/listing';
 import { cn } from '@/lib/utils';
 import type { ListingContent } from '../simple-flow';
-
-const AUDIENCE_LABELS: Record<string, string> = {
-  men: 'Men',
-  women: 'Women',
-  kids: 'Kids',
-  teens: 'Teens',
-  adults: 'Adults',
-  unisex: 'Unisex',
-};
-const PLATFORM_LABELS: Record<TAiPlatform, string> = {
-  shopify: 'Shopify',
-  etsy: 'Etsy',
-  amazon: 'Amazon',
-  woocommerce: 'WooCommerce',
-};
 
 type Props = {
   design: TDesign;
@@ -226,7 +213,7 @@ export function GenerateContentStep({ design, content, focusTags, onAccept, onBa
             <NativeSelect value={targetAudience} onChange={(e) => setTargetAudience(e.target.value)}>
               {AI_AUDIENCES.map((a) => (
                 <option key={a} value={a}>
-                  {AUDIENCE_LABELS[a]}
+                  {AI_AUDIENCE_LABELS[a]}
                 </option>
               ))}
             </NativeSelect>
@@ -236,7 +223,7 @@ export function GenerateContentStep({ design, content, focusTags, onAccept, onBa
             <NativeSelect value={platform} onChange={(e) => setPlatform(e.target.value as TAiPlatform)}>
               {AI_PLATFORMS.map((p) => (
                 <option key={p} value={p}>
-                  {PLATFORM_LABELS[p]}
+                  {platformLabel(p)}
                 </option>
               ))}
             </NativeSelect>

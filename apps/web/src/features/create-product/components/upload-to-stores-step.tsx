@@ -1,4 +1,5 @@
 import type { TIntegration } from '@podforge/contract';
+import { platformLabel } from '@podforge/contract/plain';
 import { Loader2, Store } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -12,8 +13,6 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/components/ui/use-toast';
 import { failureDescription } from '@/lib/failure-notice';
-
-const capitalise = (s: string) => (s ? s[0]?.toUpperCase() + s.slice(1) : s);
 
 /** Spec section 2 'Upload to Stores': the connected stores, picked with checkboxes, pushed now or at a set time. */
 export function UploadToStoresStep({ productId, now = () => new Date() }: { productId: string; now?: () => Date }) {
@@ -88,7 +87,7 @@ export function UploadToStoresStep({ productId, now = () => new Date() }: { prod
           scheduledTime: time,
         });
       }
-      const platforms = [...new Set(chosen.map((s) => capitalise(s.platform)))].join(', ');
+      const platforms = [...new Set(chosen.map((s) => platformLabel(s.platform)))].join(', ');
       toast({
         title: 'Upload Scheduled',
         description: `Product upload to ${platforms} has been scheduled.`,
@@ -174,7 +173,7 @@ export function UploadToStoresStep({ productId, now = () => new Date() }: { prod
                     onChange={() => toggle(store.id)}
                   />
                   <span className="font-medium">{store.name}</span>
-                  <span className="text-slate-500">{capitalise(store.platform)}</span>
+                  <span className="text-slate-500">{platformLabel(store.platform)}</span>
                 </label>
               </li>
             ))}

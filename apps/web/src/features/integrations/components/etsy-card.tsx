@@ -1,4 +1,5 @@
 import type { TIntegration } from '@podforge/contract';
+import { platformLabel } from '@podforge/contract/plain';
 import { Store } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
@@ -152,7 +153,7 @@ export function EtsyCard({ onNavigate }: { onNavigate: (url: string) => void }) 
     <IntegrationCard
       testId="store-etsy"
       icon={Store}
-      name="Etsy"
+      name={platformLabel('etsy')}
       description="Handmade and vintage marketplace"
       badge={
         anyConnected ? (

@@ -1,5 +1,5 @@
 import type { TIntegration, TShopifySyncResult } from '@podforge/contract';
-import { SHOPIFY_DOMAIN_PATTERN, shopifyDomainMessage } from '@podforge/contract/plain';
+import { platformLabel, SHOPIFY_DOMAIN_PATTERN, shopifyDomainMessage } from '@podforge/contract/plain';
 import { Package, ShoppingBag } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
@@ -187,7 +187,7 @@ function ShopifyCard({ onNavigate }: { onNavigate: (url: string) => void }) {
     <IntegrationCard
       testId="store-shopify"
       icon={ShoppingBag}
-      name="Shopify"
+      name={platformLabel('shopify')}
       description="Push products to your Shopify store"
       badge={
         anyConnected ? (
@@ -277,7 +277,7 @@ export function StorePlatforms({ onNavigate = goTo }: { onNavigate?: (url: strin
       <ComingSoonCard
         testId="store-amazon"
         icon={Package}
-        name="Amazon"
+        name={platformLabel('amazon')}
         description="The world's largest marketplace"
       />
       <WooCommerceCard />

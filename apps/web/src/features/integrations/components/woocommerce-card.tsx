@@ -1,4 +1,5 @@
 import { ZWooConnectBody } from '@podforge/contract';
+import { platformLabel } from '@podforge/contract/plain';
 import { ShoppingCart } from 'lucide-react';
 import { useState } from 'react';
 import { useIntegrations } from '@/api/integrations/get-integrations';
@@ -158,7 +159,7 @@ export function WooCommerceCard() {
     <IntegrationCard
       testId="store-woocommerce"
       icon={ShoppingCart}
-      name="WooCommerce"
+      name={platformLabel('woocommerce')}
       description="WordPress e-commerce"
       badge={
         anyConnected ? (
