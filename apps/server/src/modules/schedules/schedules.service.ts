@@ -1,4 +1,10 @@
-import type { TSchedule, TStorePlatform, ZCreateSchedule } from '@podforge/contract';
+import {
+  SCHEDULE_PAST_MESSAGE,
+  scheduleIsPast,
+  type TSchedule,
+  type TStorePlatform,
+  type ZCreateSchedule,
+} from '@podforge/contract';
 import { and, asc, eq, inArray, ne, or, sql } from 'drizzle-orm';
 import { DateTime } from 'luxon';
 import type { z } from 'zod';
@@ -65,7 +71,7 @@ export async function createSchedule(deps: AppDeps, workspaceId: string, input: 
 
   const runAt = scheduledInstant(input.scheduledDate, input.scheduledTime, input.timeZone);
   const now = deps.now();
-  if (runAt.getTime() <= now.getTime()) throw badRequest('Please select a future date and time.');
+  if (scheduleIsPast(runAt, now)) throw badRequest(SCHEDULE_PAST_MESSAGE);
   if (runAt.getTime() > now.getTime() + MAX_DAYS_AHEAD * 86_400_000) {
     throw badRequest(`Uploads can be scheduled up to ${MAX_DAYS_AHEAD} days ahead`);
   }

@@ -2,7 +2,7 @@ import type { TProduct } from '@podforge/contract';
 import { platformLabel } from '@podforge/contract/plain';
 import { CheckCircle2, Loader2, RefreshCw } from 'lucide-react';
 import { useState } from 'react';
-import { useIntegrations } from '@/api/integrations/get-integrations';
+import { useConnectedStores } from '@/api/integrations/get-integrations';
 import { useUpdateInStore } from '@/api/products/update-in-store';
 import { Button } from '@/components/ui/button';
 import { NativeSelect } from '@/components/ui/native-select';
@@ -14,8 +14,8 @@ import { failureReason } from './product-row';
  * the same remote product (a live product is never uploaded a second time).
  */
 export function StoreUpdate({ product }: { product: Pick<TProduct, 'id' | 'title' | 'changesNotInStore'> }) {
-  const integrations = useIntegrations();
-  const stores = (integrations.data ?? []).filter((i) => i.kind === 'store' && i.isConnected);
+  const integrations = useConnectedStores();
+  const { stores } = integrations;
   const [chosen, setChosen] = useState<string | null>(null);
   const storeId = chosen ?? stores[0]?.id ?? null;
   const store = stores.find((s) => s.id === storeId) ?? null;
