@@ -14,10 +14,9 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { useAnalyzeImage } from '@/api/ai/analyze-image';
 import { useGenerateContent } from '@/api/ai/generate-content';
 import { mockupTemplatesQueryOptions } from '@/api/mockups/get-mockup-templates';
-import { ListingProblems } from '@/components/listing-problems';
+import { ListingEditor } from '@/components/listing/listing-editor';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
-import { CopyButton } from '@/components/ui/copy-button';
 import { inputClass } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
 import { toast } from '@/components/ui/use-toast';
@@ -263,46 +262,17 @@ export function GenerateContentStep({ design, content, focusTags, onAccept, onBa
               Generate the title, description, tags, price and variants for this design, then edit them as you like.
             </p>
           ) : (
-            <div className="space-y-4" data-testid="listing-editor">
-              <div className="flex items-end gap-1">
-                <label className="block min-w-0 flex-1 space-y-1 text-sm font-medium">
-                  <span>Title</span>
-                  <input
-                    className={inputClass}
-                    value={current.title}
-                    onChange={(e) => edit({ title: e.target.value })}
-                  />
-                </label>
-                <CopyButton value={current.title} label="Title" />
-              </div>
-              <div className="flex items-center justify-between">
-                <span className="text-sm font-medium">Description</span>
-                <CopyButton value={current.description} label="Description" />
-              </div>
-              <label className="block space-y-1 text-sm font-medium">
-                <span className="sr-only">Description</span>
-                <textarea
-                  className={inputClass}
-                  rows={7}
-                  value={current.description}
-                  onChange={(e) => edit({ description: e.target.value })}
-                />
-              </label>
-              <div className="space-y-1">
-                <label className="block space-y-1 text-sm font-medium">
-                  <span>Tags (comma separated)</span>
-                  <input
-                    ref={tagsRef}
-                    className={inputClass}
-                    value={tagsText}
-                    onChange={(e) => setTagsText(e.target.value)}
-                  />
-                </label>
-                <div className="flex items-center justify-between">
-                  <p className="text-xs text-slate-500">{tags.length} tags</p>
-                  <CopyButton value={tags.join(', ')} label="Tags" />
-                </div>
-              </div>
+            <ListingEditor
+              value={{ title: current.title, description: current.description, tagsText }}
+              onChange={({ tagsText: text, ...patch }) => {
+                if (text !== undefined) setTagsText(text);
+                edit(patch);
+              }}
+              problems={problems}
+              copyable
+              tagsLabel="Tags (comma separated)"
+              tagsRef={tagsRef}
+            >
               <label className="block w-40 space-y-1 text-sm font-medium">
                 <span>Price (USD)</span>
                 <input
@@ -348,8 +318,7 @@ export function GenerateContentStep({ design, content, focusTags, onAccept, onBa
                   ))}
                 </ul>
               </fieldset>
-              <ListingProblems problems={problems} />
-            </div>
+            </ListingEditor>
           )}
         </CardContent>
       </Card>
