@@ -1,4 +1,3 @@
-import type { TIntegration } from '@podforge/contract';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { act, render, renderHook, screen } from '@testing-library/react';
 import type { ReactNode } from 'react';
@@ -6,25 +5,14 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '@/components/ui/toaster';
 import { dismiss } from '@/components/ui/use-toast';
 import { createQueryClient } from '@/lib/query-client';
+import { storeIntegration } from '@/test/integration-fixtures';
 import { fakeFetch, json } from '@/test/render';
 import { useScheduleStores } from './use-schedule-stores';
 
 const PRODUCT_ID = '33333333-3333-4333-8333-333333333333';
 const NOW = new Date(2026, 10, 22, 12, 0);
 
-const store = (id: string, platform: string): TIntegration => ({
-  id,
-  kind: 'store',
-  platform,
-  storeName: id,
-  name: id,
-  status: 'connected',
-  verifiedAt: null,
-  lastSyncAt: null,
-  isConnected: true,
-  sandbox: false,
-  problem: null,
-});
+const store = (id: string, platform: string) => storeIntegration({ id, platform });
 
 function setup() {
   const fetch = fakeFetch({

@@ -1,22 +1,10 @@
-import type { TIntegration } from '@podforge/contract';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
+import { storeIntegration } from '@/test/integration-fixtures';
 import { StorePicker } from './store-picker';
 
-const store = (id: string, platform: string, name: string): TIntegration => ({
-  id,
-  kind: 'store',
-  platform,
-  storeName: name,
-  name,
-  status: 'connected',
-  verifiedAt: '2026-11-01T00:00:00.000Z',
-  lastSyncAt: null,
-  isConnected: true,
-  sandbox: false,
-  problem: null,
-});
+const store = (id: string, platform: string, name: string) => storeIntegration({ id, platform, storeName: name, name });
 
 const stores = [store('s1', 'shopify', 'Cat Shop'), store('s2', 'woocommerce', 'Dog Store')];
 
