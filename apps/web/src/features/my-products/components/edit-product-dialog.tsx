@@ -5,7 +5,7 @@ import {
   type TVariantChoice,
   ZUpdateProduct,
 } from '@podforge/contract';
-import { PRODUCT_DESCRIPTION_MAX, PRODUCT_TITLE_MAX, variantLabel } from '@podforge/contract/plain';
+import { PRODUCT_DESCRIPTION_MAX, PRODUCT_TITLE_MAX, platformLabel, variantLabel } from '@podforge/contract/plain';
 import { useQuery } from '@tanstack/react-query';
 import { Loader2 } from 'lucide-react';
 import { type ChangeEvent, type FormEvent, type ReactNode, useId, useState } from 'react';
@@ -298,7 +298,7 @@ function EditForm({ product, onClose }: { product: TProductDetail; onClose: () =
         <PricingEditor
           rows={rows}
           fee={fee}
-          platformLabel="Shopify"
+          platformLabel={platformLabel('shopify')}
           targetMargin={settings.targetMargin}
           onPriceChange={(rowId, price) => setPrices({ [rowId]: price })}
           onPricesChange={setPrices}
