@@ -1,9 +1,8 @@
 import type { TIntegration } from '@podforge/contract';
-import { platformLabel } from '@podforge/contract/plain';
 import { CalendarClock, Loader2 } from 'lucide-react';
-import { useId, useState } from 'react';
+import { useState } from 'react';
+import { StoreSelect } from '@/components/stores/store-select';
 import { Button } from '@/components/ui/button';
-import { NativeSelect } from '@/components/ui/native-select';
 import { ScheduleTimeFields } from './schedule-time-fields';
 import { useScheduleStores } from './use-schedule-stores';
 
@@ -19,7 +18,6 @@ type Props = {
  * and 'Invalid Date' before the call, 'Upload Scheduled' after it, 'Scheduling Failed' with the server's reason.
  */
 export function ScheduleUploadForm({ productId, stores, now = () => new Date() }: Props) {
-  const id = useId();
   const [storeId, setStoreId] = useState(stores[0]?.id ?? '');
   const { date, time, setDate, setTime, schedule, isPending } = useScheduleStores({ productId, now });
   const store = stores.find((s) => s.id === storeId) ?? null;
@@ -40,16 +38,7 @@ export function ScheduleUploadForm({ productId, stores, now = () => new Date() }
         void submit();
       }}
     >
-      <label className="block space-y-1 text-sm font-medium" htmlFor={`${id}-store`}>
-        <span>Store</span>
-        <NativeSelect id={`${id}-store`} value={storeId} onChange={(e) => setStoreId(e.target.value)}>
-          {stores.map((s) => (
-            <option key={s.id} value={s.id}>
-              {s.name} ({platformLabel(s.platform)})
-            </option>
-          ))}
-        </NativeSelect>
-      </label>
+      <StoreSelect stores={stores} value={storeId} onChange={setStoreId} className="text-sm" />
       <ScheduleTimeFields date={date} time={time} now={now()} onDateChange={setDate} onTimeChange={setTime} />
       <Button type="submit" disabled={isPending}>
         {isPending ? <Loader2 className="animate-spin" /> : <CalendarClock />}
