@@ -1,9 +1,5 @@
 import type { TSchedule } from '@podforge/contract';
 
-/** Spec section 9: schedule platform labels are capitalised. */
-export const platformLabel = (platform: string) =>
-  platform === 'woocommerce' ? 'WooCommerce' : platform ? platform[0]?.toUpperCase() + platform.slice(1) : platform;
-
 /** Today on the seller's own calendar, as the date input's `min` (spec: the date minimum is today). */
 export function todayInputValue(now: Date = new Date()): string {
   const pad = (n: number) => String(n).padStart(2, '0');

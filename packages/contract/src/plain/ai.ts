@@ -15,6 +15,15 @@ export const AI_PRODUCT_TYPE_LABELS: Record<TAiProductType, string> = {
   phone_case: 'Phone Case',
 };
 
+export const AI_AUDIENCE_LABELS: Record<(typeof AI_AUDIENCES)[number], string> = {
+  men: 'Men',
+  women: 'Women',
+  kids: 'Kids',
+  teens: 'Teens',
+  adults: 'Adults',
+  unisex: 'Unisex',
+};
+
 /** Spec section 9, 'Full-page generator' choices. */
 export const AI_PAGE_PRODUCT_TYPES = ['T-Shirt', 'Hoodie', 'Mug', 'Poster', 'Phone Case', 'Tote Bag'] as const;
 export const AI_PAGE_PLATFORMS = ['Shopify', 'Etsy', 'Amazon', 'General'] as const;
@@ -47,6 +56,12 @@ export const AI_DESIGN_SIZES = ['512x512', '768x768', '1024x1024'] as const;
 export const AI_DESIGN_STYLES = ['vector-clean', 'line-art', 'vintage-crest', 'photo'] as const;
 export type TAiDesignSize = (typeof AI_DESIGN_SIZES)[number];
 export type TAiDesignStyle = (typeof AI_DESIGN_STYLES)[number];
+export const AI_DESIGN_STYLE_LABELS: Record<TAiDesignStyle, string> = {
+  'vector-clean': 'Vector (clean)',
+  'line-art': 'Line art',
+  'vintage-crest': 'Vintage crest',
+  photo: 'Photo',
+};
 export const AI_DESIGN_MAX_VARIATIONS = 4;
 /** Credits one generated image costs (a text generation costs 1). */
 export const AI_CREDITS_PER_IMAGE = 1;

@@ -12,4 +12,5 @@ export * from './mockups';
 export * from './orders';
 export * from './pricing';
 export * from './products';
+export * from './schedules';
 export * from './stores';

@@ -7,6 +7,17 @@ export const PRODUCTS_PAGE_SIZE = 10;
 export const PRODUCT_TYPES = ['tshirt', 'hoodie', 'mug', 'poster', 'sticker', 'tote', 'phone_case'] as const;
 export type TProductType = (typeof PRODUCT_TYPES)[number];
 
+/** A product type's name for a list of products, e.g. My Products' type filter ('T-Shirts'). */
+export const PRODUCT_TYPE_PLURAL_LABELS: Record<TProductType, string> = {
+  tshirt: 'T-Shirts',
+  hoodie: 'Hoodies',
+  mug: 'Mugs',
+  poster: 'Posters',
+  sticker: 'Stickers',
+  tote: 'Tote Bags',
+  phone_case: 'Phone Cases',
+};
+
 export const PRODUCT_TITLE_MAX = 255;
 export const PRODUCT_DESCRIPTION_MAX = 10_000;
 export const PRODUCT_TAGS_MAX = 250;

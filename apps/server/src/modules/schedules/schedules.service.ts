@@ -1,4 +1,4 @@
-import type { TSchedule, ZCreateSchedule } from '@podforge/contract';
+import { SCHEDULE_PAST_MESSAGE, scheduleIsPast, type TSchedule, type ZCreateSchedule } from '@podforge/contract';
 import { and, asc, eq, inArray, ne } from 'drizzle-orm';
 import { DateTime } from 'luxon';
 import type { z } from 'zod';
@@ -60,7 +60,7 @@ export async function createSchedule(deps: SchedulesDeps, workspaceId: string, i
 
   const runAt = scheduledInstant(input.scheduledDate, input.scheduledTime, input.timeZone);
   const now = deps.now();
-  if (runAt.getTime() <= now.getTime()) throw badRequest('Please select a future date and time.');
+  if (scheduleIsPast(runAt, now)) throw badRequest(SCHEDULE_PAST_MESSAGE);
   if (runAt.getTime() > now.getTime() + MAX_DAYS_AHEAD * 86_400_000) {
     throw badRequest(`Uploads can be scheduled up to ${MAX_DAYS_AHEAD} days ahead`);
   }

@@ -6,8 +6,6 @@ import { waitForPushes } from './push-progress';
 
 export type UploadPlatform = 'shopify' | 'etsy';
 
-export const UPLOAD_PLATFORM_LABELS: Record<UploadPlatform, string> = { shopify: 'Shopify', etsy: 'Etsy' };
-
 /** The contract has no schema for this answer yet; `success` is the one field the spec names (section 7). */
 export type TUploadResult = { success: boolean } & Record<string, unknown>;
 

@@ -1,5 +1,10 @@
 import type { TAiDesignSize, TAiDesignStyle } from '@podforge/contract';
-import { AI_DESIGN_MAX_VARIATIONS, AI_DESIGN_SIZES, AI_DESIGN_STYLES } from '@podforge/contract/plain';
+import {
+  AI_DESIGN_MAX_VARIATIONS,
+  AI_DESIGN_SIZES,
+  AI_DESIGN_STYLE_LABELS,
+  AI_DESIGN_STYLES,
+} from '@podforge/contract/plain';
 import { useId } from 'react';
 import { inputClass } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
@@ -10,13 +15,6 @@ export type AiDesignDraft = { prompt: string; size: TAiDesignSize; n: number; st
 
 /** Spec section 9 defaults: 1024x1024, one variation, vector-clean. */
 export const EMPTY_AI_DESIGN: AiDesignDraft = { prompt: '', size: '1024x1024', n: 1, style: 'vector-clean' };
-
-const STYLE_LABELS: Record<TAiDesignStyle, string> = {
-  'vector-clean': 'Vector (clean)',
-  'line-art': 'Line art',
-  'vintage-crest': 'Vintage crest',
-  photo: 'Photo',
-};
 
 /** Prompt, size, variations and style: the AI design form of the AI Generator and the wizard's Design step. */
 export function AiDesignFields({
@@ -71,7 +69,7 @@ export function AiDesignFields({
         <NativeSelect value={value.style} onChange={(e) => set({ style: e.target.value as TAiDesignStyle })}>
           {AI_DESIGN_STYLES.map((s) => (
             <option key={s} value={s}>
-              {STYLE_LABELS[s]}
+              {AI_DESIGN_STYLE_LABELS[s]}
             </option>
           ))}
         </NativeSelect>

@@ -1,28 +1,17 @@
-import type { TIntegration, TSchedule } from '@podforge/contract';
+import type { TSchedule } from '@podforge/contract';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '@/components/ui/toaster';
 import { dismiss } from '@/components/ui/use-toast';
 import { scheduleRefreshInterval } from '@/lib/schedules';
+import { storeIntegration } from '@/test/integration-fixtures';
 import { fakeFetch, json, renderWithProviders } from '@/test/render';
 import { ScheduleSection } from './schedule-dialog';
 
 const PRODUCT_ID = '33333333-3333-4333-8333-333333333333';
 const NOW = new Date(2026, 10, 22, 12, 0);
 
-const store: TIntegration = {
-  id: 'store-1',
-  kind: 'store',
-  platform: 'shopify',
-  storeName: 'Cat Shop',
-  name: 'Cat Shop',
-  status: 'connected',
-  verifiedAt: '2026-11-01T00:00:00.000Z',
-  lastSyncAt: null,
-  isConnected: true,
-  sandbox: false,
-  problem: null,
-};
+const store = storeIntegration({ id: 'store-1' });
 
 const schedule = (id: string, over: Partial<TSchedule> = {}): TSchedule => ({
   id,

@@ -1,6 +1,6 @@
 import type { TProduct } from '@podforge/contract';
 import { Link } from 'react-router';
-import { useIntegrations } from '@/api/integrations/get-integrations';
+import { useConnectedStores } from '@/api/integrations/get-integrations';
 import { Dialog } from '@/components/ui/dialog';
 import { Skeleton } from '@/components/ui/skeleton';
 import { ScheduleUploadForm } from './schedule-upload-form';
@@ -8,8 +8,8 @@ import { ScheduledUploads } from './scheduled-uploads';
 
 /** Scheduling one product, from wherever it is listed: the form for its connected stores, and its schedules. */
 export function ScheduleSection({ product, now }: { product: Pick<TProduct, 'id' | 'status'>; now?: () => Date }) {
-  const integrations = useIntegrations();
-  const stores = (integrations.data ?? []).filter((i) => i.kind === 'store' && i.isConnected);
+  const integrations = useConnectedStores();
+  const { stores } = integrations;
   const canUpload = product.status !== 'live' && product.status !== 'processing';
   return (
     <div className="space-y-4" data-testid="schedule-section">

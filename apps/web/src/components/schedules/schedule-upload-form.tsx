@@ -1,13 +1,10 @@
 import type { TIntegration } from '@podforge/contract';
 import { CalendarClock, Loader2 } from 'lucide-react';
-import { useId, useState } from 'react';
-import { useScheduleUpload } from '@/api/products/schedule-upload';
+import { useState } from 'react';
+import { StoreSelect } from '@/components/stores/store-select';
 import { Button } from '@/components/ui/button';
-import { NativeSelect } from '@/components/ui/native-select';
-import { toast } from '@/components/ui/use-toast';
-import { failureDescription } from '@/lib/failure-notice';
-import { platformLabel } from '@/lib/schedules';
 import { ScheduleTimeFields } from './schedule-time-fields';
+import { useScheduleStores } from './use-schedule-stores';
 
 type Props = {
   productId: string;
@@ -21,46 +18,15 @@ type Props = {
  * and 'Invalid Date' before the call, 'Upload Scheduled' after it, 'Scheduling Failed' with the server's reason.
  */
 export function ScheduleUploadForm({ productId, stores, now = () => new Date() }: Props) {
-  const id = useId();
   const [storeId, setStoreId] = useState(stores[0]?.id ?? '');
-  const [date, setDate] = useState('');
-  const [time, setTime] = useState('');
-  const schedule = useScheduleUpload();
+  const { date, time, setDate, setTime, schedule, isPending } = useScheduleStores({ productId, now });
   const store = stores.find((s) => s.id === storeId) ?? null;
 
-  const submit = () => {
-    if (!store || !date || !time) {
-      toast({
-        title: 'Missing Information',
-        description: 'Please fill in all required fields.',
-        variant: 'destructive',
-      });
-      return;
+  const submit = async () => {
+    if (await schedule(store ? [store] : [])) {
+      setDate('');
+      setTime('');
     }
-    if (new Date(`${date}T${time}`).getTime() <= now().getTime()) {
-      toast({ title: 'Invalid Date', description: 'Please select a future date and time.', variant: 'destructive' });
-      return;
-    }
-    schedule.mutate(
-      { productId, platform: store.platform, integrationId: store.id, scheduledDate: date, scheduledTime: time },
-      {
-        onSuccess: () => {
-          toast({
-            title: 'Upload Scheduled',
-            description: `Product upload to ${platformLabel(store.platform)} has been scheduled.`,
-            variant: 'success',
-          });
-          setDate('');
-          setTime('');
-        },
-        onError: (error) =>
-          toast({
-            title: 'Scheduling Failed',
-            description: failureDescription('Failed to schedule upload. Please try again.', error),
-            variant: 'destructive',
-          }),
-      },
-    );
   };
 
   return (
@@ -69,22 +35,13 @@ export function ScheduleUploadForm({ productId, stores, now = () => new Date() }
       aria-label="Schedule Product Upload"
       onSubmit={(e) => {
         e.preventDefault();
-        submit();
+        void submit();
       }}
     >
-      <label className="block space-y-1 text-sm font-medium" htmlFor={`${id}-store`}>
-        <span>Store</span>
-        <NativeSelect id={`${id}-store`} value={storeId} onChange={(e) => setStoreId(e.target.value)}>
-          {stores.map((s) => (
-            <option key={s.id} value={s.id}>
-              {s.name} ({platformLabel(s.platform)})
-            </option>
-          ))}
-        </NativeSelect>
-      </label>
+      <StoreSelect stores={stores} value={storeId} onChange={setStoreId} className="text-sm" />
       <ScheduleTimeFields date={date} time={time} now={now()} onDateChange={setDate} onTimeChange={setTime} />
-      <Button type="submit" disabled={schedule.isPending}>
-        {schedule.isPending ? <Loader2 className="animate-spin" /> : <CalendarClock />}
+      <Button type="submit" disabled={isPending}>
+        {isPending ? <Loader2 className="animate-spin" /> : <CalendarClock />}
         Schedule Upload
       </Button>
     </form>

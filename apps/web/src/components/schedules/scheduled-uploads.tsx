@@ -1,4 +1,5 @@
 import type { TSchedule } from '@podforge/contract';
+import { platformLabel } from '@podforge/contract/plain';
 import { useQueryClient } from '@tanstack/react-query';
 import { CalendarClock, Loader2 } from 'lucide-react';
 import { useEffect, useRef } from 'react';
@@ -9,7 +10,6 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { toast } from '@/components/ui/use-toast';
 import { failureDescription } from '@/lib/failure-notice';
-import { platformLabel as capitalise } from '@/lib/schedules';
 import { cn } from '@/lib/utils';
 
 const STATUS_STYLES: Record<string, { label: string; className: string }> = {
@@ -63,7 +63,7 @@ export function ScheduledUploads({ productId }: { productId: string }) {
             const style = STATUS_STYLES[schedule.status] ?? { label: schedule.status, className: 'bg-slate-100' };
             return (
               <li key={schedule.id} className="flex flex-wrap items-center gap-3 py-3 text-sm" data-testid="schedule">
-                <span className="font-medium">{capitalise(schedule.platform)}</span>
+                <span className="font-medium">{platformLabel(schedule.platform)}</span>
                 <time dateTime={schedule.runAt} className="text-slate-600">
                   {formatRunAt(schedule)}
                 </time>
@@ -82,7 +82,7 @@ export function ScheduledUploads({ productId }: { productId: string }) {
                         onSuccess: () =>
                           toast({
                             title: 'Schedule Cancelled',
-                            description: `The upload to ${capitalise(schedule.platform)} will not run.`,
+                            description: `The upload to ${platformLabel(schedule.platform)} will not run.`,
                           }),
                         onError: (error) =>
                           toast({

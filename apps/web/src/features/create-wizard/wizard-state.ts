@@ -6,6 +6,7 @@ import type {
   TStorePlatform,
   TVariantChoice,
 } from '@podforge/contract';
+import { CONNECTABLE_STORE_PLATFORMS, platformLabel, STORE_PLATFORMS } from '@podforge/contract/plain';
 import type { WizardStepId } from './wizard-steps';
 
 /**
@@ -76,12 +77,11 @@ export const INITIAL_WIZARD: WizardState = {
 };
 
 /** Store platforms the wizard offers; Amazon is not built yet (its pushes answer 501). */
-export const WIZARD_PLATFORMS: { id: TStorePlatform; label: string; active: boolean }[] = [
-  { id: 'shopify', label: 'Shopify', active: true },
-  { id: 'etsy', label: 'Etsy', active: true },
-  { id: 'amazon', label: 'Amazon', active: false },
-  { id: 'woocommerce', label: 'WooCommerce', active: true },
-];
+export const WIZARD_PLATFORMS: { id: TStorePlatform; label: string; active: boolean }[] = STORE_PLATFORMS.map((id) => ({
+  id,
+  label: platformLabel(id),
+  active: (CONNECTABLE_STORE_PLATFORMS as readonly string[]).includes(id),
+}));
 
 type Saved = { version: number; state: WizardState };
 

@@ -4,6 +4,7 @@ import {
   PRODUCT_STATUSES,
   PRODUCT_TAG_MAX_LENGTH,
   PRODUCT_TAGS_MAX,
+  PRODUCT_TYPE_PLURAL_LABELS,
 } from '@podforge/contract/plain';
 
 export type StatusFilter = TProductStatus | 'all';
@@ -20,10 +21,10 @@ export const STATUS_FILTERS: readonly { value: StatusFilter; label: string }[] =
 
 export const TYPE_FILTERS: readonly { value: TypeFilter; label: string }[] = [
   { value: 'all', label: 'All Types' },
-  { value: 'tshirt', label: 'T-Shirts' },
-  { value: 'hoodie', label: 'Hoodies' },
-  { value: 'mug', label: 'Mugs' },
-  { value: 'poster', label: 'Posters' },
+  ...(['tshirt', 'hoodie', 'mug', 'poster'] as const).map((value) => ({
+    value,
+    label: PRODUCT_TYPE_PLURAL_LABELS[value],
+  })),
 ];
 
 export function parseStatusFilter(raw: string | null): StatusFilter {

@@ -15,11 +15,12 @@ import { TagList } from './tag-list';
 
 type Form = Required<Omit<TGenerateContentFromKeywords, 'seed'>>;
 const INITIAL: Form = {
-  productType: 'T-Shirt',
+  // Spec section 9: T-Shirt and Shopify, the first of each list.
+  productType: AI_PAGE_PRODUCT_TYPES[0],
   keywords: '',
   audience: '',
   style: '',
-  platform: 'Shopify',
+  platform: AI_PAGE_PLATFORMS[0],
   creativity: 7,
   includeSEO: true,
   generateTags: true,

@@ -1,9 +1,10 @@
-import { DESIGN_AREAS, type TDesign, type TGeneratedContent, type TIntegration } from '@podforge/contract';
+import { DESIGN_AREAS, type TDesign, type TGeneratedContent } from '@podforge/contract';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '@/components/ui/toaster';
 import { dismiss } from '@/components/ui/use-toast';
 import { catalogTee } from '@/test/catalog-fixtures';
+import { storeIntegration } from '@/test/integration-fixtures';
 import { fakeFetch, json, renderWithProviders } from '@/test/render';
 import { SIMPLE_FLOW_STORAGE_KEY } from '../use-simple-flow';
 import { CreateProductScreen } from './create-product-screen';
@@ -397,19 +398,7 @@ describe('CreateProductScreen (simple flow)', () => {
   });
 
   describe('Upload to Stores', () => {
-    const store = (id: string, name: string): TIntegration => ({
-      id,
-      kind: 'store',
-      platform: 'shopify',
-      storeName: name,
-      name,
-      status: 'connected',
-      verifiedAt: '2026-11-01T00:00:00.000Z',
-      lastSyncAt: null,
-      isConnected: true,
-      sandbox: false,
-      problem: null,
-    });
+    const store = (id: string, name: string) => storeIntegration({ id, storeName: name, name });
     const openStoresStep = () => {
       sessionStorage.setItem(
         SIMPLE_FLOW_STORAGE_KEY,

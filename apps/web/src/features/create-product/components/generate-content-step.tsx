@@ -1,10 +1,12 @@
 import type { TAiPlatform, TAiProductType, TDesign, TVariant } from '@podforge/contract';
 import {
+  AI_AUDIENCE_LABELS,
   AI_AUDIENCES,
   AI_PLATFORMS,
   AI_PRODUCT_TYPE_LABELS,
   AI_PRODUCT_TYPES,
   mockupProductType,
+  platformLabel,
 } from '@podforge/contract/plain';
 import { useQueryClient } from '@tanstack/react-query';
 import { Loader2, ScanSearch, Sparkles, Trash2 } from 'lucide-react';
@@ -13,10 +15,9 @@ import { useAnalyzeImage } from '@/api/ai/analyze-image';
 import { useGenerateContent } from '@/api/ai/generate-content';
 import { mockupTemplatesQueryOptions } from '@/api/mockups/get-mockup-templates';
 import { AiModelNotice } from '@/components/ai/ai-model-notice';
-import { ListingProblems } from '@/components/listing-problems';
+import { ListingEditor } from '@/components/listing/listing-editor';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
-import { CopyButton } from '@/components/ui/copy-button';
 import { inputClass } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
 import { toast } from '@/components/ui/use-toast';
@@ -25,21 +26,6 @@ import { failureDescription } from '@/lib/failure-notice';
 import { listingProblems, parseTags, variantsFromContent } from '@/lib/listing';
 import { cn } from '@/lib/utils';
 import type { ListingContent } from '../simple-flow';
-
-const AUDIENCE_LABELS: Record<string, string> = {
-  men: 'Men',
-  women: 'Women',
-  kids: 'Kids',
-  teens: 'Teens',
-  adults: 'Adults',
-  unisex: 'Unisex',
-};
-const PLATFORM_LABELS: Record<TAiPlatform, string> = {
-  shopify: 'Shopify',
-  etsy: 'Etsy',
-  amazon: 'Amazon',
-  woocommerce: 'WooCommerce',
-};
 
 type Props = {
   design: TDesign;
@@ -228,7 +214,7 @@ export function GenerateContentStep({ design, content, focusTags, onAccept, onBa
             <NativeSelect value={targetAudience} onChange={(e) => setTargetAudience(e.target.value)}>
               {AI_AUDIENCES.map((a) => (
                 <option key={a} value={a}>
-                  {AUDIENCE_LABELS[a]}
+                  {AI_AUDIENCE_LABELS[a]}
                 </option>
               ))}
             </NativeSelect>
@@ -238,7 +224,7 @@ export function GenerateContentStep({ design, content, focusTags, onAccept, onBa
             <NativeSelect value={platform} onChange={(e) => setPlatform(e.target.value as TAiPlatform)}>
               {AI_PLATFORMS.map((p) => (
                 <option key={p} value={p}>
-                  {PLATFORM_LABELS[p]}
+                  {platformLabel(p)}
                 </option>
               ))}
             </NativeSelect>
@@ -278,46 +264,17 @@ export function GenerateContentStep({ design, content, focusTags, onAccept, onBa
               Generate the title, description, tags, price and variants for this design, then edit them as you like.
             </p>
           ) : (
-            <div className="space-y-4" data-testid="listing-editor">
-              <div className="flex items-end gap-1">
-                <label className="block min-w-0 flex-1 space-y-1 text-sm font-medium">
-                  <span>Title</span>
-                  <input
-                    className={inputClass}
-                    value={current.title}
-                    onChange={(e) => edit({ title: e.target.value })}
-                  />
-                </label>
-                <CopyButton value={current.title} label="Title" />
-              </div>
-              <div className="flex items-center justify-between">
-                <span className="text-sm font-medium">Description</span>
-                <CopyButton value={current.description} label="Description" />
-              </div>
-              <label className="block space-y-1 text-sm font-medium">
-                <span className="sr-only">Description</span>
-                <textarea
-                  className={inputClass}
-                  rows={7}
-                  value={current.description}
-                  onChange={(e) => edit({ description: e.target.value })}
-                />
-              </label>
-              <div className="space-y-1">
-                <label className="block space-y-1 text-sm font-medium">
-                  <span>Tags (comma separated)</span>
-                  <input
-                    ref={tagsRef}
-                    className={inputClass}
-                    value={tagsText}
-                    onChange={(e) => setTagsText(e.target.value)}
-                  />
-                </label>
-                <div className="flex items-center justify-between">
-                  <p className="text-xs text-slate-500">{tags.length} tags</p>
-                  <CopyButton value={tags.join(', ')} label="Tags" />
-                </div>
-              </div>
+            <ListingEditor
+              value={{ title: current.title, description: current.description, tagsText }}
+              onChange={({ tagsText: text, ...patch }) => {
+                if (text !== undefined) setTagsText(text);
+                edit(patch);
+              }}
+              problems={problems}
+              copyable
+              tagsLabel="Tags (comma separated)"
+              tagsRef={tagsRef}
+            >
               <label className="block w-40 space-y-1 text-sm font-medium">
                 <span>Price (USD)</span>
                 <input
@@ -363,8 +320,7 @@ export function GenerateContentStep({ design, content, focusTags, onAccept, onBa
                   ))}
                 </ul>
               </fieldset>
-              <ListingProblems problems={problems} />
-            </div>
+            </ListingEditor>
           )}
         </CardContent>
       </Card>

@@ -1,33 +1,27 @@
-import type { TIntegration } from '@podforge/contract';
 import { Loader2, Store } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { useIntegrations } from '@/api/integrations/get-integrations';
-import { useScheduleUpload } from '@/api/products/schedule-upload';
+import { useConnectedStores } from '@/api/integrations/get-integrations';
 import { useUploadToStores } from '@/api/products/upload-to-stores';
 import { ScheduleTimeFields } from '@/components/schedules/schedule-time-fields';
 import { ScheduledUploads } from '@/components/schedules/scheduled-uploads';
+import { useScheduleStores } from '@/components/schedules/use-schedule-stores';
+import { StorePicker } from '@/components/stores/store-picker';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/components/ui/use-toast';
-import { failureDescription } from '@/lib/failure-notice';
-
-const capitalise = (s: string) => (s ? s[0]?.toUpperCase() + s.slice(1) : s);
 
 /** Spec section 2 'Upload to Stores': the connected stores, picked with checkboxes, pushed now or at a set time. */
 export function UploadToStoresStep({ productId, now = () => new Date() }: { productId: string; now?: () => Date }) {
-  const integrations = useIntegrations();
-  const stores = (integrations.data ?? []).filter((i) => i.kind === 'store' && i.isConnected);
+  const integrations = useConnectedStores();
+  const { stores } = integrations;
   const [selected, setSelected] = useState<string[]>([]);
   const [scheduling, setScheduling] = useState(false);
-  const [date, setDate] = useState('');
-  const [time, setTime] = useState('');
   const upload = useUploadToStores(productId);
-  const schedule = useScheduleUpload();
+  const schedule = useScheduleStores({ productId, now });
 
   const chosen = stores.filter((s) => selected.includes(s.id));
-  const toggle = (id: string) => setSelected((ids) => (ids.includes(id) ? ids.filter((x) => x !== id) : [...ids, id]));
 
   const uploadNow = () => {
     if (chosen.length === 0) {
@@ -66,42 +60,7 @@ export function UploadToStoresStep({ productId, now = () => new Date() }: { prod
   };
 
   const scheduleSelected = async () => {
-    if (chosen.length === 0 || !date || !time) {
-      toast({
-        title: 'Missing Information',
-        description: 'Please fill in all required fields.',
-        variant: 'destructive',
-      });
-      return;
-    }
-    if (new Date(`${date}T${time}`).getTime() <= now().getTime()) {
-      toast({ title: 'Invalid Date', description: 'Please select a future date and time.', variant: 'destructive' });
-      return;
-    }
-    try {
-      for (const store of chosen) {
-        await schedule.mutateAsync({
-          productId,
-          platform: store.platform,
-          integrationId: store.id,
-          scheduledDate: date,
-          scheduledTime: time,
-        });
-      }
-      const platforms = [...new Set(chosen.map((s) => capitalise(s.platform)))].join(', ');
-      toast({
-        title: 'Upload Scheduled',
-        description: `Product upload to ${platforms} has been scheduled.`,
-        variant: 'success',
-      });
-      setSelected([]);
-    } catch (error) {
-      toast({
-        title: 'Scheduling Failed',
-        description: failureDescription('Failed to schedule upload. Please try again.', error),
-        variant: 'destructive',
-      });
-    }
+    if (await schedule.schedule(chosen)) setSelected([]);
   };
 
   if (integrations.isPending) {
@@ -163,22 +122,7 @@ export function UploadToStoresStep({ productId, now = () => new Date() }: { prod
           </div>
         </CardHeader>
         <CardContent className="space-y-4">
-          <ul className="space-y-2">
-            {stores.map((store: TIntegration) => (
-              <li key={store.id}>
-                <label className="flex items-center gap-3 rounded-lg border border-slate-200 p-3 text-sm hover:bg-slate-50">
-                  <input
-                    type="checkbox"
-                    className="h-4 w-4 accent-brand-600"
-                    checked={selected.includes(store.id)}
-                    onChange={() => toggle(store.id)}
-                  />
-                  <span className="font-medium">{store.name}</span>
-                  <span className="text-slate-500">{capitalise(store.platform)}</span>
-                </label>
-              </li>
-            ))}
-          </ul>
+          <StorePicker stores={stores} selected={selected} onChange={setSelected} />
           <p className="text-sm text-slate-600" data-testid="stores-selected">
             {chosen.length} of {stores.length} stores selected
           </p>
@@ -195,7 +139,13 @@ export function UploadToStoresStep({ productId, now = () => new Date() }: { prod
           </label>
           {scheduling && (
             <div className="grid gap-3 sm:grid-cols-2">
-              <ScheduleTimeFields date={date} time={time} now={now()} onDateChange={setDate} onTimeChange={setTime} />
+              <ScheduleTimeFields
+                date={schedule.date}
+                time={schedule.time}
+                now={now()}
+                onDateChange={schedule.setDate}
+                onTimeChange={schedule.setTime}
+              />
             </div>
           )}
           <div className="flex justify-end">

@@ -4,6 +4,7 @@ import { useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '@/components/ui/toaster';
 import { catalogTee, settings } from '@/test/catalog-fixtures';
+import { storeIntegration } from '@/test/integration-fixtures';
 import { fakeFetch, json, renderWithProviders } from '@/test/render';
 import { INITIAL_WIZARD, WIZARD_STATE_VERSION, WIZARD_STORAGE_KEY, type WizardState } from '../wizard-state';
 import { stepFromPath } from '../wizard-steps';
@@ -539,17 +540,7 @@ describe('Pricing step', () => {
       ],
     },
   };
-  const store = {
-    id: 'int-1',
-    kind: 'store',
-    platform: 'shopify',
-    storeName: 'demo.myshopify.com',
-    name: 'Demo Shop',
-    status: 'connected',
-    verifiedAt: '2026-01-01T00:00:00Z',
-    lastSyncAt: null,
-    isConnected: true,
-  };
+  const store = storeIntegration({ id: 'int-1', storeName: 'demo.myshopify.com', name: 'Demo Shop' });
   const catalogRoutes = {
     'GET /api/printful/products/71': () => json(catalogTee),
     'GET /api/settings': () => json(settings),

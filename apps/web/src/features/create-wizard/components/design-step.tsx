@@ -1,11 +1,9 @@
 import type { TDesign } from '@podforge/contract';
 import { PRODUCT_DESIGN_MAX_BYTES } from '@podforge/contract/plain';
-import { Loader2, Sparkles, Trash2, Upload } from 'lucide-react';
+import { Loader2, Trash2, Upload } from 'lucide-react';
 import { useState } from 'react';
-import { designErrorMessage, useGenerateDesigns } from '@/api/ai/generate-designs';
 import { useDesigns } from '@/api/designs/get-designs';
-import { type AiDesignDraft, AiDesignFields, EMPTY_AI_DESIGN } from '@/components/ai/ai-design-fields';
-import { AiModelNotice } from '@/components/ai/ai-model-notice';
+import { AiDesignGenerator } from '@/components/ai/ai-design-generator';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { ApiError } from '@/lib/api-client';
@@ -162,7 +160,15 @@ export function DesignStep({ state, update, onBack, onNext }: Props) {
             </div>
           </CardContent>
         </Card>
-        <AiDesignGenerator onImages={(images) => add(images.map(toWizardDesign))} />
+        <AiDesignGenerator
+          title="AI generator"
+          titleAs="h3"
+          placeholder="A retro sunset over palm trees"
+          fieldsClassName="sm:grid-cols-3 sm:[&>label:first-child]:col-span-3"
+          submitLabel="Generate Design"
+          modelNotice
+          onImages={(images) => add(images.map(toWizardDesign))}
+        />
       </div>
 
       <Card>
@@ -205,59 +211,5 @@ export function DesignStep({ state, update, onBack, onNext }: Props) {
         </Button>
       </div>
     </div>
-  );
-}
-
-/** Spec 'AI generator' of the Design step: the prompt goes to `POST /api/ai/designs`; its real answer is shown. */
-function AiDesignGenerator({ onImages }: { onImages: (images: TDesign[]) => void }) {
-  const [draft, setDraft] = useState<AiDesignDraft>(EMPTY_AI_DESIGN);
-  const [error, setError] = useState<string | null>(null);
-  const generate = useGenerateDesigns();
-
-  const onGenerate = () => {
-    const prompt = draft.prompt.trim();
-    if (!prompt) {
-      setError('Please enter a prompt');
-      return;
-    }
-    setError(null);
-    generate.mutate(
-      { prompt, size: draft.size, n: draft.n, style: draft.style },
-      {
-        onSuccess: (result) => {
-          if (!result?.images?.length) setError('No images generated');
-          else onImages(result.images);
-        },
-        onError: (e) => setError(designErrorMessage(e)),
-      },
-    );
-  };
-
-  return (
-    <Card>
-      <CardHeader>
-        <CardTitle as="h3" className="text-base">
-          AI generator
-        </CardTitle>
-      </CardHeader>
-      <CardContent className="space-y-3">
-        <AiModelNotice />
-        <AiDesignFields
-          value={draft}
-          onChange={setDraft}
-          placeholder="A retro sunset over palm trees"
-          className="sm:grid-cols-3 sm:[&>label:first-child]:col-span-3"
-        />
-        <Button onClick={onGenerate} disabled={generate.isPending}>
-          {generate.isPending ? <Loader2 className="animate-spin" /> : <Sparkles />}
-          {generate.isPending ? 'Generating...' : 'Generate Design'}
-        </Button>
-        {error && (
-          <p className="text-sm text-red-600" role="alert">
-            {error}
-          </p>
-        )}
-      </CardContent>
-    </Card>
   );
 }

@@ -3,10 +3,9 @@ import { Loader2, Sparkles } from 'lucide-react';
 import { useState } from 'react';
 import { useGenerateContent } from '@/api/ai/generate-content';
 import { useCatalogProduct } from '@/api/catalog/get-catalog-product';
-import { ListingProblems } from '@/components/listing-problems';
+import { ListingEditor } from '@/components/listing/listing-editor';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
-import { inputClass } from '@/components/ui/input';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError } from '@/lib/api-client';
 import { listingProblems, parseTags } from '@/lib/listing';
@@ -96,39 +95,17 @@ export function DetailsStep({ state, update, onBack, onNext }: Props) {
           </CardHeader>
           <CardContent className="space-y-4">
             {!design && <p className="text-sm text-slate-500">Choose a design first: the listing is written for it.</p>}
-            <label className="block space-y-1 text-sm font-medium">
-              <span>Title</span>
-              <input
-                className={inputClass}
-                value={details.title}
-                onChange={(e) => setDetails({ title: e.target.value })}
-              />
-            </label>
-            <label className="block space-y-1 text-sm font-medium">
-              <span>Description</span>
-              <textarea
-                className={inputClass}
-                rows={6}
-                value={details.description}
-                onChange={(e) => setDetails({ description: e.target.value })}
-              />
-            </label>
-            <div className="space-y-1">
-              <label className="block space-y-1 text-sm font-medium">
-                <span>Tags</span>
-                <input
-                  className={inputClass}
-                  value={tagsText}
-                  placeholder="retro, sunset, summer"
-                  onChange={(e) => {
-                    setTagsText(e.target.value);
-                    setDetails({ tags: parseTags(e.target.value) });
-                  }}
-                />
-              </label>
-              <p className="text-xs text-slate-500">Separate tags with commas.</p>
-            </div>
-            <ListingProblems problems={problems} />
+            <ListingEditor
+              value={{ title: details.title, description: details.description, tagsText }}
+              onChange={({ tagsText: text, ...patch }) => {
+                if (text !== undefined) setTagsText(text);
+                setDetails(text === undefined ? patch : { ...patch, tags: parseTags(text) });
+              }}
+              problems={problems}
+              tagsHint="Separate tags with commas."
+              tagsPlaceholder="retro, sunset, summer"
+              descriptionRows={6}
+            />
           </CardContent>
         </Card>
 

@@ -1,24 +1,13 @@
-import type { TAiProductType, TMockup } from '@podforge/contract';
+import type { TAiProductType } from '@podforge/contract';
 import { AI_PRODUCT_TYPE_LABELS } from '@podforge/contract/plain';
-import { type ReactNode, useState } from 'react';
-import type { MockupDesignSource } from '@/components/mockups/mockup-preview';
+import { type ComponentProps, type ReactNode, useState } from 'react';
 import { MockupRenderPanel } from '@/components/mockups/mockup-render-panel';
 import { Button } from '@/components/ui/button';
 
-type Props = {
-  /** The design to place (the wizard's first selected design). */
-  design: MockupDesignSource & { id: string };
-  /** One of the mockup sets: tshirt, hoodie, mug, poster. */
-  productType: string;
-  /** Renders kept from an earlier visit, and the one chosen as the product image. */
-  mockups: TMockup[];
-  selectedMockupId: string | null;
-  onMockupsChange: (mockups: TMockup[], selectedMockupId: string | null) => void;
+/** The wizard's first selected design, its product type, the renders kept from an earlier visit and the pick. */
+type Props = Omit<ComponentProps<typeof MockupRenderPanel>, 'onBusyChange'> & {
   onBack: () => void;
   onNext: () => void;
-  /** The catalogue colours offered: one mockup each (see MockupRenderPanel). */
-  colors?: readonly { name: string; hex: string }[];
-  onColorMockups?: (byColor: Record<string, string>) => void;
   /** Shown above the editor: what the product offers (its colours decide the renders). */
   offer?: ReactNode;
 };

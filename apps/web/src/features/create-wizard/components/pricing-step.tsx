@@ -4,12 +4,13 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Loader2 } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { useIntegrations } from '@/api/integrations/get-integrations';
+import { useConnectedStores } from '@/api/integrations/get-integrations';
 import { createProduct } from '@/api/products/create-product';
 import { productListsKey } from '@/api/products/get-products';
 import { updateProduct } from '@/api/products/update-product';
 import { uploadToStores } from '@/api/products/upload-to-stores';
 import { PricingEditor, type PricingRow } from '@/components/pricing/pricing-editor';
+import { StorePicker } from '@/components/stores/store-picker';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { toast } from '@/components/ui/use-toast';
@@ -54,8 +55,8 @@ export function serverReason(error: unknown): string {
 export function PricingStep({ state, update, pricing, onBack, onDone }: Props) {
   const variants = state.pricing.variants;
   const catalog = pricing.catalog.data;
-  const integrations = useIntegrations();
-  const stores = (integrations.data ?? []).filter((i) => i.kind === 'store' && i.isConnected);
+  const integrations = useConnectedStores();
+  const { stores } = integrations;
   const [selected, setSelected] = useState<string[]>([]);
   const [refusal, setRefusal] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
@@ -225,29 +226,11 @@ export function PricingStep({ state, update, pricing, onBack, onDone }: Props) {
               to push it.
             </p>
           ) : (
-            <ul className="space-y-2">
-              {stores.map((store) => (
-                <li key={store.id}>
-                  <label className="flex items-center gap-3 rounded-lg border border-slate-200 p-3 text-sm hover:bg-slate-50">
-                    <input
-                      type="checkbox"
-                      className="h-4 w-4 accent-brand-600"
-                      checked={selected.includes(store.id)}
-                      onChange={() =>
-                        setSelected((ids) =>
-                          ids.includes(store.id) ? ids.filter((x) => x !== store.id) : [...ids, store.id],
-                        )
-                      }
-                    />
-                    <span className="font-medium">{store.name}</span>
-                    <span className="text-slate-500">{platformLabel(store.platform)}</span>
-                  </label>
-                </li>
-              ))}
+            <StorePicker stores={stores} selected={selected} onChange={setSelected}>
               {chosenStores.length === 0 && (
                 <li className="text-sm text-slate-500">With no store selected, the product is only saved.</li>
               )}
-            </ul>
+            </StorePicker>
           )}
         </CardContent>
       </Card>

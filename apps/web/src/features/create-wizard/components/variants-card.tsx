@@ -1,8 +1,6 @@
 import type { TCatalogProductDetail } from '@podforge/contract';
 import type { UseQueryResult } from '@tanstack/react-query';
-import { Loader2 } from 'lucide-react';
-import { VariantMatrix } from '@/components/pricing/variant-matrix';
-import { Button } from '@/components/ui/button';
+import { CatalogVariantMatrix } from '@/components/pricing/catalog-variant-matrix';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { choicesFor } from '@/lib/variant-pricing';
 import type { WizardUpdate } from '../use-wizard-state';
@@ -33,31 +31,18 @@ export function VariantsCard({ state, update, catalog, price, hint }: Props) {
         )}
       </CardHeader>
       <CardContent>
-        {catalog.isPending ? (
-          <Loader2 className="h-5 w-5 animate-spin text-slate-400" aria-label="Loading the catalogue product" />
-        ) : catalog.isError ? (
-          <div className="space-y-2" role="alert">
-            <p className="text-sm text-red-600">
-              The catalogue product's colours and sizes could not be loaded: {catalog.error.message}
-            </p>
-            <Button variant="outline" onClick={() => catalog.refetch()}>
-              Retry
-            </Button>
-          </div>
-        ) : (
-          <VariantMatrix
-            variants={catalog.data.variants}
-            enabledIds={state.pricing.variants.map((v) => v.catalogVariantId)}
-            onChange={(ids) =>
-              update((s) => ({
-                pricing: {
-                  catalogProductId: catalog.data.id,
-                  variants: choicesFor(ids, s.pricing.variants, catalog.data.variants, price),
-                },
-              }))
-            }
-          />
-        )}
+        <CatalogVariantMatrix
+          catalog={catalog}
+          enabledIds={state.pricing.variants.map((v) => v.catalogVariantId)}
+          onChange={(ids, product) =>
+            update((s) => ({
+              pricing: {
+                catalogProductId: product.id,
+                variants: choicesFor(ids, s.pricing.variants, product.variants, price),
+              },
+            }))
+          }
+        />
       </CardContent>
     </Card>
   );

@@ -1,13 +1,14 @@
 import type { TIntegration } from '@podforge/contract';
+import { platformLabel } from '@podforge/contract/plain';
 import { Store } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { useIntegrations } from '@/api/integrations/get-integrations';
+import { usePlatformStores } from '@/api/integrations/get-integrations';
 import { Button } from '@/components/ui/button';
 import { NativeSelect } from '@/components/ui/native-select';
 import { toast } from '@/components/ui/use-toast';
 import { useEtsySetup, useSaveEtsySetup } from '../api/stores';
-import { IntegrationBadge, IntegrationCard } from './integration-card';
+import { ConnectionBadge, IntegrationCard } from './integration-card';
 import { errorText, StoreRow } from './store-row';
 
 /** What the OAuth callback reports in `?etsy_error=` (etsy.routes.ts). */
@@ -143,8 +144,7 @@ function useEtsyConnectOutcome() {
 /** Etsy: connect by OAuth (the built-in sandbox shop when the server has no ETSY_API_KEY), up to five shops. */
 export function EtsyCard({ onNavigate }: { onNavigate: (url: string) => void }) {
   useEtsyConnectOutcome();
-  const { data, isError } = useIntegrations();
-  const stores = (data ?? []).filter((i) => i.kind === 'store' && i.platform === 'etsy' && i.status !== 'disconnected');
+  const { stores, isError } = usePlatformStores('etsy');
   const anyConnected = stores.some((s) => s.isConnected);
   // A shop's problem (a connection made before Podforge asked for the order scopes) is fixed by connecting it again.
   const reconnect = stores.some((s) => Boolean(s.problem));
@@ -152,17 +152,9 @@ export function EtsyCard({ onNavigate }: { onNavigate: (url: string) => void }) 
     <IntegrationCard
       testId="store-etsy"
       icon={Store}
-      name="Etsy"
+      name={platformLabel('etsy')}
       description="Handmade and vintage marketplace"
-      badge={
-        anyConnected ? (
-          <IntegrationBadge className="bg-green-100 text-green-800">Connected</IntegrationBadge>
-        ) : (
-          <IntegrationBadge className="bg-slate-100 text-slate-700">
-            {isError ? 'Status unknown' : 'Not connected'}
-          </IntegrationBadge>
-        )
-      }
+      badge={<ConnectionBadge stores={stores} isError={isError} />}
     >
       <div className="space-y-3">
         {stores.length > 0 && (

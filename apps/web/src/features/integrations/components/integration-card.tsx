@@ -1,3 +1,4 @@
+import type { TIntegration } from '@podforge/contract';
 import type { Store } from 'lucide-react';
 import type * as React from 'react';
 import { Button } from '@/components/ui/button';
@@ -42,6 +43,50 @@ export function IntegrationCard({
 
 export function IntegrationBadge({ className, children }: { className: string; children: React.ReactNode }) {
   return <span className={cn('shrink-0 rounded-full px-2.5 py-0.5 text-xs font-medium', className)}>{children}</span>;
+}
+
+/** A platform card's status: Connected while one of its stores is, else Not connected (Status unknown when unread). */
+export function ConnectionBadge({
+  stores,
+  isError,
+}: {
+  stores: readonly Pick<TIntegration, 'isConnected'>[];
+  isError: boolean;
+}) {
+  return stores.some((s) => s.isConnected) ? (
+    <IntegrationBadge className="bg-green-100 text-green-800">Connected</IntegrationBadge>
+  ) : (
+    <IntegrationBadge className="bg-slate-100 text-slate-700">
+      {isError ? 'Status unknown' : 'Not connected'}
+    </IntegrationBadge>
+  );
+}
+
+/** One store's status (Connected, Setup needed, Reconnect needed) and its Sandbox label, beside its name. */
+export function StoreStatusBadges({ store }: { store: Pick<TIntegration, 'isConnected' | 'status' | 'sandbox'> }) {
+  const statusLabel = store.isConnected
+    ? 'Connected'
+    : store.status === 'pending'
+      ? 'Setup needed'
+      : store.status === 'error'
+        ? 'Reconnect needed'
+        : store.status;
+  return (
+    <>
+      <IntegrationBadge
+        className={
+          store.isConnected
+            ? 'bg-green-100 text-green-800'
+            : store.status === 'pending'
+              ? 'bg-amber-100 text-amber-800'
+              : 'bg-red-100 text-red-800'
+        }
+      >
+        {statusLabel}
+      </IntegrationBadge>
+      {store.sandbox && <IntegrationBadge className="bg-violet-100 text-violet-800">Sandbox</IntegrationBadge>}
+    </>
+  );
 }
 
 /** Spec: the platforms and services not built yet say so, with nothing to click. */

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '@/components/ui/toaster';
+import { storeIntegration } from '@/test/integration-fixtures';
 import { fakeFetch, json, renderWithProviders } from '@/test/render';
 import { EtsyCard } from './etsy-card';
 import { EtsySandboxScreen } from './etsy-sandbox';
@@ -10,20 +11,15 @@ import { WooCommerceSandboxScreen } from './woocommerce-sandbox';
 
 afterEach(() => vi.unstubAllGlobals());
 
-const store = (over: Record<string, unknown> = {}) => ({
-  id: 'e1',
-  kind: 'store',
-  platform: 'etsy',
-  storeName: 'PodforgeSandboxShop (Sandbox)',
-  name: 'PodforgeSandboxShop (Sandbox)',
-  status: 'connected',
-  verifiedAt: '2026-01-01T00:00:00.000Z',
-  lastSyncAt: null,
-  isConnected: true,
-  sandbox: true,
-  problem: null,
-  ...over,
-});
+const store = (over: Parameters<typeof storeIntegration>[0] = {}) =>
+  storeIntegration({
+    id: 'e1',
+    platform: 'etsy',
+    storeName: 'PodforgeSandboxShop (Sandbox)',
+    name: 'PodforgeSandboxShop (Sandbox)',
+    sandbox: true,
+    ...over,
+  });
 
 const SETUP = {
   integrationId: 'e1',

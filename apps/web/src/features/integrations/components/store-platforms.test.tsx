@@ -2,25 +2,15 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '@/components/ui/toaster';
+import { storeIntegration } from '@/test/integration-fixtures';
 import { fakeFetch, json, renderWithProviders } from '@/test/render';
 import { StorePlatforms } from './store-platforms';
 
 afterEach(() => vi.unstubAllGlobals());
 
 const MESSAGE = 'Please enter a valid Shopify store domain (e.g., your-store.myshopify.com).';
-const store = (over: Record<string, unknown> = {}) => ({
-  id: 'i1',
-  kind: 'store',
-  platform: 'shopify',
-  storeName: 'demo (Sandbox)',
-  name: 'demo (Sandbox)',
-  status: 'connected',
-  verifiedAt: '2026-01-01T00:00:00.000Z',
-  lastSyncAt: null,
-  isConnected: true,
-  sandbox: true,
-  ...over,
-});
+const store = (over: Parameters<typeof storeIntegration>[0] = {}) =>
+  storeIntegration({ id: 'i1', storeName: 'demo (Sandbox)', name: 'demo (Sandbox)', sandbox: true, ...over });
 
 describe('StorePlatforms', () => {
   it('offers Reconnect on a store Shopify no longer accepts, which starts the approval for that store', async () => {

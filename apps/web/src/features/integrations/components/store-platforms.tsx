@@ -1,9 +1,9 @@
 import type { TIntegration, TShopifySyncResult } from '@podforge/contract';
-import { SHOPIFY_DOMAIN_PATTERN, shopifyDomainMessage } from '@podforge/contract/plain';
+import { platformLabel, SHOPIFY_DOMAIN_PATTERN, shopifyDomainMessage } from '@podforge/contract/plain';
 import { Package, ShoppingBag } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { useIntegrations } from '@/api/integrations/get-integrations';
+import { usePlatformStores } from '@/api/integrations/get-integrations';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Skeleton } from '@/components/ui/skeleton';
@@ -11,7 +11,7 @@ import { toast } from '@/components/ui/use-toast';
 import { ApiError } from '@/lib/api-client';
 import { useDisconnectShopify, useSyncShopify, validateShopifyDomain } from '../api/shopify';
 import { EtsyCard } from './etsy-card';
-import { ComingSoonCard, IntegrationBadge, IntegrationCard } from './integration-card';
+import { ComingSoonCard, ConnectionBadge, IntegrationCard, StoreStatusBadges } from './integration-card';
 import { WooCommerceCard } from './woocommerce-card';
 
 /** Spec section 9: the Store Platforms skeleton shows this long first. */
@@ -100,16 +100,12 @@ function ConnectedStore({ store, onNavigate }: { store: TIntegration; onNavigate
   const disconnect = useDisconnectShopify();
   const [feedback, setFeedback] = useState<{ ok: boolean; text: string } | null>(null);
   const [confirming, setConfirming] = useState(false);
-  const statusLabel = store.isConnected ? 'Connected' : store.status === 'error' ? 'Reconnect needed' : store.status;
 
   return (
     <li className="space-y-3 rounded-lg border border-slate-200 p-3" data-testid="shopify-store">
       <div className="flex flex-wrap items-center gap-2">
         <span className="font-medium">{store.name}</span>
-        <IntegrationBadge className={store.isConnected ? 'bg-green-100 text-green-800' : 'bg-red-100 text-red-800'}>
-          {statusLabel}
-        </IntegrationBadge>
-        {store.sandbox && <IntegrationBadge className="bg-violet-100 text-violet-800">Sandbox</IntegrationBadge>}
+        <StoreStatusBadges store={store} />
       </div>
       <p className="text-xs text-slate-500">
         Last sync: {store.lastSyncAt ? new Date(store.lastSyncAt).toLocaleString() : 'never'}
@@ -176,10 +172,7 @@ function ConnectedStore({ store, onNavigate }: { store: TIntegration; onNavigate
 }
 
 function ShopifyCard({ onNavigate }: { onNavigate: (url: string) => void }) {
-  const { data, isError } = useIntegrations();
-  const stores = (data ?? []).filter(
-    (i) => i.kind === 'store' && i.platform === 'shopify' && i.status !== 'disconnected',
-  );
+  const { stores, isError } = usePlatformStores('shopify');
   const anyConnected = stores.some((s) => s.isConnected);
   const sandbox = stores.some((s) => s.sandbox);
 
@@ -187,17 +180,9 @@ function ShopifyCard({ onNavigate }: { onNavigate: (url: string) => void }) {
     <IntegrationCard
       testId="store-shopify"
       icon={ShoppingBag}
-      name="Shopify"
+      name={platformLabel('shopify')}
       description="Push products to your Shopify store"
-      badge={
-        anyConnected ? (
-          <IntegrationBadge className="bg-green-100 text-green-800">Connected</IntegrationBadge>
-        ) : (
-          <IntegrationBadge className="bg-slate-100 text-slate-700">
-            {isError ? 'Status unknown' : 'Not connected'}
-          </IntegrationBadge>
-        )
-      }
+      badge={<ConnectionBadge stores={stores} isError={isError} />}
     >
       <div className="space-y-3">
         {stores.length > 0 && (
@@ -277,7 +262,7 @@ export function StorePlatforms({ onNavigate = goTo }: { onNavigate?: (url: strin
       <ComingSoonCard
         testId="store-amazon"
         icon={Package}
-        name="Amazon"
+        name={platformLabel('amazon')}
         description="The world's largest marketplace"
       />
       <WooCommerceCard />

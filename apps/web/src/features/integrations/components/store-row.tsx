@@ -5,7 +5,7 @@ import { Button } from '@/components/ui/button';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError } from '@/lib/api-client';
 import { useDisconnectStore } from '../api/stores';
-import { IntegrationBadge } from './integration-card';
+import { StoreStatusBadges } from './integration-card';
 
 export const errorText = (error: unknown, fallback: string) =>
   error instanceof ApiError ? (error.serverMessage ?? fallback) : fallback;
@@ -23,29 +23,11 @@ export function StoreRow({
   children?: React.ReactNode;
 }) {
   const disconnect = useDisconnectStore(platform);
-  const statusLabel = store.isConnected
-    ? 'Connected'
-    : store.status === 'pending'
-      ? 'Setup needed'
-      : store.status === 'error'
-        ? 'Reconnect needed'
-        : store.status;
   return (
     <li className="space-y-3 rounded-lg border border-slate-200 p-3" data-testid={`${platform}-store`}>
       <div className="flex flex-wrap items-center gap-2">
         <span className="font-medium">{store.name}</span>
-        <IntegrationBadge
-          className={
-            store.isConnected
-              ? 'bg-green-100 text-green-800'
-              : store.status === 'pending'
-                ? 'bg-amber-100 text-amber-800'
-                : 'bg-red-100 text-red-800'
-          }
-        >
-          {statusLabel}
-        </IntegrationBadge>
-        {store.sandbox && <IntegrationBadge className="bg-violet-100 text-violet-800">Sandbox</IntegrationBadge>}
+        <StoreStatusBadges store={store} />
       </div>
       {store.problem && (
         <p role="alert" className="text-sm text-amber-800">

@@ -1,11 +1,12 @@
 import { ZWooConnectBody } from '@podforge/contract';
+import { platformLabel } from '@podforge/contract/plain';
 import { ShoppingCart } from 'lucide-react';
 import { useState } from 'react';
-import { useIntegrations } from '@/api/integrations/get-integrations';
+import { usePlatformStores } from '@/api/integrations/get-integrations';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/components/ui/use-toast';
 import { useConnectWooCommerce } from '../api/stores';
-import { IntegrationBadge, IntegrationCard } from './integration-card';
+import { ConnectionBadge, IntegrationCard } from './integration-card';
 import { errorText, StoreRow } from './store-row';
 
 const FIELD = 'h-10 w-full rounded-md border border-slate-300 px-3 text-sm';
@@ -149,26 +150,15 @@ function ConnectForm() {
 }
 
 export function WooCommerceCard() {
-  const { data, isError } = useIntegrations();
-  const stores = (data ?? []).filter(
-    (i) => i.kind === 'store' && i.platform === 'woocommerce' && i.status !== 'disconnected',
-  );
+  const { stores, isError } = usePlatformStores('woocommerce');
   const anyConnected = stores.some((s) => s.isConnected);
   return (
     <IntegrationCard
       testId="store-woocommerce"
       icon={ShoppingCart}
-      name="WooCommerce"
+      name={platformLabel('woocommerce')}
       description="WordPress e-commerce"
-      badge={
-        anyConnected ? (
-          <IntegrationBadge className="bg-green-100 text-green-800">Connected</IntegrationBadge>
-        ) : (
-          <IntegrationBadge className="bg-slate-100 text-slate-700">
-            {isError ? 'Status unknown' : 'Not connected'}
-          </IntegrationBadge>
-        )
-      }
+      badge={<ConnectionBadge stores={stores} isError={isError} />}
     >
       <div className="space-y-3">
         {stores.length > 0 && (

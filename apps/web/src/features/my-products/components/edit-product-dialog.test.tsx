@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '@/components/ui/toaster';
 import { catalogTee, settings } from '@/test/catalog-fixtures';
+import { storeIntegration } from '@/test/integration-fixtures';
 import { buildProductDetail, catalogVariant, legacyVariant, productMockup } from '@/test/product-fixtures';
 import { type FakeRequest, fakeFetch, json, renderWithProviders } from '@/test/render';
 import { EditProductDialog } from './edit-product-dialog';
@@ -26,18 +27,7 @@ const detail = (over: Partial<TProductDetail> = {}) =>
   });
 const WHITE = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
 const BLACK = 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb';
-const store = {
-  id: 'int-1',
-  kind: 'store',
-  platform: 'shopify',
-  storeName: 'demo.myshopify.com',
-  name: 'Demo Shop',
-  status: 'connected',
-  verifiedAt: '2026-01-01T00:00:00Z',
-  lastSyncAt: null,
-  isConnected: true,
-  sandbox: true,
-};
+const store = storeIntegration({ id: 'int-1', storeName: 'demo.myshopify.com', name: 'Demo Shop', sandbox: true });
 
 const onClose = vi.fn();
 function setup(routes: Parameters<typeof fakeFetch>[0]) {

@@ -5,7 +5,7 @@ import {
   type TVariantChoice,
   ZUpdateProduct,
 } from '@podforge/contract';
-import { PRODUCT_DESCRIPTION_MAX, PRODUCT_TITLE_MAX, variantLabel } from '@podforge/contract/plain';
+import { PRODUCT_DESCRIPTION_MAX, PRODUCT_TITLE_MAX, platformLabel, variantLabel } from '@podforge/contract/plain';
 import { useQuery } from '@tanstack/react-query';
 import { Loader2 } from 'lucide-react';
 import { type ChangeEvent, type FormEvent, type ReactNode, useId, useState } from 'react';
@@ -13,8 +13,8 @@ import { useCatalogProduct } from '@/api/catalog/get-catalog-product';
 import { productQueryOptions } from '@/api/products/get-product';
 import { useUpdateProduct } from '@/api/products/update-product';
 import { FALLBACK_SETTINGS, useWorkspaceSettings } from '@/api/settings/get-settings';
+import { CatalogVariantMatrix } from '@/components/pricing/catalog-variant-matrix';
 import { PricingEditor, type PricingRow } from '@/components/pricing/pricing-editor';
-import { VariantMatrix } from '@/components/pricing/variant-matrix';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { inputClass } from '@/components/ui/input';
@@ -266,31 +266,16 @@ function EditForm({ product, onClose }: { product: TProductDetail; onClose: () =
 
       {catalogued && (
         <Section title="Colours and sizes">
-          {catalog.isPending ? (
-            <Loader2 className="h-5 w-5 animate-spin text-slate-400" aria-label="Loading the catalogue product" />
-          ) : catalog.isError ? (
-            <div className="space-y-2" role="alert">
-              <p className="text-sm text-red-600">
-                The catalogue product's colours and sizes could not be loaded: {catalog.error.message}
-              </p>
-              <Button variant="outline" onClick={() => catalog.refetch()}>
-                Retry
-              </Button>
-            </div>
-          ) : (
-            <>
-              <p className="text-sm text-slate-500">{catalog.data.name}</p>
-              <VariantMatrix
-                variants={catalog.data.variants}
-                enabledIds={choices.map((c) => c.catalogVariantId)}
-                onChange={(ids) =>
-                  setChoices((cs) =>
-                    choicesFor(ids, cs, catalog.data.variants, (baseCost) => suggestedPrice(baseCost, settings, fee)),
-                  )
-                }
-              />
-            </>
-          )}
+          <CatalogVariantMatrix
+            catalog={catalog}
+            named
+            enabledIds={choices.map((c) => c.catalogVariantId)}
+            onChange={(ids, product) =>
+              setChoices((cs) =>
+                choicesFor(ids, cs, product.variants, (baseCost) => suggestedPrice(baseCost, settings, fee)),
+              )
+            }
+          />
         </Section>
       )}
 
@@ -298,7 +283,7 @@ function EditForm({ product, onClose }: { product: TProductDetail; onClose: () =
         <PricingEditor
           rows={rows}
           fee={fee}
-          platformLabel="Shopify"
+          platformLabel={platformLabel('shopify')}
           targetMargin={settings.targetMargin}
           onPriceChange={(rowId, price) => setPrices({ [rowId]: price })}
           onPricesChange={setPrices}

@@ -1,4 +1,5 @@
 import type { TProduct } from '@podforge/contract';
+import { platformLabel } from '@podforge/contract/plain';
 import {
   AlertTriangle,
   CalendarClock,
@@ -15,17 +16,11 @@ import type * as React from 'react';
 import { lazy, Suspense, useRef, useState } from 'react';
 import { useDuplicateProduct } from '@/api/products/duplicate-product';
 import { useNextSchedule } from '@/api/products/get-upcoming-schedules';
-import {
-  UPLOAD_PLATFORM_LABELS,
-  type UploadPlatform,
-  UploadRejectedError,
-  useUploadProduct,
-} from '@/api/products/upload-product';
+import { type UploadPlatform, UploadRejectedError, useUploadProduct } from '@/api/products/upload-product';
 import { Button } from '@/components/ui/button';
 import { StatusBadge } from '@/components/ui/status-badge';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError } from '@/lib/api-client';
-import { platformLabel } from '@/lib/schedules';
 import { formatDate, formatPrice, formatVariantCount, productTypeLabel } from '../product-format';
 import { ProductThumbnail } from './product-thumbnail';
 
@@ -77,7 +72,7 @@ export function ProductRow({ product, onEdit, onPreview, onDelete }: Props) {
   const uploadTo = (platform: UploadPlatform) => {
     if (pushing.current) return;
     pushing.current = true;
-    const name = UPLOAD_PLATFORM_LABELS[platform];
+    const name = platformLabel(platform);
     upload.mutate(
       { platform, productId: product.id },
       {
@@ -188,7 +183,7 @@ export function ProductRow({ product, onEdit, onPreview, onDelete }: Props) {
           <>
             <span className="inline-flex h-8 items-center gap-1.5 rounded-md bg-blue-50 px-3 text-sm font-medium text-blue-800">
               <CheckCircle2 className="h-4 w-4" aria-hidden="true" /> Live on{' '}
-              {product.liveOn?.length ? product.liveOn.map(platformLabel).join(' and ') : 'Shopify'}
+              {product.liveOn?.length ? product.liveOn.map(platformLabel).join(' and ') : platformLabel('shopify')}
             </span>
             {product.storeUrl && (
               <Button variant="outline" size="sm" asChild>
@@ -212,7 +207,7 @@ export function ProductRow({ product, onEdit, onPreview, onDelete }: Props) {
               disabled={upload.isPending}
             >
               <Upload aria-hidden="true" />
-              {uploading === platform ? 'Uploading...' : `Upload to ${UPLOAD_PLATFORM_LABELS[platform]}`}
+              {uploading === platform ? 'Uploading...' : `Upload to ${platformLabel(platform)}`}
             </Button>
           ))
         )}

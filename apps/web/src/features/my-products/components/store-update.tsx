@@ -1,11 +1,10 @@
 import type { TProduct } from '@podforge/contract';
-import { platformLabel } from '@podforge/contract/plain';
 import { CheckCircle2, Loader2, RefreshCw } from 'lucide-react';
 import { useState } from 'react';
-import { useIntegrations } from '@/api/integrations/get-integrations';
+import { useConnectedStores } from '@/api/integrations/get-integrations';
 import { useUpdateInStore } from '@/api/products/update-in-store';
+import { StoreSelect } from '@/components/stores/store-select';
 import { Button } from '@/components/ui/button';
-import { NativeSelect } from '@/components/ui/native-select';
 import { toast } from '@/components/ui/use-toast';
 import { failureReason } from './product-row';
 
@@ -14,8 +13,8 @@ import { failureReason } from './product-row';
  * the same remote product (a live product is never uploaded a second time).
  */
 export function StoreUpdate({ product }: { product: Pick<TProduct, 'id' | 'title' | 'changesNotInStore'> }) {
-  const integrations = useIntegrations();
-  const stores = (integrations.data ?? []).filter((i) => i.kind === 'store' && i.isConnected);
+  const integrations = useConnectedStores();
+  const { stores } = integrations;
   const [chosen, setChosen] = useState<string | null>(null);
   const storeId = chosen ?? stores[0]?.id ?? null;
   const store = stores.find((s) => s.id === storeId) ?? null;
@@ -68,18 +67,7 @@ export function StoreUpdate({ product }: { product: Pick<TProduct, 'id' | 'title
         <p className="text-amber-900">No connected store to update: reconnect it on the Integrations page.</p>
       ) : (
         <div className="flex flex-wrap items-end gap-2">
-          {stores.length > 1 && (
-            <label className="block space-y-1 font-medium">
-              <span>Store</span>
-              <NativeSelect value={storeId ?? ''} onChange={(e) => setChosen(e.target.value)}>
-                {stores.map((s) => (
-                  <option key={s.id} value={s.id}>
-                    {s.name} ({platformLabel(s.platform)})
-                  </option>
-                ))}
-              </NativeSelect>
-            </label>
-          )}
+          {stores.length > 1 && <StoreSelect stores={stores} value={storeId ?? ''} onChange={setChosen} />}
           <Button onClick={onUpdate} disabled={!store || updateInStore.isPending}>
             {updateInStore.isPending ? <Loader2 className="animate-spin" /> : <RefreshCw />}
             {updateInStore.isPending ? 'Updating...' : 'Update in store'}
