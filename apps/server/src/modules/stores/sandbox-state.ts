@@ -1,7 +1,16 @@
+import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { sandboxStates } from '../../db/schema';
 import type { Storage } from '../../storage/storage';
+
+/**
+ * A workspace's own mark in the built-in sandboxes (12 hex digits of a hash of its id): its sandbox Shopify shop
+ * names and its sandbox Etsy seller carry it, so another workspace typing the same shop name, or connecting the
+ * same sandbox, gets a shop of its own.
+ */
+export const sandboxOwnerTag = (workspaceId: string) =>
+  createHash('sha256').update(`podforge-sandbox-owner:${workspaceId}`).digest('hex').slice(0, 12);
 
 /**
  * Where a built-in sandbox (Etsy, WooCommerce) keeps what it holds: its state as one JSON row per platform, saved
