@@ -6,7 +6,7 @@ import {
   type TShopifySyncResult,
   type TShopifyValidateDomainResult,
 } from '@podforge/contract';
-import { and, desc, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { integrations, type products, publications } from '../../db/schema';
@@ -277,7 +277,7 @@ export class ShopifyService {
       .where(
         and(eq(integrations.platform, 'shopify'), eq(integrations.sandbox, true), eq(integrations.externalId, shop)),
       )
-      .orderBy(desc(integrations.verifiedAt));
+      .orderBy(sql`${integrations.verifiedAt} desc nulls last`);
   }
 
   /**
