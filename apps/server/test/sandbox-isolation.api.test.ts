@@ -20,6 +20,7 @@ import { startOrderWorkers } from '../src/modules/orders/order-jobs';
 import { ensurePushWorkers } from '../src/modules/products/store-push';
 import { SANDBOX_API_SECRET } from '../src/modules/shopify/shopify.service';
 import { startShopifyWebhookWorker } from '../src/modules/shopify/shopify-webhooks.worker';
+import { SandboxState } from '../src/modules/stores/sandbox-state';
 import { insertDesign, solidPng } from './fixtures/designs';
 import { twoColourTee, waitFor } from './fixtures/store-products';
 import { createTestApp, type TestApp, type TestClient } from './helpers';
@@ -353,6 +354,25 @@ describe('the WooCommerce sandbox', () => {
     },
     SLOW,
   );
+});
+
+describe('the sandboxes’ state', () => {
+  it('is read from a plain row saved before it was sealed, and sealed at the next save', async () => {
+    await t.deps.woocommerce.sandboxServer();
+    const read = async () =>
+      (await t.deps.db.select().from(sandboxStates).where(eq(sandboxStates.platform, 'woocommerce')))[0]?.state as {
+        sealed?: string;
+      };
+    const sealed = await waitFor(read, (state) => typeof state?.sealed === 'string');
+    const plain = JSON.parse(t.deps.cipher.decrypt(sealed.sealed as string));
+    await t.deps.db.update(sandboxStates).set({ state: plain }).where(eq(sandboxStates.platform, 'woocommerce'));
+    const kept = new SandboxState<unknown>(t.deps.db, t.deps.storage, 'woocommerce', t.deps.cipher);
+    expect(await kept.load()).toEqual(plain);
+    await kept.save(plain);
+    const again = await read();
+    expect(Object.keys(again)).toEqual(['sealed']);
+    expect(await kept.load()).toEqual(plain);
+  });
 });
 
 describe('the Etsy sandbox', () => {
