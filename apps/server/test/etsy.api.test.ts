@@ -96,14 +96,16 @@ describe('Etsy connect (OAuth 2 with PKCE)', () => {
     const [row] = await t.deps.db.select().from(integrations).where(eq(integrations.id, store.id));
     expect(row?.accessTokenEnc).toMatch(/^v1\./);
     expect(row?.refreshTokenEnc).toMatch(/^v1\./);
-    expect(t.deps.cipher.decrypt(row?.accessTokenEnc as string)).toMatch(/^5001\./);
+    // The workspace's own sandbox seller and shop (another workspace connecting gets another).
+    const seller = fake.snapshot().users.find((u) => String(u.shop_id) === row?.externalId);
+    expect(t.deps.cipher.decrypt(row?.accessTokenEnc as string)).toMatch(new RegExp(`^${seller?.user_id}\\.`));
     expect(row?.tokenExpiresAt?.getTime()).toBeGreaterThan(Date.now() + 50 * 60_000);
     // The shop's one shipping and one processing profile were chosen at connect.
     const setup = (await client.get(`/api/etsy/${store.id}/setup`)).json();
     expect(setup.chosen).toEqual({
-      shippingProfileId: '70011',
-      readinessStateId: '70012',
-      productionPartnerId: '70013',
+      shippingProfileId: `${row?.externalId}1`,
+      readinessStateId: `${row?.externalId}2`,
+      productionPartnerId: `${row?.externalId}3`,
     });
   });
 

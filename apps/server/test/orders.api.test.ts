@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   fulfillmentWebhooks,
+  integrations,
   orders,
   printfulSandboxOrders,
   printfulSandboxWebhooks,
@@ -46,9 +47,9 @@ afterEach(() => {
 type Seller = { client: TestClient; shop: string; storeId: string; productId: string; skus: string[] };
 
 /** A workspace with a connected sandbox shop and a tee pushed to it (two sizes). */
-async function seller(shop: string, confirmation: 'automatic' | 'manual' | 'delay' = 'automatic'): Promise<Seller> {
+async function seller(typed: string, confirmation: 'automatic' | 'manual' | 'delay' = 'automatic'): Promise<Seller> {
   const client = t.client();
-  const start = await client.get(`/auth/shopify/start?shop=${shop}`);
+  const start = await client.get(`/auth/shopify/start?shop=${typed}`);
   const relayed = await client.get(start.headers.location as string);
   const back = new URL(relayed.headers.location as string);
   expect((await client.get(back.pathname + back.search)).headers.location).toBe('/integrations?connected=shopify');
@@ -84,7 +85,9 @@ async function seller(shop: string, confirmation: 'automatic' | 'manual' | 'dela
   const skus = detail.variants.map((v) => v.sku as string);
   const set = await client.patch('/api/settings', { orderConfirmation: { mode: confirmation, delayMinutes: 60 } });
   expect(set.statusCode, set.body).toBe(200);
-  return { client, shop, storeId, productId, skus };
+  // The workspace's own sandbox shop of that name (another workspace typing it gets another shop).
+  const [row] = await t.deps.db.select().from(integrations).where(eq(integrations.id, storeId));
+  return { client, shop: row?.externalId as string, storeId, productId, skus };
 }
 
 async function place(s: Seller, lines: { sku: string; quantity: number }[]) {

@@ -315,6 +315,12 @@ export const integrations = pgTable(
     /** Connected to the built-in Shopify sandbox (no SHOPIFY_API_KEY), not to a real store. */
     sandbox: boolean('sandbox').notNull().default(false),
     /**
+     * A sandbox connection's own webhook signing secret (AES-256-GCM ciphertext, like the tokens), made at connect;
+     * the sandbox signs this shop's webhooks with it and the receiver takes nothing else. Null for real stores (they
+     * are signed with the app's secret) and for sandbox rows connected before it existed, until their first use.
+     */
+    webhookSecretEnc: text('webhook_secret_enc'),
+    /**
      * Where reading the store's orders goes on from (Etsy: the last `update_timestamp` taken, epoch seconds), so a
      * restart misses nothing and reads nothing twice into a second order; null before the first read.
      */

@@ -26,7 +26,8 @@ import { etsyTextProblems } from '@podforge/contract';
 
 export type EtsyFakeState = {
   nextId: number;
-  users: { user_id: number; shop_id: number; shop_name: string }[];
+  /** `login`: who signed in at the approval (the built-in sandbox names its workspace's seller); absent for the first. */
+  users: { user_id: number; shop_id: number; shop_name: string; login?: string }[];
   shops: Record<
     string,
     {
@@ -326,6 +327,13 @@ export async function startFakeEtsy(options: FakeEtsyOptions = {}): Promise<Fake
   let base = '';
 
   const id = () => ++state.nextId;
+  const sellerFor = (login: string) => {
+    const known = state.users.find((u) => u.login === login);
+    if (known) return known;
+    const user = { user_id: id(), shop_id: id(), shop_name: 'PodforgeSandboxShop', login };
+    state.users.push(user);
+    return user;
+  };
   const persist = async () => options.persist?.(structuredClone(state));
 
   const shopOf = (shopId: number) => {
@@ -768,7 +776,10 @@ export async function startFakeEtsy(options: FakeEtsyOptions = {}): Promise<Fake
         (prefixes.length > 0 && !prefixes.some((p) => redirectUri.startsWith(p)))
       )
         throw new Refusal(400, 'redirect_uri is not registered for this app');
-      const user = nextUser ?? state.users[0];
+      // Etsy's signed-in user: named by `login` (the built-in sandbox's relay gives each workspace its own seller
+      // and shop, made at its first approval), else the first one.
+      const login = q.get('login');
+      const user = nextUser ?? (login ? sellerFor(login) : state.users[0]);
       nextUser = null;
       if (!user) throw new Refusal(500, 'No user');
       if (!state.users.some((u) => u.user_id === user.user_id)) state.users.push(user);

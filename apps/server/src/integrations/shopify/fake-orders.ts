@@ -67,7 +67,8 @@ const KIND = 'order';
 const orderKey = (shop: string, id: number) => `${shop}|${id}`;
 
 export function createFakeOrders(options: {
-  apiSecret: string;
+  /** The secret the shop's webhooks are signed with. */
+  webhookSecret: (shop: string) => Promise<string>;
   apiVersion?: string;
   now: () => number;
   variants: VariantLookup;
@@ -114,6 +115,7 @@ export function createFakeOrders(options: {
 
   async function send(shop: string, topic: string, payload: unknown) {
     const body = JSON.stringify(payload);
+    const secret = await options.webhookSecret(shop);
     const eventId = randomUUID();
     const times = duplicateNext ? 2 : 1;
     duplicateNext = false;
@@ -125,7 +127,7 @@ export function createFakeOrders(options: {
         headers: {
           'content-type': 'application/json',
           'x-shopify-topic': topic,
-          'x-shopify-hmac-sha256': webhookHmac(body, options.apiSecret),
+          'x-shopify-hmac-sha256': webhookHmac(body, secret),
           'x-shopify-shop-domain': shop,
           'x-shopify-api-version': options.apiVersion ?? '2025-10',
           'x-shopify-webhook-id': randomUUID(),

@@ -36,6 +36,11 @@ import { MAX_QUERY_COST, queryCost } from './query-cost';
 export type FakeShopifyOptions = {
   apiKey?: string;
   apiSecret?: string;
+  /**
+   * The secret a shop's webhooks are signed with (default: the app secret, as Shopify does). The built-in sandbox
+   * gives each connection its own, so nobody who knows the sandbox's fixed app credentials can sign one.
+   */
+  webhookSecret?: (shop: string) => Promise<string>;
   /** Callback URLs must start with one of these; any when empty. */
   redirectUriPrefixes?: string[];
   now?: () => number;
@@ -184,8 +189,9 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
   let failMedia = 0;
   let tamper = false;
   let base = '';
+  const webhookSecret = options.webhookSecret ?? (async () => apiSecret);
   const orders = createFakeOrders({
-    apiSecret,
+    webhookSecret,
     now,
     store,
     variants: async (shop) =>
@@ -194,7 +200,7 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
       ),
   });
   const webhooks = createFakeWebhooks({
-    apiSecret,
+    webhookSecret,
     now,
     products: {
       get: (shop, id) => store.get<FakeProduct>('product', productKey(shop, id)),

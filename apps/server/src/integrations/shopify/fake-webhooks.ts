@@ -84,7 +84,8 @@ export const restProduct = (p: FakeProduct) => ({
 });
 
 export function createFakeWebhooks(options: {
-  apiSecret: string;
+  /** The secret a shop's webhooks are signed with. */
+  webhookSecret: (shop: string) => Promise<string>;
   apiVersion?: string;
   now: () => number;
   transport?: WebhookTransport;
@@ -95,7 +96,7 @@ export function createFakeWebhooks(options: {
     remove(shop: string, id: string): Promise<boolean>;
   };
 }): FakeWebhooks {
-  const { apiSecret, now, products: shopProducts } = options;
+  const { webhookSecret, now, products: shopProducts } = options;
   const subs: FakeSubscription[] = [];
   const deliveries: Delivery[] = [];
   let duplicate = false;
@@ -117,7 +118,7 @@ export function createFakeWebhooks(options: {
     tamper = false,
   ): Promise<Delivery> => {
     const webhookId = randomUUID();
-    let hmac = webhookHmac(body, apiSecret);
+    let hmac = webhookHmac(body, await webhookSecret(shop));
     if (tamper) hmac = `${hmac.slice(0, 4)}${hmac[4] === 'A' ? 'B' : 'A'}${hmac.slice(5)}`;
     const headers = {
       'Content-Type': 'application/json',

@@ -46,7 +46,7 @@ export async function etsyRoutes(app: FastifyInstance, { deps }: { deps: EtsyDep
     const search = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
     const own = await etsy.isOwnPendingFlow(request.workspaceId, new URLSearchParams(search));
     if (!fake || !own) return reply.redirect('/integrations?etsy_error=failed');
-    const answer = await fetch(`${fake.url}/oauth/connect${search}`, { redirect: 'manual' });
+    const answer = await fetch(etsy.sandboxApprovalUrl(fake.url, request.workspaceId, search), { redirect: 'manual' });
     await answer.body?.cancel();
     const location = answer.headers.get('location');
     return reply.redirect(answer.status === 302 && location ? location : '/integrations?etsy_error=failed');

@@ -29,7 +29,7 @@ import { AppError, badRequest, conflict, upstreamError } from '../../lib/errors'
 import { consumeOAuthState, issueOAuthState, peekOAuthState } from '../../lib/oauth-states';
 import type { Storage } from '../../storage/storage';
 import { findIntegration } from '../integrations/integrations.repository';
-import { SandboxState } from '../stores/sandbox-state';
+import { SandboxState, sandboxOwnerTag } from '../stores/sandbox-state';
 import type {
   IntegrationRow,
   PublishContext,
@@ -143,7 +143,7 @@ export class EtsyService implements StorePublisher {
   sandboxServer(): Promise<FakeEtsy> | null {
     if (!this.sandboxMode) return null;
     this.sandbox ??= (async () => {
-      this.sandboxState = new SandboxState<EtsyFakeState>(this.deps.db, this.deps.storage, 'etsy');
+      this.sandboxState = new SandboxState<EtsyFakeState>(this.deps.db, this.deps.storage, 'etsy', this.deps.cipher);
       const state = await this.sandboxState.load();
       const keeper = this.sandboxState;
       return startFakeEtsy({
@@ -187,6 +187,16 @@ export class EtsyService implements StorePublisher {
     const { verifier, challenge } = pkcePair();
     const state = await issueOAuthState(this.stateScope(workspaceId), { verifier, redirectUri } satisfies FlowData);
     return (await this.getClient()).authorizeUrl({ state, challenge, redirectUri });
+  }
+
+  /**
+   * The sandbox's approval, as this workspace's own sandbox seller (`login`, set here whatever the browser sent):
+   * each workspace gets its own sandbox shop, so no other workspace's test orders or listings are in it.
+   */
+  sandboxApprovalUrl(sandboxUrl: string, workspaceId: string, search: string): string {
+    const query = new URLSearchParams(search);
+    query.set('login', `podforge-${sandboxOwnerTag(workspaceId)}`);
+    return `${sandboxUrl}/oauth/connect?${query}`;
   }
 
   /** The sandbox relay hands on an approval only for a flow this workspace started, to its own callback. */

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import {
   ErrorCode,
   shopifyDomainMessage,
@@ -5,7 +6,7 @@ import {
   type TShopifySyncResult,
   type TShopifyValidateDomainResult,
 } from '@podforge/contract';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { integrations, type products, publications } from '../../db/schema';
@@ -16,7 +17,7 @@ import {
   ShopifyError,
 } from '../../integrations/shopify/client';
 import { type FakeShopify, startFakeShopify } from '../../integrations/shopify/fake-server';
-import { isValidShopDomain } from '../../integrations/shopify/hmac';
+import { isValidShopDomain, verifyWebhookHmac } from '../../integrations/shopify/hmac';
 import { type GqlOrder, recentOrdersWithLines } from '../../integrations/shopify/orders-client';
 import type { TokenCipher } from '../../lib/crypto';
 import { AppError, badRequest, conflict, upstreamError } from '../../lib/errors';
@@ -24,6 +25,7 @@ import { consumeOAuthState, issueOAuthState, peekOAuthState } from '../../lib/oa
 import type { Storage } from '../../storage/storage';
 import { findIntegration } from '../integrations/integrations.repository';
 import { mockupLinksOf, type VariantRow, variantsOf } from '../products/products.repository';
+import { sandboxOwnerTag } from '../stores/sandbox-state';
 import { databaseFakeShopifyStore } from './sandbox-store';
 import { checkListings, onProductDeleted, onProductUpdated, storesOfShop } from './shopify-drift';
 import { forgottenTokens, grantColumns, ShopifyTokens } from './shopify-tokens';
@@ -31,9 +33,31 @@ import type { ShopifyWebhookEvent, ShopifyWebhookRegistry } from './shopify-webh
 
 /** What a Shopify flow's state nonce remembers for the relay and the callback. */
 type FlowData = { shop?: string; redirectUri?: string };
-/** Fixed credentials of the built-in sandbox: it runs in this process, on loopback, and nobody else holds a key. */
+/**
+ * Fixed app credentials of the built-in sandbox, for the OAuth steps between the app and the sandbox (which listens
+ * on loopback). Webhooks are never signed with them: each sandbox connection has its own secret.
+ */
 export const SANDBOX_API_KEY = 'podforge-sandbox';
 export const SANDBOX_API_SECRET = 'podforge-sandbox-secret';
+
+const MYSHOPIFY = '.myshopify.com';
+
+/**
+ * The sandbox shop a workspace gets for the name it typed: the name with the workspace's mark, so another workspace
+ * typing the same name gets a shop of its own (its products, orders and webhooks apart). A name already marked for
+ * this workspace (a reconnect) stays as it is.
+ */
+export function sandboxShopFor(workspaceId: string, shop: string): string {
+  const tag = `-${sandboxOwnerTag(workspaceId)}`;
+  const name = shop.slice(0, -MYSHOPIFY.length);
+  return name.endsWith(tag) ? shop : `${name}${tag}${MYSHOPIFY}`;
+}
+
+/** The name the seller typed, for labels: the workspace's mark taken off. */
+const sandboxShopLabel = (workspaceId: string, name: string) => {
+  const tag = `-${sandboxOwnerTag(workspaceId)}`;
+  return name.endsWith(tag) ? name.slice(0, -tag.length) : name;
+};
 /** The browser-facing authorize step of the sandbox, relayed by the app (see shopify.routes.ts). */
 export const SANDBOX_AUTHORIZE_PREFIX = '/auth/shopify/sandbox';
 
@@ -102,6 +126,8 @@ export function descriptionToHtml(text: string): string {
     .map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>`)
     .join('');
 }
+
+const newWebhookSecret = () => randomBytes(32).toString('base64url');
 
 export const numericId = (gid: string) => gid.split('/').pop() ?? gid;
 
@@ -208,6 +234,7 @@ export class ShopifyService {
       apiSecret: SANDBOX_API_SECRET,
       now: () => this.deps.now().getTime(),
       store: databaseFakeShopifyStore(this.deps.db, this.deps.storage),
+      webhookSecret: (shop) => this.sandboxWebhookSecret(shop),
     });
     return this.sandbox;
   }
@@ -228,8 +255,50 @@ export class ShopifyService {
     return this.client;
   }
 
-  get webhookSecret(): string {
-    return this.deps.config.shopify?.apiSecret ?? SANDBOX_API_SECRET;
+  /**
+   * A webhook's hmac over its raw bytes is right: with real credentials, signed with the app's secret (as Shopify
+   * signs every shop's); in the sandbox, signed with the secret of a connection to the shop it names, and nothing
+   * else (the sandbox's app credentials are in this repository).
+   */
+  async verifyWebhook(raw: Buffer, hmac: string | undefined, shop: string | undefined): Promise<boolean> {
+    if (this.deps.config.shopify) return verifyWebhookHmac(raw, hmac, this.deps.config.shopify.apiSecret);
+    if (!hmac || !isValidShopDomain(shop)) return false;
+    const rows = await this.sandboxConnections(shop);
+    return rows.some(
+      (r) => r.webhookSecretEnc && verifyWebhookHmac(raw, hmac, this.deps.cipher.decrypt(r.webhookSecretEnc)),
+    );
+  }
+
+  /** The sandbox rows connected to a shop, the latest connection first. */
+  private sandboxConnections(shop: string): Promise<IntegrationRow[]> {
+    return this.deps.db
+      .select()
+      .from(integrations)
+      .where(
+        and(eq(integrations.platform, 'shopify'), eq(integrations.sandbox, true), eq(integrations.externalId, shop)),
+      )
+      .orderBy(sql`${integrations.verifiedAt} desc nulls last`);
+  }
+
+  /**
+   * The secret the sandbox signs a shop's webhooks with: its connection's. A connection made before secrets existed
+   * gets one now (once, whichever instance asks first); a shop nobody connected gets a throwaway one, so its
+   * webhooks are refused.
+   */
+  private async sandboxWebhookSecret(shop: string): Promise<string> {
+    const { db, cipher } = this.deps;
+    const [row] = await this.sandboxConnections(shop);
+    if (!row) return newWebhookSecret();
+    if (row.webhookSecretEnc) return cipher.decrypt(row.webhookSecretEnc);
+    await db
+      .update(integrations)
+      .set({ webhookSecretEnc: cipher.encrypt(newWebhookSecret()) })
+      .where(and(eq(integrations.id, row.id), eq(integrations.sandbox, true), isNull(integrations.webhookSecretEnc)));
+    const [saved] = await db
+      .select({ webhookSecretEnc: integrations.webhookSecretEnc })
+      .from(integrations)
+      .where(and(eq(integrations.id, row.id), isNotNull(integrations.webhookSecretEnc)));
+    return saved?.webhookSecretEnc ? cipher.decrypt(saved.webhookSecretEnc) : newWebhookSecret();
   }
 
   async close() {
@@ -264,8 +333,12 @@ export class ShopifyService {
     return { db: this.deps.db, workspaceId, provider: 'shopify' as const, now: this.deps.now() };
   }
 
-  /** A single-use state nonce bound to this workspace and shop, and the shop's authorize URL. */
-  async startOAuth(workspaceId: string, shop: string, redirectUri: string): Promise<string> {
+  /**
+   * A single-use state nonce bound to this workspace and shop, and the shop's authorize URL. In the sandbox the shop
+   * is the workspace's own one of that name (`sandboxShopFor`).
+   */
+  async startOAuth(workspaceId: string, typed: string, redirectUri: string): Promise<string> {
+    const shop = this.sandboxMode ? sandboxShopFor(workspaceId, typed) : typed;
     const state = await issueOAuthState(this.stateScope(workspaceId), { shop, redirectUri });
     return (await this.getClient()).authorizeUrl(shop, state, redirectUri);
   }
@@ -318,13 +391,15 @@ export class ShopifyService {
       const info = await client.shop(shop, grant.accessToken);
       const { db, cipher, now } = this.deps;
       const values = {
-        storeName: this.sandboxMode ? `${info.name} (Sandbox)` : info.name,
+        storeName: this.sandboxMode ? `${sandboxShopLabel(workspaceId, info.name)} (Sandbox)` : info.name,
         // Encrypted at rest, with its expiry; a token without expires_in (a custom app's) never expires.
         ...grantColumns(cipher, grant, now()),
         scopes: grant.scope,
         status: 'connected' as const,
         verifiedAt: now(),
         sandbox: this.sandboxMode,
+        // Each sandbox connection signs its webhooks with a secret of its own (a reconnect makes a new one).
+        webhookSecretEnc: this.sandboxMode ? cipher.encrypt(newWebhookSecret()) : null,
       };
       await db
         .insert(integrations)

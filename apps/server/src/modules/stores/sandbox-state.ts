@@ -1,13 +1,25 @@
+import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { sandboxStates } from '../../db/schema';
+import type { TokenCipher } from '../../lib/crypto';
 import type { Storage } from '../../storage/storage';
+
+/**
+ * A workspace's own mark in the built-in sandboxes (12 hex digits of a hash of its id): its sandbox Shopify shop
+ * names and its sandbox Etsy seller carry it, so another workspace typing the same shop name, or connecting the
+ * same sandbox, gets a shop of its own.
+ */
+export const sandboxOwnerTag = (workspaceId: string) =>
+  createHash('sha256').update(`podforge-sandbox-owner:${workspaceId}`).digest('hex').slice(0, 12);
 
 /**
  * Where a built-in sandbox (Etsy, WooCommerce) keeps what it holds: its state as one JSON row per platform, saved
  * after every change (in order: a later save never lands before an earlier one), and its pictures in the app's
  * storage under `sandbox/<platform>/`. So a restart, or another instance started on the same database, finds the
- * sandbox shops as they were.
+ * sandbox shops as they were. The state holds what the sandbox issued (keys, tokens, webhook secrets), so it is
+ * kept sealed with the app's key (`{ sealed }`, AES-256-GCM like the tokens); a plain one saved before is read as it
+ * is and sealed at the next save.
  */
 export class SandboxState<T> {
   private chain: Promise<void> = Promise.resolve();
@@ -16,21 +28,26 @@ export class SandboxState<T> {
     private readonly db: Db,
     private readonly storage: Storage,
     private readonly platform: 'etsy' | 'woocommerce',
+    private readonly cipher: TokenCipher,
   ) {}
 
   async load(): Promise<T | null> {
     const [row] = await this.db.select().from(sandboxStates).where(eq(sandboxStates.platform, this.platform));
-    return (row?.state as T | undefined) ?? null;
+    const stored = row?.state as { sealed?: unknown } | T | undefined;
+    if (stored && typeof stored === 'object' && 'sealed' in stored && typeof stored.sealed === 'string')
+      return JSON.parse(this.cipher.decrypt(stored.sealed)) as T;
+    return (stored as T | undefined) ?? null;
   }
 
   save(state: T): Promise<void> {
     this.chain = this.chain
       .catch(() => {})
       .then(async () => {
+        const sealed = { sealed: this.cipher.encrypt(JSON.stringify(state)) };
         await this.db
           .insert(sandboxStates)
-          .values({ platform: this.platform, state, updatedAt: new Date() })
-          .onConflictDoUpdate({ target: sandboxStates.platform, set: { state, updatedAt: new Date() } });
+          .values({ platform: this.platform, state: sealed, updatedAt: new Date() })
+          .onConflictDoUpdate({ target: sandboxStates.platform, set: { state: sealed, updatedAt: new Date() } });
       });
     return this.chain;
   }

@@ -103,7 +103,12 @@ export class WooCommerceService implements StorePublisher {
 
   sandboxServer(): Promise<FakeWoo> {
     this.sandbox ??= (async () => {
-      this.sandboxState = new SandboxState<WooFakeState>(this.deps.db, this.deps.storage, 'woocommerce');
+      this.sandboxState = new SandboxState<WooFakeState>(
+        this.deps.db,
+        this.deps.storage,
+        'woocommerce',
+        this.deps.cipher,
+      );
       const keeper = this.sandboxState;
       return startFakeWooCommerce({
         state: await keeper.load(),
@@ -169,7 +174,20 @@ export class WooCommerceService implements StorePublisher {
     const sandbox = 'sandbox' in body;
     if ('sandbox' in body) {
       const fake = await this.sandboxServer();
-      const host = `ws-${workspaceId.slice(0, 8)}${WOO_SANDBOX_SUFFIX}`;
+      // The workspace's own store, named by its whole id (two workspaces never share one). A store made before
+      // was named by the id's first 8 digits: the workspace keeps it.
+      const [made] = await this.deps.db
+        .select({ storeUrl: integrations.externalId })
+        .from(integrations)
+        .where(
+          and(
+            eq(integrations.workspaceId, workspaceId),
+            eq(integrations.platform, 'woocommerce'),
+            eq(integrations.sandbox, true),
+          ),
+        )
+        .limit(1);
+      const host = made ? new URL(made.storeUrl).host : `ws-${workspaceId}${WOO_SANDBOX_SUFFIX}`;
       const keys = fake.createStore(host, 'Podforge Sandbox Store');
       const appPassword = fake.createAppPassword(host, SANDBOX_WP_USER);
       creds = {

@@ -1,0 +1,1 @@
+ALTER TABLE "integrations" ADD COLUMN "webhook_secret_enc" text;
