@@ -30,13 +30,8 @@ import { consumeOAuthState, issueOAuthState, peekOAuthState } from '../../lib/oa
 import type { Storage } from '../../storage/storage';
 import { findIntegration } from '../integrations/integrations.repository';
 import { SandboxState } from '../stores/sandbox-state';
-import type {
-  IntegrationRow,
-  PublishContext,
-  PublishOutcome,
-  PushProduct,
-  StorePublisher,
-} from '../stores/store-publisher';
+import type { StorePlatform } from '../stores/store-platform';
+import type { IntegrationRow, PublishContext, PublishOutcome, PushProduct } from '../stores/store-publisher';
 
 /** Fixed credentials of the built-in sandbox: it runs in this process, on loopback, and nobody else holds a key. */
 export const ETSY_SANDBOX_KEYSTRING = 'podforgesandbox';
@@ -109,10 +104,10 @@ export type EtsyOAuthOutcome = { outcome: 'connected' | 'setup' | 'invalid_state
 
 /**
  * Etsy shops of a workspace: OAuth 2 with PKCE, the profiles chosen once at connect, listing pushes (the
- * StorePublisher for 'etsy'). With ETSY_API_KEY and ETSY_SHARED_SECRET it talks to Etsy; without them to the
+ * StorePlatform for 'etsy'). With ETSY_API_KEY and ETSY_SHARED_SECRET it talks to Etsy; without them to the
  * built-in sandbox, the fake Etsy the tests use, started in this process and kept in the database.
  */
-export class EtsyService implements StorePublisher {
+export class EtsyService implements StorePlatform {
   readonly platform = 'etsy' as const;
   readonly sandboxMode: boolean;
   /** Replaceable (tests put a client with a virtual clock or sleep here). */

@@ -11,12 +11,11 @@ import { and, eq, inArray, ne } from 'drizzle-orm';
 import type { JobWithMetadata } from 'pg-boss';
 import { integrations, products, publications } from '../../db/schema';
 import type { AppDeps } from '../../deps';
-import { ShopifyError } from '../../integrations/shopify/client';
 import { QUEUES } from '../../jobs/job-queue';
 import { AppError, conflict } from '../../lib/errors';
 import { deletePrintFiles } from '../print-files/print-files.service';
-import { loadPushProduct, type PublishContext, refusalOf, type StorePublisher } from '../stores/store-publisher';
-import { publisherFor } from '../stores/store-push';
+import type { StorePlatform } from '../stores/store-platform';
+import { loadPushProduct, type PublishContext, refusalOf } from '../stores/store-publisher';
 import { claimForPush, type PushableStatus, settlePush } from './product-status';
 import { findProduct, type ProductRow } from './products.repository';
 
@@ -33,7 +32,8 @@ type PushRow = typeof publications.$inferSelect;
  * id the first run recorded before anything else was sent (and look a lost create up by SKU). A job whose row has
  * moved on (another job id, or no longer processing) does nothing.
  *
- * The job does the store's side (`pushRemote`) and this module the bookkeeping all three share: progress, the
+ * The job does the store's side (`pushRemote`, through the platform's StorePlatform adapter) and this module the
+ * bookkeeping all three share: progress, the
  * remote id, the outcome (with the error, its status, code and details as the seller's call answers them) and the
  * product's status.
  */
@@ -220,9 +220,10 @@ export async function settledPush(deps: AppDeps, job: JobKey, timeoutMs: number)
           .select({ platform: integrations.platform })
           .from(integrations)
           .where(eq(integrations.id, row.integrationId));
+        if (!store) throw conflict('The store is no longer connected');
         return {
           success: true,
-          platform: (store?.platform ?? 'shopify') as TStorePlatform,
+          platform: store.platform as TStorePlatform,
           integrationId: row.integrationId,
           remoteProductId: row.remoteProductId,
           remoteUrl: row.remoteUrl ?? '',
@@ -238,7 +239,7 @@ export async function settledPush(deps: AppDeps, job: JobKey, timeoutMs: number)
 type Failure = { message: string; status: number; code: TErrorCode; details?: Record<string, string> };
 
 /** The failure as the seller reads it, with the HTTP status, code and details it answers with. */
-function failureOf(error: unknown, publisher: StorePublisher | null): Failure {
+function failureOf(error: unknown, publisher: StorePlatform | null): Failure {
   const fromApp = (e: AppError): Failure => ({
     message: e.message,
     status: e.statusCode,
@@ -247,12 +248,6 @@ function failureOf(error: unknown, publisher: StorePublisher | null): Failure {
   });
   if (error instanceof AppError) return fromApp(error);
   if (publisher) return fromApp(refusalOf(publisher, error));
-  if (error instanceof ShopifyError) {
-    const message = error.message.startsWith('Shopify') ? error.message : `Shopify: ${error.message}`;
-    return error.status === 429
-      ? { message, status: 503, code: ErrorCode.RateLimited }
-      : { message, status: 502, code: ErrorCode.Upstream };
-  }
   return { message: 'The push failed unexpectedly', status: 500, code: ErrorCode.Upstream };
 }
 
@@ -344,8 +339,8 @@ async function settle(deps: AppDeps, job: StorePushJob, jobId: string, outcome: 
 }
 
 /**
- * The store's side of one push: Shopify through its service; Etsy and WooCommerce through their StorePublisher,
- * given the listing id an earlier run recorded and a way to record a new one before anything else is sent.
+ * The store's side of one push, through the platform's adapter (the StorePlatform port): given the listing id an
+ * earlier run recorded and a way to record a new one before anything else is sent.
  */
 async function pushRemote(
   deps: AppDeps,
@@ -354,23 +349,13 @@ async function pushRemote(
   pub: PushRow,
   product: ProductRow,
   store: StoreRow,
-  publisher: StorePublisher | null,
+  publisher: StorePlatform | null,
   report: (step: string) => Promise<void>,
 ): Promise<Outcome> {
   if (store.status !== 'connected' || store.verifiedAt === null) {
     throw conflict(`${store.storeName ?? platformLabel(store.platform)} is not connected any more`);
   }
-  if (!publisher) {
-    if (store.platform !== 'shopify') throw conflict(`${platformLabel(store.platform)} is not available yet`);
-    if (job.mode === 'remove') {
-      if (pub.remoteProductId) {
-        await report('Removing the listing');
-        await deps.shopify.removeFromStore(store, pub.remoteProductId, job.removal ?? 'archive');
-      }
-      return { ok: true, removed: true };
-    }
-    return { ok: true, ...(await deps.shopify.pushRemote(job.workspaceId, product, store, report)) };
-  }
+  if (!publisher) throw conflict(`${platformLabel(store.platform)} is not available yet`);
   const where = and(eq(publications.id, pub.id), eq(publications.jobId, jobId));
   const ctx: PublishContext = {
     workspaceId: job.workspaceId,
@@ -402,7 +387,7 @@ export async function runPush(deps: AppDeps, job: JobWithMetadata<StorePushJob>)
   const pub = await publicationOf(deps, data.workspaceId, data.productId, data.integrationId);
   if (!pub || pub.jobId !== job.id || pub.status !== 'processing') return;
   let outcome: Outcome;
-  let publisher: StorePublisher | null = null;
+  let publisher: StorePlatform | null = null;
   try {
     const product = await findProduct(deps.db, data.workspaceId, data.productId);
     const [store] = await deps.db
@@ -410,7 +395,7 @@ export async function runPush(deps: AppDeps, job: JobWithMetadata<StorePushJob>)
       .from(integrations)
       .where(and(eq(integrations.id, data.integrationId), eq(integrations.workspaceId, data.workspaceId)));
     if (!store) throw conflict('The store is no longer connected');
-    publisher = publisherFor(deps, store.platform);
+    publisher = deps.stores.get(store.platform);
     const report = async (step: string) => {
       await deps.db
         .update(publications)

@@ -23,7 +23,9 @@ import { AppError, badRequest, conflict, upstreamError } from '../../lib/errors'
 import { consumeOAuthState, issueOAuthState, peekOAuthState } from '../../lib/oauth-states';
 import type { Storage } from '../../storage/storage';
 import { findIntegration } from '../integrations/integrations.repository';
-import { mockupLinksOf, type VariantRow, variantsOf } from '../products/products.repository';
+import type { VariantRow } from '../products/products.repository';
+import type { StorePlatform } from '../stores/store-platform';
+import type { IntegrationRow, PublishContext, PublishOutcome } from '../stores/store-publisher';
 import { databaseFakeShopifyStore } from './sandbox-store';
 import { checkListings, onProductDeleted, onProductUpdated, storesOfShop } from './shopify-drift';
 import { forgottenTokens, grantColumns, ShopifyTokens } from './shopify-tokens';
@@ -38,7 +40,6 @@ export const SANDBOX_API_SECRET = 'podforge-sandbox-secret';
 export const SANDBOX_AUTHORIZE_PREFIX = '/auth/shopify/sandbox';
 
 type Deps = { db: Db; cipher: TokenCipher; config: Config; now: () => Date; storage: Storage };
-type IntegrationRow = typeof integrations.$inferSelect;
 type ProductRow = typeof products.$inferSelect;
 
 export type OAuthOutcome = 'connected' | 'invalid_state' | 'invalid_hmac' | 'invalid_shop' | 'failed';
@@ -161,11 +162,12 @@ export function listingInput(
 }
 
 /**
- * Shopify stores of a workspace: OAuth connect, order sync, product pushes, webhooks. With SHOPIFY_API_KEY and
+ * Shopify stores of a workspace: OAuth connect, order sync, product pushes (the StorePlatform for 'shopify'), webhooks. With SHOPIFY_API_KEY and
  * SHOPIFY_API_SECRET it talks to real shops; without them to the built-in sandbox, the fake Shopify the tests use,
  * started in this process on first use. The client code is the same; only base URLs and credentials differ.
  */
-export class ShopifyService {
+export class ShopifyService implements StorePlatform {
+  readonly platform = 'shopify' as const;
   readonly sandboxMode: boolean;
   /** Replaceable (tests put a client with a virtual clock here). */
   client: ShopifyClient | null = null;
@@ -437,20 +439,46 @@ export class ShopifyService {
       : `https://admin.shopify.com/store/${store.externalId.replace('.myshopify.com', '')}/products/${numericId(remoteProductId)}`;
   }
 
+  /** Shopify checks a product only as it is sent (its userErrors): nothing to refuse beforehand. */
+  async problems(): Promise<string[]> {
+    return [];
+  }
+
+  /** The same productSet makes and updates a listing (by handle): a retry after a lost answer finds its product. */
+  publish(ctx: PublishContext): Promise<PublishOutcome> {
+    return this.pushRemote(ctx);
+  }
+
+  update(ctx: PublishContext & { remoteProductId: string }): Promise<PublishOutcome> {
+    return this.pushRemote(ctx);
+  }
+
+  remove(ctx: PublishContext & { remoteProductId: string }, mode: 'delete' | 'archive'): Promise<void> {
+    return this.removeFromStore(ctx.store, ctx.remoteProductId, mode);
+  }
+
+  /** Shopify's answer as the seller reads it: 503 while throttled, 502 with its reason otherwise. */
+  toAppError(error: unknown): unknown {
+    if (error instanceof ShopifyError) {
+      const message = error.message.startsWith('Shopify') ? error.message : `Shopify: ${error.message}`;
+      return error.status === 429
+        ? new AppError(503, ErrorCode.RateLimited, message)
+        : new AppError(502, ErrorCode.Upstream, message);
+    }
+    return error;
+  }
+
   /**
    * The store side of a push (the push job runs it, modules/products/store-push.ts), so that a buyer can see and
    * buy the product (apis.md E3): every colour's picture as a staged upload, then productSet with the handle
    * `podforge-<product id>` as identifier (a retry, or 'Update in store', changes the same product; variants not
    * sent are removed), ACTIVE, Color x Size, untracked variants that continue selling, each with its colour's
    * picture and SKU; then the pictures are polled until Shopify has processed them (a FAILED one fails the push,
-   * naming it) and the product is published to the Online Store. `report` tells the job's progress.
+   * naming it) and the product is published to the Online Store. `ctx.progress` tells the job's progress.
    */
-  async pushRemote(
-    workspaceId: string,
-    product: ProductRow,
-    store: IntegrationRow,
-    report: (step: string) => Promise<void>,
-  ): Promise<{ remoteProductId: string; remoteUrl: string }> {
+  async pushRemote(ctx: PublishContext): Promise<PublishOutcome> {
+    const { workspaceId, product, store } = ctx;
+    const report = async (step: string) => ctx.progress?.(step);
     const token = await this.token(store);
     const client = await this.getClient();
     const shop = store.externalId;
@@ -462,16 +490,13 @@ export class ShopifyService {
       );
     }
     try {
-      const [variants, links] = await Promise.all([
-        variantsOf(this.deps.db, [product.id]).then((m) => m.get(product.id) ?? []),
-        mockupLinksOf(this.deps.db, [product.id]).then((m) => m.get(product.id) ?? []),
-      ]);
+      const variants = product.variants;
       if (variants.length === 0) throw conflict(`"${product.title}" has no variants to sell`);
-      const pictures = links.filter((l) => l.mockup.workspaceId === workspaceId);
+      const pictures = product.images;
       const files: (FileSetInput & { color: string | null })[] = [];
       for (const [i, link] of pictures.entries()) {
         await report(`Uploading pictures (${i + 1} of ${pictures.length})`);
-        const bytes = await this.deps.storage.read(link.mockup.storageKey);
+        const bytes = await link.read();
         if (!bytes) continue;
         const alt = link.color ? `${product.title} - ${link.color}` : product.title;
         const source = await client.stagedUpload(shop, token, {
@@ -489,16 +514,6 @@ export class ShopifyService {
         const match = variants.find((o) => o.sku && o.sku === v.sku);
         if (match) remoteVariants[numericId(v.id)] = match.id;
       }
-      await this.deps.db
-        .update(publications)
-        .set({ remoteVariants })
-        .where(
-          and(
-            eq(publications.productId, product.id),
-            eq(publications.integrationId, store.id),
-            eq(publications.workspaceId, workspaceId),
-          ),
-        );
       await report('Waiting for Shopify to process the pictures');
       const media = await client.waitForMedia(shop, token, remote.id, { intervalMs: 1000, count: files.length });
       const failed = media.find((m) => m.status === 'FAILED');
@@ -516,7 +531,7 @@ export class ShopifyService {
         // Which workspace made it: the sandbox page keeps showing it (archived, say) after the product is deleted.
         await this.sandboxRecords().put('owner', `${shop}|${remote.id}`, { workspaceId, id: remote.id });
       }
-      return { remoteProductId: remote.id, remoteUrl: this.remoteUrl(store, remote.id) };
+      return { remoteProductId: remote.id, remoteUrl: this.remoteUrl(store, remote.id), remoteVariants };
     } catch (error) {
       if (error instanceof ShopifyError && error.status === 401) await this.markTokenRejected(store);
       throw error;

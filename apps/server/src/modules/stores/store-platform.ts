@@ -1,0 +1,35 @@
+import type { StorePlatformId, StorePublisher } from './store-publisher';
+
+/**
+ * The `StorePlatform` port: what Podforge asks of any store system (Shopify, Etsy, WooCommerce; Amazon next). Each
+ * adapter is a module's service over its `integrations/<system>/` client, registered here by its `platform`, as
+ * medusa registers fulfilment providers by a static identifier; push and order code asks the registry and never
+ * names a platform. `test/store-platform.contract.test.ts` is the suite every adapter passes, against its fake.
+ */
+export interface StorePlatform extends StorePublisher {}
+
+/** Every store adapter of the app, by platform id. */
+export class StorePlatforms {
+  private readonly byId = new Map<string, StorePlatform>();
+
+  constructor(adapters: StorePlatform[]) {
+    for (const adapter of adapters) {
+      if (this.byId.has(adapter.platform)) throw new Error(`Two store adapters for ${adapter.platform}`);
+      this.byId.set(adapter.platform, adapter);
+    }
+  }
+
+  /** The adapter of a store's platform, or null when Podforge has none (Amazon). */
+  get(platform: string): StorePlatform | null {
+    return this.byId.get(platform) ?? null;
+  }
+
+  /** Every adapter, in registration order (the contract suite runs over them). */
+  all(): StorePlatform[] {
+    return [...this.byId.values()];
+  }
+
+  ids(): StorePlatformId[] {
+    return this.all().map((a) => a.platform);
+  }
+}
