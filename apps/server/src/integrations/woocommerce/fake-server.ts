@@ -214,6 +214,8 @@ export type FakeWoo = {
   duplicateNextDelivery(): void;
   /** The next product create is applied, then answers 500 (a lost answer). */
   failNextCreateAfterCreating(): void;
+  /** The next `n` REST calls answer 429 with `Retry-After: seconds` (a host's or a security plugin's limit). */
+  rateLimitNext(n: number, seconds?: number): void;
   calls: { method: string; path: string; status: number }[];
   close(): Promise<void>;
 };
@@ -262,6 +264,7 @@ export async function startFakeWooCommerce(options: FakeWooOptions = {}): Promis
     });
   const calls: FakeWoo['calls'] = [];
   let failCreate = false;
+  let limited = { n: 0, seconds: 1 };
   let base = '';
   const id = () => ++state.nextId;
   const persist = async () => options.persist?.(structuredClone(state));
@@ -832,6 +835,13 @@ export async function startFakeWooCommerce(options: FakeWooOptions = {}): Promis
 
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (limited.n > 0 && url.pathname.includes('/wp-json/wc/')) {
+      limited.n -= 1;
+      const retryAfter = { 'Retry-After': String(limited.seconds) };
+      send(res, 429, { code: 'too_many_requests', message: 'Too many requests', data: { status: 429 } }, retryAfter);
+      calls.push({ method: req.method ?? 'GET', path: url.pathname, status: 429 });
+      return;
+    }
     route(req, url, res)
       .catch((error: unknown) => {
         if (error instanceof WooRefusal)
@@ -957,6 +967,9 @@ export async function startFakeWooCommerce(options: FakeWooOptions = {}): Promis
     },
     failNextCreateAfterCreating: () => {
       failCreate = true;
+    },
+    rateLimitNext: (n, seconds = 1) => {
+      limited = { n, seconds };
     },
     calls,
     close: () =>

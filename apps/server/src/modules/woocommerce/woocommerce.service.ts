@@ -27,13 +27,8 @@ import { UUID } from '../../lib/uuid';
 import type { Storage } from '../../storage/storage';
 import { findIntegration } from '../integrations/integrations.repository';
 import { SandboxState } from '../stores/sandbox-state';
-import type {
-  IntegrationRow,
-  PublishContext,
-  PublishOutcome,
-  PushProduct,
-  StorePublisher,
-} from '../stores/store-publisher';
+import type { StorePlatform } from '../stores/store-platform';
+import type { IntegrationRow, PublishContext, PublishOutcome, PushProduct } from '../stores/store-publisher';
 import { isStaleImage, type SentPictures, WooMedia } from './woo-media';
 
 /** Sandbox stores live under this reserved name (RFC 2606 `.invalid`), so no real store can be mistaken for one. */
@@ -74,11 +69,11 @@ const isPrivateHost = (host: string) =>
 
 /**
  * WooCommerce stores of a workspace: connect with the store's address and REST keys (checked by a call before
- * anything is saved), product pushes (the StorePublisher for 'woocommerce'), and verified `order.created` webhooks.
+ * anything is saved), product pushes (the StorePlatform for 'woocommerce'), and verified `order.created` webhooks.
  * A seller without a store connects the built-in sandbox store: the fake WooCommerce the tests use, started in this
  * process and kept in the database.
  */
-export class WooCommerceService implements StorePublisher {
+export class WooCommerceService implements StorePlatform {
   readonly platform = 'woocommerce' as const;
   private sandbox: Promise<FakeWoo> | null = null;
   private sandboxState: SandboxState<WooFakeState> | null = null;
@@ -482,6 +477,8 @@ export class WooCommerceService implements StorePublisher {
   toAppError(error: unknown): unknown {
     if (error instanceof AppError) return error;
     if (error instanceof WooError) {
+      // The store (or its host) limits calls: the seller tries again later, as with the other stores.
+      if (error.status === 429) return new AppError(503, ErrorCode.RateLimited, error.message);
       const wordpress = error.message.startsWith('WordPress');
       if (error.status === 401 || error.status === 403)
         return upstreamError(
