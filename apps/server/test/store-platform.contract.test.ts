@@ -45,6 +45,19 @@ type Harness = {
   revoked(store: IntegrationRow): IntegrationRow;
   /** Whether the store's access tokens expire (and are refreshed): not WooCommerce's REST keys. */
   tokensExpire: boolean;
+  /** A buyer's paid order of one of these SKUs in the store: its remote id. */
+  placeOrder(store: IntegrationRow, sku: string): Promise<string>;
+  /** The tracking numbers the store holds for the order (what its buyer was sent). */
+  trackingOf(store: IntegrationRow, remoteOrderId: string): Promise<string[]>;
+};
+
+const BUYER = {
+  name: 'Ada Buyer',
+  address1: '1 Test Street',
+  city: 'Portland',
+  provinceCode: 'OR',
+  countryCode: 'US',
+  zip: '97201',
 };
 
 const harnesses: Record<StorePlatformId, Harness> = {
@@ -81,6 +94,28 @@ const harnesses: Record<StorePlatformId, Harness> = {
     },
     revoked: (store) => ({ ...store, accessTokenEnc: t.deps.cipher.encrypt('shpat_revoked') }),
     tokensExpire: true,
+    async placeOrder(store, sku) {
+      const fake = await t.deps.shopify.sandboxServer();
+      if (!fake) throw new Error('no sandbox');
+      const a = BUYER;
+      const order = await fake.orders.placePaidOrder(store.externalId, {
+        lines: [{ sku, quantity: 1 }],
+        address: {
+          name: a.name,
+          address1: a.address1,
+          city: a.city,
+          province_code: a.provinceCode,
+          country_code: a.countryCode,
+          zip: a.zip,
+        },
+      });
+      return String(order.id);
+    },
+    async trackingOf(store, remoteOrderId) {
+      const fake = await t.deps.shopify.sandboxServer();
+      const order = (await fake?.orders.orders(store.externalId))?.find((o) => String(o.id) === remoteOrderId);
+      return (order?.fulfillments ?? []).map((f) => f.trackingInfo.number ?? '');
+    },
   },
   etsy: {
     async connect(client) {
@@ -117,6 +152,29 @@ const harnesses: Record<StorePlatformId, Harness> = {
     },
     revoked: (store) => ({ ...store, accessTokenEnc: t.deps.cipher.encrypt('12345.revoked') }),
     tokensExpire: true,
+    async placeOrder(store, sku) {
+      const fake = await t.deps.etsy.sandboxServer();
+      if (!fake) throw new Error('no sandbox');
+      const a = BUYER;
+      const receipt = await fake.placeReceipt(Number(store.externalId), {
+        lines: [{ sku, quantity: 1 }],
+        address: {
+          name: a.name,
+          first_line: a.address1,
+          second_line: null,
+          city: a.city,
+          state: a.provinceCode,
+          zip: a.zip,
+          country_iso: a.countryCode,
+        },
+      });
+      return String(receipt.receipt_id);
+    },
+    async trackingOf(store, remoteOrderId) {
+      const fake = await t.deps.etsy.sandboxServer();
+      const receipt = fake?.receipts(Number(store.externalId)).find((r) => String(r.receipt_id) === remoteOrderId);
+      return (receipt?.shipments ?? []).map((s) => s.tracking_code ?? '');
+    },
   },
   woocommerce: {
     async connect(client) {
@@ -150,6 +208,19 @@ const harnesses: Record<StorePlatformId, Harness> = {
       accessTokenEnc: t.deps.cipher.encrypt(JSON.stringify({ key: 'ck_revoked', secret: 'cs_revoked' })),
     }),
     tokensExpire: false,
+    async placeOrder(store, sku) {
+      const fake = await t.deps.woocommerce.sandboxServer();
+      const placed = await fake.placeOrder(new URL(store.externalId).host, { lineItems: [{ sku, quantity: 1 }] });
+      return String(placed.orderId);
+    },
+    async trackingOf(store, remoteOrderId) {
+      const fake = await t.deps.woocommerce.sandboxServer();
+      const order = fake.orders(new URL(store.externalId).host).find((o) => String(o.id) === remoteOrderId);
+      // WooCommerce has no shipment object: the tracking is a note the customer is sent.
+      return (order?.notes ?? [])
+        .filter((n) => n.customer_note)
+        .flatMap((n) => /Tracking number: ([^.\s]+)/.exec(n.note)?.slice(1) ?? []);
+    },
   },
 };
 
@@ -371,6 +442,29 @@ describe.each(Object.keys(harnesses) as StorePlatformId[])('StorePlatform: %s', 
         .set({ status: 'connected', accessTokenEnc: kept.accessTokenEnc })
         .where(eq(integrations.id, storeId));
     }
+  });
+
+  it("sends a shipped order's tracking to the store once; a retry makes no second shipment", async () => {
+    const product = tee();
+    await publish(product);
+    const sku = product.variants[0]?.sku ?? '';
+    const remoteOrderId = await h.placeOrder(await store(), sku);
+    const tracking = {
+      carrier: 'USPS',
+      number: `9400${Date.now()}`,
+      url: 'https://tools.usps.com/go/TrackConfirmAction',
+    };
+    const id = await adapter.sendTracking(await store(), remoteOrderId, tracking);
+    expect(id).toBeTruthy();
+    expect(await h.trackingOf(await store(), remoteOrderId)).toEqual([tracking.number]);
+    // The answer was lost and the step runs again: the same shipment answered, or a 409 that it is done already.
+    const again = await adapter.sendTracking(await store(), remoteOrderId, tracking).then(
+      (same) => same,
+      (e: unknown) => e,
+    );
+    if (typeof again === 'string') expect(again).toBe(id);
+    else expect(again).toMatchObject({ statusCode: 409 });
+    expect(await h.trackingOf(await store(), remoteOrderId)).toEqual([tracking.number]);
   });
 
   it('refreshes an expiring access token before it calls, and the call succeeds', async ({ skip }) => {

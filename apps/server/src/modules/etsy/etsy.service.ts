@@ -31,7 +31,7 @@ import type { Storage } from '../../storage/storage';
 import { findIntegration } from '../integrations/integrations.repository';
 import { SandboxState } from '../stores/sandbox-state';
 import type { StorePlatform } from '../stores/store-platform';
-import type { IntegrationRow, PublishContext, PublishOutcome, PushProduct } from '../stores/store-publisher';
+import type { IntegrationRow, PublishContext, PublishOutcome, PushProduct, Tracking } from '../stores/store-publisher';
 
 /** Fixed credentials of the built-in sandbox: it runs in this process, on loopback, and nobody else holds a key. */
 export const ETSY_SANDBOX_KEYSTRING = 'podforgesandbox';
@@ -360,6 +360,18 @@ export class EtsyService implements StorePlatform {
       if (error instanceof EtsyError && error.status >= 400 && error.status < 500 && error.status !== 429)
         throw new AppError(422, ErrorCode.Unprocessable, `Etsy refused the tracking: ${error.message}`);
       throw this.toAppError(error);
+    }
+  }
+
+  /** The port's tracking out: `fulfilReceipt`; a connection without transactions_w also says so on the shop. */
+  async sendTracking(row: IntegrationRow, remoteOrderId: string, tracking: Tracking): Promise<string> {
+    // createReceiptShipment with the tracking code and carrier; Etsy emails the buyer (see fulfilReceipt).
+    try {
+      return await this.fulfilReceipt(row, remoteOrderId, tracking);
+    } catch (error) {
+      // A connection without transactions_w: the shop shows it too, so the seller knows to reconnect.
+      if (error instanceof EtsyScopeMissing) await this.setProblem(row, error.message);
+      throw error;
     }
   }
 

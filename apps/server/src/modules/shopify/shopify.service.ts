@@ -17,7 +17,12 @@ import {
 } from '../../integrations/shopify/client';
 import { type FakeShopify, startFakeShopify } from '../../integrations/shopify/fake-server';
 import { isValidShopDomain } from '../../integrations/shopify/hmac';
-import { type GqlOrder, recentOrdersWithLines } from '../../integrations/shopify/orders-client';
+import {
+  createFulfillment,
+  fulfillmentOrders,
+  type GqlOrder,
+  recentOrdersWithLines,
+} from '../../integrations/shopify/orders-client';
 import type { TokenCipher } from '../../lib/crypto';
 import { AppError, badRequest, conflict, upstreamError } from '../../lib/errors';
 import { consumeOAuthState, issueOAuthState, peekOAuthState } from '../../lib/oauth-states';
@@ -25,7 +30,7 @@ import type { Storage } from '../../storage/storage';
 import { findIntegration } from '../integrations/integrations.repository';
 import type { VariantRow } from '../products/products.repository';
 import type { StorePlatform } from '../stores/store-platform';
-import type { IntegrationRow, PublishContext, PublishOutcome } from '../stores/store-publisher';
+import type { IntegrationRow, PublishContext, PublishOutcome, Tracking } from '../stores/store-publisher';
 import { databaseFakeShopifyStore } from './sandbox-store';
 import { checkListings, onProductDeleted, onProductUpdated, storesOfShop } from './shopify-drift';
 import { forgottenTokens, grantColumns, ShopifyTokens } from './shopify-tokens';
@@ -536,6 +541,22 @@ export class ShopifyService implements StorePlatform {
       if (error instanceof ShopifyError && error.status === 401) await this.markTokenRejected(store);
       throw error;
     }
+  }
+
+  /** The store's fulfilment of the order's open fulfilment orders, with carrier, number and URL (Shopify tells the buyer). */
+  async sendTracking(store: IntegrationRow, remoteOrderId: string, tracking: Tracking): Promise<string> {
+    const token = await this.token(store);
+    const client = await this.getClient();
+    const open = (await fulfillmentOrders(client, store.externalId, token, remoteOrderId)).filter((f) =>
+      ['OPEN', 'IN_PROGRESS'].includes(f.status),
+    );
+    if (open.length === 0) throw conflict('The store has no open fulfilment for this order (fulfilled elsewhere?)');
+    return createFulfillment(client, store.externalId, token, {
+      fulfillmentOrderIds: open.map((f) => f.id),
+      company: tracking.carrier,
+      number: tracking.number,
+      url: tracking.url,
+    });
   }
 
   /** Takes a product out of a store: archived (buyers no longer see it; the seller can restore it) or deleted. */

@@ -1,4 +1,4 @@
-import type { StorePlatformId, StorePublisher } from './store-publisher';
+import type { IntegrationRow, StorePlatformId, StorePublisher, Tracking } from './store-publisher';
 
 /**
  * The `StorePlatform` port: what Podforge asks of any store system (Shopify, Etsy, WooCommerce; Amazon next). Each
@@ -6,7 +6,14 @@ import type { StorePlatformId, StorePublisher } from './store-publisher';
  * medusa registers fulfilment providers by a static identifier; push and order code asks the registry and never
  * names a platform. `test/store-platform.contract.test.ts` is the suite every adapter passes, against its fake.
  */
-export interface StorePlatform extends StorePublisher {}
+export interface StorePlatform extends StorePublisher {
+  /**
+   * A shipped order's tracking to the store, which tells the buyer; done once (a retry after a lost answer finds
+   * what the first call made). Answers the store's id for it, kept on the order. A refusal no retry can mend is an
+   * AppError 4xx with the store's reason.
+   */
+  sendTracking(store: IntegrationRow, remoteOrderId: string, tracking: Tracking): Promise<string>;
+}
 
 /** Every store adapter of the app, by platform id. */
 export class StorePlatforms {

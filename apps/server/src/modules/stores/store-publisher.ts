@@ -67,6 +67,9 @@ export interface StorePublisher {
   toAppError(error: unknown): unknown;
 }
 
+/** A shipment as the printer reported it, for the store's buyer. */
+export type Tracking = { carrier: string | null; number: string | null; url: string | null };
+
 type Deps = { db: Db; storage: Storage; now: () => Date };
 
 /** The product as stores are sent it. */

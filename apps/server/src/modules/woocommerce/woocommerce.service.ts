@@ -28,7 +28,7 @@ import type { Storage } from '../../storage/storage';
 import { findIntegration } from '../integrations/integrations.repository';
 import { SandboxState } from '../stores/sandbox-state';
 import type { StorePlatform } from '../stores/store-platform';
-import type { IntegrationRow, PublishContext, PublishOutcome, PushProduct } from '../stores/store-publisher';
+import type { IntegrationRow, PublishContext, PublishOutcome, PushProduct, Tracking } from '../stores/store-publisher';
 import { isStaleImage, type SentPictures, WooMedia } from './woo-media';
 
 /** Sandbox stores live under this reserved name (RFC 2606 `.invalid`), so no real store can be mistaken for one. */
@@ -527,6 +527,12 @@ export class WooCommerceService implements StorePlatform {
         throw new AppError(409, ErrorCode.Conflict, error.message);
       throw error;
     }
+  }
+
+  sendTracking(row: IntegrationRow, remoteOrderId: string, tracking: Tracking): Promise<string> {
+    // WooCommerce has no fulfilment object: the tracking goes as a note the customer is sent, then the order
+    // is marked completed (woocommerce-rest-api-docs v3: order notes, orders).
+    return this.fulfilOrder(row, remoteOrderId, tracking);
   }
 
   /** The webhook secret of a store, or null (unknown store, or none made). */
