@@ -210,7 +210,19 @@ const harnesses: Record<StorePlatformId, Harness> = {
     tokensExpire: false,
     async placeOrder(store, sku) {
       const fake = await t.deps.woocommerce.sandboxServer();
-      const placed = await fake.placeOrder(new URL(store.externalId).host, { lineItems: [{ sku, quantity: 1 }] });
+      const a = BUYER;
+      const placed = await fake.placeOrder(new URL(store.externalId).host, {
+        lineItems: [{ sku, quantity: 1 }],
+        shipping: {
+          first_name: 'Ada',
+          last_name: 'Buyer',
+          address_1: a.address1,
+          city: a.city,
+          state: a.provinceCode,
+          postcode: a.zip,
+          country: a.countryCode,
+        },
+      });
       return String(placed.orderId);
     },
     async trackingOf(store, remoteOrderId) {
@@ -442,6 +454,27 @@ describe.each(Object.keys(harnesses) as StorePlatformId[])('StorePlatform: %s', 
         .set({ status: 'connected', accessTokenEnc: kept.accessTokenEnc })
         .where(eq(integrations.id, storeId));
     }
+  });
+
+  it("reads an order in: paid, its line matched to our variant, the buyer's address", async () => {
+    const product = tee();
+    const outcome = await publish(product);
+    const variant = product.variants[1];
+    if (!variant) throw new Error('no variant');
+    const since = new Date(Date.now() - 5_000);
+    const remoteOrderId = await h.placeOrder(await store(), variant.sku);
+    const orders = await adapter.readOrders(await store(), since);
+    const order = orders.find((o) => o.remoteOrderId === remoteOrderId);
+    expect(order).toMatchObject({ cancelled: false, address: { city: BUYER.city, countryCode: 'US', zip: BUYER.zip } });
+    expect(order?.lines).toHaveLength(1);
+    const [line] = order?.lines ?? [];
+    expect(line).toMatchObject({ sku: variant.sku, quantity: 1, price: '25.00' });
+    // The store's variant id, when it names one, is the one the push recorded as ours.
+    if (outcome.remoteVariants && line?.remoteVariantId)
+      expect(outcome.remoteVariants[line.remoteVariantId]).toBe(variant.id);
+    // A read from after it changed does not answer it again.
+    const later = await adapter.readOrders(await store(), new Date(Date.now() + 60_000));
+    expect(later.map((o) => o.remoteOrderId)).not.toContain(remoteOrderId);
   });
 
   it("sends a shipped order's tracking to the store once; a retry makes no second shipment", async () => {

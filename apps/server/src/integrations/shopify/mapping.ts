@@ -4,6 +4,13 @@ import type { GqlOrder } from './orders-client';
 
 /** Shopify's order payloads (REST webhook, GraphQL read) as the StorePlatform port's `IncomingOrder`. */
 
+/** Financial statuses of an order the seller was paid for (Sync stores these, and cancelled ones). */
+const PAID_STATUSES = ['PAID', 'PARTIALLY_REFUNDED', 'PARTIALLY_PAID'];
+
+/** A read order Podforge acts on: paid, or cancelled. */
+export const isPaidOrCancelled = (o: GqlOrder) =>
+  PAID_STATUSES.includes(o.displayFinancialStatus ?? '') || Boolean(o.cancelledAt);
+
 const numericId = (id: string | number) => String(id).split('/').pop() ?? String(id);
 const opt = (v: string | null | undefined) => (v ? v : undefined);
 

@@ -65,6 +65,7 @@ export type WooFakeOrder = {
   date_created?: string;
   date_created_gmt?: string;
   date_paid_gmt?: string | null;
+  date_modified_gmt?: string;
   shipping?: WooFakeAddress;
   line_items: {
     id: number;
@@ -742,6 +743,20 @@ export async function startFakeWooCommerce(options: FakeWooOptions = {}): Promis
         return send(res, 200, out);
       }
     }
+    if (method === 'GET' && p === '/orders') {
+      // modified_after (with dates_are_gmt), oldest first, paged as WooCommerce pages.
+      const after = url.searchParams.get('modified_after');
+      const perPage = Number(url.searchParams.get('per_page') ?? 10);
+      const page = Number(url.searchParams.get('page') ?? 1);
+      const changed = store.orders
+        .filter((o) => !after || (o.date_modified_gmt ?? o.date_created_gmt ?? '') >= after.replace(/Z$/, ''))
+        .sort((a, b) => a.id - b.id);
+      return send(
+        res,
+        200,
+        changed.slice((page - 1) * perPage, page * perPage).map((o) => orderView(host, o)),
+      );
+    }
     const om = /^\/orders\/(\d+)(\/notes)?$/.exec(p);
     if (om) {
       const order = store.orders.find((o) => o.id === Number(om[1]));
@@ -753,6 +768,7 @@ export async function startFakeWooCommerce(options: FakeWooOptions = {}): Promis
           if (!ORDER_STATUSES.includes(status))
             throw new WooRefusal(400, 'rest_invalid_param', 'Invalid parameter(s): status');
           order.status = status;
+          order.date_modified_gmt = stamp();
         }
         await persist();
         return send(res, 200, orderView(host, order));
@@ -958,6 +974,7 @@ export async function startFakeWooCommerce(options: FakeWooOptions = {}): Promis
       const order = state.stores[host]?.orders.find((o) => o.id === orderId);
       if (!order) throw new Error(`No order ${orderId}`);
       order.status = status;
+      order.date_modified_gmt = stamp();
       if (['processing', 'completed'].includes(status)) order.date_paid_gmt ??= stamp();
       await persist();
       return { deliveries: await deliver(host, 'order.updated', JSON.stringify(orderView(host, order))) };

@@ -24,11 +24,13 @@ import {
   type TaxonomyNode,
 } from '../../integrations/etsy/client';
 import { type EtsyFakeState, type FakeEtsy, startFakeEtsy } from '../../integrations/etsy/fake-server';
+import { fromEtsyReceipt } from '../../integrations/etsy/mapping';
 import type { TokenCipher } from '../../lib/crypto';
 import { AppError, badRequest, conflict, upstreamError } from '../../lib/errors';
 import { consumeOAuthState, issueOAuthState, peekOAuthState } from '../../lib/oauth-states';
 import type { Storage } from '../../storage/storage';
 import { findIntegration } from '../integrations/integrations.repository';
+import type { IncomingOrder } from '../stores/incoming-order';
 import { SandboxState } from '../stores/sandbox-state';
 import type { StorePlatform } from '../stores/store-platform';
 import type { IntegrationRow, PublishContext, PublishOutcome, PushProduct, Tracking } from '../stores/store-publisher';
@@ -46,6 +48,8 @@ export const ETSY_SIZE_PROPERTY = 514;
 const MAX_PICTURES = 9;
 /** Refreshed this long before the hour ends. */
 const REFRESH_MARGIN_MS = 5 * 60_000;
+/** getShopReceipts' largest page. */
+const RECEIPT_PAGE = 100;
 /** Print-on-demand is made to order: an offering's quantity (Etsy's maximum). */
 const MADE_TO_ORDER_QUANTITY = 999;
 
@@ -322,6 +326,19 @@ export class EtsyService implements StorePlatform {
       });
     } catch (error) {
       throw this.scopeRefusal(error, 'transactions_r');
+    }
+  }
+
+  /** The port's order read: every page of receipts changed since `since`, the paid and the cancelled ones. */
+  async readOrders(row: IntegrationRow, since: Date): Promise<IncomingOrder[]> {
+    const found: IncomingOrder[] = [];
+    for (let offset = 0; ; offset += RECEIPT_PAGE) {
+      const page = await this.receiptsSince(row, Math.floor(since.getTime() / 1000), offset, RECEIPT_PAGE);
+      for (const receipt of page.results) {
+        const order = fromEtsyReceipt(receipt);
+        if (order) found.push(order);
+      }
+      if (page.results.length < RECEIPT_PAGE || offset + RECEIPT_PAGE >= page.count) return found;
     }
   }
 

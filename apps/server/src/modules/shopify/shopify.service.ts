@@ -17,6 +17,7 @@ import {
 } from '../../integrations/shopify/client';
 import { type FakeShopify, startFakeShopify } from '../../integrations/shopify/fake-server';
 import { isValidShopDomain } from '../../integrations/shopify/hmac';
+import { fromGqlOrder, isPaidOrCancelled } from '../../integrations/shopify/mapping';
 import {
   createFulfillment,
   fulfillmentOrders,
@@ -29,6 +30,7 @@ import { consumeOAuthState, issueOAuthState, peekOAuthState } from '../../lib/oa
 import type { Storage } from '../../storage/storage';
 import { findIntegration } from '../integrations/integrations.repository';
 import type { VariantRow } from '../products/products.repository';
+import type { IncomingOrder } from '../stores/incoming-order';
 import type { StorePlatform } from '../stores/store-platform';
 import type { IntegrationRow, PublishContext, PublishOutcome, Tracking } from '../stores/store-publisher';
 import { databaseFakeShopifyStore } from './sandbox-store';
@@ -435,6 +437,16 @@ export class ShopifyService implements StorePlatform {
       ...listings,
       lastSyncAt: lastSyncAt.toISOString(),
     };
+  }
+
+  /** The port's order read: the shop's recent orders (as Sync reads them), paid or cancelled, changed since `since`. */
+  async readOrders(store: IntegrationRow, since: Date): Promise<IncomingOrder[]> {
+    const token = await this.token(store);
+    const client = await this.getClient();
+    const orders = await recentOrdersWithLines(client, store.externalId, token).catch((e) => this.failWith(store, e));
+    const changed = (o: GqlOrder) =>
+      new Date(o.createdAt) >= since || (o.cancelledAt !== null && new Date(o.cancelledAt) >= since);
+    return orders.filter((o) => isPaidOrCancelled(o) && changed(o)).map(fromGqlOrder);
   }
 
   /** Where the seller finds a pushed product: its Shopify admin page, or the sandbox page. */

@@ -1,3 +1,4 @@
+import type { IncomingOrder } from './incoming-order';
 import type { IntegrationRow, StorePlatformId, StorePublisher, Tracking } from './store-publisher';
 
 /**
@@ -7,6 +8,11 @@ import type { IntegrationRow, StorePlatformId, StorePublisher, Tracking } from '
  * names a platform. `test/store-platform.contract.test.ts` is the suite every adapter passes, against its fake.
  */
 export interface StorePlatform extends StorePublisher {
+  /**
+   * Orders read from the store (Sync, a poll): those paid, or cancelled, that changed at or after `since`, in the one
+   * shape the order intake stores once. (A store that pushes orders by webhook maps the same payload the same way.)
+   */
+  readOrders(store: IntegrationRow, since: Date): Promise<IncomingOrder[]>;
   /**
    * A shipped order's tracking to the store, which tells the buyer; done once (a retry after a lost answer finds
    * what the first call made). Answers the store's id for it, kept on the order. A refusal no retry can mend is an

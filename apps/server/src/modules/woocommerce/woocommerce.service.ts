@@ -20,12 +20,14 @@ import {
   type WpCredentials,
 } from '../../integrations/woocommerce/client';
 import { type FakeWoo, startFakeWooCommerce, type WooFakeState } from '../../integrations/woocommerce/fake-server';
+import { fromWooOrder, PAID } from '../../integrations/woocommerce/mapping';
 import { randomToken, type TokenCipher } from '../../lib/crypto';
 import { AppError, badRequest, upstreamError } from '../../lib/errors';
 import type { UrlSigner } from '../../lib/signed-urls';
 import { UUID } from '../../lib/uuid';
 import type { Storage } from '../../storage/storage';
 import { findIntegration } from '../integrations/integrations.repository';
+import type { IncomingOrder } from '../stores/incoming-order';
 import { SandboxState } from '../stores/sandbox-state';
 import type { StorePlatform } from '../stores/store-platform';
 import type { IntegrationRow, PublishContext, PublishOutcome, PushProduct, Tracking } from '../stores/store-publisher';
@@ -526,6 +528,21 @@ export class WooCommerceService implements StorePlatform {
       if (error instanceof WooError && error.status >= 400 && error.status < 500 && error.status !== 429)
         throw new AppError(409, ErrorCode.Conflict, error.message);
       throw error;
+    }
+  }
+
+  /** The port's order read: orders changed since `since` (every page), the paid and the cancelled ones. */
+  async readOrders(row: IntegrationRow, since: Date): Promise<IncomingOrder[]> {
+    const creds = this.creds(row);
+    const client = await this.client();
+    const found: IncomingOrder[] = [];
+    for (let page = 1; ; page++) {
+      const orders = await client.ordersModifiedAfter(creds, since, page);
+      for (const payload of orders) {
+        const order = fromWooOrder(payload, this.deps.now());
+        if (order && (PAID.includes(order.status) || order.cancelled)) found.push(order);
+      }
+      if (orders.length < 100) return found;
     }
   }
 
