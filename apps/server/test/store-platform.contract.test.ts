@@ -350,8 +350,9 @@ describe.each(Object.keys(harnesses) as StorePlatformId[])('StorePlatform: %s', 
     workspaceId = await client.workspaceId(t.deps.db);
   });
 
-  it('connects a store its adapter accepts products for', async () => {
+  it('connects a store its adapter accepts products for, and verifies the connection', async () => {
     expect((await store()).status).toBe('connected');
+    await adapter.verify(await store());
     expect(await adapter.problems(await store(), tee())).toEqual([]);
   });
 
@@ -408,6 +409,21 @@ describe.each(Object.keys(harnesses) as StorePlatformId[])('StorePlatform: %s', 
     expect(await h.remote(await store(), skusOf(deleted))).toEqual([]);
   });
 
+  it('detects drift: reads each listing as the store holds it, hidden or gone', async () => {
+    const [shown, hidden, gone] = [tee('Drift Shown'), tee('Drift Hidden'), tee('Drift Gone')];
+    const ids: string[] = [];
+    for (const product of [shown, hidden, gone]) ids.push((await publish(product)).remoteProductId);
+    const [, hiddenId, goneId] = ids as [string, string, string];
+    await adapter.remove({ ...(await contextFor(hidden, { id: hiddenId })), remoteProductId: hiddenId }, 'archive');
+    await adapter.remove({ ...(await contextFor(gone, { id: goneId })), remoteProductId: goneId }, 'delete');
+    const [a, b, c] = await adapter.listings(await store(), ids);
+    expect(a).toMatchObject({ remoteProductId: ids[0], title: 'Drift Shown', visible: true });
+    expect(a?.variants.map((v) => v.sku).sort()).toEqual(skusOf(shown).sort());
+    expect(a?.variants.map((v) => Number(v.price))).toEqual(shown.variants.map(() => 25));
+    expect(b).toMatchObject({ remoteProductId: hiddenId, visible: false });
+    expect(c).toBeNull();
+  });
+
   it('a retry after a lost answer finishes the same product, never a duplicate', async () => {
     const product = tee();
     const recorded = { id: null as string | null };
@@ -443,10 +459,12 @@ describe.each(Object.keys(harnesses) as StorePlatformId[])('StorePlatform: %s', 
     const { accessTokenEnc } = h.revoked(kept);
     await t.deps.db.update(integrations).set({ accessTokenEnc }).where(eq(integrations.id, storeId));
     try {
-      const error = await refusal(adapter.publish(await contextFor(product, { id: null })));
-      expect(error.statusCode).toBeGreaterThanOrEqual(400);
-      expect(error.statusCode).not.toBe(500);
-      expect(error.message.length).toBeGreaterThan(0);
+      for (const refused of [adapter.verify(await store()), adapter.publish(await contextFor(product, { id: null }))]) {
+        const error = await refusal(refused);
+        expect(error.statusCode).toBeGreaterThanOrEqual(400);
+        expect(error.statusCode).not.toBe(500);
+        expect(error.message.length).toBeGreaterThan(0);
+      }
     } finally {
       // The refusal may mark the store as needing a reconnect; the suite's store carries on connected.
       await t.deps.db

@@ -33,7 +33,14 @@ import { findIntegration } from '../integrations/integrations.repository';
 import type { IncomingOrder } from '../stores/incoming-order';
 import { SandboxState } from '../stores/sandbox-state';
 import type { StorePlatform } from '../stores/store-platform';
-import type { IntegrationRow, PublishContext, PublishOutcome, PushProduct, Tracking } from '../stores/store-publisher';
+import type {
+  IntegrationRow,
+  PublishContext,
+  PublishOutcome,
+  PushProduct,
+  StoreListing,
+  Tracking,
+} from '../stores/store-publisher';
 
 /** Fixed credentials of the built-in sandbox: it runs in this process, on loopback, and nobody else holds a key. */
 export const ETSY_SANDBOX_KEYSTRING = 'podforgesandbox';
@@ -327,6 +334,38 @@ export class EtsyService implements StorePlatform {
     } catch (error) {
       throw this.scopeRefusal(error, 'transactions_r');
     }
+  }
+
+  /** The shop's owner answers with this token (refreshed first when its hour is nearly over). */
+  async verify(row: IntegrationRow): Promise<void> {
+    const token = await this.accessToken(row);
+    await (await this.getClient()).me(token);
+  }
+
+  /** The port's drift read: each listing and its inventory's SKUs and prices; a deleted one is null. */
+  async listings(row: IntegrationRow, remoteProductIds: string[]): Promise<(StoreListing | null)[]> {
+    const token = await this.accessToken(row);
+    const client = await this.getClient();
+    const out: (StoreListing | null)[] = [];
+    for (const id of remoteProductIds) {
+      try {
+        const listing = await client.getListing(token, id);
+        const inventory = await client.inventory(token, id);
+        out.push({
+          remoteProductId: String(listing.listing_id),
+          title: listing.title,
+          visible: listing.state === 'active',
+          variants: inventory.products.map((p) => ({
+            sku: p.sku || null,
+            price: p.offerings[0] ? moneyString(p.offerings[0].price) : '',
+          })),
+        });
+      } catch (error) {
+        if (!(error instanceof EtsyError && error.status === 404)) throw error;
+        out.push(null);
+      }
+    }
+    return out;
   }
 
   /** The port's order read: every page of receipts changed since `since`, the paid and the cancelled ones. */

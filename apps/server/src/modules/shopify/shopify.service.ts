@@ -32,7 +32,7 @@ import { findIntegration } from '../integrations/integrations.repository';
 import type { VariantRow } from '../products/products.repository';
 import type { IncomingOrder } from '../stores/incoming-order';
 import type { StorePlatform } from '../stores/store-platform';
-import type { IntegrationRow, PublishContext, PublishOutcome, Tracking } from '../stores/store-publisher';
+import type { IntegrationRow, PublishContext, PublishOutcome, StoreListing, Tracking } from '../stores/store-publisher';
 import { databaseFakeShopifyStore } from './sandbox-store';
 import { checkListings, onProductDeleted, onProductUpdated, storesOfShop } from './shopify-drift';
 import { forgottenTokens, grantColumns, ShopifyTokens } from './shopify-tokens';
@@ -437,6 +437,28 @@ export class ShopifyService implements StorePlatform {
       ...listings,
       lastSyncAt: lastSyncAt.toISOString(),
     };
+  }
+
+  /** The shop answers with this token (refreshed first when it is about to expire). */
+  async verify(store: IntegrationRow): Promise<void> {
+    const token = await this.token(store);
+    await (await this.getClient()).shop(store.externalId, token);
+  }
+
+  /** The port's drift read: the products by id (Sync's listings check reads the same). */
+  async listings(store: IntegrationRow, remoteProductIds: string[]): Promise<(StoreListing | null)[]> {
+    const token = await this.token(store);
+    const remote = await (await this.getClient()).listings(store.externalId, token, remoteProductIds);
+    return remote.map((p) =>
+      p
+        ? {
+            remoteProductId: p.id,
+            title: p.title,
+            visible: p.status === 'ACTIVE',
+            variants: p.variants.nodes.map((v) => ({ sku: v.sku, price: v.price })),
+          }
+        : null,
+    );
   }
 
   /** The port's order read: the shop's recent orders (as Sync reads them), paid or cancelled, changed since `since`. */

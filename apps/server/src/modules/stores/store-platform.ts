@@ -1,5 +1,5 @@
 import type { IncomingOrder } from './incoming-order';
-import type { IntegrationRow, StorePlatformId, StorePublisher, Tracking } from './store-publisher';
+import type { IntegrationRow, StoreListing, StorePlatformId, StorePublisher, Tracking } from './store-publisher';
 
 /**
  * The `StorePlatform` port: what Podforge asks of any store system (Shopify, Etsy, WooCommerce; Amazon next). Each
@@ -8,6 +8,13 @@ import type { IntegrationRow, StorePlatformId, StorePublisher, Tracking } from '
  * names a platform. `test/store-platform.contract.test.ts` is the suite every adapter passes, against its fake.
  */
 export interface StorePlatform extends StorePublisher {
+  /** The connection still works (an authenticated read); throws the store's refusal otherwise (map with toAppError). */
+  verify(store: IntegrationRow): Promise<void>;
+  /**
+   * Drift: the listings as the store holds them now, in the order asked, null for one deleted in the store; what
+   * the seller changed there (hidden, retitled, repriced) is read against the product.
+   */
+  listings(store: IntegrationRow, remoteProductIds: string[]): Promise<(StoreListing | null)[]>;
   /**
    * Orders read from the store (Sync, a poll): those paid, or cancelled, that changed at or after `since`, in the one
    * shape the order intake stores once. (A store that pushes orders by webhook maps the same payload the same way.)

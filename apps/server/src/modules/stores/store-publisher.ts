@@ -67,6 +67,15 @@ export interface StorePublisher {
   toAppError(error: unknown): unknown;
 }
 
+/** A pushed product as the store holds it now (what drift is found by): null in a list when it is gone. */
+export type StoreListing = {
+  remoteProductId: string;
+  title: string;
+  /** Buyers can see and buy it (Shopify ACTIVE, Etsy active, WooCommerce publish). */
+  visible: boolean;
+  variants: { sku: string | null; price: string }[];
+};
+
 /** A shipment as the printer reported it, for the store's buyer. */
 export type Tracking = { carrier: string | null; number: string | null; url: string | null };
 

@@ -30,7 +30,14 @@ import { findIntegration } from '../integrations/integrations.repository';
 import type { IncomingOrder } from '../stores/incoming-order';
 import { SandboxState } from '../stores/sandbox-state';
 import type { StorePlatform } from '../stores/store-platform';
-import type { IntegrationRow, PublishContext, PublishOutcome, PushProduct, Tracking } from '../stores/store-publisher';
+import type {
+  IntegrationRow,
+  PublishContext,
+  PublishOutcome,
+  PushProduct,
+  StoreListing,
+  Tracking,
+} from '../stores/store-publisher';
 import { isStaleImage, type SentPictures, WooMedia } from './woo-media';
 
 /** Sandbox stores live under this reserved name (RFC 2606 `.invalid`), so no real store can be mistaken for one. */
@@ -529,6 +536,34 @@ export class WooCommerceService implements StorePlatform {
         throw new AppError(409, ErrorCode.Conflict, error.message);
       throw error;
     }
+  }
+
+  /** The keys still read the store (the same call connect proves them with). */
+  async verify(row: IntegrationRow): Promise<void> {
+    await (await this.client()).verify(this.creds(row));
+  }
+
+  /** The port's drift read: each product and its variations' SKUs and prices; a deleted one is null. */
+  async listings(row: IntegrationRow, remoteProductIds: string[]): Promise<(StoreListing | null)[]> {
+    const creds = this.creds(row);
+    const client = await this.client();
+    const out: (StoreListing | null)[] = [];
+    for (const id of remoteProductIds) {
+      try {
+        const product = await client.getProduct(creds, Number(id));
+        const variations = await client.variations(creds, product.id);
+        out.push({
+          remoteProductId: String(product.id),
+          title: product.name,
+          visible: product.status === 'publish',
+          variants: variations.map((v) => ({ sku: v.sku || null, price: v.regular_price })),
+        });
+      } catch (error) {
+        if (!(error instanceof WooError && error.status === 404)) throw error;
+        out.push(null);
+      }
+    }
+    return out;
   }
 
   /** The port's order read: orders changed since `since` (every page), the paid and the cancelled ones. */
