@@ -31,6 +31,7 @@ import { consumeOAuthState, issueOAuthState, peekOAuthState } from '../../lib/oa
 import type { Storage } from '../../storage/storage';
 import { findIntegration } from '../integrations/integrations.repository';
 import type { IncomingOrder } from '../stores/incoming-order';
+import { resumeOrCreate } from '../stores/resume-or-create';
 import { SandboxState } from '../stores/sandbox-state';
 import type { StorePlatform } from '../stores/store-platform';
 import type {
@@ -661,42 +662,36 @@ export class EtsyService implements StorePlatform {
 
   /**
    * The push: the listing an earlier attempt recorded, or one a lost create made, or a new draft whose id is
-   * recorded before anything else is sent; then its text, pictures, inventory and variation pictures; then active.
+   * recorded before anything else is sent (`resumeOrCreate`); then its text, pictures, inventory and variation pictures; then active.
    */
   async publish(ctx: PublishContext): Promise<PublishOutcome> {
     const token = await this.accessToken(ctx.store);
     const settings = await this.settings(ctx.store);
     const shopId = settings.shopId ?? ctx.store.externalId;
     const client = await this.getClient();
-    let listingId = ctx.remoteProductId;
-    if (listingId) {
-      // The recorded listing may have been deleted in the shop since: then a new one is made.
-      const exists = await client.getListing(token, listingId).then(
-        () => true,
-        (e: unknown) => {
-          if (e instanceof EtsyError && e.status === 404) return false;
-          throw e;
-        },
-      );
-      if (!exists) listingId = null;
-    }
-    if (!listingId) {
-      const lost = await this.findLostListing(ctx, token, shopId);
-      if (lost) {
-        listingId = String(lost.listing_id);
-        await ctx.saveRemoteId(listingId);
-      }
-    }
-    if (!listingId) {
-      await ctx.progress?.('Creating the draft listing');
-      const created = await client.createDraftListing(
-        token,
-        shopId,
-        await this.draftInput(token, ctx.product, settings),
-      );
-      listingId = String(created.listing_id);
-      await ctx.saveRemoteId(listingId);
-    }
+    const { remoteId: listingId } = await resumeOrCreate(ctx, {
+      exists: (id) =>
+        client.getListing(token, id).then(
+          () => true,
+          (e: unknown) => {
+            if (e instanceof EtsyError && e.status === 404) return false;
+            throw e;
+          },
+        ),
+      findLost: async () => {
+        const lost = await this.findLostListing(ctx, token, shopId);
+        return lost ? String(lost.listing_id) : null;
+      },
+      creating: 'Creating the draft listing',
+      create: async () => {
+        const created = await client.createDraftListing(
+          token,
+          shopId,
+          await this.draftInput(token, ctx.product, settings),
+        );
+        return { remoteId: String(created.listing_id), made: created };
+      },
+    });
     return this.sync(ctx, token, shopId, listingId, settings);
   }
 

@@ -28,6 +28,7 @@ import { UUID } from '../../lib/uuid';
 import type { Storage } from '../../storage/storage';
 import { findIntegration } from '../integrations/integrations.repository';
 import type { IncomingOrder } from '../stores/incoming-order';
+import { resumeOrCreate } from '../stores/resume-or-create';
 import { SandboxState } from '../stores/sandbox-state';
 import type { StorePlatform } from '../stores/store-platform';
 import type {
@@ -388,33 +389,28 @@ export class WooCommerceService implements StorePlatform {
   async publish(ctx: PublishContext): Promise<PublishOutcome> {
     const creds = this.creds(ctx.store);
     const client = await this.client();
-    let productId = ctx.remoteProductId ? Number(ctx.remoteProductId) : null;
-    if (productId !== null) {
-      const exists = await client.getProduct(creds, productId).then(
-        () => true,
-        (e: unknown) => {
-          if (e instanceof WooError && e.status === 404) return false;
-          throw e;
-        },
-      );
-      if (!exists) productId = null;
-    }
-    if (productId === null) {
+    const { remoteId, created } = await resumeOrCreate(ctx, {
+      exists: (id) =>
+        client.getProduct(creds, Number(id)).then(
+          () => true,
+          (e: unknown) => {
+            if (e instanceof WooError && e.status === 404) return false;
+            throw e;
+          },
+        ),
       // A create whose answer was lost made a product with our SKU: carry on with it.
-      const [lost] = await client.productsBySku(creds, this.parentSku(ctx.product));
-      if (lost) {
-        productId = lost.id;
-        await ctx.saveRemoteId(String(productId));
-      }
-    }
-    if (productId === null) {
-      await ctx.progress?.('Creating the product');
-      const created = await this.writeProduct(ctx, creds, null);
-      productId = created.id;
-      await ctx.saveRemoteId(String(productId));
-      return this.syncVariations(ctx, creds, productId, created.images);
-    }
-    return this.sync(ctx, creds, productId);
+      findLost: async () => {
+        const [lost] = await client.productsBySku(creds, this.parentSku(ctx.product));
+        return lost ? String(lost.id) : null;
+      },
+      creating: 'Creating the product',
+      create: async () => {
+        const made = await this.writeProduct(ctx, creds, null);
+        return { remoteId: String(made.id), made };
+      },
+    });
+    if (created) return this.syncVariations(ctx, creds, created.id, created.images);
+    return this.sync(ctx, creds, Number(remoteId));
   }
 
   update(ctx: PublishContext & { remoteProductId: string }): Promise<PublishOutcome> {
