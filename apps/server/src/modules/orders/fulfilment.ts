@@ -27,6 +27,7 @@ import {
 import { AppError } from '../../lib/errors';
 import { ensurePrintFile, PRINT_FILE_URL_TTL_SECONDS, printFilePath } from '../print-files/print-files.service';
 import { getSettings } from '../settings/settings.routes';
+import { storeConnection } from '../stores/store-connections.repository';
 import type { ShippingAddress } from './order-intake';
 
 /**
@@ -436,10 +437,7 @@ export async function applyPrinterEvent(
 export async function fulfilInStore(deps: AppDeps, orderId: string) {
   const order = await loadOrder(deps, orderId);
   if (!order || order.storeFulfillmentId || !['shipped', 'delivered'].includes(order.status)) return;
-  const [store] = await deps.db
-    .select()
-    .from(integrations)
-    .where(and(eq(integrations.id, order.integrationId), eq(integrations.workspaceId, order.workspaceId)));
+  const store = await storeConnection(deps.db, order.workspaceId, order.integrationId);
   if (!store?.accessTokenEnc || store.status !== 'connected') {
     throw new OrderProblem('The store is not connected: the tracking could not be sent to it');
   }

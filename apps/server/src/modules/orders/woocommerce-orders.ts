@@ -1,7 +1,8 @@
 import { and, eq } from 'drizzle-orm';
-import { integrations, webhookEvents } from '../../db/schema';
+import { webhookEvents } from '../../db/schema';
 import type { AppDeps } from '../../deps';
 import { fromWooOrder, PAID } from '../../integrations/woocommerce/mapping';
+import { storeConnection } from '../stores/store-connections.repository';
 import type { WooOrderEvent } from '../woocommerce/woocommerce.service';
 import { forgetOldWebhookEvents } from './fulfilment';
 import { cancelStoreOrder, receiveStoreOrder } from './order-intake';
@@ -28,10 +29,7 @@ export async function handleWooOrder(deps: AppDeps, event: WooOrderEvent): Promi
     if (seen) return;
   }
   const incoming = fromWooOrder(event.order, deps.now());
-  const [store] = await deps.db
-    .select()
-    .from(integrations)
-    .where(and(eq(integrations.id, event.integrationId), eq(integrations.workspaceId, event.workspaceId)));
+  const store = await storeConnection(deps.db, event.workspaceId, event.integrationId);
   if (!incoming || !store) return;
   if (PAID.includes(incoming.status) && store.status === 'connected') {
     await receiveStoreOrder(deps, store, incoming);

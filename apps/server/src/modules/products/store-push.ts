@@ -9,11 +9,12 @@ import {
 } from '@podforge/contract';
 import { and, eq, inArray, ne } from 'drizzle-orm';
 import type { JobWithMetadata } from 'pg-boss';
-import { integrations, products, publications } from '../../db/schema';
+import { type integrations, products, publications } from '../../db/schema';
 import type { AppDeps } from '../../deps';
 import { QUEUES } from '../../jobs/job-queue';
 import { AppError, conflict } from '../../lib/errors';
 import { deletePrintFiles } from '../print-files/print-files.service';
+import { storeConnection } from '../stores/store-connections.repository';
 import type { StorePlatform } from '../stores/store-platform';
 import { loadPushProduct, type PublishContext, refusalOf } from '../stores/store-publisher';
 import { claimForPush, type PushableStatus, settlePush } from './product-status';
@@ -216,10 +217,7 @@ export async function settledPush(deps: AppDeps, job: JobKey, timeoutMs: number)
     const row = await publicationOf(deps, job.workspaceId, job.productId, job.integrationId);
     if (row && row.status !== 'processing') {
       if (row.status === 'published' && row.error === null && row.remoteProductId) {
-        const [store] = await deps.db
-          .select({ platform: integrations.platform })
-          .from(integrations)
-          .where(eq(integrations.id, row.integrationId));
+        const store = await storeConnection(deps.db, row.workspaceId, row.integrationId);
         if (!store) throw conflict('The store is no longer connected');
         return {
           success: true,
@@ -390,10 +388,7 @@ export async function runPush(deps: AppDeps, job: JobWithMetadata<StorePushJob>)
   let publisher: StorePlatform | null = null;
   try {
     const product = await findProduct(deps.db, data.workspaceId, data.productId);
-    const [store] = await deps.db
-      .select()
-      .from(integrations)
-      .where(and(eq(integrations.id, data.integrationId), eq(integrations.workspaceId, data.workspaceId)));
+    const store = await storeConnection(deps.db, data.workspaceId, data.integrationId);
     if (!store) throw conflict('The store is no longer connected');
     publisher = deps.stores.get(store.platform);
     const report = async (step: string) => {
