@@ -19,6 +19,7 @@ import { registerWooOrders } from './modules/orders/woocommerce-orders';
 import { PrintfulService } from './modules/printful/printful.service';
 import { ShopifyService } from './modules/shopify/shopify.service';
 import { ShopifyWebhookRegistry } from './modules/shopify/shopify-webhooks';
+import { StorePlatforms } from './modules/stores/store-platform';
 import { WooCommerceService } from './modules/woocommerce/woocommerce.service';
 import { createStorage } from './storage/create-storage';
 import type { Storage } from './storage/storage';
@@ -31,17 +32,19 @@ import { meteredStorage } from './storage/usage';
 export type AppDeps = CoreDeps & {
   /** Printful connection and catalogue (live when connected, bundled otherwise). */
   printful: PrintfulService;
-  /** Shopify stores: real shops with SHOPIFY_API_KEY/SECRET, else the built-in sandbox. */
+  /** Shopify stores: real shops with SHOPIFY_API_KEY/SECRET, else the built-in sandbox; a StorePlatform. */
   shopify: ShopifyService;
   /**
    * Shopify webhook topic -> handlers, run as jobs after the receiver recorded the event. Modules register their
    * topics here when the app is built (shopify: app/uninstalled, products/*; orders: orders/*, redact topics).
    */
   shopifyWebhooks: ShopifyWebhookRegistry;
-  /** Etsy shops (ETSY_API_KEY/ETSY_SHARED_SECRET, else the built-in sandbox); a StorePublisher. */
+  /** Etsy shops (ETSY_API_KEY/ETSY_SHARED_SECRET, else the built-in sandbox); a StorePlatform. */
   etsy: EtsyService;
-  /** WooCommerce stores (the seller's URL and keys, or the built-in sandbox store); a StorePublisher. */
+  /** WooCommerce stores (the seller's URL and keys, or the built-in sandbox store); a StorePlatform. */
   woocommerce: WooCommerceService;
+  /** The StorePlatform adapters (shopify, etsy, woocommerce) by platform id: push and order code asks here. */
+  stores: StorePlatforms;
   /** Writes listing text: the built-in offline provider unless the configuration names another. */
   ai: AiProvider;
   /** What the AI provider says of the configured models (shutdown dates), checked at start and daily. */
@@ -70,6 +73,9 @@ export function createDeps(options: BuildAppOptions): AppDeps {
   const storage = meteredStorage(options.storage ?? createStorage(config), database.db);
   const ai = options.ai ?? createAiProvider(config);
   const urlSigner = new UrlSigner(secretFromConfigOrFile(config.sessionSecret, config.dataDir, 'session.secret'), now);
+  const shopify = new ShopifyService({ db: database.db, cipher, config, now, storage });
+  const etsy = new EtsyService({ db: database.db, cipher, config, now, storage });
+  const woocommerce = new WooCommerceService({ db: database.db, cipher, config, now, storage, urlSigner });
   const deps: AppDeps = {
     config,
     database,
@@ -78,10 +84,11 @@ export function createDeps(options: BuildAppOptions): AppDeps {
     cipher,
     now,
     printful: new PrintfulService({ db: database.db, cipher, config, now }),
-    shopify: new ShopifyService({ db: database.db, cipher, config, now, storage }),
+    shopify,
     shopifyWebhooks: new ShopifyWebhookRegistry(),
-    etsy: new EtsyService({ db: database.db, cipher, config, now, storage }),
-    woocommerce: new WooCommerceService({ db: database.db, cipher, config, now, storage, urlSigner }),
+    etsy,
+    woocommerce,
+    stores: new StorePlatforms([shopify, etsy, woocommerce]),
     ai,
     aiStatus: new AiModelStatus(ai, now),
     urlSigner,

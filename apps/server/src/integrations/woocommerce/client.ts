@@ -203,6 +203,19 @@ export class WooClient {
     }
   }
 
+  /** One page (from 1) of the orders changed at or after `after`, oldest first, 100 a page (REST v3 orders list). */
+  ordersModifiedAfter(creds: WooCredentials, after: Date, page = 1) {
+    const query = new URLSearchParams({
+      modified_after: after.toISOString().slice(0, 19),
+      dates_are_gmt: 'true',
+      orderby: 'date',
+      order: 'asc',
+      per_page: '100',
+      page: String(page),
+    });
+    return this.request<unknown[]>(creds, 'GET', `/orders?${query.toString()}`);
+  }
+
   getOrder(creds: WooCredentials, id: number) {
     return this.request<WooOrder>(creds, 'GET', `/orders/${id}`);
   }

@@ -65,6 +65,7 @@ export type WooFakeOrder = {
   date_created?: string;
   date_created_gmt?: string;
   date_paid_gmt?: string | null;
+  date_modified_gmt?: string;
   shipping?: WooFakeAddress;
   line_items: {
     id: number;
@@ -214,6 +215,8 @@ export type FakeWoo = {
   duplicateNextDelivery(): void;
   /** The next product create is applied, then answers 500 (a lost answer). */
   failNextCreateAfterCreating(): void;
+  /** The next `n` REST calls answer 429 with `Retry-After: seconds` (a host's or a security plugin's limit). */
+  rateLimitNext(n: number, seconds?: number): void;
   calls: { method: string; path: string; status: number }[];
   close(): Promise<void>;
 };
@@ -262,6 +265,7 @@ export async function startFakeWooCommerce(options: FakeWooOptions = {}): Promis
     });
   const calls: FakeWoo['calls'] = [];
   let failCreate = false;
+  let limited = { n: 0, seconds: 1 };
   let base = '';
   const id = () => ++state.nextId;
   const persist = async () => options.persist?.(structuredClone(state));
@@ -739,6 +743,20 @@ export async function startFakeWooCommerce(options: FakeWooOptions = {}): Promis
         return send(res, 200, out);
       }
     }
+    if (method === 'GET' && p === '/orders') {
+      // modified_after (with dates_are_gmt), oldest first, paged as WooCommerce pages.
+      const after = url.searchParams.get('modified_after');
+      const perPage = Number(url.searchParams.get('per_page') ?? 10);
+      const page = Number(url.searchParams.get('page') ?? 1);
+      const changed = store.orders
+        .filter((o) => !after || (o.date_modified_gmt ?? o.date_created_gmt ?? '') >= after.replace(/Z$/, ''))
+        .sort((a, b) => a.id - b.id);
+      return send(
+        res,
+        200,
+        changed.slice((page - 1) * perPage, page * perPage).map((o) => orderView(host, o)),
+      );
+    }
     const om = /^\/orders\/(\d+)(\/notes)?$/.exec(p);
     if (om) {
       const order = store.orders.find((o) => o.id === Number(om[1]));
@@ -750,6 +768,7 @@ export async function startFakeWooCommerce(options: FakeWooOptions = {}): Promis
           if (!ORDER_STATUSES.includes(status))
             throw new WooRefusal(400, 'rest_invalid_param', 'Invalid parameter(s): status');
           order.status = status;
+          order.date_modified_gmt = stamp();
         }
         await persist();
         return send(res, 200, orderView(host, order));
@@ -832,6 +851,13 @@ export async function startFakeWooCommerce(options: FakeWooOptions = {}): Promis
 
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (limited.n > 0 && url.pathname.includes('/wp-json/wc/')) {
+      limited.n -= 1;
+      const retryAfter = { 'Retry-After': String(limited.seconds) };
+      send(res, 429, { code: 'too_many_requests', message: 'Too many requests', data: { status: 429 } }, retryAfter);
+      calls.push({ method: req.method ?? 'GET', path: url.pathname, status: 429 });
+      return;
+    }
     route(req, url, res)
       .catch((error: unknown) => {
         if (error instanceof WooRefusal)
@@ -948,6 +974,7 @@ export async function startFakeWooCommerce(options: FakeWooOptions = {}): Promis
       const order = state.stores[host]?.orders.find((o) => o.id === orderId);
       if (!order) throw new Error(`No order ${orderId}`);
       order.status = status;
+      order.date_modified_gmt = stamp();
       if (['processing', 'completed'].includes(status)) order.date_paid_gmt ??= stamp();
       await persist();
       return { deliveries: await deliver(host, 'order.updated', JSON.stringify(orderView(host, order))) };
@@ -957,6 +984,9 @@ export async function startFakeWooCommerce(options: FakeWooOptions = {}): Promis
     },
     failNextCreateAfterCreating: () => {
       failCreate = true;
+    },
+    rateLimitNext: (n, seconds = 1) => {
+      limited = { n, seconds };
     },
     calls,
     close: () =>

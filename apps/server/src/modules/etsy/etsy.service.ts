@@ -24,18 +24,23 @@ import {
   type TaxonomyNode,
 } from '../../integrations/etsy/client';
 import { type EtsyFakeState, type FakeEtsy, startFakeEtsy } from '../../integrations/etsy/fake-server';
+import { fromEtsyReceipt } from '../../integrations/etsy/mapping';
 import type { TokenCipher } from '../../lib/crypto';
 import { AppError, badRequest, conflict, upstreamError } from '../../lib/errors';
 import { consumeOAuthState, issueOAuthState, peekOAuthState } from '../../lib/oauth-states';
 import type { Storage } from '../../storage/storage';
 import { findIntegration } from '../integrations/integrations.repository';
+import type { IncomingOrder } from '../stores/incoming-order';
+import { resumeOrCreate } from '../stores/resume-or-create';
 import { SandboxState, sandboxOwnerTag } from '../stores/sandbox-state';
+import type { StorePlatform } from '../stores/store-platform';
 import type {
   IntegrationRow,
   PublishContext,
   PublishOutcome,
   PushProduct,
-  StorePublisher,
+  StoreListing,
+  Tracking,
 } from '../stores/store-publisher';
 
 /** Fixed credentials of the built-in sandbox: it runs in this process, on loopback, and nobody else holds a key. */
@@ -51,6 +56,8 @@ export const ETSY_SIZE_PROPERTY = 514;
 const MAX_PICTURES = 9;
 /** Refreshed this long before the hour ends. */
 const REFRESH_MARGIN_MS = 5 * 60_000;
+/** getShopReceipts' largest page. */
+const RECEIPT_PAGE = 100;
 /** Print-on-demand is made to order: an offering's quantity (Etsy's maximum). */
 const MADE_TO_ORDER_QUANTITY = 999;
 
@@ -109,10 +116,10 @@ export type EtsyOAuthOutcome = { outcome: 'connected' | 'setup' | 'invalid_state
 
 /**
  * Etsy shops of a workspace: OAuth 2 with PKCE, the profiles chosen once at connect, listing pushes (the
- * StorePublisher for 'etsy'). With ETSY_API_KEY and ETSY_SHARED_SECRET it talks to Etsy; without them to the
+ * StorePlatform for 'etsy'). With ETSY_API_KEY and ETSY_SHARED_SECRET it talks to Etsy; without them to the
  * built-in sandbox, the fake Etsy the tests use, started in this process and kept in the database.
  */
-export class EtsyService implements StorePublisher {
+export class EtsyService implements StorePlatform {
   readonly platform = 'etsy' as const;
   readonly sandboxMode: boolean;
   /** Replaceable (tests put a client with a virtual clock or sleep here). */
@@ -340,6 +347,51 @@ export class EtsyService implements StorePublisher {
     }
   }
 
+  /** The shop's owner answers with this token (refreshed first when its hour is nearly over). */
+  async verify(row: IntegrationRow): Promise<void> {
+    const token = await this.accessToken(row);
+    await (await this.getClient()).me(token);
+  }
+
+  /** The port's drift read: each listing and its inventory's SKUs and prices; a deleted one is null. */
+  async listings(row: IntegrationRow, remoteProductIds: string[]): Promise<(StoreListing | null)[]> {
+    const token = await this.accessToken(row);
+    const client = await this.getClient();
+    const out: (StoreListing | null)[] = [];
+    for (const id of remoteProductIds) {
+      try {
+        const listing = await client.getListing(token, id);
+        const inventory = await client.inventory(token, id);
+        out.push({
+          remoteProductId: String(listing.listing_id),
+          title: listing.title,
+          visible: listing.state === 'active',
+          variants: inventory.products.map((p) => ({
+            sku: p.sku || null,
+            price: p.offerings[0] ? moneyString(p.offerings[0].price) : '',
+          })),
+        });
+      } catch (error) {
+        if (!(error instanceof EtsyError && error.status === 404)) throw error;
+        out.push(null);
+      }
+    }
+    return out;
+  }
+
+  /** The port's order read: every page of receipts changed since `since`, the paid and the cancelled ones. */
+  async readOrders(row: IntegrationRow, since: Date): Promise<IncomingOrder[]> {
+    const found: IncomingOrder[] = [];
+    for (let offset = 0; ; offset += RECEIPT_PAGE) {
+      const page = await this.receiptsSince(row, Math.floor(since.getTime() / 1000), offset, RECEIPT_PAGE);
+      for (const receipt of page.results) {
+        const order = fromEtsyReceipt(receipt);
+        if (order) found.push(order);
+      }
+      if (page.results.length < RECEIPT_PAGE || offset + RECEIPT_PAGE >= page.count) return found;
+    }
+  }
+
   /**
    * The shipment's tracking on the receipt (createReceiptShipment, scope transactions_w), once: Etsy adds a shipment
    * and emails the buyer on every call, so the receipt is read first and a shipment already holding this tracking
@@ -375,6 +427,18 @@ export class EtsyService implements StorePublisher {
       if (error instanceof EtsyError && error.status >= 400 && error.status < 500 && error.status !== 429)
         throw new AppError(422, ErrorCode.Unprocessable, `Etsy refused the tracking: ${error.message}`);
       throw this.toAppError(error);
+    }
+  }
+
+  /** The port's tracking out: `fulfilReceipt`; a connection without transactions_w also says so on the shop. */
+  async sendTracking(row: IntegrationRow, remoteOrderId: string, tracking: Tracking): Promise<string> {
+    // createReceiptShipment with the tracking code and carrier; Etsy emails the buyer (see fulfilReceipt).
+    try {
+      return await this.fulfilReceipt(row, remoteOrderId, tracking);
+    } catch (error) {
+      // A connection without transactions_w: the shop shows it too, so the seller knows to reconnect.
+      if (error instanceof EtsyScopeMissing) await this.setProblem(row, error.message);
+      throw error;
     }
   }
 
@@ -608,42 +672,36 @@ export class EtsyService implements StorePublisher {
 
   /**
    * The push: the listing an earlier attempt recorded, or one a lost create made, or a new draft whose id is
-   * recorded before anything else is sent; then its text, pictures, inventory and variation pictures; then active.
+   * recorded before anything else is sent (`resumeOrCreate`); then its text, pictures, inventory and variation pictures; then active.
    */
   async publish(ctx: PublishContext): Promise<PublishOutcome> {
     const token = await this.accessToken(ctx.store);
     const settings = await this.settings(ctx.store);
     const shopId = settings.shopId ?? ctx.store.externalId;
     const client = await this.getClient();
-    let listingId = ctx.remoteProductId;
-    if (listingId) {
-      // The recorded listing may have been deleted in the shop since: then a new one is made.
-      const exists = await client.getListing(token, listingId).then(
-        () => true,
-        (e: unknown) => {
-          if (e instanceof EtsyError && e.status === 404) return false;
-          throw e;
-        },
-      );
-      if (!exists) listingId = null;
-    }
-    if (!listingId) {
-      const lost = await this.findLostListing(ctx, token, shopId);
-      if (lost) {
-        listingId = String(lost.listing_id);
-        await ctx.saveRemoteId(listingId);
-      }
-    }
-    if (!listingId) {
-      await ctx.progress?.('Creating the draft listing');
-      const created = await client.createDraftListing(
-        token,
-        shopId,
-        await this.draftInput(token, ctx.product, settings),
-      );
-      listingId = String(created.listing_id);
-      await ctx.saveRemoteId(listingId);
-    }
+    const { remoteId: listingId } = await resumeOrCreate(ctx, {
+      exists: (id) =>
+        client.getListing(token, id).then(
+          () => true,
+          (e: unknown) => {
+            if (e instanceof EtsyError && e.status === 404) return false;
+            throw e;
+          },
+        ),
+      findLost: async () => {
+        const lost = await this.findLostListing(ctx, token, shopId);
+        return lost ? String(lost.listing_id) : null;
+      },
+      creating: 'Creating the draft listing',
+      create: async () => {
+        const created = await client.createDraftListing(
+          token,
+          shopId,
+          await this.draftInput(token, ctx.product, settings),
+        );
+        return { remoteId: String(created.listing_id), made: created };
+      },
+    });
     return this.sync(ctx, token, shopId, listingId, settings);
   }
 

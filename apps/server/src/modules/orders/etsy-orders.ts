@@ -3,12 +3,13 @@ import { ETSY_ORDER_READ_MINUTES } from '@podforge/contract';
 import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { integrations, publications } from '../../db/schema';
-import { type EtsyReceipt, moneyString } from '../../integrations/etsy/client';
+import type { EtsyReceipt } from '../../integrations/etsy/client';
+import { fromEtsyReceipt } from '../../integrations/etsy/mapping';
 import { defineJob, sendJob } from '../../jobs/define-job';
 import { QUEUES } from '../../jobs/job-queue';
 import { wakeWorkers } from '../../jobs/workers';
 import { EtsyScopeMissing, etsyScopeProblem } from '../etsy/etsy.service';
-import { cancelStoreOrder, type IncomingOrder, receiveStoreOrder } from './order-intake';
+import { cancelStoreOrder, receiveStoreOrder } from './order-intake';
 import { jobId } from './order-jobs';
 import type { OrdersDeps } from './orders.deps';
 
@@ -35,45 +36,7 @@ const PAGE = 100;
 /** Test switch: a fault after a receipt's order is stored and before the cursor moves, as a crash would leave it. */
 export const etsyReadFaults: { afterReceiptStored: (() => void) | null } = { afterReceiptStored: null };
 
-const CANCELLED = ['canceled', 'fully refunded'];
-const PAID = ['paid', 'completed', 'partially refunded'];
-
-/** The receipt as the pipeline's order; null when it is not one Podforge acts on (not paid, not cancelled). */
-export function fromEtsyReceipt(r: EtsyReceipt): (IncomingOrder & { paid: boolean }) | null {
-  const cancelled = CANCELLED.includes(r.status);
-  const paid = r.is_paid && PAID.includes(r.status);
-  if (!cancelled && !paid) return null;
-  return {
-    paid,
-    remoteOrderId: String(r.receipt_id),
-    name: `#${r.receipt_id}`,
-    currency: r.grandtotal.currency_code,
-    total: moneyString(r.grandtotal),
-    orderedAt: new Date(r.create_timestamp * 1000),
-    cancelled,
-    customerId: r.buyer_user_id ? String(r.buyer_user_id) : null,
-    address:
-      r.first_line && r.city && r.country_iso
-        ? {
-            name: r.name ?? '',
-            address1: r.first_line,
-            address2: r.second_line || undefined,
-            city: r.city,
-            provinceCode: r.state || undefined,
-            countryCode: r.country_iso,
-            zip: r.zip ?? '',
-          }
-        : null,
-    lines: (r.transactions ?? []).map((t) => ({
-      remoteLineId: String(t.transaction_id),
-      remoteVariantId: t.product_id ? String(t.product_id) : null,
-      sku: t.sku || null,
-      title: t.title ?? '',
-      quantity: t.quantity,
-      price: moneyString(t.price),
-    })),
-  };
-}
+export { fromEtsyReceipt };
 
 type StoreRow = typeof integrations.$inferSelect;
 

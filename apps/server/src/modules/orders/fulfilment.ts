@@ -23,13 +23,12 @@ import {
   setWebhooks,
   shipments,
 } from '../../integrations/printful/orders';
-import { createFulfillment, fulfillmentOrders } from '../../integrations/shopify/orders-client';
-import { AppError, conflict } from '../../lib/errors';
-import { EtsyScopeMissing } from '../etsy/etsy.service';
+import { AppError } from '../../lib/errors';
 import { ensurePrintFile, PRINT_FILE_URL_TTL_SECONDS, printFilePath } from '../print-files/print-files.service';
 import { getSettings } from '../settings/settings.routes';
+import type { ShippingAddress } from '../stores/incoming-order';
+import { storeConnection } from '../stores/store-connections.repository';
 import type { OrdersDeps } from './orders.deps';
-import type { ShippingAddress } from './shipping-address';
 
 /**
  * Fulfilment out and progress back. An order with lines of ours becomes one Printful v2 order whose `external_id`
@@ -438,52 +437,15 @@ export async function applyPrinterEvent(
 export async function fulfilInStore(deps: OrdersDeps, orderId: string) {
   const order = await loadOrder(deps, orderId);
   if (!order || order.storeFulfillmentId || !['shipped', 'delivered'].includes(order.status)) return;
-  const [store] = await deps.db
-    .select()
-    .from(integrations)
-    .where(and(eq(integrations.id, order.integrationId), eq(integrations.workspaceId, order.workspaceId)));
+  const store = await storeConnection(deps.db, order.workspaceId, order.integrationId);
   if (!store?.accessTokenEnc || store.status !== 'connected') {
     throw new OrderProblem('The store is not connected: the tracking could not be sent to it');
   }
-  if (store.platform === 'woocommerce') {
-    // WooCommerce has no fulfilment object: the tracking goes as a note the customer is sent, then the order
-    // is marked completed (woocommerce-rest-api-docs v3: order notes, orders).
-    const id = await deps.woocommerce.fulfilOrder(store, order.remoteOrderId, {
-      carrier: order.carrier,
-      number: order.trackingNumber,
-      url: order.trackingUrl,
-    });
-    await deps.db.update(orders).set({ storeFulfillmentId: id, updatedAt: deps.now() }).where(eq(orders.id, order.id));
-    return;
-  }
-  if (store.platform === 'etsy') {
-    // createReceiptShipment with the tracking code and carrier; Etsy emails the buyer (see EtsyService.fulfilReceipt).
-    try {
-      const id = await deps.etsy.fulfilReceipt(store, order.remoteOrderId, {
-        carrier: order.carrier,
-        number: order.trackingNumber,
-        url: order.trackingUrl,
-      });
-      await deps.db
-        .update(orders)
-        .set({ storeFulfillmentId: id, updatedAt: deps.now() })
-        .where(eq(orders.id, order.id));
-    } catch (error) {
-      // A connection without transactions_w: the shop shows it too, so the seller knows to reconnect.
-      if (error instanceof EtsyScopeMissing) await deps.etsy.setProblem(store, error.message);
-      throw error;
-    }
-    return;
-  }
-  const token = deps.cipher.decrypt(store.accessTokenEnc);
-  const client = await deps.shopify.getClient();
-  const open = (await fulfillmentOrders(client, store.externalId, token, order.remoteOrderId)).filter((f) =>
-    ['OPEN', 'IN_PROGRESS'].includes(f.status),
-  );
-  if (open.length === 0) throw conflict('The store has no open fulfilment for this order (fulfilled elsewhere?)');
-  const id = await createFulfillment(client, store.externalId, token, {
-    fulfillmentOrderIds: open.map((f) => f.id),
-    company: order.carrier,
+  // The platform's adapter (StorePlatform.sendTracking) sends it the store's way, once.
+  const platform = deps.stores.get(store.platform);
+  if (!platform) throw new OrderProblem(`${store.platform} stores cannot take tracking`);
+  const id = await platform.sendTracking(store, order.remoteOrderId, {
+    carrier: order.carrier,
     number: order.trackingNumber,
     url: order.trackingUrl,
   });

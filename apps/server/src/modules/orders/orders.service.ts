@@ -11,6 +11,7 @@ import {
 } from '@podforge/contract';
 import { and, count, desc, eq, inArray } from 'drizzle-orm';
 import { integrations, orderLines, orders, products, productVariants } from '../../db/schema';
+import { isPaidOrCancelled } from '../../integrations/shopify/mapping';
 import type { GqlOrder } from '../../integrations/shopify/orders-client';
 import { badRequest, conflict, notFound } from '../../lib/errors';
 import { UUID } from '../../lib/uuid';
@@ -195,8 +196,7 @@ export async function ingestSyncedOrders(
 ): Promise<number> {
   let created = 0;
   for (const o of remote) {
-    const paid = ['PAID', 'PARTIALLY_REFUNDED', 'PARTIALLY_PAID'].includes(o.displayFinancialStatus ?? '');
-    if (!paid && !o.cancelledAt) continue;
+    if (!isPaidOrCancelled(o)) continue;
     const result = await receiveStoreOrder(deps, store, fromGqlOrder(o));
     if (result.created) created += 1;
   }

@@ -35,7 +35,6 @@ import { TEMPLATE_SETS } from '../mockups/mockup-templates';
 import { deletePrintFiles, printFilesOf } from '../print-files/print-files.service';
 import { storeNoticeOf } from '../shopify/shopify-drift';
 import { assertPushable } from '../stores/store-publisher';
-import { publisherFor } from '../stores/store-push';
 import { assertSellerMayEdit, type PushableStatus } from './product-status';
 import {
   assertPrices,
@@ -606,12 +605,6 @@ export async function duplicateProduct(deps: ProductsDeps, workspaceId: string, 
   return productById(deps, workspaceId, copyId);
 }
 
-const UNAVAILABLE: Record<Exclude<TStorePlatform, 'shopify'>, string> = {
-  etsy: 'Etsy',
-  amazon: 'Amazon',
-  woocommerce: 'WooCommerce',
-};
-
 export const isStorePlatform = (platform: string): platform is TStorePlatform =>
   (STORE_PLATFORMS as readonly string[]).includes(platform);
 
@@ -677,17 +670,10 @@ async function pushToStore(
   mode: 'create' | 'update' = 'create',
 ): Promise<TStoreUploadResult | TStoreUploadPending> {
   const platform = store.platform as TStorePlatform;
-  const publisher = publisherFor(deps, platform);
-  if (!publisher && platform !== 'shopify') {
-    throw notImplemented(
-      `${UNAVAILABLE[platform as Exclude<TStorePlatform, 'shopify'>] ?? platform} is not available yet`,
-    );
-  }
+  const publisher = deps.stores.get(platform);
+  if (!publisher) throw notImplemented(`${platformLabel(platform)} is not available yet`);
   // Refusals the seller must act on are answered before anything is queued: not connected, the platform's rules.
-  if (publisher) await assertPushable(deps, publisher, workspaceId, store, row);
-  else if (store.status !== 'connected' || store.verifiedAt === null) {
-    throw conflict(`${store.storeName ?? platformLabel(platform)} is not connected. Connect it in Integrations first.`);
-  }
+  await assertPushable(deps, publisher, workspaceId, store, row);
   const stale = row.status === 'processing' && (await pushIsStale(deps, row));
   const jobId = await startPush(deps, workspaceId, row.id, store, mode, previous, stale);
   const pub = await waitForPush(deps, { workspaceId, productId: row.id, integrationId: store.id }, jobId);
@@ -798,7 +784,7 @@ export async function pushProduct(
   } else {
     previous = row.status;
   }
-  if (platform === 'amazon') throw notImplemented(`${UNAVAILABLE[platform]} is not available yet`);
+  if (!deps.stores.get(platform)) throw notImplemented(`${platformLabel(platform)} is not available yet`);
 
   const chosen = integrationId && integrationId !== 'default' ? integrationId : null;
   if (chosen !== null && !UUID.test(chosen)) throw notFound('Integration');

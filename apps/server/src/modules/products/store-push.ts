@@ -11,15 +11,15 @@ import {
 import { and, eq, inArray, ne } from 'drizzle-orm';
 import type { JobWithMetadata } from 'pg-boss';
 import { z } from 'zod';
-import { integrations, products, publications } from '../../db/schema';
-import { ShopifyError } from '../../integrations/shopify/client';
+import { type integrations, products, publications } from '../../db/schema';
 import { defineJob, sendJob } from '../../jobs/define-job';
 import { QUEUES } from '../../jobs/job-queue';
 import { startWorker, wakeWorkers } from '../../jobs/workers';
 import { AppError, conflict } from '../../lib/errors';
 import { deletePrintFiles } from '../print-files/print-files.service';
-import { loadPushProduct, type PublishContext, refusalOf, type StorePublisher } from '../stores/store-publisher';
-import { publisherFor } from '../stores/store-push';
+import { storeConnection } from '../stores/store-connections.repository';
+import type { StorePlatform } from '../stores/store-platform';
+import { loadPushProduct, type PublishContext, refusalOf } from '../stores/store-publisher';
 import { claimForPush, type PushableStatus, settlePush } from './product-status';
 import type { ProductsDeps } from './products.deps';
 import { findProduct, type ProductRow } from './products.repository';
@@ -37,7 +37,8 @@ type PushRow = typeof publications.$inferSelect;
  * id the first run recorded before anything else was sent (and look a lost create up by SKU). A job whose row has
  * moved on (another job id, or no longer processing) does nothing.
  *
- * The job does the store's side (`pushRemote`) and this module the bookkeeping all three share: progress, the
+ * The job does the store's side (`pushRemote`, through the platform's StorePlatform adapter) and this module the
+ * bookkeeping all three share: progress, the
  * remote id, the outcome (with the error, its status, code and details as the seller's call answers them) and the
  * product's status.
  */
@@ -208,13 +209,11 @@ export async function settledPush(deps: ProductsDeps, job: JobKey, timeoutMs: nu
     const row = await publicationOf(deps, job.workspaceId, job.productId, job.integrationId);
     if (row && row.status !== 'processing') {
       if (row.status === 'published' && row.error === null && row.remoteProductId) {
-        const [store] = await deps.db
-          .select({ platform: integrations.platform })
-          .from(integrations)
-          .where(eq(integrations.id, row.integrationId));
+        const store = await storeConnection(deps.db, row.workspaceId, row.integrationId);
+        if (!store) throw conflict('The store is no longer connected');
         return {
           success: true,
-          platform: (store?.platform ?? 'shopify') as TStorePlatform,
+          platform: store.platform as TStorePlatform,
           integrationId: row.integrationId,
           remoteProductId: row.remoteProductId,
           remoteUrl: row.remoteUrl ?? '',
@@ -230,7 +229,7 @@ export async function settledPush(deps: ProductsDeps, job: JobKey, timeoutMs: nu
 type Failure = { message: string; status: number; code: TErrorCode; details?: Record<string, string> };
 
 /** The failure as the seller reads it, with the HTTP status, code and details it answers with. */
-function failureOf(error: unknown, publisher: StorePublisher | null): Failure {
+function failureOf(error: unknown, publisher: StorePlatform | null): Failure {
   const fromApp = (e: AppError): Failure => ({
     message: e.message,
     status: e.statusCode,
@@ -239,12 +238,6 @@ function failureOf(error: unknown, publisher: StorePublisher | null): Failure {
   });
   if (error instanceof AppError) return fromApp(error);
   if (publisher) return fromApp(refusalOf(publisher, error));
-  if (error instanceof ShopifyError) {
-    const message = error.message.startsWith('Shopify') ? error.message : `Shopify: ${error.message}`;
-    return error.status === 429
-      ? { message, status: 503, code: ErrorCode.RateLimited }
-      : { message, status: 502, code: ErrorCode.Upstream };
-  }
   return { message: 'The push failed unexpectedly', status: 500, code: ErrorCode.Upstream };
 }
 
@@ -336,8 +329,8 @@ async function settle(deps: ProductsDeps, job: StorePushJob, jobId: string, outc
 }
 
 /**
- * The store's side of one push: Shopify through its service; Etsy and WooCommerce through their StorePublisher,
- * given the listing id an earlier run recorded and a way to record a new one before anything else is sent.
+ * The store's side of one push, through the platform's adapter (the StorePlatform port): given the listing id an
+ * earlier run recorded and a way to record a new one before anything else is sent.
  */
 async function pushRemote(
   deps: ProductsDeps,
@@ -346,23 +339,13 @@ async function pushRemote(
   pub: PushRow,
   product: ProductRow,
   store: StoreRow,
-  publisher: StorePublisher | null,
+  publisher: StorePlatform | null,
   report: (step: string) => Promise<void>,
 ): Promise<Outcome> {
   if (store.status !== 'connected' || store.verifiedAt === null) {
     throw conflict(`${store.storeName ?? platformLabel(store.platform)} is not connected any more`);
   }
-  if (!publisher) {
-    if (store.platform !== 'shopify') throw conflict(`${platformLabel(store.platform)} is not available yet`);
-    if (job.mode === 'remove') {
-      if (pub.remoteProductId) {
-        await report('Removing the listing');
-        await deps.shopify.removeFromStore(store, pub.remoteProductId, job.removal ?? 'archive');
-      }
-      return { ok: true, removed: true };
-    }
-    return { ok: true, ...(await deps.shopify.pushRemote(job.workspaceId, product, store, report)) };
-  }
+  if (!publisher) throw conflict(`${platformLabel(store.platform)} is not available yet`);
   const where = and(eq(publications.id, pub.id), eq(publications.jobId, jobId));
   const ctx: PublishContext = {
     workspaceId: job.workspaceId,
@@ -394,15 +377,12 @@ export async function runPush(deps: ProductsDeps, job: JobWithMetadata<StorePush
   const pub = await publicationOf(deps, data.workspaceId, data.productId, data.integrationId);
   if (!pub || pub.jobId !== job.id || pub.status !== 'processing') return;
   let outcome: Outcome;
-  let publisher: StorePublisher | null = null;
+  let publisher: StorePlatform | null = null;
   try {
     const product = await findProduct(deps.db, data.workspaceId, data.productId);
-    const [store] = await deps.db
-      .select()
-      .from(integrations)
-      .where(and(eq(integrations.id, data.integrationId), eq(integrations.workspaceId, data.workspaceId)));
+    const store = await storeConnection(deps.db, data.workspaceId, data.integrationId);
     if (!store) throw conflict('The store is no longer connected');
-    publisher = publisherFor(deps, store.platform);
+    publisher = deps.stores.get(store.platform);
     const report = async (step: string) => {
       await deps.db
         .update(publications)

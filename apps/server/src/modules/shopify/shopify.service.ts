@@ -18,14 +18,23 @@ import {
 } from '../../integrations/shopify/client';
 import { type FakeShopify, startFakeShopify } from '../../integrations/shopify/fake-server';
 import { isValidShopDomain, verifyWebhookHmac } from '../../integrations/shopify/hmac';
-import { type GqlOrder, recentOrdersWithLines } from '../../integrations/shopify/orders-client';
+import { fromGqlOrder, isPaidOrCancelled } from '../../integrations/shopify/mapping';
+import {
+  createFulfillment,
+  fulfillmentOrders,
+  type GqlOrder,
+  recentOrdersWithLines,
+} from '../../integrations/shopify/orders-client';
 import type { TokenCipher } from '../../lib/crypto';
 import { AppError, badRequest, conflict, upstreamError } from '../../lib/errors';
 import { consumeOAuthState, issueOAuthState, peekOAuthState } from '../../lib/oauth-states';
 import type { Storage } from '../../storage/storage';
 import { findIntegration } from '../integrations/integrations.repository';
-import { mockupLinksOf, type VariantRow, variantsOf } from '../products/products.repository';
+import type { VariantRow } from '../products/products.repository';
+import type { IncomingOrder } from '../stores/incoming-order';
 import { sandboxOwnerTag } from '../stores/sandbox-state';
+import type { StorePlatform } from '../stores/store-platform';
+import type { IntegrationRow, PublishContext, PublishOutcome, StoreListing, Tracking } from '../stores/store-publisher';
 import { databaseFakeShopifyStore } from './sandbox-store';
 import { checkListings, onProductDeleted, onProductUpdated, storesOfShop } from './shopify-drift';
 import { forgottenTokens, grantColumns, ShopifyTokens } from './shopify-tokens';
@@ -62,7 +71,6 @@ const sandboxShopLabel = (workspaceId: string, name: string) => {
 export const SANDBOX_AUTHORIZE_PREFIX = '/auth/shopify/sandbox';
 
 type Deps = { db: Db; cipher: TokenCipher; config: Config; now: () => Date; storage: Storage };
-type IntegrationRow = typeof integrations.$inferSelect;
 type ProductRow = typeof products.$inferSelect;
 
 export type OAuthOutcome = 'connected' | 'invalid_state' | 'invalid_hmac' | 'invalid_shop' | 'failed';
@@ -187,11 +195,12 @@ export function listingInput(
 }
 
 /**
- * Shopify stores of a workspace: OAuth connect, order sync, product pushes, webhooks. With SHOPIFY_API_KEY and
+ * Shopify stores of a workspace: OAuth connect, order sync, product pushes (the StorePlatform for 'shopify'), webhooks. With SHOPIFY_API_KEY and
  * SHOPIFY_API_SECRET it talks to real shops; without them to the built-in sandbox, the fake Shopify the tests use,
  * started in this process on first use. The client code is the same; only base URLs and credentials differ.
  */
-export class ShopifyService {
+export class ShopifyService implements StorePlatform {
+  readonly platform = 'shopify' as const;
   readonly sandboxMode: boolean;
   /** Replaceable (tests put a client with a virtual clock here). */
   client: ShopifyClient | null = null;
@@ -505,11 +514,72 @@ export class ShopifyService {
     };
   }
 
+  /** The shop answers with this token (refreshed first when it is about to expire). */
+  async verify(store: IntegrationRow): Promise<void> {
+    const token = await this.token(store);
+    await (await this.getClient()).shop(store.externalId, token);
+  }
+
+  /** The port's drift read: the products by id (Sync's listings check reads the same). */
+  async listings(store: IntegrationRow, remoteProductIds: string[]): Promise<(StoreListing | null)[]> {
+    const token = await this.token(store);
+    const remote = await (await this.getClient()).listings(store.externalId, token, remoteProductIds);
+    return remote.map((p) =>
+      p
+        ? {
+            remoteProductId: p.id,
+            title: p.title,
+            visible: p.status === 'ACTIVE',
+            variants: p.variants.nodes.map((v) => ({ sku: v.sku, price: v.price })),
+          }
+        : null,
+    );
+  }
+
+  /** The port's order read: the shop's recent orders (as Sync reads them), paid or cancelled, changed since `since`. */
+  async readOrders(store: IntegrationRow, since: Date): Promise<IncomingOrder[]> {
+    const token = await this.token(store);
+    const client = await this.getClient();
+    const orders = await recentOrdersWithLines(client, store.externalId, token).catch((e) => this.failWith(store, e));
+    const changed = (o: GqlOrder) =>
+      new Date(o.createdAt) >= since || (o.cancelledAt !== null && new Date(o.cancelledAt) >= since);
+    return orders.filter((o) => isPaidOrCancelled(o) && changed(o)).map(fromGqlOrder);
+  }
+
   /** Where the seller finds a pushed product: its Shopify admin page, or the sandbox page. */
   remoteUrl(store: IntegrationRow, remoteProductId: string): string {
     return this.sandboxMode
       ? `/integrations/shopify-sandbox#${numericId(remoteProductId)}`
       : `https://admin.shopify.com/store/${store.externalId.replace('.myshopify.com', '')}/products/${numericId(remoteProductId)}`;
+  }
+
+  /** Shopify checks a product only as it is sent (its userErrors): nothing to refuse beforehand. */
+  async problems(): Promise<string[]> {
+    return [];
+  }
+
+  /** The same productSet makes and updates a listing (by handle): a retry after a lost answer finds its product. */
+  publish(ctx: PublishContext): Promise<PublishOutcome> {
+    return this.pushRemote(ctx);
+  }
+
+  update(ctx: PublishContext & { remoteProductId: string }): Promise<PublishOutcome> {
+    return this.pushRemote(ctx);
+  }
+
+  remove(ctx: PublishContext & { remoteProductId: string }, mode: 'delete' | 'archive'): Promise<void> {
+    return this.removeFromStore(ctx.store, ctx.remoteProductId, mode);
+  }
+
+  /** Shopify's answer as the seller reads it: 503 while throttled, 502 with its reason otherwise. */
+  toAppError(error: unknown): unknown {
+    if (error instanceof ShopifyError) {
+      const message = error.message.startsWith('Shopify') ? error.message : `Shopify: ${error.message}`;
+      return error.status === 429
+        ? new AppError(503, ErrorCode.RateLimited, message)
+        : new AppError(502, ErrorCode.Upstream, message);
+    }
+    return error;
   }
 
   /**
@@ -518,14 +588,11 @@ export class ShopifyService {
    * `podforge-<product id>` as identifier (a retry, or 'Update in store', changes the same product; variants not
    * sent are removed), ACTIVE, Color x Size, untracked variants that continue selling, each with its colour's
    * picture and SKU; then the pictures are polled until Shopify has processed them (a FAILED one fails the push,
-   * naming it) and the product is published to the Online Store. `report` tells the job's progress.
+   * naming it) and the product is published to the Online Store. `ctx.progress` tells the job's progress.
    */
-  async pushRemote(
-    workspaceId: string,
-    product: ProductRow,
-    store: IntegrationRow,
-    report: (step: string) => Promise<void>,
-  ): Promise<{ remoteProductId: string; remoteUrl: string }> {
+  async pushRemote(ctx: PublishContext): Promise<PublishOutcome> {
+    const { workspaceId, product, store } = ctx;
+    const report = async (step: string) => ctx.progress?.(step);
     const token = await this.token(store);
     const client = await this.getClient();
     const shop = store.externalId;
@@ -537,16 +604,13 @@ export class ShopifyService {
       );
     }
     try {
-      const [variants, links] = await Promise.all([
-        variantsOf(this.deps.db, [product.id]).then((m) => m.get(product.id) ?? []),
-        mockupLinksOf(this.deps.db, [product.id]).then((m) => m.get(product.id) ?? []),
-      ]);
+      const variants = product.variants;
       if (variants.length === 0) throw conflict(`"${product.title}" has no variants to sell`);
-      const pictures = links.filter((l) => l.mockup.workspaceId === workspaceId);
+      const pictures = product.images;
       const files: (FileSetInput & { color: string | null })[] = [];
       for (const [i, link] of pictures.entries()) {
         await report(`Uploading pictures (${i + 1} of ${pictures.length})`);
-        const bytes = await this.deps.storage.read(link.mockup.storageKey);
+        const bytes = await link.read();
         if (!bytes) continue;
         const alt = link.color ? `${product.title} - ${link.color}` : product.title;
         const source = await client.stagedUpload(shop, token, {
@@ -564,16 +628,6 @@ export class ShopifyService {
         const match = variants.find((o) => o.sku && o.sku === v.sku);
         if (match) remoteVariants[numericId(v.id)] = match.id;
       }
-      await this.deps.db
-        .update(publications)
-        .set({ remoteVariants })
-        .where(
-          and(
-            eq(publications.productId, product.id),
-            eq(publications.integrationId, store.id),
-            eq(publications.workspaceId, workspaceId),
-          ),
-        );
       await report('Waiting for Shopify to process the pictures');
       const media = await client.waitForMedia(shop, token, remote.id, { intervalMs: 1000, count: files.length });
       const failed = media.find((m) => m.status === 'FAILED');
@@ -591,11 +645,27 @@ export class ShopifyService {
         // Which workspace made it: the sandbox page keeps showing it (archived, say) after the product is deleted.
         await this.sandboxRecords().put('owner', `${shop}|${remote.id}`, { workspaceId, id: remote.id });
       }
-      return { remoteProductId: remote.id, remoteUrl: this.remoteUrl(store, remote.id) };
+      return { remoteProductId: remote.id, remoteUrl: this.remoteUrl(store, remote.id), remoteVariants };
     } catch (error) {
       if (error instanceof ShopifyError && error.status === 401) await this.markTokenRejected(store);
       throw error;
     }
+  }
+
+  /** The store's fulfilment of the order's open fulfilment orders, with carrier, number and URL (Shopify tells the buyer). */
+  async sendTracking(store: IntegrationRow, remoteOrderId: string, tracking: Tracking): Promise<string> {
+    const token = await this.token(store);
+    const client = await this.getClient();
+    const open = (await fulfillmentOrders(client, store.externalId, token, remoteOrderId)).filter((f) =>
+      ['OPEN', 'IN_PROGRESS'].includes(f.status),
+    );
+    if (open.length === 0) throw conflict('The store has no open fulfilment for this order (fulfilled elsewhere?)');
+    return createFulfillment(client, store.externalId, token, {
+      fulfillmentOrderIds: open.map((f) => f.id),
+      company: tracking.carrier,
+      number: tracking.number,
+      url: tracking.url,
+    });
   }
 
   /** Takes a product out of a store: archived (buyers no longer see it; the seller can restore it) or deleted. */

@@ -8,7 +8,7 @@ import type { Storage } from '../../storage/storage';
 /**
  * One store platform's side of a push: publish (create, or finish what an earlier attempt began), update the same
  * remote product, remove it. The push path (modules/products `pushToStore`, the push job, Update in store) calls a
- * platform through this interface, so adding a platform adds a publisher, not a branch in every caller.
+ * platform through this interface, so adding a platform adds an adapter, not a branch in every caller.
  *
  * The bookkeeping every platform shares (the product's status, its `publications` row, the remote id recorded as soon
  * as the store gives one, the error kept on failure, the job that survives a restart) is the store-push job's
@@ -51,8 +51,13 @@ export type PublishContext = {
  */
 export type PublishOutcome = { remoteProductId: string; remoteUrl: string; remoteVariants?: Record<string, string> };
 
+/** The platforms a store adapter exists for (the registry's keys; Amazon has none yet). */
+export type StorePlatformId = 'shopify' | 'etsy' | 'woocommerce';
+
+/** The publishing half of the `StorePlatform` port (store-platform.ts). */
 export interface StorePublisher {
-  readonly platform: 'etsy' | 'woocommerce';
+  /** The registry's key: the `integrations.platform` of this adapter's stores. */
+  readonly platform: StorePlatformId;
   /** What stops this product going to this store, in the seller's words; checked before anything is sent. */
   problems(store: IntegrationRow, product: PushProduct): Promise<string[]>;
   publish(ctx: PublishContext): Promise<PublishOutcome>;
@@ -61,6 +66,18 @@ export interface StorePublisher {
   /** A store error as the seller should read it (an AppError), or the error unchanged. */
   toAppError(error: unknown): unknown;
 }
+
+/** A pushed product as the store holds it now (what drift is found by): null in a list when it is gone. */
+export type StoreListing = {
+  remoteProductId: string;
+  title: string;
+  /** Buyers can see and buy it (Shopify ACTIVE, Etsy active, WooCommerce publish). */
+  visible: boolean;
+  variants: { sku: string | null; price: string }[];
+};
+
+/** A shipment as the printer reported it, for the store's buyer. */
+export type Tracking = { carrier: string | null; number: string | null; url: string | null };
 
 type Deps = { db: Db; storage: Storage; now: () => Date };
 

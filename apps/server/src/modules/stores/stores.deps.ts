@@ -1,4 +1,4 @@
-import type { StorePublisher } from './store-publisher';
+import type { StorePlatforms } from './store-platform';
 
-/** The stores that publish through a StorePublisher (EtsyService and WooCommerceService are ones). */
-export type StoresDeps = { etsy: StorePublisher; woocommerce: StorePublisher };
+/** Every store adapter, by platform: push, update, remove, orders and tracking go through the StorePlatform port. */
+export type StoresDeps = { stores: StorePlatforms };

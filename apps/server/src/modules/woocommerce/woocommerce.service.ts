@@ -20,19 +20,24 @@ import {
   type WpCredentials,
 } from '../../integrations/woocommerce/client';
 import { type FakeWoo, startFakeWooCommerce, type WooFakeState } from '../../integrations/woocommerce/fake-server';
+import { fromWooOrder, PAID } from '../../integrations/woocommerce/mapping';
 import { randomToken, type TokenCipher } from '../../lib/crypto';
 import { AppError, badRequest, upstreamError } from '../../lib/errors';
 import type { UrlSigner } from '../../lib/signed-urls';
 import { UUID } from '../../lib/uuid';
 import type { Storage } from '../../storage/storage';
 import { findIntegration } from '../integrations/integrations.repository';
+import type { IncomingOrder } from '../stores/incoming-order';
+import { resumeOrCreate } from '../stores/resume-or-create';
 import { SandboxState } from '../stores/sandbox-state';
+import type { StorePlatform } from '../stores/store-platform';
 import type {
   IntegrationRow,
   PublishContext,
   PublishOutcome,
   PushProduct,
-  StorePublisher,
+  StoreListing,
+  Tracking,
 } from '../stores/store-publisher';
 import { isStaleImage, type SentPictures, WooMedia } from './woo-media';
 
@@ -74,11 +79,11 @@ const isPrivateHost = (host: string) =>
 
 /**
  * WooCommerce stores of a workspace: connect with the store's address and REST keys (checked by a call before
- * anything is saved), product pushes (the StorePublisher for 'woocommerce'), and verified `order.created` webhooks.
+ * anything is saved), product pushes (the StorePlatform for 'woocommerce'), and verified `order.created` webhooks.
  * A seller without a store connects the built-in sandbox store: the fake WooCommerce the tests use, started in this
  * process and kept in the database.
  */
-export class WooCommerceService implements StorePublisher {
+export class WooCommerceService implements StorePlatform {
   readonly platform = 'woocommerce' as const;
   private sandbox: Promise<FakeWoo> | null = null;
   private sandboxState: SandboxState<WooFakeState> | null = null;
@@ -402,33 +407,28 @@ export class WooCommerceService implements StorePublisher {
   async publish(ctx: PublishContext): Promise<PublishOutcome> {
     const creds = this.creds(ctx.store);
     const client = await this.client();
-    let productId = ctx.remoteProductId ? Number(ctx.remoteProductId) : null;
-    if (productId !== null) {
-      const exists = await client.getProduct(creds, productId).then(
-        () => true,
-        (e: unknown) => {
-          if (e instanceof WooError && e.status === 404) return false;
-          throw e;
-        },
-      );
-      if (!exists) productId = null;
-    }
-    if (productId === null) {
+    const { remoteId, created } = await resumeOrCreate(ctx, {
+      exists: (id) =>
+        client.getProduct(creds, Number(id)).then(
+          () => true,
+          (e: unknown) => {
+            if (e instanceof WooError && e.status === 404) return false;
+            throw e;
+          },
+        ),
       // A create whose answer was lost made a product with our SKU: carry on with it.
-      const [lost] = await client.productsBySku(creds, this.parentSku(ctx.product));
-      if (lost) {
-        productId = lost.id;
-        await ctx.saveRemoteId(String(productId));
-      }
-    }
-    if (productId === null) {
-      await ctx.progress?.('Creating the product');
-      const created = await this.writeProduct(ctx, creds, null);
-      productId = created.id;
-      await ctx.saveRemoteId(String(productId));
-      return this.syncVariations(ctx, creds, productId, created.images);
-    }
-    return this.sync(ctx, creds, productId);
+      findLost: async () => {
+        const [lost] = await client.productsBySku(creds, this.parentSku(ctx.product));
+        return lost ? String(lost.id) : null;
+      },
+      creating: 'Creating the product',
+      create: async () => {
+        const made = await this.writeProduct(ctx, creds, null);
+        return { remoteId: String(made.id), made };
+      },
+    });
+    if (created) return this.syncVariations(ctx, creds, created.id, created.images);
+    return this.sync(ctx, creds, Number(remoteId));
   }
 
   update(ctx: PublishContext & { remoteProductId: string }): Promise<PublishOutcome> {
@@ -500,6 +500,8 @@ export class WooCommerceService implements StorePublisher {
   toAppError(error: unknown): unknown {
     if (error instanceof AppError) return error;
     if (error instanceof WooError) {
+      // The store (or its host) limits calls: the seller tries again later, as with the other stores.
+      if (error.status === 429) return new AppError(503, ErrorCode.RateLimited, error.message);
       const wordpress = error.message.startsWith('WordPress');
       if (error.status === 401 || error.status === 403)
         return upstreamError(
@@ -548,6 +550,55 @@ export class WooCommerceService implements StorePublisher {
         throw new AppError(409, ErrorCode.Conflict, error.message);
       throw error;
     }
+  }
+
+  /** The keys still read the store (the same call connect proves them with). */
+  async verify(row: IntegrationRow): Promise<void> {
+    await (await this.client()).verify(this.creds(row));
+  }
+
+  /** The port's drift read: each product and its variations' SKUs and prices; a deleted one is null. */
+  async listings(row: IntegrationRow, remoteProductIds: string[]): Promise<(StoreListing | null)[]> {
+    const creds = this.creds(row);
+    const client = await this.client();
+    const out: (StoreListing | null)[] = [];
+    for (const id of remoteProductIds) {
+      try {
+        const product = await client.getProduct(creds, Number(id));
+        const variations = await client.variations(creds, product.id);
+        out.push({
+          remoteProductId: String(product.id),
+          title: product.name,
+          visible: product.status === 'publish',
+          variants: variations.map((v) => ({ sku: v.sku || null, price: v.regular_price })),
+        });
+      } catch (error) {
+        if (!(error instanceof WooError && error.status === 404)) throw error;
+        out.push(null);
+      }
+    }
+    return out;
+  }
+
+  /** The port's order read: orders changed since `since` (every page), the paid and the cancelled ones. */
+  async readOrders(row: IntegrationRow, since: Date): Promise<IncomingOrder[]> {
+    const creds = this.creds(row);
+    const client = await this.client();
+    const found: IncomingOrder[] = [];
+    for (let page = 1; ; page++) {
+      const orders = await client.ordersModifiedAfter(creds, since, page);
+      for (const payload of orders) {
+        const order = fromWooOrder(payload, this.deps.now());
+        if (order && (PAID.includes(order.status) || order.cancelled)) found.push(order);
+      }
+      if (orders.length < 100) return found;
+    }
+  }
+
+  sendTracking(row: IntegrationRow, remoteOrderId: string, tracking: Tracking): Promise<string> {
+    // WooCommerce has no fulfilment object: the tracking goes as a note the customer is sent, then the order
+    // is marked completed (woocommerce-rest-api-docs v3: order notes, orders).
+    return this.fulfilOrder(row, remoteOrderId, tracking);
   }
 
   /** The webhook secret of a store, or null (unknown store, or none made). */
