@@ -26,6 +26,9 @@ const APP = 'http://podforge.test';
 const HOUR = 3600_000;
 /** The app's clock: moved forward to make tokens expire. */
 let offsetMs = 0;
+/** Time the clients waited (a rate limit's wait moves the app's clock on rather than sleeping). */
+let waitedMs = 0;
+const appNow = () => new Date(Date.now() + offsetMs + waitedMs);
 let t: TestApp;
 let png: Buffer;
 
@@ -244,13 +247,20 @@ async function connected(client: TestClient, platform: string): Promise<TIntegra
 }
 
 beforeAll(async () => {
-  t = await createTestApp({ env: { APP_URL: APP }, now: () => new Date(Date.now() + offsetMs) });
-  // The real clients, with waits that take no time: a limit is still a limit, it is just not slept through.
+  t = await createTestApp({ env: { APP_URL: APP }, now: appNow });
+  // The real clients, with waits that take no time: a limit is still a limit, it is just not slept through. Shopify's
+  // cost bucket refills on the app's clock, so a wait moves that clock on instead (an expensive read after another
+  // is waited for, as with a real shop).
   t.deps.etsy.sandboxOptions = { limits: { perSecond: 10_000, perDay: 1_000_000 } };
   const etsy = await t.deps.etsy.getClient();
   t.deps.etsy.client = new EtsyClient({ ...etsy.options, sleep: async () => {} });
   const shopify = await t.deps.shopify.getClient();
-  t.deps.shopify.client = new ShopifyClient({ ...shopify.options, sleep: async () => {} });
+  t.deps.shopify.client = new ShopifyClient({
+    ...shopify.options,
+    sleep: async (ms) => {
+      waitedMs += ms;
+    },
+  });
   png = await solidPng(64, 64, { r: 200, g: 30, b: 30 });
 });
 afterAll(async () => {
@@ -318,7 +328,7 @@ describe.each(Object.keys(harnesses) as StorePlatformId[])('StorePlatform: %s', 
     store: await store(),
     product,
     remoteProductId: recorded.id,
-    startedAt: new Date(Date.now() + offsetMs),
+    startedAt: appNow(),
     saveRemoteId: async (id) => {
       recorded.id = id;
     },
