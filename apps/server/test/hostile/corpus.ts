@@ -1,6 +1,8 @@
 import zlib from 'node:zlib';
 import sharp from 'sharp';
-import { jpegOf, pdfOf, pngOf, svgOf } from '../support/design-fixtures';
+import { jpegOf, pdfOf, pngOf, sixteenBitPng, svgOf, zerosZlib, zTxtBombPng } from '../support/design-fixtures';
+
+const MIB = 1024 * 1024;
 
 /**
  * The hostile corpus: files made on the fly (nothing big is committed) that try to take the upload pipeline down —
@@ -193,14 +195,51 @@ export function namedBombs(): HostileFile[] {
       reason: /no image size/,
       make: () => pngHeaderOnly(0, 0),
     },
+    // Issue 25: metadata that inflates far past its file. 1 MB is the cap for all compressed chunks together.
     {
       name: 'bomb-ztxt.png',
-      kind: 'pixel bomb',
-      expect: 'either',
+      kind: 'metadata bomb',
+      expect: 'refused',
+      reason: /metadata \(zTXt chunks\) that inflates to more than 1 MB; the limit is 1 MB/,
+      make: () => zTxtBombPng(1024 ** 3),
+    },
+    {
+      name: 'bomb-itxt.png',
+      kind: 'metadata bomb',
+      expect: 'refused',
+      reason: /metadata \(iTXt chunks\)/,
       make: () =>
         pngHeaderOnly(16, 16, 8, 0, zlib.deflateSync(Buffer.alloc(17 * 16)), [
-          chunk('zTXt', Buffer.concat([Buffer.from('Comment\0\0'), zlib.deflateSync(Buffer.alloc(64 * 1024 * 1024))])),
+          chunk('iTXt', Buffer.concat([Buffer.from('Description\0\x01\0en\0\0', 'latin1'), zerosZlib(256 * MIB)])),
         ]),
+    },
+    {
+      name: 'bomb-iccp.png',
+      kind: 'metadata bomb',
+      expect: 'refused',
+      reason: /metadata \(iCCP chunks\)/,
+      make: () =>
+        pngHeaderOnly(16, 16, 8, 0, zlib.deflateSync(Buffer.alloc(17 * 16)), [
+          chunk('iCCP', Buffer.concat([Buffer.from('icc\0\0', 'latin1'), zerosZlib(256 * MIB)])),
+        ]),
+    },
+    {
+      // Many small zTXt chunks, each under the cap, over it together.
+      name: 'bomb-ztxt-many.png',
+      kind: 'metadata bomb',
+      expect: 'refused',
+      reason: /metadata \(zTXt chunks\)/,
+      make: () => {
+        const one = chunk('zTXt', Buffer.concat([Buffer.from('Comment\0\0', 'latin1'), zerosZlib(512 * 1024)]));
+        return pngHeaderOnly(16, 16, 8, 0, zlib.deflateSync(Buffer.alloc(17 * 16)), Array(40).fill(one));
+      },
+    },
+    {
+      // 0.5 MB, legal by the caps (338 MB decoded; the limit is 400 MB): decoded in the pool, within its limits.
+      name: 'deep-16bit-6500x6500.png',
+      kind: 'pixel bomb',
+      expect: 'either',
+      make: () => sixteenBitPng(6500),
     },
     {
       name: 'bomb-65500x65500.jpg',

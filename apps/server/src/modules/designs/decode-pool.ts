@@ -368,7 +368,8 @@ export class DecodePool extends EventEmitter {
     const child = slot.child as ChildProcess;
     try {
       await slot.ready;
-      if (task.job?.kind === 'design' && task.job.type === 'svg') await this.prepareSvg(child);
+      const kind = task.job?.kind;
+      if ((kind === 'design' || kind === 'analyze-image') && task.job?.type === 'svg') await this.prepareSvg(child);
     } catch (error) {
       // Abandoned while its child started: the slot has moved on (and may have a new child), leave it be.
       if (slot.task !== task) return;
