@@ -26,7 +26,7 @@ export async function analyzeImage(
   file: { name: string; tempPath: string; bytes: number },
 ): Promise<TAnalyzedImageContent> {
   // The upload's header caps here; everything else (decode, metadata, colours, the vision PNG) in the decode pool.
-  const type = await inspectDesignFile(file.tempPath, file.name, file.bytes);
+  const { type, decodedBytes } = await inspectDesignFile(file.tempPath, file.name, file.bytes);
   const tmp = path.join(deps.config.dataDir, 'tmp');
   await fsp.mkdir(tmp, { recursive: true });
   const outDir = await fsp.mkdtemp(path.join(tmp, 'analyze-'));
@@ -34,7 +34,14 @@ export async function analyzeImage(
   let png: Buffer;
   try {
     read = await deps.decodePool.run(
-      { kind: 'analyze-image', type, name: file.name, inputPath: file.tempPath, outDir },
+      {
+        kind: 'analyze-image',
+        type,
+        name: file.name,
+        inputPath: file.tempPath,
+        outDir,
+        ...(decodedBytes ? { decodedBytes } : {}),
+      },
       { label: file.name, ticket: null },
     );
     // The vision model's picture: a PNG of at most 1024 px a side, made by the decoder; its bytes, not decoded here.

@@ -45,6 +45,10 @@ const mb = (bytes: number) => `${fmt(bytes / 1024 / 1024)} MB`;
 
 export type ImageHeader = { width: number; height: number; bitDepth: number; channels: number };
 
+/** Bytes a header's image takes once decoded: width x height x channels x bytes per sample. */
+export const decodedBytesOf = ({ width, height, bitDepth, channels }: ImageHeader) =>
+  width * height * Math.max(1, channels) * (bitDepth > 8 ? 2 : 1);
+
 /** Checks a header's size against the pixel, side and decoded-size caps (`what` names the file). */
 export function checkImageHeader(what: string, header: ImageHeader): void {
   const { width, height, bitDepth, channels } = header;
@@ -64,7 +68,7 @@ export function checkImageHeader(what: string, header: ImageHeader): void {
   if (bitDepth > DESIGN_LIMITS.maxBitDepth) {
     throw new DesignLimitError(`${what} has ${bitDepth} bits per channel; the limit is ${DESIGN_LIMITS.maxBitDepth}`);
   }
-  const decoded = pixels * Math.max(1, channels) * (bitDepth > 8 ? 2 : 1);
+  const decoded = decodedBytesOf(header);
   if (decoded > DESIGN_LIMITS.maxDecodedBytes) {
     throw new DesignLimitError(
       `${what} is ${fmt(width)}x${fmt(height)} pixels at ${bitDepth} bits and ${channels} channels, ${mb(decoded)} once decoded; the limit is ${mb(DESIGN_LIMITS.maxDecodedBytes)}`,
