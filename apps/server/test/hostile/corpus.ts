@@ -114,6 +114,45 @@ function pdfPages(pages: number, width: number, height: number, content = '0 0 1
   return Buffer.from(out, 'latin1');
 }
 
+/** A nested SVG document as a data: URL, which librsvg would render unsanitised if it ever got it. */
+const NESTED = `data:image/svg+xml;base64,${Buffer.from(
+  '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10" fill="red"/></svg>',
+).toString('base64')}`;
+
+/**
+ * Issue 25: references hidden from a plain `url(` check by CSS escapes, XML entities and comments, in attributes, a
+ * style attribute, a <style> sheet and links. Each is refused, naming what it carries.
+ */
+export function cssEscapedSvgs(): HostileFile[] {
+  const cases: [string, string][] = [
+    ['svg-css-escape.svg', `<rect width="10" height="10" fill="u\\72l(${NESTED})"/>`],
+    ['svg-css-escape-6.svg', `<rect width="10" height="10" fill="\\000075rl(${NESTED})"/>`],
+    ['svg-css-escape-paren.svg', `<rect width="10" height="10" fill="url\\28 ${NESTED})"/>`],
+    ['svg-entity-url.svg', `<rect width="10" height="10" fill="&#x75;rl(${NESTED})"/>`],
+    ['svg-comment-url.svg', `<rect width="10" height="10" fill="url(/**/'${NESTED}')"/>`],
+    ['svg-comment-name.svg', `<rect width="10" height="10" filter="ur/**/l(${NESTED})"/>`],
+    ['svg-style-attr-escape.svg', `<rect width="10" height="10" style="fill:u\\72l(${NESTED})"/>`],
+    ['svg-style-sheet-escape.svg', `<style>rect{fill:u\\72l(${NESTED})}</style><rect width="10" height="10"/>`],
+    ['svg-image-data.svg', `<image href="${NESTED}" width="10" height="10"/>`],
+    ['svg-xlink-entity.svg', `<image xlink:href="&#100;ata:image/png;base64,AAAA" width="10" height="10"/>`],
+    ['svg-mask-external.svg', `<rect width="10" height="10" mask="url(http://198.51.100.7/m.svg#m)"/>`],
+    ['svg-xml-stylesheet.svg', ''],
+  ];
+  return cases.map(([name, body]) => ({
+    name,
+    kind: 'css-escaped reference',
+    expect: 'refused' as const,
+    reason:
+      /was refused: it contains (a url\(\) that is not a fragment|a link that is not a fragment|a <style> element|an xml-stylesheet)/,
+    make: () =>
+      name === 'svg-xml-stylesheet.svg'
+        ? Buffer.from(
+            `<?xml-stylesheet type="text/css" href="${NESTED}"?>${SVG_OPEN()}<rect width="10" height="10"/></svg>`,
+          )
+        : svg(body),
+  }));
+}
+
 /** The named bombs: each kind the issue lists, once. */
 export function namedBombs(): HostileFile[] {
   const million = () => {
@@ -378,6 +417,7 @@ export function namedBombs(): HostileFile[] {
       reason: /not a fragment/,
       make: () => svg('<image href="http://198.51.100.7/x.png" width="10" height="10"/>'),
     },
+    ...cssEscapedSvgs(),
     {
       name: 'svg-broken.svg',
       kind: 'truncated',

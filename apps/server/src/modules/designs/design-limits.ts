@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import { DESIGN_MAX_PIXELS } from '@podforge/contract';
 import { SaxesParser } from 'saxes';
+import { hostileAttribute, loadsExternal } from './svg-references';
 
 /**
  * The caps a design file must keep before anything decodes it. Header caps (pixels, longest side, decoded bytes, bit
@@ -209,7 +210,20 @@ export async function scanSvg(what: string, filePath: string): Promise<SvgStats>
   parser.on('doctype', () => {
     failure ??= new DesignLimitError(`${what} was refused: it declares a DOCTYPE or entities`);
   });
+  // What the file points at, checked here first (before any DOM): the values as an XML parser resolves them.
+  const refuse = (what_: string) => {
+    failure ??= new DesignLimitError(`${what} was refused: it contains ${what_}`);
+  };
+  let inStyle = 0;
+  parser.on('processinginstruction', (pi) => {
+    if (pi.target.toLowerCase() === 'xml-stylesheet') refuse('an xml-stylesheet instruction');
+  });
   parser.on('opentag', (tag) => {
+    if (tag.name.toLowerCase().replace(/^.*:/, '') === 'style') inStyle += 1;
+    for (const [key, value] of Object.entries(tag.attributes as Record<string, string>)) {
+      const hostile = hostileAttribute(key, value);
+      if (hostile) refuse(hostile);
+    }
     stats.elements += 1;
     depth += 1;
     if (depth > stats.depth) stats.depth = depth;
@@ -231,14 +245,17 @@ export async function scanSvg(what: string, filePath: string): Promise<SvgStats>
       }
     }
   });
-  parser.on('closetag', () => {
+  parser.on('closetag', (tag) => {
     depth -= 1;
+    if (tag.name.toLowerCase().replace(/^.*:/, '') === 'style') inStyle -= 1;
   });
   parser.on('text', (text) => {
     stats.textLength += text.trim().length;
+    if (inStyle > 0 && loadsExternal(text)) refuse('a <style> element that loads something');
   });
   parser.on('cdata', (text) => {
     stats.textLength += text.length;
+    if (inStyle > 0 && loadsExternal(text)) refuse('a <style> element that loads something');
   });
   const stream = fs.createReadStream(filePath, { encoding: 'utf8', highWaterMark: 256 * 1024 });
   for await (const chunk of stream) {
