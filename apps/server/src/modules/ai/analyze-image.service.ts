@@ -15,8 +15,9 @@ const ANALYSIS_CREDITS = 1;
 
 /**
  * Analyze Image: the uploaded file (at `tempPath`, removed by the caller) is checked exactly like an upload (sniffed by
- * its bytes, decoded, pixel limit, SVG sanitised, PDF rendered), read (colours, transparency, proportions, metadata)
- * and turned into a listing by the provider. Nothing of the file is stored; the generation is recorded as one
+ * its bytes, header caps, then in the decode pool as an 'analyze-image' job: decoded, PNG metadata budget, SVG
+ * sanitised, PDF rendered, read for colours, transparency, proportions and metadata, and drawn as the vision PNG;
+ * this process decodes nothing) and turned into a listing by the provider. Nothing of the file is stored; the generation is recorded as one
  * credit like generate-content. Refusals: the upload pipeline's 413/415/422, 429 QUOTA_EXCEEDED with no credits left.
  */
 export async function analyzeImage(

@@ -67,6 +67,8 @@ type WorkerAnswer =
 const here = fileURLToPath(import.meta.url);
 
 const MB = 1024 * 1024;
+/** The decoders' scheduling niceness: below the server's, so a full pool does not delay its answers. */
+const DECODER_NICE = 10;
 /** What a decoder holds before its file: Node, sharp and libvips loaded (about 60 MB resident), with some room. */
 const CHILD_BASE_MB = 96;
 
@@ -331,6 +333,14 @@ export class DecodePool extends EventEmitter {
       env: withHugePages(process.env),
     });
     this.stats.spawned += 1;
+    // Decoding is batch work: the server's own event loop (every other request, the health probe) goes first.
+    if (child.pid) {
+      try {
+        os.setPriority(child.pid, DECODER_NICE);
+      } catch {
+        // Not allowed here (a container without the right): the decoder runs at the server's priority.
+      }
+    }
     const ready = new Promise<void>((resolve, reject) => {
       const onMessage = (message: unknown) => {
         if ((message as { ready?: boolean })?.ready) {
