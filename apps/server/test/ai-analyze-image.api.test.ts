@@ -207,7 +207,8 @@ describe('POST /api/ai/analyze-image, hostile files (issue 25): decoded in the p
     expect(res.json().error).toBe(
       'bomb.png has metadata (zTXt chunks) that inflates to more than 1 MB; the limit is 1 MB',
     );
-    expect(ms).toBeLessThan(3000);
+    // Refused at the metadata check, before libpng: well under a second on a quiet machine; the hostile goal is 10 s.
+    expect(ms).toBeLessThan(10_000);
     // The server process never inflated it (it held 2.5 GB afterwards before the fix).
     expect(process.memoryUsage().rss - rssBefore).toBeLessThan(64 * 1024 * 1024);
     expect(t.deps.decodePool.stats.jobs).toBeGreaterThan(0);

@@ -75,7 +75,8 @@ const CHILD_BASE_MB = 96;
 /**
  * The memory a job declares it needs, in MB, which it reserves from the pool's budget (never more than `capMb`, one
  * job's limit): a PNG or JPEG 1.5 times its decoded size (the decoded image and the smaller copies drawn from it)
- * over a decoder's own; a print file twice its RGBA output; an SVG or PDF, whose size the decoder learns, 256 MB; a
+ * over a decoder's own; a print file four times its RGBA output (a job's whole limit when its size is not given);
+ * an SVG or PDF, whose size the decoder learns, 256 MB; a
  * mockup layer (from a working copy of at most 2000 px) 128 MB. In-process leases reserve nothing.
  */
 export function memoryReservationMb(job: DecodeJob | null, capMb: number): number {
@@ -84,7 +85,8 @@ export function memoryReservationMb(job: DecodeJob | null, capMb: number): numbe
   if (job.kind === 'design' || job.kind === 'analyze-image') {
     need = job.decodedBytes ? CHILD_BASE_MB + (1.5 * job.decodedBytes) / MB : 256;
   } else if (job.kind === 'print-file') {
-    need = job.size ? CHILD_BASE_MB + (2 * job.size.widthPx * job.size.heightPx * 4) / MB : 384;
+    // A turned print file holds the design, the turned copy and the output at once: four times its RGBA output.
+    need = job.size ? CHILD_BASE_MB + (4 * job.size.widthPx * job.size.heightPx * 4) / MB : capMb;
   } else need = 128;
   return Math.min(capMb, Math.ceil(need));
 }
