@@ -32,6 +32,8 @@ const withoutComments = (text: string) => text.replace(/\/\*[\s\S]*?(?:\*\/|$)/g
 
 /** True when CSS text (an attribute's value or a style sheet) loads a document, picture or sheet from elsewhere. */
 export function loadsExternal(css: string): boolean {
+  // Nothing loads without a '(' or an '@', written or escaped (`\28`, `\40`): most values are numbers and colours.
+  if (!/[(\\@]/.test(css)) return false;
   return [css, decodeCssEscapes(css), decodeCssEscapes(withoutComments(css))].some((r) => LOADS.test(r));
 }
 
