@@ -80,7 +80,7 @@ const ZEnv = z.object({
   DECODE_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
   DECODE_TIME_LIMIT_SECONDS: z.coerce.number().min(0.1).max(600).default(7),
   DECODE_MEMORY_LIMIT_MB: z.coerce.number().int().min(128).max(16384).default(768),
-  DECODE_POOL_MEMORY_MB: z.coerce.number().int().min(128).max(65536).default(768),
+  DECODE_POOL_MEMORY_MB: z.coerce.number().int().min(128).max(65536).default(640),
   S3_BUCKET: z.string().optional(),
   S3_ENDPOINT: z.url().optional(),
   S3_REGION: z.string().default('us-east-1'),
