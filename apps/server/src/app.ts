@@ -89,6 +89,8 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
   });
   registerCsrfGuard(app);
 
+  // Liveness for load balancers and the hostile run's latency probe: no workspace, no database, only the event loop.
+  app.get('/api/health', async () => ({ status: 'ok' }));
   await app.register(dashboardRoutes, { deps });
   await app.register(designsRoutes, { deps });
   await app.register(printfulRoutes, { deps });

@@ -102,6 +102,7 @@ const ZEnv = z.object({
   DECODE_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
   DECODE_TIME_LIMIT_SECONDS: z.coerce.number().min(0.1).max(600).default(7),
   DECODE_MEMORY_LIMIT_MB: z.coerce.number().int().min(128).max(16384).default(768),
+  DECODE_POOL_MEMORY_MB: z.coerce.number().int().min(128).max(65536).default(640),
   S3_BUCKET: z.string().optional(),
   S3_ENDPOINT: z.url().optional(),
   S3_REGION: z.string().default('us-east-1'),
@@ -153,9 +154,9 @@ export type Config = {
   jobStopGraceSeconds: number;
   /**
    * Decoding of uploaded files (modules/designs/decode-pool.ts): child processes at once on this instance (default
-   * the core count), and each file's wall-clock and memory limits.
+   * the core count), each file's wall-clock and memory limits, and all the children's memory together.
    */
-  decode: { concurrency: number; timeLimitMs: number; memoryLimitMb: number };
+  decode: { concurrency: number; timeLimitMs: number; memoryLimitMb: number; poolMemoryMb: number };
   /** S3-compatible object storage for user files; null keeps them on local disk in `dataDir/files`. */
   s3: {
     bucket: string;
@@ -246,6 +247,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       concurrency: e.DECODE_CONCURRENCY ?? os.availableParallelism(),
       timeLimitMs: e.DECODE_TIME_LIMIT_SECONDS * 1000,
       memoryLimitMb: e.DECODE_MEMORY_LIMIT_MB,
+      poolMemoryMb: e.DECODE_POOL_MEMORY_MB,
     },
     s3: e.S3_BUCKET
       ? {

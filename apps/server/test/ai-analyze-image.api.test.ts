@@ -9,7 +9,7 @@ import { aiGenerations, designs } from '../src/db/schema';
 import { type FakeOpenAi, startFakeOpenAi } from '../src/integrations/ai/fake-openai';
 import { OpenAiProvider } from '../src/integrations/ai/openai.provider';
 import { createTestApp, type TestApp, type TestClient } from './helpers';
-import { multipart, type Part, svgOf } from './support/design-fixtures';
+import { multipart, type Part, sixteenBitPng, svgOf, zTxtBombPng } from './support/design-fixtures';
 
 const NOW = new Date('2026-05-14T10:00:00Z');
 const URL = '/api/ai/analyze-image';
@@ -183,6 +183,59 @@ describe('POST /api/ai/analyze-image, offline', () => {
     } finally {
       await small.close();
     }
+  });
+});
+
+describe('POST /api/ai/analyze-image, hostile files (issue 25): decoded in the pool, never in the server', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ now: () => NOW, env: { AI_MONTHLY_CREDITS: '10', AI_RATE_LIMIT_PER_MINUTE: '1000' } });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('answers a 16x16 PNG whose zTXt inflates to 1 GiB with a quick 422 naming the 1 MB metadata limit', async () => {
+    const client = t.client();
+    const bomb = zTxtBombPng(1024 ** 3);
+    expect(bomb.length).toBeLessThan(1.1 * 1024 * 1024);
+    const rssBefore = process.memoryUsage().rss;
+    const started = performance.now();
+    const res = await post(client, { filename: 'bomb.png', content: bomb });
+    const ms = performance.now() - started;
+    expect(res.statusCode).toBe(422);
+    expect(res.json().error).toBe(
+      'bomb.png has metadata (zTXt chunks) that inflates to more than 1 MB; the limit is 1 MB',
+    );
+    // Refused at the metadata check, before libpng: well under a second on a quiet machine; the hostile goal is 10 s.
+    expect(ms).toBeLessThan(10_000);
+    // The server process never inflated it (it held 2.5 GB afterwards before the fix).
+    expect(process.memoryUsage().rss - rssBefore).toBeLessThan(64 * 1024 * 1024);
+    expect(t.deps.decodePool.stats.jobs).toBeGreaterThan(0);
+    expect(await generations(t, client)).toEqual([]);
+  });
+
+  it('decodes a 0.5 MB 16-bit 6500x6500 PNG in the decode pool: the server process does not grow by its 338 MB', async () => {
+    const client = t.client();
+    const rssBefore = process.memoryUsage().rss;
+    const jobsBefore = t.deps.decodePool.stats.jobs;
+    const res = await post(client, { filename: 'deep.png', content: sixteenBitPng(6500) });
+    // Legal by the caps (338 MB decoded, the limit is 400): analysed, or refused at the pool's time or memory
+    // limit on a busy machine, never a 5xx.
+    expect([200, 422]).toContain(res.statusCode);
+    if (res.statusCode === 200) expect(res.json().analysis).toMatchObject({ width: 6500, height: 6500 });
+    else expect(res.json().error).toMatch(/^deep\.png (took longer|needs more|could not be processed)/);
+    expect(t.deps.decodePool.stats.jobs).toBe(jobsBefore + 1);
+    expect(process.memoryUsage().rss - rssBefore).toBeLessThan(100 * 1024 * 1024);
+  }, 30_000);
+
+  it('refuses a PNG over the upload header caps before decoding it (same caps as uploads)', async () => {
+    const client = t.client();
+    const jobsBefore = t.deps.decodePool.stats.jobs;
+    const res = await post(client, { filename: 'wide.png', content: sixteenBitPng(25_000).subarray(0, 200) });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().error).toBe('wide.png is 25,000x25,000 pixels: a side of 25,000 pixels; the limit is 20,000');
+    expect(t.deps.decodePool.stats.jobs).toBe(jobsBefore);
   });
 });
 

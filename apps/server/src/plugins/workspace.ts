@@ -29,6 +29,8 @@ function needsWorkspace(request: FastifyRequest): boolean {
   const url = request.url;
   // Shopify's webhooks are signed server-to-server calls: no cookie, and no workspace to make for them.
   if (url.startsWith('/api/webhooks/')) return false;
+  // The health probe: answered without a cookie, so a load balancer's checks make no workspaces.
+  if (url === '/api/health') return false;
   if (url.startsWith('/api/')) return true;
   if (url.startsWith('/assets/') || url.startsWith('/templates/')) return false;
   // Page loads (no file extension) get the cookie before the app's first API calls, so parallel first calls

@@ -1,6 +1,8 @@
 import zlib from 'node:zlib';
 import sharp from 'sharp';
-import { jpegOf, pdfOf, pngOf, svgOf } from '../support/design-fixtures';
+import { jpegOf, pdfOf, pngOf, sixteenBitPng, svgOf, zerosZlib, zTxtBombPng } from '../support/design-fixtures';
+
+const MIB = 1024 * 1024;
 
 /**
  * The hostile corpus: files made on the fly (nothing big is committed) that try to take the upload pipeline down —
@@ -112,6 +114,45 @@ function pdfPages(pages: number, width: number, height: number, content = '0 0 1
   return Buffer.from(out, 'latin1');
 }
 
+/** A nested SVG document as a data: URL, which librsvg would render unsanitised if it ever got it. */
+const NESTED = `data:image/svg+xml;base64,${Buffer.from(
+  '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10" fill="red"/></svg>',
+).toString('base64')}`;
+
+/**
+ * Issue 25: references hidden from a plain `url(` check by CSS escapes, XML entities and comments, in attributes, a
+ * style attribute, a <style> sheet and links. Each is refused, naming what it carries.
+ */
+export function cssEscapedSvgs(): HostileFile[] {
+  const cases: [string, string][] = [
+    ['svg-css-escape.svg', `<rect width="10" height="10" fill="u\\72l(${NESTED})"/>`],
+    ['svg-css-escape-6.svg', `<rect width="10" height="10" fill="\\000075rl(${NESTED})"/>`],
+    ['svg-css-escape-paren.svg', `<rect width="10" height="10" fill="url\\28 ${NESTED})"/>`],
+    ['svg-entity-url.svg', `<rect width="10" height="10" fill="&#x75;rl(${NESTED})"/>`],
+    ['svg-comment-url.svg', `<rect width="10" height="10" fill="url(/**/'${NESTED}')"/>`],
+    ['svg-comment-name.svg', `<rect width="10" height="10" filter="ur/**/l(${NESTED})"/>`],
+    ['svg-style-attr-escape.svg', `<rect width="10" height="10" style="fill:u\\72l(${NESTED})"/>`],
+    ['svg-style-sheet-escape.svg', `<style>rect{fill:u\\72l(${NESTED})}</style><rect width="10" height="10"/>`],
+    ['svg-image-data.svg', `<image href="${NESTED}" width="10" height="10"/>`],
+    ['svg-xlink-entity.svg', `<image xlink:href="&#100;ata:image/png;base64,AAAA" width="10" height="10"/>`],
+    ['svg-mask-external.svg', `<rect width="10" height="10" mask="url(http://198.51.100.7/m.svg#m)"/>`],
+    ['svg-xml-stylesheet.svg', ''],
+  ];
+  return cases.map(([name, body]) => ({
+    name,
+    kind: 'css-escaped reference',
+    expect: 'refused' as const,
+    reason:
+      /was refused: it contains (a url\(\) that is not a fragment|a link that is not a fragment|a <style> element|an xml-stylesheet)/,
+    make: () =>
+      name === 'svg-xml-stylesheet.svg'
+        ? Buffer.from(
+            `<?xml-stylesheet type="text/css" href="${NESTED}"?>${SVG_OPEN()}<rect width="10" height="10"/></svg>`,
+          )
+        : svg(body),
+  }));
+}
+
 /** The named bombs: each kind the issue lists, once. */
 export function namedBombs(): HostileFile[] {
   const million = () => {
@@ -193,14 +234,51 @@ export function namedBombs(): HostileFile[] {
       reason: /no image size/,
       make: () => pngHeaderOnly(0, 0),
     },
+    // Issue 25: metadata that inflates far past its file. 1 MB is the cap for all compressed chunks together.
     {
       name: 'bomb-ztxt.png',
-      kind: 'pixel bomb',
-      expect: 'either',
+      kind: 'metadata bomb',
+      expect: 'refused',
+      reason: /metadata \(zTXt chunks\) that inflates to more than 1 MB; the limit is 1 MB/,
+      make: () => zTxtBombPng(1024 ** 3),
+    },
+    {
+      name: 'bomb-itxt.png',
+      kind: 'metadata bomb',
+      expect: 'refused',
+      reason: /metadata \(iTXt chunks\)/,
       make: () =>
         pngHeaderOnly(16, 16, 8, 0, zlib.deflateSync(Buffer.alloc(17 * 16)), [
-          chunk('zTXt', Buffer.concat([Buffer.from('Comment\0\0'), zlib.deflateSync(Buffer.alloc(64 * 1024 * 1024))])),
+          chunk('iTXt', Buffer.concat([Buffer.from('Description\0\x01\0en\0\0', 'latin1'), zerosZlib(256 * MIB)])),
         ]),
+    },
+    {
+      name: 'bomb-iccp.png',
+      kind: 'metadata bomb',
+      expect: 'refused',
+      reason: /metadata \(iCCP chunks\)/,
+      make: () =>
+        pngHeaderOnly(16, 16, 8, 0, zlib.deflateSync(Buffer.alloc(17 * 16)), [
+          chunk('iCCP', Buffer.concat([Buffer.from('icc\0\0', 'latin1'), zerosZlib(256 * MIB)])),
+        ]),
+    },
+    {
+      // Many small zTXt chunks, each under the cap, over it together.
+      name: 'bomb-ztxt-many.png',
+      kind: 'metadata bomb',
+      expect: 'refused',
+      reason: /metadata \(zTXt chunks\)/,
+      make: () => {
+        const one = chunk('zTXt', Buffer.concat([Buffer.from('Comment\0\0', 'latin1'), zerosZlib(512 * 1024)]));
+        return pngHeaderOnly(16, 16, 8, 0, zlib.deflateSync(Buffer.alloc(17 * 16)), Array(40).fill(one));
+      },
+    },
+    {
+      // 0.5 MB, legal by the caps (338 MB decoded; the limit is 400 MB): decoded in the pool, within its limits.
+      name: 'deep-16bit-6500x6500.png',
+      kind: 'pixel bomb',
+      expect: 'either',
+      make: () => sixteenBitPng(6500),
     },
     {
       name: 'bomb-65500x65500.jpg',
@@ -339,6 +417,7 @@ export function namedBombs(): HostileFile[] {
       reason: /not a fragment/,
       make: () => svg('<image href="http://198.51.100.7/x.png" width="10" height="10"/>'),
     },
+    ...cssEscapedSvgs(),
     {
       name: 'svg-broken.svg',
       kind: 'truncated',

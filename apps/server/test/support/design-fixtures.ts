@@ -64,6 +64,59 @@ export function pixelBombPng(width: number, height: number): Buffer {
   ]);
 }
 
+/**
+ * A zlib stream that inflates to `bytes` zeros, made without ever holding them: 1 MiB blocks deflated once and
+ * repeated (each ends on a sync flush, so they chain), a final empty block, and the Adler-32 of n zeros. 1 GiB
+ * comes to about 1 MB.
+ */
+export function zerosZlib(bytes: number): Buffer {
+  const MIB = 1024 * 1024;
+  const raw = (n: number) =>
+    zlib.deflateRawSync(Buffer.alloc(n), { level: 9, finishFlush: zlib.constants.Z_SYNC_FLUSH });
+  const whole = Math.floor(bytes / MIB);
+  const block = raw(MIB);
+  const parts: Buffer[] = [Buffer.from([0x78, 0xda])];
+  for (let i = 0; i < whole; i++) parts.push(block);
+  if (bytes % MIB) parts.push(raw(bytes % MIB));
+  // A final fixed-Huffman block holding only its end marker.
+  parts.push(Buffer.from([0x03, 0x00]));
+  const adler = Buffer.alloc(4);
+  adler.writeUInt32BE((((bytes % 65521) << 16) | 1) >>> 0);
+  parts.push(adler);
+  return Buffer.concat(parts);
+}
+
+/** A real 16x16 PNG with a zTXt Comment chunk that inflates to `inflatedBytes` (issue 25: 1 GiB in 1 MB). */
+export function zTxtBombPng(inflatedBytes: number): Buffer {
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(16, 0);
+  ihdr.writeUInt32BE(16, 4);
+  ihdr[8] = 8;
+  ihdr[9] = 0;
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('zTXt', Buffer.concat([Buffer.from('Comment\0\0', 'latin1'), zerosZlib(inflatedBytes)])),
+    chunk('IDAT', zlib.deflateSync(Buffer.alloc(17 * 16))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+/** A real, whole `size` x `size` RGBA PNG at 16 bits, all zero: about 0.5 MB that decodes to 338 MB at 6500 px. */
+export function sixteenBitPng(size: number): Buffer {
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(size, 0);
+  ihdr.writeUInt32BE(size, 4);
+  ihdr[8] = 16;
+  ihdr[9] = 6;
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', zerosZlib(size * (1 + size * 8))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
 export type Part = { field: string; filename: string; content: Buffer; contentType?: string };
 /** A text field (no file name). */
 export type TextPart = { field: string; value: string };

@@ -1,7 +1,7 @@
 import fsp from 'node:fs/promises';
-import zlib from 'node:zlib';
 import type { TImageAnalysis } from '@podforge/contract';
 import sharp from 'sharp';
+import { readPngMetadata } from '../../lib/png-metadata';
 import { cleanDesignName } from './words';
 
 /** Colour names a seller uses, with a typical value each; a pixel takes the name of the nearest one. */
@@ -108,41 +108,10 @@ const keywordList = (text: string | null) =>
     .filter(Boolean)
     .slice(0, 20);
 
-/** A PNG's text chunks (tEXt, zTXt, iTXt) wherever they are in the file, keyed by lower-case keyword. */
-export function pngTextChunks(png: Buffer): Map<string, string> {
-  const found = new Map<string, string>();
-  let at = 8;
-  while (at + 12 <= png.length) {
-    const length = png.readUInt32BE(at);
-    const type = png.toString('latin1', at + 4, at + 8);
-    const data = png.subarray(at + 8, Math.min(png.length, at + 8 + length));
-    at += 12 + length;
-    if (type === 'IEND') break;
-    if (type !== 'tEXt' && type !== 'zTXt' && type !== 'iTXt') continue;
-    const nul = data.indexOf(0);
-    if (nul <= 0) continue;
-    const keyword = data.toString('latin1', 0, nul).toLowerCase();
-    try {
-      if (type === 'tEXt') found.set(keyword, data.toString('latin1', nul + 1));
-      else if (type === 'zTXt') found.set(keyword, zlib.inflateSync(data.subarray(nul + 2)).toString('latin1'));
-      else {
-        const compressed = data[nul + 1] === 1;
-        const lang = data.indexOf(0, nul + 3);
-        const translated = data.indexOf(0, lang + 1);
-        if (lang < 0 || translated < 0) continue;
-        const text = data.subarray(translated + 1);
-        found.set(keyword, (compressed ? zlib.inflateSync(text) : text).toString('utf8'));
-      }
-    } catch {
-      // A broken chunk says nothing; the picture itself was already checked.
-    }
-  }
-  return found;
-}
-
 /**
  * What a file says about itself: PNG text chunks (Title, Description, Keywords, Comment), an SVG's <title> and
- * <desc>, a JPEG's XMP dc:title / dc:description / dc:subject.
+ * <desc>, a JPEG's XMP dc:title / dc:description / dc:subject. Run in the decode worker (see analyze-image-job.ts):
+ * a PNG's compressed chunks are inflated within PNG_METADATA_MAX_BYTES in all (PngMetadataTooLarge past it).
  */
 export async function readMetadata(
   file: { type: 'png' | 'jpeg' | 'svg' | 'pdf'; path: string } | { type: 'svg'; text: string },
@@ -158,7 +127,7 @@ export async function readMetadata(
     };
   }
   if (file.type === 'png') {
-    const chunks = pngTextChunks(await fsp.readFile(file.path));
+    const chunks = readPngMetadata(await fsp.readFile(file.path));
     return {
       title: clean(chunks.get('title')),
       description: clean(chunks.get('description') ?? chunks.get('comment')),
@@ -166,6 +135,7 @@ export async function readMetadata(
     };
   }
   if (file.type !== 'jpeg') return none;
+  // The header caps were checked before this runs; metadata() reads the header and segments, not the pixels.
   const meta = await sharp(file.path, { limitInputPixels: false }).metadata();
   const xmp = meta.xmp?.toString('utf8') ?? '';
   if (!xmp) return none;
@@ -187,13 +157,17 @@ export async function readMetadata(
 /**
  * Reads a design's picture: its dominant colours by name, how much of it is transparent, its proportions, and
  * whether it shows up on light or dark garments (a design of light colours disappears on a white shirt).
- * `png` is the design's decoded print PNG (every accepted type has one); `name` its file name.
+ * `picture` is the design's decoded picture as a PNG (its working copy: at most 2000 px a side), `size` the design's
+ * own size in pixels, `name` its file name. Run in the decode worker (see analyze-image-job.ts).
  */
-export async function readImageFacts(png: Buffer, name: string, metadata: ImageMetadata): Promise<TImageAnalysis> {
-  const image = sharp(png, { limitInputPixels: false });
-  const { width = 0, height = 0 } = await image.metadata();
-  const { data, info } = await image
-    .clone()
+export async function readImageFacts(
+  picture: string | Buffer,
+  size: { width: number; height: number },
+  name: string,
+  metadata: ImageMetadata,
+): Promise<TImageAnalysis> {
+  const { width, height } = size;
+  const { data, info } = await sharp(picture)
     .ensureAlpha()
     .resize(64, 64, { fit: 'inside', kernel: 'nearest' })
     .raw()

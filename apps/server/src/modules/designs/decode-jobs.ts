@@ -1,4 +1,5 @@
 import type { MockupAdjustments, Placement, TMockupProductType } from '@podforge/contract';
+import type { AnalyzeImageJob, AnalyzeImageResult } from '../ai/analyze-image-job';
 import type { DecodedDesign, DesignDecodeJob } from './design-files';
 
 /**
@@ -23,11 +24,13 @@ export type PrintFileJob = {
 };
 export type PrintFileResult = { width: number; height: number };
 
-export type DecodeJob = DesignDecodeJob | LayerJob | PrintFileJob;
+export type DecodeJob = DesignDecodeJob | AnalyzeImageJob | LayerJob | PrintFileJob;
 export type DecodeResultOf<J extends DecodeJob> = J extends DesignDecodeJob
   ? DecodedDesign
-  : J extends LayerJob
-    ? LayerResult
-    : J extends PrintFileJob
-      ? PrintFileResult
-      : never;
+  : J extends AnalyzeImageJob
+    ? AnalyzeImageResult
+    : J extends LayerJob
+      ? LayerResult
+      : J extends PrintFileJob
+        ? PrintFileResult
+        : never;

@@ -1,11 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type DecodeJob, DecodePool, withHugePages } from './decode-pool';
+import { type DecodeJob, DecodePool, memoryReservationMb, withHugePages } from './decode-pool';
 
 const entry = { file: path.resolve(import.meta.dirname, '../../../test/support/test-decode-worker.mjs'), execArgv: [] };
 const job = (name: string) => ({ kind: 'design', type: 'png', name, inputPath: '', outDir: '' }) as DecodeJob;
 const result = (value: unknown) => value as { name: string; pid: number };
+const MB = 1024 * 1024;
+/** A job whose header declares `decodedMb` of pixels. */
+const sized = (name: string, decodedMb: number) =>
+  ({ kind: 'design', type: 'png', name, inputPath: '', outDir: '', decodedBytes: decodedMb * MB }) as DecodeJob;
+type Timed = { name: string; started: number; ended: number };
 
 let pool: DecodePool;
 afterEach(async () => {
@@ -105,5 +110,47 @@ describe('DecodePool', () => {
     await expect(pool.run(job('hang'), { label: 'upload.png' })).rejects.toMatchObject({
       message: 'upload.png took longer than 0.2 s to process; the limit is 0.2 s',
     });
+  });
+
+  it('bounds the pool as a whole: two jobs that each declare a 768 MB share never run at once, two small ones do', async () => {
+    pool = new DecodePool({ concurrency: 2, timeLimitMs: 60_000, memoryLimitMb: 768, poolMemoryMb: 1024, entry });
+    expect(memoryReservationMb(sized('big', 450), 768)).toBe(768);
+    expect(memoryReservationMb(sized('small', 20), 768)).toBe(126);
+    const [a, b] = (await Promise.all([
+      pool.run(sized('sleep-300', 450), { label: 'a.png' }),
+      pool.run(sized('sleep-300', 450), { label: 'b.png' }),
+    ])) as unknown as Timed[];
+    expect((b as Timed).started).toBeGreaterThanOrEqual((a as Timed).ended);
+    expect(pool.stats.peakReservedMb).toBe(768);
+    const [c, d] = (await Promise.all([
+      pool.run(sized('sleep-300', 20), { label: 'c.png' }),
+      pool.run(sized('sleep-300', 20), { label: 'd.png' }),
+    ])) as unknown as Timed[];
+    expect((d as Timed).started).toBeLessThan((c as Timed).ended);
+    expect(pool.memory).toEqual({ budgetMb: 1024, reservedMb: 0 });
+  });
+
+  it("refuses the hungriest running job when all the children together pass the pool's budget", async () => {
+    pool = new DecodePool({ concurrency: 2, timeLimitMs: 60_000, memoryLimitMb: 512, poolMemoryMb: 400, entry });
+    // Both slots' children started first, so both jobs run side by side.
+    await Promise.all([
+      pool.run(sized('sleep-10', 1), { label: 'a.png' }),
+      pool.run(sized('sleep-10', 1), { label: 'b.png' }),
+    ]);
+    // Both hold their memory for a minute: the big one is refused as soon as both are resident; the small one is
+    // then abandoned (its child killed), so the test does not wait.
+    const abandon = new AbortController();
+    const small = pool.run(sized('grab-60-60000', 1), { label: 'small.png', signal: abandon.signal });
+    small.catch(() => {});
+    const big = pool.run(sized('grab-300-60000', 1), { label: 'big.png' });
+    await expect(big).rejects.toMatchObject({
+      statusCode: 422,
+      message:
+        'big.png needs more memory than the decoders may use together (400 MB, with the other files decoding now); the limit is 400 MB',
+    });
+    abandon.abort(new Error('done'));
+    await expect(small).rejects.toThrow('done');
+    expect(pool.stats.refusedAtPoolLimit).toBe(1);
+    expect(pool.stats.peakChildrenMb).toBeLessThan(400 + 100);
   });
 });

@@ -15,6 +15,13 @@ import type { DecodeJob, DecodeResultOf } from './decode-jobs';
  * heap cap); a job that passes either, or a child that dies, is answered 422 naming the limit, and its child is
  * killed and replaced by a fresh one for the next job. A job whose request is abandoned (its AbortSignal) leaves the
  * queue, or its child is killed mid-decode.
+ *
+ * The pool's memory as a whole is bounded too (`poolMemoryMb`, DECODE_POOL_MEMORY_MB), not per child times children:
+ * each job reserves what it declares it needs (`memoryReservationMb`: from the decoded size its header gives, else a
+ * fixed share per kind) and starts only when the running jobs' reservations leave room for it (or nothing runs), in
+ * order; and while jobs run, the resident memory of the children decoding is read together, and past the budget the
+ * running job holding the most is refused (422) and its child killed. Idle children (the started spare, a slot's
+ * child between files) hold a decoder's own memory on top (about 50 MB each, 150 MB with the SVG sanitiser loaded).
  */
 
 export type { DecodeJob } from './decode-jobs';
@@ -23,6 +30,8 @@ export type DecodePoolOptions = {
   concurrency: number;
   timeLimitMs: number;
   memoryLimitMb: number;
+  /** The children decoding at once, together; by default `memoryLimitMb` (one job's limit). */
+  poolMemoryMb?: number;
   /** Cores shared among the jobs running at once (libvips threads per job); by default the machine's. */
   cores?: number;
   /** The worker entry to fork; by default decode-worker next to this module (TypeScript through tsx in development). */
@@ -36,6 +45,8 @@ type Task = {
   label: string;
   /** This job's wall-clock limit. */
   timeLimitMs: number;
+  /** Memory this job holds of the pool's budget while it runs (MB). */
+  reserveMb: number;
   ticket: string | null;
   job: DecodeJob | null;
   resolve: (value: unknown) => void;
@@ -54,6 +65,31 @@ type WorkerAnswer =
   | { id: number; ok: false; refusal?: string; error?: string };
 
 const here = fileURLToPath(import.meta.url);
+
+const MB = 1024 * 1024;
+/** The decoders' scheduling niceness: below the server's, so a full pool does not delay its answers. */
+const DECODER_NICE = 10;
+/** What a decoder holds before its file: Node, sharp and libvips loaded (about 60 MB resident), with some room. */
+const CHILD_BASE_MB = 96;
+
+/**
+ * The memory a job declares it needs, in MB, which it reserves from the pool's budget (never more than `capMb`, one
+ * job's limit): a PNG or JPEG 1.5 times its decoded size (the decoded image and the smaller copies drawn from it)
+ * over a decoder's own; a print file four times its RGBA output (a job's whole limit when its size is not given);
+ * an SVG or PDF, whose size the decoder learns, 256 MB; a
+ * mockup layer (from a working copy of at most 2000 px) 128 MB. In-process leases reserve nothing.
+ */
+export function memoryReservationMb(job: DecodeJob | null, capMb: number): number {
+  if (job === null) return 0;
+  let need: number;
+  if (job.kind === 'design' || job.kind === 'analyze-image') {
+    need = job.decodedBytes ? CHILD_BASE_MB + (1.5 * job.decodedBytes) / MB : 256;
+  } else if (job.kind === 'print-file') {
+    // A turned print file holds the design, the turned copy and the output at once: four times its RGBA output.
+    need = job.size ? CHILD_BASE_MB + (4 * job.size.widthPx * job.size.heightPx * 4) / MB : capMb;
+  } else need = 128;
+  return Math.min(capMb, Math.ceil(need));
+}
 
 /** How long the pool must have had nothing to do before a started child loads the SVG sanitiser. */
 const PRELOAD_IDLE_MS = 2000;
@@ -108,12 +144,47 @@ export class DecodePool extends EventEmitter {
    * What tests and the hostile run read: jobs run, refusals at a limit, children killed (at a limit or on abandon)
    * and started, and children asked to load the SVG sanitiser.
    */
-  readonly stats = { jobs: 0, refusedAtLimit: 0, killed: 0, spawned: 0, svgLoads: 0 };
+  readonly stats = {
+    jobs: 0,
+    refusedAtLimit: 0,
+    killed: 0,
+    spawned: 0,
+    svgLoads: 0,
+    /** Jobs refused because the children together passed the pool's budget. */
+    refusedAtPoolLimit: 0,
+    /** The most the running jobs reserved at once, and the most the children held together (MB, resident). */
+    peakReservedMb: 0,
+    peakChildrenMb: 0,
+  };
+  /** The decoding children's memory together (MB), and what one job may use: the smaller of its limit and the pool's. */
+  private readonly poolMemoryMb: number;
+  private readonly jobMemoryMb: number;
 
   constructor(private readonly options: DecodePoolOptions) {
     super();
     const concurrency = Math.max(1, Math.floor(options.concurrency));
     this.slots = Array.from({ length: concurrency }, (_, index) => ({ index, child: null, ready: null, task: null }));
+    this.poolMemoryMb = Math.max(64, Math.floor(options.poolMemoryMb ?? options.memoryLimitMb));
+    this.jobMemoryMb = Math.min(options.memoryLimitMb, this.poolMemoryMb);
+  }
+
+  /** The pool's memory budget (MB) and what the running jobs reserve of it now. */
+  get memory(): { budgetMb: number; reservedMb: number } {
+    return { budgetMb: this.poolMemoryMb, reservedMb: this.reservedMb() };
+  }
+
+  private reservedMb(): number {
+    return this.slots.reduce((sum, s) => sum + (s.task?.reserveMb ?? 0), 0);
+  }
+
+  /** Resident memory of each child decoding now, in bytes. */
+  private childrenResident(): Map<ChildProcess, number> {
+    const all = new Map<ChildProcess, number>();
+    for (const { task, child } of this.slots) {
+      if (!task || !child?.pid || child.exitCode !== null || child.signalCode !== null) continue;
+      all.set(child, residentBytes(child.pid) ?? 0);
+    }
+    return all;
   }
 
   get concurrency(): number {
@@ -187,6 +258,7 @@ export class DecodePool extends EventEmitter {
         label: options.label,
         ticket: options.ticket ?? null,
         timeLimitMs: options.timeLimitMs ?? this.options.timeLimitMs,
+        reserveMb: memoryReservationMb(job, this.jobMemoryMb),
         job,
         resolve,
         reject,
@@ -205,8 +277,14 @@ export class DecodePool extends EventEmitter {
   private pump() {
     for (const slot of this.slots) {
       if (slot.task) continue;
-      const task = this.waiting.shift();
-      if (!task) return;
+      const head = this.waiting[0];
+      if (!head) return;
+      // In order: the next job waits until the running ones' reservations leave room for its own (a lone job runs).
+      const reserved = this.reservedMb();
+      const running = this.slots.some((s) => s.task);
+      if (running && reserved + head.reserveMb > this.poolMemoryMb) return;
+      const task = this.waiting.shift() as Task;
+      this.stats.peakReservedMb = Math.max(this.stats.peakReservedMb, reserved + task.reserveMb);
       slot.task = task;
       task.slot = slot;
       this.lastBusyAt = Date.now();
@@ -257,6 +335,14 @@ export class DecodePool extends EventEmitter {
       env: withHugePages(process.env),
     });
     this.stats.spawned += 1;
+    // Decoding is batch work: the server's own event loop (every other request, the health probe) goes first.
+    if (child.pid) {
+      try {
+        os.setPriority(child.pid, DECODER_NICE);
+      } catch {
+        // Not allowed here (a container without the right): the decoder runs at the server's priority.
+      }
+    }
     const ready = new Promise<void>((resolve, reject) => {
       const onMessage = (message: unknown) => {
         if ((message as { ready?: boolean })?.ready) {
@@ -368,7 +454,8 @@ export class DecodePool extends EventEmitter {
     const child = slot.child as ChildProcess;
     try {
       await slot.ready;
-      if (task.job?.kind === 'design' && task.job.type === 'svg') await this.prepareSvg(child);
+      const kind = task.job?.kind;
+      if ((kind === 'design' || kind === 'analyze-image') && task.job?.type === 'svg') await this.prepareSvg(child);
     } catch (error) {
       // Abandoned while its child started: the slot has moved on (and may have a new child), leave it be.
       if (slot.task !== task) return;
@@ -378,7 +465,7 @@ export class DecodePool extends EventEmitter {
     }
     if (slot.task !== task || slot.child !== child) return; // abandoned while the child started
     this.stats.jobs += 1;
-    const limitMb = this.options.memoryLimitMb;
+    const limitMb = this.jobMemoryMb;
     let done = false;
     const finish = (answer: () => void, killChild: boolean) => {
       if (done) return;
@@ -399,9 +486,27 @@ export class DecodePool extends EventEmitter {
       refuse(`${task.label} took longer than ${seconds} s to process; the limit is ${seconds} s`);
     }, task.timeLimitMs);
     const memory = setInterval(() => {
-      const rss = child.pid ? residentBytes(child.pid) : null;
-      if (rss !== null && rss > limitMb * 1024 * 1024) {
+      const all = this.childrenResident();
+      const rss = all.get(child) ?? null;
+      if (rss !== null && rss > limitMb * MB) {
         refuse(`${task.label} needs more than ${limitMb} MB of memory to process; the limit is ${limitMb} MB`);
+        return;
+      }
+      let total = 0;
+      for (const bytes of all.values()) total += bytes;
+      this.stats.peakChildrenMb = Math.max(this.stats.peakChildrenMb, Math.round(total / MB));
+      if (total <= this.poolMemoryMb * MB || rss === null) return;
+      // Over the pool's budget: the running job holding the most gives way (ties: the later one).
+      const holdsMost = this.slots.every((s) => {
+        if (!s.task || !s.child || s.child === child) return true;
+        const other = all.get(s.child) ?? 0;
+        return other < rss || (other === rss && s.task.id < task.id);
+      });
+      if (holdsMost) {
+        this.stats.refusedAtPoolLimit += 1;
+        refuse(
+          `${task.label} needs more memory than the decoders may use together (${this.poolMemoryMb} MB, with the other files decoding now); the limit is ${this.poolMemoryMb} MB`,
+        );
       }
     }, 50);
     const onMessage = (raw: unknown) => {

@@ -5,6 +5,7 @@
  */
 
 import sharp from 'sharp';
+import { analyzeImageInWorker } from '../ai/analyze-image-job';
 import { renderDesignRaw } from '../mockups/mockup-render';
 import { renderPrintFile } from '../print-files/print-file-render';
 import type { DecodeJob } from './decode-jobs';
@@ -18,6 +19,7 @@ const collect = (globalThis as { gc?: () => void }).gc;
 
 async function run(job: DecodeJob): Promise<unknown> {
   if (job.kind === 'design') return decodeDesign(job);
+  if (job.kind === 'analyze-image') return analyzeImageInWorker(job);
   if (job.kind === 'layer') {
     // Unfaded: the mockup's blend applies the opacity (clipLayer gives the layer the placement's).
     const layer = await renderDesignRaw(job.inputPath, job.placement, { fade: false });

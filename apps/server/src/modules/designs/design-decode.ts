@@ -2,6 +2,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { DESIGN_MAX_PIXELS, DESIGN_THUMBNAIL_MAX } from '@podforge/contract';
 import sharp, { type Metadata, type OutputInfo } from 'sharp';
+import { PNG_METADATA_MAX_BYTES, PngMetadataTooLarge, readPngMetadata } from '../../lib/png-metadata';
 import type { DecodedDesign, DesignDecodeJob } from './design-files';
 import {
   checkImageHeader,
@@ -75,6 +76,19 @@ export function writeWorkingCopy(input: string, workingPath: string) {
     .toFile(workingPath);
 }
 
+/** Refuses a PNG whose compressed metadata chunks inflate past PNG_METADATA_MAX_BYTES together (a zTXt bomb). */
+function checkPngMetadata(name: string, png: Buffer) {
+  try {
+    readPngMetadata(png);
+  } catch (error) {
+    if (!(error instanceof PngMetadataTooLarge)) throw error;
+    const limit = `${PNG_METADATA_MAX_BYTES / 1024 / 1024} MB`;
+    throw new DesignRefusal(
+      `${name} has metadata (${error.chunk} chunks) that inflates to more than ${limit}; the limit is ${limit}`,
+    );
+  }
+}
+
 /**
  * Decodes one file as the decode worker does (in a child process, see decode-pool.ts): proves it is whole and
  * makes the print PNG and the thumbnail under `job.outDir`. SVG: complexity and size caps from a streaming scan,
@@ -90,6 +104,8 @@ export async function decodeDesign(job: DesignDecodeJob): Promise<DecodedDesign>
   const started = performance.now();
   try {
     if (type === 'png' || type === 'jpeg') {
+      // Before libpng sees it: compressed metadata (zTXt, iTXt, iCCP) inflates within 1 MB in all, or is refused.
+      if (type === 'png') checkPngMetadata(name, await fsp.readFile(job.inputPath));
       let meta: Metadata;
       try {
         meta = await sharp(job.inputPath, { ...SHARP_INPUT, limitInputPixels: false }).metadata();

@@ -7,6 +7,7 @@ import {
   checkImageHeader,
   checkPdfPageCount,
   DesignLimitError,
+  decodedBytesOf,
   readJpegHeader,
   readPdfPageCount,
   readPngHeader,
@@ -55,7 +56,12 @@ export type DesignDecodeJob = {
   outDir: string;
   /** Scale a PNG to this square (cover), as an AI images API answer of another size is. */
   fitSquare?: number;
+  /** Bytes the file's header says it decodes to (PNG, JPEG), which the pool reserves memory for. */
+  decodedBytes?: number;
 };
+
+/** What the first step found: the type by the bytes and, for PNG and JPEG, the header's decoded size. */
+export type InspectedDesign = { type: TDesignType; decodedBytes?: number };
 
 /** Identifies the type from the bytes only: magic numbers for PNG, JPEG and PDF, an `<svg` root for SVG text. */
 async function sniff(head: Buffer): Promise<TDesignType | null> {
@@ -76,7 +82,7 @@ async function sniff(head: Buffer): Promise<TDesignType | null> {
  * (422 naming the limit) before anything decodes it; for a PDF, the page count its page tree declares. SVG caps and a
  * PDF's page size are checked by the decode worker, which has to parse them.
  */
-export async function inspectDesignFile(filePath: string, name: string, bytes: number): Promise<TDesignType> {
+export async function inspectDesignFile(filePath: string, name: string, bytes: number): Promise<InspectedDesign> {
   if (bytes === 0) throw unprocessable(`${name} is empty (0 bytes)`);
   const handle = await fsp.open(filePath, 'r');
   const head = Buffer.alloc(Math.min(bytes, 8192));
@@ -94,12 +100,13 @@ export async function inspectDesignFile(filePath: string, name: string, bytes: n
     );
   }
   try {
-    if (type === 'png') checkImageHeader(name, readPngHeader(name, head));
-    if (type === 'jpeg') checkImageHeader(name, await readJpegHeader(name, filePath));
     if (type === 'pdf') checkPdfPageCount(name, await readPdfPageCount(filePath));
+    if (type !== 'png' && type !== 'jpeg') return { type };
+    const header = type === 'png' ? readPngHeader(name, head) : await readJpegHeader(name, filePath);
+    checkImageHeader(name, header);
+    return { type, decodedBytes: decodedBytesOf(header) };
   } catch (error) {
     if (error instanceof DesignLimitError) throw unprocessable(error.message);
     throw error;
   }
-  return type;
 }

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import { DESIGN_MAX_PIXELS } from '@podforge/contract';
 import { SaxesParser } from 'saxes';
+import { hostileAttribute, loadsExternal } from './svg-references';
 
 /**
  * The caps a design file must keep before anything decodes it. Header caps (pixels, longest side, decoded bytes, bit
@@ -45,6 +46,10 @@ const mb = (bytes: number) => `${fmt(bytes / 1024 / 1024)} MB`;
 
 export type ImageHeader = { width: number; height: number; bitDepth: number; channels: number };
 
+/** Bytes a header's image takes once decoded: width x height x channels x bytes per sample. */
+export const decodedBytesOf = ({ width, height, bitDepth, channels }: ImageHeader) =>
+  width * height * Math.max(1, channels) * (bitDepth > 8 ? 2 : 1);
+
 /** Checks a header's size against the pixel, side and decoded-size caps (`what` names the file). */
 export function checkImageHeader(what: string, header: ImageHeader): void {
   const { width, height, bitDepth, channels } = header;
@@ -64,7 +69,7 @@ export function checkImageHeader(what: string, header: ImageHeader): void {
   if (bitDepth > DESIGN_LIMITS.maxBitDepth) {
     throw new DesignLimitError(`${what} has ${bitDepth} bits per channel; the limit is ${DESIGN_LIMITS.maxBitDepth}`);
   }
-  const decoded = pixels * Math.max(1, channels) * (bitDepth > 8 ? 2 : 1);
+  const decoded = decodedBytesOf(header);
   if (decoded > DESIGN_LIMITS.maxDecodedBytes) {
     throw new DesignLimitError(
       `${what} is ${fmt(width)}x${fmt(height)} pixels at ${bitDepth} bits and ${channels} channels, ${mb(decoded)} once decoded; the limit is ${mb(DESIGN_LIMITS.maxDecodedBytes)}`,
@@ -205,7 +210,20 @@ export async function scanSvg(what: string, filePath: string): Promise<SvgStats>
   parser.on('doctype', () => {
     failure ??= new DesignLimitError(`${what} was refused: it declares a DOCTYPE or entities`);
   });
+  // What the file points at, checked here first (before any DOM): the values as an XML parser resolves them.
+  const refuse = (what_: string) => {
+    failure ??= new DesignLimitError(`${what} was refused: it contains ${what_}`);
+  };
+  let inStyle = 0;
+  parser.on('processinginstruction', (pi) => {
+    if (pi.target.toLowerCase() === 'xml-stylesheet') refuse('an xml-stylesheet instruction');
+  });
   parser.on('opentag', (tag) => {
+    if (tag.name.toLowerCase().replace(/^.*:/, '') === 'style') inStyle += 1;
+    for (const [key, value] of Object.entries(tag.attributes as Record<string, string>)) {
+      const hostile = hostileAttribute(key, value);
+      if (hostile) refuse(hostile);
+    }
     stats.elements += 1;
     depth += 1;
     if (depth > stats.depth) stats.depth = depth;
@@ -227,14 +245,17 @@ export async function scanSvg(what: string, filePath: string): Promise<SvgStats>
       }
     }
   });
-  parser.on('closetag', () => {
+  parser.on('closetag', (tag) => {
     depth -= 1;
+    if (tag.name.toLowerCase().replace(/^.*:/, '') === 'style') inStyle -= 1;
   });
   parser.on('text', (text) => {
     stats.textLength += text.trim().length;
+    if (inStyle > 0 && loadsExternal(text)) refuse('a <style> element that loads something');
   });
   parser.on('cdata', (text) => {
     stats.textLength += text.length;
+    if (inStyle > 0 && loadsExternal(text)) refuse('a <style> element that loads something');
   });
   const stream = fs.createReadStream(filePath, { encoding: 'utf8', highWaterMark: 256 * 1024 });
   for await (const chunk of stream) {

@@ -148,7 +148,7 @@ export async function createDesigns(
     const processed: { type: TDesignType; decoded: DecodedDesign }[] = [];
     for (const input of inputs) {
       // Header caps first, in this process; then the decode itself in the pool, in order, bounded.
-      const type = await inspectDesignFile(input.tempPath, input.name, input.bytes);
+      const { type, decodedBytes } = await inspectDesignFile(input.tempPath, input.name, input.bytes);
       t = lap(timings, 'inspect', t);
       const outDir = await fsp.mkdtemp(path.join(tmp, 'decode-'));
       outDirs.push(outDir);
@@ -160,6 +160,7 @@ export async function createDesigns(
           inputPath: input.tempPath,
           outDir,
           ...(input.fitSquare ? { fitSquare: input.fitSquare } : {}),
+          ...(decodedBytes ? { decodedBytes } : {}),
         },
         { label: input.name, signal, ticket: options.ticket ?? null },
       );
