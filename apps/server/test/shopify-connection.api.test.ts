@@ -370,7 +370,7 @@ describe('webhooks', () => {
       'PRODUCTS_DELETE',
       'PRODUCTS_UPDATE',
     ]);
-    for (const s of subs) expect(s).toMatchObject({ callbackUrl: `${APP}/api/webhooks/shopify`, format: 'JSON' });
+    for (const s of subs) expect(s).toMatchObject({ uri: `${APP}/api/webhooks/shopify`, format: 'JSON' });
   });
 
   it('answers at once and leaves the work to a job; a duplicate (one event id) is recorded and handled once', async () => {

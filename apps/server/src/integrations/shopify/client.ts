@@ -431,9 +431,10 @@ export class ShopifyClient {
     const known = this.onlineStore.get(shop);
     if (known) return known;
     const data = await this.graphql<{
-      publications: { nodes: { id: string; name?: string; catalog?: { title?: string } | null }[] };
-    }>(shop, token, 'query publications { publications(first: 20) { nodes { id name catalog { title } } } }');
-    const online = data.publications.nodes.find((p) => (p.catalog?.title ?? p.name) === 'Online Store');
+      publications: { nodes: { id: string; catalog: { title: string } | null }[] };
+    }>(shop, token, 'query publications { publications(first: 20) { nodes { id catalog { title } } } }');
+    // Publication.name is deprecated: the channel's name is its catalog's title.
+    const online = data.publications.nodes.find((p) => p.catalog?.title === 'Online Store');
     if (!online) throw new ShopifyError(409, `${shop} has no Online Store sales channel`);
     this.onlineStore.set(shop, online.id);
     return online.id;
@@ -608,7 +609,7 @@ export class ShopifyClient {
     userErrors { field message }
   }
 }`,
-      { topic, webhookSubscription: { callbackUrl, format: 'JSON' } },
+      { topic, webhookSubscription: { uri: callbackUrl, format: 'JSON' } },
     );
     const errors = (data.webhookSubscriptionCreate?.userErrors ?? []).filter(
       (e) => !/already been taken/i.test(e.message),

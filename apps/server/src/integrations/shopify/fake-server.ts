@@ -118,6 +118,8 @@ export type FakeShopify = {
   uninstall(shop: string): Promise<void>;
   /** GraphQL calls by top-level field, in order: throttled or not, their requested cost and when (ms). */
   calls: { field: string; throttled: boolean; cost: number; at: number }[];
+  /** Every GraphQL document received (authenticated), with its variables and the version asked for and served. */
+  received: { asked: string; served: string; query: string; variables: Record<string, unknown> }[];
   /** The bucket's size and refill per second. */
   bucket: { maximum: number; restoreRate: number };
   close(): Promise<void>;
@@ -184,6 +186,7 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
   });
   const buckets = new Map<string, { available: number; at: number }>();
   const calls: FakeShopify['calls'] = [];
+  const received: FakeShopify['received'] = [];
   let throttle = 0;
   let failNext: { mode: 'userError' | 'after-apply'; message: string } | null = null;
   let failMedia = 0;
@@ -548,6 +551,7 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
     }
     const query = body.query ?? '';
     const vars = body.variables ?? {};
+    received.push({ asked: version, served: version, query, variables: vars });
     const field = topLevelField(query) ?? '';
     const cost = queryCost(query, vars);
     const first = Number(/first:\s*(\d+)/.exec(query)?.[1] ?? (vars.first as number | undefined) ?? 1);
@@ -771,6 +775,7 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
         const extra = webhooks.fields[field];
         if (extra) {
           const result = await extra({ shop: shopName, scopes, vars, query });
+          if ('errors' in result) return json(res, 200, { errors: result.errors }, headers);
           return 'denied' in result ? denied(result.denied) : answer(result.data);
         }
         return json(
@@ -965,6 +970,7 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
     },
     signWebhook: (body) => webhookHmac(body, apiSecret),
     calls,
+    received,
     bucket: { maximum, restoreRate },
     auth,
     webhooks,
