@@ -157,7 +157,7 @@ describe('tokens that last (expiring offline tokens)', () => {
 
     clock.t += 61 * MIN;
     // Shopify's view: the first token is dead after its hour.
-    const stale = await fetch(`${fake.url}/${shop}/admin/api/2025-10/graphql.json`, {
+    const stale = await fetch(`${fake.url}/${shop}/admin/api/2026-04/graphql.json`, {
       method: 'POST',
       headers: {
         'Content-Type': 'application/json',

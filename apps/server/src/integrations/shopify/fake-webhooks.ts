@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { DEFAULT_SHOPIFY_API_VERSION } from './api-versions';
 import type { FakeProduct } from './fake-state';
 import { webhookHmac } from './hmac';
 
@@ -141,7 +142,7 @@ export function createFakeWebhooks(options: {
       'X-Shopify-Topic': topic,
       'X-Shopify-Hmac-Sha256': hmac,
       'X-Shopify-Shop-Domain': shop,
-      'X-Shopify-API-Version': options.apiVersion ?? '2025-10',
+      'X-Shopify-API-Version': options.apiVersion ?? DEFAULT_SHOPIFY_API_VERSION,
       'X-Shopify-Webhook-Id': webhookId,
       'X-Shopify-Event-Id': eventId,
       'X-Shopify-Triggered-At': new Date(now()).toISOString(),
