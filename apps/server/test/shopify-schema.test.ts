@@ -21,6 +21,7 @@ import {
 } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config';
+import { DEFAULT_SHOPIFY_API_VERSION } from '../src/integrations/shopify/api-versions';
 import { ShopifyClient } from '../src/integrations/shopify/client';
 import { type FakeShopify, startFakeShopify } from '../src/integrations/shopify/fake-server';
 import { createFulfillment, fulfillmentOrders, recentOrdersWithLines } from '../src/integrations/shopify/orders-client';
@@ -33,7 +34,8 @@ import { createFulfillment, fulfillmentOrders, recentOrdersWithLines } from '../
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '../../..');
-const SCHEMA_PATH = 'shared/reference/shopify/admin-2026-04.graphql';
+/** The reference schema of the version we pin. */
+const SCHEMA_PATH = `shared/reference/shopify/admin-${DEFAULT_SHOPIFY_API_VERSION}.graphql`;
 /** `../shared/` beside the repository (CI); a git worktree sits one level deeper, so its ancestors are tried too. */
 const candidates = [1, 2, 3].map((up) => path.resolve(repoRoot, '../'.repeat(up), SCHEMA_PATH));
 const SCHEMA_FILE = candidates.find((f) => existsSync(f));
@@ -81,7 +83,7 @@ function deprecatedInValue(type: GraphQLInputType, value: unknown, at: string): 
 }
 
 /** Validation errors and deprecated uses of one document sent with these variables. */
-export function problemsOf(s: GraphQLSchema, query: string, variables: Record<string, unknown>): string[] {
+function problemsOf(s: GraphQLSchema, query: string, variables: Record<string, unknown>): string[] {
   let doc: DocumentNode;
   try {
     doc = parse(query);
@@ -146,6 +148,7 @@ describe("the Shopify client's GraphQL on Shopify's 2026-04 Admin schema", () =>
   it('asks for 2026-04 by default', () => {
     const config = loadConfig({ DATA_DIR: '/tmp/podforge-schema-test', LOG_LEVEL: 'silent', WEB_DIST_DIR: '' });
     expect(config.shopifyApiVersion).toBe('2026-04');
+    expect(DEFAULT_SHOPIFY_API_VERSION).toBe('2026-04');
   });
 
   it('sends only valid documents and variables, with nothing deprecated', async () => {
@@ -159,9 +162,13 @@ describe("the Shopify client's GraphQL on Shopify's 2026-04 Admin schema", () =>
         'write_merchant_managed_fulfillment_orders',
         'write_files',
       ],
-      apiVersion: '2026-04',
+      apiVersion: loadConfig({ DATA_DIR: '/tmp/podforge-schema-test', LOG_LEVEL: 'silent', WEB_DIST_DIR: '' })
+        .shopifyApiVersion,
       shopBaseUrl: (name) => `${fake.url}/${name}`,
       sleep: async () => {},
+      log: (message) => {
+        throw new Error(message);
+      },
     });
     const approved = await fetch(client.authorizeUrl(shop, 'st', 'http://app.test/cb'), { redirect: 'manual' });
     const code = new URL(approved.headers.get('location') as string).searchParams.get('code') as string;
@@ -215,6 +222,7 @@ describe("the Shopify client's GraphQL on Shopify's 2026-04 Admin schema", () =>
     await client.deleteProduct(shop, token, product.id);
 
     const sent = fake.received;
+    expect(new Set(sent.map((r) => `${r.asked} served ${r.served}`))).toEqual(new Set(['2026-04 served 2026-04']));
     const recorded = new Set(sent.map((r) => /(?:query|mutation)\s+(\w+)/.exec(r.query)?.[1]));
     expect(operationsInSources().filter((name) => !recorded.has(name))).toEqual([]);
     const problems = sent.flatMap((r) =>
