@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_SHOPIFY_API_VERSION } from './integrations/shopify/api-versions';
 import { WEB_DIST_DIR } from './lib/paths';
 
 /**
@@ -49,8 +50,8 @@ const ZEnv = z.object({
   SHOPIFY_API_SECRET: z.string().optional(),
   SHOPIFY_API_VERSION: z
     .string()
-    .regex(/^(\d{4}-\d{2}|unstable)$/, 'SHOPIFY_API_VERSION must look like 2025-10')
-    .default('2025-10'),
+    .regex(/^(\d{4}-\d{2}|unstable)$/, 'SHOPIFY_API_VERSION must look like 2026-04')
+    .default(DEFAULT_SHOPIFY_API_VERSION),
   SHOPIFY_SCOPES: z
     .string()
     .default('write_products,write_publications,read_orders,write_merchant_managed_fulfillment_orders'),

@@ -157,7 +157,7 @@ describe('tokens that last (expiring offline tokens)', () => {
 
     clock.t += 61 * MIN;
     // Shopify's view: the first token is dead after its hour.
-    const stale = await fetch(`${fake.url}/${shop}/admin/api/2025-10/graphql.json`, {
+    const stale = await fetch(`${fake.url}/${shop}/admin/api/2026-04/graphql.json`, {
       method: 'POST',
       headers: {
         'Content-Type': 'application/json',
@@ -370,7 +370,7 @@ describe('webhooks', () => {
       'PRODUCTS_DELETE',
       'PRODUCTS_UPDATE',
     ]);
-    for (const s of subs) expect(s).toMatchObject({ callbackUrl: `${APP}/api/webhooks/shopify`, format: 'JSON' });
+    for (const s of subs) expect(s).toMatchObject({ uri: `${APP}/api/webhooks/shopify`, format: 'JSON' });
   });
 
   it('answers at once and leaves the work to a job; a duplicate (one event id) is recorded and handled once', async () => {

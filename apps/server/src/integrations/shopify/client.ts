@@ -32,6 +32,8 @@ export type ShopifyClientOptions = {
   sleep?: (ms: number) => Promise<void>;
   /** THROTTLED answers waited out before giving up. */
   maxThrottleRetries?: number;
+  /** Where an operator learns of trouble they must act on (default: console.warn), e.g. a retired API version. */
+  log?: (message: string) => void;
 };
 
 export type ShopifyUserError = { field?: string[] | null; message: string; code?: string };
@@ -132,6 +134,8 @@ export class ShopifyClient {
   /** Per shop, the admission of the call before (see `admit`). */
   private readonly gates = new Map<string, Promise<void>>();
   private sent = 0;
+  /** Versions Shopify served instead of the one asked for, already logged. */
+  private readonly versionsNoticed = new Set<string>();
   /** Each shop's Online Store publication (it does not change; forgotten when publishing to it fails). */
   private readonly onlineStore = new Map<string, string>();
 
@@ -276,6 +280,7 @@ export class ShopifyClient {
         this.observe(shop, reserved ? cost : 0, null, seq);
         throw new ShopifyError(502, `${shop} could not be reached`);
       }
+      this.noticeVersion(response);
       const body = (await response.json().catch(() => null)) as GraphqlEnvelope<T> | null;
       this.observe(shop, reserved ? cost : 0, body, seq);
       const errors = Array.isArray(body?.errors) ? body.errors : [];
@@ -306,6 +311,21 @@ export class ShopifyClient {
       if (!body?.data) throw new ShopifyError(502, 'Shopify sent an unreadable answer');
       return body.data;
     }
+  }
+
+  /**
+   * Shopify serves a retired version as the oldest supported one and names the version it served in
+   * X-Shopify-API-Version: when that is not the one asked for, the pin is retired; said once per served version.
+   */
+  private noticeVersion(response: Response): void {
+    const served = response.headers.get('x-shopify-api-version');
+    if (!served || served === this.options.apiVersion || this.versionsNoticed.has(served)) return;
+    this.versionsNoticed.add(served);
+    const log = this.options.log ?? ((message: string) => console.warn(message));
+    log(
+      `Podforge asked for Shopify API ${this.options.apiVersion} and was served ${served}: ` +
+        'the pinned version is no longer supported; set SHOPIFY_API_VERSION to a supported version.',
+    );
   }
 
   /**
@@ -431,9 +451,10 @@ export class ShopifyClient {
     const known = this.onlineStore.get(shop);
     if (known) return known;
     const data = await this.graphql<{
-      publications: { nodes: { id: string; name?: string; catalog?: { title?: string } | null }[] };
-    }>(shop, token, 'query publications { publications(first: 20) { nodes { id name catalog { title } } } }');
-    const online = data.publications.nodes.find((p) => (p.catalog?.title ?? p.name) === 'Online Store');
+      publications: { nodes: { id: string; catalog: { title: string } | null }[] };
+    }>(shop, token, 'query publications { publications(first: 20) { nodes { id catalog { title } } } }');
+    // Publication.name is deprecated: the channel's name is its catalog's title.
+    const online = data.publications.nodes.find((p) => p.catalog?.title === 'Online Store');
     if (!online) throw new ShopifyError(409, `${shop} has no Online Store sales channel`);
     this.onlineStore.set(shop, online.id);
     return online.id;
@@ -608,7 +629,7 @@ export class ShopifyClient {
     userErrors { field message }
   }
 }`,
-      { topic, webhookSubscription: { callbackUrl, format: 'JSON' } },
+      { topic, webhookSubscription: { uri: callbackUrl, format: 'JSON' } },
     );
     const errors = (data.webhookSubscriptionCreate?.userErrors ?? []).filter(
       (e) => !/already been taken/i.test(e.message),

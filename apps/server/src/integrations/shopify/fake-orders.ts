@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { DEFAULT_SHOPIFY_API_VERSION } from './api-versions';
 import type { FakeShopifyStore } from './fake-state';
 import { webhookHmac } from './hmac';
 
@@ -129,7 +130,7 @@ export function createFakeOrders(options: {
           'x-shopify-topic': topic,
           'x-shopify-hmac-sha256': webhookHmac(body, secret),
           'x-shopify-shop-domain': shop,
-          'x-shopify-api-version': options.apiVersion ?? '2025-10',
+          'x-shopify-api-version': options.apiVersion ?? DEFAULT_SHOPIFY_API_VERSION,
           'x-shopify-webhook-id': randomUUID(),
           'x-shopify-event-id': eventId,
           'x-shopify-triggered-at': new Date(options.now()).toISOString(),

@@ -17,14 +17,15 @@ afterAll(async () => {
 });
 
 /** A client and a token granted `scopes` through the fake's OAuth. */
-async function tokenWith(scopes: string[]) {
+async function tokenWith(scopes: string[], apiVersion = '2026-04', log?: (message: string) => void) {
   const client = new ShopifyClient({
     apiKey: 'k',
     apiSecret: 's',
     scopes,
-    apiVersion: '2025-10',
+    apiVersion,
     shopBaseUrl: (name) => `${fake.url}/${name}`,
     sleep: async () => {},
+    log,
   });
   const approved = await fetch(client.authorizeUrl(shop, 'st', 'http://app.test/cb'), { redirect: 'manual' });
   const code = new URL(approved.headers.get('location') as string).searchParams.get('code') as string;
@@ -157,5 +158,96 @@ describe('the fake Shopify keeps orders in its store', () => {
     } finally {
       await Promise.all([one.close(), two.close()]);
     }
+  });
+});
+
+describe("the fake Shopify's API versions (shopify.dev/docs/api/usage/versioning)", () => {
+  it('serves a supported version as asked, and our client logs nothing', async () => {
+    const logged: string[] = [];
+    const { client, token } = await tokenWith(['read_products'], '2026-04', (m) => logged.push(m));
+    await client.shop(shop, token);
+    expect(fake.received.at(-1)).toMatchObject({ asked: '2026-04', served: '2026-04' });
+    expect(logged).toEqual([]);
+  });
+
+  it('falls a retired version forward to the oldest supported one, says so in a header, and our client logs it once', async () => {
+    const logged: string[] = [];
+    const { client, token } = await tokenWith(['read_products'], '2025-10', (m) => logged.push(m));
+    const raw = await fetch(`${fake.url}/${shop}/admin/api/2025-10/graphql.json`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Shopify-Access-Token': token },
+      body: JSON.stringify({ query: 'query shop { shop { name } }' }),
+    });
+    expect(raw.status).toBe(200);
+    expect(raw.headers.get('x-shopify-api-version')).toBe('2026-01');
+    await client.shop(shop, token);
+    await client.shop(shop, token);
+    expect(fake.received.at(-1)).toMatchObject({ asked: '2025-10', served: '2026-01' });
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatch(/asked for Shopify API 2025-10.*served 2026-01/);
+  });
+
+  it('answers 404 to a version that is malformed or not released', async () => {
+    const { token } = await tokenWith(['read_products']);
+    for (const version of ['2026-05', '2027-10', 'latest', '26-04']) {
+      const res = await fetch(`${fake.url}/${shop}/admin/api/${version}/graphql.json`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Shopify-Access-Token': token },
+        body: JSON.stringify({ query: 'query shop { shop { name } }' }),
+      });
+      expect([version, res.status]).toEqual([version, 404]);
+    }
+  });
+
+  it('signs webhooks with the version in use, not a fixed one', async () => {
+    const seen: (string | undefined)[] = [];
+    const mine = await startFakeShopify({
+      apiKey: 'k',
+      apiSecret: 's',
+      apiVersion: '2026-07',
+      webhookTransport: async (_url, { headers }) => {
+        seen.push(headers['X-Shopify-API-Version']);
+        return { status: 200 };
+      },
+    });
+    try {
+      const order = await mine.orders.placePaidOrder(shop, {
+        lines: [{ title: 'Mug', price: '9.00', quantity: 1 }],
+        address: null,
+      });
+      expect(order.id).toBeGreaterThan(0);
+      expect(mine.orders.deliveries.at(-1)?.headers['x-shopify-api-version']).toBe('2026-07');
+      await mine.webhooks.sendTo('https://app.example.com/hook', shop, 'shop/redact', {});
+      expect(seen).toEqual(['2026-07']);
+      const retired = await startFakeShopify({ apiKey: 'k', apiSecret: 's', apiVersion: '2025-10' });
+      try {
+        await retired.orders.placePaidOrder(shop, {
+          lines: [{ title: 'Mug', price: '9.00', quantity: 1 }],
+          address: null,
+        });
+        expect(retired.orders.deliveries.at(-1)?.headers['x-shopify-api-version']).toBe('2026-01');
+      } finally {
+        await retired.close();
+      }
+    } finally {
+      await mine.close();
+    }
+  });
+
+  it('refuses callbackUrl, removed from WebhookSubscriptionInput, naming the field', async () => {
+    const { client, token } = await tokenWith(['read_orders']);
+    const create = `mutation webhookSubscriptionCreate($topic: WebhookSubscriptionTopic!, $webhookSubscription: WebhookSubscriptionInput!) {
+  webhookSubscriptionCreate(topic: $topic, webhookSubscription: $webhookSubscription) { webhookSubscription { id } userErrors { field message } } }`;
+    await expect(
+      client.graphql(shop, token, create, {
+        topic: 'ORDERS_PAID',
+        webhookSubscription: { callbackUrl: 'https://app.example.com/hook', format: 'JSON' },
+      }),
+    ).rejects.toThrow(/invalid value for callbackUrl \(Field is not defined on WebhookSubscriptionInput\)/);
+    await client.webhookSubscriptionCreate(shop, token, 'ORDERS_PAID', 'https://app.example.com/hook');
+    expect(fake.webhooks.subscriptions(shop).at(-1)).toMatchObject({
+      topic: 'ORDERS_PAID',
+      uri: 'https://app.example.com/hook',
+    });
   });
 });

@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { DEFAULT_SHOPIFY_API_VERSION, SUPPORTED_SHOPIFY_API_VERSIONS, servedVersion } from './api-versions';
 import { createFakeAuth, type FakeAuth, type FakeGrant, type FakeRefreshGrant } from './fake-auth';
 import { createFakeOrders, type FakeShopifyOrders } from './fake-orders';
 import {
@@ -28,6 +29,8 @@ import { MAX_QUERY_COST, queryCost } from './query-cost';
  *   of the product's `files`;
  * - the token's scopes are enforced (ACCESS_DENIED top-level error) and every call is priced (requested cost, nested
  *   connections multiplied, 1000 at most per query) against a leaky bucket per token.
+ * - API versions (api-versions.ts): a supported one is served as asked, a retired one falls forward to the oldest
+ *   supported (the X-Shopify-API-Version response header says which), anything else answers 404.
  * Shops live under a path prefix: `{url}/{shop}/admin/...`, so the client's base URL is `{url}/{shop}`. State is in
  * a `FakeShopifyStore` (memory for tests, the app database for the built-in sandbox). Listens on 127.0.0.1 only;
  * every shop with a valid *.myshopify.com name exists.
@@ -36,6 +39,10 @@ import { MAX_QUERY_COST, queryCost } from './query-cost';
 export type FakeShopifyOptions = {
   apiKey?: string;
   apiSecret?: string;
+  /** The app's API version (webhooks are sent in it, fallen forward when retired); default 2026-04. */
+  apiVersion?: string;
+  /** Supported stable versions, oldest first (default: those of api-versions.ts). */
+  supportedApiVersions?: string[];
   /**
    * The secret a shop's webhooks are signed with (default: the app secret, as Shopify does). The built-in sandbox
    * gives each connection its own, so nobody who knows the sandbox's fixed app credentials can sign one.
@@ -118,6 +125,8 @@ export type FakeShopify = {
   uninstall(shop: string): Promise<void>;
   /** GraphQL calls by top-level field, in order: throttled or not, their requested cost and when (ms). */
   calls: { field: string; throttled: boolean; cost: number; at: number }[];
+  /** Every GraphQL document received (authenticated), with its variables and the version asked for and served. */
+  received: { asked: string; served: string; query: string; variables: Record<string, unknown> }[];
   /** The bucket's size and refill per second. */
   bucket: { maximum: number; restoreRate: number };
   close(): Promise<void>;
@@ -184,14 +193,19 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
   });
   const buckets = new Map<string, { available: number; at: number }>();
   const calls: FakeShopify['calls'] = [];
+  const received: FakeShopify['received'] = [];
   let throttle = 0;
   let failNext: { mode: 'userError' | 'after-apply'; message: string } | null = null;
   let failMedia = 0;
   let tamper = false;
   let base = '';
   const webhookSecret = options.webhookSecret ?? (async () => apiSecret);
+  const supportedVersions = options.supportedApiVersions ?? SUPPORTED_SHOPIFY_API_VERSIONS;
+  const appVersion = options.apiVersion ?? DEFAULT_SHOPIFY_API_VERSION;
+  const webhookVersion = servedVersion(appVersion, supportedVersions) ?? supportedVersions[0] ?? appVersion;
   const orders = createFakeOrders({
     webhookSecret,
+    apiVersion: webhookVersion,
     now,
     store,
     variants: async (shop) =>
@@ -201,6 +215,7 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
   });
   const webhooks = createFakeWebhooks({
     webhookSecret,
+    apiVersion: webhookVersion,
     now,
     products: {
       get: (shop, id) => store.get<FakeProduct>('product', productKey(shop, id)),
@@ -526,7 +541,13 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
     return { product };
   };
 
-  const graphql = async (req: http.IncomingMessage, res: http.ServerResponse, shopName: string, version: string) => {
+  const graphql = async (
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    shopName: string,
+    asked: string,
+    version: string,
+  ) => {
     const headers = { 'X-Shopify-API-Version': version };
     const token = req.headers['x-shopify-access-token'];
     // Unknown, revoked and expired tokens alike (apis.md E1).
@@ -548,6 +569,7 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
     }
     const query = body.query ?? '';
     const vars = body.variables ?? {};
+    received.push({ asked, served: version, query, variables: vars });
     const field = topLevelField(query) ?? '';
     const cost = queryCost(query, vars);
     const first = Number(/first:\s*(\d+)/.exec(query)?.[1] ?? (vars.first as number | undefined) ?? 1);
@@ -771,6 +793,7 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
         const extra = webhooks.fields[field];
         if (extra) {
           const result = await extra({ shop: shopName, scopes, vars, query });
+          if ('errors' in result) return json(res, 200, { errors: result.errors }, headers);
           return 'denied' in result ? denied(result.denied) : answer(result.data);
         }
         return json(
@@ -920,8 +943,9 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
         await accessToken(req, res, shop);
         return tokens.flush();
       }
-      const gql = /^api\/(\d{4}-\d{2}|unstable)\/graphql\.json$/.exec(route);
-      if (req.method === 'POST' && gql?.[1]) return graphql(req, res, shop, gql[1]);
+      const gql = /^api\/([^/]+)\/graphql\.json$/.exec(route);
+      const served = gql?.[1] ? servedVersion(gql[1], supportedVersions) : null;
+      if (req.method === 'POST' && gql?.[1] && served) return graphql(req, res, shop, gql[1], served);
       return json(res, 404, { errors: 'Not Found' });
     })().catch(() => {
       if (!res.headersSent) json(res, 500, { errors: 'Internal Server Error' });
@@ -965,6 +989,7 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
     },
     signWebhook: (body) => webhookHmac(body, apiSecret),
     calls,
+    received,
     bucket: { maximum, restoreRate },
     auth,
     webhooks,

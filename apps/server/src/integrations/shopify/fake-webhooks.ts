@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
+import { DEFAULT_SHOPIFY_API_VERSION } from './api-versions';
 import type { FakeProduct } from './fake-state';
 import { webhookHmac } from './hmac';
 
 /**
  * The fake Shopify's webhooks (apis.md A4, E4) and what a merchant does in the Shopify admin that the app hears of:
- * - `webhookSubscriptionCreate(topic, webhookSubscription: {callbackUrl, format})` records a per-shop subscription;
- *   the callback must be https (userError otherwise), the topic known, the same topic and address only once, and
+ * - `webhookSubscriptionCreate(topic, webhookSubscription: {uri, format})` records a per-shop subscription;
+ *   the uri must be https (userError otherwise), the topic known, the same topic and address only once, and
  *   the token must hold the topic's scope (products: read_products or write_products; orders: read_orders).
+ *   `callbackUrl`, removed from WebhookSubscriptionInput by 2026-04, is refused as Shopify refuses an input field
+ *   its schema lacks: a top-level INVALID_VARIABLE error naming the field.
  * - Deliveries POST the raw JSON body signed with the app secret (base64 HMAC-SHA256) and every E4 header; a
  *   switch delivers the next event twice with one X-Shopify-Event-Id (and two webhook ids), as Shopify may.
  * - `nodes(ids:)` answers products by id (null for a deleted one), which Sync uses to see drift.
@@ -18,7 +21,7 @@ export type WebhookTransport = (
   request: { headers: Record<string, string>; body: string },
 ) => Promise<{ status: number }>;
 
-export type FakeSubscription = { id: string; shop: string; topic: string; callbackUrl: string; format: string };
+export type FakeSubscription = { id: string; shop: string; topic: string; uri: string; format: string };
 export type Delivery = { url: string; topic: string; eventId: string; webhookId: string; status: number };
 
 /** Topics a shop subscription may name (GraphQL enum) and the scope each needs (null: none). */
@@ -38,8 +41,22 @@ const TOPIC_SCOPES: Record<string, string[] | null> = {
 export const topicHeader = (enumTopic: string) => enumTopic.toLowerCase().replace('_', '/');
 
 type GraphqlContext = { shop: string; scopes: string[]; vars: Record<string, unknown>; query: string };
-/** A field's data, or the scope it lacks. */
-export type FieldAnswer = { data: unknown } | { denied: string };
+/** A field's data, the scope it lacks, or top-level errors (a variable the schema refuses). */
+export type FieldAnswer =
+  | { data: unknown }
+  | { denied: string }
+  | { errors: { message: string; extensions: Record<string, unknown> }[] };
+
+/** WebhookSubscriptionInput's fields in Shopify's 2026-04 Admin schema. */
+const WEBHOOK_INPUT_FIELDS = new Set([
+  'filter',
+  'format',
+  'includeFields',
+  'metafieldNamespaces',
+  'metafields',
+  'name',
+  'uri',
+]);
 
 export type FakeWebhooks = {
   subscriptions(shop: string): FakeSubscription[];
@@ -125,7 +142,7 @@ export function createFakeWebhooks(options: {
       'X-Shopify-Topic': topic,
       'X-Shopify-Hmac-Sha256': hmac,
       'X-Shopify-Shop-Domain': shop,
-      'X-Shopify-API-Version': options.apiVersion ?? '2025-10',
+      'X-Shopify-API-Version': options.apiVersion ?? DEFAULT_SHOPIFY_API_VERSION,
       'X-Shopify-Webhook-Id': webhookId,
       'X-Shopify-Event-Id': eventId,
       'X-Shopify-Triggered-At': new Date(now()).toISOString(),
@@ -161,7 +178,7 @@ export function createFakeWebhooks(options: {
     async emit(shop, topic, payload) {
       const targets = subs.filter((s) => s.shop === shop && topicHeader(s.topic) === topic);
       const out: Delivery[] = [];
-      for (const s of targets) out.push(...(await deliverEvent(s.callbackUrl, shop, topic, payload)));
+      for (const s of targets) out.push(...(await deliverEvent(s.uri, shop, topic, payload)));
       return out;
     },
     async sendTo(url, shop, topic, payload, { tamper = false } = {}) {
@@ -188,7 +205,23 @@ export function createFakeWebhooks(options: {
     fields: {
       webhookSubscriptionCreate: ({ shop, scopes, vars }) => {
         const topic = String(vars.topic ?? '');
-        const input = (vars.webhookSubscription ?? {}) as { callbackUrl?: string; format?: string };
+        const input = (vars.webhookSubscription ?? {}) as { uri?: string; format?: string };
+        const unknown = Object.keys(input).find((k) => !WEBHOOK_INPUT_FIELDS.has(k));
+        if (unknown) {
+          const explanation = 'Field is not defined on WebhookSubscriptionInput';
+          return {
+            errors: [
+              {
+                message: `Variable $webhookSubscription of type WebhookSubscriptionInput! was provided invalid value for ${unknown} (${explanation})`,
+                extensions: {
+                  code: 'INVALID_VARIABLE',
+                  value: input,
+                  problems: [{ path: [unknown], explanation }],
+                },
+              },
+            ],
+          };
+        }
         const fail = (field: string[], message: string) => ({
           data: { webhookSubscriptionCreate: { webhookSubscription: null, userErrors: [{ field, message }] } },
         });
@@ -197,33 +230,33 @@ export function createFakeWebhooks(options: {
         if (needs && !needs.some((s) => scopes.includes(s))) return { denied: needs[0] as string };
         let url: URL | null = null;
         try {
-          url = new URL(input.callbackUrl ?? '');
+          url = new URL(input.uri ?? '');
         } catch {
           url = null;
         }
-        if (!url) return fail(['webhookSubscription', 'callbackUrl'], 'Address is invalid');
+        if (!url) return fail(['webhookSubscription', 'uri'], 'Address is invalid');
         if (url.protocol !== 'https:') {
-          return fail(['webhookSubscription', 'callbackUrl'], `Address protocol ${url.protocol}// is not supported`);
+          return fail(['webhookSubscription', 'uri'], `Address protocol ${url.protocol}// is not supported`);
         }
         if (/^(localhost|127\.|0\.0\.0\.0|\[::1\])/.test(url.hostname)) {
-          return fail(['webhookSubscription', 'callbackUrl'], 'Address cannot be a local address');
+          return fail(['webhookSubscription', 'uri'], 'Address cannot be a local address');
         }
-        const callbackUrl = url.toString();
-        if (subs.some((s) => s.shop === shop && s.topic === topic && s.callbackUrl === callbackUrl)) {
-          return fail(['webhookSubscription', 'callbackUrl'], 'Address for this topic has already been taken');
+        const uri = url.toString();
+        if (subs.some((s) => s.shop === shop && s.topic === topic && s.uri === uri)) {
+          return fail(['webhookSubscription', 'uri'], 'Address for this topic has already been taken');
         }
         const sub = {
           id: `gid://shopify/WebhookSubscription/${nextId++}`,
           shop,
           topic,
-          callbackUrl,
+          uri,
           format: input.format ?? 'JSON',
         };
         subs.push(sub);
         return {
           data: {
             webhookSubscriptionCreate: {
-              webhookSubscription: { id: sub.id, topic, format: sub.format, endpoint: { callbackUrl } },
+              webhookSubscription: { id: sub.id, topic, format: sub.format, uri },
               userErrors: [],
             },
           },
@@ -238,7 +271,7 @@ export function createFakeWebhooks(options: {
                 id: s.id,
                 topic: s.topic,
                 format: s.format,
-                endpoint: { __typename: 'WebhookHttpEndpoint', callbackUrl: s.callbackUrl },
+                uri: s.uri,
               })),
           },
         },

@@ -241,6 +241,7 @@ export class ShopifyService implements StorePlatform {
     this.sandbox ??= startFakeShopify({
       apiKey: SANDBOX_API_KEY,
       apiSecret: SANDBOX_API_SECRET,
+      apiVersion: this.deps.config.shopifyApiVersion,
       now: () => this.deps.now().getTime(),
       store: databaseFakeShopifyStore(this.deps.db, this.deps.storage),
       webhookSecret: (shop) => this.sandboxWebhookSecret(shop),
