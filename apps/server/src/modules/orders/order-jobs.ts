@@ -3,6 +3,7 @@ import type { JobWithMetadata } from 'pg-boss';
 import { z } from 'zod';
 import { defineJob, sendJob } from '../../jobs/define-job';
 import { QUEUES } from '../../jobs/job-queue';
+import type { PrinterEvent } from '../printers/fulfilment-provider';
 import {
   applyPrinterEvent,
   cancelAtPrinter,
@@ -12,7 +13,6 @@ import {
   fulfilInStore,
   isFinalFailure,
   noteStoreFailure,
-  type PrinterEvent,
   submitToPrinter,
 } from './fulfilment';
 import type { OrdersDeps } from './orders.deps';
@@ -46,8 +46,8 @@ async function orderStep<T extends OrderJob>(
   try {
     await step();
   } catch (error) {
-    if (isFinalFailure(error) || job.retryCount >= job.retryLimit) {
-      await onGiveUp(failureText(error));
+    if (isFinalFailure(deps, error) || job.retryCount >= job.retryLimit) {
+      await onGiveUp(failureText(deps, error));
       return;
     }
     throw error;

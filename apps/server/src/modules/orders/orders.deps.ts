@@ -1,6 +1,7 @@
 import type { CoreDeps } from '../../lib/core-deps';
 import type { EtsyService } from '../etsy/etsy.service';
 import type { PrintFilesDeps } from '../print-files/print-files.deps';
+import type { PrintersDeps } from '../printers/printers.deps';
 import type { ShopifyService } from '../shopify/shopify.service';
 import type { StoresDeps } from '../stores/stores.deps';
 import type { WooCommerceService } from '../woocommerce/woocommerce.service';
@@ -8,6 +9,7 @@ import type { PrintfulSandbox } from './printful-sandbox';
 
 /** What the orders module uses: every store's orders and tracking, the printers, print files, the order jobs. */
 export type OrdersDeps = PrintFilesDeps &
+  PrintersDeps &
   StoresDeps &
   Pick<CoreDeps, 'cipher' | 'jobs'> & {
     shopify: ShopifyService;
