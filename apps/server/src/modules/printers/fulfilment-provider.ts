@@ -84,9 +84,10 @@ export interface FulfilmentProvider {
   account(workspaceId: string): Promise<PrinterAccount | null>;
   /** Catalogue: products, variants with ids and costs, placements and print-file specs. */
   catalogue(workspaceId: string): Promise<CatalogSourceImpl>;
-  /** What an order would cost (items and shipping), placing nothing. */
-  quote(account: PrinterAccount, input: PrintOrderInput): Promise<{ total: string; currency: string } | null>;
-  /** Places the order as a draft, exactly once: a retry (after a lost answer) finds the first one by `externalId`. */
+  /**
+   * Places the order as a draft, exactly once: a retry (after a lost answer) finds the first one by `externalId`.
+   * The draft's `cost` (items and shipping) is the quote: nothing is charged before `confirm`.
+   */
   placeOrder(account: PrinterAccount, input: PrintOrderInput): Promise<PrinterOrder>;
   /** Polling: the order by the printer's id or ours, null when the printer has none. */
   order(account: PrinterAccount, ref: { id: string } | { externalId: string }): Promise<PrinterOrder | null>;

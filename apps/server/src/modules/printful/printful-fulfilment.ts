@@ -162,11 +162,6 @@ export class PrintfulFulfilment implements FulfilmentProvider {
     return this.options.catalogue(workspaceId);
   }
 
-  /** Printful prices a draft when it is created: a quote is the draft's costs (nothing charged before confirming). */
-  async quote(account: PrinterAccount, input: PrintOrderInput) {
-    return (await this.placeOrder(account, input)).cost;
-  }
-
   async placeOrder(account: PrinterAccount, input: PrintOrderInput): Promise<PrinterOrder> {
     const c = account as Account;
     const pf = (await findOrder(c, `@${input.externalId}`)) ?? (await createOrder(c, printfulInput(input)));
