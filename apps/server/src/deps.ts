@@ -14,12 +14,12 @@ import { bundledCatalog } from './modules/catalog/catalog.service';
 import { DecodePool } from './modules/designs/decode-pool';
 import { EtsyService } from './modules/etsy/etsy.service';
 import { registerEtsyOrders } from './modules/orders/etsy-orders';
-import { PrintfulSandbox } from './modules/orders/printful-sandbox';
 import { registerOrderWebhooks } from './modules/orders/shopify-webhooks';
 import { registerWooOrders } from './modules/orders/woocommerce-orders';
 import { FulfilmentProviders } from './modules/printers/fulfilment-provider';
 import { PrintfulService } from './modules/printful/printful.service';
 import { PrintfulFulfilment } from './modules/printful/printful-fulfilment';
+import { PrintfulSandbox } from './modules/printful/printful-sandbox';
 import { ShopifyService } from './modules/shopify/shopify.service';
 import { ShopifyWebhookRegistry } from './modules/shopify/shopify-webhooks';
 import { StorePlatforms } from './modules/stores/store-platform';
@@ -54,7 +54,7 @@ export type AppDeps = CoreDeps & {
   aiStatus: AiModelStatus;
   /** Where uploaded files are decoded: child processes with time and memory limits, DECODE_CONCURRENCY at once. */
   decodePool: DecodePool;
-  /** The built-in Printful sandbox: fulfilment for workspaces with no Printful account (modules/orders). */
+  /** The built-in Printful sandbox: fulfilment for workspaces with no Printful account (modules/printful). */
   printfulSandbox: PrintfulSandbox;
   /** The FulfilmentProvider adapters (printful, sandbox) by provider id: orders code asks here. */
   printers: FulfilmentProviders;

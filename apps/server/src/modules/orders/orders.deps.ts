@@ -5,7 +5,6 @@ import type { PrintersDeps } from '../printers/printers.deps';
 import type { ShopifyService } from '../shopify/shopify.service';
 import type { StoresDeps } from '../stores/stores.deps';
 import type { WooCommerceService } from '../woocommerce/woocommerce.service';
-import type { PrintfulSandbox } from './printful-sandbox';
 
 /** What the orders module uses: every store's orders and tracking, the printers, print files, the order jobs. */
 export type OrdersDeps = PrintFilesDeps &
@@ -15,5 +14,4 @@ export type OrdersDeps = PrintFilesDeps &
     shopify: ShopifyService;
     etsy: EtsyService;
     woocommerce: WooCommerceService;
-    printfulSandbox: PrintfulSandbox;
   };

@@ -12,13 +12,6 @@ import type { OrdersDeps } from './orders.deps';
 import { approveOrder, cancelOrderByHand, getOrder, listOrders, placeSandboxOrder, retryOrder } from './orders.service';
 
 export async function ordersRoutes(app: FastifyInstance, { deps }: { deps: OrdersDeps }) {
-  // The sandbox fetches print files from and sends webhooks to this app; its due steps run as jobs.
-  deps.printfulSandbox.attach(app);
-  deps.printfulSandbox.onSchedule = (at) => {
-    enqueue.sandboxTick(deps, at).catch((error) => app.log.error({ err: error }, 'sandbox tick not queued'));
-  };
-  app.addHook('onClose', async () => deps.printfulSandbox.close());
-
   app.get('/api/orders', async (request) => {
     return listOrders(deps, request.workspaceId, parseInput(ZOrderListQuery, request.query, 'query'));
   });
@@ -53,8 +46,6 @@ export async function ordersRoutes(app: FastifyInstance, { deps }: { deps: Order
     });
     return reply.status(201).send(await placeSandboxOrder(deps, request.workspaceId, input));
   });
-
-  app.get('/api/printful/sandbox/orders', async (request) => deps.printfulSandbox.orders(request.workspaceId));
 
   // Printful v2 webhooks: signed over their raw bytes with the secret of the configuration this URL names.
   await app.register(async (scope) => {
