@@ -16,9 +16,10 @@ import { storeConnection } from '../stores/store-connections.repository';
 import type { OrdersDeps } from './orders.deps';
 
 /**
- * Fulfilment out and progress back. An order with lines of ours becomes one Printful v2 order whose `external_id`
- * is the store order: before creating, the printer is asked for `@external_id`, so a retry after a crash between
- * 'created at Printful' and 'saved here' finds the order the first attempt made. Drafts cost nothing; the
+ * Fulfilment out and progress back, through the FulfilmentProvider port (`deps.printers`; no printer is named here).
+ * An order with lines of ours becomes one printer order whose external id is the store order: placing it is
+ * idempotent on that id, so a retry after a crash between 'created at the printer' and 'saved here' finds the order
+ * the first attempt made. Drafts cost nothing; the
  * workspace's confirmation setting decides when they are confirmed (automatic, by hand, after a waiting time).
  * The printer's webhooks move the order on; a shipment becomes the store's fulfilment with its tracking.
  */
@@ -134,7 +135,7 @@ async function printInput(deps: OrdersDeps, order: OrderRow): Promise<PrintOrder
     }
     const files: PrintOrderInput['items'][number]['files'] = [];
     for (const p of product.placements) {
-      // Drawn now if missing, so the URL answers when Printful downloads it.
+      // Drawn now if missing, so the URL answers when the printer downloads it.
       await ensurePrintFile(deps, product, p.placement);
       const url = `${origin}${deps.urlSigner.sign(printFilePath(product.id, p.placement), PRINT_FILE_URL_TTL_SECONDS)}`;
       files.push({ placement: p.placement, technique: p.technique, url });
@@ -189,7 +190,7 @@ export async function submitToPrinter(deps: OrdersDeps, orderId: string): Promis
 }
 
 /**
- * Step 2 (job): confirm the draft (from now on Printful charges and prints). A waiting order that was cancelled
+ * Step 2 (job): confirm the draft (from now on the printer charges and prints). A waiting order that was cancelled
  * meanwhile is left alone; a failed one is confirmed again only on the seller's retry.
  */
 export async function confirmAtPrinter(deps: OrdersDeps, orderId: string, options: { retry?: boolean } = {}) {
@@ -234,7 +235,7 @@ async function setFailure(deps: OrdersDeps, orderId: string, reason: string, sta
     .where(eq(orders.id, orderId));
 }
 
-/** A step that will not succeed by itself: the order shows Printful's reason and offers a retry. */
+/** A step that will not succeed by itself: the order shows the printer's reason and offers a retry. */
 export async function failOrder(deps: OrdersDeps, orderId: string, reason: string) {
   const order = await loadOrder(deps, orderId);
   if (!order || ['cancelled', 'shipped', 'delivered'].includes(order.status)) return;
