@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type PrintfulClient, PrintfulError } from '../src/integrations/printful/client';
 import { type FakePrintful, startFakePrintful } from '../src/integrations/printful/fake-server';
+import type { PrintfulConn } from '../src/integrations/printful/orders';
 import type { FulfilmentProvider, PrinterAccount, PrintOrderInput } from '../src/modules/printers/fulfilment-provider';
 import { createTestApp, type TestApp, type TestClient } from './helpers';
 
@@ -26,7 +28,28 @@ type Harness = {
   connect(): Promise<PrinterAccount>;
   /** Moves every due order one step on (production, shipping, delivery). */
   tick(): Promise<void>;
+  /** The printer's fake (its calls are counted). */
+  server(): Promise<FakePrintful>;
 };
+
+/**
+ * The same account whose next order create reaches the printer and is applied there, but whose answer is lost
+ * (a 502 on the way back), as a dropped connection leaves it. Both adapters speak Printful v2 through its client.
+ */
+function losingNextCreate(account: PrinterAccount): PrinterAccount {
+  const conn = account as PrinterAccount & PrintfulConn;
+  let armed = true;
+  const client = Object.create(conn.client) as PrintfulClient;
+  client.request = async <T>(...args: Parameters<PrintfulClient['request']>): Promise<T> => {
+    const answer = await conn.client.request<T>(...args);
+    if (armed && args[0] === 'POST' && args[1] === '/v2/orders') {
+      armed = false;
+      throw new PrintfulError(502, 'Bad gateway (the answer was lost)');
+    }
+    return answer;
+  };
+  return { ...conn, client } as PrinterAccount;
+}
 
 /** Print files are fetched by the printer; here any GET answers an image (the files themselves are print-files'). */
 const PNG = Buffer.from('89504e470d0a1a0a', 'hex');
@@ -52,6 +75,7 @@ const harnesses: Record<string, Harness> = {
     async tick() {
       await fake.orders.tick();
     },
+    server: async () => fake,
   },
   sandbox: {
     async connect() {
@@ -63,6 +87,7 @@ const harnesses: Record<string, Harness> = {
     async tick() {
       await t.deps.printfulSandbox.tick();
     },
+    server: () => t.deps.printfulSandbox.server(),
   },
 };
 
@@ -175,10 +200,23 @@ describe.each(Object.keys(harnesses))('%s', (id) => {
     expect(first).toMatchObject({ externalId: order.externalId, status: 'draft' });
     expect(first.cost?.total).toMatch(/^\d+\.\d{2}$/);
     expect(Number(first.cost?.total)).toBeGreaterThan(0);
-    // The first answer was lost: the caller places again with the same id of ours.
     const again = await printer(id).placeOrder(account, order);
     expect(again.id).toBe(first.id);
     expect((await printer(id).order(account, { externalId: order.externalId }))?.id).toBe(first.id);
+  });
+
+  it('a retry after a lost answer makes no second order', async () => {
+    const fakeServer = await h.server();
+    const creates = () => fakeServer.calls.filter((c) => c.path === '/v2/orders' && c.status === 200).length;
+    const order = input();
+    const before = creates();
+    await expect(printer(id).placeOrder(losingNextCreate(account), order)).rejects.toThrow(/lost/);
+    expect(creates()).toBe(before + 1);
+    // The caller (the job's retry) places again with the same id of ours: the printer's first order is found.
+    const retried = await printer(id).placeOrder(account, order);
+    expect(creates()).toBe(before + 1);
+    expect(retried.externalId).toBe(order.externalId);
+    expect((await printer(id).order(account, { externalId: order.externalId }))?.id).toBe(retried.id);
   });
 
   it('confirms (twice is once), then cancels; a draft is withdrawn; an order in production refuses', async () => {
