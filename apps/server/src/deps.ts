@@ -10,13 +10,16 @@ import { TokenCipher } from './lib/crypto';
 import { secretFromConfigOrFile } from './lib/secrets';
 import { UrlSigner } from './lib/signed-urls';
 import { AiModelStatus } from './modules/ai/ai-model-status';
+import { bundledCatalog } from './modules/catalog/catalog.service';
 import { DecodePool } from './modules/designs/decode-pool';
 import { EtsyService } from './modules/etsy/etsy.service';
 import { registerEtsyOrders } from './modules/orders/etsy-orders';
-import { PrintfulSandbox } from './modules/orders/printful-sandbox';
 import { registerOrderWebhooks } from './modules/orders/shopify-webhooks';
 import { registerWooOrders } from './modules/orders/woocommerce-orders';
+import { FulfilmentProviders } from './modules/printers/fulfilment-provider';
 import { PrintfulService } from './modules/printful/printful.service';
+import { PrintfulFulfilment } from './modules/printful/printful-fulfilment';
+import { PrintfulSandbox } from './modules/printful/printful-sandbox';
 import { ShopifyService } from './modules/shopify/shopify.service';
 import { ShopifyWebhookRegistry } from './modules/shopify/shopify-webhooks';
 import { StorePlatforms } from './modules/stores/store-platform';
@@ -51,8 +54,10 @@ export type AppDeps = CoreDeps & {
   aiStatus: AiModelStatus;
   /** Where uploaded files are decoded: child processes with time and memory limits, DECODE_CONCURRENCY at once. */
   decodePool: DecodePool;
-  /** The built-in Printful sandbox: fulfilment for workspaces with no Printful account (modules/orders). */
+  /** The built-in Printful sandbox: fulfilment for workspaces with no Printful account (modules/printful). */
   printfulSandbox: PrintfulSandbox;
+  /** The FulfilmentProvider adapters (printful, sandbox) by provider id: orders code asks here. */
+  printers: FulfilmentProviders;
 };
 
 export type BuildAppOptions = {
@@ -76,6 +81,13 @@ export function createDeps(options: BuildAppOptions): AppDeps {
   const shopify = new ShopifyService({ db: database.db, cipher, config, now, storage });
   const etsy = new EtsyService({ db: database.db, cipher, config, now, storage });
   const woocommerce = new WooCommerceService({ db: database.db, cipher, config, now, storage, urlSigner });
+  const printful = new PrintfulService({ db: database.db, cipher, config, now });
+  const printfulSandbox = new PrintfulSandbox({
+    db: database.db,
+    cipher,
+    now,
+    shipSeconds: config.printfulSandboxShipSeconds,
+  });
   const deps: AppDeps = {
     config,
     database,
@@ -83,7 +95,7 @@ export function createDeps(options: BuildAppOptions): AppDeps {
     storage,
     cipher,
     now,
-    printful: new PrintfulService({ db: database.db, cipher, config, now }),
+    printful,
     shopify,
     shopifyWebhooks: new ShopifyWebhookRegistry(),
     etsy,
@@ -94,12 +106,29 @@ export function createDeps(options: BuildAppOptions): AppDeps {
     urlSigner,
     jobs: new JobQueue(database),
     decodePool: new DecodePool(config.decode),
-    printfulSandbox: new PrintfulSandbox({
-      db: database.db,
-      cipher,
-      now,
-      shipSeconds: config.printfulSandboxShipSeconds,
-    }),
+    printfulSandbox,
+    // The workspace's own Printful account when connected; else the built-in sandbox printer.
+    printers: new FulfilmentProviders([
+      new PrintfulFulfilment({
+        id: 'printful',
+        name: 'Printful',
+        fallback: false,
+        needsPublicUrl: true,
+        connection: (workspaceId) => printful.orderConnection(workspaceId),
+        catalogue: (workspaceId) => printful.catalogFor(workspaceId),
+      }),
+      new PrintfulFulfilment({
+        id: 'sandbox',
+        name: 'Printful sandbox',
+        fallback: true,
+        needsPublicUrl: false,
+        connection: async (workspaceId) => ({
+          client: await printfulSandbox.client(),
+          token: printfulSandbox.tokenFor(workspaceId),
+        }),
+        catalogue: async () => bundledCatalog,
+      }),
+    ]),
     afterStart: new AfterStart(),
   };
   // The orders module's topics (orders/paid, orders/cancelled, the redact topics); shopify's register in its routes.

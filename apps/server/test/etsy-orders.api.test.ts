@@ -9,6 +9,7 @@ import { startWorker, startWorkers } from '../src/jobs/workers';
 import { etsyReadFaults, etsyReceiptsJob, readEtsyOrders } from '../src/modules/orders/etsy-orders';
 import { fulfilInStore } from '../src/modules/orders/fulfilment';
 import { ORDER_JOBS } from '../src/modules/orders/order-jobs';
+import { printfulSandboxTickJob } from '../src/modules/printful/printful-sandbox.jobs';
 import { storePushJob } from '../src/modules/products/store-push';
 import { twoColourTee as makeTee, waitFor as waitUntil } from './fixtures/store-products';
 import { createTestApp, type TestApp, type TestClient } from './helpers';
@@ -39,7 +40,7 @@ beforeAll(async () => {
   t.deps.etsy.sandboxOptions = { limits: { perSecond: 10_000, perDay: 1_000_000 } };
   fake = (await t.deps.etsy.sandboxServer()) as FakeEtsy;
   await startWorker(t.deps, storePushJob);
-  await startWorkers(t.deps, [...ORDER_JOBS, etsyReceiptsJob], { pollingIntervalSeconds: 0.5 });
+  await startWorkers(t.deps, [...ORDER_JOBS, printfulSandboxTickJob, etsyReceiptsJob], { pollingIntervalSeconds: 0.5 });
 }, SLOW);
 afterAll(async () => {
   etsyReadFaults.afterReceiptStored = null;

@@ -16,6 +16,7 @@ import type { FakeShopify } from '../src/integrations/shopify/fake-server';
 import { startWorkers } from '../src/jobs/workers';
 import { faults } from '../src/modules/orders/fulfilment';
 import { ORDER_JOBS } from '../src/modules/orders/order-jobs';
+import { printfulSandboxTickJob } from '../src/modules/printful/printful-sandbox.jobs';
 import { shopifyWebhookJob } from '../src/modules/shopify/shopify-webhooks';
 import { insertDesign, solidPng } from './fixtures/designs';
 import { waitFor } from './fixtures/store-products';
@@ -34,7 +35,9 @@ let shopify: FakeShopify;
 
 beforeAll(async () => {
   t = await createTestApp({ env: { APP_URL: APP, PRINTFUL_SANDBOX_SHIP_SECONDS: '0' } });
-  await startWorkers(t.deps, [...ORDER_JOBS, shopifyWebhookJob], { pollingIntervalSeconds: 0.5 });
+  await startWorkers(t.deps, [...ORDER_JOBS, printfulSandboxTickJob, shopifyWebhookJob], {
+    pollingIntervalSeconds: 0.5,
+  });
   shopify = (await t.deps.shopify.sandboxServer()) as FakeShopify;
 });
 afterAll(async () => {
@@ -407,7 +410,9 @@ describe('confirmation after a waiting time', () => {
     const main = t;
     try {
       t = late;
-      await startWorkers(late.deps, [...ORDER_JOBS, shopifyWebhookJob], { pollingIntervalSeconds: 0.5 });
+      await startWorkers(late.deps, [...ORDER_JOBS, printfulSandboxTickJob, shopifyWebhookJob], {
+        pollingIntervalSeconds: 0.5,
+      });
       shopify = (await late.deps.shopify.sandboxServer()) as FakeShopify;
       const s = await seller('later-shop.myshopify.com', 'delay');
       await place(s, [{ sku: s.skus[0] as string, quantity: 1 }]);

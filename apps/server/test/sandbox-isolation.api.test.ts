@@ -18,6 +18,7 @@ import { wooSignature } from '../src/integrations/woocommerce/fake-server';
 import { startWorkers } from '../src/jobs/workers';
 import { readEtsyOrders } from '../src/modules/orders/etsy-orders';
 import { ORDER_JOBS } from '../src/modules/orders/order-jobs';
+import { printfulSandboxTickJob } from '../src/modules/printful/printful-sandbox.jobs';
 import { storePushJob } from '../src/modules/products/store-push';
 import { SANDBOX_API_SECRET } from '../src/modules/shopify/shopify.service';
 import { shopifyWebhookJob } from '../src/modules/shopify/shopify-webhooks';
@@ -44,7 +45,9 @@ beforeAll(async () => {
   t.deps.etsy.sandboxOptions = { limits: { perSecond: 10_000, perDay: 1_000_000 } };
   // The WooCommerce sandbox delivers its webhooks to this app's own address.
   await t.app.listen({ port: 0, host: '127.0.0.1' });
-  await startWorkers(t.deps, [storePushJob, ...ORDER_JOBS, shopifyWebhookJob], { pollingIntervalSeconds: 0.5 });
+  await startWorkers(t.deps, [storePushJob, ...ORDER_JOBS, printfulSandboxTickJob, shopifyWebhookJob], {
+    pollingIntervalSeconds: 0.5,
+  });
   shopify = (await t.deps.shopify.sandboxServer()) as FakeShopify;
 }, SLOW);
 afterAll(async () => {

@@ -5,6 +5,7 @@ import { integrations, orders as ordersTable, webhookEvents } from '../src/db/sc
 import { type FakeWoo, startFakeWooCommerce, wooSignature } from '../src/integrations/woocommerce/fake-server';
 import { startWorkers } from '../src/jobs/workers';
 import { ORDER_JOBS } from '../src/modules/orders/order-jobs';
+import { printfulSandboxTickJob } from '../src/modules/printful/printful-sandbox.jobs';
 import { solidPng } from './fixtures/designs';
 import { twoColourTee as makeTee, waitFor as waitUntil } from './fixtures/store-products';
 import { createTestApp, type TestApp, type TestClient } from './helpers';
@@ -52,7 +53,7 @@ beforeAll(async () => {
     env: { APP_URL: APP, PRINTFUL_SANDBOX_SHIP_SECONDS: '0', WOOCOMMERCE_STORE_BASE_URL: `${real.url}/{host}` },
   });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
-  await startWorkers(t.deps, ORDER_JOBS, { pollingIntervalSeconds: 0.5 });
+  await startWorkers(t.deps, [...ORDER_JOBS, printfulSandboxTickJob], { pollingIntervalSeconds: 0.5 });
   sandbox = await t.deps.woocommerce.sandboxServer();
 }, SLOW);
 afterAll(async () => {

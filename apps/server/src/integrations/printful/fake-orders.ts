@@ -372,8 +372,11 @@ export function createFakeOrders(options: FakeOrdersOptions = {}) {
       });
     });
 
-  const ref = (raw: string) =>
-    raw.startsWith('@') ? { externalId: decodeURIComponent(raw.slice(1)) } : { id: Number(raw) };
+  // The path segment arrives encoded ('%40' for '@', as encodeURIComponent sends it): decoded first, as Printful does.
+  const ref = (raw: string) => {
+    const decoded = decodeURIComponent(raw);
+    return decoded.startsWith('@') ? { externalId: decoded.slice(1) } : { id: Number(decoded) };
+  };
 
   /** Handles the orders and webhooks routes; false when the path is none of them. */
   async function handle(req: http.IncomingMessage, path: string, storeId: string, reply: Reply): Promise<boolean> {

@@ -1,46 +1,31 @@
 import { randomUUID } from 'node:crypto';
 import type { TOrderStatus } from '@podforge/contract';
 import { and, eq, inArray, lt } from 'drizzle-orm';
-import {
-  fulfillmentWebhooks,
-  integrations,
-  orderLines,
-  orders,
-  products,
-  productVariants,
-  webhookEvents,
-} from '../../db/schema';
-import { PrintfulError } from '../../integrations/printful/client';
-import {
-  cancelOrder,
-  confirmOrder,
-  createOrder,
-  deleteOrder,
-  findOrder,
-  type PrintfulConn,
-  type PrintfulOrder,
-  type PrintfulOrderInput,
-  setWebhooks,
-  shipments,
-} from '../../integrations/printful/orders';
+import { fulfillmentWebhooks, orderLines, orders, products, productVariants, webhookEvents } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { ensurePrintFile, PRINT_FILE_URL_TTL_SECONDS, printFilePath } from '../print-files/print-files.service';
+import type {
+  FulfilmentProvider,
+  PrinterAccount,
+  PrinterEvent,
+  PrintOrderInput,
+} from '../printers/fulfilment-provider';
 import { getSettings } from '../settings/settings.routes';
 import type { ShippingAddress } from '../stores/incoming-order';
 import { storeConnection } from '../stores/store-connections.repository';
 import type { OrdersDeps } from './orders.deps';
 
 /**
- * Fulfilment out and progress back. An order with lines of ours becomes one Printful v2 order whose `external_id`
- * is the store order: before creating, the printer is asked for `@external_id`, so a retry after a crash between
- * 'created at Printful' and 'saved here' finds the order the first attempt made. Drafts cost nothing; the
+ * Fulfilment out and progress back, through the FulfilmentProvider port (`deps.printers`; no printer is named here).
+ * An order with lines of ours becomes one printer order whose external id is the store order: placing it is
+ * idempotent on that id, so a retry after a crash between 'created at the printer' and 'saved here' finds the order
+ * the first attempt made. Drafts cost nothing; the
  * workspace's confirmation setting decides when they are confirmed (automatic, by hand, after a waiting time).
  * The printer's webhooks move the order on; a shipment becomes the store's fulfilment with its tracking.
  */
 
 export type OrderRow = typeof orders.$inferSelect;
-type Provider = 'sandbox' | 'printful';
-type Printer = PrintfulConn & { provider: Provider };
+type Printer = { adapter: FulfilmentProvider; account: PrinterAccount; provider: string };
 
 /** Test switches: a fault between 'Printful order created' and 'saved here', as a crash would leave it. */
 export const faults: { afterPrinterCreate: (() => void) | null } = { afterPrinterCreate: null };
@@ -48,46 +33,30 @@ export const faults: { afterPrinterCreate: (() => void) | null } = { afterPrinte
 /** A refusal the seller must act on: the order fails with this reason, no retry by the queue. */
 export class OrderProblem extends Error {}
 
-export const isFinalFailure = (error: unknown) =>
+export const isFinalFailure = (deps: OrdersDeps, error: unknown) =>
   error instanceof OrderProblem ||
-  (error instanceof PrintfulError && error.status >= 400 && error.status < 500 && error.status !== 429) ||
+  deps.printers.explain(error)?.final === true ||
   (error instanceof AppError && error.statusCode < 500);
 
 /** The printer's answer in the seller's words. */
-export const failureText = (error: unknown) =>
-  error instanceof PrintfulError
-    ? `Printful: ${error.message}`
-    : error instanceof Error
-      ? error.message
-      : 'The printer step failed unexpectedly';
+export const failureText = (deps: OrdersDeps, error: unknown) =>
+  deps.printers.explain(error)?.text ??
+  (error instanceof Error ? error.message : 'The printer step failed unexpectedly');
 
 /** Where the printer and fulfilment providers reach this app (print files, webhooks). */
 export const publicOrigin = (deps: OrdersDeps) => deps.config.appUrl ?? `http://127.0.0.1:${deps.config.port}`;
 
-/** The workspace's own Printful account when connected; else the built-in sandbox. Never the server's token. */
-async function printerFor(deps: OrdersDeps, workspaceId: string, provider?: Provider | null): Promise<Printer> {
-  const [row] = await deps.db
-    .select()
-    .from(integrations)
-    .where(
-      and(
-        eq(integrations.workspaceId, workspaceId),
-        eq(integrations.platform, 'printful'),
-        eq(integrations.kind, 'fulfillment'),
-        eq(integrations.status, 'connected'),
-      ),
-    );
-  if (provider !== 'sandbox' && row) {
-    const token = await deps.printful.accessToken(workspaceId);
-    // The store chosen at connect: an account-level token acts for it with X-PF-Store-Id.
-    if (token) return { provider: 'printful', client: deps.printful.client, token, storeId: row.externalId };
+/** The workspace's own printer account when connected; else the fallback (sandbox). Never the server's token. */
+async function printerFor(deps: OrdersDeps, workspaceId: string, provider?: string | null): Promise<Printer> {
+  const pinned = provider ? deps.printers.get(provider) : null;
+  if (pinned) {
+    const account = await pinned.account(workspaceId);
+    if (account) return { adapter: pinned, account, provider: pinned.id };
+    throw new OrderProblem(`${pinned.name} is no longer connected; reconnect it to go on`);
   }
-  if (provider === 'printful') throw new OrderProblem('Printful is no longer connected; reconnect it to go on');
-  return {
-    provider: 'sandbox',
-    client: await deps.printfulSandbox.client(),
-    token: deps.printfulSandbox.tokenFor(workspaceId),
-  };
+  const found = await deps.printers.forWorkspace(workspaceId);
+  if (!found) throw new OrderProblem('No printer is connected');
+  return { adapter: found.provider, account: found.account, provider: found.provider.id };
 }
 
 /** The printer sends this workspace's webhooks to `/api/webhooks/printful/<row id>`, signed with the kept secret. */
@@ -98,13 +67,15 @@ async function ensureWebhooks(deps: OrdersDeps, workspaceId: string, printer: Pr
   );
   const [existing] = await deps.db.select().from(fulfillmentWebhooks).where(where);
   if (existing) return;
-  if (printer.provider === 'printful' && !deps.config.appUrl) {
-    throw new OrderProblem('Set APP_URL to this app’s public https address, so Printful can send order updates');
+  if (printer.adapter.needsPublicUrl && !deps.config.appUrl) {
+    throw new OrderProblem(
+      `Set APP_URL to this app’s public https address, so ${printer.adapter.name} can send order updates`,
+    );
   }
   const id = randomUUID();
   const url = `${publicOrigin(deps)}/api/webhooks/printful/${id}`;
   // No transaction around the call: the sandbox writes to this database itself (PGlite has one connection).
-  const secret = await setWebhooks(printer, url);
+  const secret = await printer.adapter.setWebhook(printer.account, url);
   const [inserted] = await deps.db
     .insert(fulfillmentWebhooks)
     .values({ id, workspaceId, provider: printer.provider, secretEnc: deps.cipher.encrypt(secret) })
@@ -114,7 +85,10 @@ async function ensureWebhooks(deps: OrdersDeps, workspaceId: string, printer: Pr
   // Another instance set it up at the same moment: the printer keeps the last configuration, so make it ours.
   const [winner] = await deps.db.select().from(fulfillmentWebhooks).where(where);
   if (!winner) return;
-  const again = await setWebhooks(printer, `${publicOrigin(deps)}/api/webhooks/printful/${winner.id}`);
+  const again = await printer.adapter.setWebhook(
+    printer.account,
+    `${publicOrigin(deps)}/api/webhooks/printful/${winner.id}`,
+  );
   await deps.db
     .update(fulfillmentWebhooks)
     .set({ secretEnc: deps.cipher.encrypt(again) })
@@ -126,8 +100,8 @@ async function loadOrder(deps: OrdersDeps, orderId: string): Promise<OrderRow | 
   return row ?? null;
 }
 
-/** The Printful v2 order for our lines: catalogue variant, quantity, retail price, print files by signed URL. */
-async function printfulInput(deps: OrdersDeps, order: OrderRow): Promise<PrintfulOrderInput> {
+/** The printer's order for our lines: catalogue variant, quantity, retail price, print files by signed URL. */
+async function printInput(deps: OrdersDeps, order: OrderRow): Promise<PrintOrderInput> {
   if (!order.shippingAddressEnc) {
     throw new OrderProblem(
       'The order has no shipping address (none was given, or it was erased at the store’s request)',
@@ -151,7 +125,7 @@ async function printfulInput(deps: OrdersDeps, order: OrderRow): Promise<Printfu
       .where(and(inArray(products.id, productIds), eq(products.workspaceId, order.workspaceId))),
   ]);
   const origin = publicOrigin(deps);
-  const items: PrintfulOrderInput['order_items'] = [];
+  const items: PrintOrderInput['items'] = [];
   for (const line of ours) {
     const variant = variantRows.find((v) => v.id === line.variantId);
     const product = productRows.find((p) => p.id === line.productId);
@@ -159,43 +133,28 @@ async function printfulInput(deps: OrdersDeps, order: OrderRow): Promise<Printfu
     if (variant.catalogVariantId === null) {
       throw new OrderProblem(`"${line.title}" has no catalogue variant to print on; edit the product first`);
     }
-    const placements: PrintfulOrderInput['order_items'][number]['placements'] = [];
+    const files: PrintOrderInput['items'][number]['files'] = [];
     for (const p of product.placements) {
-      // Drawn now if missing, so the URL answers when Printful downloads it.
+      // Drawn now if missing, so the URL answers when the printer downloads it.
       await ensurePrintFile(deps, product, p.placement);
       const url = `${origin}${deps.urlSigner.sign(printFilePath(product.id, p.placement), PRINT_FILE_URL_TTL_SECONDS)}`;
-      placements.push({ placement: p.placement, technique: p.technique, layers: [{ type: 'file', url }] });
+      files.push({ placement: p.placement, technique: p.technique, url });
     }
-    if (placements.length === 0) throw new OrderProblem(`"${line.title}" has no print file to print`);
+    if (files.length === 0) throw new OrderProblem(`"${line.title}" has no print file to print`);
     items.push({
-      source: 'catalog',
-      catalog_variant_id: variant.catalogVariantId,
+      catalogVariantId: String(variant.catalogVariantId),
       quantity: line.quantity,
-      retail_price: line.price,
+      retailPrice: line.price,
       name: line.title.slice(0, 200),
-      external_id: line.remoteLineId,
-      placements,
+      externalId: line.remoteLineId,
+      files,
     });
   }
-  return {
-    external_id: order.remoteOrderId,
-    shipping: 'STANDARD',
-    recipient: {
-      name: address.name || 'Customer',
-      address1: address.address1,
-      ...(address.address2 ? { address2: address.address2 } : {}),
-      city: address.city,
-      ...(address.provinceCode ? { state_code: address.provinceCode } : {}),
-      country_code: address.countryCode,
-      zip: address.zip,
-      ...(address.phone ? { phone: address.phone } : {}),
-    },
-    order_items: items,
-  };
+  return { externalId: order.remoteOrderId, recipient: address, items };
 }
 
-const costOf = (pf: PrintfulOrder) =>
-  pf.costs?.total ? { cost: Number(pf.costs.total).toFixed(2), costCurrency: pf.costs.currency } : {};
+const costOf = (placed: { cost: { total: string; currency: string } | null }) =>
+  placed.cost ? { cost: placed.cost.total, costCurrency: placed.cost.currency } : {};
 
 export type Next = { confirmNow: boolean; confirmAt: Date | null };
 
@@ -205,10 +164,10 @@ export type Next = { confirmNow: boolean; confirmAt: Date | null };
 export async function submitToPrinter(deps: OrdersDeps, orderId: string): Promise<Next | null> {
   const order = await loadOrder(deps, orderId);
   if (order?.status !== 'received') return null;
-  const printer = await printerFor(deps, order.workspaceId, order.fulfillmentProvider as Provider | null);
+  const printer = await printerFor(deps, order.workspaceId, order.fulfillmentProvider);
   await ensureWebhooks(deps, order.workspaceId, printer);
-  const input = await printfulInput(deps, order);
-  const pf = (await findOrder(printer, `@${order.remoteOrderId}`)) ?? (await createOrder(printer, input));
+  const input = await printInput(deps, order);
+  const pf = await printer.adapter.placeOrder(printer.account, input);
   faults.afterPrinterCreate?.();
   const { orderConfirmation } = await getSettings(deps.db, order.workspaceId);
   const now = deps.now();
@@ -231,7 +190,7 @@ export async function submitToPrinter(deps: OrdersDeps, orderId: string): Promis
 }
 
 /**
- * Step 2 (job): confirm the draft (from now on Printful charges and prints). A waiting order that was cancelled
+ * Step 2 (job): confirm the draft (from now on the printer charges and prints). A waiting order that was cancelled
  * meanwhile is left alone; a failed one is confirmed again only on the seller's retry.
  */
 export async function confirmAtPrinter(deps: OrdersDeps, orderId: string, options: { retry?: boolean } = {}) {
@@ -239,17 +198,8 @@ export async function confirmAtPrinter(deps: OrdersDeps, orderId: string, option
   if (!order?.printfulOrderId) return;
   const allowed: string[] = ['received', 'waiting_approval', ...(options.retry ? ['failed'] : [])];
   if (!allowed.includes(order.status)) return;
-  const printer = await printerFor(deps, order.workspaceId, order.fulfillmentProvider as Provider | null);
-  let pf: PrintfulOrder;
-  try {
-    pf = await confirmOrder(printer, order.printfulOrderId);
-  } catch (error) {
-    // Confirmed already (a lost answer, a second delivery): what Printful holds is the truth.
-    if (!(error instanceof PrintfulError && error.status === 409)) throw error;
-    const current = await findOrder(printer, order.printfulOrderId);
-    if (!current || current.status === 'draft') throw error;
-    pf = current;
-  }
+  const printer = await printerFor(deps, order.workspaceId, order.fulfillmentProvider);
+  const pf = await printer.adapter.confirm(printer.account, order.printfulOrderId);
   await deps.db
     .update(orders)
     .set({ status: 'sent', confirmedAt: deps.now(), failureReason: null, ...costOf(pf), updatedAt: deps.now() })
@@ -261,16 +211,16 @@ export async function cancelAtPrinter(deps: OrdersDeps, orderId: string, why: st
   const order = await loadOrder(deps, orderId);
   if (!order || ['cancelled', 'external', 'shipped', 'delivered'].includes(order.status)) return;
   if (order.status === 'in_production') {
-    await setFailure(deps, order.id, `${why}, but Printful is already printing it; cancel it in Printful if you can`);
+    await setFailure(
+      deps,
+      order.id,
+      `${why}, but the printer is already printing it; cancel it at the printer if you can`,
+    );
     return;
   }
   if (order.printfulOrderId) {
-    const printer = await printerFor(deps, order.workspaceId, order.fulfillmentProvider as Provider | null);
-    const pf = await findOrder(printer, order.printfulOrderId);
-    if (pf && pf.status !== 'canceled') {
-      if (pf.status === 'draft' || pf.status === 'failed') await deleteOrder(printer, String(pf.id));
-      else await cancelOrder(printer, String(pf.id));
-    }
+    const printer = await printerFor(deps, order.workspaceId, order.fulfillmentProvider);
+    await printer.adapter.cancel(printer.account, order.printfulOrderId);
   }
   await deps.db
     .update(orders)
@@ -285,7 +235,7 @@ async function setFailure(deps: OrdersDeps, orderId: string, reason: string, sta
     .where(eq(orders.id, orderId));
 }
 
-/** A step that will not succeed by itself: the order shows Printful's reason and offers a retry. */
+/** A step that will not succeed by itself: the order shows the printer's reason and offers a retry. */
 export async function failOrder(deps: OrdersDeps, orderId: string, reason: string) {
   const order = await loadOrder(deps, orderId);
   if (!order || ['cancelled', 'shipped', 'delivered'].includes(order.status)) return;
@@ -312,25 +262,6 @@ export function canMove(from: TOrderStatus, to: TOrderStatus): boolean {
   return RANK[to] > RANK[from] || (from === 'on_hold' && to === 'in_production');
 }
 
-const PRINTFUL_STATUS: Record<string, TOrderStatus> = {
-  pending: 'sent',
-  inprocess: 'in_production',
-  partial: 'in_production',
-  onhold: 'on_hold',
-  failed: 'failed',
-  canceled: 'cancelled',
-  fulfilled: 'shipped',
-};
-
-export type PrinterEvent = {
-  type: string;
-  data?: {
-    reason?: string;
-    order?: { id?: number | string; external_id?: string; status?: string };
-    shipment?: { id?: number; tracking_number?: string };
-  };
-};
-
 /** How long a taken webhook delivery is remembered, to recognise a late duplicate. */
 export const WEBHOOK_MEMORY_MS = 30 * 24 * 3600_000;
 
@@ -341,30 +272,14 @@ export async function forgetOldWebhookEvents(deps: { db: OrdersDeps['db']; now: 
     .where(lt(webhookEvents.receivedAt, new Date(deps.now().getTime() - WEBHOOK_MEMORY_MS)));
 }
 
-/**
- * What a job keeps of a printer webhook: the fields `applyPrinterEvent` reads. Printful's bodies carry the whole
- * order, recipient address included, and a job's data is stored in clear.
- */
-export function printerEventOf(body: PrinterEvent): PrinterEvent {
-  const { reason, order, shipment } = body.data ?? {};
-  return {
-    type: String(body.type),
-    data: {
-      ...(reason !== undefined ? { reason: String(reason) } : {}),
-      ...(order ? { order: { id: order.id, external_id: order.external_id, status: order.status } } : {}),
-      ...(shipment ? { shipment: { id: shipment.id, tracking_number: shipment.tracking_number } } : {}),
-    },
-  };
-}
-
 /** A verified printer webhook (job): the order moves on; a shipment sends its tracking to the store. */
 export async function applyPrinterEvent(
   deps: OrdersDeps,
   workspaceId: string,
   event: PrinterEvent,
 ): Promise<{ fulfilInStore: string | null }> {
-  const ref = event.data?.order;
-  if (!ref?.id && !ref?.external_id) return { fulfilInStore: null };
+  const ref = event.order;
+  if (!ref?.id && !ref?.externalId) return { fulfilInStore: null };
   const [order] = await deps.db
     .select()
     .from(orders)
@@ -373,7 +288,7 @@ export async function applyPrinterEvent(
         eq(orders.workspaceId, workspaceId),
         ref.id !== undefined
           ? eq(orders.printfulOrderId, String(ref.id))
-          : eq(orders.remoteOrderId, String(ref.external_id)),
+          : eq(orders.remoteOrderId, String(ref.externalId)),
       ),
     );
   if (!order?.printfulOrderId) return { fulfilInStore: null };
@@ -388,14 +303,14 @@ export async function applyPrinterEvent(
   };
 
   const shipped = async () => {
-    const printer = await printerFor(deps, workspaceId, order.fulfillmentProvider as Provider | null);
-    const list = await shipments(printer, order.printfulOrderId as string);
-    const shipment = list.find((s) => s.id === event.data?.shipment?.id) ?? list[list.length - 1];
-    const delivered = list.length > 0 && list.every((s) => s.delivery_status === 'delivered');
+    const printer = await printerFor(deps, workspaceId, order.fulfillmentProvider);
+    const list = await printer.adapter.shipments(printer.account, order.printfulOrderId as string);
+    const shipment = list.find((s) => s.id === event.shipment?.id) ?? list[list.length - 1];
+    const delivered = list.length > 0 && list.every((s) => s.delivered);
     const tracking = {
       carrier: shipment?.carrier ?? null,
-      trackingNumber: event.data?.shipment?.tracking_number ?? shipment?.tracking_number ?? null,
-      trackingUrl: shipment?.tracking_url ?? null,
+      trackingNumber: event.shipment?.trackingNumber ?? shipment?.trackingNumber ?? null,
+      trackingUrl: shipment?.trackingUrl ?? null,
       // A printer-side reason (a hold) ends with the parcel; once shipped, a reason is the store's (the tracking
       // was not taken: noteStoreFailure), which delivery does not undo (its store step is the shipment's, done once).
       ...(current === 'shipped' ? {} : { failureReason: null }),
@@ -405,32 +320,11 @@ export async function applyPrinterEvent(
     return { fulfilInStore: null };
   };
 
-  switch (event.type) {
-    case 'shipment_sent':
-      return shipped();
-    case 'order_failed':
-      await move('failed', { failureReason: `Printful: ${event.data?.reason ?? 'the order failed'}`.slice(0, 500) });
-      return { fulfilInStore: null };
-    case 'order_canceled':
-      await move('cancelled');
-      return { fulfilInStore: null };
-    case 'order_put_hold':
-    case 'order_put_hold_approval':
-      await move('on_hold', { failureReason: event.data?.reason ? `On hold: ${event.data.reason}` : null });
-      return { fulfilInStore: null };
-    case 'order_remove_hold':
-      await move('in_production', { failureReason: null });
-      return { fulfilInStore: null };
-    case 'order_created':
-    case 'order_updated': {
-      const to = PRINTFUL_STATUS[ref.status ?? ''];
-      if (to === 'shipped') return shipped();
-      if (to) await move(to, to === 'failed' ? {} : { failureReason: null });
-      return { fulfilInStore: null };
-    }
-    default:
-      return { fulfilInStore: null };
-  }
+  // The adapter read the printer's words into ours: a status, and what becomes of the order's reason.
+  if (!event.to) return { fulfilInStore: null };
+  if (event.to === 'shipped') return shipped();
+  await move(event.to, event.failureReason !== undefined ? { failureReason: event.failureReason } : {});
+  return { fulfilInStore: null };
 }
 
 /** The store's fulfilment with carrier, tracking number and URL (the customer is notified), made once. */

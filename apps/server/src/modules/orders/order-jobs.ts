@@ -3,6 +3,7 @@ import type { JobWithMetadata } from 'pg-boss';
 import { z } from 'zod';
 import { defineJob, sendJob } from '../../jobs/define-job';
 import { QUEUES } from '../../jobs/job-queue';
+import type { PrinterEvent } from '../printers/fulfilment-provider';
 import {
   applyPrinterEvent,
   cancelAtPrinter,
@@ -12,7 +13,6 @@ import {
   fulfilInStore,
   isFinalFailure,
   noteStoreFailure,
-  type PrinterEvent,
   submitToPrinter,
 } from './fulfilment';
 import type { OrdersDeps } from './orders.deps';
@@ -46,8 +46,8 @@ async function orderStep<T extends OrderJob>(
   try {
     await step();
   } catch (error) {
-    if (isFinalFailure(error) || job.retryCount >= job.retryLimit) {
-      await onGiveUp(failureText(error));
+    if (isFinalFailure(deps, error) || job.retryCount >= job.retryLimit) {
+      await onGiveUp(failureText(deps, error));
       return;
     }
     throw error;
@@ -112,25 +112,8 @@ export const printerEventJob = defineJob({
   },
 });
 
-export const printfulSandboxTickJob = defineJob({
-  name: QUEUES.printfulSandboxTick,
-  payload: z.object({}),
-  retry: { retryLimit: 2, retryDelay: 1 },
-  workers: WORKERS,
-  handle: async (deps: OrdersDeps) => {
-    await deps.printfulSandbox.tick();
-  },
-});
-
 /** The order steps' jobs, in the order their workers start. */
-export const ORDER_JOBS = [
-  orderSubmitJob,
-  orderConfirmJob,
-  orderCancelJob,
-  storeFulfilJob,
-  printerEventJob,
-  printfulSandboxTickJob,
-] as const;
+export const ORDER_JOBS = [orderSubmitJob, orderConfirmJob, orderCancelJob, storeFulfilJob, printerEventJob] as const;
 
 export const enqueue = {
   submit: (deps: OrdersDeps, orderId: string, attempt = 'first') =>
@@ -151,5 +134,4 @@ export const enqueue = {
     sendJob(deps.jobs, storeFulfilJob, { orderId }, { id: jobId(`store-fulfil:${orderId}`) }),
   printerEvent: (deps: OrdersDeps, data: { workspaceId: string; event: PrinterEvent }, eventKey: string) =>
     sendJob(deps.jobs, printerEventJob, data, { id: jobId(`printer-event:${eventKey}`) }),
-  sandboxTick: (deps: OrdersDeps, at: Date) => sendJob(deps.jobs, printfulSandboxTickJob, {}, { startAfter: at }),
 };

@@ -1,32 +1,17 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { ErrorCode, ZOrderIdParams, ZOrderListQuery, ZSandboxOrderInput } from '@podforge/contract';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { fulfillmentWebhooks, webhookEvents } from '../../db/schema';
-import { signPrintfulWebhook } from '../../integrations/printful/fake-orders';
 import { AppError } from '../../lib/errors';
 import { UUID } from '../../lib/uuid';
 import { parseInput } from '../../lib/validate';
-import { forgetOldWebhookEvents, type PrinterEvent, printerEventOf } from './fulfilment';
+import { forgetOldWebhookEvents } from './fulfilment';
 import { enqueue } from './order-jobs';
 import type { OrdersDeps } from './orders.deps';
 import { approveOrder, cancelOrderByHand, getOrder, listOrders, placeSandboxOrder, retryOrder } from './orders.service';
 
-/** True when `header` is the hex HMAC-SHA256 of the raw body with the secret (compared in constant time). */
-function validSignature(raw: Buffer, header: unknown, secret: string): boolean {
-  if (typeof header !== 'string' || !/^[0-9a-f]{64}$/i.test(header)) return false;
-  const expected = Buffer.from(signPrintfulWebhook(raw.toString('utf8'), secret), 'hex');
-  return timingSafeEqual(expected, Buffer.from(header.toLowerCase(), 'hex'));
-}
-
 export async function ordersRoutes(app: FastifyInstance, { deps }: { deps: OrdersDeps }) {
-  // The sandbox fetches print files from and sends webhooks to this app; its due steps run as jobs.
-  deps.printfulSandbox.attach(app);
-  deps.printfulSandbox.onSchedule = (at) => {
-    enqueue.sandboxTick(deps, at).catch((error) => app.log.error({ err: error }, 'sandbox tick not queued'));
-  };
-  app.addHook('onClose', async () => deps.printfulSandbox.close());
-
   app.get('/api/orders', async (request) => {
     return listOrders(deps, request.workspaceId, parseInput(ZOrderListQuery, request.query, 'query'));
   });
@@ -62,8 +47,6 @@ export async function ordersRoutes(app: FastifyInstance, { deps }: { deps: Order
     return reply.status(201).send(await placeSandboxOrder(deps, request.workspaceId, input));
   });
 
-  app.get('/api/printful/sandbox/orders', async (request) => deps.printfulSandbox.orders(request.workspaceId));
-
   // Printful v2 webhooks: signed over their raw bytes with the secret of the configuration this URL names.
   await app.register(async (scope) => {
     scope.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: 1024 * 1024 }, (_req, body, done) =>
@@ -75,38 +58,32 @@ export async function ordersRoutes(app: FastifyInstance, { deps }: { deps: Order
       const [config] = UUID.test(id)
         ? await deps.db.select().from(fulfillmentWebhooks).where(eq(fulfillmentWebhooks.id, id))
         : [];
-      const signature = request.headers['x-pf-webhook-signature'];
-      if (!config || !validSignature(raw, signature, deps.cipher.decrypt(config.secretEnc))) {
+      // The configuration names its printer: that adapter checks the signature and reads the event.
+      const printer = config ? deps.printers.get(config.provider) : null;
+      if (!config || !printer?.verifyWebhook(raw, request.headers, deps.cipher.decrypt(config.secretEnc))) {
         throw new AppError(401, ErrorCode.Unauthorized, 'Webhook signature is not valid');
       }
-      let event: PrinterEvent & { occurred_at?: string };
+      let body: unknown;
       try {
-        event = JSON.parse(raw.toString('utf8'));
+        body = JSON.parse(raw.toString('utf8'));
       } catch {
         throw new AppError(400, ErrorCode.BadRequest, 'Webhook body is not JSON');
       }
-      // Printful's retries carry the same event (only `retries` changes): one key per event.
+      const read = printer.readWebhook(body);
+      if (!read) return reply.status(200).send({ ok: true });
       const key = createHash('sha256')
-        .update(
-          JSON.stringify([
-            config.id,
-            event.type,
-            event.occurred_at,
-            event.data?.order?.id,
-            event.data?.order?.status,
-            event.data?.shipment?.id,
-          ]),
-        )
+        .update(JSON.stringify([config.id, read.key]))
         .digest('hex');
+      const topic = String((body as { type?: unknown }).type);
       const [fresh] = await deps.db
         .insert(webhookEvents)
-        .values({ source: 'printful', eventId: key, topic: String(event.type) })
+        .values({ source: 'printful', eventId: key, topic })
         .onConflictDoNothing()
         .returning({ eventId: webhookEvents.eventId });
       if (fresh) {
         await forgetOldWebhookEvents(deps);
         try {
-          await enqueue.printerEvent(deps, { workspaceId: config.workspaceId, event: printerEventOf(event) }, key);
+          await enqueue.printerEvent(deps, { workspaceId: config.workspaceId, event: read.event }, key);
         } catch (error) {
           // Not queued: forget the event so Printful's retry is taken.
           await deps.db

@@ -10,12 +10,22 @@ import { conflict } from '../../lib/errors';
 import { parseInput } from '../../lib/validate';
 import { getCatalogProductDetail, listCatalogCategories, listCatalogProducts } from '../catalog/catalog.service';
 import type { PrintfulDeps } from './printful.deps';
+import { sandboxTick } from './printful-sandbox.jobs';
 
 /** Where Printful sends the user back: APP_URL when set (behind a proxy), else this request's own origin. */
 const callbackUrl = (deps: PrintfulDeps, request: FastifyRequest) =>
   `${deps.config.appUrl ?? `${request.protocol}://${request.host}`}/api/printful/oauth/callback`;
 
 export async function printfulRoutes(app: FastifyInstance, { deps }: { deps: PrintfulDeps }) {
+  // The sandbox printer fetches print files from and sends webhooks to this app; its due steps run as jobs.
+  deps.printfulSandbox.attach(app);
+  deps.printfulSandbox.onSchedule = (at) => {
+    sandboxTick(deps, at).catch((error) => app.log.error({ err: error }, 'sandbox tick not queued'));
+  };
+  app.addHook('onClose', async () => deps.printfulSandbox.close());
+
+  app.get('/api/printful/sandbox/orders', async (request) => deps.printfulSandbox.orders(request.workspaceId));
+
   app.get('/api/printful/products', async (request) => {
     const query = parseInput(ZCatalogProductsQuery, request.query, 'query');
     return listCatalogProducts(await deps.printful.catalogFor(request.workspaceId), query);

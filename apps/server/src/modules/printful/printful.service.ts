@@ -6,6 +6,7 @@ import type { Db } from '../../db/client';
 import { integrations } from '../../db/schema';
 import { TtlCache } from '../../integrations/printful/cache';
 import { PrintfulClient, PrintfulError } from '../../integrations/printful/client';
+import type { PrintfulConn } from '../../integrations/printful/orders';
 import type { TokenCipher } from '../../lib/crypto';
 import { AppError, badRequest, conflict, upstreamError } from '../../lib/errors';
 import { consumeOAuthState, issueOAuthState } from '../../lib/oauth-states';
@@ -220,6 +221,27 @@ export class PrintfulService {
         .where(and(eq(integrations.id, row.id), eq(integrations.workspaceId, row.workspaceId)));
       throw upstreamError('Printful authorisation expired; reconnect Printful on the Integrations page');
     }
+  }
+
+  /**
+   * The workspace's own Printful account for orders (the FulfilmentProvider's connection), or null. The store chosen
+   * at connect: an account-level token acts for it with X-PF-Store-Id. Never the server's token.
+   */
+  async orderConnection(workspaceId: string): Promise<PrintfulConn | null> {
+    const [row] = await this.deps.db
+      .select()
+      .from(integrations)
+      .where(
+        and(
+          eq(integrations.workspaceId, workspaceId),
+          eq(integrations.platform, 'printful'),
+          eq(integrations.kind, 'fulfillment'),
+          eq(integrations.status, 'connected'),
+        ),
+      );
+    if (!row) return null;
+    const token = await this.accessToken(workspaceId);
+    return token ? { client: this.client, token, storeId: row.externalId } : null;
   }
 
   /** The catalogue this workspace sees: live Printful when connected, the bundled snapshot otherwise. */

@@ -1,0 +1,150 @@
+import type { TOrderStatus } from '@podforge/contract';
+import type { CatalogSourceImpl } from '../catalog/catalog.service';
+
+/**
+ * The `FulfilmentProvider` port: what Podforge asks of any print-on-demand printer (Printful and the built-in
+ * sandbox printer; Printify and Gelato next). Each adapter is registered by its `id`, as medusa registers fulfilment
+ * providers by a static identifier; orders code asks the registry and never names a printer. Money is a decimal
+ * string, ids are ours (`externalId` is the store order) and the printer's ids are kept opaque (strings).
+ * `test/fulfilment-provider.contract.test.ts` is the suite every adapter passes, against its fake.
+ */
+
+/** A workspace's account at one printer, as the adapter resolved it (token, shop); opaque to the caller. */
+export type PrinterAccount = { readonly provider: string; readonly workspaceId: string };
+
+export type PrintRecipient = {
+  name: string;
+  address1: string;
+  address2?: string | null;
+  city: string;
+  provinceCode?: string | null;
+  countryCode: string;
+  zip: string;
+  phone?: string | null;
+};
+
+/** One line to print: the printer's catalogue variant (opaque), the print files by URL per placement. */
+export type PrintItem = {
+  catalogVariantId: string;
+  quantity: number;
+  /** What the buyer paid for one, a decimal string (packing slips, customs). */
+  retailPrice: string;
+  name: string;
+  /** Our id of the line (the store's line id). */
+  externalId: string;
+  files: { placement: string; technique: string; url: string }[];
+};
+
+export type PrintOrderInput = {
+  /** Our id of the order (the store order's id): the key that makes placing it idempotent. */
+  externalId: string;
+  recipient: PrintRecipient;
+  items: PrintItem[];
+};
+
+/** The printer's order as we keep it: its id (opaque), our id, where it stands, what it costs. */
+export type PrinterOrder = {
+  id: string;
+  externalId: string;
+  /** 'draft' until confirmed; then the order's own words (sent, in_production, shipped, cancelled, failed...). */
+  status: 'draft' | TOrderStatus;
+  cost: { total: string; currency: string } | null;
+};
+
+export type PrinterShipment = {
+  id: string;
+  carrier: string | null;
+  trackingNumber: string | null;
+  trackingUrl: string | null;
+  delivered: boolean;
+};
+
+/**
+ * A verified webhook in our words (what a job keeps: no address). `to: 'shipped'` reads the shipments;
+ * `failureReason` undefined leaves the order's reason alone, null clears it.
+ */
+export type PrinterEvent = {
+  order: { id?: string; externalId?: string };
+  to?: TOrderStatus;
+  failureReason?: string | null;
+  shipment?: { id?: string; trackingNumber?: string };
+};
+
+export interface FulfilmentProvider {
+  /** Static id, stored on orders (`fulfillment_provider`) and webhook configurations. */
+  readonly id: string;
+  /** For the seller: 'Printful'. */
+  readonly name: string;
+  /** Taken when no other printer is connected (the built-in sandbox). */
+  readonly fallback: boolean;
+  /** Needs the app's public https address (APP_URL) to fetch files and send webhooks. */
+  readonly needsPublicUrl: boolean;
+
+  /** The workspace's account here, or null when not connected. */
+  account(workspaceId: string): Promise<PrinterAccount | null>;
+  /** Catalogue: products, variants with ids and costs, placements and print-file specs. */
+  catalogue(workspaceId: string): Promise<CatalogSourceImpl>;
+  /**
+   * Places the order as a draft, exactly once: a retry (after a lost answer) finds the first one by `externalId`.
+   * The draft's `cost` (items and shipping) is the quote: nothing is charged before `confirm`.
+   */
+  placeOrder(account: PrinterAccount, input: PrintOrderInput): Promise<PrinterOrder>;
+  /** Polling: the order by the printer's id or ours, null when the printer has none. */
+  order(account: PrinterAccount, ref: { id: string } | { externalId: string }): Promise<PrinterOrder | null>;
+  /** From now on the printer charges and prints; confirming one already confirmed answers it as it stands. */
+  confirm(account: PrinterAccount, id: string): Promise<PrinterOrder>;
+  /** Withdraws a draft, cancels a confirmed order not yet printing; a refusal (in production) is thrown. */
+  cancel(account: PrinterAccount, id: string): Promise<void>;
+  shipments(account: PrinterAccount, id: string): Promise<PrinterShipment[]>;
+  /** Points the printer's webhooks at `url`; answers the secret they are signed with. */
+  setWebhook(account: PrinterAccount, url: string): Promise<string>;
+  /** Whether the raw body is signed with the secret (headers as received, lower-case names). */
+  verifyWebhook(raw: Buffer, headers: Record<string, unknown>, secret: string): boolean;
+  /** A verified webhook body in our words; null when it is about nothing we follow. Its dedupe key too. */
+  readWebhook(body: unknown): { event: PrinterEvent; key: string } | null;
+  /** An error this adapter threw: whether retrying cannot help, and the seller's words; null when not its own. */
+  explain(error: unknown): { final: boolean; text: string } | null;
+}
+
+/** Every printer adapter of the app, by provider id. */
+export class FulfilmentProviders {
+  private readonly byId = new Map<string, FulfilmentProvider>();
+
+  constructor(adapters: FulfilmentProvider[]) {
+    for (const adapter of adapters) {
+      if (this.byId.has(adapter.id)) throw new Error(`Two printer adapters for ${adapter.id}`);
+      this.byId.set(adapter.id, adapter);
+    }
+  }
+
+  get(id: string): FulfilmentProvider | null {
+    return this.byId.get(id) ?? null;
+  }
+
+  /** Every adapter, in registration order (the contract suite runs over them). */
+  all(): FulfilmentProvider[] {
+    return [...this.byId.values()];
+  }
+
+  /** The workspace's own connected printer, else the fallback (the sandbox); with its account. */
+  async forWorkspace(workspaceId: string): Promise<{ provider: FulfilmentProvider; account: PrinterAccount } | null> {
+    for (const provider of this.all().filter((p) => !p.fallback)) {
+      const account = await provider.account(workspaceId);
+      if (account) return { provider, account };
+    }
+    for (const provider of this.all().filter((p) => p.fallback)) {
+      const account = await provider.account(workspaceId);
+      if (account) return { provider, account };
+    }
+    return null;
+  }
+
+  /** The first adapter's reading of an error. */
+  explain(error: unknown): { final: boolean; text: string } | null {
+    for (const p of this.all()) {
+      const e = p.explain(error);
+      if (e) return e;
+    }
+    return null;
+  }
+}

@@ -1,0 +1,242 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { TOrderStatus } from '@podforge/contract';
+import { PrintfulError } from '../../integrations/printful/client';
+import { signPrintfulWebhook } from '../../integrations/printful/fake-orders';
+import {
+  cancelOrder,
+  confirmOrder,
+  createOrder,
+  deleteOrder,
+  findOrder,
+  type PrintfulConn,
+  type PrintfulOrder,
+  type PrintfulOrderInput,
+  setWebhooks,
+  shipments,
+} from '../../integrations/printful/orders';
+import type { CatalogSourceImpl } from '../catalog/catalog.service';
+import type {
+  FulfilmentProvider,
+  PrinterAccount,
+  PrinterEvent,
+  PrinterOrder,
+  PrintOrderInput,
+} from '../printers/fulfilment-provider';
+
+/**
+ * A FulfilmentProvider over the Printful v2 API: Printful itself, and the built-in sandbox printer (a fake Printful
+ * in this process) with its own accounts. An order is created as a draft (nothing charged) and confirmed
+ * separately; `external_id` is ours, so `@external_id` finds what an earlier attempt created.
+ */
+
+type Account = PrinterAccount & PrintfulConn;
+
+const PRINTFUL_STATUS: Record<string, TOrderStatus> = {
+  pending: 'sent',
+  inprocess: 'in_production',
+  partial: 'in_production',
+  onhold: 'on_hold',
+  failed: 'failed',
+  canceled: 'cancelled',
+  fulfilled: 'shipped',
+};
+
+/** Printful's webhook body, as far as we read it. */
+type PrintfulEvent = {
+  type: string;
+  occurred_at?: string;
+  data?: {
+    reason?: string;
+    order?: { id?: number | string; external_id?: string; status?: string };
+    shipment?: { id?: number; tracking_number?: string };
+  };
+};
+
+const toOrder = (pf: PrintfulOrder): PrinterOrder => ({
+  id: String(pf.id),
+  externalId: pf.external_id,
+  status: pf.status === 'draft' ? 'draft' : (PRINTFUL_STATUS[pf.status] ?? 'sent'),
+  cost: pf.costs?.total ? { total: Number(pf.costs.total).toFixed(2), currency: pf.costs.currency } : null,
+});
+
+/** The Printful v2 order for our input: catalogue variant, quantity, retail price, print files by URL. */
+function printfulInput(input: PrintOrderInput): PrintfulOrderInput {
+  const address = input.recipient;
+  return {
+    external_id: input.externalId,
+    shipping: 'STANDARD',
+    recipient: {
+      name: address.name || 'Customer',
+      address1: address.address1,
+      ...(address.address2 ? { address2: address.address2 } : {}),
+      city: address.city,
+      ...(address.provinceCode ? { state_code: address.provinceCode } : {}),
+      country_code: address.countryCode,
+      zip: address.zip,
+      ...(address.phone ? { phone: address.phone } : {}),
+    },
+    order_items: input.items.map((i) => ({
+      source: 'catalog',
+      catalog_variant_id: Number(i.catalogVariantId),
+      quantity: i.quantity,
+      retail_price: i.retailPrice,
+      name: i.name,
+      external_id: i.externalId,
+      placements: i.files.map((f) => ({
+        placement: f.placement,
+        technique: f.technique,
+        layers: [{ type: 'file', url: f.url }],
+      })),
+    })),
+  };
+}
+
+/** The fields of a Printful webhook we act on, in our words. */
+export function printerEventOf(body: PrintfulEvent): PrinterEvent | null {
+  const ref = body.data?.order;
+  if (!ref?.id && !ref?.external_id) return null;
+  const order = {
+    ...(ref.id !== undefined ? { id: String(ref.id) } : {}),
+    ...(ref.external_id !== undefined ? { externalId: String(ref.external_id) } : {}),
+  };
+  const reason = body.data?.reason;
+  const s = body.data?.shipment;
+  const shipment = s
+    ? {
+        ...(s.id !== undefined ? { id: String(s.id) } : {}),
+        ...(s.tracking_number ? { trackingNumber: String(s.tracking_number) } : {}),
+      }
+    : undefined;
+  switch (body.type) {
+    case 'shipment_sent':
+      return { order, to: 'shipped', ...(shipment ? { shipment } : {}) };
+    case 'order_failed':
+      return { order, to: 'failed', failureReason: `Printful: ${reason ?? 'the order failed'}`.slice(0, 500) };
+    case 'order_canceled':
+      return { order, to: 'cancelled' };
+    case 'order_put_hold':
+    case 'order_put_hold_approval':
+      return { order, to: 'on_hold', failureReason: reason ? `On hold: ${reason}` : null };
+    case 'order_remove_hold':
+      return { order, to: 'in_production', failureReason: null };
+    case 'order_created':
+    case 'order_updated': {
+      const to = PRINTFUL_STATUS[ref.status ?? ''];
+      if (!to) return null;
+      return to === 'shipped' || to === 'failed' ? { order, to } : { order, to, failureReason: null };
+    }
+    default:
+      return null;
+  }
+}
+
+export type PrintfulFulfilmentOptions = {
+  id: string;
+  name: string;
+  fallback: boolean;
+  needsPublicUrl: boolean;
+  /** The workspace's connection (client, token, store), or null when not connected. */
+  connection(workspaceId: string): Promise<PrintfulConn | null>;
+  catalogue(workspaceId: string): Promise<CatalogSourceImpl>;
+};
+
+export class PrintfulFulfilment implements FulfilmentProvider {
+  readonly id: string;
+  readonly name: string;
+  readonly fallback: boolean;
+  readonly needsPublicUrl: boolean;
+
+  constructor(private readonly options: PrintfulFulfilmentOptions) {
+    this.id = options.id;
+    this.name = options.name;
+    this.fallback = options.fallback;
+    this.needsPublicUrl = options.needsPublicUrl;
+  }
+
+  async account(workspaceId: string): Promise<Account | null> {
+    const conn = await this.options.connection(workspaceId);
+    return conn ? { ...conn, provider: this.id, workspaceId } : null;
+  }
+
+  catalogue(workspaceId: string) {
+    return this.options.catalogue(workspaceId);
+  }
+
+  async placeOrder(account: PrinterAccount, input: PrintOrderInput): Promise<PrinterOrder> {
+    const c = account as Account;
+    const pf = (await findOrder(c, `@${input.externalId}`)) ?? (await createOrder(c, printfulInput(input)));
+    return toOrder(pf);
+  }
+
+  async order(account: PrinterAccount, ref: { id: string } | { externalId: string }) {
+    const pf = await findOrder(account as Account, 'id' in ref ? ref.id : `@${ref.externalId}`);
+    return pf ? toOrder(pf) : null;
+  }
+
+  async confirm(account: PrinterAccount, id: string): Promise<PrinterOrder> {
+    const c = account as Account;
+    try {
+      return toOrder(await confirmOrder(c, id));
+    } catch (error) {
+      // Confirmed already (a lost answer, a second delivery): what Printful holds is the truth.
+      if (!(error instanceof PrintfulError && error.status === 409)) throw error;
+      const current = await findOrder(c, id);
+      if (!current || current.status === 'draft') throw error;
+      return toOrder(current);
+    }
+  }
+
+  async cancel(account: PrinterAccount, id: string): Promise<void> {
+    const c = account as Account;
+    const pf = await findOrder(c, id);
+    if (pf && pf.status !== 'canceled') {
+      if (pf.status === 'draft' || pf.status === 'failed') await deleteOrder(c, String(pf.id));
+      else await cancelOrder(c, String(pf.id));
+    }
+  }
+
+  async shipments(account: PrinterAccount, id: string) {
+    return (await shipments(account as Account, id)).map((s) => ({
+      id: String(s.id),
+      carrier: s.carrier ?? null,
+      trackingNumber: s.tracking_number ?? null,
+      trackingUrl: s.tracking_url ?? null,
+      delivered: s.delivery_status === 'delivered',
+    }));
+  }
+
+  setWebhook(account: PrinterAccount, url: string) {
+    return setWebhooks(account as Account, url);
+  }
+
+  /** True when the header is the hex HMAC-SHA256 of the raw body with the secret (compared in constant time). */
+  verifyWebhook(raw: Buffer, headers: Record<string, unknown>, secret: string): boolean {
+    const header = headers['x-pf-webhook-signature'];
+    if (typeof header !== 'string' || !/^[0-9a-f]{64}$/i.test(header)) return false;
+    const expected = Buffer.from(signPrintfulWebhook(raw.toString('utf8'), secret), 'hex');
+    return timingSafeEqual(expected, Buffer.from(header.toLowerCase(), 'hex'));
+  }
+
+  readWebhook(body: unknown) {
+    const event = body as PrintfulEvent;
+    const read = printerEventOf(event);
+    if (!read) return null;
+    // Printful's retries carry the same event (only `retries` changes): one key per event.
+    const key = JSON.stringify([
+      event.type,
+      event.occurred_at,
+      event.data?.order?.id,
+      event.data?.order?.status,
+      event.data?.shipment?.id,
+    ]);
+    return { event: read, key };
+  }
+
+  explain(error: unknown) {
+    if (!(error instanceof PrintfulError)) return null;
+    return {
+      final: error.status >= 400 && error.status < 500 && error.status !== 429,
+      text: `Printful: ${error.message}`,
+    };
+  }
+}

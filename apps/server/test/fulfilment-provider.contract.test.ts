@@ -1,0 +1,275 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type PrintfulClient, PrintfulError } from '../src/integrations/printful/client';
+import { type FakePrintful, startFakePrintful } from '../src/integrations/printful/fake-server';
+import type { PrintfulConn } from '../src/integrations/printful/orders';
+import type { FulfilmentProvider, PrinterAccount, PrintOrderInput } from '../src/modules/printers/fulfilment-provider';
+import { createTestApp, type TestApp, type TestClient } from './helpers';
+
+/**
+ * The FulfilmentProvider contract (issue #26): the same cases for every printer adapter in the registry, each
+ * against its own fake over loopback HTTP through the app's real Printful client (Printful: a fake Printful account
+ * connected by OAuth; the sandbox: the built-in sandbox printer). An adapter is finished when it passes; a new
+ * printer (Printify, Gelato) adds a harness below and must pass the same cases.
+ */
+
+const APP = 'http://podforge.test';
+let t: TestApp;
+let fake: FakePrintful;
+
+/** A webhook as the printer sent it. */
+type Delivery = { body: string; headers: Record<string, string> };
+const delivered: Delivery[] = [];
+
+/** What the suite needs of a printer's fake beyond the port: an account, time moving on, what it sent. */
+type Harness = {
+  /** A new workspace connected to the printer: its account. */
+  connect(): Promise<PrinterAccount>;
+  /** Moves every due order one step on (production, shipping, delivery). */
+  tick(): Promise<void>;
+  /** The printer's fake (its calls are counted). */
+  server(): Promise<FakePrintful>;
+};
+
+/**
+ * The same account whose next order create reaches the printer and is applied there, but whose answer is lost
+ * (a 502 on the way back), as a dropped connection leaves it. Both adapters speak Printful v2 through its client.
+ */
+function losingNextCreate(account: PrinterAccount): PrinterAccount {
+  const conn = account as PrinterAccount & PrintfulConn;
+  let armed = true;
+  const client = Object.create(conn.client) as PrintfulClient;
+  client.request = async <T>(...args: Parameters<PrintfulClient['request']>): Promise<T> => {
+    const answer = await conn.client.request<T>(...args);
+    if (armed && args[0] === 'POST' && args[1] === '/v2/orders') {
+      armed = false;
+      throw new PrintfulError(502, 'Bad gateway (the answer was lost)');
+    }
+    return answer;
+  };
+  return { ...conn, client } as PrinterAccount;
+}
+
+/** Print files are fetched by the printer; here any GET answers an image (the files themselves are print-files'). */
+const PNG = Buffer.from('89504e470d0a1a0a', 'hex');
+
+async function workspace(): Promise<{ client: TestClient; ws: string }> {
+  const client = t.client();
+  return { client, ws: await client.workspaceId(t.deps.db) };
+}
+
+const harnesses: Record<string, Harness> = {
+  printful: {
+    async connect() {
+      const { client, ws } = await workspace();
+      const start = await client.get('/api/printful/oauth/start');
+      const answer = await fetch(start.headers.location as string, { redirect: 'manual' });
+      const callback = new URL(answer.headers.get('location') as string);
+      const done = await client.get(callback.pathname + callback.search);
+      expect(done.headers.location).toBe('/integrations?printful=connected');
+      const account = await printer('printful').account(ws);
+      expect(account).not.toBeNull();
+      return account as PrinterAccount;
+    },
+    async tick() {
+      await fake.orders.tick();
+    },
+    server: async () => fake,
+  },
+  sandbox: {
+    async connect() {
+      const { ws } = await workspace();
+      const account = await printer('sandbox').account(ws);
+      expect(account).not.toBeNull();
+      return account as PrinterAccount;
+    },
+    async tick() {
+      await t.deps.printfulSandbox.tick();
+    },
+    server: () => t.deps.printfulSandbox.server(),
+  },
+};
+
+const printer = (id: string) => t.deps.printers.get(id) as FulfilmentProvider;
+
+beforeAll(async () => {
+  fake = await startFakePrintful({
+    clientId: 'pf-id',
+    clientSecret: 'pf-secret',
+    orders: {
+      delays: { production: 0, ship: 0, deliver: 0 },
+      fetchFile: async () => true,
+      post: async (_url, body, headers) => {
+        delivered.push({ body, headers });
+      },
+    },
+  });
+  t = await createTestApp({
+    env: {
+      APP_URL: APP,
+      PRINTFUL_SANDBOX_SHIP_SECONDS: '0',
+      PRINTFUL_CLIENT_ID: 'pf-id',
+      PRINTFUL_CLIENT_SECRET: 'pf-secret',
+      PRINTFUL_API_BASE: fake.url,
+      PRINTFUL_OAUTH_BASE: fake.url,
+    },
+  });
+  // The sandbox fetches files from and posts webhooks to the app: here it gets an image and its webhooks are kept.
+  t.deps.printfulSandbox.attach({
+    inject: (async (opts: { method: string; payload?: string; headers?: Record<string, string> }) => {
+      if (opts.method === 'POST') {
+        delivered.push({ body: String(opts.payload), headers: opts.headers ?? {} });
+        return { statusCode: 200, headers: {} };
+      }
+      return { statusCode: 200, headers: { 'content-type': 'image/png' }, body: PNG };
+    }) as unknown as FastifyInstance['inject'],
+  });
+});
+afterAll(async () => {
+  await t.close();
+  await fake.close();
+});
+
+it('registers every printer once', () => {
+  expect(t.deps.printers.all().map((p) => p.id)).toEqual(Object.keys(harnesses));
+  expect(t.deps.printers.all().filter((p) => p.fallback)).toHaveLength(1);
+});
+
+describe.each(Object.keys(harnesses))('%s', (id) => {
+  const h = harnesses[id] as Harness;
+  let account: PrinterAccount;
+  let variantId: string;
+  let placement: { placement: string; technique: string };
+
+  const input = (externalId = `po-${randomUUID().slice(0, 8)}`): PrintOrderInput => ({
+    externalId,
+    recipient: {
+      name: 'Ada Buyer',
+      address1: '1 Test Street',
+      city: 'Portland',
+      provinceCode: 'OR',
+      countryCode: 'US',
+      zip: '97201',
+    },
+    items: [
+      {
+        catalogVariantId: variantId,
+        quantity: 2,
+        retailPrice: '24.00',
+        name: 'Sunset Tee',
+        externalId: `${externalId}-1`,
+        files: [{ ...placement, url: `${APP}/print-files/x.png` }],
+      },
+    ],
+  });
+
+  /** Ticks until the printer's order reaches a status (each tick is one step). */
+  const until = async (orderId: string, status: string) => {
+    for (let i = 0; i < 6; i++) {
+      const o = await printer(id).order(account, { id: orderId });
+      if (o?.status === status) return o;
+      await h.tick();
+    }
+    throw new Error(`order ${orderId} never reached ${status}`);
+  };
+
+  beforeAll(async () => {
+    account = await h.connect();
+  });
+
+  it('catalogue: a product with variants, their ids and costs, placements with print-file specs', async () => {
+    const catalogue = await printer(id).catalogue(account.workspaceId);
+    const listings = await catalogue.listings();
+    expect(listings.length).toBeGreaterThan(0);
+    const product = await catalogue.product(listings[0] as (typeof listings)[number]);
+    expect(product.variants.length).toBeGreaterThan(0);
+    const v = product.variants[0] as (typeof product.variants)[number];
+    expect(String(v.id)).toMatch(/^\d+$/);
+    expect(v.price).toMatch(/^\d+\.\d{2}$/);
+    const area = product.printAreas[0];
+    expect(area?.widthPx).toBeGreaterThan(0);
+    expect(area?.dpi).toBeGreaterThan(0);
+    variantId = String(v.id);
+    placement = { placement: area?.placement as string, technique: area?.technique as string };
+  });
+
+  it('places an order exactly once: a retry after a lost answer finds the first; the draft is the quote', async () => {
+    const order = input();
+    const first = await printer(id).placeOrder(account, order);
+    expect(first).toMatchObject({ externalId: order.externalId, status: 'draft' });
+    expect(first.cost?.total).toMatch(/^\d+\.\d{2}$/);
+    expect(Number(first.cost?.total)).toBeGreaterThan(0);
+    const again = await printer(id).placeOrder(account, order);
+    expect(again.id).toBe(first.id);
+    expect((await printer(id).order(account, { externalId: order.externalId }))?.id).toBe(first.id);
+  });
+
+  it('a retry after a lost answer makes no second order', async () => {
+    const fakeServer = await h.server();
+    const creates = () => fakeServer.calls.filter((c) => c.path === '/v2/orders' && c.status === 200).length;
+    const order = input();
+    const before = creates();
+    await expect(printer(id).placeOrder(losingNextCreate(account), order)).rejects.toThrow(/lost/);
+    expect(creates()).toBe(before + 1);
+    // The caller (the job's retry) places again with the same id of ours: the printer's first order is found.
+    const retried = await printer(id).placeOrder(account, order);
+    expect(creates()).toBe(before + 1);
+    expect(retried.externalId).toBe(order.externalId);
+    expect((await printer(id).order(account, { externalId: order.externalId }))?.id).toBe(retried.id);
+  });
+
+  it('confirms (twice is once), then cancels; a draft is withdrawn; an order in production refuses', async () => {
+    const a = await printer(id).placeOrder(account, input());
+    const confirmed = await printer(id).confirm(account, a.id);
+    expect(confirmed.status).toBe('sent');
+    expect((await printer(id).confirm(account, a.id)).id).toBe(a.id);
+    await printer(id).cancel(account, a.id);
+    expect((await printer(id).order(account, { id: a.id }))?.status).toBe('cancelled');
+
+    const draft = await printer(id).placeOrder(account, input());
+    await printer(id).cancel(account, draft.id);
+    expect(await printer(id).order(account, { id: draft.id })).toBeNull();
+
+    const b = await printer(id).placeOrder(account, input());
+    await printer(id).confirm(account, b.id);
+    await until(b.id, 'in_production');
+    await expect(printer(id).cancel(account, b.id)).rejects.toThrow();
+    expect(
+      printer(id).explain(
+        await printer(id)
+          .cancel(account, b.id)
+          .catch((e) => e),
+      )?.final,
+    ).toBe(true);
+  });
+
+  it('status by signed webhook (a wrongly signed one refused) and by polling; shipment with tracking', async () => {
+    const secret = await printer(id).setWebhook(account, `${APP}/api/webhooks/printful/${randomUUID()}`);
+    const from = delivered.length;
+    const o = await printer(id).placeOrder(account, input());
+    await printer(id).confirm(account, o.id);
+    await until(o.id, 'shipped');
+    const mine = delivered.slice(from);
+    const events = mine
+      .filter((d) => printer(id).verifyWebhook(Buffer.from(d.body), d.headers, secret))
+      .map((d) => printer(id).readWebhook(JSON.parse(d.body))?.event)
+      .filter((e) => e && (e.order.id === o.id || e.order.externalId === o.externalId));
+    expect(events.map((e) => e?.to)).toContain('in_production');
+    const shippedEvent = events.find((e) => e?.to === 'shipped');
+    expect(shippedEvent?.shipment?.trackingNumber).toBeTruthy();
+
+    const sample = mine[mine.length - 1] as Delivery;
+    expect(printer(id).verifyWebhook(Buffer.from(sample.body), sample.headers, 'another secret')).toBe(false);
+    expect(printer(id).verifyWebhook(Buffer.from(`${sample.body} `), sample.headers, secret)).toBe(false);
+
+    const shipments = await printer(id).shipments(account, o.id);
+    expect(shipments).toHaveLength(1);
+    expect(shipments[0]).toMatchObject({ id: shippedEvent?.shipment?.id });
+    expect(shipments[0]?.trackingNumber).toBe(shippedEvent?.shipment?.trackingNumber);
+    expect(shipments[0]?.trackingUrl).toMatch(/^https:\/\//);
+    expect(shipments[0]?.carrier).toBeTruthy();
+    await h.tick();
+    expect((await printer(id).shipments(account, o.id))[0]?.delivered).toBe(true);
+  });
+});
