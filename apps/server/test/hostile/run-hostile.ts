@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PRODUCT_DESIGN_MAX_BYTES } from '@podforge/contract';
+import { DESIGN_MAX_BYTES } from '@podforge/contract';
 import { multipart } from '../support/design-fixtures';
 import { type HostileFile, mutations, namedBombs, oddNames, oversize } from './corpus';
 
@@ -156,7 +156,7 @@ async function main() {
   [...odd, ...damaged].forEach((file, i) => {
     plan.push({ file, call: calls[i % calls.length] as Call });
   });
-  plan.push({ file: oversize(PRODUCT_DESIGN_MAX_BYTES), call: 'products' });
+  plan.push({ file: oversize(DESIGN_MAX_BYTES), call: 'products' });
   if (!sample) plan.push({ file: oversize(50 * MB), call: 'designs/upload' });
   const distinct = new Set(plan.map((p) => p.file.name)).size;
   console.log(
