@@ -27,7 +27,7 @@ test('schedules a product from My Products and follows it until it shows complet
 
   await page.goto('/?tab=my-products');
   const row = page.getByTestId('product-row').filter({ hasText: title });
-  await row.getByRole('button', { name: 'Schedule' }).click();
+  await row.getByRole('button', { name: /^Schedule / }).click();
   const dialog = page.getByRole('dialog', { name: 'Schedule Upload' });
   // The browser's own clock: the next whole minute that is at least 20 s away.
   const { date, time, today } = await page.evaluate(() => {

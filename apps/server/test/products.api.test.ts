@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { PRODUCT_DESIGN_MAX_BYTES, PRODUCT_TITLE_MAX, skuFor, type TProduct } from '@podforge/contract';
+import { DESIGN_MAX_BYTES, PRODUCT_TITLE_MAX, skuFor, type TProduct } from '@podforge/contract';
 import { count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { designs, integrations, products, productVariants, publications } from '../src/db/schema';
@@ -153,15 +153,15 @@ describe('POST /api/products', () => {
     expect(tmpFiles()).toEqual([]);
   });
 
-  it('refuses a design file of 10 MB + 1 byte with 413 naming it, and keeps nothing', async () => {
+  it('refuses a design file of DESIGN_MAX_BYTES + 1 byte with 413 naming it, and keeps nothing', async () => {
     const designsBefore = await rowCount(designs);
     const filesBefore = await t.deps.storage.list('');
     const res = await postMultipart(a.client, [
       ...textParts({ title: 'Too big', price: '15', productType: 'poster' }),
-      { field: 'file', filename: 'huge.png', content: Buffer.alloc(PRODUCT_DESIGN_MAX_BYTES + 1, 0x41) },
+      { field: 'file', filename: 'huge.png', content: Buffer.alloc(DESIGN_MAX_BYTES + 1, 0x41) },
     ]);
     expect(res.statusCode, res.body).toBe(413);
-    expect(res.json().error).toMatch(/huge\.png is larger than 10 MB/);
+    expect(res.json().error).toMatch(/huge\.png is larger than 50 MB/);
     expect(await rowCount(designs)).toBe(designsBefore);
     expect(await t.deps.storage.list('')).toEqual(filesBefore);
     expect(tmpFiles()).toEqual([]);

@@ -147,7 +147,7 @@ const productFields = {
 
 /**
  * `POST /api/products` fields (multipart text fields, or JSON when no file is sent). The design is either a file
- * part named `file` (at most PRODUCT_DESIGN_MAX_BYTES) or the id of an uploaded design; the mockup either a
+ * part named `file` (at most DESIGN_MAX_BYTES) or the id of an uploaded design; the mockup either a
  * rendered mockup's id or a URL the API served. `tags` and `variants` arrive as JSON text in multipart. Empty
  * variants become `defaultVariants(price)`.
  */

@@ -14,7 +14,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PRODUCT_DESIGN_MAX_BYTES } from '@podforge/contract';
+import { DESIGN_MAX_BYTES } from '@podforge/contract';
 import { type HostileFile, mutations, namedBombs, oddNames, oversize } from './corpus';
 import {
   answeredWrong,
@@ -56,7 +56,7 @@ async function main() {
   [...odd, ...damaged].forEach((file, i) => {
     plan.push({ file, call: CALLS[i % CALLS.length] as Call });
   });
-  plan.push({ file: oversize(PRODUCT_DESIGN_MAX_BYTES), call: 'products' });
+  plan.push({ file: oversize(DESIGN_MAX_BYTES), call: 'products' });
   if (!sample) plan.push({ file: oversize(50 * MB), call: 'designs/upload' });
   const distinct = new Set(plan.map((p) => p.file.name)).size;
   console.log(

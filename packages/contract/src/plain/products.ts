@@ -25,9 +25,6 @@ export const PRODUCT_TAG_MAX_LENGTH = 255;
 export const PRODUCT_VARIANTS_MAX = 100;
 export const PRODUCT_PRICE_MAX = 100_000;
 
-/** The simple flow's design file limit (spec section 5, 'Simple flow design file'). */
-export const PRODUCT_DESIGN_MAX_BYTES = 10 * 1024 * 1024;
-
 /** `POST /api/upload/:platform/:productId` (spec section 7). */
 export const STORE_PLATFORMS = ['shopify', 'etsy', 'amazon', 'woocommerce'] as const;
 export type TStorePlatform = (typeof STORE_PLATFORMS)[number];

@@ -2,7 +2,6 @@ import fsp from 'node:fs/promises';
 import multipart from '@fastify/multipart';
 import {
   DESIGN_MAX_BYTES,
-  PRODUCT_DESIGN_MAX_BYTES,
   type TDesign,
   type TUploadFilesItem,
   type TUploadQueueStatus,
@@ -30,10 +29,10 @@ import {
 
 const MAX_FILES_PER_REQUEST = 20;
 /**
- * Parts of at most 10 MB each; a larger file is cut rather than failing the whole request, so receiveToTempFile
+ * Parts of at most DESIGN_MAX_BYTES each; a larger file is cut rather than failing the whole request, so receiveToTempFile
  * refuses that one file (413) and the others are kept. `throwFileSizeLimit` is honoured per call but not in the types.
  */
-const TEN_MB_PARTS = { limits: { fileSize: PRODUCT_DESIGN_MAX_BYTES }, throwFileSizeLimit: false } as {
+const DESIGN_PARTS = { limits: { fileSize: DESIGN_MAX_BYTES }, throwFileSizeLimit: false } as {
   limits: { fileSize: number };
 };
 
@@ -83,8 +82,8 @@ export async function designsRoutes(app: FastifyInstance, { deps }: { deps: Desi
     const results: TUploadFilesItem[] = [];
     const work = designWork(request);
     try {
-      // The wizard's design step uploads here: its 10 MB limit (spec section 9) is the server's too.
-      for await (const part of request.parts(TEN_MB_PARTS)) {
+      // The wizard's design step uploads here, under the one design file limit.
+      for await (const part of request.parts(DESIGN_PARTS)) {
         if (part.type !== 'file') continue;
         const name = cleanFileName(part.filename);
         if (part.fieldname !== 'files') {
@@ -94,7 +93,7 @@ export async function designsRoutes(app: FastifyInstance, { deps }: { deps: Desi
         }
         let tempPath: string | null = null;
         try {
-          const received = await receiveToTempFile(deps, name, part.file, PRODUCT_DESIGN_MAX_BYTES);
+          const received = await receiveToTempFile(deps, name, part.file, DESIGN_MAX_BYTES);
           tempPath = received.tempPath;
           results.push(await createDesignFromFile(deps, request.workspaceId, { name, ...received }, work));
         } catch (error) {

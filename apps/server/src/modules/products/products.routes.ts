@@ -1,8 +1,8 @@
 import fsp from 'node:fs/promises';
 import multipart, { type MultipartFile } from '@fastify/multipart';
 import {
+  DESIGN_MAX_BYTES,
   ErrorCode,
-  PRODUCT_DESIGN_MAX_BYTES,
   type TProduct,
   ZCreateProduct,
   ZDeleteProductQuery,
@@ -67,7 +67,7 @@ function fieldsToInput(fields: Record<string, string>): Record<string, unknown> 
 
 /**
  * Reads a multipart create: text fields, and the design file (field `file`) streamed to a temporary file. A file
- * over PRODUCT_DESIGN_MAX_BYTES answers 413 naming it and leaves nothing behind.
+ * over DESIGN_MAX_BYTES answers 413 naming it and leaves nothing behind.
  */
 async function readMultipart(request: FastifyRequest, deps: ProductsDeps) {
   const fields: Record<string, string> = {};
@@ -85,7 +85,7 @@ async function readMultipart(request: FastifyRequest, deps: ProductsDeps) {
           throw badRequest('file: send one design file, in a multipart field named "file"');
         }
         const name = cleanFileName(part.filename);
-        const received = await receiveToTempFile(deps, name, (part as MultipartFile).file, PRODUCT_DESIGN_MAX_BYTES);
+        const received = await receiveToTempFile(deps, name, (part as MultipartFile).file, DESIGN_MAX_BYTES);
         file = { name, ...received };
       } else {
         if (part.valueTruncated) throw payloadTooLarge(`${part.fieldname}: is longer than ${FIELD_MAX_BYTES} bytes`);
@@ -130,9 +130,9 @@ async function createProduct(
 }
 
 export async function productsRoutes(app: FastifyInstance, { deps }: { deps: ProductsDeps }) {
-  // Plugins are encapsulated: this scope has its own multipart limits (the simple flow's 10 MB design file).
+  // Plugins are encapsulated: this scope has its own multipart limits (one design file of at most DESIGN_MAX_BYTES).
   await app.register(multipart, {
-    limits: { fileSize: PRODUCT_DESIGN_MAX_BYTES, files: 2, fields: 20, fieldSize: FIELD_MAX_BYTES },
+    limits: { fileSize: DESIGN_MAX_BYTES, files: 2, fields: 20, fieldSize: FIELD_MAX_BYTES },
   });
 
   app.post('/api/products', async (request, reply) => {

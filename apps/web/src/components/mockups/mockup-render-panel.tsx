@@ -181,7 +181,11 @@ export function MockupRenderPanel({
                           picked ? 'border-brand-600' : 'border-transparent hover:border-slate-300',
                         )}
                       >
-                        <img src={m.previewUrl} alt="" className="w-full bg-slate-50" />
+                        <img
+                          src={m.previewUrl}
+                          alt={`Mockup, ${m.color ?? 'default'}`}
+                          className="w-full bg-slate-50"
+                        />
                         {picked && (
                           <CheckCircle2 className="absolute top-1 right-1 h-5 w-5 rounded-full bg-white text-brand-600" />
                         )}

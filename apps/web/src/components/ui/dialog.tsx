@@ -24,9 +24,16 @@ export function Dialog({ title, description, onClose, children, className }: Pro
 
   useEffect(() => {
     const dialog = ref.current;
-    if (!dialog || dialog.open) return;
-    if (typeof dialog.showModal === 'function') dialog.showModal();
-    else dialog.setAttribute('open', '');
+    // The parent unmounts the dialog instead of closing it, so the browser does not give the focus back: do it here,
+    // to what had it when the dialog opened (the button that opened it), else it falls to the page's body.
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    if (dialog && !dialog.open) {
+      if (typeof dialog.showModal === 'function') dialog.showModal();
+      else dialog.setAttribute('open', '');
+    }
+    return () => {
+      if (opener?.isConnected) opener.focus();
+    };
   }, []);
 
   return (

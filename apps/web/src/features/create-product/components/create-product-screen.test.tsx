@@ -1,4 +1,4 @@
-import { DESIGN_AREAS, type TDesign, type TGeneratedContent } from '@podforge/contract';
+import { DESIGN_AREAS, DESIGN_MAX_BYTES, type TDesign, type TGeneratedContent } from '@podforge/contract';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '@/components/ui/toaster';
@@ -285,14 +285,15 @@ describe('CreateProductScreen (simple flow)', () => {
     // The whole journey with real polling takes about 1.5 s alone; a busy shared machine needed more than 5 s.
   }, 15_000);
 
-  it('refuses a file over 10 MB and a file of another type in the browser, with the spec texts', async () => {
+  it('refuses a file over the one design limit (50 MB) and a file of another type in the browser', async () => {
     const calls = stubApi({ 'GET /api/designs': () => json([]) });
     renderFlow();
     await waitFor(() => expect(calls).toHaveLength(1));
+    expect(screen.getByText('PNG, JPEG, SVG or PDF, up to 50 MB')).toBeInTheDocument();
 
-    drop(png('huge.png', 10 * 1024 * 1024 + 1));
+    drop(png('huge.png', DESIGN_MAX_BYTES + 1));
     expect(await screen.findByText('File Too Large')).toBeInTheDocument();
-    expect(screen.getByText('Please upload a file smaller than 10MB.')).toBeInTheDocument();
+    expect(screen.getByText('Please upload a file smaller than 50 MB.')).toBeInTheDocument();
 
     drop(new File(['hi'], 'notes.txt', { type: 'text/plain' }));
     expect(await screen.findByText('Invalid File Type')).toBeInTheDocument();

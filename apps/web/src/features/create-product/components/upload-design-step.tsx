@@ -1,5 +1,5 @@
 import type { TDesign } from '@podforge/contract';
-import { PRODUCT_DESIGN_MAX_BYTES } from '@podforge/contract/plain';
+import { DESIGN_MAX_BYTES, DESIGN_MAX_LABEL } from '@podforge/contract/plain';
 import { FileImage, Loader2, Upload } from 'lucide-react';
 import { useDesigns } from '@/api/designs/get-designs';
 import { useUploadDesign } from '@/api/designs/upload-design';
@@ -20,7 +20,11 @@ export function UploadDesignStep({ design, onDesign }: Props) {
   const onRefused = (reason: FileDropRefusal) => {
     toast(
       reason === 'file-too-large'
-        ? { title: 'File Too Large', description: 'Please upload a file smaller than 10MB.', variant: 'destructive' }
+        ? {
+            title: 'File Too Large',
+            description: `Please upload a file smaller than ${DESIGN_MAX_LABEL}.`,
+            variant: 'destructive',
+          }
         : {
             title: 'Invalid File Type',
             description: 'Please upload a PNG, JPEG, SVG, or PDF file.',
@@ -51,7 +55,7 @@ export function UploadDesignStep({ design, onDesign }: Props) {
   const { rootProps, inputProps, isDragActive, open } = useFileDrop({
     onFile,
     onRefused,
-    maxSize: PRODUCT_DESIGN_MAX_BYTES,
+    maxSize: DESIGN_MAX_BYTES,
     disabled: upload.isPending,
   });
 
@@ -81,7 +85,7 @@ export function UploadDesignStep({ design, onDesign }: Props) {
                   ? 'Drop the design here'
                   : 'Drag and drop your design here'}
             </p>
-            <p className="text-sm text-slate-500">PNG, JPEG, SVG or PDF, up to 10 MB</p>
+            <p className="text-sm text-slate-500">PNG, JPEG, SVG or PDF, up to {DESIGN_MAX_LABEL}</p>
             <Button onClick={open} disabled={upload.isPending}>
               Choose File
             </Button>

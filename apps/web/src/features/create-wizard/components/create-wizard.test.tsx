@@ -1,4 +1,4 @@
-import { DESIGN_AREAS } from '@podforge/contract';
+import { DESIGN_AREAS, DESIGN_MAX_BYTES } from '@podforge/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -233,7 +233,7 @@ describe('Design step', () => {
     const next = screen.getByRole('button', { name: 'Continue to Mockups' });
     expect(next).toBeDisabled();
     const big = png('huge.png');
-    Object.defineProperty(big, 'size', { value: 10 * 1024 * 1024 + 1 });
+    Object.defineProperty(big, 'size', { value: DESIGN_MAX_BYTES + 1 });
     fireEvent.change(screen.getByTestId('wizard-file-input'), {
       target: {
         files: [png('sunset.png'), png('broken.png'), big, new File(['x'], 'notes.txt', { type: 'text/plain' })],
@@ -243,7 +243,7 @@ describe('Design step', () => {
     expect(within(selected).getByText('Sunset')).toBeInTheDocument();
     const problems = screen.getByRole('list', { name: 'Upload problems' });
     expect(problems).toHaveTextContent('broken.png: File is not a valid PNG');
-    expect(problems).toHaveTextContent('huge.png: File Too Large – Please upload a file smaller than 10MB.');
+    expect(problems).toHaveTextContent('huge.png: File Too Large – Please upload a file smaller than 50 MB.');
     expect(problems).toHaveTextContent('notes.txt: Invalid File Type – Please upload a PNG, JPEG, SVG, or PDF file.');
     const upload = fetch.calls.find((c) => c.method === 'POST' && c.url.pathname === '/api/upload/files');
     expect((upload as { body: FormData }).body.getAll('files').map((f) => (f as File).name)).toEqual([

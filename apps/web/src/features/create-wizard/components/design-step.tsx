@@ -1,5 +1,5 @@
 import type { TDesign } from '@podforge/contract';
-import { PRODUCT_DESIGN_MAX_BYTES } from '@podforge/contract/plain';
+import { DESIGN_MAX_BYTES, DESIGN_MAX_LABEL } from '@podforge/contract/plain';
 import { Loader2, Trash2, Upload } from 'lucide-react';
 import { useState } from 'react';
 import { useDesigns } from '@/api/designs/get-designs';
@@ -28,11 +28,11 @@ export const toWizardDesign = (d: TDesign): WizardDesign => ({
   height: d.height,
 });
 
-/** Spec section 5 'Simple flow design file' rules, which the wizard shares (10 MB; PNG, JPEG, SVG, PDF). */
+/** Spec section 5 'Simple flow design file' rules, which the wizard shares (PNG, JPEG, SVG, PDF), under the one design file limit. */
 export function designFileProblem(file: File): string | null {
   if (!EXTENSIONS.test(file.name) && !MIME_TYPES.includes(file.type))
     return 'Invalid File Type – Please upload a PNG, JPEG, SVG, or PDF file.';
-  if (file.size > PRODUCT_DESIGN_MAX_BYTES) return 'File Too Large – Please upload a file smaller than 10MB.';
+  if (file.size > DESIGN_MAX_BYTES) return `File Too Large – Please upload a file smaller than ${DESIGN_MAX_LABEL}.`;
   return null;
 }
 
@@ -103,7 +103,7 @@ export function DesignStep({ state, update, onBack, onNext }: Props) {
               ) : (
                 <Upload className="h-6 w-6" aria-hidden />
               )}
-              <span>Choose files: PNG, JPEG, SVG or PDF, up to 10 MB each</span>
+              <span>Choose files: PNG, JPEG, SVG or PDF, up to {DESIGN_MAX_LABEL} each</span>
               <input
                 type="file"
                 multiple

@@ -19,8 +19,10 @@ export function DashboardScreen({ onNavigate }: { onNavigate: (target: QuickActi
         <p className="text-slate-500">Your print-on-demand business at a glance.</p>
       </div>
       <StatCards stats={stats.isError ? undefined : stats.data} isLoading={stats.isLoading} />
-      <div className="grid gap-6 xl:grid-cols-3">
-        <div className="space-y-6 xl:col-span-2">
+      {/* grid-cols-1 and min-w-0: a grid's implicit column (and its items) grow to a long title's unwrapped width, which
+          made the page 804 px wide at 390 (truncate needs a box that may shrink). */}
+      <div className="grid grid-cols-1 gap-6 xl:grid-cols-3">
+        <div className="min-w-0 space-y-6 xl:col-span-2">
           <QuickActions onSelect={onNavigate} />
           <RecentUploads
             uploads={recentUploads}

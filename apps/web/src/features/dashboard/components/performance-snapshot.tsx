@@ -51,7 +51,7 @@ export function PerformanceSnapshot({
   // A failed call shows the spec's zeros (as the stat cards do); only a call still under way shows placeholders.
   const figure = (value: number | undefined) => (isLoading ? '…' : (value ?? 0));
   return (
-    <Card aria-label="Performance snapshot" aria-busy={isLoading} className="self-start">
+    <Card aria-label="Performance snapshot" aria-busy={isLoading} className="min-w-0 self-start">
       <CardHeader>
         <CardTitle>Performance Snapshot</CardTitle>
         <CardDescription>{stats?.month ?? 'This month'}</CardDescription>
@@ -88,7 +88,7 @@ export function PerformanceSnapshot({
             <ul className="space-y-2">
               {recent.slice(0, 3).map((upload) => (
                 <li key={upload.id} className="flex items-center justify-between gap-2 text-sm">
-                  <span className="truncate">{upload.title}</span>
+                  <span className="min-w-0 truncate">{upload.title}</span>
                   <StatusBadge status={upload.status} />
                 </li>
               ))}

@@ -169,7 +169,7 @@ describe('EditProductDialog', () => {
     });
   });
 
-  it("saving a live product keeps it open and shows 'Changes not in store'", async () => {
+  it('saving a live product closes the dialog with a toast that points to Update in store', async () => {
     let current = detail({ status: 'live', changesNotInStore: false });
     const { user } = setup({
       'GET /api/products/p1': () => json(current),
@@ -183,9 +183,17 @@ describe('EditProductDialog', () => {
     await dialog().findByRole('button', { name: 'White / S' });
     await user.click(dialog().getByRole('button', { name: 'Set prices from margin' }));
     await user.click(dialog().getByRole('button', { name: 'Save changes' }));
-    expect(await dialog().findByText('Changes not in store')).toBeInTheDocument();
-    expect(onClose).not.toHaveBeenCalled();
-    expect(dialog().getByRole('button', { name: 'Update in store' })).toBeEnabled();
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    const saved = (await screen.findByText('Product Updated')).closest('li');
+    expect(saved).toHaveTextContent(
+      'Cat Tee was saved. Buyers still see the old version: use Update in store on its row.',
+    );
+  });
+
+  it('names each mockup picture after the product and its colour', async () => {
+    setup({ 'GET /api/products/p1': () => json(detail()) });
+    expect(await dialog().findByRole('img', { name: 'Cat Tee mockup, White' })).toBeInTheDocument();
+    expect(dialog().getByRole('img', { name: 'Cat Tee mockup, Black' })).toBeInTheDocument();
   });
 
   it('updates a live product in its store, showing the reason of a refusal and then the success', async () => {

@@ -198,9 +198,16 @@ function EditForm({ product, onClose }: { product: TProductDetail; onClose: () =
       { id: product.id, data: result.changes },
       {
         onSuccess: (saved) => {
-          toast({ title: 'Product Updated', description: `${saved.title} was saved.`, variant: 'success' });
-          // A live product stays open: its changes are not in the store until 'Update in store'.
-          if (saved.status !== 'live') onClose();
+          // A live product's changes are not in the store until 'Update in store', which its row now offers.
+          const stale = saved.status === 'live' && saved.changesNotInStore;
+          toast({
+            title: 'Product Updated',
+            description: stale
+              ? `${saved.title} was saved. Buyers still see the old version: use Update in store on its row.`
+              : `${saved.title} was saved.`,
+            variant: 'success',
+          });
+          onClose();
         },
       },
     );
@@ -338,7 +345,11 @@ function EditForm({ product, onClose }: { product: TProductDetail; onClose: () =
                       checked={m.id === mainMockup}
                       onChange={() => setMainMockup(m.id)}
                     />
-                    <img src={m.previewUrl} alt="" className="w-full bg-slate-50" />
+                    <img
+                      src={m.previewUrl}
+                      alt={`${product.title} mockup, ${m.color ?? 'default'}`}
+                      className="w-full bg-slate-50"
+                    />
                     <span className="block truncate px-1 py-1 text-slate-600">
                       {m.color ?? 'Default'}
                       {m.id === mainMockup ? ' · main' : ''}

@@ -1,9 +1,10 @@
 import { DEFAULT_STORE_FEES, type TProduct, type TProductPage } from '@podforge/contract';
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useLocation } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '@/components/ui/toaster';
+import { storeIntegration } from '@/test/integration-fixtures';
 import { buildProduct, legacyVariant } from '@/test/product-fixtures';
 import { type FakeRequest, fakeFetch, json, renderWithProviders } from '@/test/render';
 import { MyProductsScreen } from './my-products-screen';
@@ -23,8 +24,13 @@ function LocationSearch() {
   return <output data-testid="location">{useLocation().search}</output>;
 }
 
+const STORES = [
+  storeIntegration({ id: 's1', platform: 'shopify', name: 'Cat Shop' }),
+  storeIntegration({ id: 's2', platform: 'etsy', name: 'Cat Etsy', storeName: 'Cat Etsy' }),
+];
+
 function setup(routes: Parameters<typeof fakeFetch>[0], path = '/?tab=my-products') {
-  const fetch = fakeFetch(routes);
+  const fetch = fakeFetch({ 'GET /api/integrations': () => json(STORES), ...routes });
   vi.stubGlobal('fetch', fetch);
   const user = userEvent.setup();
   renderWithProviders(
@@ -167,8 +173,8 @@ describe('MyProductsScreen', () => {
     await screen.findByText('Draft one');
     for (const title of ['Draft one', 'Ready one']) {
       const row = rowOf(title);
-      expect(row.getByRole('button', { name: 'Upload to Shopify' })).toBeEnabled();
-      expect(row.getByRole('button', { name: 'Upload to Etsy' })).toBeEnabled();
+      expect(await row.findByRole('button', { name: /^Upload to Shopify/ })).toBeEnabled();
+      expect(row.getByRole('button', { name: /^Upload to Etsy/ })).toBeEnabled();
       expect(row.queryByText('Live on Shopify')).not.toBeInTheDocument();
     }
     const live = rowOf('Live one');
@@ -185,15 +191,15 @@ describe('MyProductsScreen', () => {
     // Deleted in the store: the row says so, and the product can be uploaded again.
     const gone = rowOf('Gone one');
     expect(gone.getByTestId('store-notice')).toHaveTextContent('Deleted in store');
-    expect(gone.getByRole('button', { name: 'Upload to Shopify' })).toBeEnabled();
+    expect(gone.getByRole('button', { name: /^Upload to Shopify/ })).toBeEnabled();
     expect(live.queryByTestId('store-notice')).not.toBeInTheDocument();
     expect(live.queryByRole('button', { name: 'Processing...' })).not.toBeInTheDocument();
     const busy = rowOf('Busy one');
     expect(busy.getByRole('button', { name: 'Processing...' })).toBeDisabled();
     expect(busy.queryByRole('button', { name: /Upload to/ })).not.toBeInTheDocument();
     for (const title of ['Draft one', 'Ready one', 'Live one', 'Busy one']) {
-      for (const name of ['Edit', 'Preview', 'Duplicate', 'Delete']) {
-        expect(rowOf(title).getByRole('button', { name })).toBeEnabled();
+      for (const action of ['Edit', 'Preview', 'Duplicate', 'Delete']) {
+        expect(rowOf(title).getByRole('button', { name: `${action} ${title}` })).toBeEnabled();
       }
     }
   });
@@ -207,7 +213,7 @@ describe('MyProductsScreen', () => {
         return json({ success: true, platform: 'shopify' });
       },
     });
-    await user.click((await screen.findByRole('button', { name: 'Upload to Shopify' })) as HTMLElement);
+    await user.click((await screen.findByRole('button', { name: /^Upload to Shopify/ })) as HTMLElement);
     expect(await toastText('Upload Successful')).toContain('Cat Tee was uploaded to Shopify.');
     const post = fetch.calls.find((c) => c.method === 'POST') as FakeRequest;
     expect(post.body).toEqual({});
@@ -225,7 +231,7 @@ describe('MyProductsScreen', () => {
         return json({ success: true, platform: 'shopify' });
       },
     });
-    await user.dblClick(await screen.findByRole('button', { name: 'Upload to Shopify' }));
+    await user.dblClick(await screen.findByRole('button', { name: /^Upload to Shopify/ }));
     expect(await toastText('Upload Successful')).toContain('Cat Tee was uploaded to Shopify.');
     expect(await screen.findByText('Live on Shopify')).toBeInTheDocument();
     expect(fetch.calls.filter((c) => c.method === 'POST')).toHaveLength(1);
@@ -260,7 +266,7 @@ describe('MyProductsScreen', () => {
     expect(next).toHaveTextContent(/Next upload: .*2026.* to Shopify/);
     expect(within(screen.getByText('Cat Tee').closest('li') as HTMLElement).queryByTestId('next-schedule')).toBeNull();
 
-    await user.click(rowOf('Cat Tee').getByRole('button', { name: 'Schedule' }));
+    await user.click(rowOf('Cat Tee').getByRole('button', { name: /^Schedule / }));
     const dialog = await screen.findByRole('dialog', { name: 'Schedule Upload' });
     expect(await within(dialog).findByText(/No Connected Stores/)).toBeInTheDocument();
   });
@@ -275,12 +281,12 @@ describe('MyProductsScreen', () => {
           409,
         ),
     });
-    await user.click(await screen.findByRole('button', { name: 'Upload to Etsy' }));
+    await user.click(await screen.findByRole('button', { name: /^Upload to Etsy/ }));
     const etsy = (await screen.findByText('Failed to upload product to Etsy. Please try again.')).parentElement;
     expect(screen.getByText('Upload Failed')).toBeInTheDocument();
     expect(within(etsy as HTMLElement).getByText('Etsy is not available yet')).toBeInTheDocument();
 
-    await user.click(screen.getByRole('button', { name: 'Upload to Shopify' }));
+    await user.click(screen.getByRole('button', { name: /^Upload to Shopify/ }));
     expect(await screen.findByText('Failed to upload product to Shopify. Please try again.')).toBeInTheDocument();
     expect(screen.getByText('No Shopify store is connected. Connect one in Integrations first.')).toBeInTheDocument();
   });
@@ -290,7 +296,7 @@ describe('MyProductsScreen', () => {
       'GET /api/products': () => json(pageOf([product('p1')])),
       'POST /api/upload/shopify/p1': () => new Response('', { status: 500, statusText: 'Internal Server Error' }),
     });
-    await user.click(await screen.findByRole('button', { name: 'Upload to Shopify' }));
+    await user.click(await screen.findByRole('button', { name: /^Upload to Shopify/ }));
     const description = (await screen.findByText('Failed to upload product to Shopify. Please try again.'))
       .parentElement as HTMLElement;
     expect(description.textContent).toBe('Failed to upload product to Shopify. Please try again.');
@@ -306,7 +312,7 @@ describe('MyProductsScreen', () => {
         return json(copy, 201);
       },
     });
-    await user.click(await screen.findByRole('button', { name: 'Duplicate' }));
+    await user.click(await screen.findByRole('button', { name: /^Duplicate / }));
     expect(await toastText('Product Duplicated')).toContain('Cat Tee (copy) was added to your products.');
     expect(await screen.findAllByTestId('product-row')).toHaveLength(2);
     expect(fetch.calls.filter((c) => c.method === 'POST').map((c) => c.url.pathname)).toEqual([
@@ -325,7 +331,7 @@ describe('MyProductsScreen', () => {
         return json(current);
       },
     });
-    await user.click(await screen.findByRole('button', { name: 'Edit' }));
+    await user.click(await screen.findByRole('button', { name: /^Edit / }));
     const dialog = within(await screen.findByRole('dialog', { name: 'Edit Product' }));
     await user.clear(await dialog.findByLabelText('Title'));
     await user.type(dialog.getByLabelText('Title'), '  Cat Tee Deluxe ');
@@ -349,7 +355,7 @@ describe('MyProductsScreen', () => {
           variants: [legacyVariant('Small', 25, 'S'), legacyVariant('Extra Large', 27)],
         }),
     });
-    await userEvent.click(await screen.findByRole('button', { name: 'Preview' }));
+    await userEvent.click(await screen.findByRole('button', { name: /^Preview / }));
     const dialog = within(await screen.findByRole('dialog', { name: 'Product Preview' }));
     expect(await dialog.findByText('A soft cotton tee.')).toBeInTheDocument();
     expect(dialog.getByRole('img', { name: 'Cat Tee' })).toHaveAttribute('src', '/api/mockups/p1.png');
@@ -376,14 +382,14 @@ describe('MyProductsScreen', () => {
       },
     });
     await screen.findByText('Cat Tee');
-    await user.click(rowOf('Cat Tee').getByRole('button', { name: 'Delete' }));
+    await user.click(rowOf('Cat Tee').getByRole('button', { name: /^Delete / }));
     let dialog = within(await screen.findByRole('dialog', { name: 'Delete product?' }));
     expect(dialog.getByText(/will be deleted\. This cannot be undone\./)).toBeInTheDocument();
     await user.click(dialog.getByRole('button', { name: 'Cancel' }));
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(fetch.calls.some((c) => c.method === 'DELETE')).toBe(false);
 
-    await user.click(rowOf('Cat Tee').getByRole('button', { name: 'Delete' }));
+    await user.click(rowOf('Cat Tee').getByRole('button', { name: /^Delete / }));
     dialog = within(await screen.findByRole('dialog', { name: 'Delete product?' }));
     await user.click(dialog.getByRole('button', { name: 'Delete product' }));
     expect(await toastText('Product Deleted')).toContain('Cat Tee was deleted.');
@@ -480,5 +486,64 @@ describe('MyProductsScreen', () => {
     fail = false;
     await user.click(within(alert).getByRole('button', { name: 'Retry' }));
     expect(await screen.findByText('Product a')).toBeInTheDocument();
+  });
+
+  it('names every row action and picture after the product', async () => {
+    setup({
+      'GET /api/products': () =>
+        json(pageOf([product('a', { title: 'Cat Tee', status: 'ready', thumbnailUrl: '/t.png' })])),
+    });
+    const row = rowOf(await screen.findByText('Cat Tee').then((el) => el.textContent ?? ''));
+    for (const name of ['Edit Cat Tee', 'Preview Cat Tee', 'Duplicate Cat Tee', 'Schedule Cat Tee', 'Delete Cat Tee']) {
+      expect(row.getByRole('button', { name })).toBeInTheDocument();
+    }
+    expect(await row.findByRole('button', { name: 'Upload to Shopify: Cat Tee' })).toBeEnabled();
+    expect(row.getByRole('button', { name: 'Upload to Etsy: Cat Tee' })).toBeEnabled();
+    expect(row.getByRole('img', { name: 'Cat Tee' })).toBeInTheDocument();
+  });
+
+  it('offers no Upload to a store before one is connected, and says where to connect one', async () => {
+    setup({
+      'GET /api/integrations': () => json([storeIntegration({ id: 's1', platform: 'shopify', isConnected: false })]),
+      'GET /api/products': () => json(pageOf([product('a', { title: 'Cat Tee', status: 'ready' })])),
+    });
+    expect(await screen.findByTestId('no-store-note')).toHaveTextContent(
+      'Connect a store on the Integrations page to upload products.',
+    );
+    expect(rowOf('Cat Tee').queryByRole('button', { name: /^Upload to/ })).not.toBeInTheDocument();
+  });
+
+  it("shows when a live product's store copy is out of date, with Update in store in the row", async () => {
+    setup({
+      'GET /api/products': () =>
+        json(
+          pageOf([
+            product('a', { title: 'Stale Tee', status: 'live', changesNotInStore: true }),
+            product('b', { title: 'Fresh Tee', status: 'live', changesNotInStore: false }),
+          ]),
+        ),
+    });
+    const stale = rowOf((await screen.findByText('Stale Tee')).textContent ?? '');
+    expect(stale.getByTestId('store-out-of-date')).toHaveTextContent('Store copy out of date');
+    expect(await stale.findByRole('button', { name: 'Update in store' })).toBeEnabled();
+    expect(rowOf('Fresh Tee').queryByTestId('store-out-of-date')).not.toBeInTheDocument();
+  });
+
+  it('Escape on the Edit dialog gives the focus back to the Edit button that opened it', async () => {
+    const current = product('p1', { title: 'Cat Tee' });
+    const { user } = setup({
+      'GET /api/products': () => json(pageOf([current])),
+      'GET /api/products/p1': () => json({ ...current, printFiles: [] }),
+      'GET /api/settings': () => json({ targetMargin: 30, storeFees: DEFAULT_STORE_FEES }),
+    });
+    const edit = await screen.findByRole('button', { name: 'Edit Cat Tee' });
+    await user.click(edit);
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Product' });
+    // The browser's showModal moves the focus into the dialog.
+    (await within(dialog).findByLabelText('Title')).focus();
+    // Escape: the browser fires 'cancel' on a modal dialog (jsdom has no modal dialogs, so the test fires it).
+    fireEvent(dialog, new Event('cancel', { cancelable: true }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(edit).toHaveFocus();
   });
 });

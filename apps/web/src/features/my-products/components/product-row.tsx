@@ -14,6 +14,7 @@ import {
 } from 'lucide-react';
 import type * as React from 'react';
 import { lazy, Suspense, useRef, useState } from 'react';
+import { useConnectedStores } from '@/api/integrations/get-integrations';
 import { useDuplicateProduct } from '@/api/products/duplicate-product';
 import { useNextSchedule } from '@/api/products/get-upcoming-schedules';
 import { type UploadPlatform, UploadRejectedError, useUploadProduct } from '@/api/products/upload-product';
@@ -23,6 +24,7 @@ import { toast } from '@/components/ui/use-toast';
 import { ApiError } from '@/lib/api-client';
 import { formatDate, formatPrice, formatVariantCount, productTypeLabel } from '../product-format';
 import { ProductThumbnail } from './product-thumbnail';
+import { StoreUpdate } from './store-update';
 
 // Scheduling's dialog loads when it is first opened.
 const ScheduleDialog = lazy(async () => ({
@@ -64,6 +66,10 @@ export function ProductRow({ product, onEdit, onPreview, onDelete }: Props) {
   const duplicate = useDuplicateProduct();
   const [scheduling, setScheduling] = useState(false);
   const next = useNextSchedule(product.id).data ?? null;
+  // Upload buttons only for a platform with a connected store: a click could only fail before one is connected.
+  const connected = useConnectedStores();
+  const uploadPlatforms = (['shopify', 'etsy'] as const).filter((p) => connected.stores.some((s) => s.platform === p));
+  const title = product.title;
 
   // A double click sends two clicks before the button re-renders disabled or the row shows the product live: the
   // second must not be sent (its 409 'already live' would replace the success with 'Upload Failed'). After a success
@@ -156,19 +162,35 @@ export function ProductRow({ product, onEdit, onPreview, onDelete }: Props) {
               )}
             </p>
           )}
+          {product.status === 'live' && product.changesNotInStore && (
+            <p className="flex items-center gap-1 text-sm font-medium text-amber-800" data-testid="store-out-of-date">
+              <AlertTriangle className="h-4 w-4" aria-hidden="true" /> Store copy out of date
+            </p>
+          )}
         </div>
       </div>
+      {product.status === 'live' && product.changesNotInStore && (
+        <div className="sm:pl-20 2xl:pl-0">
+          <StoreUpdate product={product} compact />
+        </div>
+      )}
       <div className="flex flex-wrap items-center gap-2 sm:pl-20 2xl:pl-0">
-        <Button variant="outline" size="sm" onClick={() => onEdit(product)}>
+        <Button variant="outline" size="sm" onClick={() => onEdit(product)} aria-label={`Edit ${title}`}>
           <Pencil aria-hidden="true" /> Edit
         </Button>
-        <Button variant="outline" size="sm" onClick={() => onPreview(product)}>
+        <Button variant="outline" size="sm" onClick={() => onPreview(product)} aria-label={`Preview ${title}`}>
           <Eye aria-hidden="true" /> Preview
         </Button>
-        <Button variant="outline" size="sm" onClick={duplicateIt} disabled={duplicate.isPending}>
+        <Button
+          variant="outline"
+          size="sm"
+          onClick={duplicateIt}
+          disabled={duplicate.isPending}
+          aria-label={`${duplicate.isPending ? 'Duplicating' : 'Duplicate'} ${title}`}
+        >
           <Copy aria-hidden="true" /> {duplicate.isPending ? 'Duplicating...' : 'Duplicate'}
         </Button>
-        <Button variant="outline" size="sm" onClick={() => setScheduling(true)}>
+        <Button variant="outline" size="sm" onClick={() => setScheduling(true)} aria-label={`Schedule ${title}`}>
           <CalendarClock aria-hidden="true" /> Schedule
         </Button>
         {scheduling && (
@@ -176,7 +198,13 @@ export function ProductRow({ product, onEdit, onPreview, onDelete }: Props) {
             <ScheduleDialog product={product} onClose={() => setScheduling(false)} />
           </Suspense>
         )}
-        <Button variant="outline" size="sm" onClick={() => onDelete(product)} className="text-red-700 hover:bg-red-50">
+        <Button
+          variant="outline"
+          size="sm"
+          onClick={() => onDelete(product)}
+          className="text-red-700 hover:bg-red-50"
+          aria-label={`Delete ${title}`}
+        >
           <Trash2 aria-hidden="true" /> Delete
         </Button>
         {product.status === 'live' ? (
@@ -197,19 +225,27 @@ export function ProductRow({ product, onEdit, onPreview, onDelete }: Props) {
           <Button size="sm" disabled>
             <Loader2 className="animate-spin" aria-hidden="true" /> Processing...
           </Button>
+        ) : connected.isPending ? null : uploadPlatforms.length === 0 ? (
+          <span className="text-sm text-slate-500" data-testid="no-store-note">
+            Connect a store on the Integrations page to upload products.
+          </span>
         ) : (
-          (['shopify', 'etsy'] as const).map((platform) => (
-            <Button
-              key={platform}
-              size="sm"
-              variant={platform === 'shopify' ? 'default' : 'secondary'}
-              onClick={() => uploadTo(platform)}
-              disabled={upload.isPending}
-            >
-              <Upload aria-hidden="true" />
-              {uploading === platform ? 'Uploading...' : `Upload to ${platformLabel(platform)}`}
-            </Button>
-          ))
+          uploadPlatforms.map((platform) => {
+            const text = uploading === platform ? 'Uploading...' : `Upload to ${platformLabel(platform)}`;
+            return (
+              <Button
+                key={platform}
+                size="sm"
+                variant={platform === 'shopify' ? 'default' : 'secondary'}
+                onClick={() => uploadTo(platform)}
+                disabled={upload.isPending}
+                aria-label={`${text}: ${title}`}
+              >
+                <Upload aria-hidden="true" />
+                {text}
+              </Button>
+            );
+          })
         )}
       </div>
     </li>

@@ -10,9 +10,16 @@ import { failureReason } from './product-row';
 
 /**
  * A live product's place in its store: 'Changes not in store' after an edit, and 'Update in store', which updates
- * the same remote product (a live product is never uploaded a second time).
+ * the same remote product (a live product is never uploaded a second time). `compact`: the row of My Products,
+ * which says 'Store copy out of date' itself and needs only the button (and the store choice).
  */
-export function StoreUpdate({ product }: { product: Pick<TProduct, 'id' | 'title' | 'changesNotInStore'> }) {
+export function StoreUpdate({
+  product,
+  compact = false,
+}: {
+  product: Pick<TProduct, 'id' | 'title' | 'changesNotInStore'>;
+  compact?: boolean;
+}) {
   const integrations = useConnectedStores();
   const { stores } = integrations;
   const [chosen, setChosen] = useState<string | null>(null);
@@ -53,14 +60,18 @@ export function StoreUpdate({ product }: { product: Pick<TProduct, 'id' | 'title
 
   return (
     <section
-      className="space-y-3 rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm"
-      aria-label="Store"
+      className={compact ? 'space-y-2 text-sm' : 'space-y-3 rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm'}
+      aria-label={compact ? `Store copy of ${product.title}` : 'Store'}
       data-testid="store-update"
     >
-      <p className="font-medium text-amber-900">Changes not in store</p>
-      <p className="text-amber-900">
-        This product is live and was edited since its last push: buyers still see the old version.
-      </p>
+      {!compact && (
+        <>
+          <p className="font-medium text-amber-900">Changes not in store</p>
+          <p className="text-amber-900">
+            This product is live and was edited since its last push: buyers still see the old version.
+          </p>
+        </>
+      )}
       {integrations.isPending ? (
         <Loader2 className="h-4 w-4 animate-spin text-slate-400" aria-label="Loading stores" />
       ) : stores.length === 0 ? (

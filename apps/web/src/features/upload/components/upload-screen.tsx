@@ -1,5 +1,5 @@
 import type { TDesign } from '@podforge/contract';
-import { DESIGN_MAX_BYTES } from '@podforge/contract/plain';
+import { DESIGN_MAX_BYTES, DESIGN_MAX_LABEL } from '@podforge/contract/plain';
 import { CheckCircle2, FileImage, Loader2, Upload, X, XCircle } from 'lucide-react';
 import { useState } from 'react';
 import { type FileRejection, useDropzone } from 'react-dropzone';
@@ -103,7 +103,7 @@ export function UploadScreen() {
             <p className="text-lg font-medium">
               {isDragActive ? 'Drop the files here' : 'Drag and drop your designs here'}
             </p>
-            <p className="text-sm text-slate-500">PNG, JPEG, SVG or PDF, up to 50 MB each</p>
+            <p className="text-sm text-slate-500">PNG, JPEG, SVG or PDF, up to {DESIGN_MAX_LABEL} each</p>
             <Button onClick={open}>Choose Files</Button>
           </div>
           {rejections.length > 0 && (
