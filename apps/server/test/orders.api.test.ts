@@ -15,7 +15,7 @@ import { startFakePrintful } from '../src/integrations/printful/fake-server';
 import type { FakeShopify } from '../src/integrations/shopify/fake-server';
 import { startWorkers } from '../src/jobs/workers';
 import { faults } from '../src/modules/orders/fulfilment';
-import { ORDER_JOBS } from '../src/modules/orders/order-jobs';
+import { ORDER_JOBS, queuedPrinterEvent } from '../src/modules/orders/order-jobs';
 import { printfulSandboxTickJob } from '../src/modules/printful/printful-sandbox.jobs';
 import { shopifyWebhookJob } from '../src/modules/shopify/shopify-webhooks';
 import { insertDesign, solidPng } from './fixtures/designs';
@@ -385,6 +385,18 @@ describe('the Printful webhook receiver', () => {
       payload: sent?.body as string,
     });
     expect(forged.statusCode).toBe(401);
+  });
+
+  it('still reads an event job queued before the printers port, which carried Printful’s own body', async () => {
+    const fake = await t.deps.printfulSandbox.server();
+    const sent = fake.orders.deliveries.find((d) => d.type === 'shipment_sent');
+    const body = JSON.parse(sent?.body as string);
+    const read = queuedPrinterEvent(t.deps, body);
+    expect(read).not.toBeNull();
+    expect(read?.shipment?.trackingNumber).toBeTruthy();
+    // An event in the port's own shape is taken as it is; a body no printer knows is dropped.
+    expect(queuedPrinterEvent(t.deps, read as NonNullable<typeof read>)).toBe(read);
+    expect(queuedPrinterEvent(t.deps, { nothing: true } as never)).toBeNull();
   });
 
   it('answers 401 to a wrong signature or an unknown configuration', async () => {

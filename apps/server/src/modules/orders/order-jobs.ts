@@ -107,10 +107,25 @@ export const printerEventJob = defineJob({
   retry: RETRY,
   workers: WORKERS,
   handle: async (deps: OrdersDeps, job) => {
-    const { fulfilInStore: orderId } = await applyPrinterEvent(deps, job.data.workspaceId, job.data.event);
+    const event = queuedPrinterEvent(deps, job.data.event);
+    if (!event) return;
+    const { fulfilInStore: orderId } = await applyPrinterEvent(deps, job.data.workspaceId, event);
     if (orderId) await enqueue.storeFulfil(deps, orderId);
   },
 });
+
+/**
+ * The event as the job carries it. Jobs queued before the printers' port carried the printer's own webhook body
+ * (Printful's); a deploy must not drop them, so such a body is read by the adapter that recognises it.
+ */
+export function queuedPrinterEvent(deps: OrdersDeps, event: PrinterEvent): PrinterEvent | null {
+  if ('order' in event) return event;
+  for (const printer of deps.printers.all()) {
+    const read = printer.readWebhook(event);
+    if (read) return read.event;
+  }
+  return null;
+}
 
 /** The order steps' jobs, in the order their workers start. */
 export const ORDER_JOBS = [orderSubmitJob, orderConfirmJob, orderCancelJob, storeFulfilJob, printerEventJob] as const;
