@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { DESIGN_MAX_BYTES } from '@podforge/contract';
+import { DESIGN_MAX_BYTES, DESIGN_MAX_LABEL } from '@podforge/contract';
 import { count } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -236,9 +236,9 @@ describe.each([
       expect(await designRows(t)).toBe(rowsBefore + 2);
     });
 
-    it("POST /api/upload/files refuses a file over the wizard's 10 MB with 413 naming it, keeping the others", async () => {
+    it('POST /api/upload/files refuses a file over the 50 MB design limit with 413 naming it, keeping the others', async () => {
       const rowsBefore = await designRows(t);
-      const big = Buffer.concat([await pngOf(20, 20), Buffer.alloc(Math.round(11.7 * 1024 * 1024))]);
+      const big = Buffer.concat([await pngOf(20, 20), Buffer.alloc(DESIGN_MAX_BYTES + 1024)]);
       const { payload, headers } = multipart([
         { field: 'files', filename: 'big.png', content: big },
         { field: 'files', filename: 'small.png', content: await pngOf(30, 30) },
@@ -246,7 +246,7 @@ describe.each([
       const res = await client.request({ method: 'POST', url: '/api/upload/files', payload, headers });
       expect(res.statusCode, res.body).toBe(200);
       const { files } = res.json();
-      expect(files[0]).toEqual({ name: 'big.png', status: 413, error: 'big.png is larger than 10 MB' });
+      expect(files[0]).toEqual({ name: 'big.png', status: 413, error: `big.png is larger than ${DESIGN_MAX_LABEL}` });
       expect(files[1]).toMatchObject({ name: 'small.png', width: 30 });
       expect(await designRows(t)).toBe(rowsBefore + 1);
       const tmp = path.join(t.dataDir, 'tmp');
