@@ -296,6 +296,18 @@ describe('a paid order becomes one Printful order and a shipped parcel', () => {
     expect(row?.shippingAddressEnc).toBeNull();
   });
 
+  it('dedups Shopify events by topic and event id: another topic of the same event is still handled (issue #27)', async () => {
+    const s = await seller('one-action-shop.myshopify.com', 'manual');
+    const placed = await place(s, [{ sku: s.skus[0] as string, quantity: 1 }]);
+    await orderIn(s, 'waiting_approval');
+    // X-Shopify-Event-Id is shared by every delivery of one merchant action, whatever the topic (apis.md A4).
+    shopify.orders.sameEventIdNext();
+    await shopify.orders.cancelOrder(s.shop, Number(placed.remoteOrderId));
+    const [paid, cancelled] = shopify.orders.deliveries.filter((d) => d.shop === s.shop).slice(-2);
+    expect(cancelled?.headers['x-shopify-event-id']).toBe(paid?.headers['x-shopify-event-id']);
+    await orderIn(s, 'cancelled');
+  }, 120_000);
+
   it('the seller cancels a waiting order: the draft is deleted at the printer; a cancelled order cannot be approved', async () => {
     const s = await seller('seller-cancel-shop.myshopify.com', 'manual');
     await place(s, [{ sku: s.skus[1] as string, quantity: 3 }]);
