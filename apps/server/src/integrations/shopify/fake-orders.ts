@@ -194,8 +194,16 @@ export function createFakeOrders(options: {
   ): Promise<Answer> {
     if (field === 'orders') {
       if (!scopes.includes('read_orders')) return { denied: 'read_orders' };
-      const nodes = (await ordersOf(shop)).reverse().slice(0, first);
-      return { data: { orders: { nodes: nodes.map(gqlOrder) } } };
+      // Newest first, `first` at a time after the cursor (the order's id); pageInfo says where the next page starts.
+      const all = (await ordersOf(shop)).reverse();
+      const size = typeof vars.first === 'number' ? vars.first : first;
+      const after = typeof vars.after === 'string' ? Buffer.from(vars.after, 'base64').toString('utf8') : null;
+      const start = after ? all.findIndex((o) => String(o.id) === after) + 1 : 0;
+      const nodes = all.slice(start, start + size);
+      const last = nodes.at(-1);
+      const endCursor = last ? Buffer.from(String(last.id)).toString('base64') : null;
+      const pageInfo = { hasNextPage: start + size < all.length, endCursor };
+      return { data: { orders: { nodes: nodes.map(gqlOrder), pageInfo } } };
     }
     if (field === 'order') {
       if (!scopes.includes('read_orders')) return { denied: 'read_orders' };
