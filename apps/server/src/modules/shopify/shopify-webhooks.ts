@@ -111,7 +111,8 @@ export async function processWebhookEvent(deps: ShopifyWebhookDeps, eventRowId: 
   const [row] = await deps.db.select().from(shopifyWebhookEvents).where(eq(shopifyWebhookEvents.id, eventRowId));
   if (!row || row.processedAt) return;
   const event: ShopifyWebhookEvent = {
-    eventId: row.eventId,
+    // The row's key is topic|event id: handlers see Shopify's event id.
+    eventId: row.eventId.startsWith(`${row.topic}|`) ? row.eventId.slice(row.topic.length + 1) : row.eventId,
     topic: row.topic,
     shop: row.shop,
     payload: row.payloadEnc ? JSON.parse(deps.cipher.decrypt(row.payloadEnc)) : row.payload,
