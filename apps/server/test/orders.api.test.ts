@@ -7,6 +7,8 @@ import {
   orders,
   printfulSandboxOrders,
   printfulSandboxWebhooks,
+  productVariants,
+  publications,
   webhookEvents,
 } from '../src/db/schema';
 import { PrintfulClient } from '../src/integrations/printful/client';
@@ -295,6 +297,37 @@ describe('a paid order becomes one Printful order and a shipped parcel', () => {
     const [row] = await t.deps.db.select().from(orders).where(eq(orders.id, erased.id));
     expect(row?.shippingAddressEnc).toBeNull();
   });
+
+  it("matches a store line by the store's variant id recorded at push, whatever its SKU says (issue #27, 5)", async () => {
+    const s = await seller('variant-id-shop.myshopify.com', 'manual');
+    const [pub] = await t.deps.db.select().from(publications).where(eq(publications.productId, s.productId));
+    const ours = Object.values(pub?.remoteVariants ?? {});
+    expect(ours).toHaveLength(2);
+    // Our SKU changed since the push: the store's line still carries the old one, so only the variant id matches.
+    const [first] = await t.deps.db
+      .select()
+      .from(productVariants)
+      .where(eq(productVariants.id, ours[0] as string));
+    await t.deps.db
+      .update(productVariants)
+      .set({ sku: `${first?.sku}-RENAMED` })
+      .where(eq(productVariants.id, ours[0] as string));
+    await place(s, [{ sku: first?.sku as string, quantity: 1 }]);
+    const order = await orderIn(s, 'waiting_approval');
+    expect(order.lines.map((l) => [l.sku, l.fromPodforge])).toEqual([[first?.sku, true]]);
+  }, 120_000);
+
+  it('dedups Shopify events by topic and event id: another topic of the same event is still handled (issue #27)', async () => {
+    const s = await seller('one-action-shop.myshopify.com', 'manual');
+    const placed = await place(s, [{ sku: s.skus[0] as string, quantity: 1 }]);
+    await orderIn(s, 'waiting_approval');
+    // X-Shopify-Event-Id is shared by every delivery of one merchant action, whatever the topic (apis.md A4).
+    shopify.orders.sameEventIdNext();
+    await shopify.orders.cancelOrder(s.shop, Number(placed.remoteOrderId));
+    const [paid, cancelled] = shopify.orders.deliveries.filter((d) => d.shop === s.shop).slice(-2);
+    expect(cancelled?.headers['x-shopify-event-id']).toBe(paid?.headers['x-shopify-event-id']);
+    await orderIn(s, 'cancelled');
+  }, 120_000);
 
   it('the seller cancels a waiting order: the draft is deleted at the printer; a cancelled order cannot be approved', async () => {
     const s = await seller('seller-cancel-shop.myshopify.com', 'manual');

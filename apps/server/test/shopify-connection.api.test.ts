@@ -385,7 +385,7 @@ describe('webhooks', () => {
     const rows = await t.deps.db
       .select()
       .from(shopifyWebhookEvents)
-      .where(eq(shopifyWebhookEvents.eventId, deliveries[0]?.eventId as string));
+      .where(eq(shopifyWebhookEvents.eventId, `orders/paid|${deliveries[0]?.eventId}`));
     expect(rows).toHaveLength(1);
     // No worker runs yet: nothing was done inside the request. The buyer's address is stored encrypted only.
     expect(rows[0]?.processedAt).toBeNull();
@@ -404,7 +404,7 @@ describe('webhooks', () => {
         t.deps.db
           .select()
           .from(shopifyWebhookEvents)
-          .where(eq(shopifyWebhookEvents.eventId, deliveries[0]?.eventId as string)),
+          .where(eq(shopifyWebhookEvents.eventId, `orders/paid|${deliveries[0]?.eventId}`)),
       (r) => r[0]?.processedAt != null,
     );
     expect(done?.topic).toBe('orders/paid');
@@ -450,8 +450,12 @@ describe('webhooks', () => {
     expect(late.status).toBe(200);
     await waitFor(
       async () =>
-        (await t.deps.db.select().from(shopifyWebhookEvents).where(eq(shopifyWebhookEvents.eventId, late.eventId)))[0]
-          ?.processedAt,
+        (
+          await t.deps.db
+            .select()
+            .from(shopifyWebhookEvents)
+            .where(eq(shopifyWebhookEvents.eventId, `app/uninstalled|${late.eventId}`))
+        )[0]?.processedAt,
       (at) => at != null,
     );
     expect(await integrationRow(t, back.id)).toMatchObject({ status: 'connected' });

@@ -153,6 +153,18 @@ describe('a push makes a product a buyer can see and buy (apis.md E3)', () => {
     expect(pushes.pushes).toMatchObject([{ integrationId: store.id, state: 'published', error: null }]);
   });
 
+  it('records which store variant is which of ours, from the variants productSet selects (issue #27, 5)', async () => {
+    const { product } = await twoColourTee(t, client, 'Mapped Tee');
+    const res = await client.post(`/api/products/${product.id}/publish`, { integrationIds: [store.id] });
+    expect(res.statusCode, res.body).toBe(200);
+    const [pub] = await t.deps.db.select().from(publications).where(eq(publications.productId, product.id));
+    // The fake answers only the fields the document selects, as Shopify's GraphQL does.
+    const last = fake.received.filter((r) => r.query.includes('productSet(')).at(-1);
+    expect(Object.values(pub?.remoteVariants ?? {}).sort()).toEqual(product.variants.map((v) => v.id).sort());
+    expect(last?.query).toMatch(/variants\(first: \d+\)\s*\{\s*nodes\s*\{\s*id\s+sku/);
+    for (const remote of Object.keys(pub?.remoteVariants ?? {})) expect(remote).toMatch(/^\d+$/);
+  });
+
   it('shows a picture Shopify could not process as an error naming it; the product is not live', async () => {
     const { product } = await twoColourTee(t, client, 'Failing Picture Tee');
     fake.failNextMedia(1);

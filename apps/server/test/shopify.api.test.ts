@@ -17,6 +17,8 @@ const APP = 'http://podforge.test';
 let fake: FakeShopify;
 let t: TestApp;
 const sleeps: number[] = [];
+/** Time the client slept: the fake's clock moves on by it, so its cost bucket refills as Shopify's would. */
+let slept = 0;
 
 beforeAll(async () => {
   fake = await startFakeShopify({
@@ -24,6 +26,7 @@ beforeAll(async () => {
     apiSecret: SECRET,
     redirectUriPrefixes: [`${APP}/auth/shopify/callback`],
     unknownShops: ['ghost.myshopify.com'],
+    now: () => Date.now() + slept,
   });
   t = await createTestApp({
     env: {
@@ -38,6 +41,7 @@ beforeAll(async () => {
     ...(t.deps.shopify.client as ShopifyClient).options,
     sleep: async (ms) => {
       sleeps.push(ms);
+      slept += ms;
     },
   });
 });
@@ -366,6 +370,21 @@ describe('sync and webhooks', () => {
     const stats = (await client.get('/api/dashboard/stats')).json<TDashboardStats>();
     expect(stats.store).toMatchObject({ orders: 3, sales: { amount: '75.50', currency: 'USD' } });
     expect((await client.get('/api/shopify/sync?shop=not-an-id')).statusCode).toBe(404);
+  });
+
+  it('Sync pages through the orders of its read period, not only the newest page (issue #27)', async () => {
+    const client = t.client();
+    const shop = 'busy-shop.myshopify.com';
+    const store = await connect(client, shop);
+    const day = 24 * 3600_000;
+    // One order from before the read period, then 65 recent ones: more than one page.
+    await fake.addOrder(shop, { total: '9.00', createdAt: new Date(Date.now() - 400 * day) });
+    for (let i = 0; i < 65; i++) {
+      await fake.addOrder(shop, { total: '1.00', createdAt: new Date(Date.now() - (65 - i) * 60_000) });
+    }
+    const res = await client.get(`/api/shopify/sync?shop=${store.id}`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ ordersRead: 65, ordersNew: 65 });
   });
 
   it('verifies webhook HMACs: 401 when wrong, 200 for the privacy topics, uninstall disconnects', async () => {

@@ -88,7 +88,7 @@ export type RemoteProduct = {
   productType?: string;
   tags?: string[];
   updatedAt?: string;
-  variants?: { nodes: { id: string; title: string; price: string; sku: string | null }[] };
+  variants?: { nodes: { id: string; title?: string; price?: string; sku: string | null }[] };
   media?: { nodes: { id: string; status: string; preview?: { image: { url: string } | null } | null }[] };
 };
 
@@ -432,7 +432,7 @@ export class ShopifyClient {
       token,
       `mutation productSet($input: ProductSetInput!, $identifier: ProductSetIdentifiers, $synchronous: Boolean!) {
   productSet(input: $input, identifier: $identifier, synchronous: $synchronous) {
-    product { id title handle status }
+    product { id title handle status variants(first: 100) { nodes { id sku } } }
     userErrors { code field message }
   }
 }`,

@@ -79,6 +79,8 @@ export function createFakeOrders(options: {
   const deliveries: WebhookDelivery[] = [];
   let sink: ((d: WebhookDelivery) => Promise<void>) | null = null;
   let duplicateNext = false;
+  let sameEventNext = false;
+  let lastEventId: string | null = null;
 
   /** The shop's orders, oldest first (copies: a change is kept only by `save`). */
   const ordersOf = async (shop: string): Promise<FakeShopOrder[]> =>
@@ -117,7 +119,10 @@ export function createFakeOrders(options: {
   async function send(shop: string, topic: string, payload: unknown) {
     const body = JSON.stringify(payload);
     const secret = await options.webhookSecret(shop);
-    const eventId = randomUUID();
+    // One merchant action gives every topic it triggers the same event id (A4): a switch makes the next one share it.
+    const eventId = sameEventNext && lastEventId ? lastEventId : randomUUID();
+    sameEventNext = false;
+    lastEventId = eventId;
     const times = duplicateNext ? 2 : 1;
     duplicateNext = false;
     for (let i = 0; i < times; i++) {
@@ -189,8 +194,16 @@ export function createFakeOrders(options: {
   ): Promise<Answer> {
     if (field === 'orders') {
       if (!scopes.includes('read_orders')) return { denied: 'read_orders' };
-      const nodes = (await ordersOf(shop)).reverse().slice(0, first);
-      return { data: { orders: { nodes: nodes.map(gqlOrder) } } };
+      // Newest first, `first` at a time after the cursor (the order's id); pageInfo says where the next page starts.
+      const all = (await ordersOf(shop)).reverse();
+      const size = typeof vars.first === 'number' ? vars.first : first;
+      const after = typeof vars.after === 'string' ? Buffer.from(vars.after, 'base64').toString('utf8') : null;
+      const start = after ? all.findIndex((o) => String(o.id) === after) + 1 : 0;
+      const nodes = all.slice(start, start + size);
+      const last = nodes.at(-1);
+      const endCursor = last ? Buffer.from(String(last.id)).toString('base64') : null;
+      const pageInfo = { hasNextPage: start + size < all.length, endCursor };
+      return { data: { orders: { nodes: nodes.map(gqlOrder), pageInfo } } };
     }
     if (field === 'order') {
       if (!scopes.includes('read_orders')) return { denied: 'read_orders' };
@@ -250,6 +263,10 @@ export function createFakeOrders(options: {
     /** The next webhook is delivered twice with one event id (E4). */
     duplicateNextWebhook() {
       duplicateNext = true;
+    },
+    /** The next webhook (another topic) carries the previous one's event id, as one merchant action's topics do. */
+    sameEventIdNext() {
+      sameEventNext = true;
     },
     /** The shop's orders, oldest first. */
     orders: (shop: string) => ordersOf(shop),

@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Kind, parse, type SelectionSetNode } from 'graphql';
 import { DEFAULT_SHOPIFY_API_VERSION, SUPPORTED_SHOPIFY_API_VERSIONS, servedVersion } from './api-versions';
 import { createFakeAuth, type FakeAuth, type FakeGrant, type FakeRefreshGrant } from './fake-auth';
 import { createFakeOrders, type FakeShopifyOrders } from './fake-orders';
@@ -152,6 +153,49 @@ export function topLevelField(query: string): string | null {
   const open = query.indexOf('{');
   if (open < 0) return null;
   return /^\s*([A-Za-z_]\w*)/.exec(query.slice(open + 1))?.[1] ?? null;
+}
+
+/**
+ * `data` cut down to what the document selects, as Shopify's GraphQL answers: fields not asked for are absent
+ * (aliases, inline fragments and named fragments followed). Used where the fake builds a fuller object than asked.
+ */
+export function selectedOnly(query: string, data: Record<string, unknown>): Record<string, unknown> {
+  let doc: ReturnType<typeof parse>;
+  try {
+    doc = parse(query);
+  } catch {
+    return data;
+  }
+  const fragments = new Map<string, SelectionSetNode>();
+  for (const d of doc.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d.selectionSet);
+  const op = doc.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION);
+  if (!op || op.kind !== Kind.OPERATION_DEFINITION) return data;
+  const project = (value: unknown, set: SelectionSetNode): unknown => {
+    if (Array.isArray(value)) return value.map((v) => project(v, set));
+    if (value === null || typeof value !== 'object') return value;
+    const from = value as Record<string, unknown>;
+    const out: Record<string, unknown> = {};
+    const walk = (s: SelectionSetNode) => {
+      for (const sel of s.selections) {
+        if (sel.kind === Kind.FIELD) {
+          const name = sel.name.value;
+          if (!(name in from)) continue;
+          const key = sel.alias?.value ?? name;
+          const v = sel.selectionSet ? project(from[name], sel.selectionSet) : from[name];
+          const had = out[key];
+          out[key] =
+            had && typeof had === 'object' && v && typeof v === 'object' && !Array.isArray(v) ? { ...had, ...v } : v;
+        } else if (sel.kind === Kind.INLINE_FRAGMENT) walk(sel.selectionSet);
+        else {
+          const f = fragments.get(sel.name.value);
+          if (f) walk(f);
+        }
+      }
+    };
+    walk(set);
+    return out;
+  };
+  return project(data, op.selectionSet) as Record<string, unknown>;
 }
 
 const ONLINE_STORE = 'Online Store';
@@ -676,7 +720,9 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
             },
           });
         }
-        return answer({ productSet: { product: productNode(shopName, result.product), userErrors: [] } });
+        return answer(
+          selectedOnly(query, { productSet: { product: productNode(shopName, result.product), userErrors: [] } }),
+        );
       }
       case 'productUpdate': {
         if (!grants(scopes, 'write_products')) return denied('write_products');

@@ -38,26 +38,52 @@ export type GqlOrder = {
   };
 };
 
+/** Orders created in the last this-many days are what Sync reads when no start is given. */
+export const SYNC_READ_DAYS = 60;
+/** A bound on the pages one read follows (30 orders each), so a shop with a huge backlog cannot hold Sync forever. */
+const MAX_ORDER_PAGES = 50;
+
+/**
+ * The shop's orders created at or after `since` (default: the last SYNC_READ_DAYS days), newest first: page after
+ * page with the cursor until a page reaches an older order or there is none left.
+ */
 export async function recentOrdersWithLines(
   client: ShopifyClient,
   shop: string,
   token: string,
+  since: Date = new Date(Date.now() - SYNC_READ_DAYS * 24 * 3600_000),
   // 30 orders of up to 25 lines request about 840 points: under the 1000-point single query limit (apis.md A3).
   first = 30,
 ): Promise<GqlOrder[]> {
-  const data = await client.graphql<{ orders: { nodes: GqlOrder[] } }>(
-    shop,
-    token,
-    `query orders($first: Int!) { orders(first: $first, sortKey: CREATED_AT, reverse: true) { nodes {
-  id legacyResourceId name createdAt cancelledAt displayFinancialStatus currencyCode
-  totalPriceSet { shopMoney { amount currencyCode } }
-  customer { id }
-  shippingAddress { name address1 address2 city provinceCode countryCodeV2 zip phone }
-  lineItems(first: 25) { nodes { id title sku quantity variant { id } originalUnitPriceSet { shopMoney { amount } } } }
-} } }`,
-    { first },
-  );
-  return data.orders.nodes;
+  const read: GqlOrder[] = [];
+  let after: string | null = null;
+  for (let page = 0; page < MAX_ORDER_PAGES; page++) {
+    const data: {
+      orders: { nodes: GqlOrder[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } };
+    } = await client.graphql(
+      shop,
+      token,
+      `query orders($first: Int!, $after: String) {
+  orders(first: $first, after: $after, sortKey: CREATED_AT, reverse: true) {
+    nodes {
+      id legacyResourceId name createdAt cancelledAt displayFinancialStatus currencyCode
+      totalPriceSet { shopMoney { amount currencyCode } }
+      customer { id }
+      shippingAddress { name address1 address2 city provinceCode countryCodeV2 zip phone }
+      lineItems(first: 25) { nodes { id title sku quantity variant { id } originalUnitPriceSet { shopMoney { amount } } } }
+    }
+    pageInfo { hasNextPage endCursor }
+  }
+}`,
+      { first, after },
+    );
+    const { nodes, pageInfo } = data.orders;
+    read.push(...nodes.filter((o) => new Date(o.createdAt) >= since));
+    const oldest = nodes.at(-1);
+    if (!pageInfo.hasNextPage || !pageInfo.endCursor || !oldest || new Date(oldest.createdAt) < since) break;
+    after = pageInfo.endCursor;
+  }
+  return read;
 }
 
 export async function fulfillmentOrders(

@@ -9,7 +9,7 @@ import type { TokenCipher } from '../../lib/crypto';
 
 /**
  * Shopify webhooks after their hmac was checked (shopify.routes.ts): each event is one `shopify_webhook_events` row
- * keyed by X-Shopify-Event-Id, so a duplicate delivery adds nothing (apis.md E4), and one job (its id is the row's)
+ * keyed by topic and X-Shopify-Event-Id, so a duplicate delivery adds nothing (apis.md A4, E4), and one job (its id is the row's)
  * runs the topic's handlers, so the answer goes back at once and the work survives a restart. Modules register
  * their topics in `deps.shopifyWebhooks`; a topic may have several handlers, each idempotent, because Shopify may
  * deliver an event late, twice, or after the app was uninstalled. The body (an order's buyer and address) is kept
@@ -68,9 +68,11 @@ type Incoming = {
 /** Records a verified delivery and queues its job; a duplicate of a recorded event queues nothing new. */
 export async function recordWebhook(deps: { db: Db; jobs: JobQueue; cipher: TokenCipher }, incoming: Incoming) {
   const { raw, topic, shop } = incoming;
-  // Shopify always sends an event id; without one, the same bytes for the same shop and topic are the same event.
-  const eventId =
-    incoming.eventId || `body:${createHash('sha256').update(`${topic}\n${shop}\n`).update(raw).digest('hex')}`;
+  // One merchant action gives all its topics one event id (apis.md A4): a delivery is a duplicate only when topic and
+  // event id are both seen. Without an id, the same bytes for the same shop and topic are the same event.
+  const eventId = incoming.eventId
+    ? `${topic}|${incoming.eventId}`
+    : `body:${createHash('sha256').update(`${topic}\n${shop}\n`).update(raw).digest('hex')}`;
   let payload: string | null = null;
   try {
     payload = JSON.stringify(JSON.parse(raw.toString('utf8')));
@@ -109,7 +111,8 @@ export async function processWebhookEvent(deps: ShopifyWebhookDeps, eventRowId: 
   const [row] = await deps.db.select().from(shopifyWebhookEvents).where(eq(shopifyWebhookEvents.id, eventRowId));
   if (!row || row.processedAt) return;
   const event: ShopifyWebhookEvent = {
-    eventId: row.eventId,
+    // The row's key is topic|event id: handlers see Shopify's event id.
+    eventId: row.eventId.startsWith(`${row.topic}|`) ? row.eventId.slice(row.topic.length + 1) : row.eventId,
     topic: row.topic,
     shop: row.shop,
     payload: row.payloadEnc ? JSON.parse(deps.cipher.decrypt(row.payloadEnc)) : row.payload,

@@ -478,7 +478,7 @@ export class ShopifyService implements StorePlatform {
   }
 
   /**
-   * Sync: reads the shop's recent orders (with their lines and shipping address) and hands them to `ingest` (the
+   * Sync: reads the shop's orders of the last SYNC_READ_DAYS days, page by page (with their lines and shipping address) and hands them to `ingest` (the
    * orders module), which stores each order once; answers how many were read and how many were new.
    */
   async sync(
@@ -541,7 +541,9 @@ export class ShopifyService implements StorePlatform {
   async readOrders(store: IntegrationRow, since: Date): Promise<IncomingOrder[]> {
     const token = await this.token(store);
     const client = await this.getClient();
-    const orders = await recentOrdersWithLines(client, store.externalId, token).catch((e) => this.failWith(store, e));
+    const orders = await recentOrdersWithLines(client, store.externalId, token, since).catch((e) =>
+      this.failWith(store, e),
+    );
     const changed = (o: GqlOrder) =>
       new Date(o.createdAt) >= since || (o.cancelledAt !== null && new Date(o.cancelledAt) >= since);
     return orders.filter((o) => isPaidOrCancelled(o) && changed(o)).map(fromGqlOrder);
