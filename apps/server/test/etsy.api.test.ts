@@ -620,7 +620,8 @@ describe('the fake and client follow Open API v3 as measured', () => {
     expect(String((refused as Error).message)).toMatch(/return_policy_id/);
     await etsy.deleteListing(token, String(draft.listing_id));
 
-    // Two pushes: the first creates the shop's return policy, the second finds it (no second policy).
+    // Two pushes into a shop without one: the first creates the shop's return policy, the second finds it.
+    fake.removeReturnPolicies(Number(shopId));
     for (const title of ['Policy Tee', 'Policy Tee Two']) {
       const product = await twoColourTee(client, title);
       const pushed = await client.post(`/api/upload/etsy/${product.id}`, { integrationId: store.id });

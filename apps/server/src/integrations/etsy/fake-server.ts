@@ -11,7 +11,8 @@ import { etsyTextProblems } from '@podforge/contract';
  * Strict where Etsy is: `x-api-key` must be `keystring:shared_secret`, the PKCE verifier must match the challenge,
  * access tokens expire after an hour on the fake's clock and refresh tokens rotate, calls are limited per second
  * and per day (429 with `retry-after`), titles and tags follow Etsy's character rules, inventory values must fit
- * the listing's properties, and a draft cannot be activated without a picture. A switch makes the next create
+ * the listing's properties (each value with its `value_ids`), and a physical draft cannot be activated without a
+ * picture and a return policy of the shop (each shop starts with one; `removeReturnPolicies` for one without). A switch makes the next create
  * answer 500 after making the listing (etsy/open-api#162).
  *
  * Orders: a shop's receipts (getShopReceipts with its filters, sort and pagination; getShopReceipt) and
@@ -165,6 +166,8 @@ export type FakeEtsy = {
   listings(shopId?: number): FakeListing[];
   /** The next create makes the listing, then answers 500 (as Etsy sometimes does). */
   failNextCreateAfterCreating(): void;
+  /** The shop has no return policy (as one set up before Etsy asked for them). */
+  removeReturnPolicies(shopId: number): void;
   /** The next `n` API calls answer 429 with `retry-after: seconds`. */
   rateLimitNext(n: number, seconds?: number): void;
   /** The next authorization approves as this user (a second shop); the default user otherwise. */
@@ -363,6 +366,12 @@ export async function startFakeEtsy(options: FakeEtsyOptions = {}): Promise<Fake
       };
       state.shops[key] = shop;
     }
+    // A shop has the return policy its setup asked for (a state saved before the fake kept them gets it too);
+    // `removeReturnPolicies` makes one without.
+    if (!shop.return_policies)
+      shop.return_policies = [
+        { return_policy_id: shopId * 10 + 4, accepts_returns: true, accepts_exchanges: true, return_deadline: 30 },
+      ];
     return shop;
   };
   /** A return policy of the shop, or Etsy's 400. */
@@ -1152,6 +1161,9 @@ export async function startFakeEtsy(options: FakeEtsyOptions = {}): Promise<Fake
     sharedSecret,
     snapshot: () => structuredClone(state),
     listings: (shopId) => Object.values(state.listings).filter((l) => shopId === undefined || l.shop_id === shopId),
+    removeReturnPolicies: (shopId: number) => {
+      shopOf(shopId).return_policies = [];
+    },
     failNextCreateAfterCreating: () => {
       failCreate = true;
     },
