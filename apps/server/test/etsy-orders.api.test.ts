@@ -7,7 +7,7 @@ import { moneyString } from '../src/integrations/etsy/client';
 import { type FakeEtsy, LEGACY_ETSY_SCOPES, type ReceiptAddress } from '../src/integrations/etsy/fake-server';
 import { startWorker, startWorkers } from '../src/jobs/workers';
 import { etsyReadFaults, etsyReceiptsJob, readEtsyOrders } from '../src/modules/orders/etsy-orders';
-import { fulfilInStore } from '../src/modules/orders/fulfilment';
+import { fulfilInStore, printerExternalId } from '../src/modules/orders/fulfilment';
 import { ORDER_JOBS } from '../src/modules/orders/order-jobs';
 import { printfulSandboxTickJob } from '../src/modules/printful/printful-sandbox.jobs';
 import { storePushJob } from '../src/modules/products/store-push';
@@ -145,7 +145,7 @@ describe('Etsy receipts become orders', () => {
       ]);
       const [pf, ...others] = await printerOrders(s);
       expect(others).toEqual([]);
-      expect(pf).toMatchObject({ externalId: String(receipt.receipt_id) });
+      expect(pf).toMatchObject({ externalId: printerExternalId(order.id) });
       expect(pf?.items.map((i) => [i.quantity, i.retailPrice])).toEqual([
         [2, (a?.price ?? 0).toFixed(2)],
         [1, (b?.price ?? 0).toFixed(2)],

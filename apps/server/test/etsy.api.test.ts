@@ -586,6 +586,94 @@ describe('the fake and client follow Open API v3 as measured', () => {
     expect(await etsy.images(token, listingId)).toHaveLength(1);
   });
 
+  it("a physical listing goes active only with a return policy: the push finds or creates the shop's and sends it (#27.1)", async () => {
+    const client = t.client();
+    const store = await connect(client);
+    const [row] = await t.deps.db.select().from(integrations).where(eq(integrations.id, store.id));
+    const token = t.deps.cipher.decrypt(row?.accessTokenEnc as string);
+    const shopId = row?.externalId as string;
+    const etsy = t.deps.etsy.client as EtsyClient;
+    // The fake refuses, as Etsy does outside the EU, to activate a physical listing without one.
+    const shop = fake.snapshot().shops[shopId];
+    const draft = await etsy.createDraftListing(token, shopId, {
+      title: 'No Policy Tee',
+      description: 'A tee.',
+      price: 20,
+      quantity: 1,
+      who_made: 'i_did',
+      when_made: 'made_to_order',
+      taxonomy_id: 482,
+      shipping_profile_id: shop?.shipping_profiles[0]?.shipping_profile_id as number,
+      readiness_state_id: shop?.processing_profiles[0]?.readiness_state_id as number,
+      tags: [],
+      type: 'physical',
+      is_supply: false,
+      // No return_policy_id, as the client sent before: outside the client's type, so cast.
+    } as never);
+    const png = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.alloc(16)]);
+    await etsy.uploadImage(token, shopId, String(draft.listing_id), { bytes: png, name: 'a.png', rank: 1 });
+    const refused = await etsy
+      .updateListing(token, shopId, String(draft.listing_id), { state: 'active' })
+      .then(() => null)
+      .catch((e: unknown) => e);
+    expect(refused).toMatchObject({ status: 400 });
+    expect(String((refused as Error).message)).toMatch(/return_policy_id/);
+    await etsy.deleteListing(token, String(draft.listing_id));
+
+    // Two pushes into a shop without one: the first creates the shop's return policy, the second finds it.
+    fake.removeReturnPolicies(Number(shopId));
+    for (const title of ['Policy Tee', 'Policy Tee Two']) {
+      const product = await twoColourTee(client, title);
+      const pushed = await client.post(`/api/upload/etsy/${product.id}`, { integrationId: store.id });
+      expect(pushed.statusCode, pushed.body).toBe(200);
+      const listing = fake.listings().find((l) => String(l.listing_id) === pushed.json().remoteProductId);
+      expect(listing?.state).toBe('active');
+      expect(listing?.return_policy_id).toBeGreaterThan(0);
+    }
+    const policies = await etsy.returnPolicies(token, shopId);
+    expect(policies).toHaveLength(1);
+    expect(
+      fake
+        .listings(Number(shopId))
+        .filter((l) => l.state === 'active')
+        .every((l) => l.return_policy_id === policies[0]?.return_policy_id),
+    ).toBe(true);
+  });
+
+  it('refuses inventory property values without value_ids, which the Open API marks required (#27.8)', async () => {
+    const client = t.client();
+    const store = await connect(client);
+    const product = await twoColourTee(client, 'Value Ids Tee');
+    const pushed = await client.post(`/api/upload/etsy/${product.id}`, { integrationId: store.id });
+    expect(pushed.statusCode, pushed.body).toBe(200);
+    const [row] = await t.deps.db.select().from(integrations).where(eq(integrations.id, store.id));
+    const token = t.deps.cipher.decrypt(row?.accessTokenEnc as string);
+    const listingId = pushed.json().remoteProductId as string;
+    const etsy = t.deps.etsy.client as EtsyClient;
+    const refused = await etsy
+      .updateInventory(token, listingId, {
+        products: [
+          {
+            sku: 'X-1',
+            // No value_ids, as the client sent before: a body outside the client's type, so cast.
+            property_values: [{ property_id: 513, property_name: 'Color', values: ['Black'] } as never],
+            offerings: [{ price: 20, quantity: 1, is_enabled: true }],
+          },
+        ],
+        price_on_property: [],
+        quantity_on_property: [],
+        sku_on_property: [513],
+      })
+      .then(() => null)
+      .catch((e: unknown) => e);
+    expect(refused).toMatchObject({ status: 400 });
+    expect(String((refused as Error).message)).toMatch(/value_ids/);
+    // Update in store sends the inventory again (with the value ids the listing has): accepted.
+    const again = await client.post(`/api/products/${product.id}/update-in-store`, { integrationId: store.id });
+    expect(again.statusCode, again.body).toBe(200);
+    expect(fake.listings().find((l) => String(l.listing_id) === listingId)?.state).toBe('active');
+  });
+
   it('files a tee under the gender-neutral adult T-shirts node, not the first node named T-shirts', async () => {
     const client = t.client();
     const store = await connect(client);

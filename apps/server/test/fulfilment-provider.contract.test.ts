@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PrintfulClient, PrintfulError } from '../src/integrations/printful/client';
 import { type FakePrintful, startFakePrintful } from '../src/integrations/printful/fake-server';
-import type { PrintfulConn } from '../src/integrations/printful/orders';
+import { createOrder, type PrintfulConn } from '../src/integrations/printful/orders';
 import type { FulfilmentProvider, PrinterAccount, PrintOrderInput } from '../src/modules/printers/fulfilment-provider';
 import { createTestApp, type TestApp, type TestClient } from './helpers';
 
@@ -217,6 +217,53 @@ describe.each(Object.keys(harnesses))('%s', (id) => {
     expect(creates()).toBe(before + 1);
     expect(retried.externalId).toBe(order.externalId);
     expect((await printer(id).order(account, { externalId: order.externalId }))?.id).toBe(retried.id);
+  });
+
+  it('refuses a second order with a used external_id (400), as Printful does: the id must be unique in the store (#27.7)', async () => {
+    const order = input();
+    await printer(id).placeOrder(account, order);
+    const conn = account as PrinterAccount & PrintfulConn;
+    const refused = await createOrder(conn, {
+      external_id: order.externalId,
+      shipping: 'STANDARD',
+      recipient: { name: 'Bo Other', address1: '2 Else Road', city: 'Leeds', country_code: 'GB', zip: 'LS1 1AA' },
+      order_items: [
+        {
+          source: 'catalog',
+          catalog_variant_id: Number(variantId),
+          quantity: 1,
+          retail_price: '20.00',
+          name: 'Other Tee',
+          external_id: 'other-1',
+          placements: [{ ...placement, layers: [{ type: 'file', url: `${APP}/print-files/y.png` }] }],
+        },
+      ],
+    }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(PrintfulError);
+    expect((refused as PrintfulError).status).toBe(400);
+  });
+
+  it("an order placed under an earlier external id (the store's number) is found again; another store's is not (#27.7)", async () => {
+    const legacy = `${Math.floor(Math.random() * 1e6)}`;
+    const old: PrintOrderInput = {
+      ...input(legacy),
+      items: input(legacy).items.map((i) => ({ ...i, externalId: `L${legacy}` })),
+    };
+    const placedBefore = await printer(id).placeOrder(account, old);
+    // The same order, now under our own id: the retry finds the first order (no second one).
+    const ours = `o${randomUUID().replace(/-/g, '').slice(1)}`;
+    const retried = await printer(id).placeOrder(account, { ...old, externalId: ours, earlierExternalIds: [legacy] });
+    expect(retried.id).toBe(placedBefore.id);
+    // Another store's order with the same number (another buyer): a new printer order of its own.
+    const theirs = `o${randomUUID().replace(/-/g, '').slice(1)}`;
+    const other = await printer(id).placeOrder(account, {
+      ...old,
+      externalId: theirs,
+      earlierExternalIds: [legacy],
+      recipient: { ...old.recipient, name: 'Bo Other', zip: '97202' },
+    });
+    expect(other.id).not.toBe(placedBefore.id);
+    expect(other.externalId).toBe(theirs);
   });
 
   it('confirms (twice is once), then cancels; a draft is withdrawn; an order in production refuses', async () => {

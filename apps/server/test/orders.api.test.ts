@@ -16,7 +16,7 @@ import { signPrintfulWebhook } from '../src/integrations/printful/fake-orders';
 import { startFakePrintful } from '../src/integrations/printful/fake-server';
 import type { FakeShopify } from '../src/integrations/shopify/fake-server';
 import { startWorkers } from '../src/jobs/workers';
-import { faults } from '../src/modules/orders/fulfilment';
+import { faults, printerExternalId } from '../src/modules/orders/fulfilment';
 import { ORDER_JOBS, queuedPrinterEvent } from '../src/modules/orders/order-jobs';
 import { printfulSandboxTickJob } from '../src/modules/printful/printful-sandbox.jobs';
 import { shopifyWebhookJob } from '../src/modules/shopify/shopify-webhooks';
@@ -141,7 +141,8 @@ describe('a paid order becomes one Printful order and a shipped parcel', () => {
     // The sandbox got exactly one order: catalogue variants, quantities, retail prices, signed print file URLs.
     const [pf, ...others] = await sandboxOrders(s);
     expect(others).toEqual([]);
-    expect(pf).toMatchObject({ externalId: placed.remoteOrderId, status: 'fulfilled' });
+    // Under our own order's id, unique across stores (#27.7), not the store's order number.
+    expect(pf).toMatchObject({ externalId: printerExternalId(order.id), status: 'fulfilled' });
     expect(pf?.items.map((i) => [i.catalogVariantId, i.quantity, i.retailPrice])).toEqual([
       [71002, 2, '24.00'],
       [71003, 1, '26.00'],
@@ -177,7 +178,7 @@ describe('a paid order becomes one Printful order and a shipped parcel', () => {
     const [kept] = await t.deps.db
       .select()
       .from(printfulSandboxOrders)
-      .where(eq(printfulSandboxOrders.externalId, placed.remoteOrderId));
+      .where(eq(printfulSandboxOrders.externalId, printerExternalId(order.id)));
     expect(kept?.body.recipient).toBeUndefined();
     expect(kept?.body.recipient_enc).toMatch(/^v1\./);
     expect(JSON.stringify(kept?.body)).not.toContain('Dearborn');

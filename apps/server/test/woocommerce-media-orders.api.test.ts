@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { integrations, orders as ordersTable, webhookEvents } from '../src/db/schema';
 import { type FakeWoo, startFakeWooCommerce, wooSignature } from '../src/integrations/woocommerce/fake-server';
 import { startWorkers } from '../src/jobs/workers';
+import { printerExternalId } from '../src/modules/orders/fulfilment';
 import { ORDER_JOBS } from '../src/modules/orders/order-jobs';
 import { printfulSandboxTickJob } from '../src/modules/printful/printful-sandbox.jobs';
 import { solidPng } from './fixtures/designs';
@@ -326,7 +327,8 @@ describe('WooCommerce orders go through the order pipeline', () => {
       // One printer order: our two lines only, with the catalogue variants and the print file.
       const [pf, ...others] = await printerOrders(s);
       expect(others).toEqual([]);
-      expect(pf).toMatchObject({ externalId: String(placed.orderId) });
+      // Under our order's id, not the store's number (order 1 of another store on the same Printful store; #27.7).
+      expect(pf).toMatchObject({ externalId: printerExternalId(order.id) });
       expect(pf?.items.map((i) => [i.quantity, i.retailPrice])).toEqual([
         [2, (a?.price ?? 0).toFixed(2)],
         [1, (b?.price ?? 0).toFixed(2)],

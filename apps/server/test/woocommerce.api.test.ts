@@ -146,6 +146,25 @@ describe('WooCommerce push', () => {
     );
   }, 120_000);
 
+  it('a product goes live only after its variations: a failed batch leaves a draft, the retry publishes it (#27.10)', async () => {
+    const client = t.client();
+    const store = await connectSandbox(client);
+    const product = await twoColourTee(client, 'Draft First Tee');
+    const host = new URL((await storeUrl(store.id)) as string).host;
+    sandbox.failNextVariationBatch();
+    const failed = await client.post(`/api/upload/woocommerce/${product.id}`, { integrationId: store.id });
+    expect(failed.statusCode).toBe(502);
+    const [half] = sandbox.products(host).filter((p) => p.name === 'Draft First Tee');
+    expect(half?.status).toBe('draft');
+    expect(half?.variations).toHaveLength(0);
+    const again = await client.post(`/api/upload/woocommerce/${product.id}`, { integrationId: store.id });
+    expect(again.statusCode, again.body).toBe(200);
+    const made = sandbox.products(host).filter((p) => p.name === 'Draft First Tee');
+    expect(made).toHaveLength(1);
+    expect(made[0]?.status).toBe('publish');
+    expect(made[0]?.variations).toHaveLength(product.variants.length);
+  }, 120_000);
+
   it('a push is a job: the upload answers at once, a failure shows its reason, the retry finishes the same product', async () => {
     const client = t.client();
     const store = await connectSandbox(client);

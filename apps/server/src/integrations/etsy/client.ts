@@ -53,7 +53,18 @@ export type EtsyListing = {
   price?: { amount: number; divisor: number; currency_code: string };
 };
 export type EtsyImage = { listing_image_id: number; rank: number; url_fullxfull: string };
-export type EtsyPropertyValue = { property_id: number; property_name: string; values: string[]; value_ids?: number[] };
+/**
+ * One property value of an inventory product. `value_ids` is required by the Open API: Etsy's ids where known, an
+ * empty array for a custom value (513/514) that Etsy numbers itself (etsy/open-api#375 shows such a body accepted).
+ */
+export type EtsyPropertyValue = { property_id: number; property_name: string; values: string[]; value_ids: number[] };
+/** Etsy's ShopReturnPolicy. */
+export type EtsyReturnPolicy = {
+  return_policy_id: number;
+  accepts_returns: boolean;
+  accepts_exchanges: boolean;
+  return_deadline: number | null;
+};
 export type EtsyInventoryInput = {
   products: {
     sku: string;
@@ -69,7 +80,7 @@ export type EtsyInventory = {
     /** Etsy's id of this product (what a receipt's transaction names); a new one after each inventory update. */
     product_id: number;
     sku: string;
-    property_values: (EtsyPropertyValue & { value_ids: number[] })[];
+    property_values: EtsyPropertyValue[];
     offerings: { price: { amount: number; divisor: number }; quantity: number; is_enabled: boolean }[];
   }[];
 };
@@ -83,6 +94,8 @@ export type DraftListingInput = {
   taxonomy_id: number;
   shipping_profile_id: number;
   readiness_state_id: number;
+  /** Required before a physical listing can be active (outside the EU). */
+  return_policy_id: number;
   production_partner_ids?: number[];
   tags: string[];
   type: 'physical';
@@ -94,7 +107,16 @@ export type TaxonomyNode = { id: number; name: string; children: TaxonomyNode[] 
  * What the connect asks for: the listing calls a push makes, the shop, and the orders (`transactions_r` for
  * getShopReceipts, `transactions_w` for createReceiptShipment; Etsy's Open API v3 spec, security of each operation).
  */
-export const ETSY_SCOPES = ['listings_r', 'listings_w', 'listings_d', 'shops_r', 'transactions_r', 'transactions_w'];
+export const ETSY_SCOPES = [
+  'listings_r',
+  'listings_w',
+  'listings_d',
+  'shops_r',
+  // createShopReturnPolicy, for a shop without a return policy (an active physical listing needs one).
+  'shops_w',
+  'transactions_r',
+  'transactions_w',
+];
 
 /** Etsy's Money: an integer amount over a divisor (e.g. 2599 / 100) in a currency. */
 export type EtsyMoney = { amount: number; divisor: number; currency_code: string };
@@ -327,6 +349,21 @@ export class EtsyClient {
       token,
     );
     return r.results;
+  }
+
+  /** getShopReturnPolicies. */
+  async returnPolicies(token: string, shopId: string) {
+    const r = await this.request<{ results: EtsyReturnPolicy[] }>('GET', `/shops/${shopId}/policies/return`, token);
+    return r.results;
+  }
+
+  /** createShopReturnPolicy: `return_deadline` (days) only when returns or exchanges are accepted. */
+  createReturnPolicy(
+    token: string,
+    shopId: string,
+    input: { accepts_returns: boolean; accepts_exchanges: boolean; return_deadline?: number },
+  ) {
+    return this.request<EtsyReturnPolicy>('POST', `/shops/${shopId}/policies/return`, token, { json: input });
   }
 
   async taxonomy(token: string): Promise<TaxonomyNode[]> {

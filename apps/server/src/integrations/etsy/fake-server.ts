@@ -11,7 +11,8 @@ import { etsyTextProblems } from '@podforge/contract';
  * Strict where Etsy is: `x-api-key` must be `keystring:shared_secret`, the PKCE verifier must match the challenge,
  * access tokens expire after an hour on the fake's clock and refresh tokens rotate, calls are limited per second
  * and per day (429 with `retry-after`), titles and tags follow Etsy's character rules, inventory values must fit
- * the listing's properties, and a draft cannot be activated without a picture. A switch makes the next create
+ * the listing's properties (each value with its `value_ids`), and a physical draft cannot be activated without a
+ * picture and a return policy of the shop (each shop starts with one; `removeReturnPolicies` for one without). A switch makes the next create
  * answer 500 after making the listing (etsy/open-api#162).
  *
  * Orders: a shop's receipts (getShopReceipts with its filters, sort and pagination; getShopReceipt) and
@@ -34,6 +35,8 @@ export type EtsyFakeState = {
       shipping_profiles: { shipping_profile_id: number; title: string }[];
       processing_profiles: { readiness_state_id: number; readiness_state: string; min: number; max: number }[];
       production_partners: { production_partner_id: number; partner_name: string; location: string }[];
+      /** The shop's return policies (absent in a state saved before the fake kept them: none). */
+      return_policies?: FakeReturnPolicy[];
     }
   >;
   listings: Record<string, FakeListing>;
@@ -41,6 +44,14 @@ export type EtsyFakeState = {
   refresh_tokens: Record<string, { user_id: number; scopes?: string[] }>;
   /** Receipts by id (absent in a state saved before the fake kept orders). */
   receipts?: Record<string, FakeReceipt>;
+};
+
+/** Etsy's ShopReturnPolicy. */
+export type FakeReturnPolicy = {
+  return_policy_id: number;
+  accepts_returns: boolean;
+  accepts_exchanges: boolean;
+  return_deadline: number | null;
 };
 
 type FakeMoney = { amount: number; divisor: number; currency_code: string };
@@ -109,6 +120,8 @@ export type FakeListing = {
   taxonomy_id: number;
   shipping_profile_id: number | null;
   readiness_state_id: number | null;
+  /** Absent in a state saved before the fake kept it. */
+  return_policy_id?: number | null;
   production_partner_ids: number[];
   tags: string[];
   created_timestamp: number;
@@ -153,6 +166,8 @@ export type FakeEtsy = {
   listings(shopId?: number): FakeListing[];
   /** The next create makes the listing, then answers 500 (as Etsy sometimes does). */
   failNextCreateAfterCreating(): void;
+  /** The shop has no return policy (as one set up before Etsy asked for them). */
+  removeReturnPolicies(shopId: number): void;
   /** The next `n` API calls answer 429 with `retry-after: seconds`. */
   rateLimitNext(n: number, seconds?: number): void;
   /** The next authorization approves as this user (a second shop); the default user otherwise. */
@@ -351,8 +366,22 @@ export async function startFakeEtsy(options: FakeEtsyOptions = {}): Promise<Fake
       };
       state.shops[key] = shop;
     }
+    // A shop has the return policy its setup asked for (a state saved before the fake kept them gets it too);
+    // `removeReturnPolicies` makes one without.
+    if (!shop.return_policies)
+      shop.return_policies = [
+        { return_policy_id: shopId * 10 + 4, accepts_returns: true, accepts_exchanges: true, return_deadline: 30 },
+      ];
     return shop;
   };
+  /** A return policy of the shop, or Etsy's 400. */
+  const policyOf = (shop: EtsyFakeState['shops'][string], policyId: number) => {
+    const policy = (shop.return_policies ?? []).find((x) => x.return_policy_id === policyId);
+    if (!policy) throw new Refusal(400, `return_policy_id ${policyId} is not a return policy of this shop`);
+    return policy;
+  };
+  const RETURN_DEADLINES = new Set([7, 14, 21, 30, 45, 60, 90]);
+  const yes = (v: unknown) => v === true || v === 'true' || v === '1';
 
   const listingView = (l: FakeListing) => ({
     listing_id: l.listing_id,
@@ -369,6 +398,7 @@ export async function startFakeEtsy(options: FakeEtsyOptions = {}): Promise<Fake
     taxonomy_id: l.taxonomy_id,
     shipping_profile_id: l.shipping_profile_id,
     readiness_state_id: l.readiness_state_id,
+    return_policy_id: l.return_policy_id ?? null,
     production_partners: l.production_partner_ids.map((p) => ({ production_partner_id: p })),
     tags: l.tags,
     skus: l.inventory ? l.inventory.products.map((p) => p.sku).filter(Boolean) : [],
@@ -511,6 +541,8 @@ export async function startFakeEtsy(options: FakeEtsyOptions = {}): Promise<Fake
       if (!shop.processing_profiles.some((p) => p.readiness_state_id === readiness))
         throw new Refusal(400, 'A physical listing needs a readiness_state_id (processing profile) of this shop');
     }
+    const returnPolicy = body.return_policy_id === undefined ? null : Number(body.return_policy_id);
+    if (returnPolicy !== null) policyOf(shop, returnPolicy);
     const partners = list(body.production_partner_ids).map(Number);
     if (partners.some((p) => !shop.production_partners.some((x) => x.production_partner_id === p)))
       throw new Refusal(400, 'production_partner_ids must be production partners of this shop');
@@ -529,6 +561,7 @@ export async function startFakeEtsy(options: FakeEtsyOptions = {}): Promise<Fake
       taxonomy_id: Number(body.taxonomy_id),
       shipping_profile_id: shipping,
       readiness_state_id: readiness,
+      return_policy_id: returnPolicy,
       production_partner_ids: partners,
       tags,
       created_timestamp: t,
@@ -557,6 +590,8 @@ export async function startFakeEtsy(options: FakeEtsyOptions = {}): Promise<Fake
       const pvs: PropertyValue[] = values.map((v) => {
         const propertyId = Number(v.property_id);
         if (!KNOWN_PROPERTIES.has(propertyId)) throw new Refusal(400, `property_id ${v.property_id} is not valid`);
+        // The Open API marks value_ids required (an empty array for a custom value Etsy numbers itself).
+        if (!Array.isArray(v.value_ids)) throw new Refusal(400, `products[${index}]: property_values need value_ids`);
         const names = list(v.values);
         if (names.length !== 1) throw new Refusal(400, `products[${index}]: each property has one value`);
         if (names.some((n) => /[()]/.test(n))) throw new Refusal(400, 'property values cannot contain ( or )');
@@ -884,6 +919,30 @@ export async function startFakeEtsy(options: FakeEtsyOptions = {}): Promise<Fake
             max_processing_days: x.max,
           })),
         });
+      // getShopReturnPolicies / createShopReturnPolicy (Open API v3, `shops_r` / `shops_w`).
+      if (rest === '/policies/return' && method === 'GET') {
+        const results = (shop.return_policies ?? []).map((x) => ({ ...x, shop_id: shopId }));
+        return send(res, 200, { count: results.length, results });
+      }
+      if (rest === '/policies/return' && method === 'POST') {
+        requireScope(req, 'shops_w');
+        const body = await parseBody(req, await readRaw(req));
+        for (const field of ['accepts_returns', 'accepts_exchanges'])
+          if (body[field] === undefined) throw new Refusal(400, `Missing required parameter: ${field}`);
+        const accepts = yes(body.accepts_returns) || yes(body.accepts_exchanges);
+        const deadline = body.return_deadline === undefined ? null : Number(body.return_deadline);
+        if (accepts && (deadline === null || !RETURN_DEADLINES.has(deadline)))
+          throw new Refusal(400, 'return_deadline must be one of 7, 14, 21, 30, 45, 60, 90 when returns are accepted');
+        const policy: FakeReturnPolicy = {
+          return_policy_id: id(),
+          accepts_returns: yes(body.accepts_returns),
+          accepts_exchanges: yes(body.accepts_exchanges),
+          return_deadline: accepts ? deadline : null,
+        };
+        shop.return_policies = [...(shop.return_policies ?? []), policy];
+        await persist();
+        return send(res, 201, { ...policy, shop_id: shopId });
+      }
       if (method === 'GET' && rest === '/production-partners')
         return send(res, 200, { count: shop.production_partners.length, results: shop.production_partners });
       if (method === 'GET' && rest === '/receipts') {
@@ -938,8 +997,18 @@ export async function startFakeEtsy(options: FakeEtsyOptions = {}): Promise<Fake
             if (next !== 'active' && next !== 'inactive') throw new Refusal(400, 'state must be active or inactive');
             if (next === 'active' && listing.images.length === 0)
               throw new Refusal(400, 'A listing needs at least one image before it can be activated');
+            const policy =
+              body.return_policy_id === undefined ? listing.return_policy_id : Number(body.return_policy_id);
+            // Etsy: a physical listing needs a return policy to be active (EU shops excepted; the fake's are not EU).
+            if (next === 'active' && listing.shipping_profile_id !== null && !policy)
+              throw new Refusal(400, 'A physical listing needs a return_policy_id before it can be activated');
             listing.state = next;
           }
+          if (body.return_policy_id !== undefined)
+            listing.return_policy_id = policyOf(
+              shopOf(listing.shop_id),
+              Number(body.return_policy_id),
+            ).return_policy_id;
           listing.title = title;
           listing.tags = tags;
           if (body.description !== undefined) listing.description = String(body.description);
@@ -1092,6 +1161,9 @@ export async function startFakeEtsy(options: FakeEtsyOptions = {}): Promise<Fake
     sharedSecret,
     snapshot: () => structuredClone(state),
     listings: (shopId) => Object.values(state.listings).filter((l) => shopId === undefined || l.shop_id === shopId),
+    removeReturnPolicies: (shopId: number) => {
+      shopOf(shopId).return_policies = [];
+    },
     failNextCreateAfterCreating: () => {
       failCreate = true;
     },

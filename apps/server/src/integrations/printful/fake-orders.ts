@@ -432,6 +432,16 @@ export function createFakeOrders(options: FakeOrdersOptions = {}) {
           reply(400, v1Error(400, 'BadRequest', 'external_id is required'));
           return true;
         }
+        // Printful: "up to 32 characters long and contain digits, Latin alphabet letters, dashes and underscores
+        // ... must be unique within the store"; a used one is refused, not answered with the first order.
+        if (!/^[A-Za-z0-9_-]{1,32}$/.test(body.external_id)) {
+          reply(400, v1Error(400, 'BadRequest', 'external_id must be up to 32 letters, digits, dashes or underscores'));
+          return true;
+        }
+        if (await store.get(storeId, { externalId: body.external_id })) {
+          reply(400, v1Error(400, 'BadRequest', `An order with external_id ${body.external_id} already exists`));
+          return true;
+        }
         const row = await store.insert(storeId, body.external_id, (id) => build(storeId, body, id));
         reply(200, { data: publicOrder(row.order) });
         return true;

@@ -36,6 +36,8 @@ export type PrintfulOrder = {
   id: number;
   external_id: string;
   status: string;
+  recipient?: { name?: string; zip?: string };
+  order_items?: { external_id?: string | null; catalog_variant_id?: number; quantity?: number }[];
   costs?: { currency: string; total: string; calculation_status?: string } | null;
 };
 

@@ -215,6 +215,8 @@ export type FakeWoo = {
   duplicateNextDelivery(): void;
   /** The next product create is applied, then answers 500 (a lost answer). */
   failNextCreateAfterCreating(): void;
+  /** The next variations batch answers 500 and applies nothing (a host's timeout). */
+  failNextVariationBatch(): void;
   /** The next `n` REST calls answer 429 with `Retry-After: seconds` (a host's or a security plugin's limit). */
   rateLimitNext(n: number, seconds?: number): void;
   calls: { method: string; path: string; status: number }[];
@@ -265,6 +267,7 @@ export async function startFakeWooCommerce(options: FakeWooOptions = {}): Promis
     });
   const calls: FakeWoo['calls'] = [];
   let failCreate = false;
+  let failBatch = false;
   let limited = { n: 0, seconds: 1 };
   let base = '';
   const id = () => ++state.nextId;
@@ -676,6 +679,10 @@ export async function startFakeWooCommerce(options: FakeWooOptions = {}): Promis
       }
       if (method === 'GET' && sub === '/variations') return send(res, 200, product.variations);
       if (method === 'POST' && sub === '/variations/batch') {
+        if (failBatch) {
+          failBatch = false;
+          throw new WooRefusal(500, 'internal_server_error', 'The request timed out.');
+        }
         const create = Array.isArray(body.create) ? (body.create as Record<string, unknown>[]) : [];
         const update = Array.isArray(body.update) ? (body.update as Record<string, unknown>[]) : [];
         const del = Array.isArray(body.delete) ? (body.delete as unknown[]) : [];
@@ -984,6 +991,9 @@ export async function startFakeWooCommerce(options: FakeWooOptions = {}): Promis
     },
     failNextCreateAfterCreating: () => {
       failCreate = true;
+    },
+    failNextVariationBatch: () => {
+      failBatch = true;
     },
     rateLimitNext: (n, seconds = 1) => {
       limited = { n, seconds };

@@ -697,7 +697,7 @@ export class EtsyService implements StorePlatform {
         const created = await client.createDraftListing(
           token,
           shopId,
-          await this.draftInput(token, ctx.product, settings),
+          await this.draftInput(token, ctx.product, settings, await this.returnPolicyId(token, shopId)),
         );
         return { remoteId: String(created.listing_id), made: created };
       },
@@ -728,7 +728,24 @@ export class EtsyService implements StorePlatform {
     }
   }
 
-  private async draftInput(token: string, product: PushProduct, settings: EtsySettings): Promise<DraftListingInput> {
+  /**
+   * The shop's return policy, which Etsy needs before a physical listing can be active (outside the EU): the first
+   * the shop has, else one made now (no returns or exchanges: print-on-demand goods are made to order).
+   */
+  private async returnPolicyId(token: string, shopId: string): Promise<number> {
+    const client = await this.getClient();
+    const [existing] = await client.returnPolicies(token, shopId);
+    if (existing) return existing.return_policy_id;
+    const made = await client.createReturnPolicy(token, shopId, { accepts_returns: false, accepts_exchanges: false });
+    return made.return_policy_id;
+  }
+
+  private async draftInput(
+    token: string,
+    product: PushProduct,
+    settings: EtsySettings,
+    returnPolicyId: number,
+  ): Promise<DraftListingInput> {
     const taxonomyId = await this.taxonomyId(token, product.productType);
     if (taxonomyId === null) throw conflict(`Etsy has no category for ${product.productType} products`);
     const lowest = Math.min(...product.variants.map((v) => Number(v.price)));
@@ -742,6 +759,7 @@ export class EtsyService implements StorePlatform {
       taxonomy_id: taxonomyId,
       shipping_profile_id: Number(settings.shippingProfileId),
       readiness_state_id: Number(settings.readinessStateId),
+      return_policy_id: returnPolicyId,
       ...(settings.productionPartnerId ? { production_partner_ids: [Number(settings.productionPartnerId)] } : {}),
       tags: product.tags,
       type: 'physical',
@@ -761,10 +779,17 @@ export class EtsyService implements StorePlatform {
         sku: v.sku,
         property_values: [
           ...(hasColor
-            ? [{ property_id: ETSY_COLOR_PROPERTY, property_name: 'Color', values: [v.color ?? 'Default'] }]
+            ? [
+                {
+                  property_id: ETSY_COLOR_PROPERTY,
+                  property_name: 'Color',
+                  value_ids: [],
+                  values: [v.color ?? 'Default'],
+                },
+              ]
             : []),
           ...(hasSize || !hasColor
-            ? [{ property_id: ETSY_SIZE_PROPERTY, property_name: 'Size', values: [v.size ?? v.option] }]
+            ? [{ property_id: ETSY_SIZE_PROPERTY, property_name: 'Size', value_ids: [], values: [v.size ?? v.option] }]
             : []),
         ],
         offerings: [
@@ -792,10 +817,12 @@ export class EtsyService implements StorePlatform {
   ): Promise<PublishOutcome> {
     const client = await this.getClient();
     const { product } = ctx;
+    // The return policy goes with the text, so a listing made before we sent one can go active too.
     await client.updateListing(token, shopId, listingId, {
       title: product.title,
       description: product.description,
       tags: product.tags,
+      return_policy_id: String(await this.returnPolicyId(token, shopId)),
     });
     // Pictures: the new ones first (main at rank 1), then the old ones go, so the listing is never without one.
     const old = await client.images(token, listingId);

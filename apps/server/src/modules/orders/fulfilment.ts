@@ -150,8 +150,25 @@ async function printInput(deps: OrdersDeps, order: OrderRow): Promise<PrintOrder
       files,
     });
   }
-  return { externalId: order.remoteOrderId, recipient: address, items };
+  return {
+    externalId: printerExternalId(order.id),
+    earlierExternalIds: [order.remoteOrderId],
+    recipient: address,
+    items,
+  };
 }
+
+/**
+ * Our id of an order at the printer: our own order's id, 32 hex digits (Printful allows 32 of [A-Za-z0-9_-], unique
+ * in its store; the store's order number is not: two WooCommerce stores on one Printful store both have order 1).
+ */
+export const printerExternalId = (orderId: string) => orderId.replace(/-/g, '');
+
+/** Our order's id from a printer external id of ours, or null (an earlier one: the store's order number). */
+const orderIdOfExternal = (externalId: string) => {
+  const m = /^([0-9a-f]{8})([0-9a-f]{4})([0-9a-f]{4})([0-9a-f]{4})([0-9a-f]{12})$/i.exec(externalId);
+  return m ? m.slice(1).join('-').toLowerCase() : null;
+};
 
 const costOf = (placed: { cost: { total: string; currency: string } | null }) =>
   placed.cost ? { cost: placed.cost.total, costCurrency: placed.cost.currency } : {};
@@ -280,6 +297,8 @@ export async function applyPrinterEvent(
 ): Promise<{ fulfilInStore: string | null }> {
   const ref = event.order;
   if (!ref?.id && !ref?.externalId) return { fulfilInStore: null };
+  // By our external id (our order's id), or by an earlier one (the store's order number).
+  const ourId = ref.externalId === undefined ? null : orderIdOfExternal(String(ref.externalId));
   const [order] = await deps.db
     .select()
     .from(orders)
@@ -288,7 +307,9 @@ export async function applyPrinterEvent(
         eq(orders.workspaceId, workspaceId),
         ref.id !== undefined
           ? eq(orders.printfulOrderId, String(ref.id))
-          : eq(orders.remoteOrderId, String(ref.externalId)),
+          : ourId
+            ? eq(orders.id, ourId)
+            : eq(orders.remoteOrderId, String(ref.externalId)),
       ),
     );
   if (!order?.printfulOrderId) return { fulfilInStore: null };

@@ -36,8 +36,16 @@ export type PrintItem = {
 };
 
 export type PrintOrderInput = {
-  /** Our id of the order (the store order's id): the key that makes placing it idempotent. */
+  /**
+   * Our id of the order (our own order's id, unique across stores: two stores' order 1 are two orders): the key that
+   * makes placing it idempotent.
+   */
   externalId: string;
+  /**
+   * Ids an earlier Podforge placed this order under (the store's order number); a retry finds an order there too,
+   * but only one for the same recipient and lines, since another store's order may have the same number.
+   */
+  earlierExternalIds?: string[];
   recipient: PrintRecipient;
   items: PrintItem[];
 };

@@ -164,8 +164,39 @@ export class PrintfulFulfilment implements FulfilmentProvider {
 
   async placeOrder(account: PrinterAccount, input: PrintOrderInput): Promise<PrinterOrder> {
     const c = account as Account;
-    const pf = (await findOrder(c, `@${input.externalId}`)) ?? (await createOrder(c, printfulInput(input)));
+    const pf =
+      (await findOrder(c, `@${input.externalId}`)) ??
+      (await this.earlierOrder(c, input)) ??
+      (await createOrder(c, printfulInput(input)));
     return toOrder(pf);
+  }
+
+  /** The order an earlier Podforge placed under another id of ours, when it is this one (recipient and lines). */
+  private async earlierOrder(c: Account, input: PrintOrderInput): Promise<PrintfulOrder | null> {
+    const lines = (items: { externalId: string; variant: string; quantity: number }[]) =>
+      JSON.stringify(items.map((i) => [i.externalId, i.variant, i.quantity]).sort());
+    const wanted = lines(
+      input.items.map((i) => ({ externalId: i.externalId, variant: i.catalogVariantId, quantity: i.quantity })),
+    );
+    for (const earlier of input.earlierExternalIds ?? []) {
+      if (earlier === input.externalId) continue;
+      const pf = await findOrder(c, `@${earlier}`);
+      if (
+        !pf ||
+        pf.recipient?.name !== (input.recipient.name || 'Customer') ||
+        pf.recipient?.zip !== input.recipient.zip
+      )
+        continue;
+      const theirs = lines(
+        (pf.order_items ?? []).map((i) => ({
+          externalId: String(i.external_id ?? ''),
+          variant: String(i.catalog_variant_id ?? ''),
+          quantity: Number(i.quantity ?? 0),
+        })),
+      );
+      if (theirs === wanted) return pf;
+    }
+    return null;
   }
 
   async order(account: PrinterAccount, ref: { id: string } | { externalId: string }) {

@@ -363,11 +363,12 @@ export class WooCommerceService implements StorePlatform {
     const client = await this.client();
     for (let attempt = 0; ; attempt++) {
       const sent = await this.pictures(ctx, creds);
+      // A new product is a draft until its variations exist (a failed batch leaves nothing unbuyable live).
       const input = this.productInput(ctx.product, sent);
       try {
         const answer =
           productId === null
-            ? await client.createProduct(creds, input)
+            ? await client.createProduct(creds, { ...input, status: 'draft' })
             : await client.updateProduct(creds, productId, input);
         await this.media.rememberAnswer(ctx.store, sent, answer.images);
         return answer;
@@ -395,7 +396,6 @@ export class WooCommerceService implements StorePlatform {
     return {
       name: product.title,
       type: 'variable' as const,
-      status: 'publish' as const,
       description: product.description,
       sku: this.parentSku(product),
       tags: product.tags.map((name) => ({ name })),
@@ -492,7 +492,9 @@ export class WooCommerceService implements StorePlatform {
       }),
       delete: existing.filter((v) => !wanted.has(v.sku)).map((v) => v.id),
     });
-    const final = await client.getProduct(creds, productId);
+    let final = await client.getProduct(creds, productId);
+    // Live only now that the variations are there (made as a draft; a retry after a failed batch publishes it).
+    if (final.status !== 'publish') final = await client.updateProduct(creds, productId, { status: 'publish' });
     const remoteUrl = ctx.store.sandbox ? `/integrations/woocommerce-sandbox#${productId}` : final.permalink;
     return { remoteProductId: String(productId), remoteUrl };
   }
