@@ -59,6 +59,9 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
   registerSecurityHeaders(app, {
     indexHtmlPath: hasWeb ? indexHtmlOf(webDist) : null,
     frameAncestors: config.frameAncestors,
+    // Live catalogue pictures come from the printer's host: https in production (already allowed), but a printer
+    // configured on plain http (the local fake in tests and sandboxes) must be named.
+    imageOrigins: [new URL(config.printfulApiBase).origin].filter((origin) => origin.startsWith('http:')),
   });
   registerClientAbort(app);
   registerBodyIdleTimeout(app, config.timeouts.bodyIdleMs);

@@ -89,3 +89,22 @@ describe('FRAME_ANCESTORS', () => {
     ).rejects.toThrow(/FRAME_ANCESTORS/);
   });
 });
+
+describe('catalogue pictures', () => {
+  it('allows a printer configured on plain http (a local fake) as a picture source, and only then', async () => {
+    const local = await createTestApp({ env: { PRINTFUL_API_BASE: 'http://127.0.0.1:9/v2' } });
+    const real = await createTestApp({ env: { PRINTFUL_API_BASE: 'https://api.printful.com' } });
+    try {
+      const imgSrc = async (app: TestApp) =>
+        String((await app.client().get('/api/health')).headers['content-security-policy'])
+          .split(';')
+          .find((d) => d.trim().startsWith('img-src'))
+          ?.trim();
+      expect(await imgSrc(local)).toBe("img-src 'self' data: blob: https: http://127.0.0.1:9");
+      expect(await imgSrc(real)).toBe("img-src 'self' data: blob: https:");
+    } finally {
+      await local.close();
+      await real.close();
+    }
+  });
+});

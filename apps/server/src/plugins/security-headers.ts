@@ -23,14 +23,20 @@ export function inlineScriptHashes(indexHtmlPath: string | null): string[] {
 /**
  * The page's policy: scripts only from this origin (and the shell's own inline scripts, by hash); styles may be
  * inline (React and Radix set style attributes); pictures also from data: and blob: (canvas previews) and https
- * (catalogue pictures); no plugins; framed only by the configured hosts (`FRAME_ANCESTORS`), by default by nobody.
+ * (catalogue pictures), and from `imageOrigins` (a printer configured on plain http, such as a local fake, whose
+ * catalogue pictures the live catalogue shows); no plugins; framed only by the configured hosts (`FRAME_ANCESTORS`),
+ * by default by nobody.
  */
-export function contentSecurityPolicy(scriptHashes: string[], frameAncestors: string[]): string {
+export function contentSecurityPolicy(
+  scriptHashes: string[],
+  frameAncestors: string[],
+  imageOrigins: string[] = [],
+): string {
   return [
     "default-src 'self'",
     `script-src 'self'${scriptHashes.map((h) => ` ${h}`).join('')}`,
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob: https:",
+    `img-src 'self' data: blob: https:${imageOrigins.map((o) => ` ${o}`).join('')}`,
     "font-src 'self' data:",
     "connect-src 'self'",
     "worker-src 'self' blob:",
@@ -47,9 +53,13 @@ export function contentSecurityPolicy(scriptHashes: string[], frameAncestors: st
  */
 export function registerSecurityHeaders(
   app: FastifyInstance,
-  options: { indexHtmlPath: string | null; frameAncestors: string[] },
+  options: { indexHtmlPath: string | null; frameAncestors: string[]; imageOrigins?: string[] },
 ) {
-  const csp = contentSecurityPolicy(inlineScriptHashes(options.indexHtmlPath), options.frameAncestors);
+  const csp = contentSecurityPolicy(
+    inlineScriptHashes(options.indexHtmlPath),
+    options.frameAncestors,
+    options.imageOrigins ?? [],
+  );
   const headers: Record<string, string> = {
     'Content-Security-Policy': csp,
     'X-Content-Type-Options': 'nosniff',
