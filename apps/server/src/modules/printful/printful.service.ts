@@ -65,7 +65,8 @@ export class PrintfulService {
     this.cache = new TtlCache(CATALOG_TTL_MS, () => deps.now().getTime());
   }
 
-  private async connection(workspaceId: string) {
+  /** The workspace's Printful row (only a connected one with `connectedOnly`), or null. */
+  private async connection(workspaceId: string, options: { connectedOnly?: boolean } = {}) {
     const [row] = await this.deps.db
       .select()
       .from(integrations)
@@ -74,6 +75,7 @@ export class PrintfulService {
           eq(integrations.workspaceId, workspaceId),
           eq(integrations.platform, 'printful'),
           eq(integrations.kind, 'fulfillment'),
+          options.connectedOnly ? eq(integrations.status, 'connected') : undefined,
         ),
       )
       .limit(1);
@@ -228,17 +230,7 @@ export class PrintfulService {
    * at connect: an account-level token acts for it with X-PF-Store-Id. Never the server's token.
    */
   async orderConnection(workspaceId: string): Promise<PrintfulConn | null> {
-    const [row] = await this.deps.db
-      .select()
-      .from(integrations)
-      .where(
-        and(
-          eq(integrations.workspaceId, workspaceId),
-          eq(integrations.platform, 'printful'),
-          eq(integrations.kind, 'fulfillment'),
-          eq(integrations.status, 'connected'),
-        ),
-      );
+    const row = await this.connection(workspaceId, { connectedOnly: true });
     if (!row) return null;
     const token = await this.accessToken(workspaceId);
     return token ? { client: this.client, token, storeId: row.externalId } : null;
