@@ -2,7 +2,7 @@ import { SCHEDULE_PAST_MESSAGE, scheduleIsPast, type TSchedule, type ZCreateSche
 import { and, asc, eq, inArray, ne } from 'drizzle-orm';
 import { DateTime } from 'luxon';
 import type { z } from 'zod';
-import { integrations, products, schedules } from '../../db/schema';
+import { integrations, products, publications, schedules } from '../../db/schema';
 import { sendJob } from '../../jobs/define-job';
 import { badRequest, conflict, notFound } from '../../lib/errors';
 import { UUID } from '../../lib/uuid';
@@ -55,7 +55,6 @@ async function productForSchedule(deps: SchedulesDeps, workspaceId: string, prod
 
 export async function createSchedule(deps: SchedulesDeps, workspaceId: string, input: CreateInput): Promise<TSchedule> {
   const product = await productForSchedule(deps, workspaceId, input.productId);
-  if (product.status === 'live') throw conflict(`"${product.title}" is already live; it cannot be uploaded again`);
   if (product.status === 'processing') throw conflict(`"${product.title}" is being pushed to a store right now`);
 
   const runAt = scheduledInstant(input.scheduledDate, input.scheduledTime, input.timeZone);
@@ -81,6 +80,20 @@ export async function createSchedule(deps: SchedulesDeps, workspaceId: string, i
           )
       : [];
     if (!store) throw notFound('Integration');
+    // A product live in one store may be scheduled for another (#28), not for one that already has it.
+    const [listed] = await deps.db
+      .select({ id: publications.id })
+      .from(publications)
+      .where(
+        and(
+          eq(publications.productId, product.id),
+          eq(publications.integrationId, integrationId),
+          eq(publications.status, 'published'),
+        ),
+      );
+    if (listed) {
+      throw conflict(`"${product.title}" is already live in that store; send changes there with Update in store`);
+    }
   }
 
   const [row] = await deps.db
