@@ -154,9 +154,10 @@ describe('a paid order becomes one Printful order and a shipped parcel', () => {
     const file = await t.app.inject({ method: 'GET', url: url.pathname + url.search });
     expect(file.statusCode).toBe(200);
 
-    // Printful's costs are the order's cost; profit is what is left.
+    // Printful's costs are the order's cost; profit is what is left after it and the store's fee (2.9% + 0.30).
     expect(order.cost).toBe(pf?.costs?.total);
-    expect(order.profit).toBe((74 - Number(order.cost)).toFixed(2));
+    expect(order.storeFee).toBe('2.45');
+    expect(order.profit).toBe((74 - Number(order.cost) - 2.45).toFixed(2));
 
     // One fulfilment in the shop, with carrier, tracking number and URL, the customer notified.
     const remote = await waitFor(

@@ -142,15 +142,13 @@ describe('scheduled uploads: the calls', () => {
       .values({ workspaceId: ws, kind: 'store', platform: 'shopify', externalId: 'mine.myshopify.com' })
       .returning();
     if (!mine) throw new Error('no store');
-    await t.deps.db
-      .insert(publications)
-      .values({
-        workspaceId: ws,
-        productId: live,
-        integrationId: mine.id,
-        status: 'published',
-        publishedAt: new Date(),
-      });
+    await t.deps.db.insert(publications).values({
+      workspaceId: ws,
+      productId: live,
+      integrationId: mine.id,
+      status: 'published',
+      publishedAt: new Date(),
+    });
     const res = await schedule({ productId: live, integrationId: mine.id });
     expect(res.statusCode).toBe(409);
     expect(res.json().error).toContain('already live in that store');
