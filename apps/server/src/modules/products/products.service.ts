@@ -28,14 +28,13 @@ import { and, asc, eq, gt, inArray } from 'drizzle-orm';
 import type { z } from 'zod';
 import { designs, integrations, products, publications } from '../../db/schema';
 import { AppError, badRequest, conflict, notFound, notImplemented } from '../../lib/errors';
+import { TEMPLATE_SETS } from '../../lib/mockup-templates';
 import { ReadCache } from '../../lib/read-cache';
 import { UUID } from '../../lib/uuid';
 import { getCatalogProductDetail } from '../catalog/catalog.service';
-import { TEMPLATE_SETS } from '../mockups/mockup-templates';
 import { deletePrintFiles, printFilesOf } from '../print-files/print-files.service';
-import { storeNoticeOf } from '../shopify/shopify-drift';
 import { assertPushable } from '../stores/store-publisher';
-import { assertSellerMayEdit, type PushableStatus } from './product-status';
+import { assertSellerMayEdit, type PushableStatus, storeNoticeOf } from './product-status';
 import {
   assertPrices,
   catalogColours,
