@@ -7,7 +7,7 @@ import {
   type TEtsySetupBody,
   type TSandboxOrderInput,
 } from '@podforge/contract';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { integrations, publications, storeSettings } from '../../db/schema';
@@ -33,7 +33,7 @@ import { findIntegration } from '../integrations/integrations.repository';
 import type { IncomingOrder } from '../stores/incoming-order';
 import { resumeOrCreate } from '../stores/resume-or-create';
 import { SandboxState, sandboxOwnerTag } from '../stores/sandbox-state';
-import { setStoreProblem } from '../stores/store-connections.repository';
+import { setStoreProblem, storeConnection, storesOfWorkspace } from '../stores/store-connections.repository';
 import { OrderIntakeSlot, type StoreOrderIntake, type StorePlatform } from '../stores/store-platform';
 import type {
   IntegrationRow,
@@ -524,13 +524,7 @@ export class EtsyService implements StorePlatform {
     const { db, cipher, now } = this.deps;
     const fresh = (r: IntegrationRow) =>
       r.tokenExpiresAt !== null && r.tokenExpiresAt.getTime() - REFRESH_MARGIN_MS > now().getTime();
-    const reread = async () => {
-      const [r] = await db
-        .select()
-        .from(integrations)
-        .where(and(eq(integrations.id, row.id), eq(integrations.workspaceId, row.workspaceId)));
-      return r;
-    };
+    const reread = async () => (await storeConnection(db, row.workspaceId, row.id)) ?? undefined;
     const current = (await reread()) ?? row;
     if (current.accessTokenEnc && fresh(current)) return cipher.decrypt(current.accessTokenEnc);
     if (!current.refreshTokenEnc) throw conflict('The Etsy shop is not connected. Connect it in Integrations first.');
@@ -907,17 +901,10 @@ export class EtsyService implements StorePlatform {
   /** What this workspace's sandbox shops hold (listings it pushed), read through the same client. */
   async sandboxListings(workspaceId: string): Promise<TEtsySandboxListings> {
     if (!this.sandboxMode) return { sandbox: false, shops: [] };
-    const rows = await this.deps.db
-      .select()
-      .from(integrations)
-      .where(
-        and(
-          eq(integrations.workspaceId, workspaceId),
-          eq(integrations.platform, 'etsy'),
-          eq(integrations.sandbox, true),
-          inArray(integrations.status, ['connected', 'pending']),
-        ),
-      );
+    const rows = await storesOfWorkspace(this.deps.db, workspaceId, 'etsy', {
+      sandbox: true,
+      statuses: ['connected', 'pending'],
+    });
     const client = await this.getClient();
     const shops = [];
     for (const row of rows) {

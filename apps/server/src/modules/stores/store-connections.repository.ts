@@ -1,6 +1,8 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { integrations, publications } from '../../db/schema';
+import { notFound } from '../../lib/errors';
+import { UUID } from '../../lib/uuid';
 import { findIntegration, type IntegrationRow } from '../integrations/integrations.repository';
 
 /**
@@ -87,4 +89,46 @@ export function storeNames(db: Db, ids: string[]): Promise<{ id: string; name: s
     .select({ id: integrations.id, name: integrations.storeName, shop: integrations.externalId })
     .from(integrations)
     .where(inArray(integrations.id, ids));
+}
+
+/** The workspace's stores of these ids, in the order asked (another workspace's or an unknown id: 404). */
+export async function findStoreConnections(db: Db, workspaceId: string, ids: string[]): Promise<IntegrationRow[]> {
+  if (ids.some((id) => !UUID.test(id))) throw notFound('Integration');
+  const rows = ids.length
+    ? await db
+        .select()
+        .from(integrations)
+        .where(
+          and(eq(integrations.workspaceId, workspaceId), eq(integrations.kind, 'store'), inArray(integrations.id, ids)),
+        )
+    : [];
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.map((id) => {
+    const row = byId.get(id);
+    if (!row) throw notFound('Integration');
+    return row;
+  });
+}
+
+/** The workspace's stores of a platform (or the one of that id), oldest connection first. */
+export function storesOfWorkspace(
+  db: Db,
+  workspaceId: string,
+  platform: string,
+  only?: { id?: string | null; sandbox?: boolean; statuses?: IntegrationRow['status'][] },
+): Promise<IntegrationRow[]> {
+  return db
+    .select()
+    .from(integrations)
+    .where(
+      and(
+        eq(integrations.workspaceId, workspaceId),
+        eq(integrations.kind, 'store'),
+        eq(integrations.platform, platform),
+        only?.id ? eq(integrations.id, only.id) : undefined,
+        only?.sandbox === undefined ? undefined : eq(integrations.sandbox, only.sandbox),
+        only?.statuses ? inArray(integrations.status, only.statuses) : undefined,
+      ),
+    )
+    .orderBy(asc(integrations.createdAt), asc(integrations.id));
 }

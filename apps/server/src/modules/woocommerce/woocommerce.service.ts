@@ -7,7 +7,7 @@ import {
   type TWooConnectBody,
   type TWooSandboxProducts,
 } from '@podforge/contract';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { integrations, mockups, publications, storeSettings } from '../../db/schema';
@@ -31,6 +31,7 @@ import { findIntegration } from '../integrations/integrations.repository';
 import type { IncomingOrder } from '../stores/incoming-order';
 import { resumeOrCreate } from '../stores/resume-or-create';
 import { SandboxState } from '../stores/sandbox-state';
+import { publishedRemoteIds, storesOfWorkspace } from '../stores/store-connections.repository';
 import { OrderIntakeSlot, type StoreOrderIntake, type StorePlatform } from '../stores/store-platform';
 import type {
   IntegrationRow,
@@ -646,28 +647,17 @@ export class WooCommerceService implements StorePlatform {
 
   /** What this workspace's sandbox stores hold (products it pushed), read through the same client. */
   async sandboxProducts(workspaceId: string): Promise<TWooSandboxProducts> {
-    const rows = await this.deps.db
-      .select()
-      .from(integrations)
-      .where(
-        and(
-          eq(integrations.workspaceId, workspaceId),
-          eq(integrations.platform, 'woocommerce'),
-          eq(integrations.sandbox, true),
-          inArray(integrations.status, ['connected']),
-        ),
-      );
+    const rows = await storesOfWorkspace(this.deps.db, workspaceId, 'woocommerce', {
+      sandbox: true,
+      statuses: ['connected'],
+    });
     const client = await this.client();
     const stores = [];
     for (const row of rows) {
       const creds = this.creds(row);
-      const mine = await this.deps.db
-        .select({ remoteProductId: publications.remoteProductId })
-        .from(publications)
-        .where(and(eq(publications.integrationId, row.id), eq(publications.workspaceId, workspaceId)));
+      const mine = await publishedRemoteIds(this.deps.db, row);
       const products = [];
-      for (const { remoteProductId } of mine) {
-        if (!remoteProductId) continue;
+      for (const remoteProductId of mine) {
         try {
           const p = await client.getProduct(creds, Number(remoteProductId));
           const variations = await client.variations(creds, p.id);
