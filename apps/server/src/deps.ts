@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config';
 import type { Database } from './db/client';
+import { DecodePool } from './decode/decode-pool';
 import { createAiProvider } from './integrations/ai/create-provider';
 import type { AiProvider } from './integrations/ai/provider';
 import { JobQueue } from './jobs/job-queue';
@@ -11,11 +12,9 @@ import { secretFromConfigOrFile } from './lib/secrets';
 import { UrlSigner } from './lib/signed-urls';
 import { AiModelStatus } from './modules/ai/ai-model-status';
 import { bundledCatalog } from './modules/catalog/catalog.service';
-import { DecodePool } from './modules/designs/decode-pool';
 import { EtsyService } from './modules/etsy/etsy.service';
-import { registerEtsyOrders } from './modules/orders/etsy-orders';
-import { registerOrderWebhooks } from './modules/orders/shopify-webhooks';
-import { registerWooOrders } from './modules/orders/woocommerce-orders';
+import { registerEtsyReads } from './modules/etsy/etsy-receipts';
+import { registerOrderIntake } from './modules/orders/order-intake';
 import { FulfilmentProviders } from './modules/printers/fulfilment-provider';
 import { PrintfulService } from './modules/printful/printful.service';
 import { PrintfulFulfilment } from './modules/printful/printful-fulfilment';
@@ -38,8 +37,8 @@ export type AppDeps = CoreDeps & {
   /** Shopify stores: real shops with SHOPIFY_API_KEY/SECRET, else the built-in sandbox; a StorePlatform. */
   shopify: ShopifyService;
   /**
-   * Shopify webhook topic -> handlers, run as jobs after the receiver recorded the event. Modules register their
-   * topics here when the app is built (shopify: app/uninstalled, products/*; orders: orders/*, redact topics).
+   * Shopify webhook topic -> handlers, run as jobs after the receiver recorded the event. The shopify module
+   * registers its topics here (app/uninstalled, products/*, and orders/*, redact topics for the order intake).
    */
   shopifyWebhooks: ShopifyWebhookRegistry;
   /** Etsy shops (ETSY_API_KEY/ETSY_SHARED_SECRET, else the built-in sandbox); a StorePlatform. */
@@ -131,11 +130,9 @@ export function createDeps(options: BuildAppOptions): AppDeps {
     ]),
     afterStart: new AfterStart(),
   };
-  // The orders module's topics (orders/paid, orders/cancelled, the redact topics); shopify's register in its routes.
-  registerOrderWebhooks(deps.shopifyWebhooks, deps);
-  // WooCommerce's order deliveries: paid orders of Podforge products go to the printer.
-  registerWooOrders(deps);
+  // Every store adapter hands its orders (webhooks, reads, Sync) to the orders module's one intake.
+  registerOrderIntake(deps);
   // Etsy shops' receipts: read by a recurring job, and at once when a shop is connected or a test order placed.
-  registerEtsyOrders(deps);
+  registerEtsyReads(deps);
   return deps;
 }

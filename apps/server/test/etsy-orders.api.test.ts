@@ -6,7 +6,7 @@ import { integrations, orders as ordersTable, productVariants, publications } fr
 import { moneyString } from '../src/integrations/etsy/client';
 import { type FakeEtsy, LEGACY_ETSY_SCOPES, type ReceiptAddress } from '../src/integrations/etsy/fake-server';
 import { startWorker, startWorkers } from '../src/jobs/workers';
-import { etsyReadFaults, etsyReceiptsJob, readEtsyOrders } from '../src/modules/orders/etsy-orders';
+import { etsyReadFaults, etsyReceiptsJob, readEtsyOrders } from '../src/modules/etsy/etsy-receipts';
 import { fulfilInStore, printerExternalId } from '../src/modules/orders/fulfilment';
 import { ORDER_JOBS } from '../src/modules/orders/order-jobs';
 import { printfulSandboxTickJob } from '../src/modules/printful/printful-sandbox.jobs';

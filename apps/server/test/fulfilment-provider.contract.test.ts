@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { integrations } from '../src/db/schema';
 import { type PrintfulClient, PrintfulError } from '../src/integrations/printful/client';
 import { type FakePrintful, startFakePrintful } from '../src/integrations/printful/fake-server';
 import { createOrder, type PrintfulConn } from '../src/integrations/printful/orders';
@@ -30,6 +32,11 @@ type Harness = {
   tick(): Promise<void>;
   /** The printer's fake (its calls are counted). */
   server(): Promise<FakePrintful>;
+  /**
+   * The account's access token runs out (its hour is over: the printer refuses it, and the app's record says so);
+   * null for a printer whose tokens never expire. A new printer's harness must say which.
+   */
+  expireToken?: ((account: PrinterAccount) => Promise<void>) | null;
 };
 
 /**
@@ -76,6 +83,13 @@ const harnesses: Record<string, Harness> = {
       await fake.orders.tick();
     },
     server: async () => fake,
+    async expireToken(account) {
+      fake.expireAccessTokens();
+      await t.deps.db
+        .update(integrations)
+        .set({ tokenExpiresAt: new Date(Date.now() - 1000) })
+        .where(and(eq(integrations.workspaceId, account.workspaceId), eq(integrations.platform, 'printful')));
+    },
   },
   sandbox: {
     async connect() {
@@ -88,6 +102,8 @@ const harnesses: Record<string, Harness> = {
       await t.deps.printfulSandbox.tick();
     },
     server: () => t.deps.printfulSandbox.server(),
+    // The built-in sandbox's tokens are the app's own, per workspace: they never expire.
+    expireToken: null,
   },
 };
 
@@ -318,5 +334,48 @@ describe.each(Object.keys(harnesses))('%s', (id) => {
     expect(shipments[0]?.carrier).toBeTruthy();
     await h.tick();
     expect((await printer(id).shipments(account, o.id))[0]?.delivered).toBe(true);
+  });
+
+  it('token expiry: an expired access token is refreshed before the next call, which succeeds', async () => {
+    if (h.expireToken === undefined) throw new Error(`${id}: the harness must say how its tokens expire`);
+    const placed = await printer(id).placeOrder(account, input());
+    if (h.expireToken === null) {
+      // Tokens that never expire: the account asked for again later still reaches the same order.
+      const later = (await printer(id).account(account.workspaceId)) as PrinterAccount;
+      expect((await printer(id).order(later, { id: placed.id }))?.id).toBe(placed.id);
+      return;
+    }
+    await h.expireToken(account);
+    // The printer refuses the old token now...
+    await expect(printer(id).order(account, { id: placed.id })).rejects.toThrow();
+    // ...and the account the adapter gives next holds a refreshed one.
+    const fresh = await printer(id).account(account.workspaceId);
+    expect(fresh).not.toBeNull();
+    expect((await printer(id).order(fresh as PrinterAccount, { id: placed.id }))?.id).toBe(placed.id);
+    account = fresh as PrinterAccount;
+  });
+
+  it('rate limit: a 429 is waited out and the order is placed once; one that lasts is a retryable error naming the printer', async () => {
+    const server = await h.server();
+    const from = server.calls.length;
+    server.throttleNext(1, 1);
+    const order = input();
+    const placed = await printer(id).placeOrder(account, order);
+    expect(server.calls.slice(from).some((c) => c.status === 429)).toBe(true);
+    expect((await printer(id).order(account, { externalId: order.externalId }))?.id).toBe(placed.id);
+
+    // Still limited after every wait the client allows: refused, and not final (the order job tries again later).
+    server.throttleNext(4, 0);
+    const error = await printer(id)
+      .placeOrder(account, input())
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
+    expect(error).not.toBeNull();
+    const explained = printer(id).explain(error);
+    expect(explained).toMatchObject({ final: false });
+    expect(explained?.text).toMatch(/rate limit/i);
+    server.throttleNext(0);
   });
 });

@@ -120,13 +120,34 @@ describe('apps/server/src import graph', () => {
     expect(found, `import cycles:\n${found.join('\n')}`).toEqual([]);
   });
 
-  it('modules never import the files that wire them (deps.ts, app.ts)', () => {
-    const wiring = new Set(['deps.ts', 'app.ts'].map((f) => path.join(SRC, f)));
+  it('modules never import the files that wire them (deps.ts, app.ts, the decode worker entry)', () => {
+    const wiring = new Set(['deps.ts', 'app.ts', 'decode/decode-worker.ts'].map((f) => path.join(SRC, f)));
     const offenders = [...graph]
       .filter(([file]) => file.startsWith(path.join(SRC, 'modules') + path.sep))
       .flatMap(([file, targets]) =>
         targets.filter((t) => wiring.has(t)).map((t) => `${path.relative(SRC, file)} -> ${path.relative(SRC, t)}`),
       );
     expect(offenders).toEqual([]);
+  });
+
+  it('no two modules import each other (one owns the shared piece, or it lives in a port or lib)', () => {
+    const modules = path.join(SRC, 'modules') + path.sep;
+    const moduleOf = (file: string) =>
+      file.startsWith(modules) ? file.slice(modules.length).split(path.sep)[0] : null;
+    const edges = new Map<string, string>();
+    for (const [file, targets] of graph) {
+      const from = moduleOf(file);
+      if (!from) continue;
+      for (const target of targets) {
+        const to = moduleOf(target);
+        if (to && to !== from && !edges.has(`${from} ${to}`))
+          edges.set(`${from} ${to}`, `${path.relative(SRC, file)} -> ${path.relative(SRC, target)}`);
+      }
+    }
+    const pairs = [...edges.keys()]
+      .map((key) => key.split(' ') as [string, string])
+      .filter(([a, b]) => a < b && edges.has(`${b} ${a}`))
+      .map(([a, b]) => `${a} <-> ${b}: ${edges.get(`${a} ${b}`)}; ${edges.get(`${b} ${a}`)}`);
+    expect(pairs, `modules importing each other:\n${pairs.join('\n')}`).toEqual([]);
   });
 });

@@ -16,7 +16,7 @@ import type { FakeShopify } from '../src/integrations/shopify/fake-server';
 import { webhookHmac } from '../src/integrations/shopify/hmac';
 import { wooSignature } from '../src/integrations/woocommerce/fake-server';
 import { startWorkers } from '../src/jobs/workers';
-import { readEtsyOrders } from '../src/modules/orders/etsy-orders';
+import { readEtsyOrders } from '../src/modules/etsy/etsy-receipts';
 import { ORDER_JOBS } from '../src/modules/orders/order-jobs';
 import { printfulSandboxTickJob } from '../src/modules/printful/printful-sandbox.jobs';
 import { storePushJob } from '../src/modules/products/store-push';

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { JobWithMetadata, SendOptions } from 'pg-boss';
 import type { z } from 'zod';
 import type { JobQueue, QueueName } from './job-queue';
@@ -38,3 +39,9 @@ export function sendJob<P extends object>(
 ): Promise<string | null> {
   return jobs.send(job.name, payload, { ...job.retry, ...options });
 }
+
+/** A stable job id (a UUID, as pg-boss wants) for a key: sending the same step twice adds one job. */
+export const jobIdOf = (key: string) => {
+  const h = createHash('sha256').update(key).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
+};

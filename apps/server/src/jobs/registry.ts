@@ -1,4 +1,4 @@
-import { etsyReceiptsJob } from '../modules/orders/etsy-orders';
+import { etsyReceiptsJob } from '../modules/etsy/etsy-receipts';
 import { ORDER_JOBS } from '../modules/orders/order-jobs';
 import { printfulSandboxTickJob } from '../modules/printful/printful-sandbox.jobs';
 import { storePushJob } from '../modules/products/store-push';

@@ -33,6 +33,7 @@ export function fromEtsyReceipt(r: EtsyReceipt): (IncomingOrder & { paid: boolea
     lines: (r.transactions ?? []).map((t) => ({
       remoteLineId: String(t.transaction_id),
       remoteVariantId: t.product_id ? String(t.product_id) : null,
+      remoteProductId: t.listing_id ? String(t.listing_id) : undefined,
       sku: t.sku || null,
       title: t.title ?? '',
       quantity: t.quantity,

@@ -10,7 +10,7 @@ import {
   TEMPLATE_HEIGHT,
   TEMPLATE_SETS,
   TEMPLATE_WIDTH,
-} from '../mockups/mockup-templates';
+} from '../../lib/mockup-templates';
 
 /**
  * Catalogue pictures of t-shirts, hoodies, mugs and posters are the mockup templates' front views, drawn in the

@@ -7,7 +7,7 @@ import {
   type TEtsySetupBody,
   type TSandboxOrderInput,
 } from '@podforge/contract';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { integrations, publications, storeSettings } from '../../db/schema';
@@ -33,7 +33,8 @@ import { findIntegration } from '../integrations/integrations.repository';
 import type { IncomingOrder } from '../stores/incoming-order';
 import { resumeOrCreate } from '../stores/resume-or-create';
 import { SandboxState, sandboxOwnerTag } from '../stores/sandbox-state';
-import type { StorePlatform } from '../stores/store-platform';
+import { setStoreProblem, storeConnection, storesOfWorkspace } from '../stores/store-connections.repository';
+import { OrderIntakeSlot, type StoreOrderIntake, type StorePlatform } from '../stores/store-platform';
 import type {
   IntegrationRow,
   PublishContext,
@@ -296,7 +297,18 @@ export class EtsyService implements StorePlatform {
     await this.ordersToRead(row);
   }
 
-  /** Adds a reader of the shops' orders (modules/orders registers it), told when a shop may have orders now. */
+  private readonly orderIntake = new OrderIntakeSlot();
+
+  /** Where the shop's receipts, once read (etsy-receipts.ts), are handed: the order intake. */
+  onOrders(intake: StoreOrderIntake): void {
+    this.orderIntake.set(intake);
+  }
+
+  intake(): StoreOrderIntake {
+    return this.orderIntake.get();
+  }
+
+  /** Adds a reader of the shops' orders (etsy-receipts.ts registers it), told when a shop may have orders now. */
   onOrdersToRead(listener: (row: IntegrationRow) => Promise<void>) {
     this.orderListeners.push(listener);
   }
@@ -312,10 +324,7 @@ export class EtsyService implements StorePlatform {
 
   /** Sets (or clears, with null) what the seller must do for this shop, shown on its Integrations card. */
   async setProblem(row: IntegrationRow, problem: string | null) {
-    await this.deps.db
-      .update(integrations)
-      .set({ problem })
-      .where(and(eq(integrations.id, row.id), eq(integrations.workspaceId, row.workspaceId)));
+    await setStoreProblem(this.deps.db, row, problem);
   }
 
   /** An Etsy refusal of a call outside the granted scopes (403 naming a scope) as the named problem. */
@@ -379,14 +388,18 @@ export class EtsyService implements StorePlatform {
     return out;
   }
 
-  /** The port's order read: every page of receipts changed since `since`, the paid and the cancelled ones. */
+  /**
+   * The port's order read: every page of receipts changed since `since`, the paid and the cancelled ones, oldest
+   * change first, each with its `changedAt` (the order reader's cursor) and its lines' listings. A connection without
+   * transactions_r throws EtsyScopeMissing.
+   */
   async readOrders(row: IntegrationRow, since: Date): Promise<IncomingOrder[]> {
     const found: IncomingOrder[] = [];
     for (let offset = 0; ; offset += RECEIPT_PAGE) {
       const page = await this.receiptsSince(row, Math.floor(since.getTime() / 1000), offset, RECEIPT_PAGE);
       for (const receipt of page.results) {
         const order = fromEtsyReceipt(receipt);
-        if (order) found.push(order);
+        if (order) found.push({ ...order, changedAt: new Date(receipt.update_timestamp * 1000) });
       }
       if (page.results.length < RECEIPT_PAGE || offset + RECEIPT_PAGE >= page.count) return found;
     }
@@ -511,13 +524,7 @@ export class EtsyService implements StorePlatform {
     const { db, cipher, now } = this.deps;
     const fresh = (r: IntegrationRow) =>
       r.tokenExpiresAt !== null && r.tokenExpiresAt.getTime() - REFRESH_MARGIN_MS > now().getTime();
-    const reread = async () => {
-      const [r] = await db
-        .select()
-        .from(integrations)
-        .where(and(eq(integrations.id, row.id), eq(integrations.workspaceId, row.workspaceId)));
-      return r;
-    };
+    const reread = async () => (await storeConnection(db, row.workspaceId, row.id)) ?? undefined;
     const current = (await reread()) ?? row;
     if (current.accessTokenEnc && fresh(current)) return cipher.decrypt(current.accessTokenEnc);
     if (!current.refreshTokenEnc) throw conflict('The Etsy shop is not connected. Connect it in Integrations first.');
@@ -894,17 +901,10 @@ export class EtsyService implements StorePlatform {
   /** What this workspace's sandbox shops hold (listings it pushed), read through the same client. */
   async sandboxListings(workspaceId: string): Promise<TEtsySandboxListings> {
     if (!this.sandboxMode) return { sandbox: false, shops: [] };
-    const rows = await this.deps.db
-      .select()
-      .from(integrations)
-      .where(
-        and(
-          eq(integrations.workspaceId, workspaceId),
-          eq(integrations.platform, 'etsy'),
-          eq(integrations.sandbox, true),
-          inArray(integrations.status, ['connected', 'pending']),
-        ),
-      );
+    const rows = await storesOfWorkspace(this.deps.db, workspaceId, 'etsy', {
+      sandbox: true,
+      statuses: ['connected', 'pending'],
+    });
     const client = await this.getClient();
     const shops = [];
     for (const row of rows) {

@@ -1,8 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { integrations } from '../../db/schema';
-import { notFound } from '../../lib/errors';
-import { UUID } from '../../lib/uuid';
+import { findInWorkspace } from '../../lib/find-in-workspace';
 
 export type IntegrationRow = typeof integrations.$inferSelect;
 
@@ -13,17 +12,17 @@ export async function findIntegration(
   id: string,
   platform?: string,
 ): Promise<IntegrationRow> {
-  if (!UUID.test(id)) throw notFound('Integration');
-  const [row] = await db
-    .select()
-    .from(integrations)
-    .where(
-      and(
-        eq(integrations.id, id),
-        eq(integrations.workspaceId, workspaceId),
-        platform ? eq(integrations.platform, platform) : undefined,
-      ),
-    );
-  if (!row) throw notFound('Integration');
-  return row;
+  return findInWorkspace('Integration', id, async () => {
+    const [row] = await db
+      .select()
+      .from(integrations)
+      .where(
+        and(
+          eq(integrations.id, id),
+          eq(integrations.workspaceId, workspaceId),
+          platform ? eq(integrations.platform, platform) : undefined,
+        ),
+      );
+    return row;
+  });
 }

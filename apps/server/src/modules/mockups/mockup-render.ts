@@ -12,14 +12,14 @@ import {
 } from '@podforge/contract';
 import sharp, { type Sharp } from 'sharp';
 import { DiskRenderCache } from '../../lib/disk-render-cache';
-import { SERVER_ROOT } from '../../lib/paths';
 import {
   TEMPLATE_DRAWING_VERSION,
   TEMPLATE_HEIGHT,
   TEMPLATE_SETS,
   TEMPLATE_WIDTH,
   type TemplateDef,
-} from './mockup-templates';
+} from '../../lib/mockup-templates';
+import { SERVER_ROOT } from '../../lib/paths';
 import { rotateRgba } from './rotate';
 import { scratch } from './scratch-buffers';
 

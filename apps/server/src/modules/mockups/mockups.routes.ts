@@ -11,9 +11,9 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { notFound } from '../../lib/errors';
 import { machineCacheDir } from '../../lib/machine-cache';
+import { TEMPLATE_SETS } from '../../lib/mockup-templates';
 import { parseInput } from '../../lib/validate';
 import { type DesignLayer, type DesignPixels, findTemplate, TemplateStore } from './mockup-render';
-import { TEMPLATE_SETS } from './mockup-templates';
 import type { MockupsDeps } from './mockups.deps';
 import {
   createMockup,

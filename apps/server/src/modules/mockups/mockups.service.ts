@@ -20,6 +20,7 @@ import {
 import { and, asc, eq } from 'drizzle-orm';
 import { designs, mockupBatches, mockups } from '../../db/schema';
 import { badRequest, notFound } from '../../lib/errors';
+import { TEMPLATE_HEIGHT, TEMPLATE_SETS, TEMPLATE_WIDTH } from '../../lib/mockup-templates';
 import { assertStorageRoom } from '../../storage/usage';
 import { getCatalogProductDetail } from '../catalog/catalog.service';
 import { tempFilePath, withStoredDesignFile } from '../designs/designs.service';
@@ -34,7 +35,6 @@ import {
   renderDesignRaw,
   type TemplateStore,
 } from './mockup-render';
-import { TEMPLATE_HEIGHT, TEMPLATE_SETS, TEMPLATE_WIDTH } from './mockup-templates';
 import type { MockupsDeps } from './mockups.deps';
 import type { PixelCache } from './pixel-cache';
 

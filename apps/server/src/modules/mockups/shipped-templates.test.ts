@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import sharp, { type Sharp } from 'sharp';
 import { describe, expect, it } from 'vitest';
+import { TEMPLATE_SETS } from '../../lib/mockup-templates';
 import { drawTemplate, shippedTemplateFile } from './mockup-render';
-import { TEMPLATE_SETS } from './mockup-templates';
 
 describe('shipped template files', () => {
   it('exist for every template and colour of the current drawing version (a changed drawing is drawn again)', () => {

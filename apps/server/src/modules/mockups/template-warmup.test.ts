@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { TEMPLATE_SETS } from '../../lib/mockup-templates';
 import { findTemplate, TemplateStore } from './mockup-render';
-import { TEMPLATE_SETS } from './mockup-templates';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'podforge-templates-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));

@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { TOrderStatus } from '@podforge/contract';
-import { and, eq, inArray, lt } from 'drizzle-orm';
-import { fulfillmentWebhooks, orderLines, orders, products, productVariants, webhookEvents } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { ensurePrintFile, PRINT_FILE_URL_TTL_SECONDS, printFilePath } from '../print-files/print-files.service';
 import type {
@@ -14,6 +12,17 @@ import { getSettings } from '../settings/settings.routes';
 import type { ShippingAddress } from '../stores/incoming-order';
 import { storeConnection } from '../stores/store-connections.repository';
 import type { OrdersDeps } from './orders.deps';
+import {
+  insertPrinterWebhook,
+  lineSources,
+  linesOfOrder,
+  type OrderRow,
+  orderById,
+  orderOfPrinterRef,
+  printerWebhookOf,
+  setPrinterWebhookSecret,
+  updateOrder,
+} from './orders.repository';
 
 /**
  * Fulfilment out and progress back, through the FulfilmentProvider port (`deps.printers`; no printer is named here).
@@ -24,7 +33,8 @@ import type { OrdersDeps } from './orders.deps';
  * The printer's webhooks move the order on; a shipment becomes the store's fulfilment with its tracking.
  */
 
-export type OrderRow = typeof orders.$inferSelect;
+export type { OrderRow };
+
 type Printer = { adapter: FulfilmentProvider; account: PrinterAccount; provider: string };
 
 /** Test switches: a fault between 'Printful order created' and 'saved here', as a crash would leave it. */
@@ -61,11 +71,7 @@ async function printerFor(deps: OrdersDeps, workspaceId: string, provider?: stri
 
 /** The printer sends this workspace's webhooks to `/api/webhooks/printful/<row id>`, signed with the kept secret. */
 async function ensureWebhooks(deps: OrdersDeps, workspaceId: string, printer: Printer) {
-  const where = and(
-    eq(fulfillmentWebhooks.workspaceId, workspaceId),
-    eq(fulfillmentWebhooks.provider, printer.provider),
-  );
-  const [existing] = await deps.db.select().from(fulfillmentWebhooks).where(where);
+  const existing = await printerWebhookOf(deps.db, workspaceId, printer.provider);
   if (existing) return;
   if (printer.adapter.needsPublicUrl && !deps.config.appUrl) {
     throw new OrderProblem(
@@ -76,29 +82,24 @@ async function ensureWebhooks(deps: OrdersDeps, workspaceId: string, printer: Pr
   const url = `${publicOrigin(deps)}/api/webhooks/printful/${id}`;
   // No transaction around the call: the sandbox writes to this database itself (PGlite has one connection).
   const secret = await printer.adapter.setWebhook(printer.account, url);
-  const [inserted] = await deps.db
-    .insert(fulfillmentWebhooks)
-    .values({ id, workspaceId, provider: printer.provider, secretEnc: deps.cipher.encrypt(secret) })
-    .onConflictDoNothing()
-    .returning({ id: fulfillmentWebhooks.id });
+  const inserted = await insertPrinterWebhook(deps.db, {
+    id,
+    workspaceId,
+    provider: printer.provider,
+    secretEnc: deps.cipher.encrypt(secret),
+  });
   if (inserted) return;
   // Another instance set it up at the same moment: the printer keeps the last configuration, so make it ours.
-  const [winner] = await deps.db.select().from(fulfillmentWebhooks).where(where);
+  const winner = await printerWebhookOf(deps.db, workspaceId, printer.provider);
   if (!winner) return;
   const again = await printer.adapter.setWebhook(
     printer.account,
     `${publicOrigin(deps)}/api/webhooks/printful/${winner.id}`,
   );
-  await deps.db
-    .update(fulfillmentWebhooks)
-    .set({ secretEnc: deps.cipher.encrypt(again) })
-    .where(eq(fulfillmentWebhooks.id, winner.id));
+  await setPrinterWebhookSecret(deps.db, winner.id, deps.cipher.encrypt(again));
 }
 
-async function loadOrder(deps: OrdersDeps, orderId: string): Promise<OrderRow | null> {
-  const [row] = await deps.db.select().from(orders).where(eq(orders.id, orderId));
-  return row ?? null;
-}
+const loadOrder = (deps: OrdersDeps, orderId: string) => orderById(deps.db, orderId);
 
 /** The printer's order for our lines: catalogue variant, quantity, retail price, print files by signed URL. */
 async function printInput(deps: OrdersDeps, order: OrderRow): Promise<PrintOrderInput> {
@@ -108,22 +109,17 @@ async function printInput(deps: OrdersDeps, order: OrderRow): Promise<PrintOrder
     );
   }
   const address = JSON.parse(deps.cipher.decrypt(order.shippingAddressEnc)) as ShippingAddress;
-  const lines = await deps.db
-    .select()
-    .from(orderLines)
-    .where(and(eq(orderLines.orderId, order.id), eq(orderLines.workspaceId, order.workspaceId)))
-    .orderBy(orderLines.position);
+  const lines = await linesOfOrder(deps.db, order);
   const ours = lines.filter((l) => l.variantId && l.productId);
   if (ours.length === 0) throw new OrderProblem('None of the order’s lines is a Podforge product any more');
   const variantIds = ours.map((l) => l.variantId as string);
   const productIds = [...new Set(ours.map((l) => l.productId as string))];
-  const [variantRows, productRows] = await Promise.all([
-    deps.db.select().from(productVariants).where(inArray(productVariants.id, variantIds)),
-    deps.db
-      .select()
-      .from(products)
-      .where(and(inArray(products.id, productIds), eq(products.workspaceId, order.workspaceId))),
-  ]);
+  const { variants: variantRows, products: productRows } = await lineSources(
+    deps.db,
+    order.workspaceId,
+    variantIds,
+    productIds,
+  );
   const origin = publicOrigin(deps);
   const items: PrintOrderInput['items'] = [];
   for (const line of ours) {
@@ -191,9 +187,10 @@ export async function submitToPrinter(deps: OrdersDeps, orderId: string): Promis
   const confirmAt =
     orderConfirmation.mode === 'delay' ? new Date(now.getTime() + orderConfirmation.delayMinutes * 60_000) : null;
   const status: TOrderStatus = orderConfirmation.mode === 'automatic' ? 'received' : 'waiting_approval';
-  await deps.db
-    .update(orders)
-    .set({
+  await updateOrder(
+    deps.db,
+    order.id,
+    {
       printfulOrderId: String(pf.id),
       fulfillmentProvider: printer.provider,
       ...costOf(pf),
@@ -201,8 +198,9 @@ export async function submitToPrinter(deps: OrdersDeps, orderId: string): Promis
       confirmAt,
       failureReason: null,
       updatedAt: now,
-    })
-    .where(and(eq(orders.id, order.id), eq(orders.status, 'received')));
+    },
+    'received',
+  );
   return { confirmNow: orderConfirmation.mode === 'automatic', confirmAt };
 }
 
@@ -217,10 +215,12 @@ export async function confirmAtPrinter(deps: OrdersDeps, orderId: string, option
   if (!allowed.includes(order.status)) return;
   const printer = await printerFor(deps, order.workspaceId, order.fulfillmentProvider);
   const pf = await printer.adapter.confirm(printer.account, order.printfulOrderId);
-  await deps.db
-    .update(orders)
-    .set({ status: 'sent', confirmedAt: deps.now(), failureReason: null, ...costOf(pf), updatedAt: deps.now() })
-    .where(and(eq(orders.id, order.id), inArray(orders.status, allowed)));
+  await updateOrder(
+    deps.db,
+    order.id,
+    { status: 'sent', confirmedAt: deps.now(), failureReason: null, ...costOf(pf), updatedAt: deps.now() },
+    allowed,
+  );
 }
 
 /** Cancels what has not gone into production: the printer's draft is deleted, a confirmed order cancelled. */
@@ -239,17 +239,15 @@ export async function cancelAtPrinter(deps: OrdersDeps, orderId: string, why: st
     const printer = await printerFor(deps, order.workspaceId, order.fulfillmentProvider);
     await printer.adapter.cancel(printer.account, order.printfulOrderId);
   }
-  await deps.db
-    .update(orders)
-    .set({ status: 'cancelled', failureReason: null, updatedAt: deps.now() })
-    .where(eq(orders.id, order.id));
+  await updateOrder(deps.db, order.id, { status: 'cancelled', failureReason: null, updatedAt: deps.now() });
 }
 
 async function setFailure(deps: OrdersDeps, orderId: string, reason: string, status?: TOrderStatus) {
-  await deps.db
-    .update(orders)
-    .set({ failureReason: reason.slice(0, 500), ...(status ? { status } : {}), updatedAt: deps.now() })
-    .where(eq(orders.id, orderId));
+  await updateOrder(deps.db, orderId, {
+    failureReason: reason.slice(0, 500),
+    ...(status ? { status } : {}),
+    updatedAt: deps.now(),
+  });
 }
 
 /** A step that will not succeed by itself: the order shows the printer's reason and offers a retry. */
@@ -279,15 +277,8 @@ export function canMove(from: TOrderStatus, to: TOrderStatus): boolean {
   return RANK[to] > RANK[from] || (from === 'on_hold' && to === 'in_production');
 }
 
-/** How long a taken webhook delivery is remembered, to recognise a late duplicate. */
-export const WEBHOOK_MEMORY_MS = 30 * 24 * 3600_000;
-
-/** Forgets printer and store deliveries taken more than 30 days ago (run as new ones arrive). */
-export async function forgetOldWebhookEvents(deps: { db: OrdersDeps['db']; now: () => Date }) {
-  await deps.db
-    .delete(webhookEvents)
-    .where(lt(webhookEvents.receivedAt, new Date(deps.now().getTime() - WEBHOOK_MEMORY_MS)));
-}
+// Moved: the webhook deliveries' memory is lib/webhook-events.repository.ts.
+export { forgetOldWebhookEvents, WEBHOOK_MEMORY_MS } from '../../lib/webhook-events.repository';
 
 /** A verified printer webhook (job): the order moves on; a shipment sends its tracking to the store. */
 export async function applyPrinterEvent(
@@ -299,27 +290,20 @@ export async function applyPrinterEvent(
   if (!ref?.id && !ref?.externalId) return { fulfilInStore: null };
   // By our external id (our order's id), or by an earlier one (the store's order number).
   const ourId = ref.externalId === undefined ? null : orderIdOfExternal(String(ref.externalId));
-  const [order] = await deps.db
-    .select()
-    .from(orders)
-    .where(
-      and(
-        eq(orders.workspaceId, workspaceId),
-        ref.id !== undefined
-          ? eq(orders.printfulOrderId, String(ref.id))
-          : ourId
-            ? eq(orders.id, ourId)
-            : eq(orders.remoteOrderId, String(ref.externalId)),
-      ),
-    );
+  const order = await orderOfPrinterRef(
+    deps.db,
+    workspaceId,
+    ref.id !== undefined
+      ? { printerOrderId: String(ref.id) }
+      : ourId
+        ? { orderId: ourId }
+        : { remoteOrderId: String(ref.externalId) },
+  );
   if (!order?.printfulOrderId) return { fulfilInStore: null };
   const current = order.status as TOrderStatus;
   const move = async (to: TOrderStatus, extra: Partial<OrderRow> = {}) => {
     if (!canMove(current, to)) return false;
-    await deps.db
-      .update(orders)
-      .set({ status: to, ...extra, updatedAt: deps.now() })
-      .where(and(eq(orders.id, order.id), eq(orders.status, current)));
+    await updateOrder(deps.db, order.id, { status: to, ...extra, updatedAt: deps.now() }, current);
     return true;
   };
 
@@ -364,7 +348,7 @@ export async function fulfilInStore(deps: OrdersDeps, orderId: string) {
     number: order.trackingNumber,
     url: order.trackingUrl,
   });
-  await deps.db.update(orders).set({ storeFulfillmentId: id, updatedAt: deps.now() }).where(eq(orders.id, order.id));
+  await updateOrder(deps.db, order.id, { storeFulfillmentId: id, updatedAt: deps.now() });
 }
 
 /** When the store could not take the tracking: the order stays shipped and says so. */

@@ -1,57 +1,18 @@
-import { and, eq, inArray, or } from 'drizzle-orm';
-import { integrations, orderLines, orders, productVariants, publications } from '../../db/schema';
 import type { IncomingOrder } from '../stores/incoming-order';
+import type { IntegrationRow } from '../stores/store-connections.repository';
+import type { BuyerErasure, StoreOrderIntake, StoreOrders } from '../stores/store-platform';
 import { enqueue } from './order-jobs';
 import type { OrdersDeps } from './orders.deps';
+import { eraseBuyerData, insertOrderOnce, orderOfStore, variantsForLines } from './orders.repository';
 
 /**
- * Store orders in: one shape for what a webhook (REST order resource) and Sync (GraphQL) carry, and the one
- * operation that stores it. Each line is matched to our variant by the store's variant id (recorded at push),
- * else by SKU; a line that is neither is kept as 'not from Podforge'. The shipping address is encrypted at rest.
+ * Store orders in, whichever store and way they came: each adapter of the StorePlatform port maps what its store
+ * sends (a webhook payload, a read, the seller's Sync) to an IncomingOrder and hands it here (`StoreOrderIntake`).
+ * Each line is matched to our variant by the store's variant id (recorded at push), else by SKU; a line that is
+ * neither is kept as 'not from Podforge'. The shipping address is encrypted at rest. No platform is named here.
  */
 
-export { fromGqlOrder, fromWebhookPayload } from '../../integrations/shopify/mapping';
-// Moved: the order shape is the StorePlatform port's (stores/incoming-order.ts); Shopify's payloads map to it in
-// integrations/shopify/mapping.ts.
 export type { IncomingOrder, ShippingAddress } from '../stores/incoming-order';
-
-type IntegrationRow = typeof integrations.$inferSelect;
-
-/** Our variants for these lines: by the store's variant id (publications), else by SKU. */
-async function matchLines(deps: OrdersDeps, store: IntegrationRow, lines: IncomingOrder['lines']) {
-  const pubs = await deps.db
-    .select({ remoteVariants: publications.remoteVariants })
-    .from(publications)
-    .where(and(eq(publications.workspaceId, store.workspaceId), eq(publications.integrationId, store.id)));
-  const byRemote = new Map<string, string>();
-  for (const p of pubs) for (const [remote, ours] of Object.entries(p.remoteVariants ?? {})) byRemote.set(remote, ours);
-  const skus = lines.map((l) => l.sku).filter((s): s is string => Boolean(s));
-  const remoteIds = lines.map((l) => (l.remoteVariantId ? byRemote.get(l.remoteVariantId) : undefined));
-  const ids = remoteIds.filter((s): s is string => Boolean(s));
-  const variants =
-    skus.length || ids.length
-      ? await deps.db
-          .select({ id: productVariants.id, productId: productVariants.productId, sku: productVariants.sku })
-          .from(productVariants)
-          .where(
-            and(
-              eq(productVariants.workspaceId, store.workspaceId),
-              or(
-                skus.length ? inArray(productVariants.sku, skus) : undefined,
-                ids.length ? inArray(productVariants.id, ids) : undefined,
-              ),
-            ),
-          )
-      : [];
-  return lines.map((l, i) => {
-    const remote = remoteIds[i];
-    return (
-      (remote ? variants.find((v) => v.id === remote) : undefined) ??
-      (l.sku ? variants.find((v) => v.sku === l.sku) : undefined) ??
-      null
-    );
-  });
-}
 
 export type IntakeResult = { orderId: string; created: boolean; ours: boolean; status: string };
 
@@ -59,93 +20,95 @@ export type IntakeResult = { orderId: string; created: boolean; ours: boolean; s
  * Stores a store order once (unique per store and remote order): a second delivery or a Sync of the same order
  * changes nothing. Answers the order and whether it has lines of ours to send to the printer.
  */
-export async function ingestShopifyOrder(
+export async function storeOrderOnce(
   deps: OrdersDeps,
   store: IntegrationRow,
   incoming: IncomingOrder,
 ): Promise<IntakeResult> {
-  const matched = await matchLines(deps, store, incoming.lines);
+  const matched = await variantsForLines(deps.db, store, incoming.lines);
   const ours = matched.some(Boolean);
   const status = !ours ? 'external' : incoming.cancelled ? 'cancelled' : 'received';
-  return deps.db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(orders)
-      .values({
-        workspaceId: store.workspaceId,
-        integrationId: store.id,
-        remoteOrderId: incoming.remoteOrderId,
-        name: incoming.name,
-        currency: incoming.currency,
-        revenue: incoming.total,
-        status,
-        shippingAddressEnc: incoming.address ? deps.cipher.encrypt(JSON.stringify(incoming.address)) : null,
-        remoteCustomerId: incoming.customerId,
-        orderedAt: incoming.orderedAt,
-      })
-      .onConflictDoNothing({ target: [orders.integrationId, orders.remoteOrderId] })
-      .returning({ id: orders.id });
-    if (!row) {
-      const [existing] = await tx
-        .select({ id: orders.id, status: orders.status })
-        .from(orders)
-        .where(and(eq(orders.integrationId, store.id), eq(orders.remoteOrderId, incoming.remoteOrderId)));
-      if (!existing) throw new Error('order vanished');
-      return { orderId: existing.id, created: false, ours: existing.status !== 'external', status: existing.status };
-    }
-    if (incoming.lines.length) {
-      await tx.insert(orderLines).values(
-        incoming.lines.map((l, i) => ({
-          workspaceId: store.workspaceId,
-          orderId: row.id,
-          position: i,
-          remoteLineId: l.remoteLineId,
-          remoteVariantId: l.remoteVariantId,
-          sku: l.sku,
-          title: l.title,
-          quantity: l.quantity,
-          price: l.price,
-          productId: matched[i]?.productId ?? null,
-          variantId: matched[i]?.id ?? null,
-        })),
-      );
-    }
-    return { orderId: row.id, created: true, ours, status };
-  });
-}
-
-/** The shops' integrations a webhook is for (every workspace that connected this shop in this mode). */
-export async function storesForShop(deps: OrdersDeps, shop: string): Promise<IntegrationRow[]> {
-  return deps.db
-    .select()
-    .from(integrations)
-    .where(
-      and(
-        eq(integrations.platform, 'shopify'),
-        eq(integrations.externalId, shop),
-        eq(integrations.sandbox, deps.shopify.sandboxMode),
-      ),
-    );
+  const row = await insertOrderOnce(
+    deps.db,
+    {
+      workspaceId: store.workspaceId,
+      integrationId: store.id,
+      remoteOrderId: incoming.remoteOrderId,
+      name: incoming.name,
+      currency: incoming.currency,
+      revenue: incoming.total,
+      status,
+      shippingAddressEnc: incoming.address ? deps.cipher.encrypt(JSON.stringify(incoming.address)) : null,
+      remoteCustomerId: incoming.customerId,
+      orderedAt: incoming.orderedAt,
+    },
+    incoming.lines.map((l, i) => ({
+      workspaceId: store.workspaceId,
+      position: i,
+      remoteLineId: l.remoteLineId,
+      remoteVariantId: l.remoteVariantId,
+      sku: l.sku,
+      title: l.title,
+      quantity: l.quantity,
+      price: l.price,
+      productId: matched[i]?.productId ?? null,
+      variantId: matched[i]?.id ?? null,
+    })),
+  );
+  if (!row.created) return { orderId: row.id, created: false, ours: row.status !== 'external', status: row.status };
+  return { orderId: row.id, created: true, ours, status };
 }
 
 /**
- * A store order in, as every platform takes it: stored once, and sent to the printer when it is new or its first
- * submission never got queued (a crash); the job id makes that once.
+ * A store order in: stored once, and sent to the printer when it is new or its first submission never got queued
+ * (a crash); the job id makes that once.
  */
 export async function receiveStoreOrder(
   deps: OrdersDeps,
   store: IntegrationRow,
   incoming: IncomingOrder,
 ): Promise<IntakeResult> {
-  const result = await ingestShopifyOrder(deps, store, incoming);
+  const result = await storeOrderOnce(deps, store, incoming);
   if (result.status === 'received') await enqueue.submit(deps, result.orderId);
   return result;
 }
 
 /** A store's cancellation of an order we hold: what has not gone into production is cancelled. */
 export async function cancelStoreOrder(deps: OrdersDeps, storeId: string, remoteOrderId: string, why: string) {
-  const [order] = await deps.db
-    .select({ id: orders.id })
-    .from(orders)
-    .where(and(eq(orders.integrationId, storeId), eq(orders.remoteOrderId, remoteOrderId)));
+  const order = await orderOfStore(deps.db, storeId, remoteOrderId);
   if (order) await enqueue.cancel(deps, order.id, why);
+}
+
+/** What a batch of a store's orders does (the one rule for every store; `StoreOrders.via` says which). */
+export async function takeStoreOrders(deps: OrdersDeps, batch: StoreOrders): Promise<{ created: number }> {
+  const { store } = batch;
+  let created = 0;
+  for (const incoming of batch.orders) {
+    if (batch.via === 'delivered' && incoming.cancelled) {
+      await cancelStoreOrder(deps, store.id, incoming.remoteOrderId, 'Cancelled in the store');
+      continue;
+    }
+    if (batch.via === 'delivered' && store.status !== 'connected') continue;
+    if ((await receiveStoreOrder(deps, store, incoming)).created) created += 1;
+  }
+  return { created };
+}
+
+/** The orders module as the StorePlatform port's intake: what every store adapter hands its orders to. */
+export function orderIntake(deps: OrdersDeps): StoreOrderIntake {
+  return {
+    take: (batch) => takeStoreOrders(deps, batch),
+    erase: (stores: IntegrationRow[], what: BuyerErasure) =>
+      eraseBuyerData(
+        deps.db,
+        stores.map((s) => s.id),
+        what,
+        deps.now(),
+      ),
+  };
+}
+
+/** Every store adapter hands its orders to this module's intake (the app calls it once, when it is built). */
+export function registerOrderIntake(deps: OrdersDeps) {
+  deps.stores.onOrders(orderIntake(deps));
 }

@@ -1,7 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { JobWithMetadata } from 'pg-boss';
 import { z } from 'zod';
-import { defineJob, sendJob } from '../../jobs/define-job';
+import { defineJob, jobIdOf, sendJob } from '../../jobs/define-job';
 import { QUEUES } from '../../jobs/job-queue';
 import type { PrinterEvent } from '../printers/fulfilment-provider';
 import {
@@ -27,11 +26,8 @@ const RETRY = { retryLimit: 4, retryDelay: 2, retryBackoff: true } as const;
 /** How this instance works each order queue. */
 const WORKERS = { pollingIntervalSeconds: 1, batchSize: 1 };
 
-/** A stable job id for a key: sending the same step twice adds one job. */
-export const jobId = (key: string) => {
-  const h = createHash('sha256').update(key).digest('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
-};
+/** A stable job id for a key (jobs/define-job.ts). */
+export const jobId = jobIdOf;
 
 const ZOrderJob = z.object({ orderId: z.string(), retry: z.boolean().optional(), attempt: z.string().optional() });
 type OrderJob = z.infer<typeof ZOrderJob>;

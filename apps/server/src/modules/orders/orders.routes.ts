@@ -1,15 +1,14 @@
 import { createHash } from 'node:crypto';
-import { ErrorCode, ZOrderIdParams, ZOrderListQuery, ZSandboxOrderInput } from '@podforge/contract';
-import { and, eq } from 'drizzle-orm';
+import { ErrorCode, ZOrderIdParams, ZOrderListQuery } from '@podforge/contract';
 import type { FastifyInstance } from 'fastify';
-import { fulfillmentWebhooks, webhookEvents } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { UUID } from '../../lib/uuid';
 import { parseInput } from '../../lib/validate';
-import { forgetOldWebhookEvents } from './fulfilment';
+import { forgetOldWebhookEvents, forgetWebhookEvent, rememberWebhookEvent } from '../../lib/webhook-events.repository';
 import { enqueue } from './order-jobs';
 import type { OrdersDeps } from './orders.deps';
-import { approveOrder, cancelOrderByHand, getOrder, listOrders, placeSandboxOrder, retryOrder } from './orders.service';
+import { printerWebhookById } from './orders.repository';
+import { approveOrder, cancelOrderByHand, getOrder, listOrders, retryOrder } from './orders.service';
 
 export async function ordersRoutes(app: FastifyInstance, { deps }: { deps: OrdersDeps }) {
   app.get('/api/orders', async (request) => {
@@ -36,17 +35,6 @@ export async function ordersRoutes(app: FastifyInstance, { deps }: { deps: Order
     return reply.status(202).send(await retryOrder(deps, request.workspaceId, id));
   });
 
-  app.post('/api/shopify/sandbox/orders', async (request, reply) => {
-    const input = parseInput(ZSandboxOrderInput, request.body, 'body');
-    const fake = await deps.shopify.sandboxServer();
-    // The sandbox shop sends its webhooks to this app, as a real shop would to its subscriptions.
-    fake?.orders.setWebhookSink(async (d) => {
-      const r = await app.inject({ method: 'POST', url: '/api/webhooks/shopify', payload: d.body, headers: d.headers });
-      if (r.statusCode >= 300) throw new Error(`webhook answered ${r.statusCode}`);
-    });
-    return reply.status(201).send(await placeSandboxOrder(deps, request.workspaceId, input));
-  });
-
   // Printful v2 webhooks: signed over their raw bytes with the secret of the configuration this URL names.
   await app.register(async (scope) => {
     scope.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: 1024 * 1024 }, (_req, body, done) =>
@@ -55,9 +43,7 @@ export async function ordersRoutes(app: FastifyInstance, { deps }: { deps: Order
     scope.post('/api/webhooks/printful/:id', async (request, reply) => {
       const { id } = request.params as { id: string };
       const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-      const [config] = UUID.test(id)
-        ? await deps.db.select().from(fulfillmentWebhooks).where(eq(fulfillmentWebhooks.id, id))
-        : [];
+      const config = UUID.test(id) ? await printerWebhookById(deps.db, id) : null;
       // The configuration names its printer: that adapter checks the signature and reads the event.
       const printer = config ? deps.printers.get(config.provider) : null;
       if (!config || !printer?.verifyWebhook(raw, request.headers, deps.cipher.decrypt(config.secretEnc))) {
@@ -75,20 +61,14 @@ export async function ordersRoutes(app: FastifyInstance, { deps }: { deps: Order
         .update(JSON.stringify([config.id, read.key]))
         .digest('hex');
       const topic = String((body as { type?: unknown }).type);
-      const [fresh] = await deps.db
-        .insert(webhookEvents)
-        .values({ source: 'printful', eventId: key, topic })
-        .onConflictDoNothing()
-        .returning({ eventId: webhookEvents.eventId });
+      const fresh = await rememberWebhookEvent(deps.db, { source: 'printful', eventId: key, topic });
       if (fresh) {
         await forgetOldWebhookEvents(deps);
         try {
           await enqueue.printerEvent(deps, { workspaceId: config.workspaceId, event: read.event }, key);
         } catch (error) {
           // Not queued: forget the event so Printful's retry is taken.
-          await deps.db
-            .delete(webhookEvents)
-            .where(and(eq(webhookEvents.source, 'printful'), eq(webhookEvents.eventId, key)));
+          await forgetWebhookEvent(deps.db, 'printful', key);
           throw error;
         }
       }

@@ -2,71 +2,40 @@ import {
   canApproveOrder,
   canCancelOrder,
   canRetryOrder,
-  DEFAULT_TEST_ADDRESS,
   ORDER_STATUS_LABELS,
   type TOrder,
   type TOrderPage,
   type TOrderStatus,
-  type TSandboxOrderInput,
   type TStoreFee,
 } from '@podforge/contract';
 import { saleEconomics } from '@podforge/contract/plain';
-import { and, count, desc, eq, inArray } from 'drizzle-orm';
-import { integrations, orderLines, orders, products, productVariants } from '../../db/schema';
-import { isPaidOrCancelled } from '../../integrations/shopify/mapping';
-import type { GqlOrder } from '../../integrations/shopify/orders-client';
-import { badRequest, conflict, notFound } from '../../lib/errors';
-import { UUID } from '../../lib/uuid';
-import { findIntegration } from '../integrations/integrations.repository';
+import { conflict, notFound } from '../../lib/errors';
 import { mockupLinksOf } from '../products/products.repository';
 import { productThumbnailUrl } from '../products/products.service';
 import { getSettings } from '../settings/settings.routes';
-import { fromGqlOrder, receiveStoreOrder } from './order-intake';
+import { storeNames } from '../stores/store-connections.repository';
 import { enqueue } from './order-jobs';
 import type { OrdersDeps } from './orders.deps';
+import { findOrder, lineSources, linesOf, type OrderRow, orderPage, updateOrder } from './orders.repository';
 
 /** The Orders screen's operations: list, one order, approve, cancel, retry; every one scoped to the workspace. */
-
-type OrderRow = typeof orders.$inferSelect;
 
 async function toOrders(deps: OrdersDeps, rows: OrderRow[]): Promise<TOrder[]> {
   if (rows.length === 0) return [];
   const [lines, stores, settings] = await Promise.all([
-    deps.db
-      .select()
-      .from(orderLines)
-      .where(
-        inArray(
-          orderLines.orderId,
-          rows.map((r) => r.id),
-        ),
-      )
-      .orderBy(orderLines.position),
-    deps.db
-      .select({
-        id: integrations.id,
-        name: integrations.storeName,
-        shop: integrations.externalId,
-        platform: integrations.platform,
-      })
-      .from(integrations)
-      .where(inArray(integrations.id, [...new Set(rows.map((r) => r.integrationId))])),
+    linesOf(
+      deps.db,
+      rows.map((r) => r.id),
+    ),
+    storeNames(deps.db, [...new Set(rows.map((r) => r.integrationId))]),
     // Every row is the caller's workspace's: its fee settings price each sale's store fee.
     getSettings(deps.db, rows[0]?.workspaceId ?? ''),
   ]);
   const productIds = [...new Set(lines.map((l) => l.productId).filter((id): id is string => Boolean(id)))];
   const variantIds = lines.map((l) => l.variantId).filter((id): id is string => Boolean(id));
-  const [links, variants, productRows] = await Promise.all([
+  const [links, { variants, products: productRows }] = await Promise.all([
     mockupLinksOf(deps.db, productIds),
-    variantIds.length
-      ? deps.db.select().from(productVariants).where(inArray(productVariants.id, variantIds))
-      : Promise.resolve([]),
-    productIds.length
-      ? deps.db
-          .select({ id: products.id, designId: products.designId })
-          .from(products)
-          .where(inArray(products.id, productIds))
-      : Promise.resolve([]),
+    lineSources(deps.db, null, variantIds, productIds),
   ]);
   return rows.map((r) => {
     const revenue = Number(r.revenue);
@@ -128,18 +97,7 @@ export async function listOrders(
   workspaceId: string,
   query: { status?: TOrderStatus | undefined; page: number; pageSize: number },
 ): Promise<TOrderPage> {
-  const where = and(eq(orders.workspaceId, workspaceId), query.status ? eq(orders.status, query.status) : undefined);
-  const [rows, [counted]] = await Promise.all([
-    deps.db
-      .select()
-      .from(orders)
-      .where(where)
-      .orderBy(desc(orders.orderedAt), desc(orders.createdAt), desc(orders.id))
-      .limit(query.pageSize)
-      .offset((query.page - 1) * query.pageSize),
-    deps.db.select({ n: count() }).from(orders).where(where),
-  ]);
-  const total = Number(counted?.n ?? 0);
+  const { rows, total } = await orderPage(deps.db, workspaceId, query);
   return {
     items: await toOrders(deps, rows),
     page: query.page,
@@ -149,15 +107,7 @@ export async function listOrders(
   };
 }
 
-async function findOrderRow(deps: OrdersDeps, workspaceId: string, id: string): Promise<OrderRow> {
-  if (!UUID.test(id)) throw notFound('Order');
-  const [row] = await deps.db
-    .select()
-    .from(orders)
-    .where(and(eq(orders.id, id), eq(orders.workspaceId, workspaceId)));
-  if (!row) throw notFound('Order');
-  return row;
-}
+const findOrderRow = (deps: OrdersDeps, workspaceId: string, id: string) => findOrder(deps.db, workspaceId, id);
 
 export async function getOrder(deps: OrdersDeps, workspaceId: string, id: string): Promise<TOrder> {
   const [order] = await toOrders(deps, [await findOrderRow(deps, workspaceId, id)]);
@@ -193,53 +143,8 @@ export async function retryOrder(deps: OrdersDeps, workspaceId: string, id: stri
   if (row.printfulOrderId) {
     await enqueue.confirm(deps, row.id, { retry: true, attempt });
   } else {
-    await deps.db
-      .update(orders)
-      .set({ status: 'received', failureReason: null, updatedAt: deps.now() })
-      .where(and(eq(orders.id, row.id), eq(orders.status, 'failed')));
+    await updateOrder(deps.db, row.id, { status: 'received', failureReason: null, updatedAt: deps.now() }, 'failed');
     await enqueue.submit(deps, row.id, attempt);
   }
   return getOrder(deps, workspaceId, id);
-}
-
-/** Sync: the store's recent paid orders in, each once; new orders of ours go to the printer. */
-export async function ingestSyncedOrders(
-  deps: OrdersDeps,
-  store: typeof integrations.$inferSelect,
-  remote: GqlOrder[],
-): Promise<number> {
-  let created = 0;
-  for (const o of remote) {
-    if (!isPaidOrCancelled(o)) continue;
-    const result = await receiveStoreOrder(deps, store, fromGqlOrder(o));
-    if (result.created) created += 1;
-  }
-  return created;
-}
-
-/** 'Place a test order' in a sandbox shop: a paid order for these SKUs, sent to the app as `orders/paid`. */
-export async function placeSandboxOrder(deps: OrdersDeps, workspaceId: string, input: TSandboxOrderInput) {
-  const fake = await deps.shopify.sandboxServer();
-  if (!fake) throw conflict('Test orders are for sandbox stores; this server is connected to real Shopify stores');
-  const store = await findIntegration(deps.db, workspaceId, input.integrationId, 'shopify');
-  if (!store.sandbox || store.status !== 'connected')
-    throw conflict(`${store.storeName} is not a connected sandbox store`);
-  const sold = (await fake.products(store.externalId)).flatMap((p) => p.variants.map((v) => v.sku)).filter(Boolean);
-  const unknown = input.lines.find((l) => !sold.includes(l.sku));
-  if (unknown) throw badRequest(`SKU ${unknown.sku} is not sold in ${store.storeName}; push the product there first`);
-  const a = input.address ?? DEFAULT_TEST_ADDRESS;
-  const order = await fake.orders.placePaidOrder(store.externalId, {
-    lines: input.lines.map((l) => ({ sku: l.sku, quantity: l.quantity })),
-    address: {
-      name: a.name,
-      address1: a.address1,
-      address2: a.address2,
-      city: a.city,
-      province_code: a.provinceCode,
-      country_code: a.countryCode,
-      zip: a.zip,
-      phone: a.phone,
-    },
-  });
-  return { remoteOrderId: String(order.id), name: order.name, total: order.total, currency: order.currency };
 }

@@ -1,15 +1,14 @@
-import { ErrorCode, ZProductIdParams } from '@podforge/contract';
+import { ErrorCode } from '@podforge/contract';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { AppError, notFound } from '../../lib/errors';
 import { parseInput } from '../../lib/validate';
-import { findProduct } from '../products/products.repository';
 import type { PrintFilesDeps } from './print-files.deps';
 import { ensurePrintFile, printFilePath } from './print-files.service';
 
 const ZSignedParams = z.object({ productId: z.uuid(), file: z.string().regex(/^[a-z0-9_-]{1,40}\.png$/) });
-const ZPlacementParams = ZProductIdParams.extend({ placement: z.string().regex(/^[a-z0-9_-]{1,40}$/) });
 
+// The seller's download of a product's print file (`/api/products/:id/print-files/:placement`) is a products route.
 export async function printFilesRoutes(app: FastifyInstance, { deps }: { deps: PrintFilesDeps }) {
   // A fulfilment provider downloads here with no cookie: the signature (path and expiry) is the authorisation.
   app.get('/api/print-files/:productId/:file', async (request, reply) => {
@@ -31,17 +30,6 @@ export async function printFilesRoutes(app: FastifyInstance, { deps }: { deps: P
       .header('Content-Type', 'image/png')
       .header('X-Content-Type-Options', 'nosniff')
       .header('Cache-Control', 'private, max-age=300')
-      .send(png);
-  });
-
-  app.get('/api/products/:id/print-files/:placement', async (request, reply) => {
-    const { id, placement } = parseInput(ZPlacementParams, request.params, 'params');
-    const row = await findProduct(deps.db, request.workspaceId, id);
-    const { png, spec } = await ensurePrintFile(deps, row, placement);
-    return reply
-      .header('Content-Type', 'image/png')
-      .header('X-Content-Type-Options', 'nosniff')
-      .header('Content-Disposition', `attachment; filename="print-${placement}-${spec.width}x${spec.height}.png"`)
       .send(png);
   });
 }

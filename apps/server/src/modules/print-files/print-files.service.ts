@@ -1,12 +1,14 @@
 import { createHash } from 'node:crypto';
 import { clampAdjustments, mockupProductType, type TCatalogProductDetail, type TPrintFile } from '@podforge/contract';
 import { and, eq } from 'drizzle-orm';
-import { designs, printFiles } from '../../db/schema';
+import { designs, printFiles, type products } from '../../db/schema';
 import { notFound } from '../../lib/errors';
 import { getCatalogProductDetail } from '../catalog/catalog.service';
 import { drawPrintFile } from '../mockups/mockups.service';
-import type { ProductRow } from '../products/products.repository';
 import type { PrintFilesDeps } from './print-files.deps';
+
+/** A product as print files are drawn for it (the products module's row). */
+type ProductRow = typeof products.$inferSelect;
 
 /**
  * A product's print files: for each of its placements, the design placed by the product's geometry (its main

@@ -84,3 +84,31 @@ export async function afterListingRemoved(
     .where(and(eq(products.id, row.id), eq(products.workspaceId, row.workspaceId), eq(products.status, 'live')));
   return status;
 }
+
+/** The product's line in My Products for what the stores did: 'Deleted in store', 'Price changed in store'. */
+export function storeNoticeOf(
+  pubs: Pick<
+    typeof publications.$inferSelect,
+    'status' | 'remoteState' | 'remoteChanges' | 'remoteCheckedAt' | 'publishedAt'
+  >[],
+): string | null {
+  const removed = pubs.filter((p) => p.status === 'removed');
+  if (!pubs.some((p) => p.status === 'published') && removed.length > 0) {
+    return removed.some((p) => p.remoteState === 'deleted') ? 'Deleted in store' : 'Archived in store';
+  }
+  const changes = new Set(
+    pubs
+      .filter(
+        (p) =>
+          p.status === 'published' &&
+          p.remoteCheckedAt &&
+          p.publishedAt &&
+          p.remoteCheckedAt.getTime() >= p.publishedAt.getTime(),
+      )
+      .flatMap((p) => p.remoteChanges ?? []),
+  );
+  if (changes.has('title') && changes.has('price')) return 'Title and price changed in store';
+  if (changes.has('price')) return 'Price changed in store';
+  if (changes.has('title')) return 'Title changed in store';
+  return null;
+}

@@ -9,7 +9,7 @@ import {
   productVariants,
   publications,
 } from '../../db/schema';
-import { notFound } from '../../lib/errors';
+import { findInWorkspace } from '../../lib/find-in-workspace';
 
 /**
  * The product aggregate's SQL: the product, its variants, its mockup links and its publications. Every query is
@@ -28,14 +28,15 @@ export type PublicationRow = typeof publications.$inferSelect & { platform: stri
 export type NewVariant = Omit<typeof productVariants.$inferInsert, 'workspaceId' | 'productId' | 'position'>;
 export type NewMockupLink = { mockupId: string; color: string | null; main: boolean };
 
-/** The one 'find in workspace or 404'. */
+/** The product of the workspace, or 404 (lib/find-in-workspace.ts). */
 export async function findProduct(db: DbOrTx, workspaceId: string, id: string): Promise<ProductRow> {
-  const [row] = await db
-    .select()
-    .from(products)
-    .where(and(eq(products.id, id), eq(products.workspaceId, workspaceId)));
-  if (!row) throw notFound('Product');
-  return row;
+  return findInWorkspace('Product', id, async () => {
+    const [row] = await db
+      .select()
+      .from(products)
+      .where(and(eq(products.id, id), eq(products.workspaceId, workspaceId)));
+    return row;
+  });
 }
 
 export async function findMockups(db: DbOrTx, workspaceId: string, ids: string[]): Promise<MockupRow[]> {

@@ -16,13 +16,15 @@ import {
   ZUpdateProduct,
 } from '@podforge/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { AppError, badRequest, notFound, payloadTooLarge } from '../../lib/errors';
 import { sendJsonOnce } from '../../lib/read-cache';
 import { parseInput } from '../../lib/validate';
 import { designWork } from '../designs/design-work';
 import { cleanFileName, createDesignFromFile, deleteDesign, receiveToTempFile } from '../designs/designs.service';
+import { ensurePrintFile } from '../print-files/print-files.service';
 import type { ProductsDeps } from './products.deps';
+import { findProduct } from './products.repository';
 import {
   deleteProduct,
   duplicateProduct,
@@ -131,6 +133,8 @@ async function createProduct(
   }
 }
 
+const ZPlacementParams = ZProductIdParams.extend({ placement: z.string().regex(/^[a-z0-9_-]{1,40}$/) });
+
 export async function productsRoutes(app: FastifyInstance, { deps }: { deps: ProductsDeps }) {
   // Plugins are encapsulated: this scope has its own multipart limits (one design file of at most DESIGN_MAX_BYTES).
   await app.register(multipart, {
@@ -158,6 +162,18 @@ export async function productsRoutes(app: FastifyInstance, { deps }: { deps: Pro
   app.get('/api/products', async (request, reply) => {
     const query = parseInput(ZProductListQuery, request.query, 'query');
     return sendJsonOnce(reply, await listProducts(deps, request.workspaceId, query));
+  });
+
+  // A product's print file for one placement, drawn now if missing (print-files draws it).
+  app.get('/api/products/:id/print-files/:placement', async (request, reply) => {
+    const { id, placement } = parseInput(ZPlacementParams, request.params, 'params');
+    const row = await findProduct(deps.db, request.workspaceId, id);
+    const { png, spec } = await ensurePrintFile(deps, row, placement);
+    return reply
+      .header('Content-Type', 'image/png')
+      .header('X-Content-Type-Options', 'nosniff')
+      .header('Content-Disposition', `attachment; filename="print-${placement}-${spec.width}x${spec.height}.png"`)
+      .send(png);
   });
 
   app.get('/api/products/:id', async (request) => {

@@ -24,18 +24,18 @@ import {
   type ZProductListQuery,
   type ZUpdateProduct,
 } from '@podforge/contract';
-import { and, asc, eq, gt, inArray } from 'drizzle-orm';
+import { and, eq, gt } from 'drizzle-orm';
 import type { z } from 'zod';
-import { designs, integrations, products, publications } from '../../db/schema';
+import { designs, type integrations, products, publications } from '../../db/schema';
 import { AppError, badRequest, conflict, notFound, notImplemented } from '../../lib/errors';
+import { TEMPLATE_SETS } from '../../lib/mockup-templates';
 import { ReadCache } from '../../lib/read-cache';
 import { UUID } from '../../lib/uuid';
 import { getCatalogProductDetail } from '../catalog/catalog.service';
-import { TEMPLATE_SETS } from '../mockups/mockup-templates';
 import { deletePrintFiles, printFilesOf } from '../print-files/print-files.service';
-import { storeNoticeOf } from '../shopify/shopify-drift';
+import { findStoreConnections, storesOfWorkspace } from '../stores/store-connections.repository';
 import { assertPushable } from '../stores/store-publisher';
-import { assertSellerMayEdit, type PushableStatus } from './product-status';
+import { assertSellerMayEdit, type PushableStatus, storeNoticeOf } from './product-status';
 import {
   assertPrices,
   catalogColours,
@@ -638,20 +638,8 @@ async function meetsReady(deps: ProductsDeps, row: ProductRow): Promise<boolean>
 type StoreRow = typeof integrations.$inferSelect;
 
 /** The workspace's store integrations of these ids (another workspace's or an unknown id: 404). */
-async function storesByIds(deps: ProductsDeps, workspaceId: string, ids: string[]): Promise<StoreRow[]> {
-  if (ids.some((id) => !UUID.test(id))) throw notFound('Integration');
-  const rows = await deps.db
-    .select()
-    .from(integrations)
-    .where(
-      and(eq(integrations.workspaceId, workspaceId), eq(integrations.kind, 'store'), inArray(integrations.id, ids)),
-    );
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  return ids.map((id) => {
-    const row = byId.get(id);
-    if (!row) throw notFound('Integration');
-    return row;
-  });
+function storesByIds(deps: ProductsDeps, workspaceId: string, ids: string[]): Promise<StoreRow[]> {
+  return findStoreConnections(deps.db, workspaceId, ids);
 }
 
 /** Whether a push of this product has been in flight so long that its process must have ended. */
@@ -799,18 +787,7 @@ export async function pushProduct(
 
   const chosen = integrationId && integrationId !== 'default' ? integrationId : null;
   if (chosen !== null && !UUID.test(chosen)) throw notFound('Integration');
-  const stores = await deps.db
-    .select()
-    .from(integrations)
-    .where(
-      and(
-        eq(integrations.workspaceId, workspaceId),
-        eq(integrations.kind, 'store'),
-        eq(integrations.platform, platform),
-        chosen ? eq(integrations.id, chosen) : undefined,
-      ),
-    )
-    .orderBy(asc(integrations.createdAt), asc(integrations.id));
+  const stores = await storesOfWorkspace(deps.db, workspaceId, platform, { id: chosen });
   if (chosen && stores.length === 0) throw notFound('Integration');
   const connected = stores.filter((s) => s.status === 'connected' && s.verifiedAt !== null);
   if (connected.length === 0) {

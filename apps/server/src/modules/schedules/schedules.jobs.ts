@@ -1,14 +1,13 @@
 import { ErrorCode, type TStorePlatform } from '@podforge/contract';
-import { and, eq, or, sql } from 'drizzle-orm';
 import type { JobWithMetadata } from 'pg-boss';
 import { z } from 'zod';
-import { schedules } from '../../db/schema';
 import { defineJob, sendJob } from '../../jobs/define-job';
 import { QUEUES } from '../../jobs/job-queue';
 import { AppError } from '../../lib/errors';
 import { pushProduct } from '../products/products.service';
 import { settledPush } from '../products/store-push';
 import type { SchedulesDeps } from './schedules.deps';
+import { claimScheduleRow, finishScheduleRow } from './schedules.repository';
 
 /** What the queue carries: only the id; the row is the truth (it may have been cancelled meanwhile). */
 const ZScheduledUploadJob = z.object({ scheduleId: z.string() });
@@ -92,35 +91,16 @@ export const scheduledUploadJob = scheduledUploadJobWith();
  * Marks the schedule running if it is still due. A retry attempt may also take a row left 'running' by an attempt
  * whose process died: the push itself is idempotent (one publication per product and store).
  */
-export async function claimSchedule(deps: SchedulesDeps, scheduleId: string, retryCount: number) {
-  const [row] = await deps.db
-    .update(schedules)
-    .set({ status: 'running', error: null })
-    .where(
-      and(
-        eq(schedules.id, scheduleId),
-        retryCount > 0
-          ? or(eq(schedules.status, 'pending'), eq(schedules.status, 'running'))
-          : eq(schedules.status, 'pending'),
-      ),
-    )
-    .returning();
-  return row ?? null;
+export function claimSchedule(deps: SchedulesDeps, scheduleId: string, retryCount: number) {
+  return claimScheduleRow(deps.db, scheduleId, retryCount > 0);
 }
 
-export async function finishSchedule(
+export function finishSchedule(
   deps: SchedulesDeps,
   scheduleId: string,
   outcome: { status: 'completed'; result: unknown } | { status: 'failed' | 'pending'; error: string },
 ) {
-  await deps.db
-    .update(schedules)
-    .set(
-      outcome.status === 'completed'
-        ? { status: 'completed', result: sql`${JSON.stringify(outcome.result ?? null)}::jsonb`, error: null }
-        : { status: outcome.status, error: outcome.error },
-    )
-    .where(eq(schedules.id, scheduleId));
+  return finishScheduleRow(deps.db, scheduleId, outcome);
 }
 
 export type StorePush = (schedule: {

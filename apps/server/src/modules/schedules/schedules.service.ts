@@ -1,15 +1,23 @@
 import { SCHEDULE_PAST_MESSAGE, scheduleIsPast, type TSchedule, type ZCreateSchedule } from '@podforge/contract';
-import { and, asc, eq, inArray, ne } from 'drizzle-orm';
 import { DateTime } from 'luxon';
 import type { z } from 'zod';
-import { integrations, products, publications, schedules } from '../../db/schema';
 import { sendJob } from '../../jobs/define-job';
 import { badRequest, conflict, notFound } from '../../lib/errors';
-import { UUID } from '../../lib/uuid';
+import { findProduct, publicationsOf } from '../products/products.repository';
+import { findStoreConnection } from '../stores/store-connections.repository';
 import type { SchedulesDeps } from './schedules.deps';
 import { scheduledUploadJob } from './schedules.jobs';
+import {
+  cancelPendingSchedule,
+  deleteSchedule,
+  findSchedule,
+  insertSchedule,
+  productSchedules,
+  type ScheduleRow,
+  setScheduleJob,
+  upcomingSchedules,
+} from './schedules.repository';
 
-type ScheduleRow = typeof schedules.$inferSelect;
 type CreateInput = z.output<typeof ZCreateSchedule>;
 
 /** How far ahead a push may be scheduled. */
@@ -44,14 +52,8 @@ export function scheduledInstant(date: string, time: string, timeZone: string): 
   return moment.toJSDate();
 }
 
-async function productForSchedule(deps: SchedulesDeps, workspaceId: string, productId: string) {
-  const [row] = await deps.db
-    .select({ id: products.id, title: products.title, status: products.status })
-    .from(products)
-    .where(and(eq(products.id, productId), eq(products.workspaceId, workspaceId)));
-  if (!row) throw notFound('Product');
-  return row;
-}
+const productForSchedule = (deps: SchedulesDeps, workspaceId: string, productId: string) =>
+  findProduct(deps.db, workspaceId, productId);
 
 export async function createSchedule(deps: SchedulesDeps, workspaceId: string, input: CreateInput): Promise<TSchedule> {
   const product = await productForSchedule(deps, workspaceId, input.productId);
@@ -66,80 +68,48 @@ export async function createSchedule(deps: SchedulesDeps, workspaceId: string, i
 
   const integrationId = input.integrationId || 'default';
   if (integrationId !== 'default') {
-    const [store] = UUID.test(integrationId)
-      ? await deps.db
-          .select({ id: integrations.id })
-          .from(integrations)
-          .where(
-            and(
-              eq(integrations.id, integrationId),
-              eq(integrations.workspaceId, workspaceId),
-              eq(integrations.kind, 'store'),
-              eq(integrations.platform, input.platform),
-            ),
-          )
-      : [];
-    if (!store) throw notFound('Integration');
+    // The workspace's store of the platform asked for, or 404 (the one lookup of a store).
+    const store = await findStoreConnection(deps.db, workspaceId, integrationId, input.platform);
+    if (store.kind !== 'store') throw notFound('Integration');
     // A product live in one store may be scheduled for another (#28), not for one that already has it.
-    const [listed] = await deps.db
-      .select({ id: publications.id })
-      .from(publications)
-      .where(
-        and(
-          eq(publications.productId, product.id),
-          eq(publications.integrationId, integrationId),
-          eq(publications.status, 'published'),
-        ),
-      );
+    const listed = ((await publicationsOf(deps.db, [product.id])).get(product.id) ?? []).some(
+      (p) => p.integrationId === store.id && p.status === 'published',
+    );
     if (listed) {
       throw conflict(`"${product.title}" is already live in that store; send changes there with Update in store`);
     }
   }
 
-  const [row] = await deps.db
-    .insert(schedules)
-    .values({
-      workspaceId,
-      productId: product.id,
-      platform: input.platform,
-      integrationId,
-      scheduledDate: input.scheduledDate,
-      scheduledTime: input.scheduledTime,
-      timeZone: input.timeZone,
-      runAt,
-      status: 'pending',
-    })
-    .returning();
-  if (!row) throw new Error('schedule insert returned nothing');
+  const row = await insertSchedule(deps.db, {
+    workspaceId,
+    productId: product.id,
+    platform: input.platform,
+    integrationId,
+    scheduledDate: input.scheduledDate,
+    scheduledTime: input.scheduledTime,
+    timeZone: input.timeZone,
+    runAt,
+    status: 'pending',
+  });
   try {
     // The job's id is the schedule's: one schedule can never become two jobs.
     await sendJob(deps.jobs, scheduledUploadJob, { scheduleId: row.id }, { id: row.id, startAfter: runAt });
   } catch (error) {
     // Without its job the row would promise a push that never comes.
-    await deps.db.delete(schedules).where(eq(schedules.id, row.id));
+    await deleteSchedule(deps.db, row.id);
     throw error;
   }
-  const [withJob] = await deps.db.update(schedules).set({ jobId: row.id }).where(eq(schedules.id, row.id)).returning();
+  const withJob = await setScheduleJob(deps.db, row.id, row.id);
   return toSchedule(withJob ?? row);
 }
 
-async function scheduleRow(deps: SchedulesDeps, workspaceId: string, id: string): Promise<ScheduleRow> {
-  const [row] = await deps.db
-    .select()
-    .from(schedules)
-    .where(and(eq(schedules.id, id), eq(schedules.workspaceId, workspaceId)));
-  if (!row) throw notFound('Schedule');
-  return row;
-}
+const scheduleRow = (deps: SchedulesDeps, workspaceId: string, id: string): Promise<ScheduleRow> =>
+  findSchedule(deps.db, workspaceId, id);
 
 /** Spec section 4: only a pending schedule can be cancelled; it then leaves the product's list. */
 export async function cancelSchedule(deps: SchedulesDeps, workspaceId: string, id: string): Promise<TSchedule> {
   const row = await scheduleRow(deps, workspaceId, id);
-  const [cancelled] = await deps.db
-    .update(schedules)
-    .set({ status: 'cancelled' })
-    .where(and(eq(schedules.id, row.id), eq(schedules.status, 'pending')))
-    .returning();
+  const cancelled = await cancelPendingSchedule(deps.db, row.id);
   // Checked by the update itself: a worker may have started the push since the row was read.
   if (!cancelled) throw conflict(`Only a pending upload can be cancelled; this one is ${row.status}`);
   // The worker skips a cancelled row anyway; cancelling the job keeps the queue tidy.
@@ -149,27 +119,10 @@ export async function cancelSchedule(deps: SchedulesDeps, workspaceId: string, i
 
 export async function listProductSchedules(deps: SchedulesDeps, workspaceId: string, productId: string) {
   await productForSchedule(deps, workspaceId, productId);
-  const rows = await deps.db
-    .select()
-    .from(schedules)
-    .where(
-      and(
-        eq(schedules.workspaceId, workspaceId),
-        eq(schedules.productId, productId),
-        ne(schedules.status, 'cancelled'),
-      ),
-    )
-    .orderBy(asc(schedules.runAt));
-  return rows.map(toSchedule);
+  return (await productSchedules(deps.db, workspaceId, productId)).map(toSchedule);
 }
 
 /** The workspace's uploads still to run (pending or running), soonest first: My Products shows each product's next. */
 export async function listUpcomingSchedules(deps: SchedulesDeps, workspaceId: string) {
-  const rows = await deps.db
-    .select()
-    .from(schedules)
-    .where(and(eq(schedules.workspaceId, workspaceId), inArray(schedules.status, ['pending', 'running'])))
-    .orderBy(asc(schedules.runAt))
-    .limit(1000);
-  return rows.map(toSchedule);
+  return (await upcomingSchedules(deps.db, workspaceId, 1000)).map(toSchedule);
 }

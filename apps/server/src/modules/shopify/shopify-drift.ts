@@ -1,9 +1,10 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { integrations, products, publications } from '../../db/schema';
+import { products, publications } from '../../db/schema';
 import type { RemoteListing } from '../../integrations/shopify/client';
 import { afterListingRemoved } from '../products/product-status';
 import { mockupLinksOf, variantsOf } from '../products/products.repository';
+import { storesOfExternalId } from '../stores/store-connections.repository';
 
 /**
  * What happened to a pushed product in the store (issue #10 point 6), from a webhook (products/delete,
@@ -32,13 +33,8 @@ export type RestProduct = {
 export const productGid = (id: number | string) => `gid://shopify/Product/${id}`;
 
 /** The shop's store rows (every workspace that connected it, in this mode: sandbox or real). */
-export async function storesOfShop(db: Db, shop: string, sandbox: boolean) {
-  return db
-    .select()
-    .from(integrations)
-    .where(
-      and(eq(integrations.platform, 'shopify'), eq(integrations.externalId, shop), eq(integrations.sandbox, sandbox)),
-    );
+export function storesOfShop(db: Db, shop: string, sandbox: boolean) {
+  return storesOfExternalId(db, 'shopify', shop, sandbox);
 }
 
 /** Compares a listing with the product as pushed: which of title and prices the store changed. */
@@ -180,29 +176,4 @@ export async function checkListings(
     if (outcome === 'changed') counts.listingsChanged += 1;
   }
   return counts;
-}
-
-/** The product's line in My Products for what the stores did: 'Deleted in store', 'Price changed in store'. */
-export function storeNoticeOf(
-  pubs: Pick<PublicationRow, 'status' | 'remoteState' | 'remoteChanges' | 'remoteCheckedAt' | 'publishedAt'>[],
-): string | null {
-  const removed = pubs.filter((p) => p.status === 'removed');
-  if (!pubs.some((p) => p.status === 'published') && removed.length > 0) {
-    return removed.some((p) => p.remoteState === 'deleted') ? 'Deleted in store' : 'Archived in store';
-  }
-  const changes = new Set(
-    pubs
-      .filter(
-        (p) =>
-          p.status === 'published' &&
-          p.remoteCheckedAt &&
-          p.publishedAt &&
-          p.remoteCheckedAt.getTime() >= p.publishedAt.getTime(),
-      )
-      .flatMap((p) => p.remoteChanges ?? []),
-  );
-  if (changes.has('title') && changes.has('price')) return 'Title and price changed in store';
-  if (changes.has('price')) return 'Price changed in store';
-  if (changes.has('title')) return 'Title changed in store';
-  return null;
 }

@@ -1,9 +1,14 @@
-import { ErrorCode, ZIntegrationIdParams, ZShopifyShopQuery, ZShopifySyncQuery } from '@podforge/contract';
+import {
+  ErrorCode,
+  ZIntegrationIdParams,
+  ZSandboxOrderInput,
+  ZShopifyShopQuery,
+  ZShopifySyncQuery,
+} from '@podforge/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isValidShopDomain } from '../../integrations/shopify/hmac';
 import { AppError } from '../../lib/errors';
 import { parseInput } from '../../lib/validate';
-import { ingestSyncedOrders } from '../orders/orders.service';
 import type { ShopifyDeps } from './shopify.deps';
 import { SANDBOX_AUTHORIZE_PREFIX, WEBHOOK_PATH } from './shopify.service';
 import { recordWebhook } from './shopify-webhooks';
@@ -78,7 +83,18 @@ export async function shopifyRoutes(app: FastifyInstance, { deps }: { deps: Shop
 
   app.get('/api/shopify/sync', async (request) => {
     const { shop } = parseInput(ZShopifySyncQuery, request.query, 'query');
-    return shopify.sync(request.workspaceId, shop, (store, orders) => ingestSyncedOrders(deps, store, orders));
+    return shopify.sync(request.workspaceId, shop);
+  });
+
+  app.post('/api/shopify/sandbox/orders', async (request, reply) => {
+    const input = parseInput(ZSandboxOrderInput, request.body, 'body');
+    const fake = await shopify.sandboxServer();
+    // The sandbox shop sends its webhooks to this app, as a real shop would to its subscriptions.
+    fake?.orders.setWebhookSink(async (d) => {
+      const r = await app.inject({ method: 'POST', url: WEBHOOK_PATH, payload: d.body, headers: d.headers });
+      if (r.statusCode >= 300) throw new Error(`webhook answered ${r.statusCode}`);
+    });
+    return reply.status(201).send(await shopify.placeSandboxOrder(request.workspaceId, input));
   });
 
   app.post('/api/shopify/disconnect/:id', async (request) => {

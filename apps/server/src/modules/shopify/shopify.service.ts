@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import {
+  DEFAULT_TEST_ADDRESS,
   ErrorCode,
   shopifyDomainMessage,
+  type TSandboxOrderInput,
   type TSandboxProducts,
   type TShopifySyncResult,
   type TShopifyValidateDomainResult,
@@ -24,6 +26,7 @@ import {
   fulfillmentOrders,
   type GqlOrder,
   recentOrdersWithLines,
+  SYNC_READ_DAYS,
 } from '../../integrations/shopify/orders-client';
 import type { TokenCipher } from '../../lib/crypto';
 import { AppError, badRequest, conflict, upstreamError } from '../../lib/errors';
@@ -33,10 +36,11 @@ import { findIntegration } from '../integrations/integrations.repository';
 import type { VariantRow } from '../products/products.repository';
 import type { IncomingOrder } from '../stores/incoming-order';
 import { sandboxOwnerTag } from '../stores/sandbox-state';
-import type { StorePlatform } from '../stores/store-platform';
+import { OrderIntakeSlot, type StoreOrderIntake, type StorePlatform } from '../stores/store-platform';
 import type { IntegrationRow, PublishContext, PublishOutcome, StoreListing, Tracking } from '../stores/store-publisher';
 import { databaseFakeShopifyStore } from './sandbox-store';
 import { checkListings, onProductDeleted, onProductUpdated, storesOfShop } from './shopify-drift';
+import { registerOrderTopics } from './shopify-order-webhooks';
 import { forgottenTokens, grantColumns, ShopifyTokens } from './shopify-tokens';
 import type { ShopifyWebhookEvent, ShopifyWebhookRegistry } from './shopify-webhooks';
 
@@ -478,19 +482,16 @@ export class ShopifyService implements StorePlatform {
   }
 
   /**
-   * Sync: reads the shop's orders of the last SYNC_READ_DAYS days, page by page (with their lines and shipping address) and hands them to `ingest` (the
-   * orders module), which stores each order once; answers how many were read and how many were new.
+   * Sync: reads the shop's paid and cancelled orders of the last SYNC_READ_DAYS days through the port's `readOrders`
+   * (page by page, with their lines and shipping address) and hands them to the order intake, which stores each
+   * order once; answers how many were read and how many were new.
    */
-  async sync(
-    workspaceId: string,
-    id: string,
-    ingest: (store: IntegrationRow, orders: GqlOrder[]) => Promise<number>,
-  ): Promise<TShopifySyncResult> {
+  async sync(workspaceId: string, id: string): Promise<TShopifySyncResult> {
     const row = await this.store(workspaceId, id);
     const token = await this.token(row);
     const client = await this.getClient();
-    const orders = await recentOrdersWithLines(client, row.externalId, token).catch((e) => this.failWith(row, e));
-    const created = await ingest(row, orders);
+    const orders = await this.readOrders(row, new Date(Date.now() - SYNC_READ_DAYS * 24 * 3600_000));
+    const { created } = await this.orderIntake.get().take({ store: row, orders, via: 'sync' });
     // Listings deleted, archived or edited in the store since they were pushed (drift, shopify-drift.ts).
     const listings = await checkListings(this.deps, row.id, (ids) => client.listings(row.externalId, token, ids)).catch(
       (e) =>
@@ -535,6 +536,13 @@ export class ShopifyService implements StorePlatform {
           }
         : null,
     );
+  }
+
+  private readonly orderIntake = new OrderIntakeSlot();
+
+  /** Where webhooks (orders/paid, orders/cancelled, the redact topics) and Sync hand the shop's orders. */
+  onOrders(intake: StoreOrderIntake): void {
+    this.orderIntake.set(intake);
   }
 
   /** The port's order read: the shop's recent orders (as Sync reads them), paid or cancelled, changed since `since`. */
@@ -691,6 +699,36 @@ export class ShopifyService implements StorePlatform {
   }
 
   /**
+   * 'Place a test order' in a sandbox shop: a paid order for these SKUs, which the sandbox sends to the app as
+   * `orders/paid` (signed, like a real shop's), so it comes in through the same webhook as a real order.
+   */
+  async placeSandboxOrder(workspaceId: string, input: TSandboxOrderInput) {
+    const fake = await this.sandboxServer();
+    if (!fake) throw conflict('Test orders are for sandbox stores; this server is connected to real Shopify stores');
+    const store = await this.store(workspaceId, input.integrationId);
+    if (!store.sandbox || store.status !== 'connected')
+      throw conflict(`${store.storeName} is not a connected sandbox store`);
+    const sold = (await fake.products(store.externalId)).flatMap((p) => p.variants.map((v) => v.sku)).filter(Boolean);
+    const unknown = input.lines.find((l) => !sold.includes(l.sku));
+    if (unknown) throw badRequest(`SKU ${unknown.sku} is not sold in ${store.storeName}; push the product there first`);
+    const a = input.address ?? DEFAULT_TEST_ADDRESS;
+    const order = await fake.orders.placePaidOrder(store.externalId, {
+      lines: input.lines.map((l) => ({ sku: l.sku, quantity: l.quantity })),
+      address: {
+        name: a.name,
+        address1: a.address1,
+        address2: a.address2,
+        city: a.city,
+        province_code: a.provinceCode,
+        country_code: a.countryCode,
+        zip: a.zip,
+        phone: a.phone,
+      },
+    });
+    return { remoteOrderId: String(order.id), name: order.name, total: order.total, currency: order.currency };
+  }
+
+  /**
    * What this workspace's sandbox stores hold, as a buyer and the shop's admin would see it: read from the sandbox's
    * own state (the database, so what any instance pushed, before or after a restart). Pictures are served by the
    * app (`sandboxFile`), since the sandbox listens on this machine's loopback only.
@@ -778,10 +816,14 @@ export class ShopifyService implements StorePlatform {
   }
 
   /**
-   * The webhook topics this module handles (each idempotent: Shopify may deliver late or twice). The orders module
-   * registers its own (orders/paid, orders/cancelled, customers/redact, shop/redact) the same way.
+   * The webhook topics this module handles (each idempotent: Shopify may deliver late or twice): the order topics
+   * (mapped here, taken by the order intake), uninstall and redaction, product drift.
    */
   registerWebhooks(registry: ShopifyWebhookRegistry) {
+    registerOrderTopics(registry, {
+      storesOfShop: (shop) => this.storesOfShop(shop),
+      intake: () => this.orderIntake.get(),
+    });
     const forget = async (event: ShopifyWebhookEvent) => this.forgetShop(event);
     registry.on('app/uninstalled', forget);
     registry.on('shop/redact', forget);
@@ -804,6 +846,6 @@ export class ShopifyService implements StorePlatform {
     if (stores.length === 0) return;
     const ids = stores.map((s) => s.id);
     await db.update(integrations).set(forgottenTokens).where(inArray(integrations.id, ids));
-    // Orders' addresses are erased by the orders module's handlers for customers/redact and shop/redact.
+    // Orders' addresses are erased by the order intake (shopify-order-webhooks.ts: customers/redact, shop/redact).
   }
 }

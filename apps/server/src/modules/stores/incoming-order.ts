@@ -20,12 +20,16 @@ export type IncomingOrder = {
   currency: string;
   total: string;
   orderedAt: Date;
+  /** When the store last changed it, where the store says (a periodic read moves its cursor by it). */
+  changedAt?: Date | undefined;
   cancelled: boolean;
   customerId: string | null;
   address: ShippingAddress | null;
   lines: {
     remoteLineId: string;
     remoteVariantId: string | null;
+    /** The store's product (listing) the line buys, where the store names it. */
+    remoteProductId?: string | undefined;
     sku: string | null;
     title: string;
     quantity: number;

@@ -26,6 +26,49 @@ export interface StorePlatform extends StorePublisher {
    * AppError 4xx with the store's reason.
    */
   sendTracking(store: IntegrationRow, remoteOrderId: string, tracking: Tracking): Promise<string>;
+  /**
+   * Where this adapter hands the orders its store tells of, whichever way they come (a webhook it received, a periodic
+   * read, the seller's Sync), each mapped by the adapter to an IncomingOrder: the orders module's one intake, which
+   * names no platform. Set once when the app is built (`StorePlatforms.onOrders`).
+   */
+  onOrders(intake: StoreOrderIntake): void;
+}
+
+/** Orders a store told of, to be taken once. */
+export type StoreOrders = {
+  store: IntegrationRow;
+  orders: IncomingOrder[];
+  /**
+   * 'delivered' (a webhook, a periodic read): a paid order of a connected store is taken, a cancelled one cancels the
+   * order held (if any). 'sync' (the seller asked to read the store): every order read is stored once, a cancelled one
+   * that was never held as cancelled, whatever the store's status.
+   */
+  via: 'delivered' | 'sync';
+};
+
+/** What a store may ask of the buyers' data Podforge holds (a privacy request): their addresses erased. */
+export type BuyerErasure = { customerId: string | null; remoteOrderIds: string[] } | 'all';
+
+/** The orders module's side of the port: what adapters hand orders to. */
+export interface StoreOrderIntake {
+  /** Stores each order once (unique per store and remote order), sending new ones of ours to the printer; answers how many were new. */
+  take(batch: StoreOrders): Promise<{ created: number }>;
+  /** Erases the buyer data of these stores' orders: of one customer and these orders, or of every order. */
+  erase(stores: IntegrationRow[], what: BuyerErasure): Promise<void>;
+}
+
+/** An adapter's slot for the intake: answers it, or fails loudly when the app was built without one. */
+export class OrderIntakeSlot {
+  private intake: StoreOrderIntake | null = null;
+
+  set(intake: StoreOrderIntake) {
+    this.intake = intake;
+  }
+
+  get(): StoreOrderIntake {
+    if (!this.intake) throw new Error('No order intake: the app registers one when it is built (deps.ts)');
+    return this.intake;
+  }
 }
 
 /** Every store adapter of the app, by platform id. */
@@ -47,6 +90,11 @@ export class StorePlatforms {
   /** Every adapter, in registration order (the contract suite runs over them). */
   all(): StorePlatform[] {
     return [...this.byId.values()];
+  }
+
+  /** Every adapter hands its stores' orders to this intake (the orders module's). */
+  onOrders(intake: StoreOrderIntake): void {
+    for (const adapter of this.all()) adapter.onOrders(intake);
   }
 
   ids(): StorePlatformId[] {

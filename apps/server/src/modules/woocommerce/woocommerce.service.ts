@@ -7,10 +7,10 @@ import {
   type TWooConnectBody,
   type TWooSandboxProducts,
 } from '@podforge/contract';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
-import { integrations, mockups, orders, publications, storeSettings } from '../../db/schema';
+import { integrations, mockups, publications, storeSettings } from '../../db/schema';
 import {
   WooClient,
   type WooClient as WooClientType,
@@ -25,12 +25,14 @@ import { randomToken, type TokenCipher } from '../../lib/crypto';
 import { AppError, badRequest, upstreamError } from '../../lib/errors';
 import type { UrlSigner } from '../../lib/signed-urls';
 import { UUID } from '../../lib/uuid';
+import { forgetOldWebhookEvents, rememberWebhookEvent, webhookEventSeen } from '../../lib/webhook-events.repository';
 import type { Storage } from '../../storage/storage';
 import { findIntegration } from '../integrations/integrations.repository';
 import type { IncomingOrder } from '../stores/incoming-order';
 import { resumeOrCreate } from '../stores/resume-or-create';
 import { SandboxState } from '../stores/sandbox-state';
-import type { StorePlatform } from '../stores/store-platform';
+import { publishedRemoteIds, storesOfWorkspace } from '../stores/store-connections.repository';
+import { OrderIntakeSlot, type StoreOrderIntake, type StorePlatform } from '../stores/store-platform';
 import type {
   IntegrationRow,
   PublishContext,
@@ -88,7 +90,7 @@ export class WooCommerceService implements StorePlatform {
   private sandbox: Promise<FakeWoo> | null = null;
   private sandboxState: SandboxState<WooFakeState> | null = null;
   private clientInstance: WooClientType | null = null;
-  private readonly orderHandlers: ((event: WooOrderEvent) => Promise<void>)[] = [];
+  private readonly orderIntake = new OrderIntakeSlot();
   /** This app's own address once it listens (pictures are fetched from it when APP_URL is not set). */
   selfUrl: string | null = null;
   readonly media: WooMedia;
@@ -97,13 +99,9 @@ export class WooCommerceService implements StorePlatform {
     this.media = new WooMedia(deps.db, () => this.client());
   }
 
-  /**
-   * Adds a handler for verified order deliveries (`order.created`, `order.updated`); the orders module adds the
-   * one that sends Podforge lines to the printer. With none, an order is kept as an external order (its total
-   * counts in the dashboard's sales).
-   */
-  onOrderCreated(handler: (event: WooOrderEvent) => Promise<void>) {
-    this.orderHandlers.push(handler);
+  /** Where verified order deliveries go (the order intake, modules/orders). */
+  onOrders(intake: StoreOrderIntake): void {
+    this.orderIntake.set(intake);
   }
 
   sandboxServer(): Promise<FakeWoo> {
@@ -616,36 +614,27 @@ export class WooCommerceService implements StorePlatform {
     return { row: found.row, secret: this.deps.cipher.decrypt(data.webhookSecretEnc) };
   }
 
-  /** A verified delivery: `order.created` and `order.updated` go to the order handlers. */
+  /**
+   * A verified delivery (`order.created`, `order.updated`): the order mapped (integrations/woocommerce/mapping.ts) and
+   * handed to the order intake; a paid one ('processing', 'completed') is taken, a cancelled or refunded one cancels
+   * what has not gone into production, an unpaid one ('pending', 'on-hold') waits for the update that says paid. The
+   * same delivery again (WooCommerce retries one it thinks failed) is dropped; a delivery is recorded once taken, so
+   * one that failed half-way is taken again when the store retries it.
+   */
   async webhook(row: IntegrationRow, topic: string, payload: unknown, deliveryId: string | null = null) {
     if ((topic !== 'order.created' && topic !== 'order.updated') || row.status === 'disconnected') return;
     const order = payload as WooOrderEvent['order'];
     if (typeof order?.id !== 'number') return;
-    const event: WooOrderEvent = { workspaceId: row.workspaceId, integrationId: row.id, topic, deliveryId, order };
-    if (this.orderHandlers.length === 0) {
-      if (topic === 'order.created') await this.recordOrder(event);
-      return;
+    const key = deliveryId ? `${row.id}:${deliveryId}` : null;
+    if (key && (await webhookEventSeen(this.deps.db, 'woocommerce', key))) return;
+    const incoming = fromWooOrder(order, this.deps.now());
+    if (incoming && (PAID.includes(incoming.status) || incoming.cancelled)) {
+      await this.orderIntake.get().take({ store: row, orders: [incoming], via: 'delivered' });
     }
-    for (const handler of this.orderHandlers) await handler(event);
-  }
-
-  private async recordOrder(event: WooOrderEvent) {
-    const total = Number(event.order.total);
-    if (!Number.isFinite(total)) return;
-    await this.deps.db
-      .insert(orders)
-      .values({
-        workspaceId: event.workspaceId,
-        integrationId: event.integrationId,
-        remoteOrderId: String(event.order.id),
-        name: `#${event.order.id}`,
-        currency: event.order.currency ?? 'USD',
-        revenue: total.toFixed(2),
-        // Kept with its total; fulfilment of WooCommerce orders is not built yet, so it is not sent to a printer.
-        status: 'external',
-        orderedAt: event.order.date_created ? new Date(`${event.order.date_created}Z`) : this.deps.now(),
-      })
-      .onConflictDoNothing({ target: [orders.integrationId, orders.remoteOrderId] });
+    if (key) {
+      await rememberWebhookEvent(this.deps.db, { source: 'woocommerce', eventId: key, topic });
+      await forgetOldWebhookEvents(this.deps);
+    }
   }
 
   /** A product picture by its signed URL (the store downloads it without our cookie). */
@@ -658,28 +647,17 @@ export class WooCommerceService implements StorePlatform {
 
   /** What this workspace's sandbox stores hold (products it pushed), read through the same client. */
   async sandboxProducts(workspaceId: string): Promise<TWooSandboxProducts> {
-    const rows = await this.deps.db
-      .select()
-      .from(integrations)
-      .where(
-        and(
-          eq(integrations.workspaceId, workspaceId),
-          eq(integrations.platform, 'woocommerce'),
-          eq(integrations.sandbox, true),
-          inArray(integrations.status, ['connected']),
-        ),
-      );
+    const rows = await storesOfWorkspace(this.deps.db, workspaceId, 'woocommerce', {
+      sandbox: true,
+      statuses: ['connected'],
+    });
     const client = await this.client();
     const stores = [];
     for (const row of rows) {
       const creds = this.creds(row);
-      const mine = await this.deps.db
-        .select({ remoteProductId: publications.remoteProductId })
-        .from(publications)
-        .where(and(eq(publications.integrationId, row.id), eq(publications.workspaceId, workspaceId)));
+      const mine = await publishedRemoteIds(this.deps.db, row);
       const products = [];
-      for (const { remoteProductId } of mine) {
-        if (!remoteProductId) continue;
+      for (const remoteProductId of mine) {
         try {
           const p = await client.getProduct(creds, Number(remoteProductId));
           const variations = await client.variations(creds, p.id);

@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { unprocessable } from '../../lib/errors';
+import { unprocessable } from '../lib/errors';
 import type { DecodeJob, DecodeResultOf } from './decode-jobs';
 
 /**

@@ -1,6 +1,6 @@
 import type { MockupAdjustments, Placement, TMockupProductType } from '@podforge/contract';
-import type { AnalyzeImageJob, AnalyzeImageResult } from '../ai/analyze-image-job';
-import type { DecodedDesign, DesignDecodeJob } from './design-files';
+import type { AnalyzeImageJob, AnalyzeImageResult } from '../modules/ai/analyze-image-job';
+import type { DecodedDesign, DesignDecodeJob } from '../modules/designs/design-files';
 
 /**
  * What the decode pool's children do. Every job names a file on local disk (an upload's temporary file, or a stored

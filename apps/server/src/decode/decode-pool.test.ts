@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type DecodeJob, DecodePool, memoryReservationMb, withHugePages } from './decode-pool';
 
-const entry = { file: path.resolve(import.meta.dirname, '../../../test/support/test-decode-worker.mjs'), execArgv: [] };
+const entry = { file: path.resolve(import.meta.dirname, '../../test/support/test-decode-worker.mjs'), execArgv: [] };
 const job = (name: string) => ({ kind: 'design', type: 'png', name, inputPath: '', outDir: '' }) as DecodeJob;
 const result = (value: unknown) => value as { name: string; pid: number };
 const MB = 1024 * 1024;

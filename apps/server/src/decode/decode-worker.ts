@@ -1,15 +1,17 @@
 /**
- * The decode worker: a child process of the server (forked by decode-pool.ts) that decodes one file at a time.
+ * The decode worker: a child process of the server (forked by decode-pool.ts) that decodes one file at a time. Like
+ * deps.ts it composes: each job kind is run by its owner's code (designs decode, ai analyses, mockups draw layers,
+ * print-files draw print files); the owners never import this file, so no module imports another through the pool.
  * libvips gets no operation cache here, and the threads the pool gives each job (the cores shared among the jobs
  * running), so a child's memory is what its current file needs; the parent enforces the wall-clock and memory limits by killing this process.
  */
 
 import sharp from 'sharp';
-import { analyzeImageInWorker } from '../ai/analyze-image-job';
-import { renderDesignRaw } from '../mockups/mockup-render';
-import { renderPrintFile } from '../print-files/print-file-render';
+import { analyzeImageInWorker } from '../modules/ai/analyze-image-job';
+import { DesignRefusal, decodeDesign } from '../modules/designs/design-decode';
+import { renderDesignRaw } from '../modules/mockups/mockup-render';
+import { renderPrintFile } from '../modules/print-files/print-file-render';
 import type { DecodeJob } from './decode-jobs';
-import { DesignRefusal, decodeDesign } from './design-decode';
 
 sharp.cache(false);
 sharp.concurrency(1);
@@ -32,7 +34,7 @@ process.on('message', (raw: unknown) => {
   if ((raw as { prepare?: string }).prepare === 'svg') {
     // The SVG sanitiser's jsdom takes a second or more to load: the pool asks for it before this child's first
     // SVG (or as soon as a listening server's child starts), outside any file's time limit.
-    import('./svg-sanitize').then(
+    import('../modules/designs/svg-sanitize').then(
       () => process.send?.({ prepared: 'svg' }),
       (error: unknown) => process.send?.({ prepared: 'failed', error: String(error) }),
     );
