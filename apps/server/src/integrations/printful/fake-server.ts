@@ -25,6 +25,12 @@ export type FakePrintfulOptions = {
   privateTokens?: string[];
   /** Largest page a list answers (Printful: 100); smaller makes a client's paging visible in tests. */
   maxPageSize?: number;
+  /**
+   * Catalogue variants left out of the variant list (as variants no longer offered): the list is paged before they
+   * are left out, so a page holds fewer than `limit` while `_links.next` moves on by `limit`, and only a client
+   * that follows `_links.next` reads every variant once.
+   */
+  unlistedVariants?: number[];
   /** Orders and webhooks v2 (fake-orders.ts): where they are kept, their delays, downloads and deliveries. */
   orders?: FakeOrdersOptions;
   /** Tokens of the built-in sandbox: the store each one belongs to, or null for any other token. */
@@ -323,14 +329,15 @@ export async function startFakePrintful(options: FakePrintfulOptions = {}): Prom
       const p = products.find((x) => x.id === Number(m?.[1]));
       if (!p) return notFound();
       if (!m[2]) return ok({ data: v2Product(p), _links: {} });
-      if (m[2] === '/catalog-variants')
-        return ok(
-          page(
-            v2Variants(p).map((v) => v.variant),
-            url,
-            path,
-          ),
+      if (m[2] === '/catalog-variants') {
+        const paged = page(
+          v2Variants(p).map((v) => v.variant),
+          url,
+          path,
         );
+        const unlisted = new Set(options.unlistedVariants ?? []);
+        return ok({ ...paged, data: paged.data.filter((v) => !unlisted.has(v.id)) });
+      }
       if (m[2] === '/prices') {
         return ok({
           data: {

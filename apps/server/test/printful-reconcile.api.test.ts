@@ -1,0 +1,272 @@
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import type { TOrderStatus } from '@podforge/contract';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { integrations, orders } from '../src/db/schema';
+import { PrintfulClient } from '../src/integrations/printful/client';
+import { type FakePrintful, startFakePrintful } from '../src/integrations/printful/fake-server';
+import { startWorker } from '../src/jobs/workers';
+import { pollPrinterOrders, printerPollJob } from '../src/modules/orders/printer-poll';
+import type { FulfilmentProvider, PrinterAccount, PrintOrderInput } from '../src/modules/printers/fulfilment-provider';
+import { PrintfulFulfilment } from '../src/modules/printful/printful-fulfilment';
+import { waitFor } from './fixtures/store-products';
+import { createTestApp, type TestApp, type TestClient } from './helpers';
+
+/**
+ * Printful's side of issue #27: webhooks checked with the secret key as Printful issues it (hex, decoded to bytes),
+ * orders reconciled by polling when a webhook is lost (a delivery has no webhook at all), costs read once Printful
+ * has calculated them, and the variant list read by following `_links.next`.
+ */
+
+const APP = 'http://podforge.test';
+const TOKEN = 'pf-private-token';
+const PNG = Buffer.from('89504e470d0a1a0a', 'hex');
+let t: TestApp;
+let fake: FakePrintful;
+const lost: string[] = [];
+
+beforeAll(async () => {
+  fake = await startFakePrintful({
+    privateTokens: [TOKEN],
+    maxPageSize: 4,
+    // Variants of product 71 the list leaves out (no longer offered): its pages hold fewer than asked.
+    unlistedVariants: [71002, 71003],
+    orders: { fetchFile: async () => true, post: async () => {}, costs: { reads: 3 } },
+  });
+  t = await createTestApp({
+    env: { APP_URL: APP, PRINTFUL_SANDBOX_SHIP_SECONDS: '0', PRINTFUL_TOKEN: TOKEN, PRINTFUL_API_BASE: fake.url },
+  });
+  // Every webhook of the sandbox printer is lost on its way to the app; its print-file downloads get an image.
+  t.deps.printfulSandbox.attach({
+    inject: (async (opts: { method: string; payload?: string }) => {
+      if (opts.method === 'POST') {
+        lost.push(String(opts.payload));
+        return { statusCode: 503, headers: {} };
+      }
+      return { statusCode: 200, headers: { 'content-type': 'image/png' }, body: PNG };
+    }) as unknown as FastifyInstance['inject'],
+  });
+});
+afterAll(async () => {
+  await t?.close();
+  await fake?.close();
+});
+
+const printful = () => t.deps.printers.get('printful') as FulfilmentProvider;
+const sandbox = () => t.deps.printers.get('sandbox') as FulfilmentProvider;
+
+describe('Printful webhooks are signed with the hex secret key decoded to bytes (#27.4, #27 point 5)', () => {
+  const body = JSON.stringify({ type: 'order_updated', data: { order: { id: 1, status: 'inprocess' } } });
+  const secret = randomBytes(32).toString('hex');
+  const signed = (key: Buffer | string) => ({
+    'x-pf-webhook-signature': createHmac('sha256', key).update(body).digest('hex'),
+  });
+
+  it('a signature made with the hex-decoded key passes; one made with the key text as UTF-8 fails', () => {
+    expect(printful().verifyWebhook(Buffer.from(body), signed(Buffer.from(secret, 'hex')), secret)).toBe(true);
+    expect(printful().verifyWebhook(Buffer.from(body), signed(secret), secret)).toBe(false);
+    const other = randomBytes(32).toString('hex');
+    expect(printful().verifyWebhook(Buffer.from(body), signed(Buffer.from(secret, 'hex')), other)).toBe(false);
+  });
+
+  it('the fake Printful signs its deliveries with the hex-decoded key', async () => {
+    const sent: { body: string; headers: Record<string, string> }[] = [];
+    const own = await startFakePrintful({
+      privateTokens: [TOKEN],
+      orders: {
+        fetchFile: async () => true,
+        post: async (_url, b, headers) => {
+          sent.push({ body: b, headers });
+        },
+        delays: { production: 0, ship: 0, deliver: 0 },
+        costs: { reads: 0 },
+      },
+    });
+    try {
+      const conn = { client: new PrintfulClient({ apiBase: own.url, oauthBase: own.url }), token: TOKEN };
+      const adapter = adapterOver(conn);
+      const account = (await adapter.account('ws')) as PrinterAccount;
+      const key = await adapter.setWebhook(account, 'https://app.example/api/webhooks/printful/x');
+      expect(key).toMatch(/^[0-9a-f]{64}$/);
+      const placed = await adapter.placeOrder(account, orderInput('71001'));
+      await adapter.confirm(account, placed.id);
+      await own.orders.tick();
+      expect(sent.length).toBeGreaterThan(0);
+      for (const d of sent) {
+        expect(d.headers['x-pf-webhook-signature']).toBe(
+          createHmac('sha256', Buffer.from(key, 'hex')).update(d.body).digest('hex'),
+        );
+        expect(adapter.verifyWebhook(Buffer.from(d.body), d.headers, key)).toBe(true);
+      }
+    } finally {
+      await own.close();
+    }
+  });
+});
+
+/** A PrintfulFulfilment over a connection of the test's own, waiting no time between reads of its costs. */
+function adapterOver(conn: { client: PrintfulClient; token: string }) {
+  return new PrintfulFulfilment({
+    id: 'printful-test',
+    name: 'Printful',
+    fallback: false,
+    needsPublicUrl: false,
+    connection: async () => conn,
+    catalogue: async () => {
+      throw new Error('not used');
+    },
+    sleep: async () => {},
+  });
+}
+
+function orderInput(variant: string, externalId = `t${randomUUID().replace(/-/g, '').slice(1)}`): PrintOrderInput {
+  return {
+    externalId,
+    recipient: {
+      name: 'Ada Buyer',
+      address1: '1 Test Street',
+      city: 'Portland',
+      provinceCode: 'OR',
+      countryCode: 'US',
+      zip: '97201',
+    },
+    items: [
+      {
+        catalogVariantId: variant,
+        quantity: 1,
+        retailPrice: '24.00',
+        name: 'Sunset Tee',
+        externalId: `${externalId}-1`,
+        files: [{ placement: 'front', technique: 'dtg', url: `${APP}/print-files/x.png` }],
+      },
+    ],
+  };
+}
+
+describe('costs are read once Printful has calculated them (#27 also)', () => {
+  const conn = () => ({ client: new PrintfulClient({ apiBase: fake.url, oauthBase: fake.url }), token: TOKEN });
+
+  it('the create answers costs as calculating; the order is read again until they are done', async () => {
+    const adapter = adapterOver(conn());
+    const account = (await adapter.account('ws')) as PrinterAccount;
+    const input = orderInput('71001');
+    const reads = () => fake.calls.filter((c) => c.path.startsWith('/v2/orders/') && c.status === 200).length;
+    const before = reads();
+    const placed = await adapter.placeOrder(account, input);
+    expect(placed.cost?.total).toMatch(/^\d+\.\d{2}$/);
+    expect(Number(placed.cost?.total)).toBeGreaterThan(0);
+    // The lookup by external id, then three reads while calculating and the one that found them done.
+    expect(reads() - before).toBeGreaterThanOrEqual(4);
+  });
+
+  it('costs still calculating after the waits: a retryable error, and the retry finds the same order', async () => {
+    const slow = await startFakePrintful({
+      privateTokens: [TOKEN],
+      orders: { fetchFile: async () => true, post: async () => {}, costs: { reads: 50 } },
+    });
+    try {
+      const adapter = adapterOver({
+        client: new PrintfulClient({ apiBase: slow.url, oauthBase: slow.url }),
+        token: TOKEN,
+      });
+      const account = (await adapter.account('ws')) as PrinterAccount;
+      const input = orderInput('71001');
+      const error = await adapter.placeOrder(account, input).catch((e: unknown) => e);
+      expect(adapter.explain(error)).toMatchObject({ final: false });
+      expect(adapter.explain(error)?.text).toMatch(/calculating/);
+      const creates = () => slow.calls.filter((c) => c.path === '/v2/orders').length;
+      expect(creates()).toBe(1);
+      await adapter.placeOrder(account, input).catch(() => null);
+      expect(creates()).toBe(1);
+    } finally {
+      await slow.close();
+    }
+  });
+});
+
+describe('the catalogue follows `_links.next` (#27 also)', () => {
+  it('reads every listed variant once when pages hold fewer than asked', async () => {
+    const client = t.client();
+    const ws = await client.workspaceId(t.deps.db);
+    const catalogue = await t.deps.printful.catalogFor(ws);
+    const listing = (await catalogue.listings()).find((l) => l.id === 71);
+    expect(listing).toBeDefined();
+    const product = await catalogue.product(listing as NonNullable<typeof listing>);
+    const ids = product.variants.map((v) => Number(v.id));
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).not.toContain(71002);
+    expect(ids).toContain(71004);
+    // Pages of 4 with two left out of the first: still every other variant, in order.
+    expect(ids.slice(0, 4)).toEqual([71001, 71004, 71005, 71006]);
+    expect(fake.calls.filter((c) => c.path === '/v2/catalog-products/71/catalog-variants').length).toBeGreaterThan(2);
+  });
+});
+
+/** A workspace with the built-in sandbox shop connected: the store its orders belong to. */
+async function connectedStore(): Promise<{ client: TestClient; ws: string; storeId: string }> {
+  const client = t.client();
+  const start = await client.get(`/auth/shopify/start?shop=poll-${randomUUID().slice(0, 6)}.myshopify.com`);
+  const relayed = await client.get(start.headers.location as string);
+  const back = new URL(relayed.headers.location as string);
+  await client.get(back.pathname + back.search);
+  const ws = await client.workspaceId(t.deps.db);
+  const [store] = await t.deps.db.select().from(integrations).where(eq(integrations.workspaceId, ws));
+  return { client, ws, storeId: store?.id as string };
+}
+
+describe('orders are reconciled by polling: a lost webhook delays, never strands, an order (#27 point 5)', () => {
+  it('the poll job moves an order whose webhooks were all lost to shipped, then delivered', async () => {
+    const { ws, storeId } = await connectedStore();
+    const account = (await sandbox().account(ws)) as PrinterAccount;
+    const placed = await sandbox().placeOrder(account, orderInput('71001'));
+    await sandbox().confirm(account, placed.id);
+    const [row] = await t.deps.db
+      .insert(orders)
+      .values({
+        workspaceId: ws,
+        integrationId: storeId,
+        remoteOrderId: `r-${randomUUID()}`,
+        name: '#1001',
+        currency: 'USD',
+        revenue: '24.00',
+        status: 'sent',
+        fulfillmentProvider: 'sandbox',
+        printfulOrderId: placed.id,
+        confirmedAt: new Date(),
+        orderedAt: new Date(),
+      })
+      .returning();
+    const status = async () =>
+      (
+        await t.deps.db
+          .select()
+          .from(orders)
+          .where(eq(orders.id, row?.id as string))
+      )[0]?.status as TOrderStatus;
+
+    // Printed and shipped at the printer; none of its webhooks arrive (the app was down for all their retries).
+    lost.length = 0;
+    await t.deps.printfulSandbox.tick();
+    await t.deps.printfulSandbox.tick();
+    expect((await sandbox().order(account, { id: placed.id }))?.status).toBe('shipped');
+    expect(await status()).toBe('sent');
+
+    // The poll job (started as every worker is) reads the order at the printer and moves it on.
+    await startWorker(t.deps, printerPollJob, { pollingIntervalSeconds: 0.5 });
+    await waitFor(status, (s) => s === 'shipped');
+    const [shipped] = await t.deps.db
+      .select()
+      .from(orders)
+      .where(eq(orders.id, row?.id as string));
+    expect(shipped?.trackingNumber).toMatch(/^9400/);
+    expect(shipped?.carrier).toBe('USPS');
+
+    // Delivered: Printful sends no event for it; the next poll reads the shipment's delivery_status/delivered_at.
+    await t.deps.printfulSandbox.tick();
+    expect((await sandbox().shipments(account, placed.id))[0]?.delivered).toBe(true);
+    expect(await status()).toBe('shipped');
+    await pollPrinterOrders(t.deps);
+    expect(await status()).toBe('delivered');
+  });
+});
