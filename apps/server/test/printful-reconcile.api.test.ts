@@ -270,3 +270,62 @@ describe('orders are reconciled by polling: a lost webhook delays, never strands
     expect(await status()).toBe('delivered');
   });
 });
+
+describe("the fake Printful checks each request against Printful's v2 OpenAPI (#27 point 2)", () => {
+  const call = (method: string, path: string, body?: unknown) =>
+    fetch(`${fake.url}${path}`, {
+      method,
+      headers: {
+        Authorization: `Bearer ${TOKEN}`,
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+  const order = (item: Record<string, unknown>) => ({
+    external_id: `v${randomUUID().replace(/-/g, '').slice(0, 20)}`,
+    recipient: { name: 'Ada', address1: '1 Test St', city: 'Portland', country_code: 'US', zip: '97201' },
+    order_items: [
+      {
+        source: 'catalog',
+        catalog_variant_id: 71001,
+        quantity: 1,
+        placements: [{ placement: 'front', technique: 'dtg', layers: [{ type: 'file', url: `${APP}/x.png` }] }],
+        ...item,
+      },
+    ],
+  });
+
+  it('a body against the operation schema: a string variant id, a missing placements, no order_items -> 400', async () => {
+    for (const [body, words] of [
+      [order({ catalog_variant_id: '71001' }), /catalog_variant_id must be integer/],
+      [order({ placements: undefined }), /placements is required/],
+      [{ recipient: { name: 'Ada' } }, /order_items is required/],
+      [order({ source: 'warehouse' }), /source must be one of catalog/],
+      [{ ...order({}), recipient: { name: 7 } }, /recipient\.name must be string/],
+    ] as const) {
+      const res = await call('POST', '/v2/orders', body);
+      expect(res.status).toBe(400);
+      const json = (await res.json()) as { code: number; result: string; error: { reason: string; message: string } };
+      expect(json).toMatchObject({ code: 400, error: { reason: 'BadRequest' } });
+      expect(json.result).toMatch(words);
+      expect(json.error.message).toBe(json.result);
+    }
+    expect((await call('POST', '/v2/orders', order({}))).status).toBe(200);
+  });
+
+  it('path and query parameters: a product id that is not an integer, a limit over 100, a bad enum -> 400', async () => {
+    expect((await call('GET', '/v2/catalog-products/abc')).status).toBe(400);
+    const over = await call('GET', '/v2/catalog-products?limit=500');
+    expect(over.status).toBe(400);
+    expect(((await over.json()) as { result: string }).result).toMatch(/query\.limit must be <= 100/);
+    expect((await call('GET', '/v2/catalog-products?sort_type=cheapest')).status).toBe(400);
+    expect((await call('GET', '/v2/catalog-products?limit=5&category_ids=1,2')).status).toBe(200);
+    expect((await call('GET', '/v2/catalog-products/71')).status).toBe(200);
+  });
+
+  it('a webhook configuration without events -> 400', async () => {
+    const res = await call('POST', '/v2/webhooks', { default_url: 'https://app.example/hook' });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { result: string }).result).toMatch(/events is required/);
+  });
+});

@@ -378,27 +378,23 @@ export function createFakeOrders(options: FakeOrdersOptions = {}) {
     error: { reason, message },
   });
 
-  const readJson = (req: http.IncomingMessage) =>
-    new Promise<Record<string, unknown> | null>((resolve) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        try {
-          resolve(JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}'));
-        } catch {
-          resolve(null);
-        }
-      });
-    });
-
   // The path segment arrives encoded ('%40' for '@', as encodeURIComponent sends it): decoded first, as Printful does.
   const ref = (raw: string) => {
     const decoded = decodeURIComponent(raw);
     return decoded.startsWith('@') ? { externalId: decoded.slice(1) } : { id: Number(decoded) };
   };
 
-  /** Handles the orders and webhooks routes; false when the path is none of them. */
-  async function handle(req: http.IncomingMessage, path: string, storeId: string, reply: Reply): Promise<boolean> {
+  /**
+   * Handles the orders and webhooks routes; false when the path is none of them. `json` is the request's body as
+   * parsed by the server (checked against Printful's OpenAPI there), null when it was not JSON.
+   */
+  async function handle(
+    req: http.IncomingMessage,
+    path: string,
+    storeId: string,
+    reply: Reply,
+    json: Record<string, unknown> | null = null,
+  ): Promise<boolean> {
     const method = req.method ?? 'GET';
     const notFound = () => {
       reply(404, v1Error(404, 'NotFound', 'Not found'));
@@ -412,7 +408,7 @@ export function createFakeOrders(options: FakeOrdersOptions = {}) {
         return true;
       }
       if (method === 'POST') {
-        const body = await readJson(req);
+        const body = json;
         const url = typeof body?.default_url === 'string' ? body.default_url : '';
         const events = Array.isArray(body?.events) ? (body.events as { type?: unknown }[]) : [];
         if (!/^https?:\/\//.test(url) || events.length === 0) {
@@ -441,7 +437,7 @@ export function createFakeOrders(options: FakeOrdersOptions = {}) {
         return true;
       }
       if (method === 'POST') {
-        const body = await readJson(req);
+        const body = json;
         const problem = body ? validate(body) : 'The body is not JSON';
         if (problem || !body) {
           reply(400, v1Error(400, 'BadRequest', problem ?? 'Bad request'));

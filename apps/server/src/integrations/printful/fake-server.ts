@@ -1,10 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { OpenApiRequestValidator } from '../openapi/request-validator';
 import { slug } from './catalog/bundled';
 import { renderProductSvg } from './catalog/product-image';
 import { CATEGORY_SEEDS, PRODUCT_SEEDS, type ProductSeed } from './catalog/products';
 import { createFakeOrders, type FakeOrdersApi, type FakeOrdersOptions } from './fake-orders';
+
+/** Printful's v2 OpenAPI (its request side), read and compiled once per process, on the first API call. */
+let requests: OpenApiRequestValidator | null = null;
+const printfulRequests = () => {
+  requests ??= OpenApiRequestValidator.fromAsset('printful-v2.requests.json');
+  return requests;
+};
 
 /**
  * A local stand-in for www.printful.com (OAuth) and api.printful.com (catalogue), following apis.md B and the
@@ -103,6 +111,14 @@ export async function startFakePrintful(options: FakePrintfulOptions = {}): Prom
     refreshTokens.add(refresh);
     return { access_token: access, expires_at: String(expiresAt), token_type: 'bearer', refresh_token: refresh };
   };
+
+  const readRaw = (req: http.IncomingMessage) =>
+    new Promise<Buffer>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => resolve(Buffer.concat(chunks)));
+      req.on('error', reject);
+    });
 
   const readBody = (req: http.IncomingMessage) =>
     new Promise<Record<string, string>>((resolve) => {
@@ -288,6 +304,37 @@ export async function startFakePrintful(options: FakePrintfulOptions = {}): Prom
       send(res, 404, { data: 'Not found', error: { reason: 'NotFound', message: 'Not found' } }, headers);
     };
 
+    // The request as Printful's API checks it: the body read once, then held against the v2 OpenAPI operation.
+    let json: Record<string, unknown> | null = null;
+    let body: unknown;
+    const contentType = String(req.headers['content-type'] ?? '');
+    if (req.method === 'POST' || req.method === 'PATCH' || req.method === 'PUT') {
+      const raw = await readRaw(req);
+      if (raw.length > 0 && contentType.includes('json')) {
+        try {
+          body = JSON.parse(raw.toString('utf8'));
+        } catch {
+          calls.push({ path, status: 400 });
+          return send(res, 400, v1Error(400, 'BadRequest', 'The request body is not valid JSON'), headers);
+        }
+        json = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : null;
+      } else if (raw.length > 0) {
+        body = new URLSearchParams(raw.toString('utf8'));
+      }
+    }
+    const problem = printfulRequests().check({
+      method: req.method ?? 'GET',
+      pathname: path,
+      query: url.searchParams,
+      headers: req.headers,
+      body,
+      contentType,
+    });
+    if (problem) {
+      calls.push({ path, status: 400 });
+      return send(res, 400, v1Error(400, 'BadRequest', problem.errors.join('; ')), headers);
+    }
+
     if (path.startsWith('/v2/orders') || path === '/v2/webhooks' || path.startsWith('/orders/')) {
       const asked = String(req.headers['x-pf-store-id'] ?? '');
       const store = sandboxStore ?? String(stores.find((x) => String(x.id) === asked)?.id ?? stores[0]?.id);
@@ -300,14 +347,20 @@ export async function startFakePrintful(options: FakePrintfulOptions = {}): Prom
           headers,
         );
       }
-      const handled = await orders.handle(req, path, store, (status, body) => {
-        calls.push({ path, status });
-        if (status === 204) {
-          res.writeHead(204, headers);
-          return res.end();
-        }
-        send(res, status, body, headers);
-      });
+      const handled = await orders.handle(
+        req,
+        path,
+        store,
+        (status, body) => {
+          calls.push({ path, status });
+          if (status === 204) {
+            res.writeHead(204, headers);
+            return res.end();
+          }
+          send(res, status, body, headers);
+        },
+        json,
+      );
       if (handled) return;
     }
     if (path === '/stores') return ok({ code: 200, result: stores.map((x) => ({ ...x, type: 'native' })) });
