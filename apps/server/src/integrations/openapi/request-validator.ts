@@ -108,7 +108,9 @@ function formBody(form: URLSearchParams, schema: Json, resolve: (s: Json) => Jso
   for (const key of new Set(form.keys())) {
     const name = key.endsWith('[]') ? key.slice(0, -2) : key;
     const prop = resolve(props[name] ?? null);
-    out[name] = coerce(form.getAll(key), isObj(prop) ? prop : undefined, true);
+    const values = form.getAll(key);
+    // A list sent as one field is comma-separated (Etsy: "A comma-separated list of tag strings").
+    out[name] = coerce(values, isObj(prop) ? prop : undefined, values.length > 1);
   }
   return out;
 }
@@ -128,7 +130,14 @@ export class OpenApiRequestValidator {
   private readonly routes: { template: string; regex: RegExp; names: string[]; params: number }[];
   private readonly compiled = new Map<string, ValidateFunction>();
 
-  constructor(private readonly doc: Document) {
+  /**
+   * `contentTypes: 'strict'` refuses a body whose Content-Type the operation does not declare; 'lenient' checks it
+   * against the operation's first declared body instead (a service known to take JSON and forms alike).
+   */
+  constructor(
+    private readonly doc: Document,
+    private readonly options: { contentTypes: 'strict' | 'lenient' } = { contentTypes: 'strict' },
+  ) {
     this.ajv = new Ajv({ allErrors: true, strict: false, validateSchema: false, logger: false });
     addFormats(this.ajv);
     // The document's own formats name a representation (int64, float...) and constrain nothing further here.
@@ -157,9 +166,9 @@ export class OpenApiRequestValidator {
       .sort((a, b) => a.params - b.params);
   }
 
-  static fromAsset(file: string): OpenApiRequestValidator {
+  static fromAsset(file: string, options?: { contentTypes: 'strict' | 'lenient' }): OpenApiRequestValidator {
     const text = readFileSync(path.join(SERVER_ROOT, 'assets/reference', file), 'utf8');
-    return new OpenApiRequestValidator(JSON.parse(text) as Document);
+    return new OpenApiRequestValidator(JSON.parse(text) as Document, options);
   }
 
   private resolve = (value: Json): Json => {
@@ -198,7 +207,11 @@ export class OpenApiRequestValidator {
     if (!isObj(body) || !isObj(body.content)) return null;
     const type = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
     const content = body.content;
-    const media = content[type] ?? (type ? undefined : content['application/json']);
+    const declared = Object.values(content)[0];
+    const media =
+      content[type] ??
+      (type ? undefined : content['application/json']) ??
+      (this.options.contentTypes === 'lenient' ? declared : undefined);
     return {
       schema: isObj(media) ? (media.schema ?? {}) : false,
       required: body.required === true,
