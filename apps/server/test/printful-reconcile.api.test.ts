@@ -3,7 +3,7 @@ import type { TOrderStatus } from '@podforge/contract';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { integrations, orders } from '../src/db/schema';
+import { fulfillmentWebhooks, integrations, orders } from '../src/db/schema';
 import { PrintfulClient } from '../src/integrations/printful/client';
 import { type FakePrintful, startFakePrintful } from '../src/integrations/printful/fake-server';
 import { startWorker } from '../src/jobs/workers';
@@ -68,6 +68,24 @@ describe('Printful webhooks are signed with the hex secret key decoded to bytes 
     expect(printful().verifyWebhook(Buffer.from(body), signed(secret), secret)).toBe(false);
     const other = randomBytes(32).toString('hex');
     expect(printful().verifyWebhook(Buffer.from(body), signed(Buffer.from(secret, 'hex')), other)).toBe(false);
+  });
+
+  it('the webhook route takes a delivery signed with the hex-decoded key and refuses one keyed with its text (401)', async () => {
+    const client = t.client();
+    const ws = await client.workspaceId(t.deps.db);
+    const [config] = await t.deps.db
+      .insert(fulfillmentWebhooks)
+      .values({ workspaceId: ws, provider: 'printful', secretEnc: t.deps.cipher.encrypt(secret) })
+      .returning();
+    const post = (headers: Record<string, string>) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/webhooks/printful/${config?.id}`,
+        headers: { 'content-type': 'application/json', ...headers },
+        payload: body,
+      });
+    expect((await post(signed(secret))).statusCode).toBe(401);
+    expect((await post(signed(Buffer.from(secret, 'hex')))).statusCode).toBe(200);
   });
 
   it('the fake Printful signs its deliveries with the hex-decoded key', async () => {
