@@ -18,6 +18,7 @@ import type { FakeShopify } from '../src/integrations/shopify/fake-server';
 import { startWorkers } from '../src/jobs/workers';
 import { faults, printerExternalId } from '../src/modules/orders/fulfilment';
 import { ORDER_JOBS, queuedPrinterEvent } from '../src/modules/orders/order-jobs';
+import { pollPrinterOrders } from '../src/modules/orders/printer-poll';
 import { printfulSandboxTickJob } from '../src/modules/printful/printful-sandbox.jobs';
 import { shopifyWebhookJob } from '../src/modules/shopify/shopify-webhooks';
 import { insertDesign, solidPng } from './fixtures/designs';
@@ -107,7 +108,11 @@ const sandboxOrders = async (s: Seller) =>
 const orderIn = (s: Seller, status: TOrderStatus | TOrderStatus[]) => {
   const wanted = Array.isArray(status) ? status : [status];
   return waitFor(
-    async () => (await listOrders(s))[0] as TOrder,
+    async () => {
+      // Printful sends no event for a delivery: it is read by the printer poll (modules/orders/printer-poll.ts).
+      if (wanted.includes('delivered')) await pollPrinterOrders(t.deps);
+      return (await listOrders(s))[0] as TOrder;
+    },
     (o) => Boolean(o && wanted.includes(o.status)),
   );
 };
