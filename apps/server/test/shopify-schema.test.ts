@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
 import {
   buildSchema,
   type DocumentNode,
@@ -229,6 +230,13 @@ describe("the Shopify client's GraphQL on Shopify's 2026-04 Admin schema", () =>
       problemsOf(schema, r.query, r.variables).map((p) => `${/(?:query|mutation)\s+(\w+)/.exec(r.query)?.[1]}: ${p}`),
     );
     expect([...new Set(problems)]).toEqual([]);
+  });
+
+  it("the fake Shopify runs on the same schema: its shipped copy is the reference's", () => {
+    const shipped = gunzipSync(
+      readFileSync(path.resolve(here, '..', `assets/shopify/admin-${DEFAULT_SHOPIFY_API_VERSION}.graphql.gz`)),
+    );
+    expect(shipped.equals(readFileSync(SCHEMA_FILE as string))).toBe(true);
   });
 
   it('counts a deprecated field and a removed input field as failures', () => {

@@ -251,3 +251,81 @@ describe("the fake Shopify's API versions (shopify.dev/docs/api/usage/versioning
     });
   });
 });
+
+describe("the fake Shopify executes GraphQL on Shopify's schema (issue #27, point 1)", () => {
+  /** The raw answer to a document, as Shopify sends it (status and JSON body). */
+  const post = async (token: string, query: string, variables: Record<string, unknown> = {}) => {
+    const res = await fetch(`${fake.url}/${shop}/admin/api/2026-04/graphql.json`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Shopify-Access-Token': token },
+      body: JSON.stringify({ query, variables }),
+    });
+    return { status: res.status, body: (await res.json()) as { data?: unknown; errors?: Record<string, unknown>[] } };
+  };
+
+  it('refuses a field the schema lacks and a selection on a scalar, as graphql-ruby words them (HTTP 200)', async () => {
+    const { token } = await tokenWith(['read_products']);
+    const unknown = await post(token, 'query { shop { name planetName } }');
+    expect(unknown.status).toBe(200);
+    expect(unknown.body.data).toBeUndefined();
+    expect(unknown.body.errors).toEqual([
+      expect.objectContaining({
+        message: "Field 'planetName' doesn't exist on type 'Shop'",
+        extensions: { code: 'undefinedField' },
+      }),
+    ]);
+    const leaf = await post(token, 'query { shop { name { value } } }');
+    expect(leaf.body.errors?.[0]).toMatchObject({ extensions: { code: 'selectionMismatch' } });
+    const missingArg = await post(token, 'query { product { id } }');
+    expect(missingArg.body.errors?.[0]).toMatchObject({
+      message: "Field 'product' is missing required arguments: id",
+      extensions: { code: 'missingRequiredArguments' },
+    });
+  });
+
+  it('refuses variables of the wrong type, naming the path and the problem', async () => {
+    const { token } = await tokenWith(['write_products']);
+    const res = await post(
+      token,
+      'mutation m($product: ProductUpdateInput!) { productUpdate(product: $product) { userErrors { message } } }',
+      { product: { id: 'gid://shopify/Product/1', status: 'SOLD_OUT', colour: 'red' } },
+    );
+    expect(res.status).toBe(200);
+    const [error] = res.body.errors ?? [];
+    expect(error?.message).toMatch(/^Variable \$product of type ProductUpdateInput! was provided invalid value for /);
+    expect(error?.extensions).toMatchObject({
+      code: 'INVALID_VARIABLE',
+      problems: expect.arrayContaining([
+        { path: ['status'], explanation: expect.stringContaining('to be one of: ACTIVE, ARCHIVED, DRAFT') },
+        { path: ['colour'], explanation: 'Field is not defined on ProductUpdateInput' },
+      ]),
+    });
+    const missing = await post(token, 'query p($id: ID!) { product(id: $id) { id } }', {});
+    expect(missing.body.errors?.[0]).toMatchObject({
+      message: 'Variable $id of type ID! was provided invalid value',
+      extensions: { code: 'INVALID_VARIABLE', problems: [{ path: [], explanation: 'Expected value to not be null' }] },
+    });
+  });
+
+  it('answers only the fields asked for, pages by the parsed `first`, and wants first or last on a connection', async () => {
+    const { client, token } = await tokenWith(['write_products']);
+    await client.productSet(shop, token, tee());
+    await client.productSet(shop, token, tee());
+    // A literal 5 deeper in the document is not the page size: the argument is.
+    const paged = await post(
+      token,
+      'query p($n: Int!) { products(first: $n) { nodes { title variants(first: 5) { nodes { price } } } } }',
+      { n: 1 },
+    );
+    const nodes = (paged.body.data as { products: { nodes: Record<string, unknown>[] } }).products.nodes;
+    expect(nodes).toEqual([{ title: 'Strict Tee', variants: { nodes: [{ price: '20.00' }] } }]);
+    const aliased = await post(token, 'query { shop { shopName: name } }');
+    expect(aliased.body).toMatchObject({ data: { shop: { shopName: 'strict-shop' } } });
+    expect(Object.keys((aliased.body.data as { shop: object }).shop)).toEqual(['shopName']);
+    const unbounded = await post(token, 'query { products { nodes { id } } }');
+    expect(unbounded.body.errors?.[0]).toMatchObject({
+      message: 'you must provide one of first or last',
+      path: ['products'],
+    });
+  });
+});
