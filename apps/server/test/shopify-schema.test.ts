@@ -212,6 +212,12 @@ describe("the Shopify client's GraphQL on Shopify's 2026-04 Admin schema", () =>
     });
     await client.recentOrders(shop, token);
     await recentOrdersWithLines(client, shop, token);
+    // Without protected customer data approval the orders are read without what Shopify withholds.
+    fake.setProtectedCustomerData('level1');
+    expect((await recentOrdersWithLines(client, shop, token)).withheld).toEqual(['shippingAddress']);
+    fake.setProtectedCustomerData('none');
+    expect((await recentOrdersWithLines(client, shop, token)).withheld).toEqual(['customer', 'shippingAddress']);
+    fake.setProtectedCustomerData('level2');
     const fos = await fulfillmentOrders(client, shop, token, String(order.id));
     await createFulfillment(client, shop, token, {
       fulfillmentOrderIds: fos.map((f) => f.id),

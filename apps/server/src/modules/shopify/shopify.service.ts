@@ -24,6 +24,7 @@ import {
   fulfillmentOrders,
   type GqlOrder,
   recentOrdersWithLines,
+  type WithheldField,
 } from '../../integrations/shopify/orders-client';
 import type { TokenCipher } from '../../lib/crypto';
 import { AppError, badRequest, conflict, upstreamError } from '../../lib/errors';
@@ -87,6 +88,17 @@ export const SHOP_WEBHOOK_TOPICS = [
   'ORDERS_CANCELLED',
 ] as const;
 export const WEBHOOK_PATH = '/api/webhooks/shopify';
+
+/**
+ * What the seller reads on the store (its card and the Orders page) when Shopify has not approved the app for
+ * protected customer data (shopify.dev/docs/apps/launch/protected-customer-data): a public app needs Shopify's
+ * review before it may receive orders webhooks or read an order's customer and shipping address.
+ */
+export const PROTECTED_DATA_PROBLEM =
+  'Shopify has not approved Podforge for protected customer data, so new orders are not sent to Podforge and Sync ' +
+  'reads them without the buyer’s name and shipping address: they cannot go to the printer. The app’s owner must ' +
+  'request access in the Shopify Partner Dashboard (Apps > Podforge > API access > Protected customer data: the ' +
+  'customer’s name, address and phone) and submit it for review. Once Shopify approves it, connect this store again.';
 
 /**
  * Shopify delivers webhooks only to a public https address: a store connected from http://localhost (or a private
@@ -410,6 +422,8 @@ export class ShopifyService implements StorePlatform {
         sandbox: this.sandboxMode,
         // Each sandbox connection signs its webhooks with a secret of its own (a reconnect makes a new one).
         webhookSecretEnc: this.sandboxMode ? cipher.encrypt(newWebhookSecret()) : null,
+        // A new connection starts without a problem; what the subscriptions below meet is recorded anew.
+        problem: null,
       };
       await db
         .insert(integrations)
@@ -418,7 +432,19 @@ export class ShopifyService implements StorePlatform {
           target: [integrations.workspaceId, integrations.platform, integrations.externalId],
           set: values,
         });
-      await this.subscribeWebhooks(client, shop, grant.accessToken);
+      const problem = await this.subscribeWebhooks(client, shop, grant.accessToken);
+      if (problem) {
+        await db
+          .update(integrations)
+          .set({ problem })
+          .where(
+            and(
+              eq(integrations.workspaceId, workspaceId),
+              eq(integrations.platform, 'shopify'),
+              eq(integrations.externalId, shop),
+            ),
+          );
+      }
       return 'connected';
     } catch (error) {
       if (error instanceof ShopifyError) return 'failed';
@@ -428,14 +454,36 @@ export class ShopifyService implements StorePlatform {
 
   /**
    * Per-shop subscriptions when the app has a public https address (Shopify delivers nowhere else). A topic that
-   * fails (a scope the seller's token lacks) does not undo the connection: Sync still finds what changed.
+   * fails does not undo the connection (Sync still finds what changed), but it is not kept quiet: answers the
+   * store's problem for the seller, null when every topic was taken. Order topics refused for protected customer
+   * data say what to do about it.
    */
-  private async subscribeWebhooks(client: ShopifyClient, shop: string, token: string) {
+  private async subscribeWebhooks(client: ShopifyClient, shop: string, token: string): Promise<string | null> {
     const appUrl = this.deps.config.appUrl;
-    if (!isPublicHttpsUrl(appUrl)) return;
+    if (!isPublicHttpsUrl(appUrl)) return null;
+    const refused: ShopifyError[] = [];
     for (const topic of SHOP_WEBHOOK_TOPICS) {
-      await client.webhookSubscriptionCreate(shop, token, topic, `${appUrl}${WEBHOOK_PATH}`).catch(() => undefined);
+      try {
+        await client.webhookSubscriptionCreate(shop, token, topic, `${appUrl}${WEBHOOK_PATH}`);
+      } catch (error) {
+        if (!(error instanceof ShopifyError)) throw error;
+        refused.push(error);
+      }
     }
+    if (refused.some((e) => e.code === 'PROTECTED_CUSTOMER_DATA')) return PROTECTED_DATA_PROBLEM;
+    const [first] = refused;
+    return first
+      ? `${first.message}. Until this is fixed, changes in the store reach Podforge only when you press Sync.`
+      : null;
+  }
+
+  /** Shopify withheld protected customer data from a read of the orders: the store says what to do. */
+  private async noteWithheld(row: IntegrationRow, withheld: WithheldField[]) {
+    if (withheld.length === 0 || row.problem === PROTECTED_DATA_PROBLEM) return;
+    await this.deps.db
+      .update(integrations)
+      .set({ problem: PROTECTED_DATA_PROBLEM })
+      .where(and(eq(integrations.id, row.id), eq(integrations.workspaceId, row.workspaceId)));
   }
 
   private store(workspaceId: string, id: string): Promise<IntegrationRow> {
@@ -489,7 +537,11 @@ export class ShopifyService implements StorePlatform {
     const row = await this.store(workspaceId, id);
     const token = await this.token(row);
     const client = await this.getClient();
-    const orders = await recentOrdersWithLines(client, row.externalId, token).catch((e) => this.failWith(row, e));
+    const { orders, withheld } = await recentOrdersWithLines(client, row.externalId, token).catch((e) =>
+      this.failWith(row, e),
+    );
+    // Without Shopify's approval the orders come in without customer and address; the store says why.
+    await this.noteWithheld(row, withheld);
     const created = await ingest(row, orders);
     // Listings deleted, archived or edited in the store since they were pushed (drift, shopify-drift.ts).
     const listings = await checkListings(this.deps, row.id, (ids) => client.listings(row.externalId, token, ids)).catch(
@@ -541,9 +593,10 @@ export class ShopifyService implements StorePlatform {
   async readOrders(store: IntegrationRow, since: Date): Promise<IncomingOrder[]> {
     const token = await this.token(store);
     const client = await this.getClient();
-    const orders = await recentOrdersWithLines(client, store.externalId, token, since).catch((e) =>
+    const { orders, withheld } = await recentOrdersWithLines(client, store.externalId, token, since).catch((e) =>
       this.failWith(store, e),
     );
+    await this.noteWithheld(store, withheld);
     const changed = (o: GqlOrder) =>
       new Date(o.createdAt) >= since || (o.cancelledAt !== null && new Date(o.cancelledAt) >= since);
     return orders.filter((o) => isPaidOrCancelled(o) && changed(o)).map(fromGqlOrder);
