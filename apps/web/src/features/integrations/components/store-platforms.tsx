@@ -110,11 +110,17 @@ function ConnectedStore({ store, onNavigate }: { store: TIntegration; onNavigate
       <p className="text-xs text-slate-500">
         Last sync: {store.lastSyncAt ? new Date(store.lastSyncAt).toLocaleString() : 'never'}
       </p>
+      {store.problem && (
+        // What Shopify refused and what to do (e.g. its approval of protected customer data for order data).
+        <p role="alert" className="text-sm text-amber-800" data-testid="shopify-store-problem">
+          {store.problem}
+        </p>
+      )}
       <div className="flex flex-wrap gap-2">
-        {store.status === 'error' && (
-          // Shopify no longer accepts the store's access: approve Podforge again for the same shop.
+        {(store.status === 'error' || (store.problem && store.isConnected)) && (
+          // Shopify no longer accepts the store's access, or refused part of it: approve Podforge again for the shop.
           <Button size="sm" onClick={() => onNavigate(`/auth/shopify/reconnect/${encodeURIComponent(store.id)}`)}>
-            Reconnect
+            {store.status === 'error' ? 'Reconnect' : 'Connect again'}
           </Button>
         )}
         <Button
