@@ -220,7 +220,10 @@ describe("the Shopify client's GraphQL on Shopify's 2026-04 Admin schema", () =>
     fake.setProtectedCustomerData('level2');
     const fos = await fulfillmentOrders(client, shop, token, String(order.id));
     await createFulfillment(client, shop, token, {
-      fulfillmentOrderIds: fos.map((f) => f.id),
+      lines: fos.fulfillmentOrders.map((f) => ({
+        fulfillmentOrderId: f.id,
+        fulfillmentOrderLineItems: f.lineItems.nodes.map((l) => ({ id: l.id, quantity: l.remainingQuantity })),
+      })),
       company: 'UPS',
       number: '1Z999',
       url: 'https://ups.example/1Z999',

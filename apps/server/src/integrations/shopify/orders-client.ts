@@ -129,27 +129,61 @@ export async function recentOrdersWithLines(
   return { orders: read, withheld };
 }
 
+/** A fulfillment order as sendTracking reads it: where it ships from, what it can do, its lines still to fulfil. */
+export type RemoteFulfillmentOrder = {
+  id: string;
+  status: string;
+  supportedActions: { action: string }[];
+  assignedLocation: { location: { id: string } | null } | null;
+  lineItems: { nodes: { id: string; remainingQuantity: number; lineItem: { id: string } }[] };
+};
+
+/** An order's fulfillment orders (one per location it ships from) and the fulfilments made, with their numbers. */
 export async function fulfillmentOrders(
   client: ShopifyClient,
   shop: string,
   token: string,
   orderId: string,
-): Promise<{ id: string; status: string }[]> {
+): Promise<{
+  fulfillmentOrders: RemoteFulfillmentOrder[];
+  fulfillments: { id: string; trackingInfo: { number: string | null }[] }[];
+}> {
   const gid = orderId.startsWith('gid://') ? orderId : `gid://shopify/Order/${orderId}`;
   const data = await client.graphql<{
-    order: { fulfillmentOrders: { nodes: { id: string; status: string }[] } } | null;
-  }>(shop, token, `query order($id: ID!) { order(id: $id) { fulfillmentOrders(first: 10) { nodes { id status } } } }`, {
-    id: gid,
-  });
+    order: {
+      fulfillmentOrders: { nodes: RemoteFulfillmentOrder[] };
+      fulfillments: { id: string; trackingInfo: { number: string | null }[] }[];
+    } | null;
+  }>(
+    shop,
+    token,
+    `query order($id: ID!) { order(id: $id) {
+  fulfillmentOrders(first: 10) { nodes {
+    id status supportedActions { action } assignedLocation { location { id } }
+    lineItems(first: 50) { nodes { id remainingQuantity lineItem { id } } }
+  } }
+  fulfillments(first: 20) { id trackingInfo(first: 5) { number } }
+} }`,
+    { id: gid },
+  );
   if (!data.order) throw new ShopifyError(404, `Shopify has no order ${orderId}`);
-  return data.order.fulfillmentOrders.nodes;
+  return { fulfillmentOrders: data.order.fulfillmentOrders.nodes, fulfillments: data.order.fulfillments };
 }
 
+/**
+ * One fulfilment (one location's fulfillment orders: Shopify takes no more in a call) of the given fulfillment
+ * order lines and quantities, with carrier, number and URL; the buyer is notified.
+ */
 export async function createFulfillment(
   client: ShopifyClient,
   shop: string,
   token: string,
-  input: { fulfillmentOrderIds: string[]; company: string | null; number: string | null; url: string | null },
+  input: {
+    lines: { fulfillmentOrderId: string; fulfillmentOrderLineItems: { id: string; quantity: number }[] }[];
+    company: string | null;
+    number: string | null;
+    url: string | null;
+  },
 ): Promise<string> {
   const data = await client.graphql<{
     fulfillmentCreate: { fulfillment: { id: string } | null; userErrors: ShopifyUserError[] };
@@ -161,7 +195,7 @@ export async function createFulfillment(
 }`,
     {
       fulfillment: {
-        lineItemsByFulfillmentOrder: input.fulfillmentOrderIds.map((fulfillmentOrderId) => ({ fulfillmentOrderId })),
+        lineItemsByFulfillmentOrder: input.lines,
         trackingInfo: { company: input.company, number: input.number, url: input.url },
         notifyCustomer: true,
       },

@@ -9,7 +9,7 @@ import {
 import { and, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
-import { integrations, type products, publications } from '../../db/schema';
+import { integrations, orderLines, orders, type products, publications } from '../../db/schema';
 import {
   type FileSetInput,
   type ProductSetInput,
@@ -708,20 +708,82 @@ export class ShopifyService implements StorePlatform {
     }
   }
 
-  /** The store's fulfilment of the order's open fulfilment orders, with carrier, number and URL (Shopify tells the buyer). */
+  /**
+   * The shipment's tracking to the store (Shopify tells the buyer), for OUR lines only: the order's lines that are
+   * Podforge's products (matched at intake), across every open fulfillment order that holds them, one fulfilment per
+   * location (Shopify takes one location a call); the seller's own lines in a mixed cart stay unfulfilled. A retry
+   * after a lost answer finds nothing of ours left open and answers the fulfilments already made with this tracking
+   * number. Answers the fulfilment ids, comma-separated.
+   */
   async sendTracking(store: IntegrationRow, remoteOrderId: string, tracking: Tracking): Promise<string> {
     const token = await this.token(store);
     const client = await this.getClient();
-    const open = (await fulfillmentOrders(client, store.externalId, token, remoteOrderId)).filter((f) =>
-      ['OPEN', 'IN_PROGRESS'].includes(f.status),
+    // How many of each of our lines this shipment carries (null: all that remains).
+    const ours = new Map<string, number | null>(
+      tracking.lines
+        ? tracking.lines.map((l) => [numericId(l.remoteLineId), l.quantity ?? null])
+        : [...(await this.ourLineIds(store, remoteOrderId))].map((id) => [id, null]),
     );
-    if (open.length === 0) throw conflict('The store has no open fulfilment for this order (fulfilled elsewhere?)');
-    return createFulfillment(client, store.externalId, token, {
-      fulfillmentOrderIds: open.map((f) => f.id),
-      company: tracking.carrier,
-      number: tracking.number,
-      url: tracking.url,
-    });
+    if (ours.size === 0) throw conflict('None of the order’s lines are Podforge products: nothing to fulfil');
+    const order = await fulfillmentOrders(client, store.externalId, token, remoteOrderId);
+    const byLocation = new Map<string, Parameters<typeof createFulfillment>[3]['lines']>();
+    for (const fo of order.fulfillmentOrders) {
+      if (!['OPEN', 'IN_PROGRESS'].includes(fo.status)) continue;
+      if (!fo.supportedActions.some((a) => a.action === 'CREATE_FULFILLMENT')) continue;
+      const lines: { id: string; quantity: number }[] = [];
+      for (const l of fo.lineItems.nodes) {
+        const line = numericId(l.lineItem.id);
+        if (l.remainingQuantity <= 0 || !ours.has(line)) continue;
+        const wanted = ours.get(line) ?? null;
+        const quantity = wanted === null ? l.remainingQuantity : Math.min(wanted, l.remainingQuantity);
+        if (quantity <= 0) continue;
+        // A line split over fulfillment orders: what this one takes is not asked of the next.
+        if (wanted !== null) ours.set(line, wanted - quantity);
+        lines.push({ id: l.id, quantity });
+      }
+      if (lines.length === 0) continue;
+      const location = fo.assignedLocation?.location?.id ?? fo.id;
+      const group = byLocation.get(location) ?? [];
+      group.push({ fulfillmentOrderId: fo.id, fulfillmentOrderLineItems: lines });
+      byLocation.set(location, group);
+    }
+    // Fulfilments an earlier attempt made with this number (it got no answer, or stopped between locations).
+    const earlier = tracking.number
+      ? order.fulfillments.filter((f) => f.trackingInfo.some((t) => t.number === tracking.number)).map((f) => f.id)
+      : [];
+    if (byLocation.size === 0) {
+      if (earlier.length) return earlier.join(',');
+      throw conflict('The store has no open fulfilment for this order’s Podforge lines (fulfilled elsewhere?)');
+    }
+    const made: string[] = [];
+    for (const lines of byLocation.values()) {
+      made.push(
+        await createFulfillment(client, store.externalId, token, {
+          lines,
+          company: tracking.carrier,
+          number: tracking.number,
+          url: tracking.url,
+        }),
+      );
+    }
+    return [...earlier, ...made].join(',');
+  }
+
+  /** The store's line ids (numeric) of the order's lines that are our products, as the order intake matched them. */
+  private async ourLineIds(store: IntegrationRow, remoteOrderId: string): Promise<Set<string>> {
+    const rows = await this.deps.db
+      .select({ remoteLineId: orderLines.remoteLineId })
+      .from(orderLines)
+      .innerJoin(orders, eq(orders.id, orderLines.orderId))
+      .where(
+        and(
+          eq(orders.workspaceId, store.workspaceId),
+          eq(orders.integrationId, store.id),
+          eq(orders.remoteOrderId, numericId(remoteOrderId)),
+          isNotNull(orderLines.variantId),
+        ),
+      );
+    return new Set(rows.map((r) => r.remoteLineId));
   }
 
   /** Takes a product out of a store: archived (buyers no longer see it; the seller can restore it) or deleted. */
