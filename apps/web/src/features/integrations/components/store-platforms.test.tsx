@@ -46,6 +46,22 @@ describe('StorePlatforms', () => {
     expect(navigate).toHaveBeenCalledWith('/auth/shopify/reconnect/i1');
   });
 
+  it('a public app listed in the App Store asks for no domain: the merchant installs it from the listing', async () => {
+    vi.stubGlobal(
+      'fetch',
+      fakeFetch({
+        '/api/integrations': () => json([]),
+        '/api/shopify/connect-options': () =>
+          json({ sandbox: false, appStoreUrl: 'https://apps.shopify.com/podforge' }),
+      }),
+    );
+    renderWithProviders(<StorePlatforms onNavigate={vi.fn()} />);
+    const shopify = await screen.findByTestId('store-shopify', {}, { timeout: 2000 });
+    const install = await within(shopify).findByRole('link', { name: 'Install from the Shopify App Store' });
+    expect(install).toHaveAttribute('href', 'https://apps.shopify.com/podforge');
+    expect(within(shopify).queryByLabelText('Store domain')).not.toBeInTheDocument();
+  });
+
   it('shows a skeleton first, then Shopify with domain validation, Etsy and WooCommerce, and Amazon coming soon', async () => {
     const fetch = fakeFetch({
       '/api/integrations': () => json([]),
