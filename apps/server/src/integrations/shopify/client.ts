@@ -286,6 +286,7 @@ export class ShopifyClient {
         throw new ShopifyError(502, `${shop} could not be reached`);
       }
       this.noticeVersion(response);
+      this.noticeDeprecation(response, query);
       const body = (await response.json().catch(() => null)) as GraphqlEnvelope<T> | null;
       this.observe(shop, reserved ? cost : 0, body, seq);
       const errors = Array.isArray(body?.errors) ? body.errors : [];
@@ -332,6 +333,16 @@ export class ShopifyClient {
       `Podforge asked for Shopify API ${this.options.apiVersion} and was served ${served}: ` +
         'the pinned version is no longer supported; set SHOPIFY_API_VERSION to a supported version.',
     );
+  }
+
+  /** Shopify flags a document that uses deprecated fields: said once per operation, so it is fixed before removal. */
+  private noticeDeprecation(response: Response, query: string): void {
+    if (!response.headers.get('x-shopify-api-deprecated-reason')) return;
+    const operation = /(?:query|mutation)\s+(\w+)/.exec(query)?.[1] ?? query.slice(0, 40);
+    if (this.versionsNoticed.has(`deprecated:${operation}`)) return;
+    this.versionsNoticed.add(`deprecated:${operation}`);
+    const log = this.options.log ?? ((message: string) => console.warn(message));
+    log(`Shopify says the ${operation} call uses deprecated fields (X-Shopify-API-Deprecated-Reason); update it.`);
   }
 
   /**

@@ -21,11 +21,14 @@ import {
   parse,
   ScalarLeafsRule,
   specifiedRules,
+  TypeInfo,
   typeFromAST,
   type ValidationRule,
   ValuesOfCorrectTypeRule,
   VariablesInAllowedPositionRule,
   validate,
+  visit,
+  visitWithTypeInfo,
 } from 'graphql';
 import { DEFAULT_SHOPIFY_API_VERSION } from './api-versions';
 
@@ -81,6 +84,8 @@ export type PreparedRequest =
       variables: Record<string, unknown>;
       /** The operation's top-level field names, in order. */
       fields: string[];
+      /** Deprecated fields, arguments and enum values the document uses (Shopify then sends a header). */
+      deprecated: string[];
     }
   | { ok: false; errors: ShopifyGraphqlError[] };
 
@@ -272,7 +277,30 @@ export function prepareShopifyRequest(
   }
   if (errors.length) return { ok: false, errors };
   const fields = operation.selectionSet.selections.flatMap((sel) => (sel.kind === Kind.FIELD ? [sel.name.value] : []));
-  return { ok: true, document, operation, variables: coerced, fields };
+  return { ok: true, document, operation, variables: coerced, fields, deprecated: deprecatedUses(s, document) };
+}
+
+/** Where a document uses something its schema marks deprecated. */
+function deprecatedUses(s: GraphQLSchema, document: DocumentNode): string[] {
+  const found: string[] = [];
+  const typeInfo = new TypeInfo(s);
+  visit(
+    document,
+    visitWithTypeInfo(typeInfo, {
+      Field(node) {
+        if (typeInfo.getFieldDef()?.deprecationReason) {
+          found.push(`${typeInfo.getParentType()?.name}.${node.name.value}`);
+        }
+      },
+      Argument(node) {
+        if (typeInfo.getArgument()?.deprecationReason) found.push(`argument ${node.name.value}`);
+      },
+      EnumValue(node) {
+        if (typeInfo.getEnumValue()?.deprecationReason) found.push(`enum value ${node.value}`);
+      },
+    }),
+  );
+  return found;
 }
 
 /** A field error as Shopify words a missing scope (apis.md A2): the field reads null. */

@@ -322,6 +322,12 @@ describe("the fake Shopify executes GraphQL on Shopify's schema (issue #27, poin
     const aliased = await post(token, 'query { shop { shopName: name } }');
     expect(aliased.body).toMatchObject({ data: { shop: { shopName: 'strict-shop' } } });
     expect(Object.keys((aliased.body.data as { shop: object }).shop)).toEqual(['shopName']);
+    const deprecated = await fetch(`${fake.url}/${shop}/admin/api/2026-04/graphql.json`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Shopify-Access-Token': token },
+      body: JSON.stringify({ query: 'query { publications(first: 1) { nodes { name } } }' }),
+    });
+    expect(deprecated.headers.get('x-shopify-api-deprecated-reason')).toMatch(/^https:\/\/shopify\.dev\//);
     const unbounded = await post(token, 'query { products { nodes { id } } }');
     expect(unbounded.body.errors?.[0]).toMatchObject({
       message: 'you must provide one of first or last',

@@ -713,7 +713,7 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
     asked: string,
     version: string,
   ) => {
-    const headers = { 'X-Shopify-API-Version': version };
+    const headers: Record<string, string> = { 'X-Shopify-API-Version': version };
     const token = req.headers['x-shopify-access-token'];
     // Unknown, revoked and expired tokens alike (apis.md E1).
     const grant = typeof token === 'string' ? ((await auth.grantOf(token)) ?? undefined) : undefined;
@@ -743,6 +743,12 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
       return json(res, 200, { errors: prepared.errors }, headers);
     }
     const field = prepared.fields[0] ?? '';
+    // Shopify answers a document using deprecated fields with this header (apis.md A2).
+    if (prepared.deprecated.length) {
+      Object.assign(headers, {
+        'X-Shopify-API-Deprecated-Reason': 'https://shopify.dev/api/usage/versioning#deprecation-practices',
+      });
+    }
     const missing = prepared.fields.find((f) => f !== '__typename' && !(f in roots));
     if (missing) {
       // A field of Shopify's schema this fake does not model: said plainly rather than answered with made-up data.
