@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { GraphQLError } from 'graphql';
 import { DEFAULT_SHOPIFY_API_VERSION } from './api-versions';
-import { accessDenied, connection, type FakeRoot, type FakeRootContext, firstOf, grants } from './fake-graphql';
+import {
+  accessDenied,
+  connection,
+  type FakeRoot,
+  type FakeRootContext,
+  firstOf,
+  grants,
+  type ProtectedDataAccess,
+} from './fake-graphql';
 import type { FakeShopifyStore } from './fake-state';
 import { webhookHmac } from './hmac';
 
@@ -121,6 +129,8 @@ export function createFakeOrders(options: {
   now: () => number;
   variants: VariantLookup;
   store: FakeShopifyStore;
+  /** The app's protected customer data access now: without level 2 a webhook's order carries no address. */
+  protectedData?: () => ProtectedDataAccess;
 }) {
   const { store } = options;
   const deliveries: WebhookDelivery[] = [];
@@ -151,7 +161,8 @@ export function createFakeOrders(options: {
     total_price: o.total,
     financial_status: 'paid',
     customer: { id: o.customerId },
-    shipping_address: o.shippingAddress,
+    // Level 2 of protected customer data covers names and addresses: redacted without it.
+    shipping_address: (options.protectedData?.() ?? 'level2') === 'level2' ? o.shippingAddress : null,
     line_items: o.lineItems.map((l) => ({
       id: l.id,
       variant_id: l.variantId,

@@ -335,3 +335,51 @@ describe("the fake Shopify executes GraphQL on Shopify's schema (issue #27, poin
     });
   });
 });
+
+describe('the fake Shopify without protected customer data approval (issue #27, 3)', () => {
+  it('refuses orders webhooks with a userError, withholds customer and address, and redacts a webhook address', async () => {
+    const mine = await startFakeShopify({ apiKey: 'k', apiSecret: 's', protectedCustomerData: 'none' });
+    try {
+      const client = new ShopifyClient({
+        apiKey: 'k',
+        apiSecret: 's',
+        scopes: ['read_orders'],
+        apiVersion: '2026-04',
+        shopBaseUrl: (name) => `${mine.url}/${name}`,
+        sleep: async () => {},
+      });
+      const approved = await fetch(client.authorizeUrl(shop, 'st', 'http://app.test/cb'), { redirect: 'manual' });
+      const code = new URL(approved.headers.get('location') as string).searchParams.get('code') as string;
+      const { accessToken } = await client.exchangeCode(shop, code);
+      const refused = await client
+        .webhookSubscriptionCreate(shop, accessToken, 'ORDERS_PAID', 'https://app.example.com/hook')
+        .catch((e: unknown) => e);
+      expect(refused).toMatchObject({ code: 'PROTECTED_CUSTOMER_DATA' });
+      expect((refused as Error).message).toMatch(/not approved to subscribe to webhook topics containing protected/);
+      await client.webhookSubscriptionCreate(shop, accessToken, 'APP_UNINSTALLED', 'https://app.example.com/hook');
+
+      const address = { name: 'Ada', address1: '1 Row', city: 'London', country_code: 'GB', zip: 'N1' };
+      await mine.orders.placePaidOrder(shop, { lines: [{ title: 'Mug', price: '9.00', quantity: 1 }], address });
+      const res = await fetch(`${mine.url}/${shop}/admin/api/2026-04/graphql.json`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Shopify-Access-Token': accessToken },
+        body: JSON.stringify({
+          query: 'query { orders(first: 5) { nodes { name customer { id } shippingAddress { city } } } }',
+        }),
+      });
+      const body = (await res.json()) as { data: unknown; errors: { message: string; path: unknown[] }[] };
+      expect(res.status).toBe(200);
+      expect(body.data).toEqual({ orders: { nodes: [{ name: '#1001', customer: null, shippingAddress: null }] } });
+      expect(body.errors.map((e) => [e.path, e.message])).toEqual([
+        [['orders', 'nodes', 0, 'customer'], expect.stringContaining('not approved to access the Customer object')],
+        [['orders', 'nodes', 0, 'shippingAddress'], expect.stringContaining('not approved to use the shippingAddress')],
+      ]);
+
+      mine.setProtectedCustomerData('level1');
+      await mine.orders.placePaidOrder(shop, { lines: [{ title: 'Mug', price: '9.00', quantity: 1 }], address });
+      expect(JSON.parse(mine.orders.deliveries.at(-1)?.body ?? '{}')).toMatchObject({ shipping_address: null });
+    } finally {
+      await mine.close();
+    }
+  });
+});

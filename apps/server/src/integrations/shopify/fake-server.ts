@@ -220,6 +220,7 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
   const appVersion = options.apiVersion ?? DEFAULT_SHOPIFY_API_VERSION;
   const webhookVersion = servedVersion(appVersion, supportedVersions) ?? supportedVersions[0] ?? appVersion;
   const orders = createFakeOrders({
+    protectedData: () => protectedData,
     webhookSecret,
     apiVersion: webhookVersion,
     now,
