@@ -41,6 +41,8 @@ import { MAX_QUERY_COST, queryCost } from './query-cost';
  *   of the product's `files`;
  * - the token's scopes are enforced (ACCESS_DENIED top-level error) and every call is priced (requested cost, nested
  *   connections multiplied, 1000 at most per query) against a leaky bucket per token.
+ * - every document runs on Shopify's own Admin schema (fake-graphql.ts): refused documents and variables answer as
+ *   Shopify does (HTTP 200, top-level errors), and the resolvers below answer only the fields asked for;
  * - API versions (api-versions.ts): a supported one is served as asked, a retired one falls forward to the oldest
  *   supported (the X-Shopify-API-Version response header says which), anything else answers 404.
  * Shops live under a path prefix: `{url}/{shop}/admin/...`, so the client's base URL is `{url}/{shop}`. State is in
