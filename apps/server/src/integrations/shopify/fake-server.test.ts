@@ -383,3 +383,19 @@ describe('the fake Shopify without protected customer data approval (issue #27, 
     }
   });
 });
+
+describe('query cost from the parsed document (apis.md A3)', () => {
+  it('reads first/last as arguments (literal or variable), through fragments, not the first number in the text', () => {
+    // A literal 5 inside a title filter is no page size; the variable is.
+    expect(queryCost('query p($n: Int!) { products(first: $n, query: "title:5") { nodes { id } } }', { n: 3 })).toBe(
+      1 + 2 + 3 * 1,
+    );
+    expect(queryCost('query { orders(last: 4) { nodes { id } } }')).toBe(1 + 2 + 4 * 1);
+    expect(
+      queryCost(
+        'query { products(first: 2) { nodes { ...P } } } fragment P on Product { variants(first: 10) { nodes { id } } }',
+      ),
+    ).toBe(1 + 2 + 2 * (1 + 2 + 10));
+    expect(queryCost('mutation m { shop { name } }')).toBe(10);
+  });
+});

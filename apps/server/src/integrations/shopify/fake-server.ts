@@ -762,7 +762,7 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
         headers,
       );
     }
-    const cost = queryCost(query, vars);
+    const cost = queryCost(query, vars, operationName);
     if (cost > MAX_QUERY_COST) {
       calls.push({ field, throttled: false, cost, at: now() });
       return json(
