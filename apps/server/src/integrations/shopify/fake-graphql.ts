@@ -8,7 +8,10 @@ import {
   FieldsOnCorrectTypeRule,
   GraphQLEnumType,
   GraphQLError,
+  GraphQLInputObjectType,
   type GraphQLInputType,
+  GraphQLList,
+  GraphQLScalarType,
   type GraphQLSchema,
   isInputType,
   isNonNullType,
@@ -264,6 +267,7 @@ export function prepareShopifyRequest(
       const result = coerceInputValue(value, type, (pathTo, invalid, error) =>
         problems.push(problemOf(s, pathTo, invalid, error)),
       );
+      if (!problems.length) problems.push(...badGlobalIds(type, result, []));
       if (!problems.length) coerced[name] = result;
     }
     if (problems.length) {
@@ -301,6 +305,30 @@ function deprecatedUses(s: GraphQLSchema, document: DocumentNode): string[] {
     }),
   );
   return found;
+}
+
+/** Shopify's IDs are global ids (`gid://shopify/Product/1`): any other string in an ID input is refused. */
+function badGlobalIds(
+  type: GraphQLInputType,
+  value: unknown,
+  at: (string | number)[],
+): { path: (string | number)[]; explanation: string }[] {
+  if (value === null || value === undefined) return [];
+  const inner = isNonNullType(type) ? type.ofType : type;
+  if (inner instanceof GraphQLList) {
+    return (Array.isArray(value) ? value : [value]).flatMap((v, i) => badGlobalIds(inner.ofType, v, [...at, i]));
+  }
+  if (inner instanceof GraphQLInputObjectType && typeof value === 'object') {
+    const fields = inner.getFields();
+    return Object.entries(value as Record<string, unknown>).flatMap(([key, v]) => {
+      const field = fields[key];
+      return field ? badGlobalIds(field.type, v, [...at, key]) : [];
+    });
+  }
+  if (inner instanceof GraphQLScalarType && inner.name === 'ID' && !/^gid:\/\/shopify\/\w+\/\S+$/.test(String(value))) {
+    return [{ path: at, explanation: `Invalid global id \`${String(value)}\`` }];
+  }
+  return [];
 }
 
 /** A field error as Shopify words a missing scope (apis.md A2): the field reads null. */

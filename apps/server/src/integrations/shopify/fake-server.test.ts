@@ -300,6 +300,11 @@ describe("the fake Shopify executes GraphQL on Shopify's schema (issue #27, poin
         { path: ['colour'], explanation: 'Field is not defined on ProductUpdateInput' },
       ]),
     });
+    const notGlobal = await post(token, 'query p($id: ID!) { product(id: $id) { id } }', { id: '632910392' });
+    expect(notGlobal.body.errors?.[0]).toMatchObject({
+      message: 'Variable $id of type ID! was provided invalid value',
+      extensions: { code: 'INVALID_VARIABLE', problems: [{ path: [], explanation: 'Invalid global id `632910392`' }] },
+    });
     const missing = await post(token, 'query p($id: ID!) { product(id: $id) { id } }', {});
     expect(missing.body.errors?.[0]).toMatchObject({
       message: 'Variable $id of type ID! was provided invalid value',
