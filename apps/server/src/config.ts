@@ -57,6 +57,14 @@ const ZEnv = z.object({
     .string()
     .default('write_products,write_publications,read_orders,write_merchant_managed_fulfillment_orders'),
   SHOPIFY_TOKEN_MODE: z.enum(['expiring', 'non-expiring']).default('expiring'),
+  /** The app's Shopify App Store listing (https://apps.shopify.com/...): set for a public, listed app. */
+  SHOPIFY_APP_STORE_URL: z
+    .string()
+    .refine(
+      (v) => v === '' || /^https:\/\/apps\.shopify\.com\//.test(v),
+      'SHOPIFY_APP_STORE_URL must be an https://apps.shopify.com/ address',
+    )
+    .optional(),
   SHOPIFY_SHOP_BASE_URL: z
     .string()
     .refine(
@@ -191,6 +199,11 @@ export type Config = {
   shopifyTokenMode: 'expiring' | 'non-expiring';
   /** A shop's admin base URL, `{shop}` replaced by its domain (tests point it at the local fake). */
   shopifyShopBaseUrl: string;
+  /**
+   * The app's App Store listing when it is a public, listed app (with real credentials): merchants install it from
+   * there and Shopify sends them to the App URL with their shop, so nobody is asked to type a domain.
+   */
+  shopifyAppStoreUrl: string | null;
   /** The Etsy app's keystring and shared secret; null runs the built-in Etsy sandbox instead of real shops. */
   etsy: { apiKey: string; sharedSecret: string; apiBase: string; connectBase: string; tokenBase: string } | null;
   /** Where a WooCommerce store's https address is served from, `{host}` replaced (tests point it at the fake). */
@@ -278,6 +291,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .filter(Boolean),
     shopifyShopBaseUrl: e.SHOPIFY_SHOP_BASE_URL,
     shopifyTokenMode: e.SHOPIFY_TOKEN_MODE,
+    shopifyAppStoreUrl: shopifyKey && shopifySecret && e.SHOPIFY_APP_STORE_URL ? e.SHOPIFY_APP_STORE_URL : null,
     etsy:
       etsyKey && etsySecret
         ? {

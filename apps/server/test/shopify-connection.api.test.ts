@@ -583,7 +583,10 @@ describe('the fake Shopify holds the app to its scopes and to https (apis.md E4)
       /Address protocol http:\/\/ is not supported/,
     );
     await expect(subscribe('APP_UNINSTALLED', 'https://localhost/api/webhooks/shopify')).rejects.toThrow(/local/);
-    await expect(subscribe('NOT_A_TOPIC')).rejects.toThrow(/Webhook topic is invalid/);
+    // Not a WebhookSubscriptionTopic: Shopify's schema refuses the variable before anything runs.
+    await expect(subscribe('NOT_A_TOPIC')).rejects.toThrow(
+      /Variable \$topic of type WebhookSubscriptionTopic! was provided invalid value/,
+    );
     expect(fake.webhooks.subscriptions(shop).map((s) => s.topic)).toEqual(['PRODUCTS_DELETE']);
   });
 });

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
 import {
   buildSchema,
   type DocumentNode,
@@ -211,9 +212,18 @@ describe("the Shopify client's GraphQL on Shopify's 2026-04 Admin schema", () =>
     });
     await client.recentOrders(shop, token);
     await recentOrdersWithLines(client, shop, token);
+    // Without protected customer data approval the orders are read without what Shopify withholds.
+    fake.setProtectedCustomerData('level1');
+    expect((await recentOrdersWithLines(client, shop, token)).withheld).toEqual(['shippingAddress']);
+    fake.setProtectedCustomerData('none');
+    expect((await recentOrdersWithLines(client, shop, token)).withheld).toEqual(['customer', 'shippingAddress']);
+    fake.setProtectedCustomerData('level2');
     const fos = await fulfillmentOrders(client, shop, token, String(order.id));
     await createFulfillment(client, shop, token, {
-      fulfillmentOrderIds: fos.map((f) => f.id),
+      lines: fos.fulfillmentOrders.map((f) => ({
+        fulfillmentOrderId: f.id,
+        fulfillmentOrderLineItems: f.lineItems.nodes.map((l) => ({ id: l.id, quantity: l.remainingQuantity })),
+      })),
       company: 'UPS',
       number: '1Z999',
       url: 'https://ups.example/1Z999',
@@ -229,6 +239,13 @@ describe("the Shopify client's GraphQL on Shopify's 2026-04 Admin schema", () =>
       problemsOf(schema, r.query, r.variables).map((p) => `${/(?:query|mutation)\s+(\w+)/.exec(r.query)?.[1]}: ${p}`),
     );
     expect([...new Set(problems)]).toEqual([]);
+  });
+
+  it("the fake Shopify runs on the same schema: its shipped copy is the reference's", () => {
+    const shipped = gunzipSync(
+      readFileSync(path.resolve(here, '..', `assets/shopify/admin-${DEFAULT_SHOPIFY_API_VERSION}.graphql.gz`)),
+    );
+    expect(shipped.equals(readFileSync(SCHEMA_FILE as string))).toBe(true);
   });
 
   it('counts a deprecated field and a removed input field as failures', () => {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { integrations } from '../src/db/schema';
 import { EtsyClient } from '../src/integrations/etsy/client';
 import { ShopifyClient } from '../src/integrations/shopify/client';
+import { FAKE_LOCATIONS } from '../src/integrations/shopify/fake-orders';
 import { AppError } from '../src/lib/errors';
 import type { StorePlatform } from '../src/modules/stores/store-platform';
 import type {
@@ -57,6 +58,14 @@ type Harness = {
    * self-hosted stores); absent where that cannot happen (a hosted platform's API).
    */
   stripAuthorization?(store: IntegrationRow): Promise<{ restore(): Promise<void> }>;
+  /**
+   * A store that fulfils line by line and ships from several locations (Shopify): a paid order of our SKUs, the
+   * second from another location, and an item of the seller's own; and what each line still has to ship.
+   */
+  lineByLine?: {
+    placeMixedOrder(store: IntegrationRow, skus: [string, string]): Promise<string>;
+    unfulfilled(store: IntegrationRow, remoteOrderId: string): Promise<Record<string, number>>;
+  };
 };
 
 const BUYER = {
@@ -123,6 +132,42 @@ const harnesses: Record<StorePlatformId, Harness> = {
       const fake = await t.deps.shopify.sandboxServer();
       const order = (await fake?.orders.orders(store.externalId))?.find((o) => String(o.id) === remoteOrderId);
       return (order?.fulfillments ?? []).map((f) => f.trackingInfo.number ?? '');
+    },
+    lineByLine: {
+      async placeMixedOrder(store, [first, second]) {
+        const fake = await t.deps.shopify.sandboxServer();
+        if (!fake) throw new Error('no sandbox');
+        const a = BUYER;
+        const order = await fake.orders.placePaidOrder(store.externalId, {
+          lines: [
+            { sku: first, quantity: 2 },
+            { sku: second, quantity: 1, location: FAKE_LOCATIONS[1].id },
+            { title: 'Gift wrap (the seller’s own)', price: '3.00', quantity: 1 },
+          ],
+          address: {
+            name: a.name,
+            address1: a.address1,
+            city: a.city,
+            province_code: a.provinceCode,
+            country_code: a.countryCode,
+            zip: a.zip,
+          },
+        });
+        return String(order.id);
+      },
+      async unfulfilled(store, remoteOrderId) {
+        const fake = await t.deps.shopify.sandboxServer();
+        const order = (await fake?.orders.orders(store.externalId))?.find((o) => String(o.id) === remoteOrderId);
+        const left: Record<string, number> = {};
+        for (const fo of order?.fulfillmentOrders ?? []) {
+          for (const l of fo.lineItems) {
+            const line = order?.lineItems.find((x) => x.id === l.lineItemId);
+            const key = line?.sku ?? line?.title ?? String(l.lineItemId);
+            left[key] = (left[key] ?? 0) + l.remainingQuantity;
+          }
+        }
+        return left;
+      },
     },
   },
   etsy: {
@@ -520,11 +565,15 @@ describe.each(Object.keys(harnesses) as StorePlatformId[])('StorePlatform: %s', 
     const product = tee();
     await publish(product);
     const sku = product.variants[0]?.sku ?? '';
+    const since = new Date(Date.now() - 5_000);
     const remoteOrderId = await h.placeOrder(await store(), sku);
+    const read = (await adapter.readOrders(await store(), since)).find((o) => o.remoteOrderId === remoteOrderId);
     const tracking = {
       carrier: 'USPS',
       number: `9400${Date.now()}`,
       url: 'https://tools.usps.com/go/TrackConfirmAction',
+      // The shipment carries the order's line of ours.
+      lines: (read?.lines ?? []).map((l) => ({ remoteLineId: l.remoteLineId })),
     };
     const id = await adapter.sendTracking(await store(), remoteOrderId, tracking);
     expect(id).toBeTruthy();
@@ -554,6 +603,50 @@ describe.each(Object.keys(harnesses) as StorePlatformId[])('StorePlatform: %s', 
     } finally {
       await stripped.restore();
     }
+  });
+
+  it("fulfils only our lines, per shipment, across every location's fulfillment order; the seller's own item stays open (issue #27, 6)", async ({
+    skip,
+  }) => {
+    const lineByLine = h.lineByLine;
+    if (!lineByLine) return skip();
+    const product = tee();
+    await publish(product);
+    const [first, second] = skusOf(product) as [string, string];
+    const since = new Date(Date.now() - 5_000);
+    const remoteOrderId = await lineByLine.placeMixedOrder(await store(), [first, second]);
+    const read = (await adapter.readOrders(await store(), since)).find((o) => o.remoteOrderId === remoteOrderId);
+    const lineOf = (sku: string) => read?.lines.find((l) => l.sku === sku)?.remoteLineId as string;
+    const number = `1Z${Date.now()}`;
+    // Two parcels: one of the first line's two pieces, then the rest of ours (two locations: two fulfilments).
+    const one = await adapter.sendTracking(await store(), remoteOrderId, {
+      carrier: 'UPS',
+      number: `${number}-1`,
+      url: null,
+      lines: [{ remoteLineId: lineOf(first), quantity: 1 }],
+    });
+    expect(one.split(',')).toHaveLength(1);
+    expect(await lineByLine.unfulfilled(await store(), remoteOrderId)).toEqual({
+      [first]: 1,
+      [second]: 1,
+      'Gift wrap (the seller’s own)': 1,
+    });
+    const rest = {
+      carrier: 'UPS',
+      number: `${number}-2`,
+      url: null,
+      lines: [{ remoteLineId: lineOf(first) }, { remoteLineId: lineOf(second) }],
+    };
+    const two = await adapter.sendTracking(await store(), remoteOrderId, rest);
+    expect(two.split(',')).toHaveLength(2);
+    expect(await lineByLine.unfulfilled(await store(), remoteOrderId)).toEqual({
+      [first]: 0,
+      [second]: 0,
+      'Gift wrap (the seller’s own)': 1,
+    });
+    // The answer was lost: the same shipment again makes nothing new and answers what was made.
+    expect(await adapter.sendTracking(await store(), remoteOrderId, rest)).toBe(two);
+    expect(await h.trackingOf(await store(), remoteOrderId)).toEqual([`${number}-1`, `${number}-2`, `${number}-2`]);
   });
 
   it('refreshes an expiring access token before it calls, and the call succeeds (keys that never expire: kept)', async () => {

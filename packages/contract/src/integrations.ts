@@ -30,6 +30,14 @@ export const ZShopifyValidateDomainResult = z.object({
 });
 export type TShopifyValidateDomainResult = z.infer<typeof ZShopifyValidateDomainResult>;
 
+/**
+ * `GET /api/shopify/connect-options`: how a Shopify store is connected here. With `appStoreUrl` (a public app listed
+ * in the Shopify App Store) the merchant installs it from the listing and Shopify sends them back with their shop:
+ * no domain is typed (Shopify's App Store rules forbid asking for it).
+ */
+export const ZShopifyConnectOptions = z.object({ sandbox: z.boolean(), appStoreUrl: z.string().nullable() });
+export type TShopifyConnectOptions = z.infer<typeof ZShopifyConnectOptions>;
+
 /** `GET /api/shopify/sync?shop=<integration id>` (spec section 7). */
 export const ZShopifySyncQuery = z.object({ shop: z.string().max(100) });
 export const ZShopifySyncResult = z.object({

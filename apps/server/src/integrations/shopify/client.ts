@@ -12,11 +12,16 @@ export class ShopifyError extends Error {
     readonly status: number,
     message: string,
     readonly code?: string,
+    /** Where in the answer each top-level error was (GraphQL paths), when Shopify said. */
+    readonly paths: (string | number)[][] = [],
   ) {
     super(message);
     this.name = 'ShopifyError';
   }
 }
+
+/** Shopify's words when an app it has not approved for protected customer data asks for orders webhooks. */
+export const isProtectedDataRefusal = (message: string) => /protected customer data/i.test(message);
 
 export type ShopifyClientOptions = {
   apiKey: string;
@@ -40,7 +45,7 @@ export type ShopifyUserError = { field?: string[] | null; message: string; code?
 
 type GraphqlEnvelope<T> = {
   data?: T | null;
-  errors?: { message: string; extensions?: { code?: string } }[] | string;
+  errors?: { message: string; path?: (string | number)[]; extensions?: { code?: string } }[] | string;
   extensions?: {
     cost?: {
       requestedQueryCost?: number;
@@ -281,6 +286,7 @@ export class ShopifyClient {
         throw new ShopifyError(502, `${shop} could not be reached`);
       }
       this.noticeVersion(response);
+      this.noticeDeprecation(response, query);
       const body = (await response.json().catch(() => null)) as GraphqlEnvelope<T> | null;
       this.observe(shop, reserved ? cost : 0, body, seq);
       const errors = Array.isArray(body?.errors) ? body.errors : [];
@@ -303,8 +309,9 @@ export class ShopifyClient {
         const first = errors[0];
         const code = first?.extensions?.code;
         const text = `Shopify: ${errors.map((e) => e.message).join('; ')}`.slice(0, 300);
+        const paths = errors.map((e) => e.path ?? []);
         if (code === 'ACCESS_DENIED') {
-          throw new ShopifyError(403, `${text} Connect the store again to grant it.`, code);
+          throw new ShopifyError(403, `${text} Connect the store again to grant it.`, code, paths);
         }
         throw new ShopifyError(502, text, code);
       }
@@ -326,6 +333,16 @@ export class ShopifyClient {
       `Podforge asked for Shopify API ${this.options.apiVersion} and was served ${served}: ` +
         'the pinned version is no longer supported; set SHOPIFY_API_VERSION to a supported version.',
     );
+  }
+
+  /** Shopify flags a document that uses deprecated fields: said once per operation, so it is fixed before removal. */
+  private noticeDeprecation(response: Response, query: string): void {
+    if (!response.headers.get('x-shopify-api-deprecated-reason')) return;
+    const operation = /(?:query|mutation)\s+(\w+)/.exec(query)?.[1] ?? query.slice(0, 40);
+    if (this.versionsNoticed.has(`deprecated:${operation}`)) return;
+    this.versionsNoticed.add(`deprecated:${operation}`);
+    const log = this.options.log ?? ((message: string) => console.warn(message));
+    log(`Shopify says the ${operation} call uses deprecated fields (X-Shopify-API-Deprecated-Reason); update it.`);
   }
 
   /**
@@ -634,6 +651,14 @@ export class ShopifyClient {
     const errors = (data.webhookSubscriptionCreate?.userErrors ?? []).filter(
       (e) => !/already been taken/i.test(e.message),
     );
+    if (errors.some((e) => isProtectedDataRefusal(e.message))) {
+      // Order topics need Shopify's approval of the app for protected customer data: nothing the seller can retry.
+      throw new ShopifyError(
+        403,
+        `Shopify refused the ${topic} webhook: ${describeUserErrors(errors)}`,
+        'PROTECTED_CUSTOMER_DATA',
+      );
+    }
     if (errors.length) {
       throw new ShopifyError(422, `Shopify refused the ${topic} webhook: ${describeUserErrors(errors)}`);
     }

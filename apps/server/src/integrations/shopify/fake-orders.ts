@@ -1,14 +1,27 @@
 import { randomUUID } from 'node:crypto';
+import { GraphQLError } from 'graphql';
 import { DEFAULT_SHOPIFY_API_VERSION } from './api-versions';
+import {
+  accessDenied,
+  connection,
+  type FakeRoot,
+  type FakeRootContext,
+  firstOf,
+  grants,
+  type ProtectedDataAccess,
+} from './fake-graphql';
 import type { FakeShopifyStore } from './fake-state';
 import { webhookHmac } from './hmac';
 
 /**
  * Orders in the fake Shopify (apis.md E5): a paid order for given variants (by SKU or variant id) with line items,
  * a shipping address and a customer, announced with `orders/paid` the way Shopify delivers webhooks (A4, E4:
- * signed raw body, topic, shop, event id; a switch delivers one event twice). Each order has one fulfillment order;
- * `fulfillmentCreate` records the carrier, tracking number and URL and closes it. Read through GraphQL `orders`
- * (newest first) and `order(id)`. Orders are kept in the fake's store (the app's database for the built-in sandbox),
+ * signed raw body, topic, shop, event id; a switch delivers one event twice). An order has one fulfillment order per
+ * location its lines ship from (a line may name its location); `fulfillmentCreate` takes fulfillment orders of one
+ * order and one location, all their remaining lines or the lines and quantities given, refuses more than remains,
+ * records the carrier, tracking number and URL, and closes a fulfillment order once nothing of it remains (partly
+ * fulfilled: IN_PROGRESS). Read through GraphQL `orders` (newest first) and `order(id)`; without the app's protected
+ * customer data approval the customer (level 1) and shipping address (level 2) are refused field by field. Orders are kept in the fake's store (the app's database for the built-in sandbox),
  * so they survive a restart and every instance sees them.
  */
 
@@ -33,9 +46,26 @@ export type FakeLineItem = {
 export type FakeFulfillment = {
   id: string;
   fulfillmentOrderId: string;
+  /** What it fulfilled: order line ids and quantities. */
+  lines: { lineItemId: number; quantity: number }[];
   trackingInfo: { company: string | null; number: string | null; url: string | null };
   notifyCustomer: boolean;
 };
+export type FakeFulfillmentOrderStatus = 'OPEN' | 'IN_PROGRESS' | 'CLOSED' | 'CANCELLED';
+export type FakeFulfillmentOrder = {
+  id: string;
+  status: FakeFulfillmentOrderStatus;
+  /** The location it ships from (gid). */
+  locationId: string;
+  lineItems: { id: string; lineItemId: number; totalQuantity: number; remainingQuantity: number }[];
+};
+
+/** The shop's locations: its own, and a warehouse (a second location for multi-location orders). */
+export const FAKE_LOCATIONS = [
+  { id: 'gid://shopify/Location/1001', name: 'Shop location' },
+  { id: 'gid://shopify/Location/1002', name: 'Warehouse' },
+] as const;
+const DEFAULT_LOCATION = FAKE_LOCATIONS[0].id;
 export type FakeShopOrder = {
   id: number;
   name: string;
@@ -46,8 +76,33 @@ export type FakeShopOrder = {
   customerId: number;
   shippingAddress: FakeAddress | null;
   lineItems: FakeLineItem[];
-  fulfillmentOrder: { id: string; status: 'OPEN' | 'CLOSED' | 'CANCELLED' };
+  /** One per location the lines ship from. */
+  fulfillmentOrders: FakeFulfillmentOrder[];
   fulfillments: FakeFulfillment[];
+};
+
+/** An order as stored before fulfillment orders per location (one for the whole order): read in today's shape. */
+type StoredOrder = FakeShopOrder & { fulfillmentOrder?: { id: string; status: FakeFulfillmentOrderStatus } };
+const upgrade = (o: StoredOrder): FakeShopOrder => {
+  if (o.fulfillmentOrders || !o.fulfillmentOrder) return o;
+  const { fulfillmentOrder: old, ...rest } = o;
+  const open = old.status === 'OPEN' || old.status === 'IN_PROGRESS';
+  return {
+    ...rest,
+    fulfillmentOrders: [
+      {
+        id: old.id,
+        status: old.status,
+        locationId: DEFAULT_LOCATION,
+        lineItems: o.lineItems.map((l) => ({
+          id: `gid://shopify/FulfillmentOrderLineItem/${l.id}`,
+          lineItemId: l.id,
+          totalQuantity: l.quantity,
+          remainingQuantity: open ? l.quantity : 0,
+        })),
+      },
+    ],
+  };
 };
 
 /** What the fake knows of a shop's product variants, to price and name a line. */
@@ -74,6 +129,8 @@ export function createFakeOrders(options: {
   now: () => number;
   variants: VariantLookup;
   store: FakeShopifyStore;
+  /** The app's protected customer data access now: without level 2 a webhook's order carries no address. */
+  protectedData?: () => ProtectedDataAccess;
 }) {
   const { store } = options;
   const deliveries: WebhookDelivery[] = [];
@@ -84,13 +141,13 @@ export function createFakeOrders(options: {
 
   /** The shop's orders, oldest first (copies: a change is kept only by `save`). */
   const ordersOf = async (shop: string): Promise<FakeShopOrder[]> =>
-    (await store.list<FakeShopOrder>(KIND, `${shop}|`))
-      .map((o) => structuredClone(o))
+    (await store.list<StoredOrder>(KIND, `${shop}|`))
+      .map((o) => upgrade(structuredClone(o)))
       .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id - b.id);
   const save = (shop: string, order: FakeShopOrder) => store.put(KIND, orderKey(shop, order.id), order);
   const find = async (shop: string, id: number) => {
-    const found = await store.get<FakeShopOrder>(KIND, orderKey(shop, id));
-    return found ? structuredClone(found) : null;
+    const found = await store.get<StoredOrder>(KIND, orderKey(shop, id));
+    return found ? upgrade(structuredClone(found)) : null;
   };
 
   /** The REST order resource, as webhooks carry it (E5's fields). */
@@ -104,7 +161,8 @@ export function createFakeOrders(options: {
     total_price: o.total,
     financial_status: 'paid',
     customer: { id: o.customerId },
-    shipping_address: o.shippingAddress,
+    // Level 2 of protected customer data covers names and addresses: redacted without it.
+    shipping_address: (options.protectedData?.() ?? 'level2') === 'level2' ? o.shippingAddress : null,
     line_items: o.lineItems.map((l) => ({
       id: l.id,
       variant_id: l.variantId,
@@ -146,7 +204,50 @@ export function createFakeOrders(options: {
     }
   }
 
+  /** A protected customer data field refused (apis.md A2, A5): the field reads null, the error says why. */
+  const notApproved = (what: string) =>
+    new GraphQLError(
+      `This app is not approved to ${what}. See https://shopify.dev/docs/apps/launch/protected-customer-data for more details.`,
+      {
+        extensions: {
+          code: 'ACCESS_DENIED',
+          documentation: 'https://shopify.dev/docs/apps/launch/protected-customer-data',
+        },
+      },
+    );
+
+  const lineGid = (id: number) => `gid://shopify/LineItem/${id}`;
+
+  const fulfillmentNode = (f: FakeFulfillment) => ({
+    id: f.id,
+    status: 'SUCCESS',
+    trackingInfo: firstOf([f.trackingInfo]),
+    fulfillmentLineItems: connection(
+      f.lines.map((l, i) => ({ id: `${f.id}-${i}`, quantity: l.quantity, lineItem: { id: lineGid(l.lineItemId) } })),
+    ),
+  });
+
+  const fulfillmentOrderNode = (fo: FakeFulfillmentOrder) => ({
+    id: fo.id,
+    status: fo.status,
+    assignedLocation: {
+      location: { id: fo.locationId, name: FAKE_LOCATIONS.find((l) => l.id === fo.locationId)?.name ?? 'Location' },
+    },
+    supportedActions: ['OPEN', 'IN_PROGRESS'].includes(fo.status)
+      ? [{ action: 'CREATE_FULFILLMENT' }, { action: 'HOLD' }, { action: 'MOVE' }]
+      : [],
+    lineItems: connection(
+      fo.lineItems.map((l) => ({
+        id: l.id,
+        totalQuantity: l.totalQuantity,
+        remainingQuantity: l.remainingQuantity,
+        lineItem: { id: lineGid(l.lineItemId) },
+      })),
+    ),
+  });
+
   const gqlOrder = (o: FakeShopOrder) => ({
+    __typename: 'Order',
     id: `gid://shopify/Order/${o.id}`,
     legacyResourceId: String(o.id),
     name: o.name,
@@ -155,82 +256,116 @@ export function createFakeOrders(options: {
     displayFinancialStatus: 'PAID',
     currencyCode: o.currency,
     totalPriceSet: { shopMoney: { amount: o.total, currencyCode: o.currency } },
-    customer: { id: `gid://shopify/Customer/${o.customerId}` },
-    shippingAddress: o.shippingAddress
-      ? {
-          name: o.shippingAddress.name,
-          address1: o.shippingAddress.address1,
-          address2: o.shippingAddress.address2 ?? null,
-          city: o.shippingAddress.city,
-          provinceCode: o.shippingAddress.province_code ?? null,
-          countryCodeV2: o.shippingAddress.country_code,
-          zip: o.shippingAddress.zip,
-          phone: o.shippingAddress.phone ?? null,
-        }
-      : null,
-    lineItems: {
-      nodes: o.lineItems.map((l) => ({
-        id: `gid://shopify/LineItem/${l.id}`,
+    // Level 1 of protected customer data: the customer; level 2: their name and address.
+    customer: (_args: unknown, ctx: FakeRootContext) => {
+      if (ctx.protectedData === 'none') throw notApproved('access the Customer object');
+      return { id: `gid://shopify/Customer/${o.customerId}` };
+    },
+    shippingAddress: (_args: unknown, ctx: FakeRootContext) => {
+      if (ctx.protectedData !== 'level2') throw notApproved('use the shippingAddress field');
+      return o.shippingAddress
+        ? {
+            name: o.shippingAddress.name,
+            address1: o.shippingAddress.address1,
+            address2: o.shippingAddress.address2 ?? null,
+            city: o.shippingAddress.city,
+            provinceCode: o.shippingAddress.province_code ?? null,
+            countryCodeV2: o.shippingAddress.country_code,
+            zip: o.shippingAddress.zip,
+            phone: o.shippingAddress.phone ?? null,
+          }
+        : null;
+    },
+    lineItems: connection(
+      o.lineItems.map((l) => ({
+        id: lineGid(l.id),
         title: l.title,
         sku: l.sku,
         quantity: l.quantity,
         variant: l.variantId ? { id: `gid://shopify/ProductVariant/${l.variantId}` } : null,
         originalUnitPriceSet: { shopMoney: { amount: l.price, currencyCode: o.currency } },
       })),
-    },
-    fulfillmentOrders: { nodes: [{ id: o.fulfillmentOrder.id, status: o.fulfillmentOrder.status }] },
-    fulfillments: o.fulfillments.map((f) => ({ id: f.id, trackingInfo: [f.trackingInfo] })),
+    ),
+    fulfillmentOrders: connection(o.fulfillmentOrders.map(fulfillmentOrderNode)),
+    fulfillments: firstOf(o.fulfillments.map(fulfillmentNode)),
   });
 
-  type Answer = { data: unknown } | { denied: string } | null;
+  type FulfillmentInput = {
+    lineItemsByFulfillmentOrder?: {
+      fulfillmentOrderId: string;
+      fulfillmentOrderLineItems?: { id: string; quantity: number }[] | null;
+    }[];
+    trackingInfo?: { company?: string | null; number?: string | null; url?: string | null } | null;
+    notifyCustomer?: boolean | null;
+  };
 
-  /** GraphQL fields about orders; null when the field is not one of them. */
-  async function graphql(
-    shop: string,
-    field: string,
-    vars: Record<string, unknown>,
-    scopes: string[],
-    first: number,
-  ): Promise<Answer> {
-    if (field === 'orders') {
-      if (!scopes.includes('read_orders')) return { denied: 'read_orders' };
-      // Newest first, `first` at a time after the cursor (the order's id); pageInfo says where the next page starts.
-      const all = (await ordersOf(shop)).reverse();
-      const size = typeof vars.first === 'number' ? vars.first : first;
-      const after = typeof vars.after === 'string' ? Buffer.from(vars.after, 'base64').toString('utf8') : null;
-      const start = after ? all.findIndex((o) => String(o.id) === after) + 1 : 0;
-      const nodes = all.slice(start, start + size);
-      const last = nodes.at(-1);
-      const endCursor = last ? Buffer.from(String(last.id)).toString('base64') : null;
-      const pageInfo = { hasNextPage: start + size < all.length, endCursor };
-      return { data: { orders: { nodes: nodes.map(gqlOrder), pageInfo } } };
-    }
-    if (field === 'order') {
-      if (!scopes.includes('read_orders')) return { denied: 'read_orders' };
-      const found = await find(shop, numeric(String(vars.id ?? '')));
-      return { data: { order: found ? gqlOrder(found) : null } };
-    }
-    if (field === 'fulfillmentCreate') {
-      if (!scopes.includes('write_merchant_managed_fulfillment_orders')) {
-        return { denied: 'write_merchant_managed_fulfillment_orders' };
+  /** GraphQL root fields about orders (resolvers, see fake-graphql.ts). */
+  const roots: Record<string, FakeRoot> = {
+    orders: async (args, ctx) => {
+      if (!grants(ctx.scopes, 'read_orders')) throw accessDenied('orders', 'read_orders');
+      // Newest first (the client asks CREATED_AT reversed), paged by cursor.
+      const all = await ordersOf(ctx.shop);
+      if (args.reverse) all.reverse();
+      return connection(all.map(gqlOrder))(args);
+    },
+    order: async (args, ctx) => {
+      if (!grants(ctx.scopes, 'read_orders')) throw accessDenied('order', 'read_orders');
+      const found = await find(ctx.shop, numeric(String(args.id ?? '')));
+      return found ? gqlOrder(found) : null;
+    },
+    fulfillmentCreate: async (args, ctx) => {
+      if (!ctx.scopes.includes('write_merchant_managed_fulfillment_orders')) {
+        throw accessDenied('fulfillmentCreate', 'write_merchant_managed_fulfillment_orders');
       }
-      const input = (vars.fulfillment ?? {}) as {
-        lineItemsByFulfillmentOrder?: { fulfillmentOrderId: string }[];
-        trackingInfo?: { company?: string; number?: string; url?: string };
-        notifyCustomer?: boolean;
-      };
-      const foId = input.lineItemsByFulfillmentOrder?.[0]?.fulfillmentOrderId;
-      const order = (await ordersOf(shop)).find((o) => o.fulfillmentOrder.id === foId);
-      const userError = (message: string) => ({
-        data: { fulfillmentCreate: { fulfillment: null, userErrors: [{ field: ['fulfillment'], message }] } },
+      const input = (args.fulfillment ?? {}) as FulfillmentInput;
+      const userError = (message: string, field = ['fulfillment']) => ({
+        fulfillment: null,
+        userErrors: [{ field, message }],
       });
-      if (!order) return userError('Fulfillment order does not exist.');
-      if (order.fulfillmentOrder.status !== 'OPEN') {
-        return userError(`Fulfillment order ${foId} has an unfulfillable status= ${order.fulfillmentOrder.status}.`);
+      const wanted = input.lineItemsByFulfillmentOrder ?? [];
+      const all = await ordersOf(ctx.shop);
+      const order = all.find((o) => o.fulfillmentOrders.some((fo) => fo.id === wanted[0]?.fulfillmentOrderId));
+      if (!order || wanted.length === 0) return userError('Fulfillment order does not exist.');
+      const fos: FakeFulfillmentOrder[] = [];
+      for (const w of wanted) {
+        const fo = order.fulfillmentOrders.find((f) => f.id === w.fulfillmentOrderId);
+        if (!fo) return userError('All fulfillment orders must belong to the same order.');
+        fos.push(fo);
+      }
+      if (new Set(fos.map((fo) => fo.locationId)).size > 1) {
+        return userError('All fulfillment orders must be assigned to the same location.');
+      }
+      const closed = fos.find((fo) => !['OPEN', 'IN_PROGRESS'].includes(fo.status));
+      if (closed) return userError(`Fulfillment order ${closed.id} has an unfulfillable status= ${closed.status}.`);
+      // What each fulfillment order gives: the lines named (no more than remains), else all that remains.
+      const take: { fo: FakeFulfillmentOrder; line: FakeFulfillmentOrder['lineItems'][number]; quantity: number }[] =
+        [];
+      for (const [i, w] of wanted.entries()) {
+        const fo = fos[i] as FakeFulfillmentOrder;
+        if (!w.fulfillmentOrderLineItems) {
+          for (const line of fo.lineItems) {
+            if (line.remainingQuantity > 0) take.push({ fo, line, quantity: line.remainingQuantity });
+          }
+          continue;
+        }
+        for (const asked of w.fulfillmentOrderLineItems) {
+          const line = fo.lineItems.find((l) => l.id === asked.id);
+          if (!line) return userError('Fulfillment order line item does not exist.');
+          if (asked.quantity <= 0 || asked.quantity > line.remainingQuantity) {
+            return userError('Invalid fulfillment order line item quantity requested.');
+          }
+          take.push({ fo, line, quantity: asked.quantity });
+        }
+      }
+      if (take.length === 0) return userError('No fulfillment order line items remain to be fulfilled.');
+      for (const t of take) t.line.remainingQuantity -= t.quantity;
+      for (const fo of fos) {
+        fo.status = fo.lineItems.every((l) => l.remainingQuantity === 0) ? 'CLOSED' : 'IN_PROGRESS';
       }
       const fulfillment: FakeFulfillment = {
         id: `gid://shopify/Fulfillment/${newId()}`,
-        fulfillmentOrderId: order.fulfillmentOrder.id,
+        fulfillmentOrderId: (fos[0] as FakeFulfillmentOrder).id,
+        lines: take.map((t) => ({ lineItemId: t.line.lineItemId, quantity: t.quantity })),
         trackingInfo: {
           company: input.trackingInfo?.company ?? null,
           number: input.trackingInfo?.number ?? null,
@@ -239,22 +374,44 @@ export function createFakeOrders(options: {
         notifyCustomer: input.notifyCustomer === true,
       };
       order.fulfillments.push(fulfillment);
-      order.fulfillmentOrder.status = 'CLOSED';
-      await save(shop, order);
-      return {
-        data: {
-          fulfillmentCreate: {
-            fulfillment: { id: fulfillment.id, status: 'SUCCESS', trackingInfo: [fulfillment.trackingInfo] },
-            userErrors: [],
-          },
-        },
+      await save(ctx.shop, order);
+      return { fulfillment: fulfillmentNode(fulfillment), userErrors: [] };
+    },
+  };
+
+  /** Fulfillment orders for these lines: one per location, each line wholly open. */
+  const fulfillmentOrdersFor = (lines: FakeLineItem[], locations: (string | undefined)[]): FakeFulfillmentOrder[] => {
+    const byLocation = new Map<string, FakeFulfillmentOrder>();
+    lines.forEach((l, i) => {
+      const locationId = locations[i] ?? DEFAULT_LOCATION;
+      const fo = byLocation.get(locationId) ?? {
+        id: `gid://shopify/FulfillmentOrder/${newId()}`,
+        status: 'OPEN' as const,
+        locationId,
+        lineItems: [],
       };
-    }
-    return null;
-  }
+      fo.lineItems.push({
+        id: `gid://shopify/FulfillmentOrderLineItem/${newId()}`,
+        lineItemId: l.id,
+        totalQuantity: l.quantity,
+        remainingQuantity: l.quantity,
+      });
+      byLocation.set(locationId, fo);
+    });
+    return byLocation.size
+      ? [...byLocation.values()]
+      : [
+          {
+            id: `gid://shopify/FulfillmentOrder/${newId()}`,
+            status: 'OPEN',
+            locationId: DEFAULT_LOCATION,
+            lineItems: [],
+          },
+        ];
+  };
 
   return {
-    graphql,
+    roots,
     deliveries,
     /** Where webhooks go (the app's receiver); without one they are only recorded. */
     setWebhookSink(fn: ((d: WebhookDelivery) => Promise<void>) | null) {
@@ -286,7 +443,7 @@ export function createFakeOrders(options: {
         customerId: newId(),
         shippingAddress: null,
         lineItems: [],
-        fulfillmentOrder: { id: `gid://shopify/FulfillmentOrder/${newId()}`, status: 'OPEN' },
+        fulfillmentOrders: fulfillmentOrdersFor([], []),
         fulfillments: [],
       };
       await save(shop, created);
@@ -299,7 +456,15 @@ export function createFakeOrders(options: {
     async placePaidOrder(
       shop: string,
       input: {
-        lines: { sku?: string; variantId?: string; quantity: number; title?: string; price?: string }[];
+        lines: {
+          sku?: string;
+          variantId?: string;
+          quantity: number;
+          title?: string;
+          price?: string;
+          /** The location it ships from (one of FAKE_LOCATIONS' ids; default the shop's own). */
+          location?: string;
+        }[];
         address: FakeAddress | null;
         currency?: string;
         customerId?: number;
@@ -331,7 +496,10 @@ export function createFakeOrders(options: {
         customerId: input.customerId ?? newId(),
         shippingAddress: input.address,
         lineItems,
-        fulfillmentOrder: { id: `gid://shopify/FulfillmentOrder/${newId()}`, status: 'OPEN' },
+        fulfillmentOrders: fulfillmentOrdersFor(
+          lineItems,
+          input.lines.map((l) => l.location),
+        ),
         fulfillments: [],
       };
       await save(shop, order);
@@ -343,7 +511,7 @@ export function createFakeOrders(options: {
       const order = await find(shop, orderId);
       if (!order) throw new Error(`no order ${orderId}`);
       order.cancelledAt = new Date(options.now()).toISOString();
-      order.fulfillmentOrder.status = 'CANCELLED';
+      for (const fo of order.fulfillmentOrders) if (fo.status !== 'CLOSED') fo.status = 'CANCELLED';
       await save(shop, order);
       await send(shop, 'orders/cancelled', restOrder(shop, order));
     },

@@ -152,7 +152,7 @@ describe('the fake Shopify keeps orders in its store', () => {
       await two.orders.cancelOrder(shop, placed.id);
       const [after] = await one.orders.orders(shop);
       expect(after?.cancelledAt).not.toBeNull();
-      expect(after?.fulfillmentOrder.status).toBe('CANCELLED');
+      expect(after?.fulfillmentOrders.map((fo) => fo.status)).toEqual(['CANCELLED']);
       const next = await two.addOrder(shop, { total: '5.00' });
       expect(next.name).toBe('#1002');
     } finally {
@@ -249,5 +249,158 @@ describe("the fake Shopify's API versions (shopify.dev/docs/api/usage/versioning
       topic: 'ORDERS_PAID',
       uri: 'https://app.example.com/hook',
     });
+  });
+});
+
+describe("the fake Shopify executes GraphQL on Shopify's schema (issue #27, point 1)", () => {
+  /** The raw answer to a document, as Shopify sends it (status and JSON body). */
+  const post = async (token: string, query: string, variables: Record<string, unknown> = {}) => {
+    const res = await fetch(`${fake.url}/${shop}/admin/api/2026-04/graphql.json`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Shopify-Access-Token': token },
+      body: JSON.stringify({ query, variables }),
+    });
+    return { status: res.status, body: (await res.json()) as { data?: unknown; errors?: Record<string, unknown>[] } };
+  };
+
+  it('refuses a field the schema lacks and a selection on a scalar, as graphql-ruby words them (HTTP 200)', async () => {
+    const { token } = await tokenWith(['read_products']);
+    const unknown = await post(token, 'query { shop { name planetName } }');
+    expect(unknown.status).toBe(200);
+    expect(unknown.body.data).toBeUndefined();
+    expect(unknown.body.errors).toEqual([
+      expect.objectContaining({
+        message: "Field 'planetName' doesn't exist on type 'Shop'",
+        extensions: { code: 'undefinedField' },
+      }),
+    ]);
+    const leaf = await post(token, 'query { shop { name { value } } }');
+    expect(leaf.body.errors?.[0]).toMatchObject({ extensions: { code: 'selectionMismatch' } });
+    const missingArg = await post(token, 'query { product { id } }');
+    expect(missingArg.body.errors?.[0]).toMatchObject({
+      message: "Field 'product' is missing required arguments: id",
+      extensions: { code: 'missingRequiredArguments' },
+    });
+  });
+
+  it('refuses variables of the wrong type, naming the path and the problem', async () => {
+    const { token } = await tokenWith(['write_products']);
+    const res = await post(
+      token,
+      'mutation m($product: ProductUpdateInput!) { productUpdate(product: $product) { userErrors { message } } }',
+      { product: { id: 'gid://shopify/Product/1', status: 'SOLD_OUT', colour: 'red' } },
+    );
+    expect(res.status).toBe(200);
+    const [error] = res.body.errors ?? [];
+    expect(error?.message).toMatch(/^Variable \$product of type ProductUpdateInput! was provided invalid value for /);
+    expect(error?.extensions).toMatchObject({
+      code: 'INVALID_VARIABLE',
+      problems: expect.arrayContaining([
+        { path: ['status'], explanation: expect.stringContaining('to be one of: ACTIVE, ARCHIVED, DRAFT') },
+        { path: ['colour'], explanation: 'Field is not defined on ProductUpdateInput' },
+      ]),
+    });
+    const notGlobal = await post(token, 'query p($id: ID!) { product(id: $id) { id } }', { id: '632910392' });
+    expect(notGlobal.body.errors?.[0]).toMatchObject({
+      message: 'Variable $id of type ID! was provided invalid value',
+      extensions: { code: 'INVALID_VARIABLE', problems: [{ path: [], explanation: 'Invalid global id `632910392`' }] },
+    });
+    const missing = await post(token, 'query p($id: ID!) { product(id: $id) { id } }', {});
+    expect(missing.body.errors?.[0]).toMatchObject({
+      message: 'Variable $id of type ID! was provided invalid value',
+      extensions: { code: 'INVALID_VARIABLE', problems: [{ path: [], explanation: 'Expected value to not be null' }] },
+    });
+  });
+
+  it('answers only the fields asked for, pages by the parsed `first`, and wants first or last on a connection', async () => {
+    const { client, token } = await tokenWith(['write_products']);
+    await client.productSet(shop, token, tee());
+    await client.productSet(shop, token, tee());
+    // A literal 5 deeper in the document is not the page size: the argument is.
+    const paged = await post(
+      token,
+      'query p($n: Int!) { products(first: $n) { nodes { title variants(first: 5) { nodes { price } } } } }',
+      { n: 1 },
+    );
+    const nodes = (paged.body.data as { products: { nodes: Record<string, unknown>[] } }).products.nodes;
+    expect(nodes).toEqual([{ title: 'Strict Tee', variants: { nodes: [{ price: '20.00' }] } }]);
+    const aliased = await post(token, 'query { shop { shopName: name } }');
+    expect(aliased.body).toMatchObject({ data: { shop: { shopName: 'strict-shop' } } });
+    expect(Object.keys((aliased.body.data as { shop: object }).shop)).toEqual(['shopName']);
+    const deprecated = await fetch(`${fake.url}/${shop}/admin/api/2026-04/graphql.json`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Shopify-Access-Token': token },
+      body: JSON.stringify({ query: 'query { publications(first: 1) { nodes { name } } }' }),
+    });
+    expect(deprecated.headers.get('x-shopify-api-deprecated-reason')).toMatch(/^https:\/\/shopify\.dev\//);
+    const unbounded = await post(token, 'query { products { nodes { id } } }');
+    expect(unbounded.body.errors?.[0]).toMatchObject({
+      message: 'you must provide one of first or last',
+      path: ['products'],
+    });
+  });
+});
+
+describe('the fake Shopify without protected customer data approval (issue #27, 3)', () => {
+  it('refuses orders webhooks with a userError, withholds customer and address, and redacts a webhook address', async () => {
+    const mine = await startFakeShopify({ apiKey: 'k', apiSecret: 's', protectedCustomerData: 'none' });
+    try {
+      const client = new ShopifyClient({
+        apiKey: 'k',
+        apiSecret: 's',
+        scopes: ['read_orders'],
+        apiVersion: '2026-04',
+        shopBaseUrl: (name) => `${mine.url}/${name}`,
+        sleep: async () => {},
+      });
+      const approved = await fetch(client.authorizeUrl(shop, 'st', 'http://app.test/cb'), { redirect: 'manual' });
+      const code = new URL(approved.headers.get('location') as string).searchParams.get('code') as string;
+      const { accessToken } = await client.exchangeCode(shop, code);
+      const refused = await client
+        .webhookSubscriptionCreate(shop, accessToken, 'ORDERS_PAID', 'https://app.example.com/hook')
+        .catch((e: unknown) => e);
+      expect(refused).toMatchObject({ code: 'PROTECTED_CUSTOMER_DATA' });
+      expect((refused as Error).message).toMatch(/not approved to subscribe to webhook topics containing protected/);
+      await client.webhookSubscriptionCreate(shop, accessToken, 'APP_UNINSTALLED', 'https://app.example.com/hook');
+
+      const address = { name: 'Ada', address1: '1 Row', city: 'London', country_code: 'GB', zip: 'N1' };
+      await mine.orders.placePaidOrder(shop, { lines: [{ title: 'Mug', price: '9.00', quantity: 1 }], address });
+      const res = await fetch(`${mine.url}/${shop}/admin/api/2026-04/graphql.json`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Shopify-Access-Token': accessToken },
+        body: JSON.stringify({
+          query: 'query { orders(first: 5) { nodes { name customer { id } shippingAddress { city } } } }',
+        }),
+      });
+      const body = (await res.json()) as { data: unknown; errors: { message: string; path: unknown[] }[] };
+      expect(res.status).toBe(200);
+      expect(body.data).toEqual({ orders: { nodes: [{ name: '#1001', customer: null, shippingAddress: null }] } });
+      expect(body.errors.map((e) => [e.path, e.message])).toEqual([
+        [['orders', 'nodes', 0, 'customer'], expect.stringContaining('not approved to access the Customer object')],
+        [['orders', 'nodes', 0, 'shippingAddress'], expect.stringContaining('not approved to use the shippingAddress')],
+      ]);
+
+      mine.setProtectedCustomerData('level1');
+      await mine.orders.placePaidOrder(shop, { lines: [{ title: 'Mug', price: '9.00', quantity: 1 }], address });
+      expect(JSON.parse(mine.orders.deliveries.at(-1)?.body ?? '{}')).toMatchObject({ shipping_address: null });
+    } finally {
+      await mine.close();
+    }
+  });
+});
+
+describe('query cost from the parsed document (apis.md A3)', () => {
+  it('reads first/last as arguments (literal or variable), through fragments, not the first number in the text', () => {
+    // A literal 5 inside a title filter is no page size; the variable is.
+    expect(queryCost('query p($n: Int!) { products(first: $n, query: "title:5") { nodes { id } } }', { n: 3 })).toBe(
+      1 + 2 + 3 * 1,
+    );
+    expect(queryCost('query { orders(last: 4) { nodes { id } } }')).toBe(1 + 2 + 4 * 1);
+    expect(
+      queryCost(
+        'query { products(first: 2) { nodes { ...P } } } fragment P on Product { variants(first: 10) { nodes { id } } }',
+      ),
+    ).toBe(1 + 2 + 2 * (1 + 2 + 10));
+    expect(queryCost('mutation m { shop { name } }')).toBe(10);
   });
 });

@@ -1,9 +1,20 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Kind, parse, type SelectionSetNode } from 'graphql';
+import { execute } from 'graphql';
 import { DEFAULT_SHOPIFY_API_VERSION, SUPPORTED_SHOPIFY_API_VERSIONS, servedVersion } from './api-versions';
 import { createFakeAuth, type FakeAuth, type FakeGrant, type FakeRefreshGrant } from './fake-auth';
+import {
+  accessDenied,
+  connection,
+  type FakeRoot,
+  type FakeRootContext,
+  firstOf,
+  grants,
+  type ProtectedDataAccess,
+  prepareShopifyRequest,
+  shopifyAdminSchema,
+} from './fake-graphql';
 import { createFakeOrders, type FakeShopifyOrders } from './fake-orders';
 import {
   type FakeMedia,
@@ -30,6 +41,8 @@ import { MAX_QUERY_COST, queryCost } from './query-cost';
  *   of the product's `files`;
  * - the token's scopes are enforced (ACCESS_DENIED top-level error) and every call is priced (requested cost, nested
  *   connections multiplied, 1000 at most per query) against a leaky bucket per token.
+ * - every document runs on Shopify's own Admin schema (fake-graphql.ts): refused documents and variables answer as
+ *   Shopify does (HTTP 200, top-level errors), and the resolvers below answer only the fields asked for;
  * - API versions (api-versions.ts): a supported one is served as asked, a retired one falls forward to the oldest
  *   supported (the X-Shopify-API-Version response header says which), anything else answers 404.
  * Shops live under a path prefix: `{url}/{shop}/admin/...`, so the client's base URL is `{url}/{shop}`. State is in
@@ -62,6 +75,11 @@ export type FakeShopifyOptions = {
   webhookTransport?: WebhookTransport;
   /** Where products, tokens and staged files are kept; memory when absent. */
   store?: FakeShopifyStore;
+  /**
+   * The app's protected customer data access (default level2: approved, as a custom app always is). A public app
+   * Shopify has not approved ('none') cannot subscribe to orders webhooks and reads no customer or shipping address.
+   */
+  protectedCustomerData?: ProtectedDataAccess;
 };
 
 export type FakeOrder = { id: string; name: string; createdAt: string; total: string; currency: string };
@@ -105,6 +123,8 @@ export type FakeShopify = {
   addOrder(shop: string, order: { total: string; currency?: string; createdAt?: Date }): Promise<FakeOrder>;
   /** Orders with lines, fulfilment orders and webhooks (fake-orders.ts). */
   orders: FakeShopifyOrders;
+  /** Changes the app's protected customer data access (Shopify's review of the app, approved or not). */
+  setProtectedCustomerData(access: ProtectedDataAccess): void;
   /** The next `n` GraphQL calls answer THROTTLED (HTTP 200) with an empty bucket. */
   throttleNext(n: number): void;
   /**
@@ -155,54 +175,7 @@ export function topLevelField(query: string): string | null {
   return /^\s*([A-Za-z_]\w*)/.exec(query.slice(open + 1))?.[1] ?? null;
 }
 
-/**
- * `data` cut down to what the document selects, as Shopify's GraphQL answers: fields not asked for are absent
- * (aliases, inline fragments and named fragments followed). Used where the fake builds a fuller object than asked.
- */
-export function selectedOnly(query: string, data: Record<string, unknown>): Record<string, unknown> {
-  let doc: ReturnType<typeof parse>;
-  try {
-    doc = parse(query);
-  } catch {
-    return data;
-  }
-  const fragments = new Map<string, SelectionSetNode>();
-  for (const d of doc.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d.selectionSet);
-  const op = doc.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION);
-  if (!op || op.kind !== Kind.OPERATION_DEFINITION) return data;
-  const project = (value: unknown, set: SelectionSetNode): unknown => {
-    if (Array.isArray(value)) return value.map((v) => project(v, set));
-    if (value === null || typeof value !== 'object') return value;
-    const from = value as Record<string, unknown>;
-    const out: Record<string, unknown> = {};
-    const walk = (s: SelectionSetNode) => {
-      for (const sel of s.selections) {
-        if (sel.kind === Kind.FIELD) {
-          const name = sel.name.value;
-          if (!(name in from)) continue;
-          const key = sel.alias?.value ?? name;
-          const v = sel.selectionSet ? project(from[name], sel.selectionSet) : from[name];
-          const had = out[key];
-          out[key] =
-            had && typeof had === 'object' && v && typeof v === 'object' && !Array.isArray(v) ? { ...had, ...v } : v;
-        } else if (sel.kind === Kind.INLINE_FRAGMENT) walk(sel.selectionSet);
-        else {
-          const f = fragments.get(sel.name.value);
-          if (f) walk(f);
-        }
-      }
-    };
-    walk(set);
-    return out;
-  };
-  return project(data, op.selectionSet) as Record<string, unknown>;
-}
-
 const ONLINE_STORE = 'Online Store';
-
-/** Whether `scopes` grant `needed` (a write scope grants its read scope). */
-const grants = (scopes: string[], needed: string) =>
-  scopes.includes(needed) || (needed.startsWith('read_') && scopes.includes(`write_${needed.slice(5)}`));
 
 /** Hosts Shopify's servers cannot fetch from: this machine and private networks (E3: use staged uploads). */
 const unreachable = (source: string) => {
@@ -242,12 +215,14 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
   let failNext: { mode: 'userError' | 'after-apply'; message: string } | null = null;
   let failMedia = 0;
   let tamper = false;
+  let protectedData: ProtectedDataAccess = options.protectedCustomerData ?? 'level2';
   let base = '';
   const webhookSecret = options.webhookSecret ?? (async () => apiSecret);
   const supportedVersions = options.supportedApiVersions ?? SUPPORTED_SHOPIFY_API_VERSIONS;
   const appVersion = options.apiVersion ?? DEFAULT_SHOPIFY_API_VERSION;
   const webhookVersion = servedVersion(appVersion, supportedVersions) ?? supportedVersions[0] ?? appVersion;
   const orders = createFakeOrders({
+    protectedData: () => protectedData,
     webhookSecret,
     apiVersion: webhookVersion,
     now,
@@ -282,6 +257,13 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
     `gid://shopify/Publication/${parseInt(createHash('sha256').update(`${shop}/${name}`).digest('hex').slice(0, 10), 16)}`;
   const publicationsOf = (shop: string) =>
     [ONLINE_STORE, 'Point of Sale'].map((name) => ({ id: publicationId(shop, name), name }));
+  /** A sales channel's publication; its name is its catalog's title (Publication.name is deprecated). */
+  const publicationNode = (p: { id: string; name: string }) => ({
+    id: p.id,
+    name: p.name,
+    autoPublish: false,
+    catalog: { __typename: 'AppCatalog', id: p.id.replace('Publication', 'AppCatalog'), title: p.name },
+  });
 
   /** A leaky bucket per token, refilled per second. */
   const spend = (token: string, cost: number) => {
@@ -323,6 +305,7 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
   const mediaNode = (m: FakeMedia) => {
     const image = m.status === 'READY' ? { url: mediaUrl(m), altText: m.alt } : null;
     return {
+      __typename: 'MediaImage',
       id: m.id,
       alt: m.alt,
       mediaContentType: 'IMAGE',
@@ -336,6 +319,7 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
   const productNode = (shop: string, p: FakeProduct) => {
     const byId = new Map(p.media.map((m) => [m.id, m]));
     return {
+      __typename: 'Product',
       id: p.id,
       title: p.title,
       handle: p.handle,
@@ -346,17 +330,19 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
       createdAt: p.createdAt,
       updatedAt: p.updatedAt,
       onlineStoreUrl: null,
-      options: p.options.map((o, i) => ({
-        name: o.name,
-        position: i + 1,
-        values: o.values,
-        optionValues: o.values.map((name) => ({
-          name,
-          hasVariants: p.variants.some((v) => v.selectedOptions.some((s) => s.name === o.name && s.value === name)),
+      options: firstOf(
+        p.options.map((o, i) => ({
+          name: o.name,
+          position: i + 1,
+          values: o.values,
+          optionValues: o.values.map((name) => ({
+            name,
+            hasVariants: p.variants.some((v) => v.selectedOptions.some((s) => s.name === o.name && s.value === name)),
+          })),
         })),
-      })),
-      variants: {
-        nodes: p.variants.map((v) => {
+      ),
+      variants: connection(
+        p.variants.map((v) => {
           const media = v.mediaId ? byId.get(v.mediaId) : undefined;
           return {
             id: v.id,
@@ -369,17 +355,17 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
             availableForSale: availableForSale(v),
             inventoryItem: { id: v.inventoryItemId, tracked: v.tracked, sku: v.sku },
             image: media?.status === 'READY' ? { url: mediaUrl(media) } : null,
-            media: { nodes: media ? [mediaNode(media)] : [] },
+            media: connection(media ? [mediaNode(media)] : []),
           };
         }),
-      },
-      media: { nodes: p.media.map(mediaNode) },
-      resourcePublications: {
-        nodes: p.publications.map((id) => ({
+      ),
+      media: connection(p.media.map(mediaNode)),
+      resourcePublications: connection(
+        p.publications.map((id) => ({
           isPublished: true,
-          publication: { id, name: publicationsOf(shop).find((x) => x.id === id)?.name ?? null },
+          publication: publicationNode(publicationsOf(shop).find((x) => x.id === id) ?? { id, name: '' }),
         })),
-      },
+      ),
     };
   };
 
@@ -585,6 +571,144 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
     return { product };
   };
 
+  type UserErrorOut = { field: string[] | null; message: string; code?: string };
+  const findProduct = async (shop: string, id: unknown) =>
+    typeof id === 'string' ? ((await store.get<FakeProduct>('product', productKey(shop, id))) ?? null) : null;
+  const needs = (ctx: FakeRootContext, field: string, scope: string) => {
+    if (!grants(ctx.scopes, scope)) throw accessDenied(field, scope);
+  };
+
+  /**
+   * The root fields the fake answers, as graphql-js resolvers over the fake's state: each answers the whole object
+   * it knows (connections resolved with their arguments) and graphql-js keeps only what the document selects.
+   */
+  const roots: Record<string, FakeRoot> = {
+    shop: (_args, ctx) => ({ name: ctx.shop.replace('.myshopify.com', ''), myshopifyDomain: ctx.shop }),
+    productSet: async (args, ctx) => {
+      needs(ctx, 'productSet', 'write_products');
+      const input = (args.input ?? {}) as SetInput;
+      const fail = failNext;
+      failNext = null;
+      if (fail?.mode === 'userError') {
+        return { product: null, userErrors: [{ field: null, message: fail.message }] };
+      }
+      const userErrors = validateSet(input);
+      if (userErrors.length) return { product: null, userErrors };
+      const result = await applySet(ctx.shop, input, args.identifier as { id?: string; handle?: string } | undefined);
+      if (fail?.mode === 'after-apply') ctx.failAfterApply = fail.message;
+      if (!result.product) {
+        return {
+          product: null,
+          userErrors: [{ field: ['identifier', 'id'], message: result.error, code: 'PRODUCT_DOES_NOT_EXIST' }],
+        };
+      }
+      return { product: productNode(ctx.shop, result.product), userErrors: [] };
+    },
+    productUpdate: async (args, ctx) => {
+      needs(ctx, 'productUpdate', 'write_products');
+      const input = (args.product ?? {}) as { id?: string; status?: string; title?: string };
+      const product = await findProduct(ctx.shop, input.id);
+      if (!product) return { product: null, userErrors: [{ field: ['id'], message: 'Product does not exist' }] };
+      product.status = input.status ?? product.status;
+      product.title = input.title ?? product.title;
+      product.updatedAt = new Date(now()).toISOString();
+      await saveProduct(ctx.shop, product);
+      return { product: productNode(ctx.shop, product), userErrors: [] };
+    },
+    productDelete: async (args, ctx) => {
+      needs(ctx, 'productDelete', 'write_products');
+      const input = (args.input ?? {}) as { id?: string };
+      const product = await findProduct(ctx.shop, input.id);
+      if (!product) {
+        return { deletedProductId: null, userErrors: [{ field: ['id'], message: 'Product does not exist' }] };
+      }
+      await store.delete('product', productKey(ctx.shop, product.id));
+      return { deletedProductId: product.id, userErrors: [] };
+    },
+    publications: (args, ctx) => {
+      needs(ctx, 'publications', 'read_publications');
+      return connection(publicationsOf(ctx.shop).map(publicationNode))(args);
+    },
+    publishablePublish: async (args, ctx) => {
+      needs(ctx, 'publishablePublish', 'write_publications');
+      const product = await findProduct(ctx.shop, args.id);
+      const inputs = (args.input ?? []) as { publicationId?: string }[];
+      const known = new Set(publicationsOf(ctx.shop).map((p) => p.id));
+      const userErrors: UserErrorOut[] = [];
+      if (!product) userErrors.push({ field: ['id'], message: 'Resource does not exist', code: 'INVALID' });
+      inputs.forEach((i, n) => {
+        if (!i.publicationId || !known.has(i.publicationId)) {
+          userErrors.push({
+            field: ['input', String(n), 'publicationId'],
+            message: 'Publication does not exist',
+            code: 'INVALID',
+          });
+        }
+      });
+      if (!product || userErrors.length) return { publishable: null, userErrors };
+      product.publications = [...new Set([...product.publications, ...inputs.map((i) => i.publicationId as string)])];
+      await saveProduct(ctx.shop, product);
+      return {
+        publishable: { ...productNode(ctx.shop, product), publishedOnPublication: true },
+        shop: { name: ctx.shop },
+        userErrors: [],
+      };
+    },
+    product: async (args, ctx) => {
+      needs(ctx, 'product', 'read_products');
+      const product = await findProduct(ctx.shop, args.id);
+      if (product) await advanceMedia(ctx.shop, product);
+      return product ? productNode(ctx.shop, product) : null;
+    },
+    products: async (args, ctx) => {
+      needs(ctx, 'products', 'read_products');
+      // Shopify's default order is by id; the client asks for UPDATED_AT, reversed (the newest first).
+      const key = args.sortKey === 'UPDATED_AT' ? 'updatedAt' : args.sortKey === 'TITLE' ? 'title' : 'createdAt';
+      const products = (await loadProducts(ctx.shop)).sort((a, b) => a[key].localeCompare(b[key]));
+      if (args.reverse) products.reverse();
+      const page = await connection(products)(args);
+      for (const p of page.nodes) await advanceMedia(ctx.shop, p);
+      return {
+        ...page,
+        nodes: page.nodes.map((p) => productNode(ctx.shop, p)),
+        edges: page.edges.map((e) => ({ ...e, node: productNode(ctx.shop, e.node) })),
+      };
+    },
+    nodes: async (args, ctx) => {
+      needs(ctx, 'nodes', 'read_products');
+      const ids = (args.ids ?? []) as string[];
+      return Promise.all(
+        ids.map(async (id) => {
+          const p = await findProduct(ctx.shop, id);
+          return p ? productNode(ctx.shop, p) : null;
+        }),
+      );
+    },
+    stagedUploadsCreate: (args, ctx) => {
+      if (!grants(ctx.scopes, 'write_products') && !grants(ctx.scopes, 'write_files')) {
+        throw accessDenied('stagedUploadsCreate', 'write_files');
+      }
+      const inputs = (args.input ?? []) as { filename: string; mimeType: string }[];
+      return {
+        stagedTargets: inputs.map((i) => {
+          const name = (i.filename || 'file').replace(/[^A-Za-z0-9._-]/g, '_');
+          const key = `${randomBytes(8).toString('hex')}/${name}`;
+          return {
+            url: `${base}/staged-uploads/${key}`,
+            resourceUrl: `${base}/files/${key}`,
+            parameters: [
+              { name: 'Content-Type', value: i.mimeType },
+              { name: 'key', value: key },
+            ],
+          };
+        }),
+        userErrors: [],
+      };
+    },
+    ...orders.roots,
+    ...webhooks.roots,
+  };
+
   const graphql = async (
     req: http.IncomingMessage,
     res: http.ServerResponse,
@@ -592,7 +716,7 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
     asked: string,
     version: string,
   ) => {
-    const headers = { 'X-Shopify-API-Version': version };
+    const headers: Record<string, string> = { 'X-Shopify-API-Version': version };
     const token = req.headers['x-shopify-access-token'];
     // Unknown, revoked and expired tokens alike (apis.md E1).
     const grant = typeof token === 'string' ? ((await auth.grantOf(token)) ?? undefined) : undefined;
@@ -605,18 +729,40 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
         headers,
       );
     }
-    let body: { query?: string; variables?: Record<string, unknown> };
+    let body: { query?: string; variables?: Record<string, unknown> | null; operationName?: string | null };
     try {
       body = JSON.parse(raw.toString('utf8'));
     } catch {
       return json(res, 400, { errors: 'Bad Request' }, headers);
     }
-    const query = body.query ?? '';
-    const vars = body.variables ?? {};
+    const query = typeof body.query === 'string' ? body.query : '';
+    const vars = body.variables && typeof body.variables === 'object' ? body.variables : {};
+    const operationName = body.operationName ?? undefined;
     received.push({ asked, served: version, query, variables: vars });
-    const field = topLevelField(query) ?? '';
-    const cost = queryCost(query, vars);
-    const first = Number(/first:\s*(\d+)/.exec(query)?.[1] ?? (vars.first as number | undefined) ?? 1);
+    // Shopify's schema decides first: a document or variables it refuses are answered before anything is spent.
+    const prepared = prepareShopifyRequest(query, vars, operationName);
+    if (!prepared.ok) {
+      calls.push({ field: topLevelField(query) ?? '', throttled: false, cost: 0, at: now() });
+      return json(res, 200, { errors: prepared.errors }, headers);
+    }
+    const field = prepared.fields[0] ?? '';
+    // Shopify answers a document using deprecated fields with this header (apis.md A2).
+    if (prepared.deprecated.length) {
+      Object.assign(headers, {
+        'X-Shopify-API-Deprecated-Reason': 'https://shopify.dev/api/usage/versioning#deprecation-practices',
+      });
+    }
+    const missing = prepared.fields.find((f) => f !== '__typename' && !(f in roots));
+    if (missing) {
+      // A field of Shopify's schema this fake does not model: said plainly rather than answered with made-up data.
+      return json(
+        res,
+        200,
+        { errors: [{ message: `The fake Shopify does not answer ${missing}`, extensions: { code: 'NOT_IN_FAKE' } }] },
+        headers,
+      );
+    }
+    const cost = queryCost(query, vars, operationName);
     if (cost > MAX_QUERY_COST) {
       calls.push({ field, throttled: false, cost, at: now() });
       return json(
@@ -672,188 +818,28 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
         headers,
       );
     }
-    const answer = (data: unknown) => json(res, 200, { data, extensions: bucket.extensions }, headers);
-    const scopes = grant.scope.split(',').map((s) => s.trim());
-    const denied = (needed: string) =>
-      json(
-        res,
-        200,
-        {
-          data: null,
-          errors: [
-            {
-              message: `Access denied for ${field} field. Required access: \`${needed}\` access scope.`,
-              extensions: { code: 'ACCESS_DENIED', documentation: 'https://shopify.dev/api/usage/access-scopes' },
-              path: [field],
-            },
-          ],
-          extensions: bucket.extensions,
-        },
-        headers,
-      );
-    const findProduct = async (id: unknown) =>
-      typeof id === 'string' ? ((await store.get<FakeProduct>('product', productKey(shopName, id))) ?? null) : null;
-
-    const about = await orders.graphql(shopName, field, vars, scopes, first);
-    if (about) return 'denied' in about ? denied(about.denied) : answer(about.data);
-
-    switch (field) {
-      case 'shop':
-        return answer({ shop: { name: shopName.replace('.myshopify.com', ''), myshopifyDomain: shopName } });
-      case 'productSet': {
-        if (!grants(scopes, 'write_products')) return denied('write_products');
-        const input = (vars.input ?? {}) as SetInput;
-        const fail = failNext;
-        failNext = null;
-        if (fail?.mode === 'userError') {
-          return answer({ productSet: { product: null, userErrors: [{ field: null, message: fail.message }] } });
-        }
-        const userErrors = validateSet(input);
-        if (userErrors.length) return answer({ productSet: { product: null, userErrors } });
-        const result = await applySet(shopName, input, vars.identifier as { id?: string; handle?: string } | undefined);
-        if (fail?.mode === 'after-apply') return json(res, 500, { errors: fail.message }, headers);
-        if (!result.product) {
-          return answer({
-            productSet: {
-              product: null,
-              userErrors: [{ field: ['identifier', 'id'], message: result.error, code: 'PRODUCT_DOES_NOT_EXIST' }],
-            },
-          });
-        }
-        return answer(
-          selectedOnly(query, { productSet: { product: productNode(shopName, result.product), userErrors: [] } }),
-        );
-      }
-      case 'productUpdate': {
-        if (!grants(scopes, 'write_products')) return denied('write_products');
-        const input = (vars.product ?? vars.input ?? {}) as { id?: string; status?: string; title?: string };
-        const product = await findProduct(input.id);
-        if (!product) {
-          return answer({
-            productUpdate: { product: null, userErrors: [{ field: ['id'], message: 'Product does not exist' }] },
-          });
-        }
-        if (input.status && !['ACTIVE', 'DRAFT', 'ARCHIVED', 'UNLISTED'].includes(input.status)) {
-          return answer({
-            productUpdate: { product: null, userErrors: [{ field: ['status'], message: 'Status is not valid' }] },
-          });
-        }
-        product.status = input.status ?? product.status;
-        product.title = input.title ?? product.title;
-        product.updatedAt = new Date(now()).toISOString();
-        await saveProduct(shopName, product);
-        return answer({ productUpdate: { product: productNode(shopName, product), userErrors: [] } });
-      }
-      case 'productDelete': {
-        if (!grants(scopes, 'write_products')) return denied('write_products');
-        const input = (vars.input ?? {}) as { id?: string };
-        const product = await findProduct(input.id);
-        if (!product) {
-          return answer({
-            productDelete: {
-              deletedProductId: null,
-              userErrors: [{ field: ['id'], message: 'Product does not exist' }],
-            },
-          });
-        }
-        await store.delete('product', productKey(shopName, product.id));
-        return answer({ productDelete: { deletedProductId: product.id, userErrors: [] } });
-      }
-      case 'publications': {
-        if (!grants(scopes, 'read_publications')) return denied('read_publications');
-        return answer({
-          publications: {
-            nodes: publicationsOf(shopName).map((p) => ({
-              id: p.id,
-              name: p.name,
-              catalog: { title: p.name },
-              autoPublish: false,
-            })),
-          },
-        });
-      }
-      case 'publishablePublish': {
-        if (!grants(scopes, 'write_publications')) return denied('write_publications');
-        const product = await findProduct(vars.id);
-        const inputs = (vars.input ?? []) as { publicationId?: string }[];
-        const known = new Set(publicationsOf(shopName).map((p) => p.id));
-        const userErrors: UserError[] = [];
-        if (!product) userErrors.push({ field: ['id'], message: 'Resource does not exist', code: 'INVALID' });
-        inputs.forEach((i, n) => {
-          if (!i.publicationId || !known.has(i.publicationId)) {
-            userErrors.push({
-              field: ['input', String(n), 'publicationId'],
-              message: 'Publication does not exist',
-              code: 'INVALID',
-            });
-          }
-        });
-        if (!product || userErrors.length) {
-          return answer({ publishablePublish: { publishable: null, userErrors } });
-        }
-        product.publications = [...new Set([...product.publications, ...inputs.map((i) => i.publicationId as string)])];
-        await saveProduct(shopName, product);
-        return answer({
-          publishablePublish: {
-            publishable: { id: product.id, publishedOnPublication: true },
-            shop: { name: shopName },
-            userErrors: [],
-          },
-        });
-      }
-      case 'product': {
-        if (!grants(scopes, 'read_products')) return denied('read_products');
-        const product = await findProduct(vars.id);
-        if (product) await advanceMedia(shopName, product);
-        return answer({ product: product ? productNode(shopName, product) : null });
-      }
-      case 'stagedUploadsCreate': {
-        if (!grants(scopes, 'write_products') && !grants(scopes, 'write_files')) return denied('write_files');
-        const inputs = (vars.input ?? []) as { filename: string; mimeType: string }[];
-        return answer({
-          stagedUploadsCreate: {
-            stagedTargets: inputs.map((i) => {
-              const name = (i.filename || 'file').replace(/[^A-Za-z0-9._-]/g, '_');
-              const key = `${randomBytes(8).toString('hex')}/${name}`;
-              return {
-                url: `${base}/staged-uploads/${key}`,
-                resourceUrl: `${base}/files/${key}`,
-                parameters: [
-                  { name: 'Content-Type', value: i.mimeType },
-                  { name: 'key', value: key },
-                ],
-              };
-            }),
-            userErrors: [],
-          },
-        });
-      }
-      case 'products': {
-        if (!grants(scopes, 'read_products')) return denied('read_products');
-        const products = (await loadProducts(shopName)).sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
-        const page = products.slice(0, first);
-        for (const p of page) await advanceMedia(shopName, p);
-        return answer({ products: { nodes: page.map((p) => productNode(shopName, p)) } });
-      }
-      default: {
-        const extra = webhooks.fields[field];
-        if (extra) {
-          const result = await extra({ shop: shopName, scopes, vars, query });
-          if ('errors' in result) return json(res, 200, { errors: result.errors }, headers);
-          return 'denied' in result ? denied(result.denied) : answer(result.data);
-        }
-        return json(
-          res,
-          200,
-          {
-            errors: [
-              { message: `Field '${field}' doesn't exist on type 'QueryRoot'`, extensions: { code: 'undefinedField' } },
-            ],
-          },
-          headers,
-        );
-      }
-    }
+    const ctx: FakeRootContext = {
+      shop: shopName,
+      scopes: grant.scope.split(',').map((s) => s.trim()),
+      protectedData,
+      failAfterApply: null,
+    };
+    const result = await execute({
+      schema: shopifyAdminSchema(),
+      document: prepared.document,
+      rootValue: roots,
+      contextValue: ctx,
+      variableValues: vars,
+      ...(operationName ? { operationName } : {}),
+    });
+    if (ctx.failAfterApply) return json(res, 500, { errors: ctx.failAfterApply }, headers);
+    const errors = (result.errors ?? []).map((e) => e.toJSON());
+    return json(
+      res,
+      200,
+      { data: result.data ?? null, ...(errors.length ? { errors } : {}), extensions: bucket.extensions },
+      headers,
+    );
   };
 
   const authorize = (res: http.ServerResponse, shop: string, params: URLSearchParams) => {
@@ -1021,6 +1007,9 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}): Promis
       };
     },
     orders,
+    setProtectedCustomerData(access) {
+      protectedData = access;
+    },
     throttleNext(n) {
       throttle = n;
     },

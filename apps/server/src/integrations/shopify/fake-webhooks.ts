@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DEFAULT_SHOPIFY_API_VERSION } from './api-versions';
+import { accessDenied, connection, type FakeRoot } from './fake-graphql';
 import type { FakeProduct } from './fake-state';
 import { webhookHmac } from './hmac';
 
@@ -7,12 +8,11 @@ import { webhookHmac } from './hmac';
  * The fake Shopify's webhooks (apis.md A4, E4) and what a merchant does in the Shopify admin that the app hears of:
  * - `webhookSubscriptionCreate(topic, webhookSubscription: {uri, format})` records a per-shop subscription;
  *   the uri must be https (userError otherwise), the topic known, the same topic and address only once, and
- *   the token must hold the topic's scope (products: read_products or write_products; orders: read_orders).
- *   `callbackUrl`, removed from WebhookSubscriptionInput by 2026-04, is refused as Shopify refuses an input field
- *   its schema lacks: a top-level INVALID_VARIABLE error naming the field.
+ *   the token must hold the topic's scope (products: read_products or write_products; orders: read_orders), and
+ *   order topics need the app's protected customer data approval (a userError on `webhookSubscription` without).
+ *   `callbackUrl`, removed from WebhookSubscriptionInput by 2026-04, is refused by the schema (fake-graphql.ts).
  * - Deliveries POST the raw JSON body signed with the app secret (base64 HMAC-SHA256) and every E4 header; a
  *   switch delivers the next event twice with one X-Shopify-Event-Id (and two webhook ids), as Shopify may.
- * - `nodes(ids:)` answers products by id (null for a deleted one), which Sync uses to see drift.
  * Deliveries go through an injectable transport, so a test maps the public https callback to the app under test.
  */
 
@@ -40,28 +40,13 @@ const TOPIC_SCOPES: Record<string, string[] | null> = {
 /** `PRODUCTS_DELETE` -> `products/delete` (the header form). */
 export const topicHeader = (enumTopic: string) => enumTopic.toLowerCase().replace('_', '/');
 
-type GraphqlContext = { shop: string; scopes: string[]; vars: Record<string, unknown>; query: string };
-/** A field's data, the scope it lacks, or top-level errors (a variable the schema refuses). */
-export type FieldAnswer =
-  | { data: unknown }
-  | { denied: string }
-  | { errors: { message: string; extensions: Record<string, unknown> }[] };
-
-/** WebhookSubscriptionInput's fields in Shopify's 2026-04 Admin schema. */
-const WEBHOOK_INPUT_FIELDS = new Set([
-  'filter',
-  'format',
-  'includeFields',
-  'metafieldNamespaces',
-  'metafields',
-  'name',
-  'uri',
-]);
+/** Order topics carry protected customer data: an app Shopify has not approved for it cannot subscribe to them. */
+const PROTECTED_TOPICS = new Set(['ORDERS_CREATE', 'ORDERS_PAID', 'ORDERS_CANCELLED', 'ORDERS_UPDATED']);
 
 export type FakeWebhooks = {
   subscriptions(shop: string): FakeSubscription[];
-  /** GraphQL top-level fields this part answers. */
-  fields: Record<string, (ctx: GraphqlContext) => FieldAnswer | Promise<FieldAnswer>>;
+  /** GraphQL root fields this part answers (resolvers, see fake-graphql.ts). */
+  roots: Record<string, FakeRoot>;
   /** The next event is delivered twice, with one event id. */
   duplicateNext(): void;
   /** Sends an event to every subscription of the shop for the topic (header form, e.g. 'products/delete'). */
@@ -202,32 +187,26 @@ export function createFakeWebhooks(options: {
     dropShop(shop) {
       for (let i = subs.length - 1; i >= 0; i--) if (subs[i]?.shop === shop) subs.splice(i, 1);
     },
-    fields: {
-      webhookSubscriptionCreate: ({ shop, scopes, vars }) => {
-        const topic = String(vars.topic ?? '');
-        const input = (vars.webhookSubscription ?? {}) as { uri?: string; format?: string };
-        const unknown = Object.keys(input).find((k) => !WEBHOOK_INPUT_FIELDS.has(k));
-        if (unknown) {
-          const explanation = 'Field is not defined on WebhookSubscriptionInput';
-          return {
-            errors: [
-              {
-                message: `Variable $webhookSubscription of type WebhookSubscriptionInput! was provided invalid value for ${unknown} (${explanation})`,
-                extensions: {
-                  code: 'INVALID_VARIABLE',
-                  value: input,
-                  problems: [{ path: [unknown], explanation }],
-                },
-              },
-            ],
-          };
-        }
+    roots: {
+      webhookSubscriptionCreate: (args, ctx) => {
+        const topic = String(args.topic ?? '');
+        // The input's shape (no callbackUrl, since 2026-04) is the schema's to refuse, before this runs.
+        const input = (args.webhookSubscription ?? {}) as { uri?: string; format?: string };
         const fail = (field: string[], message: string) => ({
-          data: { webhookSubscriptionCreate: { webhookSubscription: null, userErrors: [{ field, message }] } },
+          webhookSubscription: null,
+          userErrors: [{ field, message }],
         });
         if (!(topic in TOPIC_SCOPES)) return fail(['topic'], 'Webhook topic is invalid');
         const needs = TOPIC_SCOPES[topic];
-        if (needs && !needs.some((s) => scopes.includes(s))) return { denied: needs[0] as string };
+        if (needs && !needs.some((s) => ctx.scopes.includes(s))) {
+          throw accessDenied('webhookSubscriptionCreate', needs[0] as string);
+        }
+        if (PROTECTED_TOPICS.has(topic) && ctx.protectedData === 'none') {
+          return fail(
+            ['webhookSubscription'],
+            'This app is not approved to subscribe to webhook topics containing protected customer data. See https://shopify.dev/docs/apps/launch/protected-customer-data for more details.',
+          );
+        }
         let url: URL | null = null;
         try {
           url = new URL(input.uri ?? '');
@@ -242,60 +221,25 @@ export function createFakeWebhooks(options: {
           return fail(['webhookSubscription', 'uri'], 'Address cannot be a local address');
         }
         const uri = url.toString();
-        if (subs.some((s) => s.shop === shop && s.topic === topic && s.uri === uri)) {
+        if (subs.some((s) => s.shop === ctx.shop && s.topic === topic && s.uri === uri)) {
           return fail(['webhookSubscription', 'uri'], 'Address for this topic has already been taken');
         }
         const sub = {
           id: `gid://shopify/WebhookSubscription/${nextId++}`,
-          shop,
+          shop: ctx.shop,
           topic,
           uri,
           format: input.format ?? 'JSON',
         };
         subs.push(sub);
-        return {
-          data: {
-            webhookSubscriptionCreate: {
-              webhookSubscription: { id: sub.id, topic, format: sub.format, uri },
-              userErrors: [],
-            },
-          },
-        };
+        return { webhookSubscription: { id: sub.id, topic, format: sub.format, uri }, userErrors: [] };
       },
-      webhookSubscriptions: ({ shop }) => ({
-        data: {
-          webhookSubscriptions: {
-            nodes: subs
-              .filter((s) => s.shop === shop)
-              .map((s) => ({
-                id: s.id,
-                topic: s.topic,
-                format: s.format,
-                uri: s.uri,
-              })),
-          },
-        },
-      }),
-      nodes: async ({ shop, scopes, vars }) => {
-        if (!scopes.includes('read_products') && !scopes.includes('write_products')) return { denied: 'read_products' };
-        const ids = Array.isArray(vars.ids) ? (vars.ids as string[]) : [];
-        const found = await Promise.all(ids.map((id) => shopProducts.get(shop, id)));
-        return {
-          data: {
-            nodes: found.map((p) => {
-              if (!p) return null;
-              return {
-                __typename: 'Product',
-                id: p.id,
-                title: p.title,
-                status: p.status,
-                updatedAt: p.updatedAt,
-                variants: { nodes: p.variants.map((v) => ({ id: v.id, price: v.price, sku: v.sku })) },
-              };
-            }),
-          },
-        };
-      },
+      webhookSubscriptions: (args, ctx) =>
+        connection(
+          subs
+            .filter((s) => s.shop === ctx.shop)
+            .map((s) => ({ id: s.id, topic: s.topic, format: s.format, uri: s.uri })),
+        )(args),
     },
   };
   return webhooks;

@@ -1,5 +1,6 @@
 import {
   ErrorCode,
+  type TShopifyConnectOptions,
   ZIntegrationIdParams,
   ZSandboxOrderInput,
   ZShopifyShopQuery,
@@ -39,8 +40,18 @@ export async function shopifyRoutes(app: FastifyInstance, { deps }: { deps: Shop
     return shopify.validateDomain(shop);
   });
 
+  app.get(
+    '/api/shopify/connect-options',
+    async (): Promise<TShopifyConnectOptions> => ({
+      sandbox: shopify.sandboxMode,
+      appStoreUrl: deps.config.shopifyAppStoreUrl,
+    }),
+  );
+
   // Browser navigations, not fetches: every outcome is a redirect back to the Integrations page.
   app.get('/auth/shopify/start', async (request, reply) => {
+    // A listed app is installed from the App Store, which names the shop (/auth/shopify/install): no typed domain.
+    if (deps.config.shopifyAppStoreUrl) return reply.redirect(backToIntegrations('install_from_app_store'));
     const { shop } = parseInput(ZShopifyShopQuery, request.query, 'query');
     if (!isValidShopDomain(shop)) return reply.redirect(backToIntegrations('invalid_shop'));
     return reply.redirect(await shopify.startOAuth(request.workspaceId, shop, callbackUrl(deps, request)));

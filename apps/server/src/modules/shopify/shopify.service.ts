@@ -11,7 +11,7 @@ import {
 import { and, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
-import { integrations, type products, publications } from '../../db/schema';
+import { integrations, orderLines, orders, type products, publications } from '../../db/schema';
 import {
   type FileSetInput,
   type ProductSetInput,
@@ -27,6 +27,7 @@ import {
   type GqlOrder,
   recentOrdersWithLines,
   SYNC_READ_DAYS,
+  type WithheldField,
 } from '../../integrations/shopify/orders-client';
 import type { TokenCipher } from '../../lib/crypto';
 import { AppError, badRequest, conflict, upstreamError } from '../../lib/errors';
@@ -91,6 +92,17 @@ export const SHOP_WEBHOOK_TOPICS = [
   'ORDERS_CANCELLED',
 ] as const;
 export const WEBHOOK_PATH = '/api/webhooks/shopify';
+
+/**
+ * What the seller reads on the store (its card and the Orders page) when Shopify has not approved the app for
+ * protected customer data (shopify.dev/docs/apps/launch/protected-customer-data): a public app needs Shopify's
+ * review before it may receive orders webhooks or read an order's customer and shipping address.
+ */
+export const PROTECTED_DATA_PROBLEM =
+  'Shopify has not approved Podforge for protected customer data, so new orders are not sent to Podforge and Sync ' +
+  'reads them without the buyer’s name and shipping address: they cannot go to the printer. The app’s owner must ' +
+  'request access in the Shopify Partner Dashboard (Apps > Podforge > API access > Protected customer data: the ' +
+  'customer’s name, address and phone) and submit it for review. Once Shopify approves it, connect this store again.';
 
 /**
  * Shopify delivers webhooks only to a public https address: a store connected from http://localhost (or a private
@@ -414,6 +426,8 @@ export class ShopifyService implements StorePlatform {
         sandbox: this.sandboxMode,
         // Each sandbox connection signs its webhooks with a secret of its own (a reconnect makes a new one).
         webhookSecretEnc: this.sandboxMode ? cipher.encrypt(newWebhookSecret()) : null,
+        // A new connection starts without a problem; what the subscriptions below meet is recorded anew.
+        problem: null,
       };
       await db
         .insert(integrations)
@@ -422,7 +436,19 @@ export class ShopifyService implements StorePlatform {
           target: [integrations.workspaceId, integrations.platform, integrations.externalId],
           set: values,
         });
-      await this.subscribeWebhooks(client, shop, grant.accessToken);
+      const problem = await this.subscribeWebhooks(client, shop, grant.accessToken);
+      if (problem) {
+        await db
+          .update(integrations)
+          .set({ problem })
+          .where(
+            and(
+              eq(integrations.workspaceId, workspaceId),
+              eq(integrations.platform, 'shopify'),
+              eq(integrations.externalId, shop),
+            ),
+          );
+      }
       return 'connected';
     } catch (error) {
       if (error instanceof ShopifyError) return 'failed';
@@ -432,14 +458,36 @@ export class ShopifyService implements StorePlatform {
 
   /**
    * Per-shop subscriptions when the app has a public https address (Shopify delivers nowhere else). A topic that
-   * fails (a scope the seller's token lacks) does not undo the connection: Sync still finds what changed.
+   * fails does not undo the connection (Sync still finds what changed), but it is not kept quiet: answers the
+   * store's problem for the seller, null when every topic was taken. Order topics refused for protected customer
+   * data say what to do about it.
    */
-  private async subscribeWebhooks(client: ShopifyClient, shop: string, token: string) {
+  private async subscribeWebhooks(client: ShopifyClient, shop: string, token: string): Promise<string | null> {
     const appUrl = this.deps.config.appUrl;
-    if (!isPublicHttpsUrl(appUrl)) return;
+    if (!isPublicHttpsUrl(appUrl)) return null;
+    const refused: ShopifyError[] = [];
     for (const topic of SHOP_WEBHOOK_TOPICS) {
-      await client.webhookSubscriptionCreate(shop, token, topic, `${appUrl}${WEBHOOK_PATH}`).catch(() => undefined);
+      try {
+        await client.webhookSubscriptionCreate(shop, token, topic, `${appUrl}${WEBHOOK_PATH}`);
+      } catch (error) {
+        if (!(error instanceof ShopifyError)) throw error;
+        refused.push(error);
+      }
     }
+    if (refused.some((e) => e.code === 'PROTECTED_CUSTOMER_DATA')) return PROTECTED_DATA_PROBLEM;
+    const [first] = refused;
+    return first
+      ? `${first.message}. Until this is fixed, changes in the store reach Podforge only when you press Sync.`
+      : null;
+  }
+
+  /** Shopify withheld protected customer data from a read of the orders: the store says what to do. */
+  private async noteWithheld(row: IntegrationRow, withheld: WithheldField[]) {
+    if (withheld.length === 0 || row.problem === PROTECTED_DATA_PROBLEM) return;
+    await this.deps.db
+      .update(integrations)
+      .set({ problem: PROTECTED_DATA_PROBLEM })
+      .where(and(eq(integrations.id, row.id), eq(integrations.workspaceId, row.workspaceId)));
   }
 
   private store(workspaceId: string, id: string): Promise<IntegrationRow> {
@@ -549,9 +597,10 @@ export class ShopifyService implements StorePlatform {
   async readOrders(store: IntegrationRow, since: Date): Promise<IncomingOrder[]> {
     const token = await this.token(store);
     const client = await this.getClient();
-    const orders = await recentOrdersWithLines(client, store.externalId, token, since).catch((e) =>
+    const { orders, withheld } = await recentOrdersWithLines(client, store.externalId, token, since).catch((e) =>
       this.failWith(store, e),
     );
+    await this.noteWithheld(store, withheld);
     const changed = (o: GqlOrder) =>
       new Date(o.createdAt) >= since || (o.cancelledAt !== null && new Date(o.cancelledAt) >= since);
     return orders.filter((o) => isPaidOrCancelled(o) && changed(o)).map(fromGqlOrder);
@@ -663,20 +712,82 @@ export class ShopifyService implements StorePlatform {
     }
   }
 
-  /** The store's fulfilment of the order's open fulfilment orders, with carrier, number and URL (Shopify tells the buyer). */
+  /**
+   * The shipment's tracking to the store (Shopify tells the buyer), for OUR lines only: the order's lines that are
+   * Podforge's products (matched at intake), across every open fulfillment order that holds them, one fulfilment per
+   * location (Shopify takes one location a call); the seller's own lines in a mixed cart stay unfulfilled. A retry
+   * after a lost answer finds nothing of ours left open and answers the fulfilments already made with this tracking
+   * number. Answers the fulfilment ids, comma-separated.
+   */
   async sendTracking(store: IntegrationRow, remoteOrderId: string, tracking: Tracking): Promise<string> {
     const token = await this.token(store);
     const client = await this.getClient();
-    const open = (await fulfillmentOrders(client, store.externalId, token, remoteOrderId)).filter((f) =>
-      ['OPEN', 'IN_PROGRESS'].includes(f.status),
+    // How many of each of our lines this shipment carries (null: all that remains).
+    const ours = new Map<string, number | null>(
+      tracking.lines
+        ? tracking.lines.map((l) => [numericId(l.remoteLineId), l.quantity ?? null])
+        : [...(await this.ourLineIds(store, remoteOrderId))].map((id) => [id, null]),
     );
-    if (open.length === 0) throw conflict('The store has no open fulfilment for this order (fulfilled elsewhere?)');
-    return createFulfillment(client, store.externalId, token, {
-      fulfillmentOrderIds: open.map((f) => f.id),
-      company: tracking.carrier,
-      number: tracking.number,
-      url: tracking.url,
-    });
+    if (ours.size === 0) throw conflict('None of the order’s lines are Podforge products: nothing to fulfil');
+    const order = await fulfillmentOrders(client, store.externalId, token, remoteOrderId);
+    const byLocation = new Map<string, Parameters<typeof createFulfillment>[3]['lines']>();
+    for (const fo of order.fulfillmentOrders) {
+      if (!['OPEN', 'IN_PROGRESS'].includes(fo.status)) continue;
+      if (!fo.supportedActions.some((a) => a.action === 'CREATE_FULFILLMENT')) continue;
+      const lines: { id: string; quantity: number }[] = [];
+      for (const l of fo.lineItems.nodes) {
+        const line = numericId(l.lineItem.id);
+        if (l.remainingQuantity <= 0 || !ours.has(line)) continue;
+        const wanted = ours.get(line) ?? null;
+        const quantity = wanted === null ? l.remainingQuantity : Math.min(wanted, l.remainingQuantity);
+        if (quantity <= 0) continue;
+        // A line split over fulfillment orders: what this one takes is not asked of the next.
+        if (wanted !== null) ours.set(line, wanted - quantity);
+        lines.push({ id: l.id, quantity });
+      }
+      if (lines.length === 0) continue;
+      const location = fo.assignedLocation?.location?.id ?? fo.id;
+      const group = byLocation.get(location) ?? [];
+      group.push({ fulfillmentOrderId: fo.id, fulfillmentOrderLineItems: lines });
+      byLocation.set(location, group);
+    }
+    // Fulfilments an earlier attempt made with this number (it got no answer, or stopped between locations).
+    const earlier = tracking.number
+      ? order.fulfillments.filter((f) => f.trackingInfo.some((t) => t.number === tracking.number)).map((f) => f.id)
+      : [];
+    if (byLocation.size === 0) {
+      if (earlier.length) return earlier.join(',');
+      throw conflict('The store has no open fulfilment for this order’s Podforge lines (fulfilled elsewhere?)');
+    }
+    const made: string[] = [];
+    for (const lines of byLocation.values()) {
+      made.push(
+        await createFulfillment(client, store.externalId, token, {
+          lines,
+          company: tracking.carrier,
+          number: tracking.number,
+          url: tracking.url,
+        }),
+      );
+    }
+    return [...earlier, ...made].join(',');
+  }
+
+  /** The store's line ids (numeric) of the order's lines that are our products, as the order intake matched them. */
+  private async ourLineIds(store: IntegrationRow, remoteOrderId: string): Promise<Set<string>> {
+    const rows = await this.deps.db
+      .select({ remoteLineId: orderLines.remoteLineId })
+      .from(orderLines)
+      .innerJoin(orders, eq(orders.id, orderLines.orderId))
+      .where(
+        and(
+          eq(orders.workspaceId, store.workspaceId),
+          eq(orders.integrationId, store.id),
+          eq(orders.remoteOrderId, numericId(remoteOrderId)),
+          isNotNull(orderLines.variantId),
+        ),
+      );
+    return new Set(rows.map((r) => r.remoteLineId));
   }
 
   /** Takes a product out of a store: archived (buyers no longer see it; the seller can restore it) or deleted. */

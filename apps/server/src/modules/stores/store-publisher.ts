@@ -77,7 +77,17 @@ export type StoreListing = {
 };
 
 /** A shipment as the printer reported it, for the store's buyer. */
-export type Tracking = { carrier: string | null; number: string | null; url: string | null };
+export type Tracking = {
+  carrier: string | null;
+  number: string | null;
+  url: string | null;
+  /**
+   * The order's lines this shipment carries (the store's line ids, with how many when not all): an adapter whose
+   * store fulfils line by line (Shopify) fulfils these and nothing else. Absent: the order's lines that are
+   * Podforge's, as the order intake matched them.
+   */
+  lines?: { remoteLineId: string; quantity?: number }[];
+};
 
 type Deps = { db: Db; storage: Storage; now: () => Date };
 

@@ -1,4 +1,9 @@
-import type { TSandboxProducts, TShopifySyncResult, TShopifyValidateDomainResult } from '@podforge/contract';
+import type {
+  TSandboxProducts,
+  TShopifyConnectOptions,
+  TShopifySyncResult,
+  TShopifyValidateDomainResult,
+} from '@podforge/contract';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { integrationsQueryOptions } from '@/api/integrations/get-integrations';
 import { productListsKey } from '@/api/products/get-products';
@@ -7,6 +12,14 @@ import { api } from '@/lib/api-client';
 /** `GET /api/shopify/validate-domain?shop=` (spec section 7): on success the browser goes to /auth/shopify/start. */
 export const validateShopifyDomain = (shop: string) =>
   api.get<TShopifyValidateDomainResult>(`/api/shopify/validate-domain?shop=${encodeURIComponent(shop)}`);
+
+/** `GET /api/shopify/connect-options`: whether stores connect by typed domain or from the App Store listing. */
+export const useShopifyConnectOptions = () =>
+  useQuery({
+    queryKey: ['shopify', 'connect-options'],
+    queryFn: ({ signal }) => api.get<TShopifyConnectOptions>('/api/shopify/connect-options', signal),
+    staleTime: Number.POSITIVE_INFINITY,
+  });
 
 /** `GET /api/shopify/sync?shop=<integration id>`: reads the store's recent orders. */
 export const syncShopify = (integrationId: string) =>

@@ -30,6 +30,38 @@ describe('StorePlatforms', () => {
     expect(navigate).toHaveBeenCalledWith('/auth/shopify/reconnect/i1');
   });
 
+  it("says on the store that order data needs Shopify's approval and what to do, and offers to connect again", async () => {
+    const problem =
+      'Shopify has not approved Podforge for protected customer data. The app’s owner must request access in the Shopify Partner Dashboard (Apps > Podforge > API access > Protected customer data). Once Shopify approves it, connect this store again.';
+    vi.stubGlobal('fetch', fakeFetch({ '/api/integrations': () => json([store({ sandbox: false, problem })]) }));
+    const navigate = vi.fn();
+    const user = userEvent.setup();
+    renderWithProviders(<StorePlatforms onNavigate={navigate} />);
+    const row = await screen.findByTestId('shopify-store', {}, { timeout: 2000 });
+    expect(within(row).getByTestId('shopify-store-problem')).toHaveTextContent(
+      'Partner Dashboard (Apps > Podforge > API access > Protected customer data)',
+    );
+    expect(within(row).getByRole('button', { name: 'Sync' })).toBeEnabled();
+    await user.click(within(row).getByRole('button', { name: 'Connect again' }));
+    expect(navigate).toHaveBeenCalledWith('/auth/shopify/reconnect/i1');
+  });
+
+  it('a public app listed in the App Store asks for no domain: the merchant installs it from the listing', async () => {
+    vi.stubGlobal(
+      'fetch',
+      fakeFetch({
+        '/api/integrations': () => json([]),
+        '/api/shopify/connect-options': () =>
+          json({ sandbox: false, appStoreUrl: 'https://apps.shopify.com/podforge' }),
+      }),
+    );
+    renderWithProviders(<StorePlatforms onNavigate={vi.fn()} />);
+    const shopify = await screen.findByTestId('store-shopify', {}, { timeout: 2000 });
+    const install = await within(shopify).findByRole('link', { name: 'Install from the Shopify App Store' });
+    expect(install).toHaveAttribute('href', 'https://apps.shopify.com/podforge');
+    expect(within(shopify).queryByLabelText('Store domain')).not.toBeInTheDocument();
+  });
+
   it('shows a skeleton first, then Shopify with domain validation, Etsy and WooCommerce, and Amazon coming soon', async () => {
     const fetch = fakeFetch({
       '/api/integrations': () => json([]),

@@ -9,7 +9,7 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError } from '@/lib/api-client';
-import { useDisconnectShopify, useSyncShopify, validateShopifyDomain } from '../api/shopify';
+import { useDisconnectShopify, useShopifyConnectOptions, useSyncShopify, validateShopifyDomain } from '../api/shopify';
 import { EtsyCard } from './etsy-card';
 import { ComingSoonCard, ConnectionBadge, IntegrationCard, StoreStatusBadges } from './integration-card';
 import { WooCommerceCard } from './woocommerce-card';
@@ -25,7 +25,28 @@ const CONNECT_ERRORS: Record<string, string> = {
   invalid_hmac: 'The answer from Shopify could not be verified. Please try again.',
   invalid_shop: shopifyDomainMessage(),
   failed: 'Shopify did not accept the authorisation. Please try again.',
+  install_from_app_store: 'Install Podforge from the Shopify App Store: Shopify brings you back here with your store.',
 };
+
+/**
+ * A public app listed in the Shopify App Store: the merchant installs it from its listing and Shopify sends them
+ * back here with their store (the App URL), so no domain is asked for.
+ */
+function InstallFromAppStore({ url }: { url: string }) {
+  return (
+    <div className="space-y-2" data-testid="shopify-app-store">
+      <p className="text-sm text-slate-600">
+        Install Podforge from the Shopify App Store and approve it for your store: Shopify brings you back here with
+        your store connected.
+      </p>
+      <Button asChild className="w-full">
+        <a href={url} target="_blank" rel="noopener noreferrer">
+          Install from the Shopify App Store
+        </a>
+      </Button>
+    </div>
+  );
+}
 
 const errorText = (error: unknown, fallback: string) =>
   error instanceof ApiError ? (error.serverMessage ?? fallback) : fallback;
@@ -110,11 +131,17 @@ function ConnectedStore({ store, onNavigate }: { store: TIntegration; onNavigate
       <p className="text-xs text-slate-500">
         Last sync: {store.lastSyncAt ? new Date(store.lastSyncAt).toLocaleString() : 'never'}
       </p>
+      {store.problem && (
+        // What Shopify refused and what to do (e.g. its approval of protected customer data for order data).
+        <p role="alert" className="text-sm text-amber-800" data-testid="shopify-store-problem">
+          {store.problem}
+        </p>
+      )}
       <div className="flex flex-wrap gap-2">
-        {store.status === 'error' && (
-          // Shopify no longer accepts the store's access: approve Podforge again for the same shop.
+        {(store.status === 'error' || (store.problem && store.isConnected)) && (
+          // Shopify no longer accepts the store's access, or refused part of it: approve Podforge again for the shop.
           <Button size="sm" onClick={() => onNavigate(`/auth/shopify/reconnect/${encodeURIComponent(store.id)}`)}>
-            Reconnect
+            {store.status === 'error' ? 'Reconnect' : 'Connect again'}
           </Button>
         )}
         <Button
@@ -175,6 +202,7 @@ function ShopifyCard({ onNavigate }: { onNavigate: (url: string) => void }) {
   const { stores, isError } = usePlatformStores('shopify');
   const anyConnected = stores.some((s) => s.isConnected);
   const sandbox = stores.some((s) => s.sandbox);
+  const appStoreUrl = useShopifyConnectOptions().data?.appStoreUrl ?? null;
 
   return (
     <IntegrationCard
@@ -192,7 +220,8 @@ function ShopifyCard({ onNavigate }: { onNavigate: (url: string) => void }) {
             ))}
           </ul>
         )}
-        {!anyConnected && <ConnectForm onNavigate={onNavigate} />}
+        {!anyConnected &&
+          (appStoreUrl ? <InstallFromAppStore url={appStoreUrl} /> : <ConnectForm onNavigate={onNavigate} />)}
         {sandbox && (
           <p className="text-xs text-slate-500">
             Sandbox: the operator of this app has not set up its Shopify app yet, so stores connect to a practice shop.

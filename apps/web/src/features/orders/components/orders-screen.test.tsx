@@ -72,7 +72,11 @@ const pageOf = (items: TOrder[], over: Partial<TOrderPage> = {}): TOrderPage => 
 });
 
 function setup(routes: Parameters<typeof fakeFetch>[0]) {
-  const fetch = fakeFetch({ 'GET /api/settings': () => json(settings), ...routes });
+  const fetch = fakeFetch({
+    'GET /api/settings': () => json(settings),
+    'GET /api/integrations': () => json([]),
+    ...routes,
+  });
   vi.stubGlobal('fetch', fetch);
   const user = userEvent.setup();
   renderWithProviders(
@@ -90,6 +94,35 @@ afterEach(() => {
 });
 
 describe('OrdersScreen', () => {
+  it("names a store that cannot hand over its orders in full, and what to do (Shopify's approval)", async () => {
+    const problem =
+      'Shopify has not approved Podforge for protected customer data, so new orders are not sent to Podforge. The app’s owner must request access in the Shopify Partner Dashboard (Apps > Podforge > API access > Protected customer data).';
+    setup({
+      'GET /api/orders': () => json(pageOf([])),
+      'GET /api/integrations': () =>
+        json([
+          {
+            id: 'store-1',
+            kind: 'store',
+            platform: 'shopify',
+            externalId: 'loop-shop.myshopify.com',
+            storeName: 'Loop Shop',
+            name: 'Loop Shop',
+            status: 'connected',
+            isConnected: true,
+            sandbox: false,
+            problem,
+            lastSyncAt: null,
+            verifiedAt: null,
+            createdAt: '2026-11-23T09:00:00.000Z',
+          },
+        ]),
+    });
+    const notice = await screen.findByTestId('orders-store-problems');
+    expect(notice).toHaveTextContent('Loop Shop:');
+    expect(notice).toHaveTextContent('Partner Dashboard (Apps > Podforge > API access > Protected customer data)');
+  });
+
   it('says there are no orders yet, and what will bring them', async () => {
     setup({ 'GET /api/orders': () => json(pageOf([])) });
     expect(await screen.findByText('No orders yet')).toBeInTheDocument();

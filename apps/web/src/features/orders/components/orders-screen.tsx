@@ -2,6 +2,7 @@ import type { TOrderStatus } from '@podforge/contract';
 import { ETSY_ORDER_READ_MINUTES, ORDER_STATUS_LABELS, ORDER_STATUSES } from '@podforge/contract/plain';
 import { PackageOpen } from 'lucide-react';
 import { useEffect, useState } from 'react';
+import { useConnectedStores } from '@/api/integrations/get-integrations';
 import { Card } from '@/components/ui/card';
 import { NativeSelect } from '@/components/ui/native-select';
 import { Pager } from '@/components/ui/pager';
@@ -18,6 +19,29 @@ const DONE: Record<OrderAction, string> = {
   cancel: 'Cancelling the order.',
   retry: 'Sending the order to the printer again.',
 };
+
+/**
+ * Stores that cannot hand over their orders in full (e.g. Shopify has not approved the app for protected customer
+ * data: no orders webhooks, no buyer address), with what to do; the same words as on the store's card.
+ */
+function StoreProblems() {
+  const { stores } = useConnectedStores();
+  const troubled = stores.filter((s) => s.problem);
+  if (troubled.length === 0) return null;
+  return (
+    <ul className="space-y-2" data-testid="orders-store-problems">
+      {troubled.map((s) => (
+        <li
+          key={s.id}
+          role="alert"
+          className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900"
+        >
+          <span className="font-medium">{s.name}:</span> {s.problem}
+        </li>
+      ))}
+    </ul>
+  );
+}
 
 /** The Orders tab: the stores' sales on their way to a parcel. */
 export function OrdersScreen() {
@@ -53,6 +77,7 @@ export function OrdersScreen() {
           Sales from your stores and their way to a parcel: printed by Printful, shipped, tracked.
         </p>
       </div>
+      <StoreProblems />
       <Card className="p-4">
         <ConfirmationSetting />
       </Card>
