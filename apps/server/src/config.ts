@@ -46,6 +46,8 @@ const ZEnv = z.object({
   PRINTFUL_OAUTH_BASE: z.url().default('https://www.printful.com'),
   PRINTFUL_TOKEN: z.string().optional(),
   PRINTFUL_SANDBOX_SHIP_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+  PRINTIFY_API_BASE: z.url().default('https://api.printify.com'),
+  PRINTIFY_SANDBOX_SHIP_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
   SHOPIFY_API_KEY: z.string().optional(),
   SHOPIFY_API_SECRET: z.string().optional(),
   SHOPIFY_API_VERSION: z
@@ -177,6 +179,10 @@ export type Config = {
   printfulToken: string | undefined;
   /** The built-in Printful sandbox ships this long after an order is confirmed. */
   printfulSandboxShipSeconds: number;
+  /** Printify's API (the local fake in tests and e2e). */
+  printifyApiBase: string;
+  /** The built-in Printify sandbox ships this long after an order is sent to production. */
+  printifySandboxShipSeconds: number;
   /** The Shopify app's credentials; null runs the built-in Shopify sandbox instead of real stores. */
   shopify: { apiKey: string; apiSecret: string } | null;
   shopifyApiVersion: string;
@@ -267,6 +273,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     printfulOauthBase: e.PRINTFUL_OAUTH_BASE,
     printfulToken: e.PRINTFUL_TOKEN || undefined,
     printfulSandboxShipSeconds: e.PRINTFUL_SANDBOX_SHIP_SECONDS,
+    printifyApiBase: e.PRINTIFY_API_BASE,
+    printifySandboxShipSeconds: e.PRINTIFY_SANDBOX_SHIP_SECONDS,
     shopify: shopifyKey && shopifySecret ? { apiKey: shopifyKey, apiSecret: shopifySecret } : null,
     shopifyApiVersion: e.SHOPIFY_API_VERSION,
     shopifyScopes: e.SHOPIFY_SCOPES.split(',')

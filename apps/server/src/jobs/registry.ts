@@ -1,6 +1,7 @@
 import { etsyReceiptsJob } from '../modules/orders/etsy-orders';
 import { ORDER_JOBS } from '../modules/orders/order-jobs';
 import { printfulSandboxTickJob } from '../modules/printful/printful-sandbox.jobs';
+import { printifySandboxTickJob } from '../modules/printify/printify-sandbox.jobs';
 import { storePushJob } from '../modules/products/store-push';
 import { scheduledUploadJob } from '../modules/schedules/schedules.jobs';
 import { shopifyWebhookJob } from '../modules/shopify/shopify-webhooks';
@@ -12,5 +13,6 @@ export const JOBS = [
   scheduledUploadJob,
   ...ORDER_JOBS,
   printfulSandboxTickJob,
+  printifySandboxTickJob,
   etsyReceiptsJob,
 ] as const;
