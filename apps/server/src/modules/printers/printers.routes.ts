@@ -1,10 +1,10 @@
 import { ZProviderParams, ZProviderProductParams, ZProviderProductsQuery } from '@podforge/contract';
 import type { FastifyInstance } from 'fastify';
 import { parseInput } from '../../lib/validate';
-import type { PrintersDeps } from './printers.deps';
+import type { PrinterCatalogueDeps } from './printer-catalogue';
 import { providerProduct, providerProducts, providerStates } from './printers.service';
 
-export async function printersRoutes(app: FastifyInstance, { deps }: { deps: PrintersDeps }) {
+export async function printersRoutes(app: FastifyInstance, { deps }: { deps: PrinterCatalogueDeps }) {
   app.get('/api/fulfillment/providers', async (request) => ({
     providers: await providerStates(deps.printers, request.workspaceId),
   }));
@@ -12,11 +12,11 @@ export async function printersRoutes(app: FastifyInstance, { deps }: { deps: Pri
   app.get('/api/providers/:provider/products', async (request) => {
     const { provider } = parseInput(ZProviderParams, request.params, 'params');
     const { search } = parseInput(ZProviderProductsQuery, request.query, 'query');
-    return providerProducts(deps.printers, provider, request.workspaceId, search);
+    return providerProducts(deps, provider, request.workspaceId, search);
   });
 
   app.get('/api/providers/:provider/products/:id', async (request) => {
     const { provider, id } = parseInput(ZProviderProductParams, request.params, 'params');
-    return providerProduct(deps.printers, provider, request.workspaceId, id);
+    return providerProduct(deps, provider, request.workspaceId, id);
   });
 }

@@ -6,9 +6,10 @@ import {
   type TProviderProduct,
   type TProviderProducts,
 } from '@podforge/contract';
-import { notFound, notImplemented } from '../../lib/errors';
+import { notFound } from '../../lib/errors';
 import { matchesSearch } from '../catalog/catalog.service';
 import type { FulfilmentProviders } from './fulfilment-provider';
+import { catalogueFor, type PrinterCatalogueDeps } from './printer-catalogue';
 
 /**
  * What the seller sees of the printer networks, generic over the registry: each network's connection and sandbox
@@ -39,21 +40,13 @@ export async function providerStates(
   );
 }
 
-/** The network's catalogue this workspace sees: its connected adapter's, else the first adapter's. */
-async function catalogueOf(printers: FulfilmentProviders, network: TFulfilmentNetwork, workspaceId: string) {
-  const adapters = printers.ofNetwork(network);
-  if (adapters.length === 0) throw notImplemented(`${platformLabel(network)} is not available yet`);
-  const chosen = (await printers.forWorkspace(workspaceId, network))?.provider ?? adapters[0];
-  return (chosen as (typeof adapters)[number]).catalogue(workspaceId);
-}
-
 export async function providerProducts(
-  printers: FulfilmentProviders,
+  deps: PrinterCatalogueDeps,
   network: TFulfilmentNetwork,
   workspaceId: string,
   search: string | undefined,
 ): Promise<TProviderProducts> {
-  const catalogue = await catalogueOf(printers, network, workspaceId);
+  const catalogue = await catalogueFor(deps, network, workspaceId);
   const listings = (await catalogue.listings()).filter((l) => matchesSearch(l, search));
   return {
     provider: network,
@@ -63,12 +56,12 @@ export async function providerProducts(
 }
 
 export async function providerProduct(
-  printers: FulfilmentProviders,
+  deps: PrinterCatalogueDeps,
   network: TFulfilmentNetwork,
   workspaceId: string,
   id: string,
 ): Promise<TProviderProduct> {
-  const catalogue = await catalogueOf(printers, network, workspaceId);
+  const catalogue = await catalogueFor(deps, network, workspaceId);
   const listing = (await catalogue.listings()).find((l) => String(l.id) === id);
   if (!listing) throw notFound(`${platformLabel(network)} product ${id}`);
   const p = await catalogue.product(listing);
