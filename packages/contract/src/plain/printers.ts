@@ -8,3 +8,13 @@ export type TFulfilmentNetwork = (typeof FULFILMENT_NETWORKS)[number];
 
 /** Printify names no currency anywhere: the seller states the one their Printify account bills in. */
 export const PRINTIFY_BILLING_CURRENCIES = ['USD', 'EUR', 'GBP', 'CAD', 'AUD'] as const;
+
+/** A printer adapter's id (`orders.fulfillmentProvider`) in the seller's words. */
+export const PRINTER_LABELS: Record<string, string> = {
+  printful: 'Printful',
+  sandbox: 'Printful Sandbox',
+  printify: 'Printify',
+  'printify-sandbox': 'Printify Sandbox',
+  gelato: 'Gelato',
+};
+export const printerLabel = (id: string) => PRINTER_LABELS[id] ?? id;
