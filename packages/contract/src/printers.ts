@@ -22,6 +22,8 @@ export type TFulfilmentProviders = z.infer<typeof ZFulfilmentProviders>;
 
 /** `GET /api/printify/status`. */
 export const ZPrintifyStatus = z.object({
+  /** The server has a Printify app (PRINTIFY_APP_ID): 'Connect with Printify' is offered beside the token. */
+  oauthConfigured: z.boolean(),
   connected: z.boolean(),
   sandbox: z.boolean(),
   shopName: z.string().nullable(),
@@ -38,6 +40,16 @@ export const ZPrintifyConnect = z.object({
   shopId: z.string().trim().max(40).optional(),
 });
 export type TPrintifyConnect = z.input<typeof ZPrintifyConnect>;
+
+/** `GET /api/printify/oauth/start?currency=`: the app flow, with the currency the account bills in. */
+export const ZPrintifyOAuthStart = z.object({ currency: z.enum(PRINTIFY_BILLING_CURRENCIES).default('USD') });
+/** Printify's redirect back: `code` (accepted) or `error` (declined), with our state. */
+export const ZPrintifyCallbackQuery = z.object({
+  state: z.string().max(200).optional(),
+  code: z.string().max(500).optional(),
+  error: z.string().max(200).optional(),
+  error_description: z.string().max(1000).optional(),
+});
 
 /** `POST /api/printify/shop`: the shop orders go to, when the account has several. */
 export const ZPrintifyChooseShop = z.object({ shopId: z.string().trim().min(1).max(40) });

@@ -22,6 +22,9 @@ export class PrintifyError extends Error {
 
 export type PrintifyClientOptions = {
   apiBase: string;
+  /** Where merchants authorise an app (printify.com); with `appId`, the OAuth app flow is available. */
+  oauthBase?: string;
+  appId?: string | undefined;
   fetch?: typeof fetch;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
@@ -48,6 +51,8 @@ export function printifyErrorMessage(body: unknown, fallback: string): { message
   return { message: (found ?? fallback).slice(0, 300), ...(typeof b.code === 'number' ? { code: b.code } : {}) };
 }
 
+export type PrintifyTokens = { accessToken: string; refreshToken: string | null; expiresAt: Date | null };
+
 const isCatalog = (path: string) => /^\/v\d\/catalog\//.test(path);
 
 export class PrintifyClient {
@@ -70,6 +75,58 @@ export class PrintifyClient {
 
   get apiBase() {
     return this.options.apiBase;
+  }
+
+  get oauthConfigured(): boolean {
+    return Boolean(this.options.appId);
+  }
+
+  /** Printify's consent page for the app; it answers at `acceptUrl?code=` or `declineUrl?error=` with our state. */
+  authorizeUrl(state: string, acceptUrl: string, declineUrl: string): string {
+    const url = new URL('/app/authorize', this.options.oauthBase ?? 'https://printify.com');
+    url.searchParams.set('app_id', this.options.appId ?? '');
+    url.searchParams.set('accept_url', acceptUrl);
+    url.searchParams.set('decline_url', declineUrl);
+    url.searchParams.set('state', state);
+    return url.toString();
+  }
+
+  exchangeCode(code: string): Promise<PrintifyTokens> {
+    return this.tokenRequest('/v1/app/oauth/tokens', { code });
+  }
+
+  refresh(refreshToken: string): Promise<PrintifyTokens> {
+    return this.tokenRequest('/v1/app/oauth/tokens/refresh', { refresh_token: refreshToken });
+  }
+
+  private async tokenRequest(path: string, params: Record<string, string>): Promise<PrintifyTokens> {
+    if (!this.oauthConfigured) throw new PrintifyError(400, 'Printify OAuth is not configured');
+    let response: Response;
+    try {
+      response = await this.fetchImpl(new URL(path, this.options.apiBase), {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json;charset=utf-8',
+          Accept: 'application/json',
+          'User-Agent': PRINTIFY_USER_AGENT,
+        },
+        body: JSON.stringify({ app_id: this.options.appId, ...params }),
+      });
+    } catch {
+      throw new PrintifyError(502, 'Printify could not be reached');
+    }
+    const json = (await response.json().catch(() => null)) as Record<string, unknown> | null;
+    if (!response.ok || !json || typeof json.access_token !== 'string') {
+      const { message } = printifyErrorMessage(json, `Printify refused the authorisation (${response.status})`);
+      throw new PrintifyError(response.ok ? 502 : response.status, message);
+    }
+    // `expire_at` is Printify's datetime ("2017-04-18 13:24:28+00:00"); the access token lives 6 hours.
+    const expires = typeof json.expire_at === 'string' ? Date.parse(json.expire_at.replace(' ', 'T')) : Number.NaN;
+    return {
+      accessToken: json.access_token,
+      refreshToken: typeof json.refresh_token === 'string' ? json.refresh_token : null,
+      expiresAt: Number.isFinite(expires) ? new Date(expires) : null,
+    };
   }
 
   get<T>(path: string, token: string, query: Record<string, string | undefined> = {}): Promise<T> {

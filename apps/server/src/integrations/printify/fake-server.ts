@@ -76,6 +76,8 @@ export type FakePrintifyOptions = {
   rateLimits?: { global?: number; catalog?: number; publish?: number };
   /** The built-in sandbox's tokens: the account (and its one shop) a token stands for, or null. */
   sandboxAccount?: (token: string) => string | null;
+  /** The OAuth app (multi-merchant) Printify knows: its id. */
+  appId?: string;
 };
 
 type Account = { id: string; shops: { id: string; title: string; sales_channel: string }[] };
@@ -97,6 +99,8 @@ export type FakePrintify = {
   errorRatio(): number;
   /** The next `n` calls answer 429. */
   throttleNext(n: number): void;
+  /** The merchant declines the next OAuth authorisation. */
+  declineNext(): void;
   /** The next order sent to production finds no valid payment method. */
   failNextPayment(): void;
   tick(): Promise<number>;
@@ -142,6 +146,85 @@ export async function startFakePrintify(options: FakePrintifyOptions = {}): Prom
   const deliveries: FakePrintify['deliveries'] = [];
   let throttle = 0;
   let failPayment = 0;
+  let decline = false;
+  /** OAuth codes and refresh tokens -> the account they act for. */
+  const codes = new Map<string, string>();
+  const refreshTokens = new Map<string, string>();
+  const ACCESS_LIFETIME_MS = 6 * 3600_000;
+
+  const issueAccess = (account: string) => {
+    const token = `pfy_oauth_${randomBytes(24).toString('base64url')}`;
+    tokens.set(token, { account, expiresAt: now() + ACCESS_LIFETIME_MS, scopes: new Set(PRINTIFY_SCOPES) });
+    const refresh = `pfy_refresh_${randomBytes(24).toString('base64url')}`;
+    refreshTokens.set(refresh, account);
+    return { access_token: token, refresh_token: refresh, expire_at: stamp(now() + ACCESS_LIFETIME_MS) };
+  };
+
+  /** accept/decline URLs must be https on a domain (no IP address), as Printify asks of apps. */
+  const appUrlOk = (raw: string | null) => {
+    try {
+      const u = new URL(raw ?? '');
+      return u.protocol === 'https:' && !/^[\d.]+$|^\[/.test(u.hostname);
+    } catch {
+      return false;
+    }
+  };
+
+  /** Printify's app authorisation and its token endpoints (apis-next.md F.1); no bearer needed. */
+  async function oauth(
+    req: http.IncomingMessage,
+    url: URL,
+  ): Promise<{ status: number; body: unknown; location?: string } | null> {
+    const oauthError = (error: string, description: string) => ({
+      status: 400,
+      body: { error, error_description: description },
+    });
+    if (url.pathname === '/app/authorize' && req.method === 'GET') {
+      const q = url.searchParams;
+      if (!options.appId || q.get('app_id') !== options.appId) return oauthError('invalid_app', 'Unknown app_id');
+      if (!appUrlOk(q.get('accept_url')) || !appUrlOk(q.get('decline_url'))) {
+        return oauthError('invalid_url', 'accept_url and decline_url must be https URLs on a domain');
+      }
+      const state = q.get('state');
+      if (decline) {
+        decline = false;
+        const back = new URL(q.get('decline_url') as string);
+        back.searchParams.set('error', 'access_denied');
+        back.searchParams.set('error_description', 'The merchant declined the app');
+        if (state) back.searchParams.set('state', state);
+        return { status: 302, body: {}, location: back.toString() };
+      }
+      // The merchant's account: a new one with one shop.
+      const account = `acct_${randomBytes(4).toString('hex')}`;
+      accounts.set(account, {
+        id: account,
+        shops: [{ id: String(7000 + accounts.size), title: 'Merchant Shop', sales_channel: 'custom_integration' }],
+      });
+      const code = randomBytes(16).toString('hex');
+      codes.set(code, account);
+      const back = new URL(q.get('accept_url') as string);
+      back.searchParams.set('code', code);
+      if (state) back.searchParams.set('state', state);
+      return { status: 302, body: {}, location: back.toString() };
+    }
+    if (url.pathname === '/v1/app/oauth/tokens' && req.method === 'POST') {
+      const body = (await readJson(req)) ?? {};
+      if (!options.appId || body.app_id !== options.appId) return oauthError('invalid_app', 'Unknown app_id');
+      const account = codes.get(String(body.code));
+      if (!account) return oauthError('invalid_grant', 'The code is not valid');
+      codes.delete(String(body.code));
+      return { status: 200, body: issueAccess(account) };
+    }
+    if (url.pathname === '/v1/app/oauth/tokens/refresh' && req.method === 'POST') {
+      const body = (await readJson(req)) ?? {};
+      if (!options.appId || body.app_id !== options.appId) return oauthError('invalid_app', 'Unknown app_id');
+      const account = refreshTokens.get(String(body.refresh_token));
+      if (!account) return oauthError('invalid_grant', 'The refresh token is not valid');
+      refreshTokens.delete(String(body.refresh_token));
+      return { status: 200, body: issueAccess(account) };
+    }
+    return null;
+  }
 
   const later = (ms: number) => {
     const at = new Date(now() + ms);
@@ -926,6 +1009,15 @@ export async function startFakePrintify(options: FakePrintifyOptions = {}): Prom
       send(res, status, body);
     };
     try {
+      const flow = await oauth(req, url);
+      if (flow) {
+        if (flow.location) {
+          res.writeHead(302, { Location: flow.location });
+          res.end();
+          return;
+        }
+        return answer(flow.status, flow.body);
+      }
       if (!req.headers['user-agent']) return answer(400, { message: 'User-Agent header is required' });
       const auth = /^Bearer (.+)$/.exec(req.headers.authorization ?? '');
       const token = auth?.[1] ?? '';
@@ -990,6 +1082,9 @@ export async function startFakePrintify(options: FakePrintifyOptions = {}): Prom
     errorRatio: () => (calls.length ? calls.filter((c) => c.status >= 400).length / calls.length : 0),
     throttleNext(n) {
       throttle = n;
+    },
+    declineNext() {
+      decline = true;
     },
     failNextPayment() {
       failPayment += 1;

@@ -7,12 +7,16 @@ import { listShops, type PrintifyConn } from '../../integrations/printify/api';
 import { PrintifyClient, PrintifyError } from '../../integrations/printify/client';
 import type { TokenCipher } from '../../lib/crypto';
 import { badRequest, conflict, upstreamError } from '../../lib/errors';
+import { consumeOAuthState, issueOAuthState } from '../../lib/oauth-states';
 import type { CatalogSourceImpl } from '../catalog/catalog.service';
 import { printifyCatalogue } from './printify-catalogue';
 import type { PrintifySandbox } from './printify-sandbox';
 
 type Deps = { db: Db; cipher: TokenCipher; config: Config; now: () => Date; sandbox: PrintifySandbox };
 type Row = typeof integrations.$inferSelect;
+
+/** Refresh this long before the OAuth access token (6 hours) expires. */
+const REFRESH_MARGIN_MS = 5 * 60_000;
 
 /**
  * The workspace's Printify connection: a personal access token (Printify: My Profile -> Connections; valid a year,
@@ -21,9 +25,103 @@ type Row = typeof integrations.$inferSelect;
  */
 export class PrintifyService {
   readonly client: PrintifyClient;
+  private readonly refreshing = new Map<string, Promise<string>>();
 
   constructor(private readonly deps: Deps) {
-    this.client = new PrintifyClient({ apiBase: deps.config.printifyApiBase });
+    this.client = new PrintifyClient({
+      apiBase: deps.config.printifyApiBase,
+      oauthBase: deps.config.printifyOauthBase,
+      appId: deps.config.printifyAppId,
+    });
+  }
+
+  /** The row's access token, refreshed first when an OAuth token is about to expire (a personal token never is). */
+  private async token(row: Row): Promise<string> {
+    if (!row.accessTokenEnc) throw conflict('Connect Printify first');
+    const expiresAt = row.tokenExpiresAt?.getTime();
+    if (expiresAt === undefined || expiresAt - REFRESH_MARGIN_MS > this.deps.now().getTime()) {
+      return this.deps.cipher.decrypt(row.accessTokenEnc);
+    }
+    // One refresh per workspace at a time: a refresh token is spent by its use.
+    const running = this.refreshing.get(row.workspaceId);
+    if (running) return running;
+    const promise = this.refreshRow(row).finally(() => this.refreshing.delete(row.workspaceId));
+    this.refreshing.set(row.workspaceId, promise);
+    return promise;
+  }
+
+  private async refreshRow(row: Row): Promise<string> {
+    const { cipher, db } = this.deps;
+    const where = and(eq(integrations.id, row.id), eq(integrations.workspaceId, row.workspaceId));
+    if (!row.refreshTokenEnc) throw upstreamError('Printify authorisation expired; reconnect Printify');
+    try {
+      const tokens = await this.client.refresh(cipher.decrypt(row.refreshTokenEnc));
+      await db
+        .update(integrations)
+        .set({
+          accessTokenEnc: cipher.encrypt(tokens.accessToken),
+          refreshTokenEnc: tokens.refreshToken ? cipher.encrypt(tokens.refreshToken) : row.refreshTokenEnc,
+          tokenExpiresAt: tokens.expiresAt,
+        })
+        .where(where);
+      return tokens.accessToken;
+    } catch (error) {
+      if (!(error instanceof PrintifyError)) throw error;
+      await db.update(integrations).set({ status: 'error' }).where(where);
+      throw upstreamError('Printify authorisation expired; reconnect Printify on the Integrations page');
+    }
+  }
+
+  /** Starts the app flow: a single-use state bound to this workspace (with the billing currency chosen). */
+  async startOAuth(workspaceId: string, callbackUrl: string, currency: string): Promise<string> {
+    const state = await issueOAuthState(
+      { db: this.deps.db, workspaceId, provider: 'printify', now: this.deps.now() },
+      { currency },
+    );
+    // Printify sends the merchant back to one of two URLs: both are our callback (a decline carries `error`).
+    return this.client.authorizeUrl(state, callbackUrl, callbackUrl);
+  }
+
+  /** Printify's answer: the state checked once, the code exchanged, the shop chosen (or to choose). */
+  async finishOAuth(
+    workspaceId: string,
+    query: { state?: string | undefined; code?: string | undefined; error?: string | undefined },
+  ): Promise<'connected' | 'choose_shop' | 'denied' | 'invalid_state' | 'failed'> {
+    if (!query.state) return 'invalid_state';
+    const scope = { db: this.deps.db, workspaceId, provider: 'printify' as const, now: this.deps.now() };
+    const data = await consumeOAuthState<{ currency?: string }>(scope, query.state);
+    if (!data) return 'invalid_state';
+    if (query.error) return 'denied';
+    if (!query.code) return 'failed';
+    try {
+      const tokens = await this.client.exchangeCode(query.code);
+      const shops = await listShops(this.client, tokens.accessToken);
+      const shop = shops.length === 1 ? shops[0] : undefined;
+      const { db, cipher, now } = this.deps;
+      await db.transaction(async (tx) => {
+        await tx
+          .delete(integrations)
+          .where(and(eq(integrations.workspaceId, workspaceId), eq(integrations.platform, 'printify')));
+        await tx.insert(integrations).values({
+          workspaceId,
+          kind: 'fulfillment',
+          platform: 'printify',
+          externalId: shop ? String(shop.id) : 'printify',
+          storeName: shop?.title ?? null,
+          accessTokenEnc: cipher.encrypt(tokens.accessToken),
+          refreshTokenEnc: tokens.refreshToken ? cipher.encrypt(tokens.refreshToken) : null,
+          tokenExpiresAt: tokens.expiresAt,
+          status: shop ? 'connected' : 'pending',
+          verifiedAt: shop ? now() : null,
+          billingCurrency: data.currency ?? 'USD',
+          sandbox: false,
+        });
+      });
+      return shop ? 'connected' : 'choose_shop';
+    } catch (error) {
+      if (error instanceof PrintifyError) return 'failed';
+      throw error;
+    }
   }
 
   private async row(workspaceId: string): Promise<Row | null> {
@@ -43,16 +141,20 @@ export class PrintifyService {
 
   async status(workspaceId: string): Promise<TPrintifyStatus> {
     const row = await this.row(workspaceId);
-    if (!row) return { connected: false, sandbox: false, shopName: null, currency: null };
+    const oauthConfigured = this.client.oauthConfigured;
+    if (!row) return { connected: false, sandbox: false, shopName: null, currency: null, oauthConfigured };
     const connected = row.status === 'connected';
     const base = {
+      oauthConfigured,
       connected,
       sandbox: row.sandbox,
       shopName: connected ? row.storeName : null,
       currency: row.billingCurrency,
     };
     if (!connected && row.status === 'pending' && row.accessTokenEnc) {
-      const shops = await listShops(this.client, this.deps.cipher.decrypt(row.accessTokenEnc)).catch(() => []);
+      const shops = await this.token(row)
+        .then((token) => listShops(this.client, token))
+        .catch(() => []);
       return { ...base, shops: shops.map((s) => ({ id: String(s.id), title: s.title })) };
     }
     return base;
@@ -108,11 +210,17 @@ export class PrintifyService {
   async chooseShop(workspaceId: string, shopId: string): Promise<TPrintifyStatus> {
     const row = await this.row(workspaceId);
     if (!row?.accessTokenEnc || row.sandbox) throw conflict('Connect Printify first');
-    return this.connect(workspaceId, {
-      token: this.deps.cipher.decrypt(row.accessTokenEnc),
-      currency: row.billingCurrency ?? 'USD',
-      shopId,
+    const shops = await listShops(this.client, await this.token(row)).catch((error: unknown) => {
+      if (error instanceof PrintifyError) throw upstreamError(`Printify: ${error.message}`);
+      throw error;
     });
+    const shop = shops.find((s) => String(s.id) === shopId);
+    if (!shop) throw badRequest(`Printify shop ${shopId} is not one of this account's shops`);
+    await this.deps.db
+      .update(integrations)
+      .set({ externalId: String(shop.id), storeName: shop.title, status: 'connected', verifiedAt: this.deps.now() })
+      .where(and(eq(integrations.id, row.id), eq(integrations.workspaceId, workspaceId)));
+    return this.status(workspaceId);
   }
 
   /** Orders of Printify products go to the built-in Printify sandbox (nothing printed, nothing charged). */
@@ -152,7 +260,7 @@ export class PrintifyService {
     if (!row || row.sandbox || row.status !== 'connected' || !row.accessTokenEnc) return null;
     return {
       client: this.client,
-      token: this.deps.cipher.decrypt(row.accessTokenEnc),
+      token: await this.token(row),
       shopId: row.externalId,
       currency: row.billingCurrency ?? 'USD',
       name: row.storeName,

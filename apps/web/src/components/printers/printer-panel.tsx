@@ -47,6 +47,8 @@ export type PrinterPanelProps = {
   choice?: ReactNode;
   /** Where the sandbox shows what it received. */
   sandboxHref: string;
+  /** The printer's own consent page (a full-page navigation), when this server has an app there. */
+  oauth?: { href: string; label: string };
   /** Connects; may answer the toast's title when the outcome is not simply 'Connected'. */
   onConnect(secret: string): Promise<unknown>;
   onUseSandbox(): Promise<unknown>;
@@ -132,6 +134,15 @@ export function PrinterPanel(props: PrinterPanelProps) {
 
   return (
     <form className="space-y-2" onSubmit={submit}>
+      {props.oauth && (
+        <>
+          {props.extraFields}
+          <Button asChild className="w-full">
+            <a href={props.oauth.href}>{props.oauth.label}</a>
+          </Button>
+          <p className="text-center text-xs text-slate-500">or paste a token</p>
+        </>
+      )}
       <label htmlFor={fieldId} className="block text-sm font-medium text-slate-700">
         {credential.label}
       </label>
@@ -144,7 +155,7 @@ export function PrinterPanel(props: PrinterPanelProps) {
         onChange={(e) => setSecret(e.target.value)}
       />
       <p className="text-xs text-slate-500">{credential.help}</p>
-      {props.extraFields}
+      {!props.oauth && props.extraFields}
       <Button type="submit" className="w-full" disabled={busy !== null || !secret.trim()}>
         {busy === 'connect' ? 'Connecting...' : 'Connect'}
       </Button>

@@ -10,9 +10,10 @@ afterEach(() => vi.unstubAllGlobals());
 type Printify = { connected: boolean; sandbox: boolean; accountName: string | null };
 
 /** The server as the card sees it: the printers list and Printify's calls, over one state. */
-function server(initial: Printify, connectAnswer?: { status: number; body: unknown }) {
+function server(initial: Printify, connectAnswer?: { status: number; body: unknown }, oauthConfigured = false) {
   const state = { ...initial };
   const statusBody = () => ({
+    oauthConfigured,
     connected: state.connected,
     sandbox: state.sandbox,
     shopName: state.accountName,
@@ -108,5 +109,28 @@ describe('PrintifyCard', () => {
     await user.click(within(card()).getByRole('button', { name: 'Connect' }));
     expect(await screen.findByText('Printify did not accept this token')).toBeInTheDocument();
     expect(within(card()).getByText('Not connected')).toBeInTheDocument();
+  });
+
+  it('offers the Printify app flow when the server has one, with the chosen currency; reports its outcome once', async () => {
+    server({ connected: true, sandbox: false, accountName: 'Merchant Shop' }, undefined, true);
+    renderWithProviders(
+      <>
+        <PrintifyCard />
+        <Toaster />
+      </>,
+      { path: '/integrations?printify=connected' },
+    );
+    expect(await screen.findByText('Orders of Printify products go to your shop.')).toBeInTheDocument();
+    expect(await within(card()).findByText('Merchant Shop')).toBeInTheDocument();
+  });
+
+  it('links Connect with Printify to the app flow with the billing currency', async () => {
+    server({ connected: false, sandbox: false, accountName: null }, undefined, true);
+    const user = userEvent.setup();
+    renderWithProviders(<PrintifyCard />);
+    const link = await within(card()).findByRole('link', { name: 'Connect with Printify' });
+    expect(link).toHaveAttribute('href', '/api/printify/oauth/start?currency=USD');
+    await user.selectOptions(within(card()).getByLabelText('Your Printify account bills in'), 'CAD');
+    expect(link).toHaveAttribute('href', '/api/printify/oauth/start?currency=CAD');
   });
 });
