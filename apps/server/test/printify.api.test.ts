@@ -145,6 +145,11 @@ describe('GET /api/providers/:provider/products', () => {
     expect(mug.variants[0]?.baseCost).toMatch(/^\d+\.\d{2}$/);
     expect(mug.placements[0]?.dpi).toBeGreaterThan(0);
 
+    // The same product in the catalogue detail shape the create flows read (base costs as numbers).
+    const detail = (await client.get('/api/providers/printify/catalog/6')).json();
+    expect(detail).toMatchObject({ id: 6, currency: 'USD' });
+    expect(detail.variants[0]).toMatchObject({ id: 17390, color: 'Heather Grey', size: 'XS', baseCost: 8.9 });
+
     expect((await client.get('/api/providers/printify/products/999')).statusCode).toBe(404);
     expect((await client.get('/api/providers/acme/products')).statusCode).toBe(400);
     const gelato = await client.get('/api/providers/gelato/products');

@@ -1,11 +1,11 @@
 import type { TFulfilmentNetwork } from '@podforge/contract';
 import { platformLabel } from '@podforge/contract/plain';
 import { useState } from 'react';
+import { useProviderProduct, useProviderProducts } from '@/api/printers/get-provider-products';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { ApiError } from '@/lib/api-client';
-import { useProviderProduct, useProviderProducts } from '../api/get-provider-products';
 
 const SOURCE_LABELS: Record<string, string> = {
   printify: 'Your Printify shop’s catalogue',
