@@ -13,6 +13,7 @@ import {
 } from './api';
 import { PrintifyClient, PrintifyError } from './client';
 import { type FakePrintify, signPrintifyWebhook, startFakePrintify } from './fake-server';
+import { eventOf } from './mapping';
 
 /**
  * The fake Printify is strict where Printify is (apis-next.md F.10), and the client copes: tokens and scopes, the
@@ -228,5 +229,59 @@ describe('fake Printify: webhooks and orders', () => {
       })
       .catch((e: unknown) => e);
     expect(noRegion).toMatchObject({ status: 400, code: 8150 });
+  });
+});
+
+describe('fake Printify: order states', () => {
+  it('payment-not-received can still be cancelled; an image it cannot fetch puts the order in has-issues', async () => {
+    now += 120_000;
+    const c = conn();
+    await createWebhook(c, 'order:updated', 'https://app.example/hooks/2', 'secret-2');
+    const place = async () =>
+      (
+        await c.client.request<{ id: string }>('POST', `/v1/shops/${c.shopId}/orders.json`, c.token, {
+          body: {
+            external_id: 'ext-2',
+            line_items: [
+              {
+                blueprint_id: 6,
+                print_provider_id: 3,
+                variant_id: 17390,
+                quantity: 1,
+                print_areas: { front: 'http://127.0.0.1:9/unreachable.png' },
+              },
+            ],
+            address_to: {
+              first_name: 'A',
+              last_name: 'B',
+              country: 'GB',
+              region: '',
+              address1: '1 St',
+              city: 'L',
+              zip: 'L1',
+            },
+          },
+        })
+      ).id;
+    const path = (id: string, action = '') => `/v1/shops/${c.shopId}/orders/${id}${action}.json`;
+
+    fake.failNextPayment();
+    const unpaid = await place();
+    const answer = await c.client.request<{ status: string }>('POST', path(unpaid, '/send_to_production'), c.token);
+    expect(answer.status).toBe('payment-not-received');
+    const cancelled = await c.client.request<{ status: string }>('POST', path(unpaid, '/cancel'), c.token);
+    expect(cancelled.status).toBe('canceled');
+
+    const stuck = await place();
+    await c.client.request('POST', path(stuck, '/send_to_production'), c.token);
+    // Sent: Printify refuses to cancel it now.
+    await expect(c.client.request('POST', path(stuck, '/cancel'), c.token)).rejects.toMatchObject({ status: 400 });
+    now += 10_000;
+    await fake.tick();
+    const read = await c.client.get<{ status: string }>(path(stuck), c.token);
+    expect(read.status).toBe('has-issues');
+    const delivered = deliveries.map((d) => JSON.parse(d.body)).filter((b) => b.resource?.id === stuck);
+    const issue = delivered.find((b) => b.resource?.data?.status === 'has-issues');
+    expect(eventOf(issue)).toMatchObject({ to: 'on_hold', failureReason: expect.stringMatching(/needs action/) });
   });
 });
