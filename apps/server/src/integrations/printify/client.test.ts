@@ -285,3 +285,58 @@ describe('fake Printify: order states', () => {
     expect(eventOf(issue)).toMatchObject({ to: 'on_hold', failureReason: expect.stringMatching(/needs action/) });
   });
 });
+
+describe('fake Printify: shipping, express and automatic approval', () => {
+  it('quotes shipping per method in cents, answers the express split, and sends an order by itself after the delay', async () => {
+    let t0 = Date.now();
+    const auto = await startFakePrintify({ now: () => t0, autoApproveMs: 60_000, fetchFile: async () => true });
+    try {
+      const { token, shops } = auto.issueToken();
+      const c: PrintifyConn = {
+        client: new PrintifyClient({ apiBase: auto.url }),
+        token,
+        shopId: shops[0]?.id as string,
+      };
+      const address = {
+        first_name: 'A',
+        last_name: 'B',
+        country: 'US',
+        region: 'OR',
+        address1: '1 St',
+        city: 'P',
+        zip: '97201',
+      };
+      const line = {
+        blueprint_id: 6,
+        print_provider_id: 3,
+        variant_id: 17390,
+        quantity: 2,
+        print_areas: { front: 'https://x.example/a.png' },
+      };
+      const quote = await c.client.request<Record<string, number>>(
+        'POST',
+        `/v1/shops/${c.shopId}/orders/shipping.json`,
+        token,
+        {
+          body: { line_items: [line], address_to: address },
+        },
+      );
+      expect(Object.keys(quote).sort()).toEqual(['economy', 'express', 'printify_express', 'priority', 'standard']);
+      expect(quote.standard).toBe(475 + 240);
+      const split = await c.client.request<{ type: string; id: string; attributes: { fulfilment_type: string } }[]>(
+        'POST',
+        `/v1/shops/${c.shopId}/orders/express.json`,
+        token,
+        { body: { external_id: 'x-1', line_items: [line], address_to: address } },
+      );
+      expect(split[0]).toMatchObject({ type: 'order', attributes: { fulfilment_type: 'ordinary' } });
+      const read = () => c.client.get<{ status: string }>(`/v1/shops/${c.shopId}/orders/${split[0]?.id}.json`, token);
+      expect((await read()).status).toBe('on-hold');
+      t0 += 60_000;
+      await auto.tick();
+      expect((await read()).status).toBe('sending-to-production');
+    } finally {
+      await auto.close();
+    }
+  });
+});
