@@ -57,21 +57,18 @@ export function typeOfBlueprint(title: string): string {
   return 'other';
 }
 
-const caches = new Map<string, TtlCache>();
+/** One bounded cache for every shop (its oldest entries go first): costs are per account, so keys name the shop. */
+let cache: TtlCache | null = null;
 
 export function printifyCatalogue(
   conn: PrintifyConn & { currency: string },
   source: TCatalogSource,
   now: () => number,
 ): CatalogSourceImpl {
-  // One cache per shop (costs are the account's); the catalogue calls are paced by the client.
-  const cacheKey = `${conn.client.apiBase}|${conn.shopId}`;
-  let cache = caches.get(cacheKey);
-  if (!cache) {
-    cache = new TtlCache(CATALOG_TTL_MS, now);
-    caches.set(cacheKey, cache);
-  }
-  const cached = <T>(key: string, load: () => Promise<T>) => (cache as TtlCache).get(key, load);
+  cache ??= new TtlCache(CATALOG_TTL_MS, now, 5000);
+  const shared = cache;
+  const prefix = `${conn.client.apiBase}|${conn.shopId}|`;
+  const cached = <T>(key: string, load: () => Promise<T>) => shared.get(prefix + key, load);
   const wrap = <T>(p: Promise<T>) =>
     p.catch((error: unknown) => {
       if (error instanceof PrintifyError) throw upstreamError(`Printify: ${error.message}`);
