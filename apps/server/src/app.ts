@@ -18,7 +18,9 @@ import { integrationsRoutes } from './modules/integrations/integrations.routes';
 import { mockupsRoutes } from './modules/mockups/mockups.routes';
 import { ordersRoutes } from './modules/orders/orders.routes';
 import { printFilesRoutes } from './modules/print-files/print-files.routes';
+import { printersRoutes } from './modules/printers/printers.routes';
 import { printfulRoutes } from './modules/printful/printful.routes';
+import { printifyRoutes } from './modules/printify/printify.routes';
 import { productsRoutes } from './modules/products/products.routes';
 import { schedulesRoutes } from './modules/schedules/schedules.routes';
 import { settingsRoutes } from './modules/settings/settings.routes';
@@ -98,6 +100,8 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
   await app.register(dashboardRoutes, { deps });
   await app.register(designsRoutes, { deps });
   await app.register(printfulRoutes, { deps });
+  await app.register(printifyRoutes, { deps });
+  await app.register(printersRoutes, { deps });
   await app.register(catalogRoutes, { deps });
   await app.register(mockupsRoutes, { deps });
   await app.register(productsRoutes, { deps });

@@ -47,6 +47,10 @@ const ZEnv = z.object({
   PRINTFUL_TOKEN: z.string().optional(),
   PRINTFUL_SANDBOX_SHIP_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
   PRINTER_POLL_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
+  PRINTIFY_API_BASE: z.url().default('https://api.printify.com'),
+  PRINTIFY_OAUTH_BASE: z.url().default('https://printify.com'),
+  PRINTIFY_APP_ID: z.string().optional(),
+  PRINTIFY_SANDBOX_SHIP_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
   SHOPIFY_API_KEY: z.string().optional(),
   SHOPIFY_API_SECRET: z.string().optional(),
   SHOPIFY_API_VERSION: z
@@ -188,6 +192,13 @@ export type Config = {
   printfulSandboxShipSeconds: number;
   /** How often orders at a printer and not finished are read there (a lost webhook delays, never strands, one). */
   printerPollMinutes: number;
+  /** Printify's API (the local fake in tests and e2e). */
+  printifyApiBase: string;
+  /** Where merchants authorise Podforge's Printify app, and the app's id (OAuth; unset: tokens only). */
+  printifyOauthBase: string;
+  printifyAppId: string | undefined;
+  /** The built-in Printify sandbox ships this long after an order is sent to production. */
+  printifySandboxShipSeconds: number;
   /** The Shopify app's credentials; null runs the built-in Shopify sandbox instead of real stores. */
   shopify: { apiKey: string; apiSecret: string } | null;
   shopifyApiVersion: string;
@@ -284,6 +295,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     printfulToken: e.PRINTFUL_TOKEN || undefined,
     printfulSandboxShipSeconds: e.PRINTFUL_SANDBOX_SHIP_SECONDS,
     printerPollMinutes: e.PRINTER_POLL_MINUTES,
+    printifyApiBase: e.PRINTIFY_API_BASE,
+    printifyOauthBase: e.PRINTIFY_OAUTH_BASE,
+    printifyAppId: e.PRINTIFY_APP_ID || undefined,
+    printifySandboxShipSeconds: e.PRINTIFY_SANDBOX_SHIP_SECONDS,
     shopify: shopifyKey && shopifySecret ? { apiKey: shopifyKey, apiSecret: shopifySecret } : null,
     shopifyApiVersion: e.SHOPIFY_API_VERSION,
     shopifyScopes: e.SHOPIFY_SCOPES.split(',')

@@ -19,6 +19,9 @@ import { FulfilmentProviders } from './modules/printers/fulfilment-provider';
 import { PrintfulService } from './modules/printful/printful.service';
 import { PrintfulFulfilment } from './modules/printful/printful-fulfilment';
 import { PrintfulSandbox } from './modules/printful/printful-sandbox';
+import { PrintifyService } from './modules/printify/printify.service';
+import { PrintifyFulfilment } from './modules/printify/printify-fulfilment';
+import { PrintifySandbox } from './modules/printify/printify-sandbox';
 import { ShopifyService } from './modules/shopify/shopify.service';
 import { ShopifyWebhookRegistry } from './modules/shopify/shopify-webhooks';
 import { StorePlatforms } from './modules/stores/store-platform';
@@ -55,7 +58,10 @@ export type AppDeps = CoreDeps & {
   decodePool: DecodePool;
   /** The built-in Printful sandbox: fulfilment for workspaces with no Printful account (modules/printful). */
   printfulSandbox: PrintfulSandbox;
-  /** The FulfilmentProvider adapters (printful, sandbox) by provider id: orders code asks here. */
+  /** Printify: the workspace's shop by personal access token, or the built-in Printify sandbox (modules/printify). */
+  printify: PrintifyService;
+  printifySandbox: PrintifySandbox;
+  /** The FulfilmentProvider adapters (printful, sandbox, printify, printify-sandbox) by provider id: orders code asks here. */
   printers: FulfilmentProviders;
 };
 
@@ -87,6 +93,13 @@ export function createDeps(options: BuildAppOptions): AppDeps {
     now,
     shipSeconds: config.printfulSandboxShipSeconds,
   });
+  const printifySandbox = new PrintifySandbox({
+    db: database.db,
+    cipher,
+    now,
+    shipSeconds: config.printifySandboxShipSeconds,
+  });
+  const printify = new PrintifyService({ db: database.db, cipher, config, now, sandbox: printifySandbox });
   const deps: AppDeps = {
     config,
     database,
@@ -106,6 +119,8 @@ export function createDeps(options: BuildAppOptions): AppDeps {
     jobs: new JobQueue(database),
     decodePool: new DecodePool(config.decode),
     printfulSandbox,
+    printify,
+    printifySandbox,
     // The workspace's own Printful account when connected; else the built-in sandbox printer.
     printers: new FulfilmentProviders([
       new PrintfulFulfilment({
@@ -119,6 +134,7 @@ export function createDeps(options: BuildAppOptions): AppDeps {
       new PrintfulFulfilment({
         id: 'sandbox',
         name: 'Printful sandbox',
+        sandbox: true,
         fallback: true,
         needsPublicUrl: false,
         connection: async (workspaceId) => ({
@@ -126,6 +142,23 @@ export function createDeps(options: BuildAppOptions): AppDeps {
           token: printfulSandbox.tokenFor(workspaceId),
         }),
         catalogue: async () => bundledCatalog,
+      }),
+      // Printify: the workspace's shop (personal access token), or the Printify sandbox when it chose that.
+      new PrintifyFulfilment({
+        id: 'printify',
+        name: 'Printify',
+        sandbox: false,
+        needsPublicUrl: true,
+        connection: (workspaceId) => printify.orderConnection(workspaceId),
+        catalogue: (workspaceId) => printify.catalogFor(workspaceId),
+      }),
+      new PrintifyFulfilment({
+        id: 'printify-sandbox',
+        name: 'Printify sandbox',
+        sandbox: true,
+        needsPublicUrl: false,
+        connection: (workspaceId) => printify.sandboxConnection(workspaceId),
+        catalogue: (workspaceId) => printify.catalogFor(workspaceId),
       }),
     ]),
     afterStart: new AfterStart(),

@@ -6,6 +6,9 @@ import { integrations, orders } from '../src/db/schema';
 import { type PrintfulClient, PrintfulError } from '../src/integrations/printful/client';
 import { type FakePrintful, startFakePrintful } from '../src/integrations/printful/fake-server';
 import { createOrder, type PrintfulConn } from '../src/integrations/printful/orders';
+import { createOrder as createPrintifyOrder, type PrintifyConn } from '../src/integrations/printify/api';
+import { type PrintifyClient, PrintifyError } from '../src/integrations/printify/client';
+import { type FakePrintify, startFakePrintify } from '../src/integrations/printify/fake-server';
 import { pollPrinterOrders } from '../src/modules/orders/printer-poll';
 import type { FulfilmentProvider, PrinterAccount, PrintOrderInput } from '../src/modules/printers/fulfilment-provider';
 import { createTestApp, type TestApp, type TestClient } from './helpers';
@@ -20,6 +23,7 @@ import { createTestApp, type TestApp, type TestClient } from './helpers';
 const APP = 'http://podforge.test';
 let t: TestApp;
 let fake: FakePrintful;
+let fakePrintify: FakePrintify;
 
 /** A webhook as the printer sent it. */
 type Delivery = { body: string; headers: Record<string, string> };
@@ -32,19 +36,33 @@ type Harness = {
   /** Moves every due order one step on (production, shipping, delivery). */
   tick(): Promise<void>;
   /** The printer's fake (its calls are counted). */
-  server(): Promise<FakePrintful>;
+  server(): Promise<{ calls: { status: number }[]; throttleNext(n: number, retryAfterSec?: number): void }>;
   /**
    * The account's access token runs out (its hour is over: the printer refuses it, and the app's record says so);
    * null for a printer whose tokens never expire. A new printer's harness must say which.
    */
   expireToken?: ((account: PrinterAccount) => Promise<void>) | null;
+  /** Successful order creates the printer's fake has answered so far. */
+  creates(): Promise<number>;
+  /** The same account, whose next order create reaches the printer but whose answer is lost. */
+  losingNextCreate(account: PrinterAccount): PrinterAccount;
+  /**
+   * The printer's own order create with an external id already used, for another buyer: Printful refuses it (400);
+   * Printify accepts it (it does not deduplicate), which is why the adapter looks the id up before creating.
+   */
+  duplicateCreate(account: PrinterAccount, externalId: string): Promise<unknown>;
+  duplicateExternalId: 'refused' | 'accepted';
+  /** What a withdrawn draft becomes: gone (Printful deletes it) or cancelled (Printify keeps it cancelled). */
+  withdrawnDraft: 'deleted' | 'cancelled';
+  /** Whether an order confirmed (sent) but not yet printing can still be cancelled (Printify: only while on hold). */
+  cancelAfterConfirm: boolean;
 };
 
 /**
  * The same account whose next order create reaches the printer and is applied there, but whose answer is lost
  * (a 502 on the way back), as a dropped connection leaves it. Both adapters speak Printful v2 through its client.
  */
-function losingNextCreate(account: PrinterAccount): PrinterAccount {
+function printfulLosingNextCreate(account: PrinterAccount): PrinterAccount {
   const conn = account as PrinterAccount & PrintfulConn;
   let armed = true;
   const client = Object.create(conn.client) as PrintfulClient;
@@ -58,6 +76,77 @@ function losingNextCreate(account: PrinterAccount): PrinterAccount {
   };
   return { ...conn, client } as PrinterAccount;
 }
+
+/** The same for Printify: its client's POST to the shop's orders.json is applied, its answer lost. */
+function printifyLosingNextCreate(account: PrinterAccount): PrinterAccount {
+  const conn = account as PrinterAccount & PrintifyConn;
+  let armed = true;
+  const client = Object.create(conn.client) as PrintifyClient;
+  client.request = async <T>(...args: Parameters<PrintifyClient['request']>): Promise<T> => {
+    const answer = await conn.client.request<T>(...args);
+    if (armed && args[0] === 'POST' && /\/orders\.json$/.test(args[1])) {
+      armed = false;
+      throw new PrintifyError(502, 'Bad gateway (the answer was lost)');
+    }
+    return answer;
+  };
+  return { ...conn, client } as PrinterAccount;
+}
+
+const printfulCreates = (server: FakePrintful) =>
+  server.calls.filter((c) => c.path === '/v2/orders' && c.status === 200).length;
+const printifyCreates = (server: FakePrintify) =>
+  server.calls.filter((c) => c.method === 'POST' && /\/orders\.json$/.test(c.path) && c.status === 200).length;
+
+/** Printful's own create with a used external id (another buyer). */
+function printfulDuplicate(account: PrinterAccount, externalId: string) {
+  return createOrder(account as PrinterAccount & PrintfulConn, {
+    external_id: externalId,
+    shipping: 'STANDARD',
+    recipient: { name: 'Bo Other', address1: '2 Else Road', city: 'Leeds', country_code: 'GB', zip: 'LS1 1AA' },
+    order_items: [
+      {
+        source: 'catalog',
+        catalog_variant_id: Number(shared.variantId),
+        quantity: 1,
+        retail_price: '20.00',
+        name: 'Other Tee',
+        external_id: 'other-1',
+        placements: [{ ...shared.placement, layers: [{ type: 'file', url: `${APP}/print-files/y.png` }] }],
+      },
+    ],
+  });
+}
+
+/** Printify's own create with a used external id (another buyer). */
+function printifyDuplicate(account: PrinterAccount, externalId: string) {
+  return createPrintifyOrder(account as PrinterAccount & PrintifyConn, {
+    external_id: externalId,
+    line_items: [
+      {
+        blueprint_id: Number(shared.productId),
+        print_provider_id: 3,
+        variant_id: Number(shared.variantId),
+        quantity: 1,
+        print_areas: { [shared.placement.placement]: `${APP}/print-files/y.png` },
+      },
+    ],
+    shipping_method: 1,
+    send_shipping_notification: false,
+    address_to: {
+      first_name: 'Bo',
+      last_name: 'Other',
+      country: 'GB',
+      region: '',
+      address1: '2 Else Road',
+      city: 'Leeds',
+      zip: 'LS1 1AA',
+    },
+  });
+}
+
+/** What the catalogue case found, for the cases after it (per printer; set in its describe). */
+const shared = { productId: '', variantId: '', placement: { placement: '', technique: '' } };
 
 /** Print files are fetched by the printer; here any GET answers an image (the files themselves are print-files'). */
 const PNG = Buffer.from('89504e470d0a1a0a', 'hex');
@@ -91,6 +180,12 @@ const harnesses: Record<string, Harness> = {
         .set({ tokenExpiresAt: new Date(Date.now() - 1000) })
         .where(and(eq(integrations.workspaceId, account.workspaceId), eq(integrations.platform, 'printful')));
     },
+    creates: async () => printfulCreates(fake),
+    losingNextCreate: printfulLosingNextCreate,
+    duplicateCreate: printfulDuplicate,
+    duplicateExternalId: 'refused',
+    withdrawnDraft: 'deleted',
+    cancelAfterConfirm: true,
   },
   sandbox: {
     async connect() {
@@ -105,6 +200,58 @@ const harnesses: Record<string, Harness> = {
     server: () => t.deps.printfulSandbox.server(),
     // The built-in sandbox's tokens are the app's own, per workspace: they never expire.
     expireToken: null,
+    creates: async () => printfulCreates(await t.deps.printfulSandbox.server()),
+    losingNextCreate: printfulLosingNextCreate,
+    duplicateCreate: printfulDuplicate,
+    duplicateExternalId: 'refused',
+    withdrawnDraft: 'deleted',
+    cancelAfterConfirm: true,
+  },
+  printify: {
+    async connect() {
+      const { client, ws } = await workspace();
+      const { token } = fakePrintify.issueToken();
+      const r = await client.post('/api/printify/connect', { token, currency: 'USD' });
+      expect(r.statusCode).toBe(200);
+      expect(r.json()).toMatchObject({ connected: true, sandbox: false });
+      const account = await printer('printify').account(ws);
+      expect(account).not.toBeNull();
+      return account as PrinterAccount;
+    },
+    async tick() {
+      await fakePrintify.tick();
+    },
+    server: async () => fakePrintify,
+    // A personal access token lasts a year; the OAuth app's is refreshed by its own test (printify-oauth.api).
+    expireToken: null,
+    creates: async () => printifyCreates(fakePrintify),
+    losingNextCreate: printifyLosingNextCreate,
+    duplicateCreate: printifyDuplicate,
+    duplicateExternalId: 'accepted',
+    withdrawnDraft: 'cancelled',
+    cancelAfterConfirm: false,
+  },
+  'printify-sandbox': {
+    async connect() {
+      const { client, ws } = await workspace();
+      const r = await client.post('/api/printify/sandbox', {});
+      expect(r.json()).toMatchObject({ connected: true, sandbox: true });
+      const account = await printer('printify-sandbox').account(ws);
+      expect(account).not.toBeNull();
+      return account as PrinterAccount;
+    },
+    async tick() {
+      await t.deps.printifySandbox.tick();
+    },
+    server: () => t.deps.printifySandbox.server(),
+    // The built-in sandbox's tokens are the app's own, per workspace: they never expire.
+    expireToken: null,
+    creates: async () => printifyCreates(await t.deps.printifySandbox.server()),
+    losingNextCreate: printifyLosingNextCreate,
+    duplicateCreate: printifyDuplicate,
+    duplicateExternalId: 'accepted',
+    withdrawnDraft: 'cancelled',
+    cancelAfterConfirm: false,
   },
 };
 
@@ -122,9 +269,18 @@ beforeAll(async () => {
       },
     },
   });
+  fakePrintify = await startFakePrintify({
+    delays: { production: 0, ship: 0, deliver: 0 },
+    fetchFile: async () => true,
+    post: async (_url, body, headers) => {
+      delivered.push({ body, headers });
+    },
+  });
   t = await createTestApp({
     env: {
       APP_URL: APP,
+      PRINTIFY_API_BASE: fakePrintify.url,
+      PRINTIFY_SANDBOX_SHIP_SECONDS: '0',
       PRINTFUL_SANDBOX_SHIP_SECONDS: '0',
       PRINTFUL_CLIENT_ID: 'pf-id',
       PRINTFUL_CLIENT_SECRET: 'pf-secret',
@@ -133,7 +289,7 @@ beforeAll(async () => {
     },
   });
   // The sandbox fetches files from and posts webhooks to the app: here it gets an image and its webhooks are kept.
-  t.deps.printfulSandbox.attach({
+  const sandboxInject = {
     inject: (async (opts: { method: string; payload?: string; headers?: Record<string, string> }) => {
       if (opts.method === 'POST') {
         delivered.push({ body: String(opts.payload), headers: opts.headers ?? {} });
@@ -141,11 +297,14 @@ beforeAll(async () => {
       }
       return { statusCode: 200, headers: { 'content-type': 'image/png' }, body: PNG };
     }) as unknown as FastifyInstance['inject'],
-  });
+  };
+  t.deps.printfulSandbox.attach(sandboxInject);
+  t.deps.printifySandbox.attach(sandboxInject);
 });
 afterAll(async () => {
   await t.close();
   await fake.close();
+  await fakePrintify.close();
 });
 
 it('registers every printer once', () => {
@@ -156,6 +315,7 @@ it('registers every printer once', () => {
 describe.each(Object.keys(harnesses))('%s', (id) => {
   const h = harnesses[id] as Harness;
   let account: PrinterAccount;
+  let productId: string;
   let variantId: string;
   let placement: { placement: string; technique: string };
 
@@ -172,6 +332,7 @@ describe.each(Object.keys(harnesses))('%s', (id) => {
     items: [
       {
         catalogVariantId: variantId,
+        catalogProductId: productId,
         quantity: 2,
         retailPrice: '24.00',
         name: 'Sunset Tee',
@@ -208,7 +369,9 @@ describe.each(Object.keys(harnesses))('%s', (id) => {
     expect(area?.widthPx).toBeGreaterThan(0);
     expect(area?.dpi).toBeGreaterThan(0);
     variantId = String(v.id);
+    productId = String(product.id);
     placement = { placement: area?.placement as string, technique: area?.technique as string };
+    Object.assign(shared, { productId, variantId, placement });
   });
 
   it('places an order exactly once: a retry after a lost answer finds the first; the draft is the quote', async () => {
@@ -223,41 +386,32 @@ describe.each(Object.keys(harnesses))('%s', (id) => {
   });
 
   it('a retry after a lost answer makes no second order', async () => {
-    const fakeServer = await h.server();
-    const creates = () => fakeServer.calls.filter((c) => c.path === '/v2/orders' && c.status === 200).length;
     const order = input();
-    const before = creates();
-    await expect(printer(id).placeOrder(losingNextCreate(account), order)).rejects.toThrow(/lost/);
-    expect(creates()).toBe(before + 1);
+    const before = await h.creates();
+    await expect(printer(id).placeOrder(h.losingNextCreate(account), order)).rejects.toThrow(/lost/);
+    expect(await h.creates()).toBe(before + 1);
     // The caller (the job's retry) places again with the same id of ours: the printer's first order is found.
     const retried = await printer(id).placeOrder(account, order);
-    expect(creates()).toBe(before + 1);
+    expect(await h.creates()).toBe(before + 1);
     expect(retried.externalId).toBe(order.externalId);
     expect((await printer(id).order(account, { externalId: order.externalId }))?.id).toBe(retried.id);
   });
 
-  it('refuses a second order with a used external_id (400), as Printful does: the id must be unique in the store (#27.7)', async () => {
+  it('a used external_id at the printer: Printful refuses it (400, #27.7); Printify accepts a second order, so ours looks first', async () => {
     const order = input();
-    await printer(id).placeOrder(account, order);
-    const conn = account as PrinterAccount & PrintfulConn;
-    const refused = await createOrder(conn, {
-      external_id: order.externalId,
-      shipping: 'STANDARD',
-      recipient: { name: 'Bo Other', address1: '2 Else Road', city: 'Leeds', country_code: 'GB', zip: 'LS1 1AA' },
-      order_items: [
-        {
-          source: 'catalog',
-          catalog_variant_id: Number(variantId),
-          quantity: 1,
-          retail_price: '20.00',
-          name: 'Other Tee',
-          external_id: 'other-1',
-          placements: [{ ...placement, layers: [{ type: 'file', url: `${APP}/print-files/y.png` }] }],
-        },
-      ],
-    }).catch((e: unknown) => e);
-    expect(refused).toBeInstanceOf(PrintfulError);
-    expect((refused as PrintfulError).status).toBe(400);
+    const first = await printer(id).placeOrder(account, order);
+    const answer = await h.duplicateCreate(account, order.externalId).catch((e: unknown) => e);
+    if (h.duplicateExternalId === 'refused') {
+      expect((answer as { status?: number }).status).toBe(400);
+    } else {
+      expect(answer).toMatchObject({ id: expect.any(String) });
+      expect((answer as { id: string }).id).not.toBe(first.id);
+      // Our retry of the same order still finds an order of ours under that id, and creates nothing.
+      const before = await h.creates();
+      const again = await printer(id).placeOrder(account, order);
+      expect(again.externalId).toBe(order.externalId);
+      expect(await h.creates()).toBe(before);
+    }
   });
 
   it("an order placed under an earlier external id (the store's number) is found again; another store's is not (#27.7)", async () => {
@@ -288,12 +442,22 @@ describe.each(Object.keys(harnesses))('%s', (id) => {
     const confirmed = await printer(id).confirm(account, a.id);
     expect(confirmed.status).toBe('sent');
     expect((await printer(id).confirm(account, a.id)).id).toBe(a.id);
-    await printer(id).cancel(account, a.id);
-    expect((await printer(id).order(account, { id: a.id }))?.status).toBe('cancelled');
+    if (h.cancelAfterConfirm) {
+      await printer(id).cancel(account, a.id);
+      expect((await printer(id).order(account, { id: a.id }))?.status).toBe('cancelled');
+    } else {
+      const refused = await printer(id)
+        .cancel(account, a.id)
+        .catch((e: unknown) => e);
+      expect(printer(id).explain(refused)?.final).toBe(true);
+      expect((await printer(id).order(account, { id: a.id }))?.status).toBe('sent');
+    }
 
     const draft = await printer(id).placeOrder(account, input());
     await printer(id).cancel(account, draft.id);
-    expect(await printer(id).order(account, { id: draft.id })).toBeNull();
+    const withdrawn = await printer(id).order(account, { id: draft.id });
+    if (h.withdrawnDraft === 'deleted') expect(withdrawn).toBeNull();
+    else expect(withdrawn?.status).toBe('cancelled');
 
     const b = await printer(id).placeOrder(account, input());
     await printer(id).confirm(account, b.id);

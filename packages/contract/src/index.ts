@@ -8,6 +8,7 @@ export * from './mockups';
 export * from './orders';
 export * from './plain';
 export * from './pricing';
+export * from './printers';
 export * from './products';
 export * from './schedules';
 export * from './stores';

@@ -49,7 +49,8 @@ export const ZOrder = z.object({
    * the printer charges in another currency than the store's.
    */
   profit: z.string().nullable(),
-  fulfillmentProvider: z.enum(['sandbox', 'printful']).nullable(),
+  /** The printer adapter: printful, printify, gelato, or a built-in sandbox (sandbox: Printful's; printify-sandbox). */
+  fulfillmentProvider: z.string().nullable(),
   printfulOrderId: z.string().nullable(),
   confirmAt: z.string().nullable(),
   failureReason: z.string().nullable(),

@@ -10,6 +10,7 @@ import {
   PRODUCT_VARIANTS_MAX,
   PRODUCTS_PAGE_SIZE,
 } from './plain/products';
+import { ZFulfilmentNetwork } from './printers';
 
 export const ZProductType = z.enum(PRODUCT_TYPES);
 
@@ -82,6 +83,8 @@ export const ZProduct = z.object({
   productType: z.string(),
   /** The catalogue product (bundled or live Printful id) that is printed; null for an older product with none. */
   catalogProductId: z.number().int().nullable(),
+  /** The printer network the catalogue product is from; its orders go to that printer (or its sandbox). */
+  provider: z.string(),
   placements: z.array(ZProductPlacement),
   variants: z.array(ZProductVariant),
   mockups: z.array(ZProductMockup),
@@ -150,6 +153,8 @@ const productFields = {
   designId: z.uuid(),
   /** The catalogue product to print on; a product type alone gets that type's default (`defaultCatalogProductId`). */
   catalogProductId: z.number().int().positive(),
+  /** Whose catalogue `catalogProductId` and `variants[].catalogVariantId` are (printful, printify, gelato). */
+  provider: ZFulfilmentNetwork,
   /** The main mockup (the picture buyers see first). */
   mockupId: z.uuid(),
   /** Every mockup of the product (one per colour); the main one is `mockupId`, else the first. */
@@ -174,6 +179,7 @@ export const ZCreateProduct = z.object({
   variants: productFields.variants.default([]),
   designId: productFields.designId.optional(),
   catalogProductId: productFields.catalogProductId.optional(),
+  provider: productFields.provider.default('printful'),
   mockupId: productFields.mockupId.optional(),
   mockupIds: productFields.mockupIds.optional(),
   mockupUrl: productFields.mockupUrl.optional(),

@@ -95,6 +95,8 @@ export const products = pgTable(
     designId: uuid('design_id').references(() => designs.id, { onDelete: 'set null' }),
     /** The catalogue product printed (a Printful id, bundled or live); null for an older product with none. */
     catalogProductId: integer('catalog_product_id'),
+    /** The printer network the catalogue product is from (contract `FULFILMENT_NETWORKS`): its orders go there. */
+    provider: text('provider').notNull().default('printful'),
     /** Where and how the design is printed: [{ placement, technique }]. */
     placements: jsonb('placements')
       .$type<{ placement: string; technique: string }[]>()
@@ -327,6 +329,8 @@ export const integrations = pgTable(
     ordersCursor: bigint('orders_cursor', { mode: 'number' }),
     /** What the seller must do for this store to work fully, in their words (e.g. reconnect for a scope); shown on it. */
     problem: text('problem'),
+    /** The currency a printer bills in when its API names none (Printify: the seller states it at connect). */
+    billingCurrency: text('billing_currency'),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('integrations_workspace_platform_external_uq').on(t.workspaceId, t.platform, t.externalId)],
@@ -552,6 +556,29 @@ export const printfulSandboxWebhooks = pgTable('printful_sandbox_webhooks', {
   secretKey: text('secret_key').notNull(),
   publicKey: text('public_key').notNull(),
 });
+
+/**
+ * The built-in Printify sandbox's records (integrations/printify/fake-server.ts with a database store): orders,
+ * products, uploads and webhooks per shop (a workspace), as the fake answers them, so a restart loses nothing. An
+ * order's `address_to` is sealed as `address_enc`, a webhook's secret as `secret_enc`.
+ */
+export const printifySandboxRecords = pgTable(
+  'printify_sandbox_records',
+  {
+    seq: integer('seq').primaryKey().generatedAlwaysAsIdentity(),
+    kind: text('kind', { enum: ['order', 'product', 'upload', 'webhook'] }).notNull(),
+    shopId: text('shop_id').notNull(),
+    id: text('id').notNull(),
+    body: jsonb('body').$type<Record<string, unknown>>().notNull(),
+    /** When the sandbox moves an order on next. */
+    nextAt: timestamp('next_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('printify_sandbox_records_uq').on(t.kind, t.shopId, t.id),
+    index('printify_sandbox_records_next_idx').on(t.nextAt),
+  ],
+);
 
 /** Single-use OAuth state nonces (Printful, Shopify), bound to the workspace that started the flow. */
 export const oauthStates = pgTable('oauth_states', {

@@ -17,6 +17,8 @@ export const QUEUES = {
   printerPoll: 'printer-poll',
   /** The built-in Printful sandbox moves its due orders on. */
   printfulSandboxTick: 'printful-sandbox-tick',
+  /** The built-in Printify sandbox moves its due orders on. */
+  printifySandboxTick: 'printify-sandbox-tick',
   /** A connected Etsy shop's receipts read into orders (modules/orders/etsy-orders.ts). */
   etsyReceipts: 'etsy-receipts',
 } as const;

@@ -2,6 +2,7 @@ import { etsyReceiptsJob } from '../modules/etsy/etsy-receipts';
 import { ORDER_JOBS } from '../modules/orders/order-jobs';
 import { printerPollJob } from '../modules/orders/printer-poll';
 import { printfulSandboxTickJob } from '../modules/printful/printful-sandbox.jobs';
+import { printifySandboxTickJob } from '../modules/printify/printify-sandbox.jobs';
 import { storePushJob } from '../modules/products/store-push';
 import { scheduledUploadJob } from '../modules/schedules/schedules.jobs';
 import { shopifyWebhookJob } from '../modules/shopify/shopify-webhooks';
@@ -13,6 +14,7 @@ export const JOBS = [
   scheduledUploadJob,
   ...ORDER_JOBS,
   printfulSandboxTickJob,
+  printifySandboxTickJob,
   etsyReceiptsJob,
   printerPollJob,
 ] as const;

@@ -18,6 +18,10 @@ const WooCommerceSandboxScreen = lazyScreen(
   async () => (await import('@/features/integrations/components/woocommerce-sandbox')).WooCommerceSandboxScreen,
 );
 
+const PrintifySandboxScreen = lazyScreen(
+  async () => (await import('@/features/integrations/components/printify-sandbox')).PrintifySandboxScreen,
+);
+
 function WizardRoute() {
   const { pathname } = useLocation();
   return (
@@ -61,6 +65,16 @@ export function AppRoutes() {
           <AppLayout activeTab="integrations">
             <ScreenSuspense>
               <WooCommerceSandboxScreen />
+            </ScreenSuspense>
+          </AppLayout>
+        }
+      />
+      <Route
+        path="/integrations/printify-sandbox"
+        element={
+          <AppLayout activeTab="integrations">
+            <ScreenSuspense>
+              <PrintifySandboxScreen />
             </ScreenSuspense>
           </AppLayout>
         }

@@ -43,6 +43,7 @@ export const buildProduct = (id: string, over: Partial<TProduct> = {}): TProduct
   title: `Product ${id}`,
   description: `Description ${id}`,
   price: 25,
+  provider: 'printful',
   tags: ['cats'],
   productType: 'tshirt',
   catalogProductId: null,

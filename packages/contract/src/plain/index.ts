@@ -11,6 +11,7 @@ export * from './mockup-geometry';
 export * from './mockups';
 export * from './orders';
 export * from './pricing';
+export * from './printers';
 export * from './products';
 export * from './schedules';
 export * from './stores';

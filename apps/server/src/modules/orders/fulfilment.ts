@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { TOrderStatus } from '@podforge/contract';
+import { platformLabel, type TOrderStatus } from '@podforge/contract';
+import { and, eq, inArray, lt } from 'drizzle-orm';
+import { fulfillmentWebhooks, orderLines, orders, products, productVariants, webhookEvents } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { ensurePrintFile, PRINT_FILE_URL_TTL_SECONDS, printFilePath } from '../print-files/print-files.service';
 import type {
@@ -56,17 +58,48 @@ export const failureText = (deps: OrdersDeps, error: unknown) =>
 /** Where the printer and fulfilment providers reach this app (print files, webhooks). */
 export const publicOrigin = (deps: OrdersDeps) => deps.config.appUrl ?? `http://127.0.0.1:${deps.config.port}`;
 
-/** The workspace's own printer account when connected; else the fallback (sandbox). Never the server's token. */
-export async function printerFor(deps: OrdersDeps, workspaceId: string, provider?: string | null): Promise<Printer> {
+/**
+ * The printer an order goes to: the one it went to already (pinned), else its products' printer network (the
+ * workspace's own account there, else that network's sandbox). Never the server's token.
+ */
+export async function printerFor(
+  deps: OrdersDeps,
+  workspaceId: string,
+  provider?: string | null,
+  network?: string,
+): Promise<Printer> {
   const pinned = provider ? deps.printers.get(provider) : null;
   if (pinned) {
     const account = await pinned.account(workspaceId);
     if (account) return { adapter: pinned, account, provider: pinned.id };
     throw new OrderProblem(`${pinned.name} is no longer connected; reconnect it to go on`);
   }
-  const found = await deps.printers.forWorkspace(workspaceId);
-  if (!found) throw new OrderProblem('No printer is connected');
+  const found = await deps.printers.forWorkspace(workspaceId, network ?? 'printful');
+  if (!found) {
+    const label = platformLabel(network ?? 'printful');
+    throw new OrderProblem(
+      deps.printers.ofNetwork(network ?? 'printful').length === 0
+        ? `${label} is not available yet: this order's products are made by ${label}`
+        : `Connect ${label} (or its sandbox) on the Integrations page: this order's products are made by ${label}`,
+    );
+  }
   return { adapter: found.provider, account: found.account, provider: found.provider.id };
+}
+
+/** The printer network of the order's Podforge lines (their products' `provider`); one network per order. */
+async function networkOf(deps: OrdersDeps, order: OrderRow): Promise<string> {
+  const rows = await deps.db
+    .selectDistinct({ provider: products.provider })
+    .from(orderLines)
+    .innerJoin(products, eq(products.id, orderLines.productId))
+    .where(and(eq(orderLines.orderId, order.id), eq(orderLines.workspaceId, order.workspaceId)));
+  const networks = rows.map((r) => r.provider);
+  if (networks.length > 1) {
+    throw new OrderProblem(
+      `This order has products of several printers (${networks.map(platformLabel).join(', ')}); Podforge sends an order to one printer`,
+    );
+  }
+  return networks[0] ?? 'printful';
 }
 
 /** The printer sends this workspace's webhooks to `/api/webhooks/printful/<row id>`, signed with the kept secret. */
@@ -139,6 +172,7 @@ async function printInput(deps: OrdersDeps, order: OrderRow): Promise<PrintOrder
     if (files.length === 0) throw new OrderProblem(`"${line.title}" has no print file to print`);
     items.push({
       catalogVariantId: String(variant.catalogVariantId),
+      ...(product.catalogProductId !== null ? { catalogProductId: String(product.catalogProductId) } : {}),
       quantity: line.quantity,
       retailPrice: line.price,
       name: line.title.slice(0, 200),
@@ -177,7 +211,8 @@ export type Next = { confirmNow: boolean; confirmAt: Date | null };
 export async function submitToPrinter(deps: OrdersDeps, orderId: string): Promise<Next | null> {
   const order = await loadOrder(deps, orderId);
   if (order?.status !== 'received') return null;
-  const printer = await printerFor(deps, order.workspaceId, order.fulfillmentProvider);
+  const network = order.fulfillmentProvider ? undefined : await networkOf(deps, order);
+  const printer = await printerFor(deps, order.workspaceId, order.fulfillmentProvider, network);
   await ensureWebhooks(deps, order.workspaceId, printer);
   const input = await printInput(deps, order);
   const pf = await printer.adapter.placeOrder(printer.account, input);

@@ -5,6 +5,7 @@ import { designs, printFiles, type products } from '../../db/schema';
 import { notFound } from '../../lib/errors';
 import { getCatalogProductDetail } from '../catalog/catalog.service';
 import { drawPrintFile } from '../mockups/mockups.service';
+import { catalogueFor } from '../printers/printer-catalogue';
 import type { PrintFilesDeps } from './print-files.deps';
 
 /** A product as print files are drawn for it (the products module's row). */
@@ -27,7 +28,11 @@ type Spec = { placement: string; width: number; height: number; dpi: number };
 
 async function catalogFor(deps: PrintFilesDeps, product: ProductRow): Promise<TCatalogProductDetail | null> {
   if (product.catalogProductId === null) return null;
-  return getCatalogProductDetail(await deps.printful.catalogFor(product.workspaceId), product.catalogProductId);
+  // The product's own printer's catalogue: its placements are the print files' sizes.
+  return getCatalogProductDetail(
+    await catalogueFor(deps, product.provider, product.workspaceId),
+    product.catalogProductId,
+  );
 }
 
 /** The print files a product has: one per placement, at the catalogue placement's size. */

@@ -10,7 +10,12 @@ import type { CatalogSourceImpl } from '../catalog/catalog.service';
  */
 
 /** A workspace's account at one printer, as the adapter resolved it (token, shop); opaque to the caller. */
-export type PrinterAccount = { readonly provider: string; readonly workspaceId: string };
+export type PrinterAccount = {
+  readonly provider: string;
+  readonly workspaceId: string;
+  /** What the seller calls the account (a shop's name), when the adapter knows it. */
+  readonly name?: string | null;
+};
 
 export type PrintRecipient = {
   name: string;
@@ -26,6 +31,8 @@ export type PrintRecipient = {
 /** One line to print: the printer's catalogue variant (opaque), the print files by URL per placement. */
 export type PrintItem = {
   catalogVariantId: string;
+  /** The catalogue product the variant belongs to (Printify: the blueprint), opaque. */
+  catalogProductId?: string;
   quantity: number;
   /** What the buyer paid for one, a decimal string (packing slips, customs). */
   retailPrice: string;
@@ -83,6 +90,14 @@ export interface FulfilmentProvider {
   readonly id: string;
   /** For the seller: 'Printful'. */
   readonly name: string;
+  /**
+   * The printer network it prints with (`FULFILMENT_NETWORKS` in the contract: printful, printify, gelato): a
+   * product records its network, and its orders go to that network's connected adapter (its own account or its
+   * built-in sandbox). Defaults to the id.
+   */
+  readonly network?: string;
+  /** A built-in sandbox (nothing printed, nothing charged), not the seller's own account. */
+  readonly sandbox?: boolean;
   /** Taken when no other printer is connected (the built-in sandbox). */
   readonly fallback: boolean;
   /** Needs the app's public https address (APP_URL) to fetch files and send webhooks. */
@@ -134,13 +149,25 @@ export class FulfilmentProviders {
     return [...this.byId.values()];
   }
 
-  /** The workspace's own connected printer, else the fallback (the sandbox); with its account. */
-  async forWorkspace(workspaceId: string): Promise<{ provider: FulfilmentProvider; account: PrinterAccount } | null> {
-    for (const provider of this.all().filter((p) => !p.fallback)) {
+  /** Every adapter of one printer network (its own account and its sandbox). */
+  ofNetwork(network: string): FulfilmentProvider[] {
+    return this.all().filter((p) => (p.network ?? p.id) === network);
+  }
+
+  /**
+   * The workspace's own connected printer, else the fallback (the sandbox); with its account. With a network, only
+   * that network's adapters are asked (a product made for Printify goes to Printify or its sandbox, nowhere else).
+   */
+  async forWorkspace(
+    workspaceId: string,
+    network?: string,
+  ): Promise<{ provider: FulfilmentProvider; account: PrinterAccount } | null> {
+    const candidates = network ? this.ofNetwork(network) : this.all();
+    for (const provider of candidates.filter((p) => !p.fallback)) {
       const account = await provider.account(workspaceId);
       if (account) return { provider, account };
     }
-    for (const provider of this.all().filter((p) => p.fallback)) {
+    for (const provider of candidates.filter((p) => p.fallback)) {
       const account = await provider.account(workspaceId);
       if (account) return { provider, account };
     }

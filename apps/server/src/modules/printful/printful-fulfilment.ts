@@ -136,6 +136,8 @@ export function printerEventOf(body: PrintfulEvent): PrinterEvent | null {
 export type PrintfulFulfilmentOptions = {
   id: string;
   name: string;
+  network?: string;
+  sandbox?: boolean;
   fallback: boolean;
   needsPublicUrl: boolean;
   /** The workspace's connection (client, token, store), or null when not connected. */
@@ -156,8 +158,12 @@ export class PrintfulFulfilment implements FulfilmentProvider {
   readonly name: string;
   readonly fallback: boolean;
   readonly needsPublicUrl: boolean;
+  readonly network: string;
+  readonly sandbox: boolean;
 
   constructor(private readonly options: PrintfulFulfilmentOptions) {
+    this.network = options.network ?? 'printful';
+    this.sandbox = options.sandbox ?? false;
     this.id = options.id;
     this.name = options.name;
     this.fallback = options.fallback;

@@ -49,12 +49,12 @@ const OMIT_WHEN_EMPTY = new Set(['designId', 'mockupId', 'mockupUrl', 'price', '
 
 type UploadedFile = { name: string; tempPath: string; bytes: number };
 
-/** Multipart text fields as the JSON body would carry them: numbers for price, arrays for tags and variants. */
+/** Multipart text fields as the JSON body would carry them: numbers for price and catalogProductId, arrays for tags and variants. */
 function fieldsToInput(fields: Record<string, string>): Record<string, unknown> {
   const input: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(fields)) {
     if (value.trim() === '' && OMIT_WHEN_EMPTY.has(key)) continue;
-    if (key === 'price') {
+    if (key === 'price' || key === 'catalogProductId') {
       input[key] = Number(value);
     } else if (JSON_FIELDS.has(key)) {
       try {

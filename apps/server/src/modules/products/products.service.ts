@@ -33,6 +33,7 @@ import { ReadCache } from '../../lib/read-cache';
 import { UUID } from '../../lib/uuid';
 import { getCatalogProductDetail } from '../catalog/catalog.service';
 import { deletePrintFiles, printFilesOf } from '../print-files/print-files.service';
+import { catalogueFor } from '../printers/printer-catalogue';
 import { findStoreConnections, storesOfWorkspace } from '../stores/store-connections.repository';
 import { assertPushable } from '../stores/store-publisher';
 import { assertSellerMayEdit, type PushableStatus, storeNoticeOf } from './product-status';
@@ -99,6 +100,7 @@ export function toProduct(
     tags: row.tags,
     productType: row.productType,
     catalogProductId: row.catalogProductId,
+    provider: row.provider,
     placements: row.placements,
     variants: variants.map((v) => ({
       id: v.id,
@@ -217,10 +219,16 @@ async function resolveCatalog(
   workspaceId: string,
   productType: string,
   catalogProductId: number | null | undefined,
+  provider = 'printful',
 ): Promise<TCatalogProductDetail | null> {
-  const id = catalogProductId ?? DEFAULT_CATALOG_PRODUCT[productType];
-  if (id === undefined) return null;
-  return getCatalogProductDetail(await deps.printful.catalogFor(workspaceId), id);
+  // A type's default blank is a Printful one; another printer's product names its own.
+  const id = catalogProductId ?? (provider === 'printful' ? DEFAULT_CATALOG_PRODUCT[productType] : undefined);
+  if (id === undefined) {
+    if (provider !== 'printful')
+      throw badRequest(`catalogProductId: choose the ${platformLabel(provider)} product to print on`);
+    return null;
+  }
+  return getCatalogProductDetail(await catalogueFor(deps, provider, workspaceId), id);
 }
 
 /** `/api/mockups/<id>/file` or `/preview`, relative or absolute: the id it names, else null. */
@@ -345,7 +353,7 @@ export async function prepareCreate(
   designId: string | null,
 ): Promise<PreparedCreate> {
   if (designId) await assertDesign(deps, workspaceId, designId);
-  const detail = await resolveCatalog(deps, workspaceId, input.productType, input.catalogProductId);
+  const detail = await resolveCatalog(deps, workspaceId, input.productType, input.catalogProductId, input.provider);
   const links = (await resolveMockupLinks(deps, workspaceId, input, designId, detail)) ?? [];
   const id = randomUUID();
   const variants = buildVariants(id, detail, input.variants, input.price, links);
@@ -388,6 +396,7 @@ export async function insertProduct(
         status: input.status,
         designId,
         catalogProductId: prepared.detail?.id ?? null,
+        provider: input.provider,
         placements: prepared.placements,
         adjustments: prepared.adjustments,
         createdAt: now,
@@ -431,12 +440,21 @@ export async function updateProduct(
   const designId = input.designId ?? row.designId;
   const designChanged = input.designId !== undefined && input.designId !== row.designId;
   if (designChanged && input.designId) await assertDesign(deps, workspaceId, input.designId);
-  const catalogChanged = input.catalogProductId !== undefined && input.catalogProductId !== row.catalogProductId;
+  const provider = input.provider ?? row.provider;
+  const catalogChanged =
+    (input.catalogProductId !== undefined && input.catalogProductId !== row.catalogProductId) ||
+    provider !== row.provider;
   if (catalogChanged && !input.variants) {
     throw badRequest('variants: choose the variants of the new catalogue product');
   }
   const productType = input.productType ?? row.productType;
-  const detail = await resolveCatalog(deps, workspaceId, productType, input.catalogProductId ?? row.catalogProductId);
+  const detail = await resolveCatalog(
+    deps,
+    workspaceId,
+    productType,
+    input.catalogProductId ?? (provider === row.provider ? row.catalogProductId : undefined),
+    provider,
+  );
   const currentLinks = (await mockupLinksOf(deps.db, [row.id])).get(row.id) ?? [];
   const sentLinks = await resolveMockupLinks(deps, workspaceId, input, designId, detail);
   if (!sentLinks && designChanged && currentLinks.length > 0) {
@@ -476,7 +494,7 @@ export async function updateProduct(
         ...(input.productType !== undefined ? { productType: input.productType } : {}),
         ...(input.status !== undefined ? { status: input.status } : {}),
         ...(variants ? { price: lowestPrice(variants).toFixed(2) } : {}),
-        ...(catalogChanged ? { catalogProductId: detail?.id ?? null } : {}),
+        ...(catalogChanged ? { catalogProductId: detail?.id ?? null, provider } : {}),
         ...(catalogChanged || input.placement ? { placements: placementsOf(detail, input.placement) } : {}),
         ...(main ? { adjustments: main.adjustments } : {}),
         designId,
@@ -582,6 +600,7 @@ export async function duplicateProduct(deps: ProductsDeps, workspaceId: string, 
       status: 'draft',
       designId: row.designId,
       catalogProductId: row.catalogProductId,
+      provider: row.provider,
       placements: row.placements,
       adjustments: row.adjustments,
       platform: row.platform,

@@ -4,7 +4,7 @@ import { useCatalogProduct } from '@/api/catalog/get-catalog-product';
 import { FALLBACK_SETTINGS, useWorkspaceSettings } from '@/api/settings/get-settings';
 import { catalogColors, defaultChoices, storeFeeFor, suggestedPrice } from '@/lib/variant-pricing';
 import type { WizardUpdate } from './use-wizard-state';
-import type { WizardState } from './wizard-state';
+import { type WizardState, wizardPrinter } from './wizard-state';
 
 /**
  * The template's catalogue product (its variants and placements) and the workspace's pricing settings, for the
@@ -12,8 +12,8 @@ import type { WizardState } from './wizard-state';
  * colour in every size at the target margin's price.
  */
 export function useWizardCatalog(state: WizardState, update: WizardUpdate, enabled: boolean) {
-  const productId = state.selectedTemplate?.id ?? null;
-  const catalog = useCatalogProduct(enabled ? productId : null);
+  const { provider, productId } = wizardPrinter(state);
+  const catalog = useCatalogProduct(enabled ? productId : null, provider);
   const settingsQuery = useWorkspaceSettings(enabled && productId !== null);
   const settings = settingsQuery.data ?? FALLBACK_SETTINGS;
   const fee = storeFeeFor(settings, state.platform);
@@ -26,7 +26,7 @@ export function useWizardCatalog(state: WizardState, update: WizardUpdate, enabl
   useEffect(() => {
     if (!due || !detail) return;
     update((s) =>
-      s.selectedTemplate?.id === detail.id && s.pricing.catalogProductId !== detail.id
+      wizardPrinter(s).productId === detail.id && s.pricing.catalogProductId !== detail.id
         ? { pricing: { catalogProductId: detail.id, variants: defaultChoices(detail.variants, price) } }
         : {},
     );

@@ -1,6 +1,7 @@
 import type {
   TCatalogCategory,
   TCatalogTemplate,
+  TFulfilmentNetwork,
   TMockup,
   TProductType,
   TStorePlatform,
@@ -60,7 +61,18 @@ export type WizardState = {
    * their prices. `catalogProductId` says which product they belong to: null until its defaults are set.
    */
   pricing: { catalogProductId: number | null; variants: TVariantChoice[] };
+  /**
+   * Another printer than Printful, and its catalogue product the design is printed on (the template stays the
+   * mockups'); absent: the template's Printful product.
+   */
+  printer?: { provider: TFulfilmentNetwork; productId: number | null };
 };
+
+/** The printer network and its catalogue product the wizard's product is made on. */
+export const wizardPrinter = (state: Pick<WizardState, 'printer' | 'selectedTemplate'>) =>
+  state.printer && state.printer.provider !== 'printful'
+    ? { provider: state.printer.provider, productId: state.printer.productId }
+    : { provider: 'printful' as const, productId: state.selectedTemplate?.id ?? null };
 
 export const INITIAL_WIZARD: WizardState = {
   step: 'product',

@@ -615,11 +615,57 @@ describe('Pricing step', () => {
       tags: ['retro'],
       productType: 'tshirt',
       catalogProductId: 71,
+      provider: 'printful',
       variants: ready.pricing?.variants,
       status: 'ready',
     });
     expect(screen.getByText('Product Saved')).toBeInTheDocument();
     expect(saved()).toEqual(INITIAL_WIZARD);
+  });
+
+  it('makes the product on another printer: Printify and its product, whose variants and costs are priced', async () => {
+    seed(ready);
+    const printifyTee = {
+      ...catalogTee,
+      id: 6,
+      name: 'Unisex Heavy Cotton Tee',
+      variants: [{ id: 17391, color: 'White', colorHex: '#ffffff', size: 'S', baseCost: 8.9 }],
+    };
+    const fetch = setup('/create/pricing', {
+      'GET /api/integrations': () => json([]),
+      ...catalogRoutes,
+      'GET /api/fulfillment/providers': () =>
+        json({
+          providers: [
+            { id: 'printful', name: 'Printful', available: true, connected: false, sandbox: true, accountName: null },
+            { id: 'printify', name: 'Printify', available: true, connected: false, sandbox: true, accountName: null },
+            { id: 'gelato', name: 'Gelato', available: false, connected: false, sandbox: false, accountName: null },
+          ],
+        }),
+      'GET /api/providers/printify/products': () =>
+        json({
+          provider: 'printify',
+          source: 'printify-sandbox',
+          products: [{ id: '6', provider: 'printify', name: 'Unisex Heavy Cotton Tee', description: '' }],
+        }),
+      'GET /api/providers/printify/catalog/6': () => json(printifyTee),
+      'POST /api/products': () => json({ id: PRODUCT_ID }, 201),
+    });
+    fireEvent.change(await screen.findByLabelText('Printed by'), { target: { value: 'printify' } });
+    const product = await screen.findByLabelText('Product');
+    await screen.findByRole('option', { name: 'Unisex Heavy Cotton Tee' });
+    fireEvent.change(product, { target: { value: '6' } });
+    expect(screen.getByText(/Orders of this product go to the built-in sandbox/)).toBeInTheDocument();
+    // Printify's variants, at their cost, replace Printful's.
+    await waitFor(() => expect(saved().pricing).toMatchObject({ catalogProductId: 6 }));
+    await waitFor(() => expect(within(rows()[0] as HTMLElement).getByTestId('base-cost')).toHaveTextContent('$8.90'));
+    fireEvent.click(screen.getByRole('button', { name: 'Upload Product' }));
+    await waitFor(() => expect(location()).toHaveTextContent('/?tab=my-products'));
+    expect(fetch.calls.find((c) => c.method === 'POST')?.body).toMatchObject({
+      provider: 'printify',
+      catalogProductId: 6,
+      variants: [{ catalogVariantId: 17391 }],
+    });
   });
 
   it('pushes to each selected store; a refusal shows the reason and a retry does not create the product twice', async () => {

@@ -10,7 +10,7 @@ import { toast } from '@/components/ui/use-toast';
 import { ApiError } from '@/lib/api-client';
 import { listingProblems, parseTags } from '@/lib/listing';
 import type { WizardUpdate } from '../use-wizard-state';
-import { canContinue, productTypeFor, selectedMockup, type WizardState } from '../wizard-state';
+import { canContinue, productTypeFor, selectedMockup, type WizardState, wizardPrinter } from '../wizard-state';
 
 /** The colours and sizes of the enabled variants, in catalogue order; nothing while the catalogue is loading. */
 function offeredColoursAndSizes(
@@ -39,7 +39,7 @@ export function DetailsStep({ state, update, onBack, onNext }: Props) {
   const price = prices.length ? Math.min(...prices) : null;
   const problems = listingProblems({ title: details.title, tags: details.tags, platform });
   const catalogProductId = state.pricing.catalogProductId;
-  const catalog = useCatalogProduct(catalogProductId);
+  const catalog = useCatalogProduct(catalogProductId, wizardPrinter(state).provider);
   const offered = offeredColoursAndSizes(catalog.data, state.pricing.variants);
 
   const setDetails = (patch: Partial<WizardState['details']>) =>
@@ -54,7 +54,8 @@ export function DetailsStep({ state, update, onBack, onNext }: Props) {
         platform,
         designId: design.id,
         // The text names the chosen blank and promises only the colours and sizes the product is sold in.
-        ...(catalogProductId ? { catalogProductId } : {}),
+        // (The AI reads Printful's catalogue: another printer's product is described by its colours and sizes.)
+        ...(catalogProductId && wizardPrinter(state).provider === 'printful' ? { catalogProductId } : {}),
         ...offered,
       },
       {

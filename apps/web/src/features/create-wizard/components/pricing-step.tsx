@@ -18,7 +18,8 @@ import { ApiError } from '@/lib/api-client';
 import { catalogVariantLabel, firstPriceProblem } from '@/lib/variant-pricing';
 import type { useWizardCatalog } from '../use-wizard-catalog';
 import type { WizardUpdate } from '../use-wizard-state';
-import { productMockupIds, productTypeFor, selectedMockup, type WizardState } from '../wizard-state';
+import { productMockupIds, productTypeFor, selectedMockup, type WizardState, wizardPrinter } from '../wizard-state';
+import { PrinterChoice } from './printer-choice';
 import { VariantsCard } from './variants-card';
 
 type Props = {
@@ -115,7 +116,9 @@ export function PricingStep({ state, update, pricing, onBack, onDone }: Props) {
         price: Math.min(...variants.map((v) => v.price)),
         tags: state.details.tags,
         productType: productTypeFor(state.selectedTemplate, state.selectedCategory),
-        catalogProductId: state.selectedTemplate?.id,
+        // The printer's product (Printful's: the template's), and whose it is.
+        catalogProductId: wizardPrinter(state).productId ?? undefined,
+        provider: wizardPrinter(state).provider,
         variants,
       };
       // A retry after a failed push brings the product it created up to date instead of creating another.
@@ -161,6 +164,7 @@ export function PricingStep({ state, update, pricing, onBack, onDone }: Props) {
 
   return (
     <div className="space-y-6">
+      <PrinterChoice state={state} update={update} />
       <VariantsCard state={state} update={update} catalog={pricing.catalog} price={pricing.price} />
 
       <Card>

@@ -8,7 +8,7 @@ import { FulfillmentServices } from './fulfillment-services';
 afterEach(() => vi.unstubAllGlobals());
 
 describe('FulfillmentServices', () => {
-  it('offers Connect when Printful is not connected; Gelato and Printify are coming soon', async () => {
+  it('offers Connect when Printful is not connected; Printify is a real card; Gelato is coming soon', async () => {
     vi.stubGlobal(
       'fetch',
       fakeFetch({ '/api/printful/status': () => json({ connected: false, oauthConfigured: true }) }),
@@ -20,11 +20,11 @@ describe('FulfillmentServices', () => {
       'href',
       '/api/printful/oauth/start',
     );
-    for (const name of ['gelato', 'printify']) {
-      const card = screen.getByTestId(`fulfillment-${name}`);
-      expect(within(card).getByText('Coming Soon')).toBeInTheDocument();
-      expect(within(card).getByRole('button', { name: 'Not Available' })).toBeDisabled();
-    }
+    const gelato = screen.getByTestId('fulfillment-gelato');
+    expect(within(gelato).getByText('Coming Soon')).toBeInTheDocument();
+    expect(within(gelato).getByRole('button', { name: 'Not Available' })).toBeDisabled();
+    const printify = screen.getByTestId('fulfillment-printify');
+    expect(await within(printify).findByRole('button', { name: 'Use the Printify Sandbox' })).toBeEnabled();
   });
 
   it('disconnects a connected Printful and reports the callback outcome once', async () => {
@@ -74,7 +74,7 @@ describe('FulfillmentServices', () => {
       await screen.findByText(/The operator of this app has not enabled the Printful connection yet/),
     ).toBeInTheDocument();
     expect(document.body.textContent).not.toMatch(/PRINTFUL_|_SECRET|_TOKEN/);
-    expect(screen.getByRole('button', { name: 'Connect' })).toBeDisabled();
+    expect(within(screen.getByTestId('fulfillment-printful')).getByRole('button', { name: 'Connect' })).toBeDisabled();
   });
 
   it('lets the seller choose the Printful store orders go to when the account has several', async () => {

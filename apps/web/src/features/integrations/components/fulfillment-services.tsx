@@ -1,4 +1,4 @@
-import { Factory, Globe, Printer } from 'lucide-react';
+import { Globe, Printer } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { Button } from '@/components/ui/button';
@@ -10,6 +10,7 @@ import { useDisconnectPrintful } from '../api/disconnect-printful';
 import { usePrintfulStatus } from '../api/get-printful-status';
 import { useChoosePrintfulStore, usePrintfulStores } from '../api/printful-stores';
 import { ComingSoonCard, IntegrationBadge, IntegrationCard } from './integration-card';
+import { PrintifyCard } from './printify-card';
 
 /** What the OAuth callback reports back in `?printful=` (see printful.routes.ts). */
 const OUTCOMES: Record<string, { title: string; description: string; variant: 'success' | 'destructive' }> = {
@@ -217,12 +218,7 @@ export function FulfillmentServices() {
         name="Gelato"
         description="Local production in 32+ countries"
       />
-      <ComingSoonCard
-        testId="fulfillment-printify"
-        icon={Factory}
-        name="Printify"
-        description="A network of print providers"
-      />
+      <PrintifyCard />
     </div>
   );
 }

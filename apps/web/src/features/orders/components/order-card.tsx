@@ -1,5 +1,11 @@
 import type { TOrder } from '@podforge/contract';
-import { canApproveOrder, canCancelOrder, canRetryOrder, ORDER_STATUS_LABELS } from '@podforge/contract/plain';
+import {
+  canApproveOrder,
+  canCancelOrder,
+  canRetryOrder,
+  ORDER_STATUS_LABELS,
+  printerLabel,
+} from '@podforge/contract/plain';
 import { ExternalLink, ImageOff } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -21,9 +27,7 @@ export function OrderCard({ order, busy, onAction }: Props) {
           </h3>
           <p className="text-xs text-slate-500">
             {new Date(order.orderedAt).toLocaleString()}
-            {order.fulfillmentProvider && (
-              <> · Printed by {order.fulfillmentProvider === 'sandbox' ? 'Printful Sandbox' : 'Printful'}</>
-            )}
+            {order.fulfillmentProvider && <> · Printed by {printerLabel(order.fulfillmentProvider)}</>}
           </p>
         </div>
         <span

@@ -1,5 +1,7 @@
+import type { TFulfilmentNetwork } from '@podforge/contract';
 import { CATALOG_CATEGORY_FILTERS, CATALOG_PRICE_FILTERS } from '@podforge/contract/plain';
 import { useEffect, useState } from 'react';
+import { useFulfilmentProviders } from '@/api/printers/get-fulfilment-providers';
 import { Card } from '@/components/ui/card';
 import { FilterSelect } from '@/components/ui/filter-select';
 import { Pager } from '@/components/ui/pager';
@@ -8,6 +10,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { ApiError } from '@/lib/api-client';
 import { useCatalogProducts } from '../api/get-catalog-products';
 import { ProductCard } from './product-card';
+import { ProviderCatalogue } from './provider-catalogue';
 
 const SKELETON_CARDS = 8;
 const SEARCH_DEBOUNCE_MS = 250;
@@ -26,7 +29,10 @@ export function ProductPickerScreen() {
   const [category, setCategory] = useState<string>('All Categories');
   const [priceLabel, setPriceLabel] = useState<string>('All Prices');
   const [page, setPage] = useState(1);
+  const [printer, setPrinter] = useState<TFulfilmentNetwork>('printful');
   const search = useDebounced(searchInput, SEARCH_DEBOUNCE_MS);
+  // The printers this server can print with (Printful always; Printify; Gelato once its adapter is there).
+  const printers = (useFulfilmentProviders().data?.providers ?? []).filter((p) => p.available);
   const price = CATALOG_PRICE_FILTERS.find((p) => p.label === priceLabel) ?? CATALOG_PRICE_FILTERS[0];
 
   const { data, isPending, isError, error, isPlaceholderData } = useCatalogProducts({
@@ -44,7 +50,7 @@ export function ProductPickerScreen() {
           <h1 className="text-2xl font-bold tracking-tight">Product Picker</h1>
           <p className="text-slate-500">Browse the print-on-demand catalogue and pick a product for your design.</p>
         </div>
-        {data && (
+        {printer === 'printful' && data && (
           <p className="text-sm text-slate-500" data-testid="catalog-source">
             {data.source === 'printful' ? 'Live Printful catalogue' : 'Bundled Printful catalogue'}
           </p>
@@ -62,27 +68,44 @@ export function ProductPickerScreen() {
             setPage(1);
           }}
         />
-        <FilterSelect
-          label="Category"
-          value={category}
-          options={CATALOG_CATEGORY_FILTERS}
-          onChange={(value) => {
-            setCategory(value);
-            setPage(1);
-          }}
-        />
-        <FilterSelect
-          label="Price"
-          value={priceLabel}
-          options={CATALOG_PRICE_FILTERS.map((p) => p.label)}
-          onChange={(value) => {
-            setPriceLabel(value);
-            setPage(1);
-          }}
-        />
+        {printers.length > 1 && (
+          <FilterSelect
+            label="Printer"
+            value={printer}
+            options={printers.map((p) => ({ value: p.id, label: p.name }))}
+            onChange={(value) => {
+              setPrinter(value as TFulfilmentNetwork);
+              setPage(1);
+            }}
+          />
+        )}
+        {printer === 'printful' && (
+          <FilterSelect
+            label="Category"
+            value={category}
+            options={CATALOG_CATEGORY_FILTERS}
+            onChange={(value) => {
+              setCategory(value);
+              setPage(1);
+            }}
+          />
+        )}
+        {printer === 'printful' && (
+          <FilterSelect
+            label="Price"
+            value={priceLabel}
+            options={CATALOG_PRICE_FILTERS.map((p) => p.label)}
+            onChange={(value) => {
+              setPriceLabel(value);
+              setPage(1);
+            }}
+          />
+        )}
       </Card>
 
-      {isPending ? (
+      {printer !== 'printful' ? (
+        <ProviderCatalogue provider={printer} search={search} />
+      ) : isPending ? (
         <div
           className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4"
           role="status"

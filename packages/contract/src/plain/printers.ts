@@ -1,0 +1,20 @@
+/**
+ * The printer networks Podforge prints with. A product records its network (`provider`); its orders go to that
+ * network's connected account, or its built-in sandbox. Gelato is listed before its adapter is registered: the
+ * providers list says so (`available: false`) until it is.
+ */
+export const FULFILMENT_NETWORKS = ['printful', 'printify', 'gelato'] as const;
+export type TFulfilmentNetwork = (typeof FULFILMENT_NETWORKS)[number];
+
+/** Printify names no currency anywhere: the seller states the one their Printify account bills in. */
+export const PRINTIFY_BILLING_CURRENCIES = ['USD', 'EUR', 'GBP', 'CAD', 'AUD'] as const;
+
+/** A printer adapter's id (`orders.fulfillmentProvider`) in the seller's words. */
+export const PRINTER_LABELS: Record<string, string> = {
+  printful: 'Printful',
+  sandbox: 'Printful Sandbox',
+  printify: 'Printify',
+  'printify-sandbox': 'Printify Sandbox',
+  gelato: 'Gelato',
+};
+export const printerLabel = (id: string) => PRINTER_LABELS[id] ?? id;
