@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { platformLabel, type TOrderStatus } from '@podforge/contract';
-import { and, eq, inArray, lt } from 'drizzle-orm';
-import { fulfillmentWebhooks, orderLines, orders, products, productVariants, webhookEvents } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { ensurePrintFile, PRINT_FILE_URL_TTL_SECONDS, printFilePath } from '../print-files/print-files.service';
 import type {
@@ -21,6 +19,7 @@ import {
   type OrderRow,
   orderById,
   orderOfPrinterRef,
+  printerNetworksOfOrder,
   printerWebhookOf,
   setPrinterWebhookSecret,
   updateOrder,
@@ -88,12 +87,7 @@ export async function printerFor(
 
 /** The printer network of the order's Podforge lines (their products' `provider`); one network per order. */
 async function networkOf(deps: OrdersDeps, order: OrderRow): Promise<string> {
-  const rows = await deps.db
-    .selectDistinct({ provider: products.provider })
-    .from(orderLines)
-    .innerJoin(products, eq(products.id, orderLines.productId))
-    .where(and(eq(orderLines.orderId, order.id), eq(orderLines.workspaceId, order.workspaceId)));
-  const networks = rows.map((r) => r.provider);
+  const networks = await printerNetworksOfOrder(deps.db, order);
   if (networks.length > 1) {
     throw new OrderProblem(
       `This order has products of several printers (${networks.map(platformLabel).join(', ')}); Podforge sends an order to one printer`,

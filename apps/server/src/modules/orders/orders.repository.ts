@@ -85,6 +85,16 @@ export async function orderPage(
 }
 
 /** The lines of these orders, in their order. */
+/** The printer networks (products' `provider`) of an order's Podforge lines. */
+export async function printerNetworksOfOrder(db: Db, order: Pick<OrderRow, 'id' | 'workspaceId'>): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ provider: products.provider })
+    .from(orderLines)
+    .innerJoin(products, eq(products.id, orderLines.productId))
+    .where(and(eq(orderLines.orderId, order.id), eq(orderLines.workspaceId, order.workspaceId)));
+  return rows.map((r) => r.provider);
+}
+
 export function linesOf(db: Db, orderIds: string[]): Promise<OrderLineRow[]> {
   if (orderIds.length === 0) return Promise.resolve([]);
   return db.select().from(orderLines).where(inArray(orderLines.orderId, orderIds)).orderBy(orderLines.position);
