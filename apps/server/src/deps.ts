@@ -10,9 +10,11 @@ import { TokenCipher } from './lib/crypto';
 import { secretFromConfigOrFile } from './lib/secrets';
 import { UrlSigner } from './lib/signed-urls';
 import { AiModelStatus } from './modules/ai/ai-model-status';
+import { AmazonService } from './modules/amazon/amazon.service';
 import { bundledCatalog } from './modules/catalog/catalog.service';
 import { DecodePool } from './modules/designs/decode-pool';
 import { EtsyService } from './modules/etsy/etsy.service';
+import { registerAmazonOrders } from './modules/orders/amazon-orders';
 import { registerEtsyOrders } from './modules/orders/etsy-orders';
 import { registerOrderWebhooks } from './modules/orders/shopify-webhooks';
 import { registerWooOrders } from './modules/orders/woocommerce-orders';
@@ -46,7 +48,9 @@ export type AppDeps = CoreDeps & {
   etsy: EtsyService;
   /** WooCommerce stores (the seller's URL and keys, or the built-in sandbox store); a StorePlatform. */
   woocommerce: WooCommerceService;
-  /** The StorePlatform adapters (shopify, etsy, woocommerce) by platform id: push and order code asks here. */
+  /** Amazon sellers (AMAZON_APP_ID and the LWA client, else the built-in sandbox seller); a StorePlatform. */
+  amazon: AmazonService;
+  /** The StorePlatform adapters (shopify, etsy, woocommerce, amazon) by platform id: push and order code asks here. */
   stores: StorePlatforms;
   /** Writes listing text: the built-in offline provider unless the configuration names another. */
   ai: AiProvider;
@@ -81,6 +85,7 @@ export function createDeps(options: BuildAppOptions): AppDeps {
   const shopify = new ShopifyService({ db: database.db, cipher, config, now, storage });
   const etsy = new EtsyService({ db: database.db, cipher, config, now, storage });
   const woocommerce = new WooCommerceService({ db: database.db, cipher, config, now, storage, urlSigner });
+  const amazon = new AmazonService({ db: database.db, cipher, config, now, storage, urlSigner });
   const printful = new PrintfulService({ db: database.db, cipher, config, now });
   const printfulSandbox = new PrintfulSandbox({
     db: database.db,
@@ -100,7 +105,8 @@ export function createDeps(options: BuildAppOptions): AppDeps {
     shopifyWebhooks: new ShopifyWebhookRegistry(),
     etsy,
     woocommerce,
-    stores: new StorePlatforms([shopify, etsy, woocommerce]),
+    amazon,
+    stores: new StorePlatforms([shopify, etsy, woocommerce, amazon]),
     ai,
     aiStatus: new AiModelStatus(ai, now),
     urlSigner,
@@ -137,5 +143,7 @@ export function createDeps(options: BuildAppOptions): AppDeps {
   registerWooOrders(deps);
   // Etsy shops' receipts: read by a recurring job, and at once when a shop is connected or a test order placed.
   registerEtsyOrders(deps);
+  // Amazon sellers' orders: read by a recurring job (searchOrders), and at once on connect or a sandbox test order.
+  registerAmazonOrders(deps);
   return deps;
 }

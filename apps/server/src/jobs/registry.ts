@@ -1,3 +1,4 @@
+import { amazonOrdersJob } from '../modules/orders/amazon-orders';
 import { etsyReceiptsJob } from '../modules/orders/etsy-orders';
 import { ORDER_JOBS } from '../modules/orders/order-jobs';
 import { printfulSandboxTickJob } from '../modules/printful/printful-sandbox.jobs';
@@ -13,4 +14,5 @@ export const JOBS = [
   ...ORDER_JOBS,
   printfulSandboxTickJob,
   etsyReceiptsJob,
+  amazonOrdersJob,
 ] as const;

@@ -1,4 +1,5 @@
 import type { CoreDeps } from '../../lib/core-deps';
+import type { AmazonService } from '../amazon/amazon.service';
 import type { EtsyService } from '../etsy/etsy.service';
 import type { PrintFilesDeps } from '../print-files/print-files.deps';
 import type { PrintersDeps } from '../printers/printers.deps';
@@ -14,4 +15,5 @@ export type OrdersDeps = PrintFilesDeps &
     shopify: ShopifyService;
     etsy: EtsyService;
     woocommerce: WooCommerceService;
+    amazon: AmazonService;
   };
