@@ -233,3 +233,18 @@ export const ZAmazonSandboxOrder = z.object({
 export type TAmazonSandboxOrder = z.infer<typeof ZAmazonSandboxOrder>;
 export const ZAmazonSandboxOrders = z.object({ sandbox: z.boolean(), orders: z.array(ZAmazonSandboxOrder) });
 export type TAmazonSandboxOrders = z.infer<typeof ZAmazonSandboxOrders>;
+
+/**
+ * `GET /api/amazon/products/:productId/listings`: what Amazon made of the product's listings since it accepted them
+ * (ACCEPTED is not listed): still processing, live (a variant buyable), or suppressed with Amazon's issues.
+ */
+export const ZAmazonProductListing = z.object({
+  integrationId: z.string(),
+  storeName: z.string(),
+  remoteProductId: z.string(),
+  state: z.enum(['processing', 'live', 'not_buyable', 'gone']),
+  issues: z.array(z.string()),
+});
+export type TAmazonProductListing = z.infer<typeof ZAmazonProductListing>;
+export const ZAmazonProductListings = z.object({ listings: z.array(ZAmazonProductListing) });
+export type TAmazonProductListings = z.infer<typeof ZAmazonProductListings>;

@@ -176,7 +176,8 @@ export class AmazonClient {
         b.tokens -= 1;
         return;
       }
-      const wait = Math.ceil(((1 - b.tokens) / limit.rate) * 1000);
+      // A little over the refill time: Amazon's bucket started at its own clock, a moment after ours.
+      const wait = Math.ceil(((1 - b.tokens) / limit.rate) * 1000 * 1.1) + 25;
       if (wait > (this.options.maxWaitMs ?? 10_000))
         throw new AmazonError(
           429,
@@ -187,6 +188,15 @@ export class AmazonClient {
         );
       await sleep(wait);
     }
+  }
+
+  /**
+   * Amazon's bucket runs on its clock from when a request arrives, ours from when it left: the time a call was in
+   * flight is not counted as refill, so our estimate stays behind Amazon's rather than ahead of it.
+   */
+  private settleBucket(sellerId: string, operationId: string) {
+    const b = this.buckets.get(`${sellerId}|${operationId}`);
+    if (b) b.at = Math.max(b.at, this.now());
   }
 
   /** One SP-API call: the bucket first, then the request; a 429 is retried with backoff (1 s, 2 s, 4 s...). */
@@ -218,6 +228,7 @@ export class AmazonClient {
         },
         ...(call.body !== undefined ? { body: JSON.stringify(call.body) } : {}),
       });
+      this.settleBucket(call.sellerId, call.operationId);
       const text = await res.text();
       const json = text ? (JSON.parse(text) as unknown) : undefined;
       if (res.ok) return json as T;

@@ -126,6 +126,8 @@ export type FakeAmazon = {
   throttleFor(seconds: number): void;
   /** Expires every access token now (as an hour passing does). */
   expireAccessTokens(): void;
+  /** The seller removes the app's authorization in Seller Central: its refresh tokens stop working. */
+  revokeAuthorization(sellerId: string): Promise<void>;
   calls: { method: string; path: string; status: number; operationId: string | null }[];
   close(): Promise<void>;
 };
@@ -936,6 +938,13 @@ export async function startFakeAmazon(options: FakeAmazonOptions = {}): Promise<
     },
     expireAccessTokens: () => {
       for (const t of Object.values(state.accessTokens)) t.expiresAt = Math.min(t.expiresAt, now());
+    },
+    async revokeAuthorization(sellerId) {
+      for (const [t, v] of Object.entries(state.refreshTokens))
+        if (v.sellerId === sellerId) delete state.refreshTokens[t];
+      for (const [t, v] of Object.entries(state.accessTokens))
+        if (v.sellerId === sellerId) delete state.accessTokens[t];
+      await persist();
     },
     calls,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),

@@ -7,6 +7,7 @@ import {
   ZSandboxOrderInput,
 } from '@podforge/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { parseInput } from '../../lib/validate';
 import type { AmazonDeps } from './amazon.deps';
 import { AMAZON_SANDBOX_CONNECT_PREFIX } from './amazon.service';
@@ -14,6 +15,8 @@ import { AMAZON_SANDBOX_CONNECT_PREFIX } from './amazon.service';
 /** Where Amazon sends the seller back: APP_URL when set (registered in the app), else this origin. */
 const callbackUrl = (deps: AmazonDeps, request: FastifyRequest) =>
   `${deps.config.appUrl ?? `${request.protocol}://${request.host}`}/auth/amazon/callback`;
+
+const ZProductIdParams = z.object({ productId: z.uuid() });
 
 const flatQuery = (query: unknown): Record<string, string> =>
   Object.fromEntries(
@@ -79,6 +82,11 @@ export async function amazonRoutes(app: FastifyInstance, { deps }: { deps: Amazo
   app.post('/api/amazon/disconnect/:id', async (request) => {
     const { id } = parseInput(ZIntegrationIdParams, request.params, 'params');
     return amazon.disconnect(request.workspaceId, id);
+  });
+
+  app.get('/api/amazon/products/:productId/listings', async (request) => {
+    const { productId } = parseInput(ZProductIdParams, request.params, 'params');
+    return amazon.productListings(request.workspaceId, productId);
   });
 
   app.get('/api/amazon/sandbox/listings', async (request) => amazon.sandboxListings(request.workspaceId));

@@ -7,6 +7,7 @@ import {
   DEFAULT_TEST_ADDRESS,
   ErrorCode,
   listingProblems,
+  type TAmazonProductListings,
   type TAmazonSandboxListings,
   type TAmazonSandboxOrders,
   type TAmazonSettings,
@@ -16,7 +17,7 @@ import {
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
-import { integrations, storeSettings } from '../../db/schema';
+import { integrations, publications, storeSettings } from '../../db/schema';
 import {
   AmazonClient,
   AmazonError,
@@ -605,6 +606,46 @@ export class AmazonService implements StorePlatform {
       for (const issue of item.issues ?? []) if (issue.severity === 'ERROR') issues.push(issueText(sku, issue));
     }
     return { buyable, processing, issues };
+  }
+
+  /** `GET /api/amazon/products/:productId/listings`: each Amazon listing of the product as Amazon holds it now. */
+  async productListings(workspaceId: string, productId: string): Promise<TAmazonProductListings> {
+    const rows = await this.deps.db
+      .select({ pub: publications, store: integrations })
+      .from(publications)
+      .innerJoin(integrations, eq(integrations.id, publications.integrationId))
+      .where(
+        and(
+          eq(publications.workspaceId, workspaceId),
+          eq(publications.productId, productId),
+          eq(integrations.workspaceId, workspaceId),
+          eq(integrations.platform, 'amazon'),
+          eq(publications.status, 'published'),
+        ),
+      );
+    const listings: TAmazonProductListings['listings'] = [];
+    for (const { pub, store } of rows) {
+      if (!pub.remoteProductId || store.status !== 'connected') continue;
+      try {
+        const state = await this.listingState(store, pub.remoteProductId);
+        listings.push({
+          integrationId: store.id,
+          storeName: store.storeName ?? store.externalId,
+          remoteProductId: pub.remoteProductId,
+          state: !state
+            ? 'gone'
+            : state.buyable
+              ? 'live'
+              : state.processing && state.issues.length === 0
+                ? 'processing'
+                : 'not_buyable',
+          issues: state?.issues ?? [],
+        });
+      } catch (error) {
+        throw this.toAppError(error);
+      }
+    }
+    return { listings };
   }
 
   // ----- orders -----
