@@ -23,6 +23,7 @@ import { StatusBadge } from '@/components/ui/status-badge';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError } from '@/lib/api-client';
 import { formatDate, formatPrice, formatVariantCount, productTypeLabel } from '../product-format';
+import { AmazonListingState } from './amazon-listing-state';
 import { ProductThumbnail } from './product-thumbnail';
 import { StoreUpdate } from './store-update';
 
@@ -68,7 +69,9 @@ export function ProductRow({ product, onEdit, onPreview, onDelete }: Props) {
   const next = useNextSchedule(product.id).data ?? null;
   // Upload buttons only for a platform with a connected store: a click could only fail before one is connected.
   const connected = useConnectedStores();
-  const uploadPlatforms = (['shopify', 'etsy'] as const).filter((p) => connected.stores.some((s) => s.platform === p));
+  const uploadPlatforms = (['shopify', 'etsy', 'amazon'] as const).filter((p) =>
+    connected.stores.some((s) => s.platform === p),
+  );
   const title = product.title;
 
   // A double click sends two clicks before the button re-renders disabled or the row shows the product live: the
@@ -220,6 +223,7 @@ export function ProductRow({ product, onEdit, onPreview, onDelete }: Props) {
                 </a>
               </Button>
             )}
+            {product.liveOn?.includes('amazon') && <AmazonListingState productId={product.id} />}
           </>
         ) : product.status === 'processing' ? (
           <Button size="sm" disabled>
