@@ -45,6 +45,7 @@ import type { Storage } from '../../storage/storage';
 import { findIntegration } from '../integrations/integrations.repository';
 import type { IncomingOrder } from '../stores/incoming-order';
 import { SandboxState, sandboxOwnerTag } from '../stores/sandbox-state';
+import { storeImagePath } from '../stores/store-images';
 import type { StorePlatform } from '../stores/store-platform';
 import type {
   IntegrationRow,
@@ -57,8 +58,6 @@ import type {
 
 /** The browser-facing consent step of the sandbox, relayed by the app (see amazon.routes.ts). */
 export const AMAZON_SANDBOX_CONNECT_PREFIX = '/auth/amazon/sandbox';
-/** A product picture Amazon downloads (signed; served by the stores' picture route). */
-export const storeImagePath = (mockupId: string) => `/api/store-images/${mockupId}.png`;
 /** Amazon fetches pictures some time after a submission: their links last a week. */
 const IMAGE_URL_TTL_SECONDS = 7 * 24 * 3600;
 /** Refreshed this long before the hour ends (the official SDK keeps 60 s; a push may take longer). */
