@@ -451,12 +451,11 @@ export async function startFakeAmazon(options: FakeAmazonOptions = {}): Promise<
   const included = (query: URLSearchParams, fallback: string[]) =>
     query.get('includedData')?.split(',').filter(Boolean) ?? fallback;
 
-  const submission = (sku: string, status: string, issues: FakeIssue[] = [], asin?: string | null) => ({
+  const submission = (sku: string, status: string, issues: FakeIssue[] = []) => ({
     sku,
     status,
     submissionId: randomUUID().replace(/-/g, ''),
     issues,
-    ...(asin ? { identifiers: [] } : {}),
   });
   const schemaIssues = (productType: string, attributes: unknown): FakeIssue[] => {
     const validate = validatorOf(productType);

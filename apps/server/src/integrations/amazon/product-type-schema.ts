@@ -1,4 +1,4 @@
-import { Ajv2019, type ErrorObject, type ValidateFunction } from 'ajv/dist/2019';
+import { Ajv2019, type ErrorObject, type ValidateFunction } from 'ajv/dist/2019.js';
 import addFormatsModule from 'ajv-formats';
 
 /**

@@ -33,7 +33,6 @@ import {
   type FamilyMember,
   fromAmazonOrder,
   MAX_SKU_LENGTH,
-  parentSkuOf,
   themeOf,
 } from '../../integrations/amazon/mapping';
 import { attributeProblems } from '../../integrations/amazon/product-type-schema';
@@ -498,7 +497,8 @@ export class AmazonService implements StorePlatform {
     return { family, remoteProductId: head.sku };
   }
 
-  private remoteUrl(_row: IntegrationRow, sku: string, sellerCentral: string) {
+  /** The sandbox page's anchor, or the SKU in Seller Central (SKU Central; the ASIN comes only after processing). */
+  private remoteUrl(sku: string, sellerCentral: string) {
     return this.sandboxMode
       ? `/integrations/amazon-sandbox#${encodeURIComponent(sku)}`
       : `${sellerCentral}/skucentral?mSku=${encodeURIComponent(sku)}`;
@@ -507,7 +507,7 @@ export class AmazonService implements StorePlatform {
   async publish(ctx: PublishContext): Promise<PublishOutcome> {
     const { remoteProductId } = await this.send(ctx);
     const market = amazonMarketplace((await this.settings(ctx.store)).marketplaceId ?? DEFAULT_AMAZON_MARKETPLACE);
-    return { remoteProductId, remoteUrl: this.remoteUrl(ctx.store, remoteProductId, market?.sellerCentral ?? '') };
+    return { remoteProductId, remoteUrl: this.remoteUrl(remoteProductId, market?.sellerCentral ?? '') };
   }
 
   async update(ctx: PublishContext & { remoteProductId: string }): Promise<PublishOutcome> {
@@ -573,8 +573,7 @@ export class AmazonService implements StorePlatform {
       const variants: StoreListing['variants'] = [];
       let visible = false;
       for (const sku of skus) {
-        const item = sku === id ? null : await client.getListingsItem(token, at, sku, ['summaries', 'offers']);
-        const read = item ?? (await client.getListingsItem(token, at, sku, ['summaries', 'offers']));
+        const read = await client.getListingsItem(token, at, sku, ['summaries', 'offers']);
         if (!read) continue;
         if (read.summaries?.[0]?.status.includes('BUYABLE')) visible = true;
         variants.push({ sku, price: read.offers?.[0]?.price.amount ?? '' });
@@ -859,7 +858,4 @@ export class AmazonService implements StorePlatform {
     const total = order.items.reduce((t, i) => t + Number(i.price) * i.quantity, 0).toFixed(2);
     return { remoteOrderId: order.orderId, name: order.orderId, total, currency: order.currency };
   }
-
-  /** The parent SKU a product's family has (the publication's remote id). */
-  parentSkuOf = parentSkuOf;
 }

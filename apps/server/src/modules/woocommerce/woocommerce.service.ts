@@ -47,7 +47,6 @@ export const WOO_SANDBOX_SUFFIX = '.woo-sandbox.invalid';
 /** How long a picture's signed URL stays valid for the store to download it. */
 const IMAGE_URL_TTL_SECONDS = 24 * 3600;
 
-
 type WooSettings = { webhookId?: number; webhookIds?: number[]; webhookSecretEnc?: string };
 /** What `access_token_enc` holds for a WooCommerce store (encrypted as a whole). */
 type StoredKeys = { key: string; secret: string; wp?: WpCredentials };
