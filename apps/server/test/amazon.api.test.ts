@@ -422,6 +422,42 @@ describe('tokens and limits', () => {
 });
 
 describe('Amazon orders', () => {
+  it('a pending order waits for its payment (it has no address yet); a cancelled one is read as cancelled', async () => {
+    const client = t.client();
+    const store = await connect(client);
+    await settle(client, store.id, { brand: 'Generic', gtinExempt: true });
+    const product = await tee(client, 'Pending Tee');
+    expect((await client.post(`/api/upload/amazon/${product.id}`, { integrationId: store.id })).statusCode).toBe(200);
+    await fake.processDue(true);
+    const row = await storeRow(store.id);
+    const adapter = t.deps.stores.get('amazon');
+    if (!row || !adapter) throw new Error('no seller');
+    const since = new Date(Date.now() - 5_000);
+    const placed = await fake.placeOrder(row.externalId, US, {
+      lines: [{ sku: product.variants[0]?.sku ?? '', quantity: 1 }],
+      address: {
+        name: 'Ada Buyer',
+        addressLine1: '1 Test Street',
+        city: 'Portland',
+        postalCode: '97201',
+        countryCode: 'US',
+      },
+      pending: true,
+    });
+    const read = async () => (await adapter.readOrders(row, since)).find((o) => o.remoteOrderId === placed.orderId);
+    expect(await read()).toBeUndefined();
+    await fake.payOrder(placed.orderId);
+    expect(await read()).toMatchObject({
+      cancelled: false,
+      currency: 'USD',
+      total: '25.00',
+      address: { name: 'Ada Buyer', city: 'Portland', zip: '97201', countryCode: 'US' },
+      lines: [{ remoteLineId: expect.any(String), sku: product.variants[0]?.sku, quantity: 1, price: '25.00' }],
+    });
+    await fake.cancelOrder(placed.orderId);
+    expect(await read()).toMatchObject({ cancelled: true });
+  });
+
   it(
     'a sandbox order is read by the job, matched by SKU, sent to the printer; the shipment is confirmed with carrier and tracking, once',
     async () => {

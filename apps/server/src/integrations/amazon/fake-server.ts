@@ -117,8 +117,10 @@ export type FakeAmazon = {
   placeOrder(
     sellerId: string,
     marketplaceId: string,
-    order: { lines: { sku: string; quantity: number }[]; address: FakeAmazonOrder['address'] },
+    order: { lines: { sku: string; quantity: number }[]; address: FakeAmazonOrder['address']; pending?: boolean },
   ): Promise<FakeAmazonOrder>;
+  /** A pending order's payment is authorised: it becomes UNSHIPPED and its address appears. */
+  payOrder(orderId: string): Promise<FakeAmazonOrder>;
   cancelOrder(orderId: string): Promise<FakeAmazonOrder>;
   /** The next PUT is applied, then answered 500 (its answer lost). */
   failNextPutAfterApplying(): void;
@@ -910,7 +912,7 @@ export async function startFakeAmazon(options: FakeAmazonOptions = {}): Promise<
         marketplaceId,
         createdTime: iso(),
         lastUpdatedTime: iso(),
-        status: 'UNSHIPPED',
+        status: order.pending ? 'PENDING' : 'UNSHIPPED',
         buyerName: order.address.name,
         address: order.address,
         currency: market.currency,
@@ -920,6 +922,14 @@ export async function startFakeAmazon(options: FakeAmazonOptions = {}): Promise<
       state.orders[orderId] = placed;
       await persist();
       return structuredClone(placed);
+    },
+    async payOrder(orderId) {
+      const order = state.orders[orderId];
+      if (!order || order.status !== 'PENDING') throw new Error(`No pending order ${orderId}`);
+      order.status = 'UNSHIPPED';
+      order.lastUpdatedTime = iso();
+      await persist();
+      return structuredClone(order);
     },
     async cancelOrder(orderId) {
       const order = state.orders[orderId];
