@@ -925,7 +925,7 @@ export async function startFakeAmazon(options: FakeAmazonOptions = {}): Promise<
     },
     async payOrder(orderId) {
       const order = state.orders[orderId];
-      if (!order || order.status !== 'PENDING') throw new Error(`No pending order ${orderId}`);
+      if (order?.status !== 'PENDING') throw new Error(`No pending order ${orderId}`);
       order.status = 'UNSHIPPED';
       order.lastUpdatedTime = iso();
       await persist();
