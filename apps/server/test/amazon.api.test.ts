@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type {
   TAmazonProductListings,
   TAmazonSandboxListings,
@@ -12,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { integrations, orders as ordersTable } from '../src/db/schema';
 import { AmazonClient, AmazonError } from '../src/integrations/amazon/client';
-import type { FakeAmazon } from '../src/integrations/amazon/fake-server';
+import { type FakeAmazon, startFakeAmazon } from '../src/integrations/amazon/fake-server';
 import { startWorker, startWorkers } from '../src/jobs/workers';
 import { amazonOrdersJob } from '../src/modules/orders/amazon-orders';
 import { fulfilInStore } from '../src/modules/orders/fulfilment';
@@ -39,8 +41,9 @@ let fake: FakeAmazon;
 
 beforeAll(async () => {
   t = await createTestApp({ env: { APP_URL: APP, PRINTFUL_SANDBOX_SHIP_SECONDS: '0' } });
-  // Accepted submissions are processed when the test says so (`processDue`), or a minute on.
-  t.deps.amazon.sandboxOptions = { processingMs: 60_000 };
+  // Accepted submissions are processed when the test says so (`processDue`), or a minute on; the app is not listening
+  // (inject), so the sandbox does not download pictures from it (one test below serves them).
+  t.deps.amazon.sandboxOptions = { processingMs: 60_000, fetchImages: false };
   fake = (await t.deps.amazon.sandboxServer()) as FakeAmazon;
   const client = await t.deps.amazon.getClient();
   t.deps.amazon.client = new AmazonClient({ ...client.options, sleep: async () => {} });
@@ -357,6 +360,74 @@ describe('listing on Amazon', () => {
       expect.objectContaining({ code: '90220', attributeNames: ['color'], categories: ['MISSING_ATTRIBUTE'] }),
     ]);
     expect(fake.listings(row.externalId).map((l) => l.sku)).not.toContain('CHILD-NO-COLOR');
+  });
+});
+
+describe('pictures by public URL', () => {
+  it('Amazon downloads each picture when it processes the listing: one it cannot get suppresses the SKU', async () => {
+    const pictures = http.createServer((req, res) => {
+      if (req.url?.startsWith('/ok.png')) res.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.alloc(8));
+      else res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => pictures.listen(0, '127.0.0.1', resolve));
+    const host = `http://127.0.0.1:${(pictures.address() as AddressInfo).port}`;
+    const own = await startFakeAmazon({ fetchImages: true, processingMs: 0 });
+    try {
+      const consent = await fetch(
+        `${own.url}/apps/authorize/consent?application_id=${own.applicationId}&version=beta&state=s&redirect_uri=http://x/cb`,
+        { redirect: 'manual' },
+      );
+      const back = new URL(consent.headers.get('location') ?? '');
+      const amazon = new AmazonClient({
+        applicationId: own.applicationId,
+        clientId: own.clientId,
+        clientSecret: own.clientSecret,
+        lwaBase: own.url,
+        apiBase: () => own.url,
+        consentBase: () => '',
+        sleep: async () => {},
+      });
+      const { accessToken } = await amazon.exchangeCode(back.searchParams.get('spapi_oauth_code') ?? '', 'http://x/cb');
+      const at = { region: 'na', sellerId: back.searchParams.get('selling_partner_id') ?? '', marketplaceId: US };
+      const txt = (value: string) => [{ value, language_tag: 'en_US', marketplace_id: US }];
+      const item = (picture: string) => ({
+        productType: 'DRINKING_CUP',
+        requirements: 'LISTING' as const,
+        attributes: {
+          item_name: txt('Mug'),
+          brand: txt('Generic'),
+          product_description: txt('Ceramic.'),
+          bullet_point: txt('Ceramic.'),
+          supplier_declared_has_product_identifier_exemption: [{ value: true, marketplace_id: US }],
+          condition_type: [{ value: 'new_new', marketplace_id: US }],
+          purchasable_offer: [
+            { currency: 'USD', our_price: [{ schedule: [{ value_with_tax: 14 }] }], marketplace_id: US },
+          ],
+          fulfillment_availability: [
+            { fulfillment_channel_code: 'DEFAULT', quantity: 999, lead_time_to_ship_max_days: 5 },
+          ],
+          main_product_image_locator: [{ media_location: `${host}/${picture}?signature=x`, marketplace_id: US }],
+        },
+      });
+      expect((await amazon.putListingsItem(accessToken, at, 'MUG-OK', item('ok.png'))).status).toBe('ACCEPTED');
+      expect((await amazon.putListingsItem(accessToken, at, 'MUG-GONE', item('gone.png'))).status).toBe('ACCEPTED');
+      await own.processDue(true);
+      const ok = await amazon.getListingsItem(accessToken, at, 'MUG-OK', ['summaries', 'issues']);
+      expect(ok?.summaries?.[0]?.status).toEqual(['BUYABLE', 'DISCOVERABLE']);
+      const gone = await amazon.getListingsItem(accessToken, at, 'MUG-GONE', ['summaries', 'issues']);
+      expect(gone?.summaries?.[0]?.status).toEqual([]);
+      expect(gone?.issues).toEqual([
+        expect.objectContaining({
+          severity: 'ERROR',
+          categories: ['INVALID_IMAGE'],
+          attributeNames: ['main_product_image_locator'],
+          message: expect.stringMatching(/gone\.png answered HTTP 404; Amazon could not download it/),
+        }),
+      ]);
+    } finally {
+      await own.close();
+      await new Promise((resolve) => pictures.close(resolve));
+    }
   });
 });
 

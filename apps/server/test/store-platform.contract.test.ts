@@ -338,7 +338,8 @@ beforeAll(async () => {
       waitedMs += ms;
     },
   });
-  t.deps.amazon.sandboxOptions = { processingMs: 0 };
+  // The app is not listening here (inject): the sandbox cannot download pictures from it.
+  t.deps.amazon.sandboxOptions = { processingMs: 0, fetchImages: false };
   const amazon = await t.deps.amazon.getClient();
   t.deps.amazon.client = new AmazonClient({ ...amazon.options, sleep: async () => {} });
   png = await solidPng(64, 64, { r: 200, g: 30, b: 30 });

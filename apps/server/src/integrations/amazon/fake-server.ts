@@ -101,6 +101,8 @@ export type FakeAmazonOptions = {
   processingMs?: number;
   /** Brands a new sandbox seller has a GTIN exemption for. */
   exemptBrands?: string[];
+  /** Download each listing's pictures when processing it, as Amazon does (off where the app's URLs are not served). */
+  fetchImages?: boolean;
 };
 
 export type FakeAmazon = {
@@ -256,11 +258,41 @@ export async function startFakeAmazon(options: FakeAmazonOptions = {}): Promise<
   };
 
   // ----- processing (what Amazon does after ACCEPTED) -----
-  const process = (item: FakeListingItem) => {
+  /** Amazon downloads each picture by its URL: one it cannot get as an image is an issue (the code is the fake's own). */
+  const pictureIssues = async (item: FakeListingItem): Promise<FakeIssue[]> => {
+    if (!options.fetchImages) return [];
+    const out: FakeIssue[] = [];
+    for (const [name, values] of Object.entries(item.attributes)) {
+      if (name !== 'main_product_image_locator' && !name.startsWith('other_product_image_locator_')) continue;
+      const url = String((values[0] as { media_location?: string } | undefined)?.media_location ?? '');
+      const problem = await fetch(url, { signal: AbortSignal.timeout(10_000) }).then(
+        async (res) => {
+          await res.body?.cancel();
+          if (!res.ok) return `answered HTTP ${res.status}`;
+          return (res.headers.get('content-type') ?? '').startsWith('image/') ? null : 'is not an image';
+        },
+        () => 'could not be reached',
+      );
+      if (problem)
+        out.push({
+          code: 'IMAGE_NOT_DOWNLOADED',
+          message: `The image at ${url.split('?')[0]} ${problem}; Amazon could not download it.`,
+          severity: name === 'main_product_image_locator' ? 'ERROR' : 'WARNING',
+          attributeNames: [name],
+          categories: ['INVALID_IMAGE'],
+          ...(name === 'main_product_image_locator'
+            ? { enforcements: { actions: [{ action: 'LISTING_SUPPRESSED' }], exemption: { status: 'NOT_EXEMPT' } } }
+            : {}),
+        });
+    }
+    return out;
+  };
+
+  const process = (item: FakeListingItem, found: FakeIssue[]) => {
     const seller = state.sellers.find((s) => s.sellerId === item.sellerId);
     const a = item.attributes;
     const parentage = first(a.parentage_level)?.value;
-    const issues: FakeIssue[] = [];
+    const issues: FakeIssue[] = [...found];
     if (parentage !== 'parent' && !a.externally_assigned_product_identifier) {
       const brand = String(first(a.brand)?.value ?? '');
       const exempt = first(a.supplier_declared_has_product_identifier_exemption)?.value === true;
@@ -286,13 +318,18 @@ export async function startFakeAmazon(options: FakeAmazonOptions = {}): Promise<
       parentage === 'parent' ? ['DISCOVERABLE'] : quantity > 0 ? ['BUYABLE', 'DISCOVERABLE'] : ['DISCOVERABLE'];
   };
   const processDue = async (force = false) => {
-    let changed = false;
-    for (const item of Object.values(state.listings))
-      if (item.processAt !== null && (force || item.processAt <= now())) {
-        process(item);
-        changed = true;
-      }
-    if (changed) await persist();
+    const due = Object.values(state.listings).filter((i) => i.processAt !== null && (force || i.processAt <= now()));
+    for (const item of due) {
+      // Claimed before the pictures are fetched, so a call meanwhile does not process it twice.
+      const claimed = item.processAt;
+      item.processAt = null;
+      const found = options.fetchImages ? await pictureIssues(item) : [];
+      // Submitted again while its pictures were fetched: the newer submission is processed later.
+      if (item.processAt !== null || state.listings[key(item.sellerId, item.sku)] !== item) continue;
+      item.processAt = claimed;
+      process(item, found);
+    }
+    if (due.length > 0) await persist();
   };
 
   // ----- views -----

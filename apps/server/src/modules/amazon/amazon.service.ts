@@ -99,7 +99,7 @@ export class AmazonService implements StorePlatform {
   /** This app's own address once it listens: the sandbox's pictures are served from it. */
   selfUrl: string | null = null;
   /** Set before first use to change the sandbox (tests have listings processed at once). */
-  sandboxOptions: { processingMs?: number } = {};
+  sandboxOptions: { processingMs?: number; fetchImages?: boolean } = {};
   private sandbox: Promise<FakeAmazon> | null = null;
   private sandboxState: SandboxState<AmazonFakeState> | null = null;
   private readonly orderListeners: ((row: IntegrationRow) => Promise<void>)[] = [];
@@ -135,6 +135,8 @@ export class AmazonService implements StorePlatform {
         state,
         persist: (s) => keeper.save(s),
         processingMs: this.sandboxOptions.processingMs ?? SANDBOX_PROCESSING_MS,
+        // The sandbox downloads the pictures from this app, as Amazon would from APP_URL.
+        fetchImages: this.sandboxOptions.fetchImages ?? true,
       });
     })();
     return this.sandbox;
@@ -370,9 +372,12 @@ export class AmazonService implements StorePlatform {
 
   // ----- listings -----
 
-  /** The public base Amazon downloads pictures from: APP_URL (https, public), else (sandbox) this app's address. */
+  /**
+   * The public base Amazon downloads pictures from: APP_URL (https, public); the sandbox seller, which runs in this
+   * process, downloads them from this app's own address (APP_URL before the app listens).
+   */
   private imageBase(store: IntegrationRow): string | null {
-    const base = this.deps.config.appUrl ?? (store.sandbox ? this.selfUrl : null);
+    const base = store.sandbox ? (this.selfUrl ?? this.deps.config.appUrl) : this.deps.config.appUrl;
     if (!base) return null;
     if (store.sandbox) return base;
     const url = new URL(base);
