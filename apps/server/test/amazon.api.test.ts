@@ -145,6 +145,26 @@ describe('connecting an Amazon seller', () => {
   });
 });
 
+describe('one sandbox seller per workspace', () => {
+  it("another workspace connects a seller of its own and sees none of this one's SKUs or orders", async () => {
+    const a = t.client();
+    const storeA = await connect(a);
+    await settle(a, storeA.id, { brand: 'Generic', gtinExempt: true });
+    const product = await tee(a, 'Mine Tee');
+    expect((await a.post(`/api/upload/amazon/${product.id}`, { integrationId: storeA.id })).statusCode).toBe(200);
+    const b = t.client();
+    const storeB = await connect(b);
+    expect((await storeRow(storeB.id))?.externalId).not.toBe((await storeRow(storeA.id))?.externalId);
+    const seen = (await sandboxListings(b)).sellers.flatMap((s) => s.listings.map((l) => l.sku));
+    expect(seen).toEqual([]);
+    expect((await sandboxListings(a)).sellers.flatMap((s) => s.listings.map((l) => l.sku))).toContain(
+      product.variants[0]?.sku,
+    );
+    const orders = (await b.get('/api/amazon/sandbox/orders')).json<TAmazonSandboxOrders>();
+    expect(orders.orders.every((o) => o.integrationId === storeB.id)).toBe(true);
+  });
+});
+
 describe('listing on Amazon', () => {
   it('says in plain words what the brand and GTIN exemption settings must be before anything is sent', async () => {
     const client = t.client();
