@@ -254,6 +254,72 @@ describe('listing on Amazon', () => {
     SLOW,
   );
 
+  it('an update without a variant removes its child SKU from the family; archive and delete reach every child', async () => {
+    const client = t.client();
+    const store = await connect(client);
+    await settle(client, store.id, { brand: 'Generic', gtinExempt: true });
+    const row = await storeRow(store.id);
+    if (!row) throw new Error('no row');
+    const png = async () => Buffer.from('');
+    const id = '7b0c1d2e-3f40-4a5b-8c6d-7e8f9a0b1c2d';
+    const variants = ['S', 'M', 'L'].map((size, i) => ({
+      id: `v${i}`,
+      sku: `FAM-${size}`,
+      color: 'Black',
+      size,
+      option: `Black / ${size}`,
+      price: '20.00',
+    }));
+    const product: PushProduct = {
+      id,
+      title: 'Family Hoodie',
+      description: 'Warm fleece.',
+      tags: [],
+      productType: 'hoodie',
+      variants,
+      images: [{ mockupId: 'a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d', color: 'Black', main: true, read: png }],
+    };
+    const recorded: { id: string | null } = { id: null };
+    const ctx = (p: PushProduct) => ({
+      workspaceId: row.workspaceId,
+      store: row,
+      product: p,
+      remoteProductId: recorded.id,
+      startedAt: new Date(),
+      saveRemoteId: async (remote: string) => {
+        recorded.id = remote;
+      },
+    });
+    const first = await t.deps.amazon.publish(ctx(product));
+    const family = () =>
+      fake
+        .listings(row.externalId)
+        .filter((l) => l.sku === first.remoteProductId || JSON.stringify(l.attributes).includes(first.remoteProductId))
+        .map((l) => l.sku)
+        .sort();
+    expect(family()).toEqual([first.remoteProductId, 'FAM-L', 'FAM-M', 'FAM-S'].sort());
+    expect(fake.listings(row.externalId).find((l) => l.sku === 'FAM-M')?.productType).toBe('SWEATSHIRT');
+    await t.deps.amazon.update({
+      ...ctx({ ...product, variants: variants.slice(0, 2) }),
+      remoteProductId: first.remoteProductId,
+    });
+    expect(family()).toEqual([first.remoteProductId, 'FAM-M', 'FAM-S'].sort());
+
+    await fake.processDue(true);
+    await t.deps.amazon.remove({ ...ctx(product), remoteProductId: first.remoteProductId }, 'archive');
+    await fake.processDue(true);
+    const stock = fake
+      .listings(row.externalId)
+      .filter((l) => l.sku.startsWith('FAM-'))
+      .map((l) => [l.sku, (l.attributes.fulfillment_availability?.[0] as { quantity: number }).quantity, l.status]);
+    expect(stock.sort()).toEqual([
+      ['FAM-M', 0, ['DISCOVERABLE']],
+      ['FAM-S', 0, ['DISCOVERABLE']],
+    ]);
+    await t.deps.amazon.remove({ ...ctx(product), remoteProductId: first.remoteProductId }, 'delete');
+    expect(family()).toEqual([]);
+  });
+
   it('shows the issues Amazon finds after ACCEPTED on the product: a brand with no GTIN exemption is suppressed', async () => {
     const client = t.client();
     const store = await connect(client);
