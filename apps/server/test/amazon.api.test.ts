@@ -311,7 +311,11 @@ describe('listing on Amazon', () => {
     const stock = fake
       .listings(row.externalId)
       .filter((l) => l.sku.startsWith('FAM-'))
-      .map((l) => [l.sku, (l.attributes.fulfillment_availability?.[0] as { quantity: number }).quantity, l.status]);
+      .map((l) => [
+        l.sku,
+        (l.attributes.fulfillment_availability?.[0] as { quantity?: number } | undefined)?.quantity,
+        l.status,
+      ]);
     expect(stock.sort()).toEqual([
       ['FAM-M', 0, ['DISCOVERABLE']],
       ['FAM-S', 0, ['DISCOVERABLE']],
