@@ -98,6 +98,10 @@ export default async function globalSetup() {
     // No Etsy app key either: Etsy connects to the built-in sandbox shop (stores.spec.ts).
     ETSY_API_KEY: '',
     ETSY_SHARED_SECRET: '',
+    // No SP-API application: Amazon connects to the built-in sandbox seller (amazon.spec.ts).
+    AMAZON_APP_ID: '',
+    AMAZON_LWA_CLIENT_ID: '',
+    AMAZON_LWA_CLIENT_SECRET: '',
     // Every test's browser context is a new workspace from 127.0.0.1, and AI specs share that address.
     WORKSPACE_CREATE_PER_HOUR: '100000',
     AI_RATE_LIMIT_PER_MINUTE_PER_ADDRESS: '100000',

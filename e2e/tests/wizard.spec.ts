@@ -15,9 +15,9 @@ test('the wizard walks Product, Design, Mockups, Details and Pricing into a save
   // Product: Shopify, Catalog > Apparel > T-Shirts, a template.
   await page.goto('/create');
   await expect(heading('Product')).toBeVisible();
-  // Etsy and WooCommerce are offered; Amazon is still coming soon.
+  // Etsy, WooCommerce and Amazon are offered.
   await expect(page.getByRole('button', { name: /Etsy/ })).toBeEnabled();
-  await expect(page.getByRole('button', { name: /Amazon/ })).toBeDisabled();
+  await expect(page.getByRole('button', { name: /Amazon/ })).toBeEnabled();
   await page.getByRole('button', { name: 'Shopify' }).click();
   await page.getByRole('button', { name: 'Apparel' }).click();
   await page.getByRole('button', { name: 'T-Shirts' }).click();

@@ -9,6 +9,7 @@ import { startWorkers } from './jobs/workers';
 import { secretFromConfigOrFile } from './lib/secrets';
 import { sweepTempDir } from './lib/temp-files';
 import { aiRoutes } from './modules/ai/ai.routes';
+import { amazonRoutes } from './modules/amazon/amazon.routes';
 import { catalogRoutes } from './modules/catalog/catalog.routes';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
 import { designsRoutes } from './modules/designs/designs.routes';
@@ -111,6 +112,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
   await app.register(shopifyRoutes, { deps });
   await app.register(etsyRoutes, { deps });
   await app.register(woocommerceRoutes, { deps });
+  await app.register(amazonRoutes, { deps });
   await app.register(aiRoutes, { deps });
   await app.register(schedulesRoutes, { deps });
   await app.register(ordersRoutes, { deps });

@@ -81,6 +81,14 @@ const ZEnv = z.object({
   ETSY_API_BASE: z.url().default('https://openapi.etsy.com'),
   ETSY_CONNECT_BASE: z.url().default('https://www.etsy.com'),
   ETSY_TOKEN_BASE: z.url().default('https://api.etsy.com'),
+  AMAZON_APP_ID: z.string().optional(),
+  AMAZON_LWA_CLIENT_ID: z.string().optional(),
+  AMAZON_LWA_CLIENT_SECRET: z.string().optional(),
+  /** The app is still in draft in Solution Provider Portal: its consent URL carries version=beta. */
+  AMAZON_APP_DRAFT: z.enum(['true', 'false']).default('false'),
+  AMAZON_LWA_BASE: z.url().default('https://api.amazon.com'),
+  /** `{region}` is na, eu or fe. */
+  AMAZON_API_BASE: z.string().default('https://sellingpartnerapi-{region}.amazon.com'),
   WOOCOMMERCE_STORE_BASE_URL: z
     .string()
     .refine(
@@ -219,6 +227,15 @@ export type Config = {
   etsy: { apiKey: string; sharedSecret: string; apiBase: string; connectBase: string; tokenBase: string } | null;
   /** Where a WooCommerce store's https address is served from, `{host}` replaced (tests point it at the fake). */
   wooStoreBaseUrl: string;
+  /** The SP-API application (its id and LWA client); null runs the built-in Amazon sandbox seller instead. */
+  amazon: {
+    applicationId: string;
+    clientId: string;
+    clientSecret: string;
+    draft: boolean;
+    lwaBase: string;
+    apiBase: string;
+  } | null;
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -237,6 +254,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const etsySecret = e.ETSY_SHARED_SECRET || undefined;
   if (Boolean(etsyKey) !== Boolean(etsySecret)) {
     throw new Error('Invalid configuration: set both ETSY_API_KEY and ETSY_SHARED_SECRET, or neither (sandbox)');
+  }
+  const amazonSet = [e.AMAZON_APP_ID, e.AMAZON_LWA_CLIENT_ID, e.AMAZON_LWA_CLIENT_SECRET].filter(Boolean).length;
+  if (amazonSet !== 0 && amazonSet !== 3) {
+    throw new Error(
+      'Invalid configuration: set AMAZON_APP_ID, AMAZON_LWA_CLIENT_ID and AMAZON_LWA_CLIENT_SECRET together, or none (sandbox)',
+    );
   }
   return {
     port: e.PORT,
@@ -318,5 +341,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           }
         : null,
     wooStoreBaseUrl: e.WOOCOMMERCE_STORE_BASE_URL,
+    amazon:
+      e.AMAZON_APP_ID && e.AMAZON_LWA_CLIENT_ID && e.AMAZON_LWA_CLIENT_SECRET
+        ? {
+            applicationId: e.AMAZON_APP_ID,
+            clientId: e.AMAZON_LWA_CLIENT_ID,
+            clientSecret: e.AMAZON_LWA_CLIENT_SECRET,
+            draft: e.AMAZON_APP_DRAFT === 'true',
+            lwaBase: e.AMAZON_LWA_BASE,
+            apiBase: e.AMAZON_API_BASE,
+          }
+        : null,
   };
 }

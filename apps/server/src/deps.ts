@@ -11,6 +11,8 @@ import { TokenCipher } from './lib/crypto';
 import { secretFromConfigOrFile } from './lib/secrets';
 import { UrlSigner } from './lib/signed-urls';
 import { AiModelStatus } from './modules/ai/ai-model-status';
+import { AmazonService } from './modules/amazon/amazon.service';
+import { registerAmazonReads } from './modules/amazon/amazon-orders';
 import { bundledCatalog } from './modules/catalog/catalog.service';
 import { EtsyService } from './modules/etsy/etsy.service';
 import { registerEtsyReads } from './modules/etsy/etsy-receipts';
@@ -48,7 +50,9 @@ export type AppDeps = CoreDeps & {
   etsy: EtsyService;
   /** WooCommerce stores (the seller's URL and keys, or the built-in sandbox store); a StorePlatform. */
   woocommerce: WooCommerceService;
-  /** The StorePlatform adapters (shopify, etsy, woocommerce) by platform id: push and order code asks here. */
+  /** Amazon sellers (AMAZON_APP_ID and the LWA client, else the built-in sandbox seller); a StorePlatform. */
+  amazon: AmazonService;
+  /** The StorePlatform adapters (shopify, etsy, woocommerce, amazon) by platform id: push and order code asks here. */
   stores: StorePlatforms;
   /** Writes listing text: the built-in offline provider unless the configuration names another. */
   ai: AiProvider;
@@ -86,6 +90,7 @@ export function createDeps(options: BuildAppOptions): AppDeps {
   const shopify = new ShopifyService({ db: database.db, cipher, config, now, storage });
   const etsy = new EtsyService({ db: database.db, cipher, config, now, storage });
   const woocommerce = new WooCommerceService({ db: database.db, cipher, config, now, storage, urlSigner });
+  const amazon = new AmazonService({ db: database.db, cipher, config, now, storage, urlSigner });
   const printful = new PrintfulService({ db: database.db, cipher, config, now });
   const printfulSandbox = new PrintfulSandbox({
     db: database.db,
@@ -112,7 +117,8 @@ export function createDeps(options: BuildAppOptions): AppDeps {
     shopifyWebhooks: new ShopifyWebhookRegistry(),
     etsy,
     woocommerce,
-    stores: new StorePlatforms([shopify, etsy, woocommerce]),
+    amazon,
+    stores: new StorePlatforms([shopify, etsy, woocommerce, amazon]),
     ai,
     aiStatus: new AiModelStatus(ai, now),
     urlSigner,
@@ -167,5 +173,7 @@ export function createDeps(options: BuildAppOptions): AppDeps {
   registerOrderIntake(deps);
   // Etsy shops' receipts: read by a recurring job, and at once when a shop is connected or a test order placed.
   registerEtsyReads(deps);
+  // Amazon sellers' orders: read by a recurring job (searchOrders), and at once on connect or a sandbox test order.
+  registerAmazonReads(deps);
   return deps;
 }

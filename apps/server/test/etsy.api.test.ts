@@ -315,14 +315,6 @@ describe('Etsy push', () => {
     expect(after?.tokenExpiresAt?.getTime()).toBeGreaterThan(Date.now() + 50 * 60_000);
   });
 
-  it('Amazon answers 501 naming it', async () => {
-    const client = t.client();
-    const product = await twoColourTee(client, 'Amazon Tee');
-    const res = await client.post(`/api/upload/amazon/${product.id}`, {});
-    expect(res.statusCode).toBe(501);
-    expect(res.json().error).toBe('Amazon is not available yet');
-  });
-
   it('the sandbox keeps its shops in the database: a new app on it finds the listing', async () => {
     const client = t.client();
     const store = await connect(client);

@@ -625,14 +625,12 @@ describe('POST /api/upload/:platform/:productId', () => {
   const setStatus = (status: 'draft' | 'processing' | 'live') =>
     t.deps.db.update(products).set({ status }).where(eq(products.id, productId));
 
-  it('answers 404 to an unknown platform, 501 to Amazon (not built), 409 without a connected Etsy or WooCommerce store', async () => {
+  it('answers 404 to an unknown platform, 409 without a connected Etsy, WooCommerce or Amazon store', async () => {
     expect((await upload('ebay')).statusCode).toBe(404);
-    const amazon = await upload('amazon');
-    expect(amazon.statusCode).toBe(501);
-    expect(amazon.json().error).toBe('Amazon is not available yet');
     for (const [platform, name] of [
       ['etsy', 'Etsy'],
       ['woocommerce', 'WooCommerce'],
+      ['amazon', 'Amazon'],
     ]) {
       const res = await upload(platform ?? '');
       expect(res.statusCode).toBe(409);

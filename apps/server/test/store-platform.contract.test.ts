@@ -3,6 +3,7 @@ import type { TIntegration } from '@podforge/contract';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { integrations } from '../src/db/schema';
+import { AmazonClient } from '../src/integrations/amazon/client';
 import { EtsyClient } from '../src/integrations/etsy/client';
 import { ShopifyClient } from '../src/integrations/shopify/client';
 import { FAKE_LOCATIONS } from '../src/integrations/shopify/fake-orders';
@@ -293,6 +294,82 @@ const harnesses: Record<StorePlatformId, Harness> = {
         .flatMap((n) => /Tracking number: ([^.\s]+)/.exec(n.note)?.slice(1) ?? []);
     },
   },
+  amazon: {
+    async connect(client) {
+      const start = await client.get('/auth/amazon/start?marketplace=ATVPDKIKX0DER');
+      const relayed = await client.get(start.headers.location as string);
+      const callback = new URL(relayed.headers.location as string);
+      const done = await client.get(callback.pathname + callback.search);
+      expect(done.headers.location).toBe('/integrations?connected=amazon');
+      const store = await connected(client, 'amazon');
+      // The listing settings Amazon needs (the sandbox seller's GTIN exemption is for 'Generic').
+      const saved = await client.post(`/api/amazon/${store.id}/settings`, { brand: 'Generic', gtinExempt: true });
+      expect(saved.statusCode, saved.body).toBe(200);
+      return store;
+    },
+    async remote(store, skus) {
+      const fake = await t.deps.amazon.sandboxServer();
+      if (!fake) return [];
+      // Amazon processes an accepted submission later: the buyer sees what it made of it then.
+      await fake.processDue(true);
+      const items = fake.listings(store.externalId);
+      const value = (attrs: Record<string, unknown[]>, name: string) =>
+        (attrs[name]?.[0] as Record<string, unknown> | undefined) ?? {};
+      const parents = items.filter((l) => value(l.attributes, 'parentage_level').value === 'parent');
+      return parents
+        .map((p) => {
+          const children = items.filter(
+            (c) => value(c.attributes, 'child_parent_sku_relationship').parent_sku === p.sku,
+          );
+          return {
+            id: p.sku,
+            title: String(value(p.attributes, 'item_name').value),
+            visible: children.some((c) => c.status.includes('BUYABLE')),
+            skus: children.map((c) => c.sku),
+            prices: children.map((c) => {
+              const offer = value(c.attributes, 'purchasable_offer') as {
+                our_price?: { schedule?: { value_with_tax?: number }[] }[];
+              };
+              return offer.our_price?.[0]?.schedule?.[0]?.value_with_tax ?? Number.NaN;
+            }),
+          };
+        })
+        .filter((p) => p.skus.some((s) => skus.includes(s)));
+    },
+    async loseNextCreate() {
+      (await t.deps.amazon.sandboxServer())?.failNextPutAfterApplying();
+    },
+    async rateLimit() {
+      const fake = await t.deps.amazon.sandboxServer();
+      fake?.throttleFor(1000);
+      return { lift: async () => fake?.throttleFor(0) };
+    },
+    revoked: (store) => ({ ...store, accessTokenEnc: t.deps.cipher.encrypt('Atza|revoked') }),
+    tokensExpire: true,
+    async placeOrder(store, sku) {
+      const fake = await t.deps.amazon.sandboxServer();
+      if (!fake) throw new Error('no sandbox');
+      await fake.processDue(true);
+      const a = BUYER;
+      const order = await fake.placeOrder(store.externalId, 'ATVPDKIKX0DER', {
+        lines: [{ sku, quantity: 1 }],
+        address: {
+          name: a.name,
+          addressLine1: a.address1,
+          city: a.city,
+          stateOrRegion: a.provinceCode,
+          postalCode: a.zip,
+          countryCode: a.countryCode,
+        },
+      });
+      return order.orderId;
+    },
+    async trackingOf(store, remoteOrderId) {
+      const fake = await t.deps.amazon.sandboxServer();
+      const order = fake?.orders(store.externalId).find((o) => o.orderId === remoteOrderId);
+      return (order?.packages ?? []).map((p) => p.trackingNumber);
+    },
+  },
 };
 
 async function connected(client: TestClient, platform: string): Promise<TIntegration> {
@@ -317,6 +394,10 @@ beforeAll(async () => {
       waitedMs += ms;
     },
   });
+  // The app is not listening here (inject): the sandbox cannot download pictures from it.
+  t.deps.amazon.sandboxOptions = { processingMs: 0, fetchImages: false };
+  const amazon = await t.deps.amazon.getClient();
+  t.deps.amazon.client = new AmazonClient({ ...amazon.options, sleep: async () => {} });
   png = await solidPng(64, 64, { r: 200, g: 30, b: 30 });
 });
 afterAll(async () => {

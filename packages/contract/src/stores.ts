@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AMAZON_MARKETPLACE_IDS } from './plain/amazon';
 
 /**
  * Etsy and WooCommerce stores (issue #13): connecting them, the Etsy shop's listing settings chosen once at connect,
@@ -153,3 +154,97 @@ export const ZWooSandboxProducts = z.object({
   ),
 });
 export type TWooSandboxProducts = z.infer<typeof ZWooSandboxProducts>;
+
+/** Amazon (issue #30): a seller's marketplace and listing settings, and what is missing for listing, in plain words. */
+export const ZAmazonSettings = z.object({
+  integrationId: z.string(),
+  sellerId: z.string(),
+  marketplaceId: z.string(),
+  brand: z.string().nullable(),
+  gtinExempt: z.boolean(),
+  handlingDays: z.number().int(),
+  missing: z.array(z.string()),
+});
+export type TAmazonSettings = z.infer<typeof ZAmazonSettings>;
+
+/** `POST /api/amazon/:id/settings`: any of them. */
+export const ZAmazonSettingsBody = z
+  .object({
+    marketplaceId: z
+      .enum(AMAZON_MARKETPLACE_IDS, { message: 'must be Amazon.com, Amazon.co.uk or Amazon.de' })
+      .optional(),
+    brand: z
+      .string()
+      .trim()
+      .min(1, 'must name the brand (or Generic)')
+      .max(100, 'must be at most 100 characters')
+      .optional(),
+    gtinExempt: z.boolean().optional(),
+    handlingDays: z.number().int().min(1, 'must be at least 1 day').max(30, 'must be at most 30 days').optional(),
+  })
+  .strict();
+export type TAmazonSettingsBody = z.infer<typeof ZAmazonSettingsBody>;
+
+/** `GET /auth/amazon/start?marketplace=`: the marketplace the seller sells in. */
+export const ZAmazonStartQuery = z.object({
+  marketplace: z.enum(AMAZON_MARKETPLACE_IDS, { message: 'must be Amazon.com, Amazon.co.uk or Amazon.de' }).optional(),
+});
+
+export const ZAmazonSandboxListing = z.object({
+  sku: z.string(),
+  parentage: z.enum(['parent', 'child']).nullable(),
+  parentSku: z.string().nullable(),
+  productType: z.string(),
+  marketplaceId: z.string(),
+  asin: z.string().nullable(),
+  attributes: z.record(z.string(), z.array(z.unknown())),
+  status: z.array(z.string()),
+  issues: z.array(z.object({ code: z.string(), message: z.string(), severity: z.string() })),
+  /** Accepted and not yet processed by Amazon. */
+  processing: z.boolean(),
+  updatedAt: z.string(),
+});
+export type TAmazonSandboxListing = z.infer<typeof ZAmazonSandboxListing>;
+export const ZAmazonSandboxListings = z.object({
+  sandbox: z.boolean(),
+  sellers: z.array(
+    z.object({
+      integrationId: z.string(),
+      sellerId: z.string(),
+      name: z.string(),
+      listings: z.array(ZAmazonSandboxListing),
+    }),
+  ),
+});
+export type TAmazonSandboxListings = z.infer<typeof ZAmazonSandboxListings>;
+
+export const ZAmazonSandboxOrder = z.object({
+  integrationId: z.string(),
+  orderId: z.string(),
+  marketplaceId: z.string(),
+  status: z.string(),
+  createdTime: z.string(),
+  currency: z.string(),
+  lines: z.array(z.object({ sku: z.string(), quantity: z.number(), price: z.string() })),
+  shipmentConfirmed: z.boolean(),
+  carrier: z.string().nullable(),
+  tracking: z.string().nullable(),
+});
+export type TAmazonSandboxOrder = z.infer<typeof ZAmazonSandboxOrder>;
+export const ZAmazonSandboxOrders = z.object({ sandbox: z.boolean(), orders: z.array(ZAmazonSandboxOrder) });
+export type TAmazonSandboxOrders = z.infer<typeof ZAmazonSandboxOrders>;
+
+/**
+ * `GET /api/amazon/products/:productId/listings`: what Amazon made of the product's listings since it accepted them
+ * (ACCEPTED is not listed): still processing, live (a variant buyable), or suppressed with Amazon's issues.
+ */
+export const ZAmazonProductListing = z.object({
+  integrationId: z.string(),
+  storeName: z.string(),
+  remoteProductId: z.string(),
+  state: z.enum(['processing', 'live', 'not_buyable', 'gone']),
+  issues: z.array(z.string()),
+});
+export type TAmazonProductListing = z.infer<typeof ZAmazonProductListing>;
+export const ZAmazonProductListings = z.object({ listings: z.array(ZAmazonProductListing) });
+export type TAmazonProductListings = z.infer<typeof ZAmazonProductListings>;

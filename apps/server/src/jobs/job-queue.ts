@@ -21,6 +21,8 @@ export const QUEUES = {
   printifySandboxTick: 'printify-sandbox-tick',
   /** A connected Etsy shop's receipts read into orders (modules/orders/etsy-orders.ts). */
   etsyReceipts: 'etsy-receipts',
+  /** A connected Amazon seller's orders read into orders (modules/orders/amazon-orders.ts). */
+  amazonOrders: 'amazon-orders',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 

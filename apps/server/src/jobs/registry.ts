@@ -1,3 +1,4 @@
+import { amazonOrdersJob } from '../modules/amazon/amazon-orders';
 import { etsyReceiptsJob } from '../modules/etsy/etsy-receipts';
 import { ORDER_JOBS } from '../modules/orders/order-jobs';
 import { printerPollJob } from '../modules/orders/printer-poll';
@@ -17,4 +18,5 @@ export const JOBS = [
   printifySandboxTickJob,
   etsyReceiptsJob,
   printerPollJob,
+  amazonOrdersJob,
 ] as const;

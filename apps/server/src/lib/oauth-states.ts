@@ -6,7 +6,12 @@ import { randomToken } from './crypto';
 /** How long an OAuth flow may take from our redirect to the provider's callback. */
 export const OAUTH_STATE_TTL_MS = 10 * 60_000;
 
-type Scope = { db: Db; workspaceId: string; provider: 'printful' | 'printify' | 'shopify' | 'etsy'; now: Date };
+type Scope = {
+  db: Db;
+  workspaceId: string;
+  provider: 'printful' | 'printify' | 'shopify' | 'etsy' | 'amazon';
+  now: Date;
+};
 
 /**
  * A single-use state nonce bound to the workspace that starts an OAuth flow, with what the callback must check

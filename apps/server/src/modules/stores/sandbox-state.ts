@@ -27,7 +27,7 @@ export class SandboxState<T> {
   constructor(
     private readonly db: Db,
     private readonly storage: Storage,
-    private readonly platform: 'etsy' | 'woocommerce',
+    private readonly platform: 'etsy' | 'woocommerce' | 'amazon',
     private readonly cipher: TokenCipher,
   ) {}
 

@@ -51,8 +51,8 @@ export type PublishContext = {
  */
 export type PublishOutcome = { remoteProductId: string; remoteUrl: string; remoteVariants?: Record<string, string> };
 
-/** The platforms a store adapter exists for (the registry's keys; Amazon has none yet). */
-export type StorePlatformId = 'shopify' | 'etsy' | 'woocommerce';
+/** The platforms a store adapter exists for (the registry's keys). */
+export type StorePlatformId = 'shopify' | 'etsy' | 'woocommerce' | 'amazon';
 
 /** The publishing half of the `StorePlatform` port (store-platform.ts). */
 export interface StorePublisher {

@@ -32,6 +32,7 @@ import type { IncomingOrder } from '../stores/incoming-order';
 import { resumeOrCreate } from '../stores/resume-or-create';
 import { SandboxState } from '../stores/sandbox-state';
 import { publishedRemoteIds, storesOfWorkspace } from '../stores/store-connections.repository';
+import { storeImagePath } from '../stores/store-images';
 import { OrderIntakeSlot, type StoreOrderIntake, type StorePlatform } from '../stores/store-platform';
 import type {
   IntegrationRow,
@@ -47,7 +48,6 @@ import { isStaleImage, type SentPictures, WooMedia } from './woo-media';
 export const WOO_SANDBOX_SUFFIX = '.woo-sandbox.invalid';
 /** How long a picture's signed URL stays valid for the store to download it. */
 const IMAGE_URL_TTL_SECONDS = 24 * 3600;
-export const storeImagePath = (mockupId: string) => `/api/store-images/${mockupId}.png`;
 
 type WooSettings = { webhookId?: number; webhookIds?: number[]; webhookSecretEnc?: string };
 /** What `access_token_enc` holds for a WooCommerce store (encrypted as a whole). */

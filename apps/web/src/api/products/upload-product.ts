@@ -4,7 +4,7 @@ import { productQueryOptions } from './get-product';
 import { productListsKey } from './get-products';
 import { waitForPushes } from './push-progress';
 
-export type UploadPlatform = 'shopify' | 'etsy';
+export type UploadPlatform = 'shopify' | 'etsy' | 'amazon';
 
 /** The contract has no schema for this answer yet; `success` is the one field the spec names (section 7). */
 export type TUploadResult = { success: boolean } & Record<string, unknown>;

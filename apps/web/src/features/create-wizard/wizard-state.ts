@@ -88,7 +88,7 @@ export const INITIAL_WIZARD: WizardState = {
   pricing: { catalogProductId: null, variants: [] },
 };
 
-/** Store platforms the wizard offers; Amazon is not built yet (its pushes answer 501). */
+/** Store platforms the wizard offers (every connectable one). */
 export const WIZARD_PLATFORMS: { id: TStorePlatform; label: string; active: boolean }[] = STORE_PLATFORMS.map((id) => ({
   id,
   label: platformLabel(id),

@@ -134,12 +134,11 @@ describe('Product step', () => {
     '/api/catalog/shopify/products?categoryId=2': () => json([template]),
   };
 
-  it('offers Shopify, Etsy and WooCommerce (Amazon coming soon), browses categories and chooses a template', async () => {
+  it('offers Shopify, Etsy, WooCommerce and Amazon, browses categories and chooses a template', async () => {
     setup('/create', routes);
     expect(screen.getByRole('button', { name: 'Etsy' })).toBeEnabled();
     expect(screen.getByRole('button', { name: 'WooCommerce' })).toBeEnabled();
-    expect(screen.getByRole('button', { name: /Amazon/ })).toBeDisabled();
-    expect(within(screen.getByRole('button', { name: /Amazon/ })).getByText('Coming Soon')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Amazon' })).toBeEnabled();
     fireEvent.click(screen.getByRole('button', { name: 'Shopify' }));
     const breadcrumb = screen.getByRole('navigation', { name: 'Breadcrumb' });
     expect(within(breadcrumb).getByText('Catalog')).toHaveAttribute('aria-current', 'page');

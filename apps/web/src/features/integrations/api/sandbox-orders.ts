@@ -2,7 +2,7 @@ import type { TSandboxOrderInput } from '@podforge/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 
-export type SandboxPlatform = 'shopify' | 'woocommerce' | 'etsy';
+export type SandboxPlatform = 'shopify' | 'woocommerce' | 'etsy' | 'amazon';
 
 /**
  * `POST /api/{shopify|woocommerce|etsy}/sandbox/orders`: a paid test order in a sandbox store, which reaches the app
@@ -22,6 +22,7 @@ export function usePlaceSandboxOrder(platform: SandboxPlatform) {
     onSettled: async () => {
       await queryClient.invalidateQueries({ queryKey: ['orders'] });
       await queryClient.invalidateQueries({ queryKey: ['dashboard'] });
+      await queryClient.invalidateQueries({ queryKey: ['amazon', 'sandbox-orders'] });
     },
   });
 }

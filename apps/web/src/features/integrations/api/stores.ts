@@ -1,4 +1,8 @@
 import type {
+  TAmazonSandboxListings,
+  TAmazonSandboxOrders,
+  TAmazonSettings,
+  TAmazonSettingsBody,
   TConnectResult,
   TEtsySandboxListings,
   TEtsySetup,
@@ -30,8 +34,8 @@ export function useSaveEtsySetup(integrationId: string) {
   });
 }
 
-/** `POST /api/{etsy|woocommerce}/disconnect/:id`: forgets the tokens or keys. */
-export function useDisconnectStore(platform: 'etsy' | 'woocommerce') {
+/** `POST /api/{etsy|woocommerce|amazon}/disconnect/:id`: forgets the tokens or keys. */
+export function useDisconnectStore(platform: 'etsy' | 'woocommerce' | 'amazon') {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (integrationId: string) =>
@@ -64,3 +68,36 @@ export const wooSandboxQueryOptions = () =>
     queryFn: ({ signal }) => api.get<TWooSandboxProducts>('/api/woocommerce/sandbox/products', signal),
   });
 export const useWooSandbox = () => useQuery(wooSandboxQueryOptions());
+
+/** `GET /api/amazon/:id/settings`: the seller's marketplace and listing settings, and what is missing. */
+export const amazonSettingsQueryOptions = (integrationId: string) =>
+  queryOptions({
+    queryKey: ['amazon', 'settings', integrationId],
+    queryFn: ({ signal }) =>
+      api.get<TAmazonSettings>(`/api/amazon/${encodeURIComponent(integrationId)}/settings`, signal),
+  });
+export const useAmazonSettings = (integrationId: string) => useQuery(amazonSettingsQueryOptions(integrationId));
+
+export function useSaveAmazonSettings(integrationId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: TAmazonSettingsBody) =>
+      api.post<TAmazonSettings>(`/api/amazon/${encodeURIComponent(integrationId)}/settings`, body),
+    onSuccess: (data) => queryClient.setQueryData(amazonSettingsQueryOptions(integrationId).queryKey, data),
+  });
+}
+
+/** `GET /api/amazon/sandbox/listings` and `/orders`: every SKU and order of this workspace's sandbox sellers. */
+export const useAmazonSandbox = () =>
+  useQuery({
+    queryKey: ['amazon', 'sandbox-listings'],
+    queryFn: ({ signal }) => api.get<TAmazonSandboxListings>('/api/amazon/sandbox/listings', signal),
+    // Amazon processes accepted listings a few seconds later: the page shows it happen.
+    refetchInterval: 5000,
+  });
+export const useAmazonSandboxOrders = () =>
+  useQuery({
+    queryKey: ['amazon', 'sandbox-orders'],
+    queryFn: ({ signal }) => api.get<TAmazonSandboxOrders>('/api/amazon/sandbox/orders', signal),
+    refetchInterval: 5000,
+  });

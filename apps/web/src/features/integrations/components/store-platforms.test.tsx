@@ -62,7 +62,7 @@ describe('StorePlatforms', () => {
     expect(within(shopify).queryByLabelText('Store domain')).not.toBeInTheDocument();
   });
 
-  it('shows a skeleton first, then Shopify with domain validation, Etsy and WooCommerce, and Amazon coming soon', async () => {
+  it('shows a skeleton first, then Shopify with domain validation, Etsy, WooCommerce and Amazon', async () => {
     const fetch = fakeFetch({
       '/api/integrations': () => json([]),
       '/api/shopify/validate-domain?shop=nope.myshopify.com': () =>
@@ -84,8 +84,10 @@ describe('StorePlatforms', () => {
     const shopify = await screen.findByTestId('store-shopify', {}, { timeout: 2000 });
 
     const amazon = screen.getByTestId('store-amazon');
-    expect(within(amazon).getByText('Coming Soon')).toBeInTheDocument();
-    expect(within(amazon).getByRole('button', { name: 'Not Available' })).toBeDisabled();
+    await user.selectOptions(within(amazon).getByRole('combobox', { name: 'Sell on' }), 'A1F83G8C2ARO7P');
+    await user.click(within(amazon).getByRole('button', { name: 'Connect Amazon' }));
+    expect(navigate).toHaveBeenCalledWith('/auth/amazon/start?marketplace=A1F83G8C2ARO7P');
+    navigate.mockClear();
     expect(within(screen.getByTestId('store-etsy')).getByRole('button', { name: 'Connect Etsy' })).toBeEnabled();
     expect(
       within(screen.getByTestId('store-woocommerce')).getByRole('button', { name: 'Use the sandbox store' }),

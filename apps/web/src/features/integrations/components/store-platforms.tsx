@@ -1,6 +1,6 @@
 import type { TIntegration, TShopifySyncResult } from '@podforge/contract';
 import { platformLabel, SHOPIFY_DOMAIN_PATTERN, shopifyDomainMessage } from '@podforge/contract/plain';
-import { Package, ShoppingBag } from 'lucide-react';
+import { ShoppingBag } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { usePlatformStores } from '@/api/integrations/get-integrations';
@@ -10,8 +10,9 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError } from '@/lib/api-client';
 import { useDisconnectShopify, useShopifyConnectOptions, useSyncShopify, validateShopifyDomain } from '../api/shopify';
+import { AmazonCard } from './amazon-card';
 import { EtsyCard } from './etsy-card';
-import { ComingSoonCard, ConnectionBadge, IntegrationCard, StoreStatusBadges } from './integration-card';
+import { ConnectionBadge, IntegrationCard, StoreStatusBadges } from './integration-card';
 import { WooCommerceCard } from './woocommerce-card';
 
 /** Spec section 9: the Store Platforms skeleton shows this long first. */
@@ -288,12 +289,7 @@ export function StorePlatforms({ onNavigate = goTo }: { onNavigate?: (url: strin
     <div className="mt-4 grid gap-4 md:grid-cols-2">
       <ShopifyCard onNavigate={onNavigate} />
       <EtsyCard onNavigate={onNavigate} />
-      <ComingSoonCard
-        testId="store-amazon"
-        icon={Package}
-        name={platformLabel('amazon')}
-        description="The world's largest marketplace"
-      />
+      <AmazonCard onNavigate={onNavigate} />
       <WooCommerceCard />
     </div>
   );

@@ -10,7 +10,7 @@ import { StoreStatusBadges } from './integration-card';
 export const errorText = (error: unknown, fallback: string) =>
   error instanceof ApiError ? (error.serverMessage ?? fallback) : fallback;
 
-/** One connected Etsy shop or WooCommerce store: name, status, Sandbox label, Disconnect, its sandbox page. */
+/** One connected Etsy shop, WooCommerce store or Amazon seller: name, status, Sandbox label, Disconnect, its sandbox page. */
 export function StoreRow({
   store,
   platform,
@@ -18,7 +18,7 @@ export function StoreRow({
   children,
 }: {
   store: TIntegration;
-  platform: 'etsy' | 'woocommerce';
+  platform: 'etsy' | 'woocommerce' | 'amazon';
   sandboxPath: string;
   children?: React.ReactNode;
 }) {
@@ -56,7 +56,13 @@ export function StoreRow({
         </Button>
         {store.sandbox && (
           <Button size="sm" variant="link" asChild>
-            <Link to={sandboxPath}>{platform === 'etsy' ? 'View sandbox shop' : 'View sandbox store'}</Link>
+            <Link to={sandboxPath}>
+              {platform === 'etsy'
+                ? 'View sandbox shop'
+                : platform === 'amazon'
+                  ? 'View sandbox seller'
+                  : 'View sandbox store'}
+            </Link>
           </Button>
         )}
       </div>

@@ -20,6 +20,7 @@ const SENT_AS: Record<SandboxPlatform, string> = {
   shopify: 'sent to Podforge as Shopify would send it',
   woocommerce: 'sent to Podforge as WooCommerce would send it',
   etsy: 'read by Podforge from the shop’s receipts as it reads Etsy’s, at once',
+  amazon: 'read by Podforge with Amazon’s searchOrders as it reads a seller’s orders, at once',
 };
 
 const FIELDS: { key: keyof TTestAddress; label: string }[] = [

@@ -21,6 +21,7 @@ import { Button } from '@/components/ui/button';
 import { StatusBadge } from '@/components/ui/status-badge';
 import { toast } from '@/components/ui/use-toast';
 import { formatDate, formatPrice, formatVariantCount, productTypeLabel } from '../product-format';
+import { AmazonListingState } from './amazon-listing-state';
 import { ProductThumbnail } from './product-thumbnail';
 import { failureReason, twoLines } from './push-feedback';
 import { StoreCopies } from './store-copies';
@@ -217,6 +218,9 @@ export function ProductRow({ product, onEdit, onPreview, onDelete }: Props) {
               <ExternalLink aria-hidden="true" /> View in Store
             </a>
           </Button>
+        )}
+        {product.storeCopies.some((c) => c.platform === 'amazon' && c.status === 'published') && (
+          <AmazonListingState productId={product.id} />
         )}
         {product.status === 'processing' ? (
           <Button size="sm" disabled>
