@@ -13,6 +13,7 @@ import { catalogRoutes } from './modules/catalog/catalog.routes';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
 import { designsRoutes } from './modules/designs/designs.routes';
 import { etsyRoutes } from './modules/etsy/etsy.routes';
+import { eventsRoutes } from './modules/events/events.routes';
 import { integrationsRoutes } from './modules/integrations/integrations.routes';
 import { mockupsRoutes } from './modules/mockups/mockups.routes';
 import { ordersRoutes } from './modules/orders/orders.routes';
@@ -109,6 +110,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
   await app.register(aiRoutes, { deps });
   await app.register(schedulesRoutes, { deps });
   await app.register(ordersRoutes, { deps });
+  await app.register(eventsRoutes, { deps });
 
   if (hasWeb) {
     await app.register(fastifyStatic, {

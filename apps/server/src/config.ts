@@ -46,6 +46,7 @@ const ZEnv = z.object({
   PRINTFUL_OAUTH_BASE: z.url().default('https://www.printful.com'),
   PRINTFUL_TOKEN: z.string().optional(),
   PRINTFUL_SANDBOX_SHIP_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+  PRINTER_POLL_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
   SHOPIFY_API_KEY: z.string().optional(),
   SHOPIFY_API_SECRET: z.string().optional(),
   SHOPIFY_API_VERSION: z
@@ -177,6 +178,8 @@ export type Config = {
   printfulToken: string | undefined;
   /** The built-in Printful sandbox ships this long after an order is confirmed. */
   printfulSandboxShipSeconds: number;
+  /** How often orders at a printer and not finished are read there (a lost webhook delays, never strands, one). */
+  printerPollMinutes: number;
   /** The Shopify app's credentials; null runs the built-in Shopify sandbox instead of real stores. */
   shopify: { apiKey: string; apiSecret: string } | null;
   shopifyApiVersion: string;
@@ -267,6 +270,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     printfulOauthBase: e.PRINTFUL_OAUTH_BASE,
     printfulToken: e.PRINTFUL_TOKEN || undefined,
     printfulSandboxShipSeconds: e.PRINTFUL_SANDBOX_SHIP_SECONDS,
+    printerPollMinutes: e.PRINTER_POLL_MINUTES,
     shopify: shopifyKey && shopifySecret ? { apiKey: shopifyKey, apiSecret: shopifySecret } : null,
     shopifyApiVersion: e.SHOPIFY_API_VERSION,
     shopifyScopes: e.SHOPIFY_SCOPES.split(',')

@@ -132,7 +132,8 @@ describe('GET /api/dashboard/stats', () => {
     expect(stats.store).toEqual({
       orders: 2,
       sales: { amount: '50.00', currency: 'USD' },
-      profit: { amount: '28.50', currency: 'USD' },
+      // Each sale less the printer's charge less Shopify's default fee (2.9% + 0.30): 16.33 + 10.12.
+      profit: { amount: '26.45', currency: 'USD' },
       conversionRate: null,
       aov: { amount: '25.00', currency: 'USD' },
     });

@@ -9,6 +9,7 @@ import { startWorker, startWorkers } from '../src/jobs/workers';
 import { etsyReadFaults, etsyReceiptsJob, readEtsyOrders } from '../src/modules/etsy/etsy-receipts';
 import { fulfilInStore, printerExternalId } from '../src/modules/orders/fulfilment';
 import { ORDER_JOBS } from '../src/modules/orders/order-jobs';
+import { pollPrinterOrders } from '../src/modules/orders/printer-poll';
 import { printfulSandboxTickJob } from '../src/modules/printful/printful-sandbox.jobs';
 import { storePushJob } from '../src/modules/products/store-push';
 import { twoColourTee as makeTee, waitFor as waitUntil } from './fixtures/store-products';
@@ -96,7 +97,11 @@ const orderOf = async (s: Seller, receiptId: number) =>
   (await listOrders(s)).find((o) => o.externalId === String(receiptId));
 const orderIn = (s: Seller, receiptId: number, status: TOrderStatus[]) =>
   waitFor(
-    () => orderOf(s, receiptId),
+    async () => {
+      // Printful sends no event for a delivery: it is read by the printer poll (modules/orders/printer-poll.ts).
+      if (status.includes('delivered')) await pollPrinterOrders(t.deps);
+      return orderOf(s, receiptId);
+    },
     (o) => Boolean(o && status.includes(o.status)),
   ) as Promise<TOrder>;
 /** A buyer's receipt for one of the seller's first variant, shipped to ADDRESS. */

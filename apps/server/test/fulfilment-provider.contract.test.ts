@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { integrations } from '../src/db/schema';
+import { integrations, orders } from '../src/db/schema';
 import { type PrintfulClient, PrintfulError } from '../src/integrations/printful/client';
 import { type FakePrintful, startFakePrintful } from '../src/integrations/printful/fake-server';
 import { createOrder, type PrintfulConn } from '../src/integrations/printful/orders';
+import { pollPrinterOrders } from '../src/modules/orders/printer-poll';
 import type { FulfilmentProvider, PrinterAccount, PrintOrderInput } from '../src/modules/printers/fulfilment-provider';
 import { createTestApp, type TestApp, type TestClient } from './helpers';
 
@@ -377,5 +378,53 @@ describe.each(Object.keys(harnesses))('%s', (id) => {
     expect(explained).toMatchObject({ final: false });
     expect(explained?.text).toMatch(/rate limit/i);
     server.throttleNext(0);
+  });
+
+  it('a lost webhook delays, never strands: the printer poll moves our order to shipped, then delivered (#27 point 5)', async () => {
+    const placed = await printer(id).placeOrder(account, input());
+    await printer(id).confirm(account, placed.id);
+    // Our order, sent to this printer; none of the printer's webhooks reach the app (none is applied here).
+    const [store] = await t.deps.db
+      .insert(integrations)
+      .values({
+        workspaceId: account.workspaceId,
+        kind: 'store',
+        platform: 'woocommerce',
+        externalId: `https://poll-${randomUUID().slice(0, 8)}.example`,
+        status: 'connected',
+      })
+      .returning();
+    const [ours] = await t.deps.db
+      .insert(orders)
+      .values({
+        workspaceId: account.workspaceId,
+        integrationId: store?.id as string,
+        remoteOrderId: placed.externalId,
+        name: '#1',
+        currency: 'USD',
+        revenue: '48.00',
+        status: 'sent',
+        fulfillmentProvider: id,
+        printfulOrderId: placed.id,
+        confirmedAt: new Date(),
+        orderedAt: new Date(),
+      })
+      .returning();
+    const row = async () =>
+      (
+        await t.deps.db
+          .select()
+          .from(orders)
+          .where(eq(orders.id, ours?.id as string))
+      )[0];
+    await until(placed.id, 'shipped');
+    expect((await row())?.status).toBe('sent');
+    await pollPrinterOrders(t.deps);
+    expect((await row())?.status).toBe('shipped');
+    expect((await row())?.trackingNumber).toBeTruthy();
+    // Delivered: read from the shipments on a later poll (Printful v2 sends no event for it).
+    await h.tick();
+    await pollPrinterOrders(t.deps);
+    expect((await row())?.status).toBe('delivered');
   });
 });

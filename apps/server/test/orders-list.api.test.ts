@@ -86,7 +86,8 @@ describe('GET /api/orders', () => {
 
     const { items } = (await client.get('/api/orders')).json<TOrderPage>();
     const byName = Object.fromEntries(items.map((o) => [o.name, o]));
-    expect(byName['#1001']).toMatchObject({ cost: '12.50', costCurrency: 'EUR', profit: '17.50' });
+    // 30.00 - 12.50 - Shopify's default fee (2.9% + 0.30 = 1.17): the price editor's formula.
+    expect(byName['#1001']).toMatchObject({ cost: '12.50', costCurrency: 'EUR', storeFee: '1.17', profit: '16.33' });
     expect(byName['#1002']).toMatchObject({ cost: '13.95', costCurrency: 'USD', profit: null });
     const stats = (await client.get('/api/dashboard/stats')).json<TDashboardStats>();
     expect(stats.store).toMatchObject({ orders: 2, sales: { amount: '60.00', currency: 'EUR' }, profit: null });
@@ -111,7 +112,8 @@ describe('dashboard profit', () => {
     expect(stats.store).toMatchObject({
       orders: 2,
       sales: { amount: '70.00', currency: 'USD' },
-      profit: { amount: '20.00', currency: 'USD' },
+      // 30.00 - 10.00 - the store fee (1.17).
+      profit: { amount: '18.83', currency: 'USD' },
     });
   });
 });

@@ -18,6 +18,7 @@ import type { FakeShopify } from '../src/integrations/shopify/fake-server';
 import { startWorkers } from '../src/jobs/workers';
 import { faults, printerExternalId } from '../src/modules/orders/fulfilment';
 import { ORDER_JOBS, queuedPrinterEvent } from '../src/modules/orders/order-jobs';
+import { pollPrinterOrders } from '../src/modules/orders/printer-poll';
 import { printfulSandboxTickJob } from '../src/modules/printful/printful-sandbox.jobs';
 import { shopifyWebhookJob } from '../src/modules/shopify/shopify-webhooks';
 import { insertDesign, solidPng } from './fixtures/designs';
@@ -107,7 +108,11 @@ const sandboxOrders = async (s: Seller) =>
 const orderIn = (s: Seller, status: TOrderStatus | TOrderStatus[]) => {
   const wanted = Array.isArray(status) ? status : [status];
   return waitFor(
-    async () => (await listOrders(s))[0] as TOrder,
+    async () => {
+      // Printful sends no event for a delivery: it is read by the printer poll (modules/orders/printer-poll.ts).
+      if (wanted.includes('delivered')) await pollPrinterOrders(t.deps);
+      return (await listOrders(s))[0] as TOrder;
+    },
     (o) => Boolean(o && wanted.includes(o.status)),
   );
 };
@@ -154,9 +159,10 @@ describe('a paid order becomes one Printful order and a shipped parcel', () => {
     const file = await t.app.inject({ method: 'GET', url: url.pathname + url.search });
     expect(file.statusCode).toBe(200);
 
-    // Printful's costs are the order's cost; profit is what is left.
+    // Printful's costs are the order's cost; profit is what is left after it and the store's fee (2.9% + 0.30).
     expect(order.cost).toBe(pf?.costs?.total);
-    expect(order.profit).toBe((74 - Number(order.cost)).toFixed(2));
+    expect(order.storeFee).toBe('2.45');
+    expect(order.profit).toBe((74 - Number(order.cost) - 2.45).toFixed(2));
 
     // One fulfilment in the shop, with carrier, tracking number and URL, the customer notified.
     const remote = await waitFor(

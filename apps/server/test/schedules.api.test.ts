@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import type { Database } from '../src/db/client';
-import { integrations, products, schedules } from '../src/db/schema';
+import { integrations, products, publications, schedules } from '../src/db/schema';
 import type { AppDeps } from '../src/deps';
 import { startWorker } from '../src/jobs/workers';
 import { AppError, conflict } from '../src/lib/errors';
@@ -122,7 +122,7 @@ describe('scheduled uploads: the calls', () => {
     expect((await t.deps.db.select().from(schedules)).length).toBe(before);
   });
 
-  it('answers 404 for another workspace’s product and store, and 409 for a live product', async () => {
+  it('answers 404 for another workspace’s product and store; 409 for a store that already has the product', async () => {
     const other = t.client();
     const otherWs = await other.workspaceId(t.deps.db);
     const foreignProduct = await insertProduct(t.deps, otherWs);
@@ -134,10 +134,26 @@ describe('scheduled uploads: the calls', () => {
       .returning();
     expect((await schedule({ integrationId: store?.id })).statusCode).toBe(404);
 
-    const live = await insertProduct(t.deps, await client.workspaceId(t.deps.db), 'live');
-    const res = await schedule({ productId: live });
+    // A product live in one store may be scheduled for another (#28), not for the store that has it.
+    const ws = await client.workspaceId(t.deps.db);
+    const live = await insertProduct(t.deps, ws, 'live');
+    const [mine] = await t.deps.db
+      .insert(integrations)
+      .values({ workspaceId: ws, kind: 'store', platform: 'shopify', externalId: 'mine.myshopify.com' })
+      .returning();
+    if (!mine) throw new Error('no store');
+    await t.deps.db.insert(publications).values({
+      workspaceId: ws,
+      productId: live,
+      integrationId: mine.id,
+      status: 'published',
+      publishedAt: new Date(),
+    });
+    const res = await schedule({ productId: live, integrationId: mine.id });
     expect(res.statusCode).toBe(409);
-    expect(res.json().error).toContain('already live');
+    expect(res.json().error).toContain('already live in that store');
+    const elsewhere = await schedule({ productId: live });
+    expect(elsewhere.statusCode, elsewhere.body).toBe(201);
   });
 
   it('cancels a pending schedule, which leaves the list; a second cancel is refused; others get 404', async () => {

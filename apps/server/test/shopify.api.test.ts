@@ -1,4 +1,4 @@
-import type { TDashboardStats, TIntegration } from '@podforge/contract';
+import type { TDashboardStats, TIntegration, TProduct } from '@podforge/contract';
 import { skuFor } from '@podforge/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -346,6 +346,68 @@ describe('POST /api/products/:id/publish', () => {
     const mine = await readyProduct(other, 'Mine');
     expect((await other.post(`/api/products/${mine}/publish`, { integrationIds: [first.id] })).statusCode).toBe(404);
     expect((await client.post(`/api/products/${id}/publish`, { integrationIds: [] })).statusCode).toBe(400);
+  });
+});
+
+describe('a product in several stores (#28)', () => {
+  it('uploads a live product to a store that does not have it yet, refuses one that does, and takes it out of one store', async () => {
+    const client = t.client();
+    const first = await connect(client, 'copies-one.myshopify.com');
+    await connect(client, 'copies-two.myshopify.com');
+    const second = (await client.get('/api/integrations'))
+      .json<TIntegration[]>()
+      .find((i) => i.storeName !== null && i.id !== first.id && i.isConnected);
+    if (!second) throw new Error('no second store');
+    const id = await readyProduct(client, 'Many Stores Tee');
+
+    const one = await client.post(`/api/upload/shopify/${id}`, { integrationId: first.id });
+    expect(one.statusCode, one.body).toBe(200);
+    expect(await productStatus(id)).toBe('live');
+    // Live in the first store: the Upload button (no store chosen) goes to the store that does not have it.
+    const two = await client.post(`/api/upload/shopify/${id}`, {});
+    expect(two.statusCode, two.body).toBe(200);
+    expect(two.json().integrationId).toBe(second.id);
+    const again = await client.post(`/api/upload/shopify/${id}`, { integrationId: first.id });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error).toMatch(/already live in .*Update in store/);
+    expect((await client.post(`/api/upload/shopify/${id}`, {})).statusCode).toBe(409);
+
+    const product = (await client.get(`/api/products/${id}`)).json<TProduct>();
+    expect(product.storeCopies.map((c) => [c.integrationId, c.status])).toEqual([
+      [first.id, 'published'],
+      [second.id, 'published'],
+    ]);
+    expect(product.storeCopies.every((c) => c.url?.startsWith('https://'))).toBe(true);
+
+    // Out of the first store: archived there, still live in the second.
+    const removed = await client.post(`/api/products/${id}/remove-from-store`, { integrationId: first.id });
+    expect(removed.statusCode, removed.body).toBe(204);
+    const firstShop = (await fake.products('copies-one.myshopify.com')).find((p) => p.handle === `podforge-${id}`);
+    expect(firstShop?.status).toBe('ARCHIVED');
+    const after = (await client.get(`/api/products/${id}`)).json<TProduct>();
+    expect(after.status).toBe('live');
+    expect(after.storeCopies.map((c) => c.integrationId)).toEqual([second.id]);
+    const notThere = await client.post(`/api/products/${id}/remove-from-store`, { integrationId: first.id });
+    expect(notThere.statusCode).toBe(409);
+    expect(notThere.json().error).toMatch(/is not live in/);
+
+    // Out of the last store: the product stays, ready to go again.
+    const last = await client.post(`/api/products/${id}/remove-from-store`, {
+      integrationId: second.id,
+      removal: 'delete',
+    });
+    expect(last.statusCode, last.body).toBe(204);
+    expect(await productStatus(id)).toBe('ready');
+    expect((await fake.products('copies-two.myshopify.com')).filter((p) => p.handle === `podforge-${id}`)).toHaveLength(
+      0,
+    );
+
+    const bad = await client.post(`/api/products/${id}/remove-from-store`, { integrationId: second.id, removal: 'x' });
+    expect(bad.statusCode).toBe(400);
+    const other = t.client();
+    expect((await other.post(`/api/products/${id}/remove-from-store`, { integrationId: second.id })).statusCode).toBe(
+      404,
+    );
   });
 });
 

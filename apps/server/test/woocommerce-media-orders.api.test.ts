@@ -6,6 +6,7 @@ import { type FakeWoo, startFakeWooCommerce, wooSignature } from '../src/integra
 import { startWorkers } from '../src/jobs/workers';
 import { printerExternalId } from '../src/modules/orders/fulfilment';
 import { ORDER_JOBS } from '../src/modules/orders/order-jobs';
+import { pollPrinterOrders } from '../src/modules/orders/printer-poll';
 import { printfulSandboxTickJob } from '../src/modules/printful/printful-sandbox.jobs';
 import { solidPng } from './fixtures/designs';
 import { twoColourTee as makeTee, waitFor as waitUntil } from './fixtures/store-products';
@@ -292,7 +293,11 @@ const printerOrders = async (s: Seller) =>
   (await s.client.get('/api/printful/sandbox/orders')).json<TPrintfulSandboxOrder[]>();
 const orderIn = (s: Seller, status: TOrderStatus[]) =>
   waitFor(
-    async () => (await listOrders(s))[0] as TOrder,
+    async () => {
+      // Printful sends no event for a delivery: it is read by the printer poll (modules/orders/printer-poll.ts).
+      if (status.includes('delivered')) await pollPrinterOrders(t.deps);
+      return (await listOrders(s))[0] as TOrder;
+    },
     (o) => Boolean(o && status.includes(o.status)),
   );
 

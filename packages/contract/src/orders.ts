@@ -42,7 +42,12 @@ export const ZOrder = z.object({
   cost: z.string().nullable(),
   /** The currency Printful charges in (its billing currency); null until the cost is known. */
   costCurrency: z.string().nullable(),
-  /** revenue - cost; null until the cost is known, or when Printful charges in another currency than the store's. */
+  /** The store's fee on this sale, by the workspace's fee setting for the store's platform (`saleEconomics`). */
+  storeFee: z.string(),
+  /**
+   * revenue - cost - storeFee (`saleEconomics`, the price editor's formula); null until the cost is known, or when
+   * the printer charges in another currency than the store's.
+   */
   profit: z.string().nullable(),
   fulfillmentProvider: z.enum(['sandbox', 'printful']).nullable(),
   printfulOrderId: z.string().nullable(),

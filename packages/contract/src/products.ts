@@ -100,6 +100,22 @@ export const ZProduct = z.object({
   /** Live, and edited since its last push: 'Changes not in store'. */
   changesNotInStore: z.boolean(),
   /**
+   * Each store's copy of the product (#28: a product may be in several stores): its own state, link and whether it
+   * lags behind the product's edits. A store the product was never pushed to is absent.
+   */
+  storeCopies: z.array(
+    z.object({
+      integrationId: z.string(),
+      platform: z.string(),
+      storeName: z.string().nullable(),
+      /** processing: a push, update or removal is at work; failed: the first push failed (`error` says why). */
+      status: z.enum(['pending', 'processing', 'published', 'failed', 'removed']),
+      url: z.string().nullable(),
+      error: z.string().nullable(),
+      changesNotInStore: z.boolean(),
+    }),
+  ),
+  /**
    * What the store did to the pushed listing, for My Products: 'Deleted in store' or 'Archived in store' (the product
    * is back to ready and can be pushed again), 'Price changed in store', 'Title changed in store'; null when nothing.
    */
@@ -235,6 +251,15 @@ export type TDeleteProductStore = NonNullable<z.infer<typeof ZDeleteProductQuery
 
 /** `POST /api/products/:id/update-in-store`: the store whose listing is updated. */
 export const ZUpdateInStoreBody = z.object({ integrationId: z.string().max(100) });
+/**
+ * `POST /api/products/:id/remove-from-store`: takes the product out of one store (archived there, or deleted) and
+ * keeps it here and in its other stores.
+ */
+export const ZRemoveFromStoreBody = z.object({
+  integrationId: z.string().max(100),
+  removal: z.enum(['archive', 'delete']).default('archive'),
+});
+export type TRemoveFromStoreBody = z.input<typeof ZRemoveFromStoreBody>;
 /** A successful push: the product as the store has it. */
 export const ZStoreUploadResult = z.object({
   success: z.literal(true),

@@ -13,6 +13,8 @@ export const QUEUES = {
   storeFulfil: 'order-store-fulfil',
   /** Verified printer webhooks, worked off the request. */
   printerEvent: 'printer-event',
+  /** Orders at a printer and not finished, read there every PRINTER_POLL_MINUTES (modules/orders/printer-poll.ts). */
+  printerPoll: 'printer-poll',
   /** The built-in Printful sandbox moves its due orders on. */
   printfulSandboxTick: 'printful-sandbox-tick',
   /** A connected Etsy shop's receipts read into orders (modules/orders/etsy-orders.ts). */

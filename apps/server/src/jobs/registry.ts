@@ -1,5 +1,6 @@
 import { etsyReceiptsJob } from '../modules/etsy/etsy-receipts';
 import { ORDER_JOBS } from '../modules/orders/order-jobs';
+import { printerPollJob } from '../modules/orders/printer-poll';
 import { printfulSandboxTickJob } from '../modules/printful/printful-sandbox.jobs';
 import { storePushJob } from '../modules/products/store-push';
 import { scheduledUploadJob } from '../modules/schedules/schedules.jobs';
@@ -13,4 +14,5 @@ export const JOBS = [
   ...ORDER_JOBS,
   printfulSandboxTickJob,
   etsyReceiptsJob,
+  printerPollJob,
 ] as const;

@@ -57,6 +57,7 @@ export const buildProduct = (id: string, over: Partial<TProduct> = {}): TProduct
   storeUrl: null,
   changesNotInStore: false,
   storeNotice: null,
+  storeCopies: [],
   createdAt: '2025-03-04T10:00:00.000Z',
   updatedAt: '2025-03-04T10:00:00.000Z',
   ...over,

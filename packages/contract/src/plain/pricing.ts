@@ -32,6 +32,10 @@ export type VariantEconomics = {
   margin: number;
 };
 
+/**
+ * The one profit formula (#28), used by the price editor, Orders, the Dashboard and quotes: the price less what the
+ * printer charges (items and shipping, as quoted or billed) less the store's fee on that price.
+ */
 export function variantEconomics(price: number, baseCost: number, fee: TStoreFee): VariantEconomics {
   const priceC = cents(price);
   const feeC = Math.round((priceC * fee.percent) / 100) + cents(fee.fixed);
@@ -70,4 +74,17 @@ export function priceProblem(price: number, baseCost: number | null): string | n
     return `is below its base cost of ${baseCost.toFixed(2)}`;
   }
   return null;
+}
+
+/** One sale as Orders and the Dashboard count it: what the buyer paid, and what the printer charged once known. */
+export type SaleFigures = { revenue: number; cost: number | null; currency: string; costCurrency: string | null };
+
+/**
+ * A sale's store fee and profit by the one formula (`variantEconomics`): null profit until the printer's charge is
+ * known, or when it is in another currency than the sale (subtracting it would need an exchange rate).
+ */
+export function saleEconomics(sale: SaleFigures, fee: TStoreFee): { fee: number; profit: number | null } {
+  const economics = variantEconomics(sale.revenue, sale.cost ?? 0, fee);
+  const comparable = sale.cost !== null && (sale.costCurrency ?? sale.currency) === sale.currency;
+  return { fee: economics.fee, profit: comparable ? economics.profit : null };
 }

@@ -363,7 +363,10 @@ export class EtsyClient {
     shopId: string,
     input: { accepts_returns: boolean; accepts_exchanges: boolean; return_deadline?: number },
   ) {
-    return this.request<EtsyReturnPolicy>('POST', `/shops/${shopId}/policies/return`, token, { json: input });
+    // Etsy's OAS documents this body as a form (application/x-www-form-urlencoded).
+    const form = new URLSearchParams();
+    for (const [key, value] of Object.entries(input)) if (value !== undefined) form.set(key, String(value));
+    return this.request<EtsyReturnPolicy>('POST', `/shops/${shopId}/policies/return`, token, { form });
   }
 
   async taxonomy(token: string): Promise<TaxonomyNode[]> {

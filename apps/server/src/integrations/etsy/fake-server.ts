@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { etsyTextProblems } from '@podforge/contract';
+import { OpenApiRequestValidator } from '../openapi/request-validator';
 
 /**
  * A local Etsy (apis.md C and E7, checklist D): OAuth 2 with PKCE (`/oauth/connect`, `/v3/public/oauth/token`) and
@@ -290,13 +291,57 @@ const send = (res: http.ServerResponse, status: number, body: unknown, headers: 
   res.end(body === undefined ? '' : JSON.stringify(body));
 };
 
-const readRaw = (req: http.IncomingMessage) =>
-  new Promise<Buffer>((resolve, reject) => {
+/** A request's body, read once (the OpenAPI check reads it before the route does). */
+const bodies = new WeakMap<http.IncomingMessage, Promise<Buffer>>();
+const readRaw = (req: http.IncomingMessage) => {
+  const known = bodies.get(req);
+  if (known) return known;
+  const read = new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });
+  bodies.set(req, read);
+  return read;
+};
+
+/**
+ * Etsy's Open API v3 (the request side of the operations our client calls, vendored in assets/reference from Etsy's
+ * OAS 3.0.0), compiled once per process on the first call. Etsy takes JSON and form bodies alike (the fake's
+ * parseBody), so a body is checked against the operation's schema whichever of the two it is.
+ */
+let requests: OpenApiRequestValidator | null = null;
+const etsyRequests = () => {
+  requests ??= OpenApiRequestValidator.fromAsset('etsy-v3.requests.json', { contentTypes: 'lenient' });
+  return requests;
+};
+
+/** The body as the OpenAPI check reads it: JSON, form fields, or a multipart form's fields (a file as its name). */
+async function bodyToCheck(req: http.IncomingMessage, url: URL): Promise<unknown> {
+  const method = req.method ?? 'GET';
+  if (method !== 'POST' && method !== 'PUT' && method !== 'PATCH') return undefined;
+  const raw = await readRaw(req);
+  if (raw.length === 0) return undefined;
+  const type = String(req.headers['content-type'] ?? '');
+  if (type.includes('application/json')) {
+    try {
+      return JSON.parse(raw.toString('utf8'));
+    } catch {
+      throw new Refusal(400, 'The request body is not valid JSON');
+    }
+  }
+  if (type.includes('multipart/form-data')) {
+    const form = await new Request(url, { method, headers: { 'content-type': type }, body: new Uint8Array(raw) })
+      .formData()
+      .catch(() => null);
+    if (!form) throw new Refusal(400, 'The multipart body could not be read');
+    const fields = new URLSearchParams();
+    for (const [key, value] of form.entries()) fields.append(key, typeof value === 'string' ? value : value.name);
+    return fields;
+  }
+  return new URLSearchParams(raw.toString('utf8'));
+}
 
 const s256 = (verifier: string) => createHash('sha256').update(verifier).digest('base64url');
 const money = (n: number) => ({ amount: Math.round(n * 100), divisor: 100, currency_code: 'USD' });
@@ -884,6 +929,15 @@ export async function startFakeEtsy(options: FakeEtsyOptions = {}): Promise<Fake
     const wait = spend();
     if (wait !== null) return send(res, 429, { error: 'Too many requests' }, { 'retry-after': String(wait) });
     const user = authUser(req);
+    const problem = etsyRequests().check({
+      method,
+      pathname: path,
+      query: url.searchParams,
+      headers: req.headers,
+      body: await bodyToCheck(req, url),
+      contentType: String(req.headers['content-type'] ?? ''),
+    });
+    if (problem) throw new Refusal(400, problem.errors.join('; '));
     const p = path.slice('/v3/application'.length);
     let m: RegExpExecArray | null;
 

@@ -1,14 +1,18 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type http from 'node:http';
 import { PRODUCT_SEEDS } from './catalog/products';
+import { signPrintfulWebhook } from './orders';
+
+export { signPrintfulWebhook };
 
 /**
  * Printful v2 orders and webhooks for the fake (apis.md E6): orders are accepted idempotently by `external_id`,
  * held as drafts until confirmed (nothing charged), then every print file URL is downloaded (a file that cannot be
  * fetched fails the order with `order_failed` and Printful's reason); a good order goes to in process, ships after
  * a configurable delay (a shipment with carrier, tracking number and URL, `shipment_sent`) and is delivered later
- * (`order_updated`, the shipment's `delivery_status` 'delivered'). Webhooks v2 are signed with HMAC-SHA256 of the
- * raw body with the configuration's secret key, in `x-pf-webhook-signature` (hex).
+ * (the shipment's `delivery_status` 'delivered' and `delivered_at`; Printful's v2 events have none for a delivery).
+ * Webhooks v2 are signed with HMAC-SHA256 of the raw body with the configuration's secret key hex-decoded to bytes,
+ * in `x-pf-webhook-signature` (hex).
  *
  * State lives in a `PrintfulOrderStore`: in memory for a fake of its own, or in the app's database for the
  * built-in sandbox, so a restart loses nothing. Time moves on only through `tick()`, which the owner calls when
@@ -66,6 +70,12 @@ export type PfOrder = {
   };
   shipments: PfShipment[];
   failure_reason: string | null;
+  /**
+   * Printful calculates costs asynchronously: until both run out, the order answers `calculation_status:
+   * 'calculating'` with null amounts (reads of the order left; the instant they are done). Kept, never answered.
+   */
+  costs_pending_reads?: number;
+  costs_ready_at?: string;
 };
 export type StoredOrder = { id: number; storeId: string; externalId: string; order: PfOrder; nextAt: Date | null };
 export type WebhookConfig = { url: string; events: string[]; secretKey: string; publicKey: string };
@@ -139,6 +149,11 @@ export type FakeOrdersOptions = {
   post?: (url: string, body: string, headers: Record<string, string>) => Promise<void>;
   /** Asks the owner to call `tick()` at this instant (the next step of some order is due). */
   schedule?: (at: Date) => void;
+  /**
+   * How long a new order's costs stay `calculating` (OpenAPI CalculationStatus): the create answer always, then this
+   * many reads of the order (default 1) and until this many ms have passed (default 0).
+   */
+  costs?: { reads?: number; ms?: number };
 };
 
 const money = (n: number) => n.toFixed(2);
@@ -156,10 +171,6 @@ const CARRIER = { carrier: 'USPS', service: 'USPS First Class Package' };
 /** Printful's documented shipping: a first item and each further item (the sandbox charges these flat rates). */
 const SHIPPING_FIRST = 4.75;
 const SHIPPING_EACH = 2.2;
-
-export function signPrintfulWebhook(body: string, secretKey: string): string {
-  return createHmac('sha256', secretKey).update(body).digest('hex');
-}
 
 export type FakeOrdersApi = ReturnType<typeof createFakeOrders>;
 
@@ -220,9 +231,15 @@ export function createFakeOrders(options: FakeOrdersOptions = {}) {
     updated_at: o.updated_at,
   });
 
+  const calculating = (o: PfOrder) =>
+    (o.costs_pending_reads ?? 0) > 0 || (o.costs_ready_at !== undefined && Date.parse(o.costs_ready_at) > now());
+
+  /** The order as Printful answers it: costs null while they are calculated (OpenAPI Costs, all nullable). */
   const publicOrder = (o: PfOrder) => {
-    const { shipments: _s, failure_reason: _f, ...rest } = o;
-    return rest;
+    const { shipments: _s, failure_reason: _f, costs_pending_reads: _r, costs_ready_at: _a, ...rest } = o;
+    if (!calculating(o)) return rest;
+    const pending = Object.fromEntries(Object.keys(o.costs).map((k) => [k, null]));
+    return { ...rest, costs: { ...pending, calculation_status: 'calculating' } };
   };
 
   function validate(body: Record<string, unknown>): string | null {
@@ -280,6 +297,8 @@ export function createFakeOrders(options: FakeOrdersOptions = {}) {
       },
       shipments: [],
       failure_reason: null,
+      costs_pending_reads: options.costs?.reads ?? 1,
+      costs_ready_at: new Date(now() + (options.costs?.ms ?? 0)).toISOString(),
     };
   }
 
@@ -348,7 +367,7 @@ export function createFakeOrders(options: FakeOrdersOptions = {}) {
       }
       o.updated_at = iso();
       await store.save(row);
-      return sendWebhook(row, 'order_updated', { order: orderData(o) });
+      // No event: Printful v2 has none for a delivery (apis.md B6); it is read from the order's shipments.
     }
   }
 
@@ -359,27 +378,23 @@ export function createFakeOrders(options: FakeOrdersOptions = {}) {
     error: { reason, message },
   });
 
-  const readJson = (req: http.IncomingMessage) =>
-    new Promise<Record<string, unknown> | null>((resolve) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        try {
-          resolve(JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}'));
-        } catch {
-          resolve(null);
-        }
-      });
-    });
-
   // The path segment arrives encoded ('%40' for '@', as encodeURIComponent sends it): decoded first, as Printful does.
   const ref = (raw: string) => {
     const decoded = decodeURIComponent(raw);
     return decoded.startsWith('@') ? { externalId: decoded.slice(1) } : { id: Number(decoded) };
   };
 
-  /** Handles the orders and webhooks routes; false when the path is none of them. */
-  async function handle(req: http.IncomingMessage, path: string, storeId: string, reply: Reply): Promise<boolean> {
+  /**
+   * Handles the orders and webhooks routes; false when the path is none of them. `json` is the request's body as
+   * parsed by the server (checked against Printful's OpenAPI there), null when it was not JSON.
+   */
+  async function handle(
+    req: http.IncomingMessage,
+    path: string,
+    storeId: string,
+    reply: Reply,
+    json: Record<string, unknown> | null = null,
+  ): Promise<boolean> {
     const method = req.method ?? 'GET';
     const notFound = () => {
       reply(404, v1Error(404, 'NotFound', 'Not found'));
@@ -393,7 +408,7 @@ export function createFakeOrders(options: FakeOrdersOptions = {}) {
         return true;
       }
       if (method === 'POST') {
-        const body = await readJson(req);
+        const body = json;
         const url = typeof body?.default_url === 'string' ? body.default_url : '';
         const events = Array.isArray(body?.events) ? (body.events as { type?: unknown }[]) : [];
         if (!/^https?:\/\//.test(url) || events.length === 0) {
@@ -422,7 +437,7 @@ export function createFakeOrders(options: FakeOrdersOptions = {}) {
         return true;
       }
       if (method === 'POST') {
-        const body = await readJson(req);
+        const body = json;
         const problem = body ? validate(body) : 'The body is not JSON';
         if (problem || !body) {
           reply(400, v1Error(400, 'BadRequest', problem ?? 'Bad request'));
@@ -454,6 +469,11 @@ export function createFakeOrders(options: FakeOrdersOptions = {}) {
       const o = row.order;
       if (!m[2] && method === 'GET') {
         reply(200, { data: publicOrder(o) });
+        // This read counts towards the costs' calculation.
+        if ((o.costs_pending_reads ?? 0) > 0) {
+          o.costs_pending_reads = (o.costs_pending_reads ?? 1) - 1;
+          await store.save(row);
+        }
         return true;
       }
       if (m[2] === '/shipments' && method === 'GET') {

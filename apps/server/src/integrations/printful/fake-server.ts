@@ -1,10 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { OpenApiRequestValidator } from '../openapi/request-validator';
 import { slug } from './catalog/bundled';
 import { renderProductSvg } from './catalog/product-image';
 import { CATEGORY_SEEDS, PRODUCT_SEEDS, type ProductSeed } from './catalog/products';
 import { createFakeOrders, type FakeOrdersApi, type FakeOrdersOptions } from './fake-orders';
+
+/** Printful's v2 OpenAPI (its request side), read and compiled once per process, on the first API call. */
+let requests: OpenApiRequestValidator | null = null;
+const printfulRequests = () => {
+  requests ??= OpenApiRequestValidator.fromAsset('printful-v2.requests.json');
+  return requests;
+};
 
 /**
  * A local stand-in for www.printful.com (OAuth) and api.printful.com (catalogue), following apis.md B and the
@@ -25,6 +33,12 @@ export type FakePrintfulOptions = {
   privateTokens?: string[];
   /** Largest page a list answers (Printful: 100); smaller makes a client's paging visible in tests. */
   maxPageSize?: number;
+  /**
+   * Catalogue variants left out of the variant list (as variants no longer offered): the list is paged before they
+   * are left out, so a page holds fewer than `limit` while `_links.next` moves on by `limit`, and only a client
+   * that follows `_links.next` reads every variant once.
+   */
+  unlistedVariants?: number[];
   /** Orders and webhooks v2 (fake-orders.ts): where they are kept, their delays, downloads and deliveries. */
   orders?: FakeOrdersOptions;
   /** Tokens of the built-in sandbox: the store each one belongs to, or null for any other token. */
@@ -97,6 +111,14 @@ export async function startFakePrintful(options: FakePrintfulOptions = {}): Prom
     refreshTokens.add(refresh);
     return { access_token: access, expires_at: String(expiresAt), token_type: 'bearer', refresh_token: refresh };
   };
+
+  const readRaw = (req: http.IncomingMessage) =>
+    new Promise<Buffer>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => resolve(Buffer.concat(chunks)));
+      req.on('error', reject);
+    });
 
   const readBody = (req: http.IncomingMessage) =>
     new Promise<Record<string, string>>((resolve) => {
@@ -282,6 +304,37 @@ export async function startFakePrintful(options: FakePrintfulOptions = {}): Prom
       send(res, 404, { data: 'Not found', error: { reason: 'NotFound', message: 'Not found' } }, headers);
     };
 
+    // The request as Printful's API checks it: the body read once, then held against the v2 OpenAPI operation.
+    let json: Record<string, unknown> | null = null;
+    let body: unknown;
+    const contentType = String(req.headers['content-type'] ?? '');
+    if (req.method === 'POST' || req.method === 'PATCH' || req.method === 'PUT') {
+      const raw = await readRaw(req);
+      if (raw.length > 0 && contentType.includes('json')) {
+        try {
+          body = JSON.parse(raw.toString('utf8'));
+        } catch {
+          calls.push({ path, status: 400 });
+          return send(res, 400, v1Error(400, 'BadRequest', 'The request body is not valid JSON'), headers);
+        }
+        json = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : null;
+      } else if (raw.length > 0) {
+        body = new URLSearchParams(raw.toString('utf8'));
+      }
+    }
+    const problem = printfulRequests().check({
+      method: req.method ?? 'GET',
+      pathname: path,
+      query: url.searchParams,
+      headers: req.headers,
+      body,
+      contentType,
+    });
+    if (problem) {
+      calls.push({ path, status: 400 });
+      return send(res, 400, v1Error(400, 'BadRequest', problem.errors.join('; ')), headers);
+    }
+
     if (path.startsWith('/v2/orders') || path === '/v2/webhooks' || path.startsWith('/orders/')) {
       const asked = String(req.headers['x-pf-store-id'] ?? '');
       const store = sandboxStore ?? String(stores.find((x) => String(x.id) === asked)?.id ?? stores[0]?.id);
@@ -294,14 +347,20 @@ export async function startFakePrintful(options: FakePrintfulOptions = {}): Prom
           headers,
         );
       }
-      const handled = await orders.handle(req, path, store, (status, body) => {
-        calls.push({ path, status });
-        if (status === 204) {
-          res.writeHead(204, headers);
-          return res.end();
-        }
-        send(res, status, body, headers);
-      });
+      const handled = await orders.handle(
+        req,
+        path,
+        store,
+        (status, body) => {
+          calls.push({ path, status });
+          if (status === 204) {
+            res.writeHead(204, headers);
+            return res.end();
+          }
+          send(res, status, body, headers);
+        },
+        json,
+      );
       if (handled) return;
     }
     if (path === '/stores') return ok({ code: 200, result: stores.map((x) => ({ ...x, type: 'native' })) });
@@ -323,14 +382,15 @@ export async function startFakePrintful(options: FakePrintfulOptions = {}): Prom
       const p = products.find((x) => x.id === Number(m?.[1]));
       if (!p) return notFound();
       if (!m[2]) return ok({ data: v2Product(p), _links: {} });
-      if (m[2] === '/catalog-variants')
-        return ok(
-          page(
-            v2Variants(p).map((v) => v.variant),
-            url,
-            path,
-          ),
+      if (m[2] === '/catalog-variants') {
+        const paged = page(
+          v2Variants(p).map((v) => v.variant),
+          url,
+          path,
         );
+        const unlisted = new Set(options.unlistedVariants ?? []);
+        return ok({ ...paged, data: paged.data.filter((v) => !unlisted.has(v.id)) });
+      }
       if (m[2] === '/prices') {
         return ok({
           data: {

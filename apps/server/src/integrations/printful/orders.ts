@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { type PrintfulClient, PrintfulError } from './client';
 
 /**
@@ -38,7 +39,8 @@ export type PrintfulOrder = {
   status: string;
   recipient?: { name?: string; zip?: string };
   order_items?: { external_id?: string | null; catalog_variant_id?: number; quantity?: number }[];
-  costs?: { currency: string; total: string; calculation_status?: string } | null;
+  /** OpenAPI Costs: every amount null while `calculation_status` is 'calculating'. */
+  costs?: { currency: string | null; total: string | null; calculation_status?: string } | null;
 };
 
 export type PrintfulShipment = {
@@ -49,6 +51,7 @@ export type PrintfulShipment = {
   tracking_url: string | null;
   shipment_status: string;
   delivery_status: string | null;
+  delivered_at?: string | null;
 };
 
 /** Who calls: the client, the token, and for an account-level token the store (X-PF-Store-Id). */
@@ -120,4 +123,19 @@ export async function setWebhooks(c: PrintfulConn, url: string): Promise<string>
   const secret = answer.result?.secret_key ?? answer.data?.secret_key;
   if (!secret) throw new PrintfulError(502, 'Printful did not return a webhook secret');
   return secret;
+}
+
+/**
+ * The HMAC key of a webhook configuration's `secret_key` as Printful issues it: a hex string, decoded to its bytes
+ * (apis.md B6); null when the secret is not hex, which no Printful configuration answers.
+ */
+export function printfulWebhookKey(secretKey: string): Buffer | null {
+  return /^(?:[0-9a-f]{2})+$/i.test(secretKey) ? Buffer.from(secretKey, 'hex') : null;
+}
+
+/** `x-pf-webhook-signature`: hex HMAC-SHA256 of the raw body with the hex-decoded secret key. */
+export function signPrintfulWebhook(body: string | Buffer, secretKey: string): string {
+  return createHmac('sha256', printfulWebhookKey(secretKey) ?? Buffer.alloc(0))
+    .update(body)
+    .digest('hex');
 }

@@ -92,6 +92,9 @@ export function verifyWooSignature(raw: Buffer, header: string | undefined, secr
 export class WooClient {
   private readonly fetchImpl: typeof fetch;
 
+  /** Stores whose host strips the Authorization header: their keys go in the query string (see `request`). */
+  private readonly strippingHosts = new Set<string>();
+
   constructor(readonly options: WooClientOptions = {}) {
     this.fetchImpl = options.fetch ?? fetch;
   }
@@ -107,14 +110,37 @@ export class WooClient {
     return (this.options.baseFor?.(storeUrl) ?? storeUrl).replace(/\/+$/, '');
   }
 
-  request<T>(creds: WooCredentials, method: string, path: string, body?: unknown): Promise<T> {
+  /**
+   * A WooCommerce route with the store's keys: Basic auth, or the query string on a host found to strip the
+   * Authorization header (WooCommerce's documented fallback over https, apis.md C2). A host is found out by its
+   * answer to Basic auth: 401 `woocommerce_rest_cannot_*`, the refusal of a request in which WooCommerce saw no
+   * credentials at all (wrong keys answer `woocommerce_rest_authentication_error` instead). Nothing was done by a
+   * refused request, so it is sent again with the keys in the query, and the host is remembered.
+   */
+  async request<T>(creds: WooCredentials, method: string, path: string, body?: unknown): Promise<T> {
     const json = body !== undefined ? { body: JSON.stringify(body), contentType: 'application/json' } : undefined;
-    return this.send<T>(creds.storeUrl, `/wp-json/wc/v3${path}`, method, {
+    const opts = {
       user: creds.consumerKey,
       password: creds.consumerSecret,
       label: 'WooCommerce',
       ...(json ? { payload: json } : {}),
-    });
+    };
+    const site = creds.storeUrl.replace(/\/+$/, '');
+    if (!this.strippingHosts.has(site)) {
+      try {
+        return await this.send<T>(creds.storeUrl, `/wp-json/wc/v3${path}`, method, opts);
+      } catch (error) {
+        if (
+          !(error instanceof WooError && error.status === 401 && /^woocommerce_rest_cannot_/.test(error.code ?? ''))
+        ) {
+          throw error;
+        }
+        this.strippingHosts.add(site);
+      }
+    }
+    const keys = new URLSearchParams({ consumer_key: creds.consumerKey, consumer_secret: creds.consumerSecret });
+    const withKeys = `/wp-json/wc/v3${path}${path.includes('?') ? '&' : '?'}${keys.toString()}`;
+    return this.send<T>(creds.storeUrl, withKeys, method, { ...opts, basic: false });
   }
 
   /** A WordPress route (`/wp/v2/...`) as the WordPress user of the application password. */
@@ -143,6 +169,8 @@ export class WooClient {
       password: string;
       label: string;
       payload?: { body: Buffer | string; contentType: string; headers?: Record<string, string> };
+      /** false: no Authorization header (the keys are in the query string). */
+      basic?: boolean;
     },
   ): Promise<T> {
     const url = `${this.base(storeUrl)}${path}`;
@@ -152,7 +180,7 @@ export class WooClient {
       response = await this.fetchImpl(url, {
         method,
         headers: {
-          Authorization: `Basic ${auth}`,
+          ...(opts.basic === false ? {} : { Authorization: `Basic ${auth}` }),
           Accept: 'application/json',
           ...(opts.payload ? { 'Content-Type': opts.payload.contentType, ...opts.payload.headers } : {}),
         },

@@ -175,6 +175,8 @@ export type FakeWooOptions = {
     users?: { username: string; appPassword: string; uploadFiles?: boolean }[];
   }[];
   now?: () => number;
+  /** Hosts whose web server drops the Authorization header before WordPress sees it (some FastCGI setups). */
+  stripAuthorization?: string[];
 };
 
 export type FakeWoo = {
@@ -211,6 +213,11 @@ export type FakeWoo = {
     orderId: number,
     status: string,
   ): Promise<{ deliveries: { url: string; status: number; deliveryId: string }[] }>;
+  /**
+   * The host drops (or, with false, passes again) the Authorization header before WordPress sees it: Basic auth
+   * is then never seen, and only `?consumer_key=…&consumer_secret=…` authenticates (apis.md C2).
+   */
+  stripAuthorization(host: string, strip?: boolean): void;
   /** The next delivery is sent twice with the same X-WC-Webhook-Delivery-ID (a retried delivery). */
   duplicateNextDelivery(): void;
   /** The next product create is applied, then answers 500 (a lost answer). */
@@ -272,6 +279,7 @@ export async function startFakeWooCommerce(options: FakeWooOptions = {}): Promis
   let base = '';
   const id = () => ++state.nextId;
   const persist = async () => options.persist?.(structuredClone(state));
+  const stripping = new Set(options.stripAuthorization ?? []);
   const stamp = () => new Date(now()).toISOString().slice(0, 19);
 
   function addAppPassword(host: string, username: string, password: string, uploadFiles: boolean) {
@@ -323,13 +331,30 @@ export async function startFakeWooCommerce(options: FakeWooOptions = {}): Promis
     for (const u of s.users ?? []) addAppPassword(s.host, u.username, u.appPassword, u.uploadFiles !== false);
   }
 
-  const authStore = (req: http.IncomingMessage, host: string) => {
+  /**
+   * WooCommerce's REST authentication over https [SRC class-wc-rest-authentication.php, _authentication.md]: Basic
+   * auth with the consumer key and secret, else `consumer_key`/`consumer_secret` in the query string. With neither
+   * (a host that strips Authorization) no user is authenticated and the route's permission check refuses:
+   * `woocommerce_rest_cannot_view` (read), `_create`, `_edit`, `_delete`.
+   */
+  const authStore = (req: http.IncomingMessage, host: string, url: URL) => {
     const store = state.stores[host];
-    const header = String(req.headers.authorization ?? '');
+    const header = stripping.has(host) ? '' : String(req.headers.authorization ?? '');
     const [user, pass] = header.startsWith('Basic ')
       ? Buffer.from(header.slice(6), 'base64').toString('utf8').split(':')
-      : [];
-    if (!store || !user) throw new WooRefusal(401, 'woocommerce_rest_cannot_view', 'Sorry, you cannot list resources.');
+      : [url.searchParams.get('consumer_key') ?? undefined, url.searchParams.get('consumer_secret') ?? undefined];
+    if (!store || !user) {
+      const method = req.method ?? 'GET';
+      const [code, message] =
+        method === 'GET'
+          ? ['woocommerce_rest_cannot_view', 'Sorry, you cannot list resources.']
+          : method === 'POST'
+            ? ['woocommerce_rest_cannot_create', 'Sorry, you are not allowed to create resources.']
+            : method === 'DELETE'
+              ? ['woocommerce_rest_cannot_delete', 'Sorry, you are not allowed to delete this resource.']
+              : ['woocommerce_rest_cannot_edit', 'Sorry, you are not allowed to edit this resource.'];
+      throw new WooRefusal(401, code, message);
+    }
     const key = store.keys.find((k) => k.consumer_key === user);
     if (!key) throw new WooRefusal(401, 'woocommerce_rest_authentication_error', 'Consumer key is invalid.');
     if (key.consumer_secret !== pass)
@@ -603,7 +628,7 @@ export async function startFakeWooCommerce(options: FakeWooOptions = {}): Promis
     }
     if (!path.startsWith('/wp-json/wc/v3/'))
       throw new WooRefusal(404, 'rest_no_route', 'No route was found matching the URL and request method.');
-    const store = authStore(req, host);
+    const store = authStore(req, host, url);
     const p = path.slice('/wp-json/wc/v3'.length);
     const raw = method === 'GET' || method === 'DELETE' ? Buffer.alloc(0) : await readRaw(req);
     let body: Record<string, unknown> = {};
@@ -985,6 +1010,10 @@ export async function startFakeWooCommerce(options: FakeWooOptions = {}): Promis
       if (['processing', 'completed'].includes(status)) order.date_paid_gmt ??= stamp();
       await persist();
       return { deliveries: await deliver(host, 'order.updated', JSON.stringify(orderView(host, order))) };
+    },
+    stripAuthorization: (host, strip = true) => {
+      if (strip) stripping.add(host);
+      else stripping.delete(host);
     },
     duplicateNextDelivery: () => {
       duplicateNext = true;

@@ -1,4 +1,5 @@
-import type { TDashboardStats, TRecentUpload, TTrend } from '@podforge/contract';
+import type { TDashboardStats, TRecentUpload, TStoreFee, TTrend } from '@podforge/contract';
+import { saleEconomics } from '@podforge/contract/plain';
 import { and, count, desc, eq, gte, inArray, lt, notInArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { orders, products, publications, workspaces } from '../../db/schema';
@@ -6,6 +7,7 @@ import { storageUsedQuery } from '../../storage/usage';
 import { aiCreditsFrom, aiCreditsUsedQuery, startOfMonthUtc } from '../ai/ai-credits';
 import { productCountQuery } from '../products/products.repository';
 import { productThumbnailUrl } from '../products/products.service';
+import { getSettings } from '../settings/settings.routes';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -60,9 +62,10 @@ function pushesQuery(db: Db, workspaceId: string, from: Date | null, to: Date) {
 
 /**
  * Sales, profit and order value this month from the store orders (modules/orders), in the workspace's most used
- * currency (figures per currency would need conversion): sales are what buyers paid; profit is what they paid less
- * what the printer charged, over the orders whose charge is known. Cancelled orders count for nothing. When the printer charged one of those orders in another currency
- * (its billing currency) there is no profit to show: subtracting it would need an exchange rate.
+ * currency (figures per currency would need conversion): sales are what buyers paid; profit is the sum of each
+ * order's profit by the one formula (`saleEconomics`: paid less the printer's charge less the store's fee), over the
+ * orders whose charge is known. Cancelled orders count for nothing. When the printer charged one of those orders in
+ * another currency (its billing currency) there is no profit to show: subtracting it would need an exchange rate.
  */
 function storeSalesQuery(db: Db, workspaceId: string, monthStart: Date) {
   return db
@@ -70,11 +73,11 @@ function storeSalesQuery(db: Db, workspaceId: string, monthStart: Date) {
       currency: orders.currency,
       orders: sql<number>`count(*)`.as('orders'),
       total: sql<string | null>`sum(${orders.revenue})`.as('total'),
-      // Profit only where the printer's charge is known: an order still without one adds nothing to it.
-      profit: sql<string | null>`sum(${orders.revenue} - ${orders.cost})`.as('profit'),
-      otherCostCurrency: sql<boolean | null>`bool_or(${orders.costCurrency} <> ${orders.currency})`.as(
-        'otherCostCurrency',
-      ),
+      // Each order's figures, for the one profit formula (in the contract, not here in SQL).
+      sales: sql<SaleJson[]>`json_agg(json_build_object(
+        'revenue', ${orders.revenue}::text, 'cost', ${orders.cost}::text, 'costCurrency', ${orders.costCurrency},
+        'platform', (SELECT i.platform FROM integrations i WHERE i.id = ${orders.integrationId})
+      ))`.as('sales'),
     })
     .from(orders)
     .where(
@@ -89,21 +92,40 @@ function storeSalesQuery(db: Db, workspaceId: string, monthStart: Date) {
     .limit(1);
 }
 
+type SaleJson = { revenue: string; cost: string | null; costCurrency: string | null; platform: string | null };
+
 type SalesRow = {
   currency: string;
   orders: number;
   total: string | number | null;
-  profit: string | number | null;
-  otherCostCurrency: boolean | null;
+  sales: SaleJson[] | null;
 };
 
-function storeSales(top: SalesRow | null) {
+function storeSales(top: SalesRow | null, fees: Record<string, TStoreFee>) {
   if (!top) return null;
   const total = toNumber(top.total);
+  let profitCents = 0;
+  let comparable = true;
+  for (const sale of top.sales ?? []) {
+    // An order without the printer's charge yet adds sales, no profit.
+    if (sale.cost === null) continue;
+    const fee = fees[sale.platform ?? ''] ?? { percent: 0, fixed: 0 };
+    const { profit } = saleEconomics(
+      {
+        revenue: Number(sale.revenue),
+        cost: Number(sale.cost),
+        currency: top.currency,
+        costCurrency: sale.costCurrency,
+      },
+      fee,
+    );
+    if (profit === null) comparable = false;
+    else profitCents += Math.round(profit * 100);
+  }
   return {
     orders: Number(top.orders),
     sales: money(total, top.currency),
-    profit: top.otherCostCurrency ? null : money(toNumber(top.profit), top.currency),
+    profit: comparable ? money(profitCents / 100, top.currency) : null,
     conversionRate: null,
     aov: money(top.orders ? total / Number(top.orders) : 0, top.currency),
   };
@@ -142,7 +164,11 @@ export async function getDashboardStats(
     })
     .from(workspaces)
     .where(eq(workspaces.id, workspaceId));
-  const [[figures], recent] = await Promise.all([figuresQuery, listRecentUploads(db, workspaceId, 3)]);
+  const [[figures], recent, settings] = await Promise.all([
+    figuresQuery,
+    listRecentUploads(db, workspaceId, 3),
+    getSettings(db, workspaceId),
+  ]);
   const totalProducts = toNumber(figures?.totalProducts);
   const productsAtMonthStart = totalProducts - toNumber(figures?.madeSinceMonthStart);
   const thisWeek = toNumber(figures?.thisWeek);
@@ -158,7 +184,7 @@ export async function getDashboardStats(
     thisWeek,
     weeklyUploadsTrend: trend(thisWeek, lastWeek, pushesBefore > 0),
     aiCredits: aiCreditsFrom(toNumber(figures?.creditsUsed), { now, allowance: aiMonthlyCredits }),
-    store: storeSales(figures?.store ?? null),
+    store: storeSales(figures?.store ?? null, settings.storeFees as Record<string, TStoreFee>),
     storage: { usedBytes: toNumber(figures?.storageUsed), quotaBytes: storageQuotaBytes },
     recentUploads: recent,
   };

@@ -57,7 +57,7 @@ export const failureText = (deps: OrdersDeps, error: unknown) =>
 export const publicOrigin = (deps: OrdersDeps) => deps.config.appUrl ?? `http://127.0.0.1:${deps.config.port}`;
 
 /** The workspace's own printer account when connected; else the fallback (sandbox). Never the server's token. */
-async function printerFor(deps: OrdersDeps, workspaceId: string, provider?: string | null): Promise<Printer> {
+export async function printerFor(deps: OrdersDeps, workspaceId: string, provider?: string | null): Promise<Printer> {
   const pinned = provider ? deps.printers.get(provider) : null;
   if (pinned) {
     const account = await pinned.account(workspaceId);

@@ -6,10 +6,13 @@ import {
   type TOrder,
   type TOrderPage,
   type TOrderStatus,
+  type TStoreFee,
 } from '@podforge/contract';
+import { saleEconomics } from '@podforge/contract/plain';
 import { conflict, notFound } from '../../lib/errors';
 import { mockupLinksOf } from '../products/products.repository';
 import { productThumbnailUrl } from '../products/products.service';
+import { getSettings } from '../settings/settings.routes';
 import { storeNames } from '../stores/store-connections.repository';
 import { enqueue } from './order-jobs';
 import type { OrdersDeps } from './orders.deps';
@@ -19,12 +22,14 @@ import { findOrder, lineSources, linesOf, type OrderRow, orderPage, updateOrder 
 
 async function toOrders(deps: OrdersDeps, rows: OrderRow[]): Promise<TOrder[]> {
   if (rows.length === 0) return [];
-  const [lines, stores] = await Promise.all([
+  const [lines, stores, settings] = await Promise.all([
     linesOf(
       deps.db,
       rows.map((r) => r.id),
     ),
     storeNames(deps.db, [...new Set(rows.map((r) => r.integrationId))]),
+    // Every row is the caller's workspace's: its fee settings price each sale's store fee.
+    getSettings(deps.db, rows[0]?.workspaceId ?? ''),
   ]);
   const productIds = [...new Set(lines.map((l) => l.productId).filter((id): id is string => Boolean(id)))];
   const variantIds = lines.map((l) => l.variantId).filter((id): id is string => Boolean(id));
@@ -36,6 +41,8 @@ async function toOrders(deps: OrdersDeps, rows: OrderRow[]): Promise<TOrder[]> {
     const revenue = Number(r.revenue);
     const cost = r.cost === null ? null : Number(r.cost);
     const store = stores.find((s) => s.id === r.integrationId);
+    const fee = (settings.storeFees as Record<string, TStoreFee>)[store?.platform ?? ''] ?? { percent: 0, fixed: 0 };
+    const sale = saleEconomics({ revenue, cost, currency: r.currency, costCurrency: r.costCurrency }, fee);
     return {
       id: r.id,
       integrationId: r.integrationId,
@@ -47,8 +54,10 @@ async function toOrders(deps: OrdersDeps, rows: OrderRow[]): Promise<TOrder[]> {
       revenue: revenue.toFixed(2),
       cost: cost === null ? null : cost.toFixed(2),
       costCurrency: cost === null ? null : (r.costCurrency ?? r.currency),
-      // Money in two currencies is not subtracted: that would need an exchange rate we do not have.
-      profit: cost === null || (r.costCurrency ?? r.currency) !== r.currency ? null : (revenue - cost).toFixed(2),
+      // The price editor's formula: revenue - printer's charge - store fee; money in two currencies is not
+      // subtracted (that would need an exchange rate we do not have).
+      storeFee: sale.fee.toFixed(2),
+      profit: sale.profit === null ? null : sale.profit.toFixed(2),
       fulfillmentProvider: (r.fulfillmentProvider as 'sandbox' | 'printful' | null) ?? null,
       printfulOrderId: r.printfulOrderId,
       confirmAt: r.status === 'waiting_approval' ? (r.confirmAt?.toISOString() ?? null) : null,

@@ -1,7 +1,6 @@
-import { timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { TOrderStatus } from '@podforge/contract';
 import { PrintfulError } from '../../integrations/printful/client';
-import { signPrintfulWebhook } from '../../integrations/printful/fake-orders';
 import {
   cancelOrder,
   confirmOrder,
@@ -11,6 +10,7 @@ import {
   type PrintfulConn,
   type PrintfulOrder,
   type PrintfulOrderInput,
+  printfulWebhookKey,
   setWebhooks,
   shipments,
 } from '../../integrations/printful/orders';
@@ -56,7 +56,10 @@ const toOrder = (pf: PrintfulOrder): PrinterOrder => ({
   id: String(pf.id),
   externalId: pf.external_id,
   status: pf.status === 'draft' ? 'draft' : (PRINTFUL_STATUS[pf.status] ?? 'sent'),
-  cost: pf.costs?.total ? { total: Number(pf.costs.total).toFixed(2), currency: pf.costs.currency } : null,
+  cost:
+    pf.costs?.total && pf.costs.currency && pf.costs.calculation_status !== 'calculating'
+      ? { total: Number(pf.costs.total).toFixed(2), currency: pf.costs.currency }
+      : null,
 });
 
 /** The Printful v2 order for our input: catalogue variant, quantity, retail price, print files by URL. */
@@ -138,7 +141,15 @@ export type PrintfulFulfilmentOptions = {
   /** The workspace's connection (client, token, store), or null when not connected. */
   connection(workspaceId: string): Promise<PrintfulConn | null>;
   catalogue(workspaceId: string): Promise<CatalogSourceImpl>;
+  /** Waits between reads of an order whose costs are still calculating (tests: no wait). */
+  sleep?: (ms: number) => Promise<void>;
 };
+
+/**
+ * Waits before each re-read of an order whose costs Printful is still calculating (the first re-read at once): about
+ * 6 s in all, then the placement is retried later by its job (the order is found again by its external id).
+ */
+const COST_WAITS_MS = [0, 200, 400, 800, 1600, 3200];
 
 export class PrintfulFulfilment implements FulfilmentProvider {
   readonly id: string;
@@ -168,7 +179,28 @@ export class PrintfulFulfilment implements FulfilmentProvider {
       (await findOrder(c, `@${input.externalId}`)) ??
       (await this.earlierOrder(c, input)) ??
       (await createOrder(c, printfulInput(input)));
-    return toOrder(pf);
+    return toOrder(await this.withCosts(c, pf));
+  }
+
+  /**
+   * The order once Printful has calculated its costs: right after a create they are `calculating` with null amounts
+   * (OpenAPI Costs), and a quote of null or zero must never be kept. Still calculating after the waits: a retryable
+   * error (the job places again later and finds this order); `failed`: a refusal the seller sees.
+   */
+  private async withCosts(c: Account, placed: PrintfulOrder): Promise<PrintfulOrder> {
+    const ready = (o: PrintfulOrder) => o.costs?.calculation_status !== 'calculating' && o.costs?.total != null;
+    const sleep = this.options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+    let pf = placed;
+    for (const wait of COST_WAITS_MS) {
+      if (pf.costs?.calculation_status === 'failed') {
+        throw new PrintfulError(422, 'Printful could not calculate the order’s costs');
+      }
+      if (ready(pf)) return pf;
+      if (wait > 0) await sleep(wait);
+      pf = (await findOrder(c, String(pf.id))) ?? pf;
+    }
+    if (ready(pf)) return pf;
+    throw new PrintfulError(503, 'Printful is still calculating the order’s costs; it is read again shortly');
   }
 
   /** The order an earlier Podforge placed under another id of ours, when it is this one (recipient and lines). */
@@ -232,7 +264,8 @@ export class PrintfulFulfilment implements FulfilmentProvider {
       carrier: s.carrier ?? null,
       trackingNumber: s.tracking_number ?? null,
       trackingUrl: s.tracking_url ?? null,
-      delivered: s.delivery_status === 'delivered',
+      // OpenAPI Shipment: delivery_status 'delivered', and delivered_at once it is.
+      delivered: s.delivery_status === 'delivered' || Boolean(s.delivered_at),
     }));
   }
 
@@ -240,12 +273,17 @@ export class PrintfulFulfilment implements FulfilmentProvider {
     return setWebhooks(account as Account, url);
   }
 
-  /** True when the header is the hex HMAC-SHA256 of the raw body with the secret (compared in constant time). */
+  /**
+   * True when the header is the hex HMAC-SHA256 of the raw bytes with the secret key as Printful issues it: hex,
+   * decoded to bytes (apis.md B6); a signature made with the key's text as UTF-8 is not Printful's and is refused.
+   * Compared in constant time.
+   */
   verifyWebhook(raw: Buffer, headers: Record<string, unknown>, secret: string): boolean {
     const header = headers['x-pf-webhook-signature'];
-    if (typeof header !== 'string' || !/^[0-9a-f]{64}$/i.test(header)) return false;
-    const expected = Buffer.from(signPrintfulWebhook(raw.toString('utf8'), secret), 'hex');
-    return timingSafeEqual(expected, Buffer.from(header.toLowerCase(), 'hex'));
+    const key = printfulWebhookKey(secret);
+    if (!key || typeof header !== 'string' || !/^[0-9a-f]{64}$/i.test(header)) return false;
+    const expected = createHmac('sha256', key).update(raw).digest();
+    return timingSafeEqual(expected, Buffer.from(header, 'hex'));
   }
 
   readWebhook(body: unknown) {

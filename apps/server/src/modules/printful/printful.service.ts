@@ -253,18 +253,19 @@ export class PrintfulService {
     // The catalogue is the same for every store; cache keys leave the token out.
     const cached = <T>(key: string, load: () => Promise<T>) => this.cache.get(key, load);
 
-    // A product has hundreds of variants (a tee: every colour x size): read every page, as `_links.next` says.
+    // A product has hundreds of variants (a tee: every colour x size): read every page, following `_links.next`
+    // as Printful gives it (apis.md B2). A page may hold fewer than asked while more remain, so the next offset is
+    // never computed here. Only a link on Printful's own API is followed.
     const allPages = async <T>(path: string): Promise<{ data: T[] }> => {
       const data: T[] = [];
-      // Printful may answer fewer than asked: the next page starts after what came, while it says there is one.
-      for (let offset = 0, pages = 0; pages < 50; pages++) {
-        const body = await get<Paged<T> & { _links?: { next?: { href: string } } }>(path, {
-          limit: '100',
-          offset: String(offset),
-        });
+      const api = new URL(this.deps.config.printfulApiBase);
+      let next: string | null = `${path}?limit=100`;
+      for (let pages = 0; next && pages < 50; pages++) {
+        const body: Paged<T> & { _links?: { next?: { href?: string } } } = await get(next);
         data.push(...body.data);
-        if (!body._links?.next || body.data.length === 0) break;
-        offset += body.data.length;
+        const href = body._links?.next?.href;
+        const link = href ? new URL(href, api) : null;
+        next = link && link.origin === api.origin && link.pathname === path ? `${link.pathname}${link.search}` : null;
       }
       return { data };
     };

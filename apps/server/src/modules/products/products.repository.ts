@@ -23,7 +23,7 @@ export type VariantRow = typeof productVariants.$inferSelect;
 export type MockupRow = typeof mockups.$inferSelect;
 export type MockupLinkRow = typeof productMockups.$inferSelect & { mockup: MockupRow };
 /** A publication with its store's platform (for 'Live on Etsy'). */
-export type PublicationRow = typeof publications.$inferSelect & { platform: string };
+export type PublicationRow = typeof publications.$inferSelect & { platform: string; storeName: string | null };
 
 export type NewVariant = Omit<typeof productVariants.$inferInsert, 'workspaceId' | 'productId' | 'position'>;
 export type NewMockupLink = { mockupId: string; color: string | null; main: boolean };
@@ -77,13 +77,15 @@ export async function publicationsOf(db: DbOrTx, productIds: string[]): Promise<
   const byProduct = new Map<string, PublicationRow[]>(productIds.map((id) => [id, []]));
   if (productIds.length === 0) return byProduct;
   const rows = await db
-    .select({ publication: publications, platform: integrations.platform })
+    .select({ publication: publications, platform: integrations.platform, storeName: integrations.storeName })
     .from(publications)
     .innerJoin(integrations, eq(integrations.id, publications.integrationId))
     .where(inArray(publications.productId, productIds))
     .orderBy(asc(publications.publishedAt));
   for (const row of rows)
-    byProduct.get(row.publication.productId)?.push({ ...row.publication, platform: row.platform });
+    byProduct
+      .get(row.publication.productId)
+      ?.push({ ...row.publication, platform: row.platform, storeName: row.storeName });
   return byProduct;
 }
 
@@ -154,7 +156,16 @@ export type ListedVariant = Pick<
 export type ListedLink = Pick<MockupLinkRow, 'mockupId' | 'color' | 'main'>;
 export type ListedPublication = Pick<
   PublicationRow,
-  'status' | 'publishedAt' | 'remoteUrl' | 'platform' | 'remoteState' | 'remoteChanges' | 'remoteCheckedAt'
+  | 'integrationId'
+  | 'storeName'
+  | 'error'
+  | 'status'
+  | 'publishedAt'
+  | 'remoteUrl'
+  | 'platform'
+  | 'remoteState'
+  | 'remoteChanges'
+  | 'remoteCheckedAt'
 >;
 export type ListedProduct = {
   row: Omit<ProductRow, 'searchText'>;
@@ -180,6 +191,7 @@ const publicationsJson = sql<
     remoteCheckedAt: string | null;
   })[]
 >`(SELECT coalesce(json_agg(json_build_object(
+    'integrationId', pb.integration_id, 'storeName', i.store_name, 'error', pb.error,
     'status', pb.status, 'publishedAt', pb.published_at, 'remoteUrl', pb.remote_url, 'platform', i.platform,
     'remoteState', pb.remote_state, 'remoteChanges', pb.remote_changes, 'remoteCheckedAt', pb.remote_checked_at
   ) ORDER BY pb.published_at), '[]'::json)

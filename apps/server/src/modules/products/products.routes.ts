@@ -9,6 +9,7 @@ import {
   ZProductIdParams,
   ZProductListQuery,
   ZPublishBody,
+  ZRemoveFromStoreBody,
   ZStoreUploadBody,
   ZStoreUploadParams,
   ZUpdateInStoreBody,
@@ -35,6 +36,7 @@ import {
   publishProduct,
   pushProduct,
   pushStates,
+  removeFromStore,
   updateInStore,
   updateProduct,
 } from './products.service';
@@ -218,6 +220,14 @@ export async function productsRoutes(app: FastifyInstance, { deps }: { deps: Pro
     const { integrationId } = parseInput(ZUpdateInStoreBody, request.body, 'body');
     const result = await updateInStore(deps, request.workspaceId, id, integrationId);
     return reply.status(result.success ? 200 : 202).send(result);
+  });
+
+  // 204: the listing is gone from that store; 202: the removal (a job) is still at work.
+  app.post('/api/products/:id/remove-from-store', async (request, reply) => {
+    const { id } = parseInput(ZProductIdParams, request.params, 'params');
+    const { integrationId, removal } = parseInput(ZRemoveFromStoreBody, request.body, 'body');
+    const done = await removeFromStore(deps, request.workspaceId, id, integrationId, removal);
+    return done === 'removed' ? reply.status(204).send() : reply.status(202).send({ state: 'running' });
   });
 
   app.get('/api/products/:id/pushes', async (request) => {

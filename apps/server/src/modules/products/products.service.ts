@@ -129,6 +129,16 @@ export function toProduct(
       row.status === 'live' &&
       published.some((p) => (p.publishedAt as Date).getTime() < row.contentUpdatedAt.getTime()),
     storeNotice: storeNoticeOf(pubs),
+    storeCopies: pubs.map((p) => ({
+      integrationId: p.integrationId,
+      platform: p.platform,
+      storeName: p.storeName ?? null,
+      status: p.status,
+      url: p.status === 'published' ? p.remoteUrl : null,
+      error: p.error,
+      changesNotInStore:
+        p.status === 'published' && p.publishedAt !== null && p.publishedAt.getTime() < row.contentUpdatedAt.getTime(),
+    })),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -752,7 +762,9 @@ export async function publishProduct(
 
 /**
  * `POST /api/upload/:platform/:productId` (the spec's Upload buttons and schedules): every refusal in the order a
- * seller can act on them, then the same store push as `publishProduct`. A live product cannot be uploaded again.
+ * seller can act on them, then the same store push as `publishProduct`. A product live in one store may go to
+ * another (#28); a store that already has it is refused (its copy changes with 'Update in store'). Without a chosen
+ * store, the platform's first connected store that does not have it yet.
  */
 export async function pushProduct(
   deps: ProductsDeps,
@@ -762,7 +774,6 @@ export async function pushProduct(
   integrationId: string | undefined,
 ): Promise<TStoreUploadResult | TStoreUploadPending> {
   const row = await findProduct(deps.db, workspaceId, productId);
-  if (row.status === 'live') throw conflict(`"${row.title}" is already live; it cannot be uploaded again`);
   let previous: PushableStatus;
   if (row.status === 'processing') {
     // In flight, unless its push has not moved for a while: then the process running it ended, and the same
@@ -778,9 +789,20 @@ export async function pushProduct(
   if (chosen !== null && !UUID.test(chosen)) throw notFound('Integration');
   const stores = await storesOfWorkspace(deps.db, workspaceId, platform, { id: chosen });
   if (chosen && stores.length === 0) throw notFound('Integration');
-  const store = stores.find((s) => s.status === 'connected' && s.verifiedAt !== null);
-  if (!store) {
+  const connected = stores.filter((s) => s.status === 'connected' && s.verifiedAt !== null);
+  if (connected.length === 0) {
     throw conflict(`No ${platformLabel(platform)} store is connected. Connect one in Integrations first.`);
+  }
+  const listed = new Set(
+    ((await publicationsOf(deps.db, [row.id])).get(row.id) ?? [])
+      .filter((p) => p.status === 'published')
+      .map((p) => p.integrationId),
+  );
+  const store = connected.find((s) => !listed.has(s.id));
+  if (!store) {
+    const where =
+      connected.length === 1 ? (connected[0]?.storeName ?? platformLabel(platform)) : platformLabel(platform);
+    throw conflict(`"${row.title}" is already live in ${where}; send changes there with Update in store`);
   }
   return pushToStore(deps, workspaceId, row, previous, store);
 }
@@ -820,6 +842,38 @@ export async function updateInStore(
     throw conflict(`"${row.title}" is not live in ${store.storeName ?? 'this store'}; upload it there first`);
   }
   return pushToStore(deps, workspaceId, row, 'live', store, 'update');
+}
+
+/**
+ * `POST /api/products/:id/remove-from-store`: the product's listing in one store is archived or deleted there (a
+ * push job, like every store call); the product stays, live in its other stores or back to ready (or draft) when it
+ * was the last. Answers 'removed', or 'running' when the job is still at work after the wait.
+ */
+export async function removeFromStore(
+  deps: ProductsDeps,
+  workspaceId: string,
+  productId: string,
+  integrationId: string,
+  removal: 'archive' | 'delete',
+): Promise<'removed' | 'running'> {
+  const row = await findProduct(deps.db, workspaceId, productId);
+  const [store] = await storesByIds(deps, workspaceId, [integrationId]);
+  if (!store) throw notFound('Integration');
+  const where = store.storeName ?? platformLabel(store.platform);
+  const pub = ((await publicationsOf(deps.db, [row.id])).get(row.id) ?? []).find((p) => p.integrationId === store.id);
+  if (row.status === 'processing')
+    throw conflict(`"${row.title}" is being pushed to a store; try again when it is done`);
+  if (pub?.status !== 'published' || !pub.remoteProductId) throw conflict(`"${row.title}" is not live in ${where}`);
+  if (store.status !== 'connected' || store.verifiedAt === null) {
+    throw conflict(`${where} is not connected: connect it again to remove the listing there`);
+  }
+  const previous: PushableStatus = (await meetsReady(deps, row)) ? 'ready' : 'draft';
+  const [started] = await startRemovals(deps, row, [store], removal, { previous });
+  if (!started) throw new Error('no removal started');
+  const settled = await waitForPush(deps, { workspaceId, productId: row.id, integrationId: store.id }, started.jobId);
+  if (settled === null) return 'removed';
+  if (settled.status === 'processing' && settled.jobId === started.jobId) return 'running';
+  throw pushFailure(settled);
 }
 
 /** `GET /api/products/:id/pushes`: each store push of the product and where it is. */

@@ -57,6 +57,11 @@ const ZStorePushJob = z.object({
   previous: ZProductStatus.exclude(['processing']),
   /** For 'remove': what happens to the store's listing. */
   removal: z.enum(['archive', 'delete']).optional(),
+  /**
+   * For 'remove': the product stays (taken out of this one store, `remove-from-store`); without it the last removal
+   * deletes the product (a product deleted with its listings).
+   */
+  keepProduct: z.boolean().optional(),
 });
 export type StorePushJob = z.infer<typeof ZStorePushJob>;
 
@@ -157,6 +162,7 @@ export async function startRemovals(
   row: ProductRow,
   stores: StoreRow[],
   removal: 'archive' | 'delete',
+  keep?: { previous: PushableStatus },
 ): Promise<{ integrationId: string; jobId: string }[]> {
   if (!(await claimForPush(deps.db, row, deps.now()))) {
     throw conflict(`"${row.title}" is being pushed to a store; try again when it is done`);
@@ -168,8 +174,9 @@ export async function startRemovals(
       productId: row.id,
       integrationId: store.id,
       mode: 'remove',
-      previous: 'live',
+      previous: keep?.previous ?? 'live',
       removal,
+      ...(keep ? { keepProduct: true } : {}),
     });
     started.push({ integrationId: store.id, jobId });
   }
@@ -316,7 +323,7 @@ async function settle(deps: ProductsDeps, job: StorePushJob, jobId: string, outc
       );
     if (others.some((p) => p.status === 'processing')) return false;
     // The last removal of a product being deleted: nothing of it is listed any more.
-    if (job.mode === 'remove' && outcome.ok && others.length === 0) return true;
+    if (job.mode === 'remove' && outcome.ok && others.length === 0 && !job.keepProduct) return true;
     await settlePush(tx, { id: job.productId, workspaceId: job.workspaceId }, job.previous, at);
     return false;
   });

@@ -3,7 +3,7 @@ import { DateTime } from 'luxon';
 import type { z } from 'zod';
 import { sendJob } from '../../jobs/define-job';
 import { badRequest, conflict, notFound } from '../../lib/errors';
-import { findProduct } from '../products/products.repository';
+import { findProduct, publicationsOf } from '../products/products.repository';
 import { findStoreConnection } from '../stores/store-connections.repository';
 import type { SchedulesDeps } from './schedules.deps';
 import { scheduledUploadJob } from './schedules.jobs';
@@ -57,7 +57,6 @@ const productForSchedule = (deps: SchedulesDeps, workspaceId: string, productId:
 
 export async function createSchedule(deps: SchedulesDeps, workspaceId: string, input: CreateInput): Promise<TSchedule> {
   const product = await productForSchedule(deps, workspaceId, input.productId);
-  if (product.status === 'live') throw conflict(`"${product.title}" is already live; it cannot be uploaded again`);
   if (product.status === 'processing') throw conflict(`"${product.title}" is being pushed to a store right now`);
 
   const runAt = scheduledInstant(input.scheduledDate, input.scheduledTime, input.timeZone);
@@ -72,6 +71,13 @@ export async function createSchedule(deps: SchedulesDeps, workspaceId: string, i
     // The workspace's store of the platform asked for, or 404 (the one lookup of a store).
     const store = await findStoreConnection(deps.db, workspaceId, integrationId, input.platform);
     if (store.kind !== 'store') throw notFound('Integration');
+    // A product live in one store may be scheduled for another (#28), not for one that already has it.
+    const listed = ((await publicationsOf(deps.db, [product.id])).get(product.id) ?? []).some(
+      (p) => p.integrationId === store.id && p.status === 'published',
+    );
+    if (listed) {
+      throw conflict(`"${product.title}" is already live in that store; send changes there with Update in store`);
+    }
   }
 
   const row = await insertSchedule(deps.db, {

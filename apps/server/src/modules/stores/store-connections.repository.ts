@@ -83,10 +83,18 @@ export async function publishedRemoteIds(db: Db, store: IntegrationRow): Promise
 }
 
 /** The names of these stores (what the Orders screen shows each order's store as). */
-export function storeNames(db: Db, ids: string[]): Promise<{ id: string; name: string | null; shop: string }[]> {
+export function storeNames(
+  db: Db,
+  ids: string[],
+): Promise<{ id: string; name: string | null; shop: string; platform: string }[]> {
   if (ids.length === 0) return Promise.resolve([]);
   return db
-    .select({ id: integrations.id, name: integrations.storeName, shop: integrations.externalId })
+    .select({
+      id: integrations.id,
+      name: integrations.storeName,
+      shop: integrations.externalId,
+      platform: integrations.platform,
+    })
     .from(integrations)
     .where(inArray(integrations.id, ids));
 }

@@ -1,4 +1,5 @@
 import { type ReactNode, Suspense, useState } from 'react';
+import { useLiveUpdates } from '@/lib/live-updates';
 import { lazyScreen } from '../lazy-screens';
 import type { TabId } from '../tabs';
 import { Header } from './header';
@@ -8,6 +9,7 @@ import { Sidebar } from './sidebar';
 const SettingsDialog = lazyScreen(async () => (await import('./settings-dialog')).SettingsDialog);
 
 export function AppLayout({ activeTab, children }: { activeTab: TabId | null; children: ReactNode }) {
+  useLiveUpdates();
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [settingsUsed, setSettingsUsed] = useState(false);
   const openSettings = () => {

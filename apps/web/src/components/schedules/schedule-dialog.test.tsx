@@ -33,7 +33,27 @@ function setup(routes: Parameters<typeof fakeFetch>[0], status: 'draft' | 'live'
   vi.stubGlobal('fetch', fetch);
   renderWithProviders(
     <>
-      <ScheduleSection product={{ id: PRODUCT_ID, status }} now={() => NOW} />
+      <ScheduleSection
+        product={{
+          id: PRODUCT_ID,
+          status,
+          storeCopies:
+            status === 'live'
+              ? [
+                  {
+                    integrationId: 'store-1',
+                    platform: 'shopify',
+                    storeName: 'Cat Shop',
+                    status: 'published',
+                    url: null,
+                    error: null,
+                    changesNotInStore: false,
+                  },
+                ]
+              : [],
+        }}
+        now={() => NOW}
+      />
       <Toaster />
     </>,
   );
@@ -136,7 +156,7 @@ describe('ScheduleSection (My Products and the product preview)', () => {
     expect(screen.queryByRole('button', { name: 'Schedule Upload' })).not.toBeInTheDocument();
   });
 
-  it('offers no form for a live product but still lists its schedules', async () => {
+  it('offers no form for a product live in every connected store, but still lists its schedules', async () => {
     setup(
       {
         'GET /api/integrations': () => json([store]),
@@ -145,7 +165,9 @@ describe('ScheduleSection (My Products and the product preview)', () => {
       'live',
     );
     expect(await screen.findByTestId('schedule')).toHaveTextContent('Completed');
-    expect(screen.getByText('This product is live: it cannot be uploaded again.')).toBeInTheDocument();
+    expect(
+      screen.getByText('This product is live in every connected store: send changes there with Update in store.'),
+    ).toBeInTheDocument();
   });
 });
 

@@ -6,20 +6,34 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { ScheduleUploadForm } from './schedule-upload-form';
 import { ScheduledUploads } from './scheduled-uploads';
 
-/** Scheduling one product, from wherever it is listed: the form for its connected stores, and its schedules. */
-export function ScheduleSection({ product, now }: { product: Pick<TProduct, 'id' | 'status'>; now?: () => Date }) {
+/**
+ * Scheduling one product, from wherever it is listed: the form for its connected stores that do not have it yet (a
+ * product live in one store may go to another, #28), and its schedules.
+ */
+export function ScheduleSection({
+  product,
+  now,
+}: {
+  product: Pick<TProduct, 'id' | 'status'> & Partial<Pick<TProduct, 'storeCopies'>>;
+  now?: () => Date;
+}) {
   const integrations = useConnectedStores();
-  const { stores } = integrations;
-  const canUpload = product.status !== 'live' && product.status !== 'processing';
+  const holding = new Set(
+    (product.storeCopies ?? [])
+      .filter((c) => c.status === 'published' || c.status === 'processing')
+      .map((c) => c.integrationId),
+  );
+  const stores = integrations.stores.filter((s) => !holding.has(s.id));
+  const everywhere = integrations.stores.length > 0 && stores.length === 0;
   return (
     <div className="space-y-4" data-testid="schedule-section">
       {integrations.isPending ? (
         <Skeleton className="h-16 w-full" />
-      ) : !canUpload ? (
+      ) : product.status === 'processing' ? (
+        <p className="text-sm text-slate-500">This product is being pushed to a store right now.</p>
+      ) : everywhere ? (
         <p className="text-sm text-slate-500">
-          {product.status === 'live'
-            ? 'This product is live: it cannot be uploaded again.'
-            : 'This product is being pushed to a store right now.'}
+          This product is live in every connected store: send changes there with Update in store.
         </p>
       ) : stores.length === 0 ? (
         <p className="text-sm text-slate-600">

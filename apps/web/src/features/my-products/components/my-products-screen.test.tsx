@@ -164,7 +164,19 @@ describe('MyProductsScreen', () => {
               title: 'Live one',
               status: 'live',
               storeUrl: 'https://sunset.myshopify.com/products/live-one',
+              storeCopies: [
+                {
+                  integrationId: 's1',
+                  platform: 'shopify',
+                  storeName: 'Cat Shop',
+                  status: 'published',
+                  url: 'https://sunset.myshopify.com/products/live-one',
+                  error: null,
+                  changesNotInStore: false,
+                },
+              ],
             }),
+            product('f', { title: 'Old live one', status: 'live', storeUrl: 'https://sunset.myshopify.com/p/old' }),
             product('d', { title: 'Busy one', status: 'processing' }),
             product('e', { title: 'Gone one', status: 'ready', storeNotice: 'Deleted in store' }),
           ]),
@@ -178,16 +190,25 @@ describe('MyProductsScreen', () => {
       expect(row.queryByText('Live on Shopify')).not.toBeInTheDocument();
     }
     const live = rowOf('Live one');
-    expect(live.getByText('Live on Shopify')).toBeInTheDocument();
-    // Spec: View in Store is for live products only, and goes where the push put it.
-    expect(live.getByRole('link', { name: 'View in Store' })).toHaveAttribute(
+    // Each store's copy on its own, with its link and its own Remove; the store without it still offers Upload (#28).
+    expect(live.getByTestId('store-copy')).toHaveTextContent('Live on Cat Shop');
+    expect(live.getByRole('link', { name: 'View Live one in Cat Shop' })).toHaveAttribute(
       'href',
       'https://sunset.myshopify.com/products/live-one',
+    );
+    expect(live.getByRole('button', { name: 'Remove Live one from Cat Shop' })).toBeEnabled();
+    expect(live.queryByRole('button', { name: /^Upload to Shopify/ })).not.toBeInTheDocument();
+    expect(live.getByRole('button', { name: /^Upload to Etsy/ })).toBeEnabled();
+    // Listed before copies were recorded per store: 'Live on' and View in Store as before.
+    const old = rowOf('Old live one');
+    expect(old.getByText('Live on Shopify')).toBeInTheDocument();
+    expect(old.getByRole('link', { name: 'View in Store' })).toHaveAttribute(
+      'href',
+      'https://sunset.myshopify.com/p/old',
     );
     for (const title of ['Draft one', 'Ready one', 'Busy one']) {
       expect(rowOf(title).queryByRole('link', { name: 'View in Store' })).not.toBeInTheDocument();
     }
-    expect(live.queryByRole('button', { name: /Upload to/ })).not.toBeInTheDocument();
     // Deleted in the store: the row says so, and the product can be uploaded again.
     const gone = rowOf('Gone one');
     expect(gone.getByTestId('store-notice')).toHaveTextContent('Deleted in store');
@@ -202,6 +223,47 @@ describe('MyProductsScreen', () => {
         expect(rowOf(title).getByRole('button', { name: `${action} ${title}` })).toBeEnabled();
       }
     }
+  });
+
+  it('takes a live product out of one store, archived by default, and keeps it in the others (#28)', async () => {
+    let copies: TProduct['storeCopies'] = [
+      {
+        integrationId: 's1',
+        platform: 'shopify',
+        storeName: 'Cat Shop',
+        status: 'published',
+        url: 'https://cat.myshopify.com/products/t',
+        error: null,
+        changesNotInStore: false,
+      },
+      {
+        integrationId: 's2',
+        platform: 'etsy',
+        storeName: 'Cat Etsy',
+        status: 'published',
+        url: 'https://www.etsy.com/listing/1',
+        error: null,
+        changesNotInStore: false,
+      },
+    ];
+    const { fetch, user } = setup({
+      'GET /api/products': () =>
+        json(pageOf([product('p1', { title: 'Two Store Tee', status: 'live', storeCopies: copies })])),
+      'POST /api/products/p1/remove-from-store': () => {
+        copies = copies.filter((c) => c.integrationId !== 's2');
+        return new Response(null, { status: 204 });
+      },
+    });
+    await user.click(await screen.findByRole('button', { name: 'Remove Two Store Tee from Cat Etsy' }));
+    const dialog = within(screen.getByRole('dialog', { name: 'Remove from Cat Etsy?' }));
+    expect(dialog.getByRole('radio', { name: /Archive it/ })).toBeChecked();
+    await user.click(dialog.getByRole('button', { name: 'Remove from Cat Etsy' }));
+    expect(await toastText('Removed from Store')).toContain('Two Store Tee was archived in Cat Etsy.');
+    const post = fetch.calls.find((c) => c.method === 'POST') as FakeRequest;
+    expect(post.body).toEqual({ integrationId: 's2', removal: 'archive' });
+    await waitFor(() => expect(screen.getAllByTestId('store-copy')).toHaveLength(1));
+    expect(screen.getByTestId('store-copy')).toHaveTextContent('Live on Cat Shop');
+    expect(await screen.findByRole('button', { name: /^Upload to Etsy/ })).toBeEnabled();
   });
 
   it('uploads to Shopify with an empty JSON body, toasts Upload Successful and refreshes the list', async () => {

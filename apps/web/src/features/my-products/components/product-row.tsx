@@ -12,18 +12,18 @@ import {
   Trash2,
   Upload,
 } from 'lucide-react';
-import type * as React from 'react';
 import { lazy, Suspense, useRef, useState } from 'react';
 import { useConnectedStores } from '@/api/integrations/get-integrations';
 import { useDuplicateProduct } from '@/api/products/duplicate-product';
 import { useNextSchedule } from '@/api/products/get-upcoming-schedules';
-import { type UploadPlatform, UploadRejectedError, useUploadProduct } from '@/api/products/upload-product';
+import { useUploadProduct } from '@/api/products/upload-product';
 import { Button } from '@/components/ui/button';
 import { StatusBadge } from '@/components/ui/status-badge';
 import { toast } from '@/components/ui/use-toast';
-import { ApiError } from '@/lib/api-client';
 import { formatDate, formatPrice, formatVariantCount, productTypeLabel } from '../product-format';
 import { ProductThumbnail } from './product-thumbnail';
+import { failureReason, twoLines } from './push-feedback';
+import { StoreCopies } from './store-copies';
 import { StoreUpdate } from './store-update';
 
 // Scheduling's dialog loads when it is first opened.
@@ -38,58 +38,54 @@ type Props = {
   onDelete: (product: TProduct) => void;
 };
 
-/** The server's reason, when it gave one (a bare 5xx has none). */
-export function failureReason(error: unknown): string | null {
-  if (error instanceof ApiError) return error.serverMessage;
-  if (error instanceof UploadRejectedError) return error.message;
-  return null;
-}
-
-/** A toast description: the fixed sentence, then the server's reason on its own line. */
-export function twoLines(message: string, reason: string | null): React.ReactNode {
-  return (
-    <>
-      <span className="block">{message}</span>
-      {reason && <span className="block">{reason}</span>}
-    </>
-  );
-}
-
 /**
- * One product: picture, title, price, variants, date, status and its actions. Spec section 4: live products cannot
- * be uploaded again ('Live on Shopify'), processing ones are blocked ('Processing...'), draft and ready can be.
- *
- * 'View in Store' (spec 2, live only) is left out: the contract's product has no store URL to link to yet.
+ * One product: picture, title, price, variants, date, status and its actions. Each store's copy shows on its own
+ * (live with its link, at work, failed; removable one by one); an Upload button for each connected store that does
+ * not have the product yet, live elsewhere or not (#28); a processing product is blocked ('Processing...').
  */
 export function ProductRow({ product, onEdit, onPreview, onDelete }: Props) {
   const upload = useUploadProduct();
   const duplicate = useDuplicateProduct();
   const [scheduling, setScheduling] = useState(false);
   const next = useNextSchedule(product.id).data ?? null;
-  // Upload buttons only for a platform with a connected store: a click could only fail before one is connected.
+  // Upload buttons only for a connected store that does not have the product yet: a click could only fail otherwise.
   const connected = useConnectedStores();
-  const uploadPlatforms = (['shopify', 'etsy'] as const).filter((p) => connected.stores.some((s) => s.platform === p));
+  const holding = new Set(
+    product.storeCopies
+      .filter((c) => c.status === 'published' || c.status === 'processing')
+      .map((c) => c.integrationId),
+  );
+  const targets = connected.stores.filter((s) => !holding.has(s.id));
+  const sameMany = (platform: string) => connected.stores.filter((s) => s.platform === platform).length > 1;
   const title = product.title;
 
-  // A double click sends two clicks before the button re-renders disabled or the row shows the product live: the
-  // second must not be sent (its 409 'already live' would replace the success with 'Upload Failed'). After a success
-  // the row stays guarded (the product is live and cannot be uploaded again); after a failure the seller may retry.
-  const pushing = useRef(false);
-  const uploadTo = (platform: UploadPlatform) => {
-    if (pushing.current) return;
-    pushing.current = true;
-    const name = platformLabel(platform);
+  // A double click sends two clicks before the button re-renders disabled or the row shows the store's copy: the
+  // second must not be sent (its 409 'already live' would replace the success with 'Upload Failed'). After a
+  // success that store stays guarded (it has the product now); after a failure the seller may retry.
+  const pushed = useRef(new Set<string>());
+  const [clicked, setClicked] = useState<string | null>(null);
+  const uploadTo = (store: { id: string; platform: string; name: string }) => {
+    if (upload.isPending || pushed.current.has(store.id)) return;
+    pushed.current.add(store.id);
+    setClicked(store.id);
+    const name = sameMany(store.platform) ? store.name : platformLabel(store.platform);
     upload.mutate(
-      { platform, productId: product.id },
+      // One store of the platform: the spec's empty body (the server picks it); several: the one clicked.
       {
-        onSuccess: () =>
+        platform: store.platform,
+        productId: product.id,
+        ...(sameMany(store.platform) ? { integrationId: store.id } : {}),
+      },
+      {
+        onSuccess: () => {
           toast({
             title: 'Upload Successful',
             description: `${product.title} was uploaded to ${name}.`,
             variant: 'success',
-          }),
+          });
+        },
         onError: (error) => {
-          pushing.current = false;
+          pushed.current.delete(store.id);
           toast({
             title: 'Upload Failed',
             description: twoLines(`Failed to upload product to ${name}. Please try again.`, failureReason(error)),
@@ -116,7 +112,7 @@ export function ProductRow({ product, onEdit, onPreview, onDelete }: Props) {
         }),
     });
 
-  const uploading = upload.isPending ? upload.variables.platform : null;
+  const uploading = upload.isPending ? clicked : null;
 
   return (
     <li className="flex flex-col gap-3 p-4 2xl:flex-row 2xl:items-center" data-testid="product-row">
@@ -167,6 +163,7 @@ export function ProductRow({ product, onEdit, onPreview, onDelete }: Props) {
               <AlertTriangle className="h-4 w-4" aria-hidden="true" /> Store copy out of date
             </p>
           )}
+          <StoreCopies product={product} />
         </div>
       </div>
       {product.status === 'live' && product.changesNotInStore && (
@@ -207,37 +204,38 @@ export function ProductRow({ product, onEdit, onPreview, onDelete }: Props) {
         >
           <Trash2 aria-hidden="true" /> Delete
         </Button>
-        {product.status === 'live' ? (
-          <>
-            <span className="inline-flex h-8 items-center gap-1.5 rounded-md bg-blue-50 px-3 text-sm font-medium text-blue-800">
-              <CheckCircle2 className="h-4 w-4" aria-hidden="true" /> Live on{' '}
-              {product.liveOn?.length ? product.liveOn.map(platformLabel).join(' and ') : platformLabel('shopify')}
-            </span>
-            {product.storeUrl && (
-              <Button variant="outline" size="sm" asChild>
-                <a href={product.storeUrl} target="_blank" rel="noreferrer">
-                  <ExternalLink aria-hidden="true" /> View in Store
-                </a>
-              </Button>
-            )}
-          </>
-        ) : product.status === 'processing' ? (
+        {product.status === 'live' && product.storeCopies.length === 0 && (
+          // A product listed before store copies were recorded per store.
+          <span className="inline-flex h-8 items-center gap-1.5 rounded-md bg-blue-50 px-3 text-sm font-medium text-blue-800">
+            <CheckCircle2 className="h-4 w-4" aria-hidden="true" /> Live on{' '}
+            {product.liveOn?.length ? product.liveOn.map(platformLabel).join(' and ') : platformLabel('shopify')}
+          </span>
+        )}
+        {product.status === 'live' && product.storeCopies.length === 0 && product.storeUrl && (
+          <Button variant="outline" size="sm" asChild>
+            <a href={product.storeUrl} target="_blank" rel="noreferrer">
+              <ExternalLink aria-hidden="true" /> View in Store
+            </a>
+          </Button>
+        )}
+        {product.status === 'processing' ? (
           <Button size="sm" disabled>
             <Loader2 className="animate-spin" aria-hidden="true" /> Processing...
           </Button>
-        ) : connected.isPending ? null : uploadPlatforms.length === 0 ? (
+        ) : connected.isPending ? null : connected.stores.length === 0 ? (
           <span className="text-sm text-slate-500" data-testid="no-store-note">
             Connect a store on the Integrations page to upload products.
           </span>
         ) : (
-          uploadPlatforms.map((platform) => {
-            const text = uploading === platform ? 'Uploading...' : `Upload to ${platformLabel(platform)}`;
+          targets.map((store) => {
+            const name = sameMany(store.platform) ? store.name : platformLabel(store.platform);
+            const text = uploading === store.id ? 'Uploading...' : `Upload to ${name}`;
             return (
               <Button
-                key={platform}
+                key={store.id}
                 size="sm"
-                variant={platform === 'shopify' ? 'default' : 'secondary'}
-                onClick={() => uploadTo(platform)}
+                variant={store.platform === 'shopify' ? 'default' : 'secondary'}
+                onClick={() => uploadTo(store)}
                 disabled={upload.isPending}
                 aria-label={`${text}: ${title}`}
               >

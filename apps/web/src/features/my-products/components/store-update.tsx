@@ -6,7 +6,7 @@ import { useUpdateInStore } from '@/api/products/update-in-store';
 import { StoreSelect } from '@/components/stores/store-select';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/components/ui/use-toast';
-import { failureReason } from './product-row';
+import { failureReason } from './push-feedback';
 
 /**
  * A live product's place in its store: 'Changes not in store' after an edit, and 'Update in store', which updates

@@ -56,16 +56,20 @@ export function OrderCard({ order, busy, onAction }: Props) {
         ))}
       </ul>
 
-      <dl className="grid grid-cols-3 gap-3 text-sm">
+      <dl className="grid grid-cols-2 gap-3 text-sm sm:grid-cols-4">
         <div>
           <dt className="text-slate-500">Revenue</dt>
           <dd className="font-medium">{money(order.revenue)}</dd>
         </div>
         <div>
-          <dt className="text-slate-500">Printful cost</dt>
+          <dt className="text-slate-500">Printer cost</dt>
           <dd className="font-medium">
             {order.cost === null ? '—' : formatMoney(order.cost, order.costCurrency ?? order.currency)}
           </dd>
+        </div>
+        <div>
+          <dt className="text-slate-500">Store fee</dt>
+          <dd className="font-medium">{money(order.storeFee)}</dd>
         </div>
         <div>
           <dt className="text-slate-500">Profit</dt>

@@ -23,7 +23,8 @@ const order = (id: string, over: Partial<TOrder> = {}): TOrder => ({
   revenue: '74.00',
   cost: '33.15',
   costCurrency: 'USD',
-  profit: '40.85',
+  storeFee: '2.45',
+  profit: '38.40',
   fulfillmentProvider: 'sandbox',
   printfulOrderId: '7001',
   confirmAt: null,
@@ -122,7 +123,7 @@ describe('OrdersScreen', () => {
     expect(first.getByText('Not from Podforge')).toBeInTheDocument();
     expect(first.getByText('$74.00')).toBeInTheDocument();
     expect(first.getByText('$33.15')).toBeInTheDocument();
-    expect(first.getByText('$40.85')).toBeInTheDocument();
+    expect(first.getByText('$38.40')).toBeInTheDocument();
     expect(first.getByText(/Nothing is charged until you approve/)).toBeInTheDocument();
     expect(first.getByRole('button', { name: 'Approve' })).toBeEnabled();
 
