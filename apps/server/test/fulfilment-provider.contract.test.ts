@@ -530,7 +530,7 @@ describe.each(Object.keys(harnesses))('%s', (id) => {
     expect((await printer(id).order(account, { externalId: order.externalId }))?.id).toBe(placed.id);
 
     // Still limited after every wait the client allows: refused, and not final (the order job tries again later).
-    server.throttleNext(4, 0);
+    server.throttleNext(4, 1);
     const error = await printer(id)
       .placeOrder(account, input())
       .then(

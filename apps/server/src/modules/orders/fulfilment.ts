@@ -184,7 +184,7 @@ async function printInput(deps: OrdersDeps, order: OrderRow): Promise<PrintOrder
 
 /**
  * Our id of an order at the printer: our own order's id, 32 hex digits (Printful allows 32 of [A-Za-z0-9_-], unique
- * in its store; the store's order number is not: two WooCommerce stores on one Printful store both have order 1).
+ * in its store; the store's order number is not: two stores sharing one printer store both have order 1).
  */
 export const printerExternalId = (orderId: string) => orderId.replace(/-/g, '');
 

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, or, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, isNotNull, or, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { fulfillmentWebhooks, orderLines, orders, products, productVariants, publications } from '../../db/schema';
 import { findInWorkspace } from '../../lib/find-in-workspace';
@@ -62,6 +62,28 @@ export async function orderOfPrinterRef(
     .from(orders)
     .where(and(eq(orders.workspaceId, workspaceId), by));
   return row ?? null;
+}
+
+/**
+ * Orders the printer holds that may still move (for the printer poll), least recently changed first: those sent or
+ * in production or on hold, and shipped ones changed since `shippedSince` (their delivery is still to come).
+ */
+export function ordersAtPrinter(
+  db: Db,
+  q: { statuses: OrderStatus[]; shippedSince: Date; limit: number },
+): Promise<OrderRow[]> {
+  return db
+    .select()
+    .from(orders)
+    .where(
+      and(
+        isNotNull(orders.printfulOrderId),
+        inArray(orders.status, q.statuses),
+        or(inArray(orders.status, ['sent', 'in_production', 'on_hold']), gt(orders.updatedAt, q.shippedSince)),
+      ),
+    )
+    .orderBy(asc(orders.updatedAt))
+    .limit(q.limit);
 }
 
 /** One page of the workspace's orders (newest first) and how many the filter has. */

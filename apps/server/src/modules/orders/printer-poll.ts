@@ -1,12 +1,11 @@
-import { and, asc, eq, gt, inArray, isNotNull, or } from 'drizzle-orm';
 import { z } from 'zod';
-import { orders } from '../../db/schema';
 import { defineJob, sendJob } from '../../jobs/define-job';
 import { QUEUES } from '../../jobs/job-queue';
 import type { PrinterEvent } from '../printers/fulfilment-provider';
 import { applyPrinterEvent, type OrderRow, printerFor } from './fulfilment';
 import { enqueue, jobId } from './order-jobs';
 import type { OrdersDeps } from './orders.deps';
+import { orderById, ordersAtPrinter } from './orders.repository';
 
 /**
  * Reconciliation by polling: webhooks get lost (an app down for longer than the printer's retries, a changed
@@ -46,25 +45,14 @@ async function pollOne(deps: OrdersDeps, order: OrderRow): Promise<boolean> {
     eventOf(printer.adapter.name, printerOrderId, at.status),
   );
   if (fulfilInStore) await enqueue.storeFulfil(deps, fulfilInStore);
-  const [after] = await deps.db.select({ status: orders.status }).from(orders).where(eq(orders.id, order.id));
+  const after = await orderById(deps.db, order.id);
   return after?.status !== order.status;
 }
 
 /** One poll of every open order (the job's work); one order's failure (printer unreachable) does not stop the rest. */
 export async function pollPrinterOrders(deps: OrdersDeps): Promise<PollResult> {
   const shippedSince = new Date(deps.now().getTime() - FOLLOW_SHIPPED_MS);
-  const open = await deps.db
-    .select()
-    .from(orders)
-    .where(
-      and(
-        isNotNull(orders.printfulOrderId),
-        inArray(orders.status, [...OPEN]),
-        or(inArray(orders.status, ['sent', 'in_production', 'on_hold']), gt(orders.updatedAt, shippedSince)),
-      ),
-    )
-    .orderBy(asc(orders.updatedAt))
-    .limit(BATCH);
+  const open = await ordersAtPrinter(deps.db, { statuses: [...OPEN], shippedSince, limit: BATCH });
   let moved = 0;
   for (const order of open) {
     try {

@@ -22,7 +22,7 @@ export type ProductRow = typeof products.$inferSelect;
 export type VariantRow = typeof productVariants.$inferSelect;
 export type MockupRow = typeof mockups.$inferSelect;
 export type MockupLinkRow = typeof productMockups.$inferSelect & { mockup: MockupRow };
-/** A publication with its store's platform (for 'Live on Etsy'). */
+/** A publication with its store's platform (for 'Live on <platform>'). */
 export type PublicationRow = typeof publications.$inferSelect & { platform: string; storeName: string | null };
 
 export type NewVariant = Omit<typeof productVariants.$inferInsert, 'workspaceId' | 'productId' | 'position'>;

@@ -35,7 +35,6 @@ import { getCatalogProductDetail } from '../catalog/catalog.service';
 import { deletePrintFiles, printFilesOf } from '../print-files/print-files.service';
 import { catalogueFor } from '../printers/printer-catalogue';
 import { findStoreConnections, storesOfWorkspace } from '../stores/store-connections.repository';
-import { assertPushable } from '../stores/store-publisher';
 import { assertSellerMayEdit, type PushableStatus, storeNoticeOf } from './product-status';
 import {
   assertPrices,
@@ -66,6 +65,7 @@ import {
   replaceVariants,
   variantsOf,
 } from './products.repository';
+import { assertPushable } from './push-product';
 import { pushFailure, startPush, startRemovals, toPushState, waitForPush } from './store-push';
 
 type CreateInput = z.output<typeof ZCreateProduct>;

@@ -19,10 +19,11 @@ import { AppError, conflict } from '../../lib/errors';
 import { deletePrintFiles } from '../print-files/print-files.service';
 import { storeConnection } from '../stores/store-connections.repository';
 import type { StorePlatform } from '../stores/store-platform';
-import { loadPushProduct, type PublishContext, refusalOf } from '../stores/store-publisher';
+import { type PublishContext, refusalOf } from '../stores/store-publisher';
 import { claimForPush, type PushableStatus, settlePush } from './product-status';
 import type { ProductsDeps } from './products.deps';
 import { findProduct, type ProductRow } from './products.repository';
+import { loadPushProduct } from './push-product';
 
 /** A publication row: one product in one store. */
 type PushRow = typeof publications.$inferSelect;

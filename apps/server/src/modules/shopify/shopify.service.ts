@@ -11,7 +11,7 @@ import {
 import { and, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
-import { integrations, orderLines, orders, type products, publications } from '../../db/schema';
+import { integrations, orderLines, orders, type products } from '../../db/schema';
 import {
   type FileSetInput,
   type ProductSetInput,
@@ -37,6 +37,7 @@ import { findIntegration } from '../integrations/integrations.repository';
 import type { VariantRow } from '../products/products.repository';
 import type { IncomingOrder } from '../stores/incoming-order';
 import { sandboxOwnerTag } from '../stores/sandbox-state';
+import { publishedRemoteIds, storesOfWorkspace } from '../stores/store-connections.repository';
 import { OrderIntakeSlot, type StoreOrderIntake, type StorePlatform } from '../stores/store-platform';
 import type { IntegrationRow, PublishContext, PublishOutcome, StoreListing, Tracking } from '../stores/store-publisher';
 import { databaseFakeShopifyStore } from './sandbox-store';
@@ -847,28 +848,17 @@ export class ShopifyService implements StorePlatform {
   async sandboxProducts(workspaceId: string): Promise<TSandboxProducts> {
     const fake = await this.sandboxServer();
     if (!fake) return { sandbox: false, stores: [] };
-    const rows = await this.deps.db
-      .select()
-      .from(integrations)
-      .where(
-        and(
-          eq(integrations.workspaceId, workspaceId),
-          eq(integrations.platform, 'shopify'),
-          eq(integrations.sandbox, true),
-          eq(integrations.status, 'connected'),
-        ),
-      );
+    const rows = await storesOfWorkspace(this.deps.db, workspaceId, 'shopify', {
+      sandbox: true,
+      statuses: ['connected'],
+    });
     const picture = (url: string | null) =>
       url?.startsWith(`${fake.url}/files/`) ? `/api/shopify/sandbox/files/${url.slice(fake.url.length + 7)}` : url;
     const stores = await Promise.all(
       rows.map(async (row) => {
         const remote = await fake.storefront(row.externalId);
         // Two workspaces may pick the same sandbox shop name: each sees only what it pushed.
-        const mine = await this.deps.db
-          .select({ remoteProductId: publications.remoteProductId })
-          .from(publications)
-          .where(and(eq(publications.integrationId, row.id), eq(publications.workspaceId, workspaceId)));
-        const ids = new Set(mine.map((m) => m.remoteProductId));
+        const ids = await publishedRemoteIds(this.deps.db, row);
         const owners = await this.sandboxRecords().list<{ workspaceId: string; id?: string }>(
           'owner',
           `${row.externalId}|`,

@@ -1,9 +1,6 @@
 import { ErrorCode, platformLabel } from '@podforge/contract';
-import { and, asc, desc, eq } from 'drizzle-orm';
-import type { Db } from '../../db/client';
-import { type integrations, mockups, productMockups, type products, productVariants } from '../../db/schema';
+import type { integrations } from '../../db/schema';
 import { AppError, conflict } from '../../lib/errors';
-import type { Storage } from '../../storage/storage';
 
 /**
  * One store platform's side of a push: publish (create, or finish what an earlier attempt began), update the same
@@ -16,7 +13,6 @@ import type { Storage } from '../../storage/storage';
  */
 
 export type IntegrationRow = typeof integrations.$inferSelect;
-type ProductRow = typeof products.$inferSelect;
 
 /** What a store is sent: the listing, every variant with colour, size, SKU and price, the pictures main first. */
 export type PushProduct = {
@@ -89,75 +85,12 @@ export type Tracking = {
   lines?: { remoteLineId: string; quantity?: number }[];
 };
 
-type Deps = { db: Db; storage: Storage; now: () => Date };
-
-/** The product as stores are sent it. */
-export async function loadPushProduct(deps: Deps, workspaceId: string, row: ProductRow): Promise<PushProduct> {
-  const variants = await deps.db
-    .select()
-    .from(productVariants)
-    .where(and(eq(productVariants.productId, row.id), eq(productVariants.workspaceId, workspaceId)))
-    .orderBy(asc(productVariants.position));
-  if (variants.length === 0) throw conflict(`"${row.title}" has no variants to sell`);
-  const pictures = await deps.db
-    .select({
-      mockupId: productMockups.mockupId,
-      color: productMockups.color,
-      main: productMockups.main,
-      storageKey: mockups.storageKey,
-    })
-    .from(productMockups)
-    .innerJoin(mockups, eq(mockups.id, productMockups.mockupId))
-    .where(and(eq(productMockups.productId, row.id), eq(productMockups.workspaceId, workspaceId)))
-    .orderBy(desc(productMockups.main), asc(productMockups.position));
-  return {
-    id: row.id,
-    title: row.title,
-    description: row.description,
-    tags: row.tags,
-    productType: row.productType,
-    variants: variants.map((v) => ({
-      id: v.id,
-      sku: v.sku ?? `PF-${row.id.slice(0, 8)}-${v.position}`,
-      color: v.color,
-      size: v.size,
-      option: v.option,
-      price: v.price,
-    })),
-    images: pictures.map((p) => ({
-      mockupId: p.mockupId,
-      color: p.color,
-      main: p.main,
-      read: () => deps.storage.read(p.storageKey),
-    })),
-  };
-}
-
 /** The store must be connected and verified; its platform's own setup is the publisher's concern. */
 export function assertConnected(store: IntegrationRow) {
   if (store.status !== 'connected' || store.verifiedAt === null) {
     throw conflict(
       `${store.storeName ?? platformLabel(store.platform)} is not connected. Connect it in Integrations first.`,
     );
-  }
-}
-
-/**
- * What a push checks in the request, before anything is queued or sent: the store is connected and the product meets
- * the platform's rules (Etsy's title and tag characters, its shop setup...), answered 422 with the reasons.
- */
-export async function assertPushable(
-  deps: Deps,
-  publisher: StorePublisher,
-  workspaceId: string,
-  store: IntegrationRow,
-  row: ProductRow,
-): Promise<void> {
-  assertConnected(store);
-  const product = await loadPushProduct(deps, workspaceId, row);
-  const problems = await publisher.problems(store, product);
-  if (problems.length > 0) {
-    throw new AppError(422, ErrorCode.Unprocessable, `${platformLabel(publisher.platform)}: ${problems.join(' ')}`);
   }
 }
 
