@@ -82,3 +82,4 @@ export const ZInviteInfo = z.object({
 export type TInviteInfo = z.infer<typeof ZInviteInfo>;
 
 export const ZAcceptInvite = z.object({ name: z.string().trim().max(60).optional() });
+export type TAcceptInvite = z.infer<typeof ZAcceptInvite>;
