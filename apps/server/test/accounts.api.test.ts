@@ -280,6 +280,13 @@ describe('invites and members', () => {
     expect((await owner.get('/api/workspace/invites')).json()).toEqual([]);
   });
 
+  it('opening an invite page in a new browser makes no workspace for it', async () => {
+    const before = await workspaceCount();
+    const page = await t.client().get(`/invite/${randomToken(24)}`);
+    expect(page.cookies.find((c) => c.name === 'pf_session')).toBeUndefined();
+    expect(await workspaceCount()).toBe(before);
+  });
+
   it('a revoked or expired invite cannot be accepted, and an unknown one is 404', async () => {
     const owner = t.client();
     const revoked = (await owner.post('/api/workspace/invites', { role: 'viewer' })).json() as {

@@ -6,7 +6,7 @@ import { ApiError, api } from '@/lib/api-client';
 /** `GET /api/auth/me`: this browser's member, role and workspace. */
 export const meQueryOptions = () =>
   queryOptions({
-    queryKey: ['account', 'me'],
+    queryKey: ['account', 'me'], // lib/query-client.ts names it too (a lost session reads it again)
     queryFn: ({ signal }) => api.get<TMe>('/api/auth/me', signal),
   });
 

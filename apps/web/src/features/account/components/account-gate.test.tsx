@@ -51,3 +51,29 @@ describe('AccountGate', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('Too many new workspaces');
   });
 });
+
+describe('AccountGate, a session lost while the app is open', () => {
+  it('any call answered NO_SESSION brings the sign-in choice', async () => {
+    const { useQuery } = await import('@tanstack/react-query');
+    const { api } = await import('@/lib/api-client');
+    let signedOut = false;
+    vi.stubGlobal(
+      'fetch',
+      fakeFetch({
+        'GET /api/auth/me': () => (signedOut ? json({ error: 'signed out', code: 'NO_SESSION' }, 401) : json(owner)),
+        'GET /api/products': () => json({ error: 'signed out', code: 'NO_SESSION' }, 401),
+      }),
+    );
+    function Screen() {
+      const products = useQuery({ queryKey: ['products'], queryFn: () => api.get('/api/products') });
+      return <p>{products.isError ? 'failed' : 'The app'}</p>;
+    }
+    renderWithProviders(
+      <AccountGate>
+        <Screen />
+      </AccountGate>,
+    );
+    signedOut = true;
+    expect(await screen.findByRole('heading', { name: 'This browser is signed out' })).toBeInTheDocument();
+  });
+});
