@@ -159,6 +159,7 @@ describe('AccountSettings, members and invites', () => {
   it('a viewer sees members but no remove buttons and no invites', async () => {
     const fetch = setup(me({ role: 'viewer', memberId: 'm2' }));
     expect(await screen.findByText('Sam')).toBeInTheDocument();
+    expect(screen.getByTestId('your-role')).toHaveTextContent('You are a Viewer: you can look at everything here');
     expect(screen.queryByRole('button', { name: /^Remove / })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Create invite link' })).not.toBeInTheDocument();
     expect(fetch.calls.some((c) => c.url.pathname === '/api/workspace/invites')).toBe(false);

@@ -241,6 +241,10 @@ function Members({ me, enabled }: { me: TMe; enabled: boolean }) {
       <p className="mt-1 text-slate-600">
         Owners manage members and invites, editors change products and stores, viewers only look.
       </p>
+      <p className="mt-1 text-slate-600" data-testid="your-role">
+        You are {me.role === 'owner' ? 'an' : 'a'} {MEMBER_ROLE_LABELS[me.role]}
+        {me.role === 'viewer' ? ': you can look at everything here, not change it.' : '.'}
+      </p>
       <ul className="mt-2 space-y-1" aria-label="Members">
         {members.data?.map((member) => {
           const name = member.name ?? (member.you ? 'You' : 'Unnamed member');
