@@ -396,3 +396,18 @@ describe('roles, checked for every call', () => {
     expect((await a.owner.delete(`/api/auth/sessions/${bSession.id}?force=true`)).statusCode).toBe(404);
   });
 });
+
+describe('session-less calls', () => {
+  it('are limited per client address', async () => {
+    let refused: { statusCode: number; json(): { error: string; code: string } } | null = null;
+    for (let i = 0; i < 61 && !refused; i++) {
+      const response = await t.client().post('/api/auth/passkeys/login-options', {});
+      if (response.statusCode === 429) refused = response;
+      else expect(response.statusCode).toBe(200);
+    }
+    expect(refused?.json()).toMatchObject({
+      code: 'RATE_LIMITED',
+      error: expect.stringMatching(/at most 60 a minute/),
+    });
+  });
+});

@@ -1,3 +1,4 @@
+import rateLimit from '@fastify/rate-limit';
 import {
   ErrorCode,
   ZAcceptInvite,
@@ -40,8 +41,20 @@ const ZId = z.object({ id: z.uuid() });
 const ZToken = z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{20,64}$/, 'not an invite token') });
 const ZForce = z.object({ force: z.enum(['true', 'false']).optional() });
 
-/** Session-optional routes: they work for a browser without a session, and any member may call them. */
-const OPEN = { config: { session: 'optional' as const, minRole: 'viewer' as const } };
+/** Calls a browser without a session may make, per client address and minute (each route counted alone). */
+const OPEN_PER_MINUTE = 60;
+/**
+ * Session-optional routes: they work for a browser without a session, and any member may call them. Limited per
+ * client address, as nothing else stands in front of them (sign-in challenges are rows; invite tokens are guessed
+ * nowhere near, but need not be tried freely).
+ */
+const OPEN = {
+  config: {
+    session: 'optional' as const,
+    minRole: 'viewer' as const,
+    rateLimit: { max: OPEN_PER_MINUTE, timeWindow: 60_000 },
+  },
+};
 /** What any member does to their own account. */
 const OWN = { config: { minRole: 'viewer' as const } };
 const OWNER = { config: { minRole: 'owner' as const } };
@@ -52,6 +65,16 @@ const OWNER = { config: { minRole: 'owner' as const } };
  */
 export async function accountsRoutes(app: FastifyInstance, { deps }: { deps: AccountsDeps }) {
   const { db, config } = deps;
+  await app.register(rateLimit, {
+    global: false,
+    keyGenerator: (request) => request.clientKey,
+    errorResponseBuilder: (_request, context) =>
+      new AppError(
+        429,
+        ErrorCode.RateLimited,
+        `Too many sign-in or invite requests from this address: at most ${context.max} a minute. Try again in ${Math.ceil(context.ttl / 1000)} seconds.`,
+      ),
+  });
   const caller = (request: FastifyRequest) => ({
     workspaceId: request.workspaceId,
     memberId: request.memberId,

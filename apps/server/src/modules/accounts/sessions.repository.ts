@@ -56,6 +56,9 @@ export async function claimLegacyCookie(
   userAgent: string | undefined,
 ): Promise<SessionOf | null> {
   const hash = sha256(token);
+  // Most unknown tokens are signed-out sessions: a read answers them without a write.
+  const [legacy] = await db.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.tokenHash, hash));
+  if (!legacy) return null;
   const claimed = await db.transaction(async (tx) => {
     const [workspace] = await tx
       .update(workspaces)
