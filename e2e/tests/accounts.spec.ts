@@ -86,10 +86,10 @@ test('a passkey added in one browser opens the same workspace in a fresh one; an
   await expect(two.page.getByText(title)).toHaveCount(0);
   await two.page.getByRole('button', { name: 'Settings' }).click();
   const signIn = two.page.waitForResponse((r) => r.url().endsWith('/api/auth/passkeys/login'));
-  await two.page
-    .getByRole('dialog', { name: 'Workspace settings' })
-    .getByRole('button', { name: 'Sign in with a passkey' })
-    .click();
+  const twoSettings = two.page.getByRole('dialog', { name: 'Workspace settings' });
+  await twoSettings.getByRole('button', { name: 'Sign in with a passkey' }).click();
+  // Without a passkey of its own here, the browser is asked to confirm leaving its fresh workspace.
+  await twoSettings.getByRole('button', { name: 'Leave this workspace and sign in' }).click();
   const signedIn = await signIn;
   expect(signedIn.status(), await signedIn.text()).toBe(200);
   await two.page.goto('/?tab=my-products');

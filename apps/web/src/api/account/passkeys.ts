@@ -49,6 +49,15 @@ export function useAddPasskey() {
   });
 }
 
+export function useRenamePasskey() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, name }: { id: string; name: string }) =>
+      api.patch<TPasskey>(`/api/auth/passkeys/${id}`, { name }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['account', 'passkeys'] }),
+  });
+}
+
 export function useRemovePasskey() {
   const queryClient = useQueryClient();
   return useMutation({

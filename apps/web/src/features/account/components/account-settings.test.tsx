@@ -88,6 +88,27 @@ describe('AccountSettings, passkeys', () => {
     );
   });
 
+  it('renames a passkey', async () => {
+    const fetch = setup(me({ passkeys: 1 }), {
+      'PATCH /api/auth/passkeys/p1': () => json({ ...laptop, name: 'Work laptop' }),
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Rename passkey Laptop' }));
+    fireEvent.change(screen.getByLabelText('New name for Laptop'), { target: { value: 'Work laptop' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(fetch.calls.find((c) => c.method === 'PATCH')?.body).toEqual({ name: 'Work laptop' }));
+  });
+
+  it('signing in to another workspace without a passkey here asks first', async () => {
+    const fetch = setup(me(), {
+      'POST /api/auth/passkeys/login-options': () => json({ challenge: 'c' }),
+      'POST /api/auth/passkeys/login': () => json(me({ workspaceId: 'w2' })),
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Sign in with a passkey' }));
+    expect(fetch.calls.some((c) => c.method === 'POST')).toBe(false);
+    fireEvent.click(screen.getByRole('button', { name: 'Leave this workspace and sign in' }));
+    await waitFor(() => expect(fetch.calls.some((c) => c.url.pathname === '/api/auth/passkeys/login')).toBe(true));
+  });
+
   it('lists passkeys by name and removes one', async () => {
     const fetch = setup(me({ passkeys: 1 }), {
       'DELETE /api/auth/passkeys/p1': () => new Response(null, { status: 204 }),

@@ -1,4 +1,4 @@
-import type { TMe, TMemberRole, TSession } from '@podforge/contract';
+import type { TMe, TMemberRole, TPasskey, TSession } from '@podforge/contract';
 import { MEMBER_ROLE_LABELS, MEMBER_ROLES } from '@podforge/contract/plain';
 import { useState } from 'react';
 import { useMe } from '@/api/account/get-me';
@@ -8,6 +8,7 @@ import {
   useAddPasskey,
   usePasskeys,
   useRemovePasskey,
+  useRenamePasskey,
   useSignInWithPasskey,
 } from '@/api/account/passkeys';
 import { useSessions, useSignOutSession } from '@/api/account/sessions';
@@ -27,6 +28,70 @@ function Problem({ error }: { error: unknown }) {
     <p role="alert" className="mt-2 text-red-700">
       {errorText(error)}
     </p>
+  );
+}
+
+function PasskeyRow({ passkey, onRemove, busy }: { passkey: TPasskey; onRemove: () => void; busy: boolean }) {
+  const rename = useRenamePasskey();
+  const [editing, setEditing] = useState<string | null>(null);
+  if (editing !== null) {
+    return (
+      <li>
+        <form
+          className="flex gap-2"
+          onSubmit={(event) => {
+            event.preventDefault();
+            rename.mutate({ id: passkey.id, name: editing.trim() }, { onSuccess: () => setEditing(null) });
+          }}
+        >
+          <input
+            className={inputClass}
+            aria-label={`New name for ${passkey.name}`}
+            maxLength={60}
+            value={editing}
+            onChange={(event) => setEditing(event.target.value)}
+          />
+          <Button type="submit" size="sm" disabled={rename.isPending || !editing.trim()}>
+            Save
+          </Button>
+          <Button variant="ghost" size="sm" onClick={() => setEditing(null)}>
+            Cancel
+          </Button>
+        </form>
+        <Problem error={rename.error} />
+      </li>
+    );
+  }
+  return (
+    <li className="flex items-center justify-between gap-2">
+      <span>
+        <span className="font-medium">{passkey.name}</span>
+        <span className="text-slate-500">
+          {' '}
+          · added {when(passkey.createdAt)}
+          {passkey.lastUsedAt ? ` · last used ${when(passkey.lastUsedAt)}` : ''}
+        </span>
+      </span>
+      <span className="flex gap-1">
+        <Button
+          variant="ghost"
+          size="sm"
+          aria-label={`Rename passkey ${passkey.name}`}
+          onClick={() => setEditing(passkey.name)}
+        >
+          Rename
+        </Button>
+        <Button
+          variant="outline"
+          size="sm"
+          aria-label={`Remove passkey ${passkey.name}`}
+          disabled={busy}
+          onClick={onRemove}
+        >
+          Remove
+        </Button>
+      </span>
+    </li>
   );
 }
 
@@ -50,25 +115,12 @@ function Passkeys({ me, enabled }: { me: TMe; enabled: boolean }) {
       )}
       <ul className="mt-2 space-y-1" aria-label="Passkeys">
         {passkeys.data?.map((passkey) => (
-          <li key={passkey.id} className="flex items-center justify-between gap-2">
-            <span>
-              <span className="font-medium">{passkey.name}</span>
-              <span className="text-slate-500">
-                {' '}
-                · added {when(passkey.createdAt)}
-                {passkey.lastUsedAt ? ` · last used ${when(passkey.lastUsedAt)}` : ''}
-              </span>
-            </span>
-            <Button
-              variant="outline"
-              size="sm"
-              aria-label={`Remove passkey ${passkey.name}`}
-              disabled={remove.isPending}
-              onClick={() => remove.mutate(passkey.id)}
-            >
-              Remove
-            </Button>
-          </li>
+          <PasskeyRow
+            key={passkey.id}
+            passkey={passkey}
+            onRemove={() => remove.mutate(passkey.id)}
+            busy={remove.isPending}
+          />
         ))}
       </ul>
       <form
@@ -281,6 +333,7 @@ function Members({ me, enabled }: { me: TMe; enabled: boolean }) {
 
 function OtherWorkspace({ me }: { me: TMe }) {
   const signIn = useSignInWithPasskey();
+  const [confirming, setConfirming] = useState(false);
   return (
     <section aria-labelledby="switch-title">
       <h3 id="switch-title" className="font-medium text-slate-900">
@@ -291,8 +344,13 @@ function OtherWorkspace({ me }: { me: TMe }) {
         workspace.
         {me.passkeys === 0 && ' You have no passkey here, so this browser could not come back to this workspace.'}
       </p>
-      <Button variant="outline" className="mt-2" disabled={signIn.isPending} onClick={() => signIn.mutate()}>
-        Sign in with a passkey
+      <Button
+        variant="outline"
+        className="mt-2"
+        disabled={signIn.isPending}
+        onClick={() => (me.passkeys === 0 && !confirming ? setConfirming(true) : signIn.mutate())}
+      >
+        {confirming ? 'Leave this workspace and sign in' : 'Sign in with a passkey'}
       </Button>
       <Problem error={signIn.error} />
     </section>
