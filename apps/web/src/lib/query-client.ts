@@ -4,6 +4,9 @@ import { ApiError } from './api-client';
 
 const ME_KEY = ['account', 'me'];
 
+/** The server's answer for a browser that has had a workspace and lost its session. */
+export const isNoSession = (error: unknown) => error instanceof ApiError && error.body?.code === ErrorCode.NoSession;
+
 /** Spec section 7: queries are not retried, not refetched on focus or interval, and never go stale. */
 export function createQueryClient() {
   // A call answered 'no session' reads who this browser is again, so the app asks how to go on (AccountGate)
@@ -11,7 +14,7 @@ export function createQueryClient() {
   // (The session is gone: signed out from another browser, or the member removed.)
   const onError = (error: unknown, queryKey?: readonly unknown[]) => {
     if (queryKey && queryKey.join('/') === ME_KEY.join('/')) return;
-    if (error instanceof ApiError && error.body?.code === ErrorCode.NoSession) {
+    if (isNoSession(error)) {
       void queryClient.invalidateQueries({ queryKey: ME_KEY, exact: true });
     }
   };

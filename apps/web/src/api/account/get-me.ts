@@ -1,7 +1,6 @@
 import type { TMe } from '@podforge/contract';
-import { ErrorCode } from '@podforge/contract/plain';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { ApiError, api } from '@/lib/api-client';
+import { api } from '@/lib/api-client';
 
 /** `GET /api/auth/me`: this browser's member, role and workspace. */
 export const meQueryOptions = () =>
@@ -12,5 +11,4 @@ export const meQueryOptions = () =>
 
 export const useMe = (enabled = true) => useQuery({ ...meQueryOptions(), enabled });
 
-/** The server's answer for a browser that has had a workspace and lost its session. */
-export const isNoSession = (error: unknown) => error instanceof ApiError && error.body?.code === ErrorCode.NoSession;
+export { isNoSession } from '@/lib/query-client';
