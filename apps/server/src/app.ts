@@ -8,6 +8,7 @@ import { JOBS } from './jobs/registry';
 import { startWorkers } from './jobs/workers';
 import { secretFromConfigOrFile } from './lib/secrets';
 import { sweepTempDir } from './lib/temp-files';
+import { accountsRoutes } from './modules/accounts/accounts.routes';
 import { aiRoutes } from './modules/ai/ai.routes';
 import { amazonRoutes } from './modules/amazon/amazon.routes';
 import { catalogRoutes } from './modules/catalog/catalog.routes';
@@ -30,12 +31,13 @@ import { woocommerceRoutes } from './modules/woocommerce/woocommerce.routes';
 import { registerClientAbort } from './plugins/client-abort';
 import { registerCsrfGuard } from './plugins/csrf';
 import { registerErrorHandling } from './plugins/errors';
+import { registerRoleGuard } from './plugins/roles';
 import { indexHtmlOf, registerSecurityHeaders } from './plugins/security-headers';
 import { registerBodyIdleTimeout } from './plugins/stalled-clients';
 import { workspacePlugin } from './plugins/workspace';
 
 /**
- * Plugins load in a fixed order: error handling, security headers (plugins/security-headers.ts), the client-abort signal, security (workspace cookie, cross-site guard), API routes, then
+ * Plugins load in a fixed order: error handling, security headers (plugins/security-headers.ts), the client-abort signal, security (session cookie, cross-site guard, role guard), API routes, then
  * the built web app with its single-page fallback.
  */
 export async function buildApp(options: BuildAppOptions): Promise<{ app: FastifyInstance; deps: AppDeps }> {
@@ -93,11 +95,14 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
     db: deps.db,
     secret: secretFromConfigOrFile(config.sessionSecret, config.dataDir, 'session.secret'),
     createPerHour: config.workspaceCreatePerHour,
+    now: deps.now,
   });
   registerCsrfGuard(app);
+  registerRoleGuard(app);
 
   // Liveness for load balancers and the hostile run's latency probe: no workspace, no database, only the event loop.
   app.get('/api/health', async () => ({ status: 'ok' }));
+  await app.register(accountsRoutes, { deps });
   await app.register(dashboardRoutes, { deps });
   await app.register(designsRoutes, { deps });
   await app.register(printfulRoutes, { deps });

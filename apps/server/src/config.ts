@@ -40,6 +40,18 @@ const ZEnv = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: z.string().optional(),
   APP_URL: z.url().optional(),
+  WEBAUTHN_RP_ID: z
+    .string()
+    .regex(/^[a-z0-9.-]+$/i, 'WEBAUTHN_RP_ID must be a host name such as app.example.com')
+    .optional(),
+  WEBAUTHN_ORIGINS: z
+    .string()
+    .refine(
+      (v) => v.split(',').every((s) => /^https?:\/\/[A-Za-z0-9.-]+(:\d+)?$/.test(s.trim())),
+      'WEBAUTHN_ORIGINS must be comma-separated origins such as https://app.example.com',
+    )
+    .optional(),
+  INVITE_DAYS: z.coerce.number().int().min(1).max(30).default(7),
   PRINTFUL_CLIENT_ID: z.string().optional(),
   PRINTFUL_CLIENT_SECRET: z.string().optional(),
   PRINTFUL_API_BASE: z.url().default('https://api.printful.com'),
@@ -190,6 +202,13 @@ export type Config = {
   } | null;
   /** Public base URL for OAuth redirect URLs; taken from the request when absent. */
   appUrl: string | undefined;
+  /**
+   * Passkeys' relying party: the host name passkeys belong to and the origins their pages are served from. Unset:
+   * taken from APP_URL, else localhost only (any port), for development.
+   */
+  webauthn: { rpId: string; origins: string[] } | null;
+  /** How long an invite link works unless the owner chooses otherwise. */
+  inviteDays: number;
   printfulClientId: string | undefined;
   printfulClientSecret: string | undefined;
   printfulApiBase: string;
@@ -237,6 +256,21 @@ export type Config = {
     apiBase: string;
   } | null;
 };
+
+function webauthnOf(
+  rpId: string | undefined,
+  origins: string | undefined,
+  appUrl: string | undefined,
+): Config['webauthn'] {
+  if (rpId || origins) {
+    if (!rpId || !origins)
+      throw new Error('Invalid configuration: set both WEBAUTHN_RP_ID and WEBAUTHN_ORIGINS, or neither');
+    return { rpId, origins: origins.split(',').map((s) => s.trim()) };
+  }
+  if (!appUrl) return null;
+  const url = new URL(appUrl);
+  return { rpId: url.hostname, origins: [url.origin] };
+}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = ZEnv.safeParse(env);
@@ -311,6 +345,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         }
       : null,
     appUrl: e.APP_URL ? e.APP_URL.replace(/\/$/, '') : undefined,
+    webauthn: webauthnOf(e.WEBAUTHN_RP_ID, e.WEBAUTHN_ORIGINS, e.APP_URL),
+    inviteDays: e.INVITE_DAYS,
     printfulClientId: e.PRINTFUL_CLIENT_ID || undefined,
     printfulClientSecret: e.PRINTFUL_CLIENT_SECRET || undefined,
     printfulApiBase: e.PRINTFUL_API_BASE,

@@ -7,7 +7,7 @@ import pg from 'pg';
 import { buildApp } from '../src/app';
 import { type Config, loadConfig } from '../src/config';
 import { type Database, type Db, openDatabase } from '../src/db/client';
-import { workspaces } from '../src/db/schema';
+import { sessions } from '../src/db/schema';
 import type { AppDeps } from '../src/deps';
 import type { AiProvider } from '../src/integrations/ai/provider';
 import { sha256 } from '../src/lib/crypto';
@@ -105,16 +105,22 @@ export async function createTestApp(overrides: TestAppOptions = {}): Promise<Tes
 }
 
 export class TestClient {
+  /** The session cookie (`pf_session=...`), or null once signed out. */
   cookie: string | null = null;
+  /** The 'has had a workspace' marker (`pf_known=1`), once the server set it. */
+  known: string | null = null;
 
   constructor(private readonly app: FastifyInstance) {}
 
   async request(options: InjectOptions): Promise<LightMyRequestResponse> {
     const headers = { ...(options.headers ?? {}) } as Record<string, string>;
-    if (this.cookie && !headers.cookie) headers.cookie = this.cookie;
+    const jar = [this.cookie, this.known].filter(Boolean).join('; ');
+    if (jar && !headers.cookie) headers.cookie = jar;
     const response = await this.app.inject({ ...options, headers });
     const setCookie = response.cookies.find((c) => c.name === 'pf_session');
-    if (setCookie) this.cookie = `pf_session=${setCookie.value}`;
+    if (setCookie) this.cookie = setCookie.value ? `pf_session=${setCookie.value}` : null;
+    const marker = response.cookies.find((c) => c.name === 'pf_known');
+    if (marker) this.known = `pf_known=${marker.value}`;
     return response;
   }
 
@@ -141,15 +147,20 @@ export class TestClient {
 
   /** The workspace id behind this client's cookie (tests insert rows for it). */
   async workspaceId(db: Db): Promise<string> {
+    return (await this.session(db)).workspaceId;
+  }
+
+  /** The session row behind this client's cookie (its workspace, member and id). */
+  async session(db: Db): Promise<{ id: string; workspaceId: string; memberId: string }> {
     if (!this.cookie) await this.get('/api/dashboard/stats');
     const signed = decodeURIComponent(this.cookie?.split('=').slice(1).join('=') ?? '');
     const unsigned = this.app.unsignCookie(signed);
     if (!unsigned.valid || !unsigned.value) throw new Error('session cookie is not valid');
     const [row] = await db
       .select()
-      .from(workspaces)
-      .where(eq(workspaces.tokenHash, sha256(unsigned.value)));
-    if (!row) throw new Error('no workspace for this cookie');
-    return row.id;
+      .from(sessions)
+      .where(eq(sessions.tokenHash, sha256(unsigned.value)));
+    if (!row) throw new Error('no session for this cookie');
+    return row;
   }
 }

@@ -1,3 +1,4 @@
+import { MEMBER_ROLES } from '@podforge/contract';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -30,8 +31,11 @@ export const workspaces = pgTable(
   'workspaces',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    /** SHA-256 of the session token in the cookie; the token itself is never stored. */
-    tokenHash: text('token_hash').notNull().unique(),
+    /**
+     * Before accounts (issue 31): SHA-256 of the one session cookie's token. A cookie from then is moved into an owner
+     * member and a session on its first request (plugins/workspace.ts), which clears this; new workspaces have none.
+     */
+    tokenHash: text('token_hash').unique(),
     /**
      * Who made it: an HMAC of the client address (never the address itself). New workspaces are limited per address,
      * and the AI credits of all workspaces one address made share a monthly cap; null for workspaces made before.
@@ -40,6 +44,91 @@ export const workspaces = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('workspaces_creator_created_idx').on(t.creatorKey, t.createdAt)],
+);
+
+/** A person in a workspace; each browser they use is a session, each passkey theirs. */
+export const members = pgTable(
+  'members',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    workspaceId: workspaceId(),
+    role: text('role', { enum: MEMBER_ROLES }).notNull(),
+    /** What the team sees (given when accepting an invite); null: unnamed. */
+    name: text('name'),
+    createdAt: createdAt(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('members_workspace_idx').on(t.workspaceId)],
+);
+
+/** A signed-in browser: the cookie carries its random token, only whose SHA-256 is kept. Deleting it signs out. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    workspaceId: workspaceId(),
+    memberId: uuid('member_id')
+      .notNull()
+      .references(() => members.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull().unique(),
+    /** The browser's User-Agent when it signed in, shown so the member can tell browsers apart. */
+    userAgent: text('user_agent'),
+    createdAt: createdAt(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('sessions_member_idx').on(t.memberId)],
+);
+
+/** A member's WebAuthn credential (passkey): its public key and signature counter. */
+export const passkeys = pgTable(
+  'passkeys',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    workspaceId: workspaceId(),
+    memberId: uuid('member_id')
+      .notNull()
+      .references(() => members.id, { onDelete: 'cascade' }),
+    /** The credential id, base64url, as the authenticator gave it. */
+    credentialId: text('credential_id').notNull().unique(),
+    /** The COSE public key, base64url. */
+    publicKey: text('public_key').notNull(),
+    counter: bigint('counter', { mode: 'number' }).notNull().default(0),
+    transports: jsonb('transports').$type<string[]>(),
+    name: text('name').notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  },
+  (t) => [index('passkeys_member_idx').on(t.memberId)],
+);
+
+/**
+ * WebAuthn challenges waiting for their answer: single use (deleted when answered) and short-lived. A registration
+ * challenge belongs to the member and session that asked; a sign-in challenge to nobody yet.
+ */
+export const authChallenges = pgTable('auth_challenges', {
+  challenge: text('challenge').primaryKey(),
+  purpose: text('purpose', { enum: ['registration', 'login'] }).notNull(),
+  sessionId: uuid('session_id').references(() => sessions.id, { onDelete: 'cascade' }),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  createdAt: createdAt(),
+});
+
+/** An invite link: only the SHA-256 of its token is kept; used once, revocable, expiring. */
+export const invites = pgTable(
+  'invites',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    workspaceId: workspaceId(),
+    tokenHash: text('token_hash').notNull().unique(),
+    role: text('role', { enum: MEMBER_ROLES }).notNull(),
+    createdBy: uuid('created_by').references(() => members.id, { onDelete: 'set null' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    acceptedAt: timestamp('accepted_at', { withTimezone: true }),
+    acceptedBy: uuid('accepted_by').references(() => members.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('invites_workspace_idx').on(t.workspaceId)],
 );
 
 /** Every file stored for a workspace, with its size: the storage quota's figure (storage/usage.ts). */

@@ -1,60 +1,66 @@
 import { createHmac } from 'node:crypto';
 import cookie from '@fastify/cookie';
-import { ErrorCode } from '@podforge/contract';
-import { eq, sql } from 'drizzle-orm';
+import { ErrorCode, type TMemberRole } from '@podforge/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Db } from '../db/client';
-import { workspaces } from '../db/schema';
-import { randomToken, sha256 } from '../lib/crypto';
 import { AppError } from '../lib/errors';
+import { KNOWN_BROWSER_COOKIE, SESSION_COOKIE, setSessionCookies } from '../modules/accounts/session-cookie';
+import {
+  claimLegacyCookie,
+  createWorkspaceWithOwner,
+  findSession,
+  type SessionOf,
+  touchSession,
+} from '../modules/accounts/sessions.repository';
 
-export const SESSION_COOKIE = 'pf_session';
-const ONE_YEAR_SECONDS = 365 * 24 * 3600;
+export { SESSION_COOKIE };
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The caller's workspace; every query a route makes is scoped by it. */
+    /** The caller's workspace; every query a route makes is scoped by it. '' when the request has no session. */
     workspaceId: string;
+    /** The signed-in member and browser session ('' without a session), and the member's role (null without). */
+    memberId: string;
+    sessionId: string;
+    role: TMemberRole | null;
     /**
      * The client address as an HMAC (TRUST_PROXY decides which address): per-address limits key on it, and a new
      * workspace records it as its creator. The address itself is never stored.
      */
     clientKey: string;
   }
+  interface FastifyContextConfig {
+    /**
+     * 'optional': the route works without a session (passkey sign-in, invite acceptance, starting a workspace);
+     * the session is read if there is one, and no workspace is ever made for it.
+     */
+    session?: 'optional';
+  }
 }
 
-/** Requests for build assets and template images need no workspace. */
-function needsWorkspace(request: FastifyRequest): boolean {
+type Need = 'none' | 'optional' | 'required' | 'page';
+
+/** Whether a request needs a session: API calls do, page loads may start one, assets and webhooks never. */
+function needOf(request: FastifyRequest): Need {
   const url = request.url;
   // Shopify's webhooks are signed server-to-server calls: no cookie, and no workspace to make for them.
-  if (url.startsWith('/api/webhooks/')) return false;
+  if (url.startsWith('/api/webhooks/')) return 'none';
   // The health probe: answered without a cookie, so a load balancer's checks make no workspaces.
-  if (url === '/api/health') return false;
-  if (url.startsWith('/api/')) return true;
-  if (url.startsWith('/assets/') || url.startsWith('/templates/')) return false;
-  // Page loads (no file extension) get the cookie before the app's first API calls, so parallel first calls
-  // do not each create a workspace.
+  if (url === '/api/health') return 'none';
+  if (request.routeOptions.config?.session === 'optional') return 'optional';
+  if (url.startsWith('/api/')) return 'required';
+  if (url.startsWith('/assets/') || url.startsWith('/templates/')) return 'none';
   // The path only: a query such as `?shop=x.myshopify.com` is no file extension.
-  return !/\.[a-z0-9]+$/i.test(url.split('?')[0] ?? '');
-}
-
-/**
- * Known session cookies' workspaces, so a request costs neither a query nor the signature's HMAC before its own. The
- * key is the cookie exactly as sent, signature included, and only a cookie whose signature held and whose token was
- * found is kept: the same string is the same proof. A token's workspace never changes and workspaces are never
- * deleted, so every instance may keep this; it is bounded (oldest out first).
- */
-const KNOWN_SESSIONS_MAX = 10_000;
-
-async function resolveWorkspace(db: Db, token: string | null): Promise<string | null> {
-  if (!token) return null;
-  const [row] = await db
-    .select({ id: workspaces.id })
-    .from(workspaces)
-    .where(eq(workspaces.tokenHash, sha256(token)))
-    .limit(1);
-  return row?.id ?? null;
+  const pathname = url.split('?')[0] ?? '';
+  if (/\.[a-z0-9]+$/i.test(pathname)) return 'none';
+  // Server routes outside /api (OAuth start and callbacks) act on the workspace.
+  if (request.routeOptions.url !== undefined) return 'required';
+  // An invite opened in a new browser must not make a workspace nobody wants: accepting it signs the browser in.
+  if (pathname.startsWith('/invite/')) return 'optional';
+  // Page loads get the cookie before the app's first API calls, so parallel first calls do not each create a
+  // workspace.
+  return 'page';
 }
 
 type WorkspaceOptions = {
@@ -62,67 +68,76 @@ type WorkspaceOptions = {
   secret: string;
   /** New workspaces one client address may make per hour (WORKSPACE_CREATE_PER_HOUR). */
   createPerHour: number;
+  now: () => Date;
 };
 
+export function noSessionError(): AppError {
+  return new AppError(
+    401,
+    ErrorCode.NoSession,
+    'This browser is not signed in to a workspace: sign in with a passkey, open an invite link, or start a new workspace.',
+  );
+}
+
+export function tooManyWorkspacesError(createPerHour: number): AppError {
+  return new AppError(
+    429,
+    ErrorCode.RateLimited,
+    `Too many new workspaces from this address: at most ${createPerHour} an hour (WORKSPACE_CREATE_PER_HOUR). Keep your session cookie to go on using your workspace, or try again later.`,
+  );
+}
+
 /**
- * No login: the session cookie is a random 128-bit token, signed, HttpOnly and SameSite=Lax. A missing, tampered
- * or unknown cookie gets a fresh workspace, never someone else's.
+ * Sessions (issue 31): the signed cookie carries a random 128-bit session token whose hash names a row of
+ * `sessions` (member, workspace, role), read on every request, so signing a browser out works at once on every
+ * instance. A first visit (no session cookie, no `pf_known` marker) still gets a fresh workspace at once, never
+ * someone else's; a browser that has had one and lost its session gets none, and the app offers to sign in.
  */
-export const workspacePlugin = fp<WorkspaceOptions>(async (app: FastifyInstance, { db, secret, createPerHour }) => {
+export const workspacePlugin = fp<WorkspaceOptions>(async (app: FastifyInstance, options) => {
+  const { db, secret, createPerHour, now } = options;
   await app.register(cookie, { secret, hook: 'onRequest' });
   app.decorateRequest('workspaceId', '');
+  app.decorateRequest('memberId', '');
+  app.decorateRequest('sessionId', '');
+  app.decorateRequest('role', null);
   app.decorateRequest('clientKey', '');
-  const known = new Map<string, string>();
   const keyOf = (ip: string) => createHmac('sha256', secret).update(`client-address:${ip}`).digest('base64url');
+  const use = (request: FastifyRequest, session: SessionOf) => {
+    request.workspaceId = session.workspaceId;
+    request.memberId = session.memberId;
+    request.sessionId = session.sessionId;
+    request.role = session.role;
+  };
 
   app.addHook('onRequest', async (request, reply) => {
     request.clientKey = keyOf(request.ip);
-    if (!needsWorkspace(request)) return;
+    const need = needOf(request);
+    if (need === 'none') return;
     const raw = request.cookies[SESSION_COOKIE];
-    const cachedId = raw ? known.get(raw) : undefined;
-    if (cachedId) {
-      request.workspaceId = cachedId;
-      return;
-    }
     const unsigned = raw ? request.unsignCookie(raw) : null;
-    const existing = await resolveWorkspace(db, unsigned?.valid ? unsigned.value : null);
-    if (raw && existing) {
-      if (known.size >= KNOWN_SESSIONS_MAX) known.delete(known.keys().next().value as string);
-      known.set(raw, existing);
-    }
-    if (existing) {
-      request.workspaceId = existing;
+    const token = unsigned?.valid && unsigned.value ? unsigned.value : null;
+    const userAgent = request.headers['user-agent'];
+    const session = token ? ((await findSession(db, token)) ?? (await claimLegacyCookie(db, token, userAgent))) : null;
+    if (session) {
+      use(request, session);
+      await touchSession(db, session, now());
       return;
     }
-    const token = randomToken(16);
-    // At most `createPerHour` new workspaces per client address, counted in the database (every instance, every
-    // restart): dropping the cookie must not be a way to new limits and credits.
-    const creatorKey = request.clientKey;
-    // Both drivers (node-postgres, PGlite) answer `{ rows }`.
-    const [created] = (
-      (await db.execute(sql`INSERT INTO workspaces (token_hash, creator_key)
-      SELECT ${sha256(token)}, ${creatorKey}
-      WHERE (SELECT count(*) FROM workspaces WHERE creator_key = ${creatorKey}
-        AND created_at > now() - interval '1 hour') < ${createPerHour}
-      RETURNING id`)) as unknown as { rows: { id: string }[] }
-    ).rows;
+    if (need === 'optional') return;
+    // A validly signed token that names no session was signed out; the marker says this browser had a workspace.
+    const hadWorkspace = token !== null || request.cookies[KNOWN_BROWSER_COOKIE] === '1';
+    if (hadWorkspace) {
+      // A page load still gets the app, which offers to sign in; an API call gets the 401 it shows that for.
+      if (need === 'page') return;
+      throw noSessionError();
+    }
+    const created = await createWorkspaceWithOwner(db, { creatorKey: request.clientKey, createPerHour, userAgent });
     if (!created) {
       // A page load still gets the app, which then shows the API's answer; an API call gets the 429.
-      if (!request.url.startsWith('/api/')) return;
-      throw new AppError(
-        429,
-        ErrorCode.RateLimited,
-        `Too many new workspaces from this address: at most ${createPerHour} an hour (WORKSPACE_CREATE_PER_HOUR). Keep your session cookie to go on using your workspace, or try again later.`,
-      );
+      if (need === 'page') return;
+      throw tooManyWorkspacesError(createPerHour);
     }
-    request.workspaceId = created.id;
-    reply.setCookie(SESSION_COOKIE, token, {
-      signed: true,
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: request.protocol === 'https',
-      path: '/',
-      maxAge: ONE_YEAR_SECONDS,
-    });
+    use(request, created);
+    setSessionCookies(request, reply, created.token);
   });
 });

@@ -1,10 +1,12 @@
 import { Route, Routes, useLocation } from 'react-router';
+import { AccountGate } from '@/features/account/components/account-gate';
 import { stepFromPath } from '@/features/create-wizard/wizard-steps';
 import { AppLayout } from './layout/app-layout';
 import { lazyScreen, ScreenSuspense } from './lazy-screens';
 import { DashboardShell } from './routes/dashboard-shell';
 import { NotFound } from './routes/not-found';
 
+const InviteScreen = lazyScreen(async () => (await import('@/features/account/components/invite-screen')).InviteScreen);
 const CreateWizard = lazyScreen(
   async () => (await import('@/features/create-wizard/components/create-wizard')).CreateWizard,
 );
@@ -36,8 +38,35 @@ function WizardRoute() {
   );
 }
 
-/** Spec section 2 'Routes'. */
+/**
+ * Spec section 2 'Routes'. An invite page opens without a session (accepting it signs the browser in); every other
+ * page waits for the browser's session, and a browser without one is asked how to go on (AccountGate).
+ */
 export function AppRoutes() {
+  const { pathname } = useLocation();
+  if (pathname.startsWith('/invite/')) {
+    return (
+      <Routes>
+        <Route
+          path="/invite/:token"
+          element={
+            <ScreenSuspense>
+              <InviteScreen />
+            </ScreenSuspense>
+          }
+        />
+        <Route path="*" element={<NotFound />} />
+      </Routes>
+    );
+  }
+  return (
+    <AccountGate>
+      <SessionRoutes />
+    </AccountGate>
+  );
+}
+
+function SessionRoutes() {
   return (
     <Routes>
       <Route path="/" element={<DashboardShell />} />

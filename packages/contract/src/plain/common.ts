@@ -2,6 +2,8 @@
 export const ErrorCode = {
   BadRequest: 'BAD_REQUEST',
   Unauthorized: 'UNAUTHORIZED',
+  /** A browser that has had a workspace comes back without a session: it may sign in or start a new one. */
+  NoSession: 'NO_SESSION',
   ValidationFailed: 'VALIDATION_FAILED',
   NotFound: 'NOT_FOUND',
   Forbidden: 'FORBIDDEN',

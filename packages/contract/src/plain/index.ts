@@ -1,6 +1,8 @@
 // `@podforge/contract/plain`: the contract's plain values and rules (labels, limits, pure functions), with no zod.
 // A browser module that needs only these imports them from here, so zod loads only with the code that parses.
 // `@podforge/contract` exports all of these too, beside the zod schemas.
+
+export * from './accounts';
 export * from './ai';
 export * from './amazon';
 export * from './catalog';

@@ -16,6 +16,11 @@ function open(status: TAiStatus) {
       'GET /api/dashboard/stats': () => json(stats),
       'GET /api/settings': () => json(settings),
       'GET /api/ai/status': () => json(status),
+      // The account part (features/account has its own tests).
+      'GET /api/auth/me': () => json({ memberId: 'm', workspaceId: 'w', role: 'viewer', name: null, passkeys: 1 }),
+      'GET /api/auth/passkeys': () => json([]),
+      'GET /api/auth/sessions': () => json([]),
+      'GET /api/workspace/members': () => json([]),
     }),
   );
   renderWithProviders(<SettingsDialog open onClose={() => {}} />);

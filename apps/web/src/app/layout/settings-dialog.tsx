@@ -5,6 +5,7 @@ import { useDashboardStats } from '@/api/dashboard/get-dashboard-stats';
 import { AiModelsSummary } from '@/components/ai/ai-model-notice';
 import { PricingSettings } from '@/components/pricing/pricing-settings';
 import { Button } from '@/components/ui/button';
+import { AccountSettings } from '@/features/account/components/account-settings';
 
 type Props = { open: boolean; onClose: () => void };
 
@@ -92,9 +93,11 @@ export function SettingsDialog({ open, onClose }: Props) {
         <section>
           <h3 className="font-medium text-slate-900">Your workspace</h3>
           <p className="mt-1 text-slate-600">
-            Your designs and products are saved in this browser's workspace. Press F8 to jump to notifications.
+            Your designs and products are saved in this workspace. Add a passkey to open it from other browsers, and
+            invite your team below. Press F8 to jump to notifications.
           </p>
         </section>
+        <AccountSettings enabled={open} />
       </div>
     </dialog>
   );

@@ -1,0 +1,3 @@
+import type { CoreDeps } from '../../lib/core-deps';
+
+export type AccountsDeps = Pick<CoreDeps, 'db' | 'now' | 'config'>;
