@@ -354,6 +354,16 @@ describe.each(Object.keys(harnesses))('%s', (id) => {
 
   beforeAll(async () => {
     account = await h.connect();
+    // What every order below prints (the catalogue case checks the same product): each case runs on its own too.
+    const catalogue = await printer(id).catalogue(account.workspaceId);
+    const product = await catalogue.product(
+      (await catalogue.listings())[0] as Awaited<ReturnType<typeof catalogue.listings>>[number],
+    );
+    const area = product.printAreas[0];
+    variantId = String(product.variants[0]?.id);
+    productId = String(product.id);
+    placement = { placement: area?.placement as string, technique: area?.technique as string };
+    Object.assign(shared, { productId, variantId, placement });
   });
 
   it('catalogue: a product with variants, their ids and costs, placements with print-file specs', async () => {
@@ -368,10 +378,8 @@ describe.each(Object.keys(harnesses))('%s', (id) => {
     const area = product.printAreas[0];
     expect(area?.widthPx).toBeGreaterThan(0);
     expect(area?.dpi).toBeGreaterThan(0);
-    variantId = String(v.id);
-    productId = String(product.id);
-    placement = { placement: area?.placement as string, technique: area?.technique as string };
-    Object.assign(shared, { productId, variantId, placement });
+    expect(String(v.id)).toBe(variantId);
+    expect({ placement: area?.placement, technique: area?.technique }).toEqual(placement);
   });
 
   it('places an order exactly once: a retry after a lost answer finds the first; the draft is the quote', async () => {
@@ -523,25 +531,34 @@ describe.each(Object.keys(harnesses))('%s', (id) => {
   it('rate limit: a 429 is waited out and the order is placed once; one that lasts is a retryable error naming the printer', async () => {
     const server = await h.server();
     const from = server.calls.length;
-    server.throttleNext(1, 1);
-    const order = input();
-    const placed = await printer(id).placeOrder(account, order);
-    expect(server.calls.slice(from).some((c) => c.status === 429)).toBe(true);
-    expect((await printer(id).order(account, { externalId: order.externalId }))?.id).toBe(placed.id);
+    const before = await h.creates();
+    const creates = async () => (await h.creates()) - before;
+    try {
+      server.throttleNext(1, 1);
+      const order = input();
+      const placed = await printer(id).placeOrder(account, order);
+      expect(server.calls.slice(from).some((c) => c.status === 429)).toBe(true);
+      expect(await creates()).toBe(1);
+      expect((await printer(id).order(account, { externalId: order.externalId }))?.id).toBe(placed.id);
 
-    // Still limited after every wait the client allows: refused, and not final (the order job tries again later).
-    server.throttleNext(4, 1);
-    const error = await printer(id)
-      .placeOrder(account, input())
-      .then(
-        () => null,
-        (e: unknown) => e,
-      );
-    expect(error).not.toBeNull();
-    const explained = printer(id).explain(error);
-    expect(explained).toMatchObject({ final: false });
-    expect(explained?.text).toMatch(/rate limit/i);
-    server.throttleNext(0);
+      // Still limited after every wait the client allows (Retry-After: 0, "again now"): refused, and not final (the
+      // order job tries again later); nothing was created.
+      server.throttleNext(4, 0);
+      const error = await printer(id)
+        .placeOrder(account, input())
+        .then(
+          () => null,
+          (e: unknown) => e,
+        );
+      expect(error).not.toBeNull();
+      expect(await creates()).toBe(1);
+      const explained = printer(id).explain(error);
+      expect(explained).toMatchObject({ final: false });
+      expect(explained?.text).toMatch(/rate limit/i);
+    } finally {
+      // A failed expectation above must not leave the printer refusing the cases after this one.
+      server.throttleNext(0);
+    }
   });
 
   it('a lost webhook delays, never strands: the printer poll moves our order to shipped, then delivered (#27 point 5)', async () => {

@@ -44,6 +44,40 @@ describe('PrintfulClient.get', () => {
     expect(now).toBe(3000);
   });
 
+  it('retries at once on Retry-After: 0, waits the seconds it names, and gives up with a 429 after maxRetries', async () => {
+    let now = 0;
+    let calls = 0;
+    const throttled = (retryAfter: string) =>
+      new Response('{}', {
+        status: 429,
+        headers: { 'Retry-After': retryAfter, 'X-Ratelimit-Remaining': '0', 'X-Ratelimit-Reset': '60.0' },
+      });
+    let answers: Response[] = [];
+    const client = new PrintfulClient({
+      apiBase: 'http://pf.test',
+      oauthBase: 'http://pf.test',
+      now: () => now,
+      sleep: async (ms) => {
+        now += ms;
+      },
+      fetch: async () => {
+        calls++;
+        return answers.shift() ?? new Response('{"data":[1]}', { status: 200 });
+      },
+    });
+    answers = [throttled('0')];
+    expect(await client.get('/v2/orders', 't')).toEqual({ data: [1] });
+    expect(now).toBe(0);
+    answers = [throttled('2')];
+    await client.get('/v2/orders', 't');
+    expect(now).toBe(2000);
+    calls = 0;
+    answers = [throttled('0'), throttled('0'), throttled('0'), throttled('0')];
+    await expect(client.get('/v2/orders', 't')).rejects.toMatchObject({ status: 429 });
+    expect(calls).toBe(4);
+    expect(now).toBe(2000);
+  });
+
   it('reads Printful error messages from every documented shape', () => {
     expect(
       printfulErrorMessage({ code: 404, result: 'Not Found', error: { reason: 'NotFound', message: 'Nope' } }, 'x'),

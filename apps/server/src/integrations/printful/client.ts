@@ -94,9 +94,21 @@ export function printfulErrorMessage(body: unknown, fallback: string): string {
   return typeof found === 'string' ? found.slice(0, 300) : fallback;
 }
 
-const retryAfterMs = (headers: Headers): number => {
-  const value = Number(headers.get('retry-after') ?? headers.get('x-ratelimit-reset') ?? '');
-  return Number.isFinite(value) && value > 0 ? Math.min(value * 1000, 120_000) : 60_000;
+/**
+ * How long the server asked us to wait: Retry-After (seconds, or an HTTP date; RFC 9110), else X-Ratelimit-Reset
+ * (seconds), capped at two minutes; a minute when neither is readable. `Retry-After: 0` means "again now", not a
+ * minute: it was read as a minute before, which kept a briefly throttled call waiting three minutes.
+ */
+export const retryAfterMs = (headers: Headers, now: number = Date.now()): number => {
+  for (const name of ['retry-after', 'x-ratelimit-reset']) {
+    const raw = headers.get(name)?.trim();
+    if (!raw) continue;
+    const seconds = Number(raw);
+    if (Number.isFinite(seconds) && seconds >= 0) return Math.min(Math.ceil(seconds * 1000), 120_000);
+    const at = Date.parse(raw);
+    if (name === 'retry-after' && Number.isFinite(at)) return Math.min(Math.max(0, at - now), 120_000);
+  }
+  return 60_000;
 };
 
 export class PrintfulClient {
@@ -205,13 +217,14 @@ export class PrintfulClient {
       }
       if (response.status === 429) {
         await response.body?.cancel();
-        const wait = retryAfterMs(response.headers);
+        const wait = retryAfterMs(response.headers, this.now());
         this.limiter.blockFor(wait);
         if (attempt < this.maxRetries) continue;
         throw new PrintfulError(429, 'Printful is rate limiting requests; try again in a minute');
       }
       // The server's own count wins over ours: an empty bucket means wait for its reset.
-      if (response.headers.get('x-ratelimit-remaining') === '0') this.limiter.blockFor(retryAfterMs(response.headers));
+      if (response.headers.get('x-ratelimit-remaining') === '0')
+        this.limiter.blockFor(retryAfterMs(response.headers, this.now()));
       if (response.status === 204) return null as T;
       const json = (await response.json().catch(() => null)) as unknown;
       if (!response.ok) {
