@@ -11,7 +11,8 @@ import { secretFromConfigOrFile } from './lib/secrets';
 import { UrlSigner } from './lib/signed-urls';
 import { AiModelStatus } from './modules/ai/ai-model-status';
 import { bundledCatalog } from './modules/catalog/catalog.service';
-import { DecodePool } from './modules/designs/decode-pool';
+import { DecodePool } from './modules/decode-pool/decode-pool';
+import { SVG_SANITISER } from './modules/designs/design-decode-kind';
 import { EtsyService } from './modules/etsy/etsy.service';
 import { registerEtsyOrders } from './modules/orders/etsy-orders';
 import { registerOrderWebhooks } from './modules/orders/shopify-webhooks';
@@ -105,7 +106,7 @@ export function createDeps(options: BuildAppOptions): AppDeps {
     aiStatus: new AiModelStatus(ai, now),
     urlSigner,
     jobs: new JobQueue(database),
-    decodePool: new DecodePool(config.decode),
+    decodePool: new DecodePool({ ...config.decode, preloadWhenIdle: SVG_SANITISER }),
     printfulSandbox,
     // The workspace's own Printful account when connected; else the built-in sandbox printer.
     printers: new FulfilmentProviders([

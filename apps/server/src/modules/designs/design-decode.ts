@@ -3,6 +3,7 @@ import path from 'node:path';
 import { DESIGN_MAX_PIXELS, DESIGN_THUMBNAIL_MAX } from '@podforge/contract';
 import sharp, { type Metadata, type OutputInfo } from 'sharp';
 import { PNG_METADATA_MAX_BYTES, PngMetadataTooLarge, readPngMetadata } from '../../lib/png-metadata';
+import { DecodeRefusal } from '../decode-pool/decode-kind';
 import type { DecodedDesign, DesignDecodeJob } from './design-files';
 import {
   checkImageHeader,
@@ -30,9 +31,12 @@ async function timed<T>(timings: Record<string, number>, name: string, work: Pro
 }
 
 /** A refusal the decode worker answers with (a 422 naming the file), as opposed to a crash. */
-export class DesignRefusal extends Error {
+export class DesignRefusal extends DecodeRefusal {
   override name = 'DesignRefusal';
 }
+
+/** The SVG sanitiser (jsdom, about a second to load), loaded by a decoder before its first SVG: see DESIGN_DECODE. */
+export const loadSvgSanitiser = () => import('./svg-sanitize');
 
 /** Longest side of a design's working copy: the largest a 2000x2500 mockup draws a design at 100%. */
 export const DESIGN_WORKING_MAX = 2000;

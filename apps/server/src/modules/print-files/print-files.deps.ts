@@ -1,5 +1,9 @@
 import type { CoreDeps } from '../../lib/core-deps';
-import type { MockupsDeps } from '../mockups/mockups.deps';
+import type { DecodePool } from '../decode-pool/decode-pool';
+import type { PrintfulService } from '../printful/printful.service';
 
-/** What the print-files module uses: mockups' drawing, and signed URLs for the printer to fetch. */
-export type PrintFilesDeps = MockupsDeps & Pick<CoreDeps, 'urlSigner'>;
+/** What the print-files module uses: the decode pool to draw, the catalogue's sizes, signed URLs for the printer. */
+export type PrintFilesDeps = Pick<CoreDeps, 'config' | 'db' | 'now' | 'storage' | 'urlSigner'> & {
+  decodePool: DecodePool;
+  printful: PrintfulService;
+};

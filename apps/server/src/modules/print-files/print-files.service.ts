@@ -1,12 +1,24 @@
 import { createHash } from 'node:crypto';
-import { clampAdjustments, mockupProductType, type TCatalogProductDetail, type TPrintFile } from '@podforge/contract';
+import fsp from 'node:fs/promises';
+import {
+  clampAdjustments,
+  type MockupAdjustments,
+  mockupProductType,
+  type TCatalogProductDetail,
+  type TMockupProductType,
+  type TPrintFile,
+} from '@podforge/contract';
 import { and, eq } from 'drizzle-orm';
-import { designs, printFiles } from '../../db/schema';
+import type { designs } from '../../db/schema';
+import { printFiles } from '../../db/schema';
 import { notFound } from '../../lib/errors';
 import { getCatalogProductDetail } from '../catalog/catalog.service';
-import { drawPrintFile } from '../mockups/mockups.service';
+import { getDesignRow, tempFilePath, withStoredDesignFile } from '../designs/designs.service';
 import type { ProductRow } from '../products/products.repository';
+import { PRINT_FILE } from './print-file-job';
 import type { PrintFilesDeps } from './print-files.deps';
+
+type DesignRow = typeof designs.$inferSelect;
 
 /**
  * A product's print files: for each of its placements, the design placed by the product's geometry (its main
@@ -56,11 +68,7 @@ export async function ensurePrintFile(
 ): Promise<{ png: Buffer; spec: Spec }> {
   const spec = (await printFileSpecs(deps, product)).find((s) => s.placement === placement);
   if (!spec || !product.designId) throw notFound(`Print file '${placement}'`);
-  const [design] = await deps.db
-    .select()
-    .from(designs)
-    .where(and(eq(designs.id, product.designId), eq(designs.workspaceId, product.workspaceId)));
-  if (!design) throw notFound('Design');
+  const design = await getDesignRow(deps, product.workspaceId, product.designId);
   const adjustments = clampAdjustments(product.adjustments ?? {});
   const fingerprint = createHash('sha256')
     .update(JSON.stringify([design.id, design.printKey, product.productType, spec, adjustments, 'print-file-v1']))
@@ -105,4 +113,55 @@ export async function deletePrintFiles(deps: PrintFilesDeps, productId: string, 
     .from(printFiles)
     .where(and(eq(printFiles.productId, productId), eq(printFiles.workspaceId, workspaceId)));
   await Promise.allSettled(rows.map((r) => deps.storage.delete(r.storageKey)));
+}
+
+/**
+ * The wall-clock limit of a print file in the decode pool. The upload's limit (7 s by default) is for files not yet
+ * checked; a print file is drawn from a stored, checked design at a catalogue size, and a turned 24x36 in poster
+ * (7200x10800) took 3 s alone and 6.4-9.6 s with both cores busy: under the upload's limit it was refused.
+ */
+const PRINT_FILE_TIME_LIMIT_MS = 60_000;
+
+/** A print file of a stored design, drawn in the decode pool (bounded like an upload, with a longer time limit). */
+export async function drawPrintFile(
+  deps: Pick<PrintFilesDeps, 'config' | 'storage' | 'decodePool'>,
+  row: DesignRow,
+  productType: TMockupProductType,
+  adjustments: MockupAdjustments,
+  size?: { widthPx: number; heightPx: number },
+): Promise<{ png: Buffer; width: number; height: number }> {
+  return withStoredDesignFile(deps, row.printKey, async (inputPath) => {
+    // Under DATA_DIR/tmp, never beside the input: on local disk the input is the stored design itself.
+    const outPath = await tempFilePath(deps, 'print-file');
+    try {
+      const out = await deps.decodePool.run(
+        PRINT_FILE,
+        {
+          name: row.name,
+          inputPath,
+          outPath,
+          productType,
+          designSize: { width: row.width, height: row.height },
+          adjustments,
+          ...(size ? { size } : {}),
+        },
+        { label: row.name, timeLimitMs: Math.max(PRINT_FILE_TIME_LIMIT_MS, deps.config.decode.timeLimitMs) },
+      );
+      return { png: await fsp.readFile(outPath), width: out.width, height: out.height };
+    } finally {
+      await fsp.rm(outPath, { force: true });
+    }
+  });
+}
+
+/** A print file of a design at the product type's default print area (the editor's download). */
+export async function createPrintFile(
+  deps: Pick<PrintFilesDeps, 'config' | 'db' | 'storage' | 'decodePool'>,
+  workspaceId: string,
+  input: { designId: string; productType: string; adjustments: MockupAdjustments },
+) {
+  const productType = mockupProductType(input.productType);
+  const row = await getDesignRow(deps, workspaceId, input.designId);
+  const out = await drawPrintFile(deps, row, productType, input.adjustments);
+  return { ...out, productType, designName: row.name };
 }

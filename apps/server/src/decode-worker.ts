@@ -1,0 +1,25 @@
+/**
+ * The decode worker's entry (forked by modules/decode-pool/decode-pool.ts; built as dist/decode-worker.js): the
+ * composition root of the child process, as deps.ts is the server's. Each owner's kind of job is registered here
+ * with its handler; a new kind is declared in its module (`defineDecodeKind`) and added to this list.
+ */
+
+import { ANALYZE_IMAGE, analyzeImageInWorker } from './modules/ai/analyze-image-job';
+import { decodeHandler } from './modules/decode-pool/decode-kind';
+import { serveDecodeJobs } from './modules/decode-pool/decode-worker-runtime';
+import { decodeDesign, loadSvgSanitiser } from './modules/designs/design-decode';
+import { DESIGN_DECODE, SVG_SANITISER } from './modules/designs/design-decode-kind';
+import { MOCKUP_LAYER, placeLayerInWorker } from './modules/mockups/layer-job';
+import { drawPrintFileInWorker, PRINT_FILE } from './modules/print-files/print-file-job';
+
+serveDecodeJobs(
+  [
+    decodeHandler(DESIGN_DECODE, decodeDesign),
+    decodeHandler(ANALYZE_IMAGE, analyzeImageInWorker),
+    decodeHandler(MOCKUP_LAYER, placeLayerInWorker),
+    decodeHandler(PRINT_FILE, drawPrintFileInWorker),
+  ],
+  // The SVG sanitiser's jsdom takes a second or more to load: the pool asks for it before a child's first SVG (or
+  // once a listening server's first child is idle), outside any file's time limit.
+  { [SVG_SANITISER]: loadSvgSanitiser },
+);
