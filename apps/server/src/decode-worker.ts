@@ -8,7 +8,8 @@ import { ANALYZE_IMAGE, analyzeImageInWorker } from './modules/ai/analyze-image-
 import { decodeHandler } from './modules/decode-pool/decode-kind';
 import { serveDecodeJobs } from './modules/decode-pool/decode-worker-runtime';
 import { decodeDesign, loadSvgSanitiser } from './modules/designs/design-decode';
-import { DESIGN_DECODE, SVG_SANITISER } from './modules/designs/design-decode-kind';
+import { DESIGN_DECODE, PDF_RENDERER, SVG_SANITISER } from './modules/designs/design-decode-kind';
+import { preparePdfRenderer } from './modules/designs/pdf-render';
 import { MOCKUP_LAYER, placeLayerInWorker } from './modules/mockups/layer-job';
 import { drawPrintFileInWorker, PRINT_FILE } from './modules/print-files/print-file-job';
 
@@ -19,7 +20,7 @@ serveDecodeJobs(
     decodeHandler(MOCKUP_LAYER, placeLayerInWorker),
     decodeHandler(PRINT_FILE, drawPrintFileInWorker),
   ],
-  // The SVG sanitiser's jsdom takes a second or more to load: the pool asks for it before a child's first SVG (or
-  // once a listening server's first child is idle), outside any file's time limit.
-  { [SVG_SANITISER]: loadSvgSanitiser },
+  // The SVG sanitiser's jsdom takes a second or more to load, pdf.js about as long: the pool asks for each before a
+  // child's first such file (or once a listening server's first child is idle), outside any file's time limit.
+  { [SVG_SANITISER]: loadSvgSanitiser, [PDF_RENDERER]: preparePdfRenderer },
 );

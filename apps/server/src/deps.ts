@@ -12,7 +12,7 @@ import { UrlSigner } from './lib/signed-urls';
 import { AiModelStatus } from './modules/ai/ai-model-status';
 import { bundledCatalog } from './modules/catalog/catalog.service';
 import { DecodePool } from './modules/decode-pool/decode-pool';
-import { SVG_SANITISER } from './modules/designs/design-decode-kind';
+import { PDF_RENDERER, SVG_SANITISER } from './modules/designs/design-decode-kind';
 import { EtsyService } from './modules/etsy/etsy.service';
 import { registerEtsyOrders } from './modules/orders/etsy-orders';
 import { registerOrderWebhooks } from './modules/orders/shopify-webhooks';
@@ -106,7 +106,7 @@ export function createDeps(options: BuildAppOptions): AppDeps {
     aiStatus: new AiModelStatus(ai, now),
     urlSigner,
     jobs: new JobQueue(database),
-    decodePool: new DecodePool({ ...config.decode, preloadWhenIdle: SVG_SANITISER }),
+    decodePool: new DecodePool({ ...config.decode, preloadWhenIdle: [SVG_SANITISER, PDF_RENDERER] }),
     printfulSandbox,
     // The workspace's own Printful account when connected; else the built-in sandbox printer.
     printers: new FulfilmentProviders([

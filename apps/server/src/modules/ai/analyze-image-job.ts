@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import { type ImageMetadata, readImageFacts, readMetadata } from '../../integrations/ai/image-facts';
 import { defineDecodeKind } from '../decode-pool/decode-kind';
 import { decodeDesign } from '../designs/design-decode';
-import { SVG_SANITISER, uploadReserveMb } from '../designs/design-decode-kind';
+import { uploadPreparation, uploadReserveMb } from '../designs/design-decode-kind';
 
 /** The longest side of the picture a vision model is shown. */
 export const VISION_MAX_SIDE = 1024;
@@ -37,7 +37,7 @@ export type AnalyzeImageResult = {
 export const ANALYZE_IMAGE = defineDecodeKind<AnalyzeImageJob, AnalyzeImageResult>({
   name: 'analyze-image',
   reserveMb: uploadReserveMb,
-  prepare: (job) => (job.type === 'svg' ? SVG_SANITISER : null),
+  prepare: uploadPreparation,
 });
 
 /** Runs in the decode worker (registered in src/decode-worker.ts); throws DesignRefusal with the 422 text. */

@@ -22,7 +22,8 @@ import { type AnyDecodeKind, DEFAULT_RESERVE_MB, type DecodeKind } from './decod
  * fixed share per kind) and starts only when the running jobs' reservations leave room for it (or nothing runs), in
  * order; and while jobs run, the resident memory of the children decoding is read together, and past the budget the
  * running job holding the most is refused (422) and its child killed. Idle children (the started spare, a slot's
- * child between files) hold a decoder's own memory on top (about 50 MB each, 150 MB with the SVG sanitiser loaded).
+ * child between files) hold a decoder's own memory on top (about 50 MB each, 150 MB with the SVG sanitiser loaded,
+ * about 75 MB more once the PDF renderer has loaded and drawn a page).
  */
 
 export type DecodePoolOptions = {
@@ -36,10 +37,10 @@ export type DecodePoolOptions = {
   /** The worker entry to fork; by default src/decode-worker (dist/decode-worker.js built; tsx in development). */
   entry?: { file: string; execArgv: string[] };
   /**
-   * A preparation (registered in the worker entry) that a listening server's first child does once the pool is idle
-   * (`warmUp`), e.g. the designs module's SVG sanitiser: its first such file then seldom waits for it.
+   * Preparations (registered in the worker entry) that a listening server's first child does once the pool is idle
+   * (`warmUp`), e.g. the designs module's SVG sanitiser and PDF renderer: a first such file then seldom waits.
    */
-  preloadWhenIdle?: string;
+  preloadWhenIdle?: string[];
 };
 
 export type QueueStatus = { state: 'waiting' | 'processing'; position: number; waiting: number };
@@ -229,7 +230,7 @@ export class DecodePool extends EventEmitter {
    * moment (`prepareWhenIdle`), so a file that needs it seldom waits; any other child does it for its first such job.
    */
   warmUp(): void {
-    this.preloadIdle = this.options.preloadWhenIdle !== undefined;
+    this.preloadIdle = (this.options.preloadWhenIdle ?? []).length > 0;
     const first = this.slots[0];
     if (!this.closed && first && !first.child) this.spawn(first);
   }
@@ -370,12 +371,19 @@ export class DecodePool extends EventEmitter {
    * the SVG sanitiser holds that child's event loop (and a core) for about a second, so done at once after a start it
    * held up the first upload by seconds. A child that takes a job needing it before then does it for that job.
    */
-  private prepareWhenIdle(child: ChildProcess, name: string) {
+  private prepareWhenIdle(child: ChildProcess, names: string[]) {
     const attempt = () => {
       if (this.closed || child.exitCode !== null || child.signalCode !== null) return;
       const quiet = Date.now() - this.lastBusyAt >= PRELOAD_IDLE_MS && this.slots.every((s) => !s.task);
-      if (quiet) this.prepare(child, name).catch(() => {});
-      else setTimeout(attempt, PRELOAD_IDLE_MS).unref();
+      const [name, ...rest] = names;
+      if (!name) return;
+      // One at a time, each when the pool is quiet again: a file sent meanwhile waits for one load, not all.
+      if (quiet) {
+        this.prepare(child, name).then(
+          () => rest.length > 0 && this.prepareWhenIdle(child, rest),
+          () => {},
+        );
+      } else setTimeout(attempt, PRELOAD_IDLE_MS).unref();
     };
     setTimeout(attempt, PRELOAD_IDLE_MS).unref();
   }
@@ -430,7 +438,7 @@ export class DecodePool extends EventEmitter {
     // about 100 MB in each process that loads it), so the spare and the other slots' children stay small until a
     // job that needs it reaches them.
     const preload = this.options.preloadWhenIdle;
-    if (this.preloadIdle && preload && slot.index === 0) {
+    if (this.preloadIdle && preload && preload.length > 0 && slot.index === 0) {
       const { child } = proc;
       proc.ready.then(() => this.prepareWhenIdle(child, preload)).catch(() => {});
     }

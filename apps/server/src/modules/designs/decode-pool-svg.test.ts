@@ -43,7 +43,7 @@ describe('the decode pool and SVG files', () => {
       concurrency: 2,
       timeLimitMs: 30_000,
       memoryLimitMb: 768,
-      preloadWhenIdle: SVG_SANITISER,
+      preloadWhenIdle: [SVG_SANITISER],
     });
     pools.push(pool);
     pool.warmUp();
@@ -82,7 +82,7 @@ describe('the decode pool and SVG files', () => {
       concurrency: 1,
       timeLimitMs: 30_000,
       memoryLimitMb: 768,
-      preloadWhenIdle: SVG_SANITISER,
+      preloadWhenIdle: [SVG_SANITISER],
     });
     pools.push(pool);
     pool.warmUp();

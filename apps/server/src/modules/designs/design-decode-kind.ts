@@ -3,6 +3,12 @@ import type { DecodedDesign, DesignDecodeJob } from './design-files';
 
 /** The decoder's preparation an SVG needs first: its sanitiser loaded (`loadSvgSanitiser`). */
 export const SVG_SANITISER = 'svg-sanitiser';
+/** The decoder's preparation a PDF needs first: pdf.js loaded in its renderer (`preparePdfRenderer`). */
+export const PDF_RENDERER = 'pdf-renderer';
+
+/** What a file of this type needs its decoder to have loaded before its clock starts. */
+export const uploadPreparation = (job: { type: string }) =>
+  job.type === 'svg' ? SVG_SANITISER : job.type === 'pdf' ? PDF_RENDERER : null;
 
 /**
  * What an uploaded file reserves of the decode pool's memory: a PNG or JPEG 1.5 times its decoded size (the decoded
@@ -15,5 +21,5 @@ export const uploadReserveMb = (job: { decodedBytes?: number }) =>
 export const DESIGN_DECODE = defineDecodeKind<DesignDecodeJob, DecodedDesign>({
   name: 'design',
   reserveMb: uploadReserveMb,
-  prepare: (job) => (job.type === 'svg' ? SVG_SANITISER : null),
+  prepare: uploadPreparation,
 });

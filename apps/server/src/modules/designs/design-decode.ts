@@ -13,7 +13,7 @@ import {
   DesignLimitError,
   scanSvg,
 } from './design-limits';
-import { PdfLimitError, PdfRenderError, renderPdfFirstPage } from './pdf-render';
+import { PdfLimitError, PdfRenderError, type RenderedPage, renderPdfFirstPage } from './pdf-render';
 
 /**
  * The decode step, run only inside the decode worker (a child process, see decode-pool.ts); the server process never
@@ -189,13 +189,14 @@ export async function decodeDesign(job: DesignDecodeJob): Promise<DecodedDesign>
       return { width: info.width, height: info.height, printPath, workingPath, thumbnailPath, originalPath };
     }
 
-    let rendered: { png: Buffer; width: number; height: number };
+    let rendered: RenderedPage;
     try {
       // The pool's wall-clock limit governs (it kills this whole process); the renderer's own is only a backstop.
-      rendered = await renderPdfFirstPage(await fsp.readFile(job.inputPath), {
-        limits: DESIGN_LIMITS.pdf,
-        timeoutMs: 10 * 60_000,
-      });
+      rendered = await timed(
+        timings,
+        'render',
+        renderPdfFirstPage(await fsp.readFile(job.inputPath), { limits: DESIGN_LIMITS.pdf, timeoutMs: 10 * 60_000 }),
+      );
     } catch (error) {
       if (error instanceof PdfLimitError) checkPdfPages(name, error.pages, error.width, error.height);
       if (error instanceof PdfRenderError || error instanceof PdfLimitError) {
@@ -203,16 +204,22 @@ export async function decodeDesign(job: DesignDecodeJob): Promise<DecodedDesign>
       }
       throw error;
     }
-    await fsp.writeFile(printPath, rendered.png);
-    await workingCopyAndThumbnail(printPath, workingPath, thumbnailPath);
-    return {
-      width: rendered.width,
-      height: rendered.height,
-      printPath,
-      workingPath,
-      thumbnailPath,
-      originalPath: null,
-    };
+    // The page's pixels, decoded once: the print PNG and the working copy are drawn from them side by side.
+    const { pixels, width, height } = rendered;
+    const page = () => sharp(pixels, { raw: { width, height, channels: 4 } });
+    await Promise.all([
+      timed(timings, 'print', page().png(FAST_PNG).toFile(printPath)),
+      timed(
+        timings,
+        'working',
+        page()
+          .resize(DESIGN_WORKING_MAX, DESIGN_WORKING_MAX, { fit: 'inside', withoutEnlargement: true })
+          .png(FAST_PNG)
+          .toFile(workingPath)
+          .then(() => timed(timings, 'thumbnail', THUMBNAIL(workingPath, thumbnailPath))),
+      ),
+    ]);
+    return { width, height, printPath, workingPath, thumbnailPath, originalPath: null, timings };
   } catch (error) {
     if (error instanceof DesignLimitError) throw new DesignRefusal(error.message);
     throw error;
