@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { DecodePool } from '../apps/server/src/modules/decode-pool/decode-pool';
+import { DecodePool } from '../apps/server/src/decode/decode-pool';
 import { writeWorkingCopy } from '../apps/server/src/modules/designs/design-decode';
 import {
   blendOver,

@@ -4,7 +4,7 @@ export default defineConfig({
   // Own entries: decode-pool.ts forks dist/decode-worker.js; the build runs dist/prepare-db.js (the PGlite snapshot).
   entry: {
     main: 'src/main.ts',
-    'decode-worker': 'src/decode-worker.ts',
+    'decode-worker': 'src/decode/decode-worker.ts',
     'prepare-db': 'src/db/prepare-db.ts',
   },
   format: ['esm'],

@@ -154,7 +154,7 @@ export type Config = {
   storePushWaitSeconds: number;
   jobStopGraceSeconds: number;
   /**
-   * Decoding of uploaded files (modules/decode-pool/decode-pool.ts): child processes at once on this instance (default
+   * Decoding of uploaded files (decode/decode-pool.ts): child processes at once on this instance (default
    * the core count), each file's wall-clock and memory limits, and all the children's memory together.
    */
   decode: { concurrency: number; timeLimitMs: number; memoryLimitMb: number; poolMemoryMb: number };

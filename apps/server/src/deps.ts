@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config';
 import type { Database } from './db/client';
+import { DecodePool } from './decode/decode-pool';
 import { createAiProvider } from './integrations/ai/create-provider';
 import type { AiProvider } from './integrations/ai/provider';
 import { JobQueue } from './jobs/job-queue';
@@ -11,7 +12,6 @@ import { secretFromConfigOrFile } from './lib/secrets';
 import { UrlSigner } from './lib/signed-urls';
 import { AiModelStatus } from './modules/ai/ai-model-status';
 import { bundledCatalog } from './modules/catalog/catalog.service';
-import { DecodePool } from './modules/decode-pool/decode-pool';
 import { PDF_RENDERER, SVG_SANITISER } from './modules/designs/design-decode-kind';
 import { EtsyService } from './modules/etsy/etsy.service';
 import { registerEtsyOrders } from './modules/orders/etsy-orders';

@@ -2,8 +2,8 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { TDesignType, TImageAnalysis } from '@podforge/contract';
 import sharp from 'sharp';
+import { defineDecodeKind } from '../../decode/decode-kind';
 import { type ImageMetadata, readImageFacts, readMetadata } from '../../integrations/ai/image-facts';
-import { defineDecodeKind } from '../decode-pool/decode-kind';
 import { decodeDesign } from '../designs/design-decode';
 import { uploadPreparation, uploadReserveMb } from '../designs/design-decode-kind';
 
@@ -40,7 +40,7 @@ export const ANALYZE_IMAGE = defineDecodeKind<AnalyzeImageJob, AnalyzeImageResul
   prepare: uploadPreparation,
 });
 
-/** Runs in the decode worker (registered in src/decode-worker.ts); throws DesignRefusal with the 422 text. */
+/** Runs in the decode worker (registered in src/decode/decode-worker.ts); throws DesignRefusal with the 422 text. */
 export async function analyzeImageInWorker(job: AnalyzeImageJob): Promise<AnalyzeImageResult> {
   const { type, name, inputPath, outDir } = job;
   const decoded = await decodeDesign({ type, name, inputPath, outDir });

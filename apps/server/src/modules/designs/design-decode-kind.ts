@@ -1,4 +1,4 @@
-import { CHILD_BASE_MB, defineDecodeKind, MB } from '../decode-pool/decode-kind';
+import { CHILD_BASE_MB, defineDecodeKind, MB } from '../../decode/decode-kind';
 import type { DecodedDesign, DesignDecodeJob } from './design-files';
 
 /** The decoder's preparation an SVG needs first: its sanitiser loaded (`loadSvgSanitiser`). */
@@ -17,7 +17,7 @@ export const uploadPreparation = (job: { type: string }) =>
 export const uploadReserveMb = (job: { decodedBytes?: number }) =>
   job.decodedBytes ? CHILD_BASE_MB + (1.5 * job.decodedBytes) / MB : 256;
 
-/** An upload decoded in the pool (`decodeDesign`, registered in src/decode-worker.ts). */
+/** An upload decoded in the pool (`decodeDesign`, registered in src/decode/decode-worker.ts). */
 export const DESIGN_DECODE = defineDecodeKind<DesignDecodeJob, DecodedDesign>({
   name: 'design',
   reserveMb: uploadReserveMb,

@@ -2,8 +2,8 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { DESIGN_MAX_PIXELS, DESIGN_THUMBNAIL_MAX } from '@podforge/contract';
 import sharp, { type Metadata, type OutputInfo } from 'sharp';
+import { DecodeRefusal } from '../../decode/decode-kind';
 import { PNG_METADATA_MAX_BYTES, PngMetadataTooLarge, readPngMetadata } from '../../lib/png-metadata';
-import { DecodeRefusal } from '../decode-pool/decode-kind';
 import type { DecodedDesign, DesignDecodeJob } from './design-files';
 import {
   checkImageHeader,
@@ -168,7 +168,7 @@ export async function decodeDesign(job: DesignDecodeJob): Promise<DecodedDesign>
 
     if (type === 'svg') {
       const { width, height } = checkSvgStats(name, await scanSvg(name, job.inputPath));
-      // Loaded by the worker before it says it is ready (decode-worker.ts); here it is only looked up.
+      // Loaded before this file's clock started (the SVG_SANITISER preparation); here it is only looked up.
       const { HostileSvgError, sanitizeSvg } = await import('./svg-sanitize');
       let clean: string;
       try {

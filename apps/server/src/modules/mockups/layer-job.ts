@@ -1,5 +1,5 @@
 import type { Placement } from '@podforge/contract';
-import { defineDecodeKind } from '../decode-pool/decode-kind';
+import { defineDecodeKind } from '../../decode/decode-kind';
 import { renderDesignRaw } from './mockup-render';
 
 /**
@@ -12,7 +12,7 @@ export type LayerResult = { data: Uint8Array; width: number; height: number; lef
 
 export const MOCKUP_LAYER = defineDecodeKind<LayerJob, LayerResult>({ name: 'layer' });
 
-/** Runs in the decode worker (registered in src/decode-worker.ts). */
+/** Runs in the decode worker (registered in src/decode/decode-worker.ts). */
 export async function placeLayerInWorker(job: LayerJob): Promise<LayerResult> {
   // Unfaded: the mockup's blend applies the opacity (clipLayer gives the layer the placement's).
   const layer = await renderDesignRaw(job.inputPath, job.placement, { fade: false });

@@ -1,5 +1,5 @@
 import type { MockupAdjustments, TMockupProductType } from '@podforge/contract';
-import { CHILD_BASE_MB, defineDecodeKind, MB } from '../decode-pool/decode-kind';
+import { CHILD_BASE_MB, defineDecodeKind, MB } from '../../decode/decode-kind';
 import { renderPrintFile } from './print-file-render';
 
 /** A stored design drawn as a print file in the decode pool: the PNG is written to `outPath`. */
@@ -23,7 +23,7 @@ export const PRINT_FILE = defineDecodeKind<PrintFileJob, PrintFileResult>({
   reserveMb: (job, capMb) => (job.size ? CHILD_BASE_MB + (4 * job.size.widthPx * job.size.heightPx * 4) / MB : capMb),
 });
 
-/** Runs in the decode worker (registered in src/decode-worker.ts). */
+/** Runs in the decode worker (registered in src/decode/decode-worker.ts). */
 export function drawPrintFileInWorker(job: PrintFileJob): Promise<PrintFileResult> {
   return renderPrintFile(job.productType, job.inputPath, job.designSize, job.adjustments, job.outPath, job.size);
 }

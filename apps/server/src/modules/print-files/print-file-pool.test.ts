@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DecodePool } from '../decode-pool/decode-pool';
+import { DecodePool } from '../../decode/decode-pool';
 import { PRINT_FILE } from './print-file-job';
 import { drawPrintFile } from './print-files.service';
 

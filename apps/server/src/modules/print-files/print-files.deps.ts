@@ -1,5 +1,5 @@
+import type { DecodePool } from '../../decode/decode-pool';
 import type { CoreDeps } from '../../lib/core-deps';
-import type { DecodePool } from '../decode-pool/decode-pool';
 import type { PrintfulService } from '../printful/printful.service';
 
 /** What the print-files module uses: the decode pool to draw, the catalogue's sizes, signed URLs for the printer. */

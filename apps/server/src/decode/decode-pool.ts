@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { unprocessable } from '../../lib/errors';
+import { unprocessable } from '../lib/errors';
 import { type AnyDecodeKind, DEFAULT_RESERVE_MB, type DecodeKind } from './decode-kind';
 
 /**
@@ -34,7 +34,7 @@ export type DecodePoolOptions = {
   poolMemoryMb?: number;
   /** Cores shared among the jobs running at once (libvips threads per job); by default the machine's. */
   cores?: number;
-  /** The worker entry to fork; by default src/decode-worker (dist/decode-worker.js built; tsx in development). */
+  /** The worker entry to fork; by default decode-worker next to this module (TypeScript through tsx in development). */
   entry?: { file: string; execArgv: string[] };
   /**
    * Preparations (registered in the worker entry) that a listening server's first child does once the pool is idle
@@ -107,9 +107,9 @@ function defaultEntry(): { file: string; execArgv: string[] } {
   // Built, this module is bundled into dist/main.js, beside the worker entry's bundle (tsup.config.ts).
   const built = path.join(dir, 'decode-worker.js');
   if (!here.endsWith('.ts') && fs.existsSync(built)) return { file: built, execArgv: [] };
-  // Running from the TypeScript sources (tests, `npm run dev`): src/decode-worker.ts, loaded through tsx too.
+  // Running from the TypeScript sources (tests, `npm run dev`): the child loads them through tsx too.
   const tsx = pathToFileURL(createRequire(here).resolve('tsx')).href;
-  return { file: path.resolve(dir, '../../decode-worker.ts'), execArgv: ['--import', tsx] };
+  return { file: path.join(dir, 'decode-worker.ts'), execArgv: ['--import', tsx] };
 }
 
 /** Resident memory of a process in bytes, from /proc (Linux); null where there is none. */

@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DecodePool } from '../decode-pool/decode-pool';
-import { DESIGN_DECODE, SVG_SANITISER } from './design-decode-kind';
+import { DESIGN_DECODE, SVG_SANITISER } from '../modules/designs/design-decode-kind';
+import { DecodePool } from './decode-pool';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'podforge-svg-pool-'));
 const pools: DecodePool[] = [];

@@ -1,6 +1,6 @@
 /**
  * The decode worker's loop: a child process of the server (forked by decode-pool.ts) that runs one job at a time
- * with the handler its owner registered for the job's kind (the entry, `src/decode-worker.ts`, lists them).
+ * with the handler its owner registered for the job's kind (the entry, `src/decode/decode-worker.ts`, lists them).
  * libvips gets no operation cache here, and the threads the pool gives each job (the cores shared among the jobs
  * running), so a child's memory is what its current file needs; the parent enforces the wall-clock and memory
  * limits by killing this process.

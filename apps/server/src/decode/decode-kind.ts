@@ -2,7 +2,7 @@
  * A kind of work the decode pool runs, declared by the module that owns it (designs: 'design'; ai: 'analyze-image';
  * mockups: 'layer'; print-files: 'print-file'). The owner declares the kind here (its name, the memory a job
  * reserves, a preparation the child must have done first) and gives its handler to the worker entry
- * (`src/decode-worker.ts`), which registers it with `decodeHandler`. The pool itself names no kind.
+ * (`src/decode/decode-worker.ts`), which registers it with `decodeHandler`. The pool itself names no kind.
  */
 export type DecodeKind<Job, Result> = {
   readonly name: string;

@@ -1,17 +1,17 @@
 /**
- * The decode worker's entry (forked by modules/decode-pool/decode-pool.ts; built as dist/decode-worker.js): the
+ * The decode worker's entry (forked by decode-pool.ts; built as dist/decode-worker.js): the
  * composition root of the child process, as deps.ts is the server's. Each owner's kind of job is registered here
  * with its handler; a new kind is declared in its module (`defineDecodeKind`) and added to this list.
  */
 
-import { ANALYZE_IMAGE, analyzeImageInWorker } from './modules/ai/analyze-image-job';
-import { decodeHandler } from './modules/decode-pool/decode-kind';
-import { serveDecodeJobs } from './modules/decode-pool/decode-worker-runtime';
-import { decodeDesign, loadSvgSanitiser } from './modules/designs/design-decode';
-import { DESIGN_DECODE, PDF_RENDERER, SVG_SANITISER } from './modules/designs/design-decode-kind';
-import { preparePdfRenderer } from './modules/designs/pdf-render';
-import { MOCKUP_LAYER, placeLayerInWorker } from './modules/mockups/layer-job';
-import { drawPrintFileInWorker, PRINT_FILE } from './modules/print-files/print-file-job';
+import { ANALYZE_IMAGE, analyzeImageInWorker } from '../modules/ai/analyze-image-job';
+import { decodeDesign, loadSvgSanitiser } from '../modules/designs/design-decode';
+import { DESIGN_DECODE, PDF_RENDERER, SVG_SANITISER } from '../modules/designs/design-decode-kind';
+import { preparePdfRenderer } from '../modules/designs/pdf-render';
+import { MOCKUP_LAYER, placeLayerInWorker } from '../modules/mockups/layer-job';
+import { drawPrintFileInWorker, PRINT_FILE } from '../modules/print-files/print-file-job';
+import { decodeHandler } from './decode-kind';
+import { serveDecodeJobs } from './decode-worker-runtime';
 
 serveDecodeJobs(
   [

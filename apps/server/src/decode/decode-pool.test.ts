@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DESIGN_DECODE } from '../designs/design-decode-kind';
-import type { DesignDecodeJob } from '../designs/design-files';
+import { DESIGN_DECODE } from '../modules/designs/design-decode-kind';
+import type { DesignDecodeJob } from '../modules/designs/design-files';
 import { DecodePool, memoryReservationMb, withHugePages } from './decode-pool';
 
-const entry = { file: path.resolve(import.meta.dirname, '../../../test/support/test-decode-worker.mjs'), execArgv: [] };
+const entry = { file: path.resolve(import.meta.dirname, '../../test/support/test-decode-worker.mjs'), execArgv: [] };
 const job = (name: string) => ({ type: 'png', name, inputPath: '', outDir: '' }) as DesignDecodeJob;
 const result = (value: unknown) => value as { name: string; pid: number };
 const MB = 1024 * 1024;
