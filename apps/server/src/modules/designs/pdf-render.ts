@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { pdfDocument } from './pdf-document';
 
 export const PDF_RENDER_TIMEOUT_MS = 10_000;
 /** Longest side of the rendered page 1, in pixels; the page is scaled to fit. */
@@ -23,24 +24,11 @@ const pdfjsPath = require.resolve('pdfjs-dist/legacy/build/pdf.mjs');
 const standardFontsDir = `${path.join(path.dirname(pdfjsPath), '../../standard_fonts')}/`;
 
 /** The smallest one-page PDF: rendered once as the renderer starts, so pdf.js's own modules load then. */
-const WARM_PDF = (() => {
-  const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 8 8] >>',
-  ];
-  let out = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objects.forEach((o, i) => {
-    offsets.push(out.length);
-    out += `${i + 1} 0 obj\n${o}\nendobj\n`;
-  });
-  const xref = out.length;
-  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  out += offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('');
-  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return out;
-})();
+const WARM_PDF = pdfDocument([
+  '<< /Type /Catalog /Pages 2 0 R >>',
+  '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+  '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 8 8] >>',
+]);
 
 // The worker is inline code, so it runs the same from the TypeScript sources and from the bundle. It loads pdf.js
 // once and renders one PDF per message: loading pdf.js and its in-thread worker module is about 0.9 s of CPU, which
