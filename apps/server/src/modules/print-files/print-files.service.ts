@@ -12,6 +12,7 @@ import { and, eq } from 'drizzle-orm';
 import type { designs } from '../../db/schema';
 import { printFiles } from '../../db/schema';
 import { notFound } from '../../lib/errors';
+import { putLocalFile } from '../../storage/storage';
 import { getCatalogProductDetail } from '../catalog/catalog.service';
 import { getDesignRow, tempFilePath, withStoredDesignFile } from '../designs/designs.service';
 import type { ProductRow } from '../products/products.repository';
@@ -79,13 +80,16 @@ export async function ensurePrintFile(
     const png = await deps.storage.read(stored.storageKey);
     if (png) return { png, spec };
   }
-  const out = await drawPrintFile(deps, design, mockupProductType(product.productType), adjustments, {
-    widthPx: spec.width,
-    heightPx: spec.height,
-  });
   // The key names the fingerprint: two instances drawing the same file at once write the same bytes to one key.
   const storageKey = `${product.workspaceId}/print-files/${product.id}/${placement}-${fingerprint.slice(0, 24)}.png`;
-  await deps.storage.put(storageKey, out.png, 'image/png');
+  const out = await drawPrintFile(
+    deps,
+    design,
+    mockupProductType(product.productType),
+    adjustments,
+    { widthPx: spec.width, heightPx: spec.height },
+    storageKey,
+  );
   await deps.db
     .insert(printFiles)
     .values({
@@ -122,13 +126,18 @@ export async function deletePrintFiles(deps: PrintFilesDeps, productId: string, 
  */
 const PRINT_FILE_TIME_LIMIT_MS = 60_000;
 
-/** A print file of a stored design, drawn in the decode pool (bounded like an upload, with a longer time limit). */
+/**
+ * A print file of a stored design, drawn in the decode pool (bounded like an upload, with a longer time limit).
+ * With `storeAs`, the drawn file is also stored under that key from the decoder's output file (on local disk a
+ * second name for it, nothing copied) while its bytes are read for the answer.
+ */
 export async function drawPrintFile(
   deps: Pick<PrintFilesDeps, 'config' | 'storage' | 'decodePool'>,
   row: DesignRow,
   productType: TMockupProductType,
   adjustments: MockupAdjustments,
   size?: { widthPx: number; heightPx: number },
+  storeAs?: string,
 ): Promise<{ png: Buffer; width: number; height: number }> {
   return withStoredDesignFile(deps, row.printKey, async (inputPath) => {
     // Under DATA_DIR/tmp, never beside the input: on local disk the input is the stored design itself.
@@ -147,7 +156,11 @@ export async function drawPrintFile(
         },
         { label: row.name, timeLimitMs: Math.max(PRINT_FILE_TIME_LIMIT_MS, deps.config.decode.timeLimitMs) },
       );
-      return { png: await fsp.readFile(outPath), width: out.width, height: out.height };
+      const [png] = await Promise.all([
+        fsp.readFile(outPath),
+        storeAs ? putLocalFile(deps.storage, storeAs, outPath, 'image/png') : null,
+      ]);
+      return { png, width: out.width, height: out.height };
     } finally {
       await fsp.rm(outPath, { force: true });
     }
