@@ -7,7 +7,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { DecodePool } from '../apps/server/src/modules/designs/decode-pool';
+import { DecodePool } from '../apps/server/src/decode/decode-pool';
+import { TEMPLATE_SETS } from '../apps/server/src/lib/mockup-templates';
 import { writeWorkingCopy } from '../apps/server/src/modules/designs/design-decode';
 import {
   blendOver,
@@ -22,9 +23,8 @@ import {
   shippedTemplateFile,
   TemplateStore,
 } from '../apps/server/src/modules/mockups/mockup-render';
-import { TEMPLATE_SETS } from '../apps/server/src/modules/mockups/mockup-templates';
-import { drawPrintFile } from '../apps/server/src/modules/mockups/mockups.service';
 import { scratch } from '../apps/server/src/modules/mockups/scratch-buffers';
+import { drawPrintFile } from '../apps/server/src/modules/print-files/print-files.service';
 import { createTestApp } from '../apps/server/test/helpers';
 import { multipart } from '../apps/server/test/support/design-fixtures';
 import { load, median, ms, percentile, printDesignFile, treeCpuMs, verdict } from './support';

@@ -6,8 +6,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
+import { TEMPLATE_SETS } from '../src/lib/mockup-templates';
 import { drawTemplate, SHIPPED_TEMPLATE_JPEG, shippedTemplateFile } from '../src/modules/mockups/mockup-render';
-import { TEMPLATE_SETS } from '../src/modules/mockups/mockup-templates';
 
 sharp.concurrency(os.availableParallelism());
 let drawn = 0;

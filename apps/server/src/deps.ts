@@ -14,6 +14,7 @@ import { AiModelStatus } from './modules/ai/ai-model-status';
 import { AmazonService } from './modules/amazon/amazon.service';
 import { registerAmazonReads } from './modules/amazon/amazon-orders';
 import { bundledCatalog } from './modules/catalog/catalog.service';
+import { PDF_RENDERER, SVG_SANITISER } from './modules/designs/design-decode-kind';
 import { EtsyService } from './modules/etsy/etsy.service';
 import { registerEtsyReads } from './modules/etsy/etsy-receipts';
 import { registerOrderIntake } from './modules/orders/order-intake';
@@ -123,7 +124,7 @@ export function createDeps(options: BuildAppOptions): AppDeps {
     aiStatus: new AiModelStatus(ai, now),
     urlSigner,
     jobs: new JobQueue(database),
-    decodePool: new DecodePool(config.decode),
+    decodePool: new DecodePool({ ...config.decode, preloadWhenIdle: [SVG_SANITISER, PDF_RENDERER] }),
     printfulSandbox,
     printify,
     printifySandbox,

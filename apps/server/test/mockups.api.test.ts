@@ -350,7 +350,7 @@ describe('mockups API', () => {
       const centred = await render(small);
       const moved = await render({ ...small, x: -60, opacity: 50 });
       // A design with no working copy is placed in the decode pool: once for the two renders.
-      expect(runs.mock.calls.filter(([job]) => job.kind === 'layer')).toHaveLength(1);
+      expect(runs.mock.calls.filter(([kind]) => kind.name === 'layer')).toHaveLength(1);
       // The design area's centre (1000, 1200) is red, then template after the move 60 units (300 px) left; the
       // new centre (700, 1200) is the red at half opacity.
       expect(await pixel(centred, 1000, 1200)).toMatchObject(RED);

@@ -3,6 +3,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertDesign, solidPng } from './fixtures/designs';
 import { createTestApp, type TestApp, type TestClient } from './helpers';
+import { pixelBox } from './support/pixel-box';
 
 /**
  * Print files: drawn at the catalogue placement's pixel size and DPI, with the placement the seller gave the
@@ -30,22 +31,7 @@ afterAll(async () => {
 /** The bounding box of the pixels `match` accepts, as fractions of the image. */
 async function box(png: Buffer, match: (r: number, g: number, b: number, a: number) => boolean) {
   const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-  let minX = info.width;
-  let minY = info.height;
-  let maxX = -1;
-  let maxY = -1;
-  for (let y = 0; y < info.height; y++) {
-    for (let x = 0; x < info.width; x++) {
-      const i = (y * info.width + x) * 4;
-      if (match(data[i] ?? 0, data[i + 1] ?? 0, data[i + 2] ?? 0, data[i + 3] ?? 0)) {
-        minX = Math.min(minX, x);
-        maxX = Math.max(maxX, x);
-        minY = Math.min(minY, y);
-        maxY = Math.max(maxY, y);
-      }
-    }
-  }
-  return { x: minX, y: minY, right: maxX + 1, bottom: maxY + 1, width: info.width, height: info.height };
+  return { ...pixelBox(data, info.width, info.height, match), width: info.width, height: info.height };
 }
 
 async function productOn(productType: 'tshirt' | 'hoodie' | 'mug', templateId: string) {

@@ -6,10 +6,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { unprocessable } from '../lib/errors';
-import type { DecodeJob, DecodeResultOf } from './decode-jobs';
+import { type AnyDecodeKind, DEFAULT_RESERVE_MB, type DecodeKind } from './decode-kind';
 
 /**
- * Every decode of a user file (rasterising, resizing) runs here, never on the request's event loop: in child
+ * The decode pool: every decode of a user file (rasterising, resizing) and every drawing from a stored design's full
+ * print PNG runs here, never on the request's event loop: in child
  * processes (`decode-worker.ts`), at most `concurrency` at once per instance; further work waits in order. Each job
  * has a wall-clock limit and a memory limit (the child's resident memory, read from /proc every 50 ms, plus a V8
  * heap cap); a job that passes either, or a child that dies, is answered 422 naming the limit, and its child is
@@ -21,10 +22,9 @@ import type { DecodeJob, DecodeResultOf } from './decode-jobs';
  * fixed share per kind) and starts only when the running jobs' reservations leave room for it (or nothing runs), in
  * order; and while jobs run, the resident memory of the children decoding is read together, and past the budget the
  * running job holding the most is refused (422) and its child killed. Idle children (the started spare, a slot's
- * child between files) hold a decoder's own memory on top (about 50 MB each, 150 MB with the SVG sanitiser loaded).
+ * child between files) hold a decoder's own memory on top (about 50 MB each, 150 MB with the SVG sanitiser loaded,
+ * about 75 MB more once the PDF renderer has loaded and drawn a page).
  */
-
-export type { DecodeJob } from './decode-jobs';
 
 export type DecodePoolOptions = {
   concurrency: number;
@@ -36,6 +36,11 @@ export type DecodePoolOptions = {
   cores?: number;
   /** The worker entry to fork; by default decode-worker next to this module (TypeScript through tsx in development). */
   entry?: { file: string; execArgv: string[] };
+  /**
+   * Preparations (registered in the worker entry) that a listening server's first child does once the pool is idle
+   * (`warmUp`), e.g. the designs module's SVG sanitiser and PDF renderer: a first such file then seldom waits.
+   */
+  preloadWhenIdle?: string[];
 };
 
 export type QueueStatus = { state: 'waiting' | 'processing'; position: number; waiting: number };
@@ -48,7 +53,8 @@ type Task = {
   /** Memory this job holds of the pool's budget while it runs (MB). */
   reserveMb: number;
   ticket: string | null;
-  job: DecodeJob | null;
+  /** The kind and job to send to a child; null for an in-process lease. */
+  work: { kind: AnyDecodeKind; job: unknown } | null;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
   signal: AbortSignal | undefined;
@@ -69,25 +75,14 @@ const here = fileURLToPath(import.meta.url);
 const MB = 1024 * 1024;
 /** The decoders' scheduling niceness: below the server's, so a full pool does not delay its answers. */
 const DECODER_NICE = 10;
-/** What a decoder holds before its file: Node, sharp and libvips loaded (about 60 MB resident), with some room. */
-const CHILD_BASE_MB = 96;
 
 /**
- * The memory a job declares it needs, in MB, which it reserves from the pool's budget (never more than `capMb`, one
- * job's limit): a PNG or JPEG 1.5 times its decoded size (the decoded image and the smaller copies drawn from it)
- * over a decoder's own; a print file four times its RGBA output (a job's whole limit when its size is not given);
- * an SVG or PDF, whose size the decoder learns, 256 MB; a
- * mockup layer (from a working copy of at most 2000 px) 128 MB. In-process leases reserve nothing.
+ * The memory a job reserves from the pool's budget, in MB: what its kind declares (`reserveMb`, else
+ * DEFAULT_RESERVE_MB), never more than `capMb` (one job's limit). In-process leases reserve nothing.
  */
-export function memoryReservationMb(job: DecodeJob | null, capMb: number): number {
-  if (job === null) return 0;
-  let need: number;
-  if (job.kind === 'design' || job.kind === 'analyze-image') {
-    need = job.decodedBytes ? CHILD_BASE_MB + (1.5 * job.decodedBytes) / MB : 256;
-  } else if (job.kind === 'print-file') {
-    // A turned print file holds the design, the turned copy and the output at once: four times its RGBA output.
-    need = job.size ? CHILD_BASE_MB + (4 * job.size.widthPx * job.size.heightPx * 4) / MB : capMb;
-  } else need = 128;
+export function memoryReservationMb<J>(kind: DecodeKind<J, unknown> | null, job: J, capMb: number): number {
+  if (kind === null) return 0;
+  const need = kind.reserveMb ? kind.reserveMb(job, capMb) : DEFAULT_RESERVE_MB;
   return Math.min(capMb, Math.ceil(need));
 }
 
@@ -109,6 +104,7 @@ export function withHugePages(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 
 function defaultEntry(): { file: string; execArgv: string[] } {
   const dir = path.dirname(here);
+  // Built, this module is bundled into dist/main.js, beside the worker entry's bundle (tsup.config.ts).
   const built = path.join(dir, 'decode-worker.js');
   if (!here.endsWith('.ts') && fs.existsSync(built)) return { file: built, execArgv: [] };
   // Running from the TypeScript sources (tests, `npm run dev`): the child loads them through tsx too.
@@ -134,22 +130,22 @@ export class DecodePool extends EventEmitter {
   private closed = false;
   /** One started child kept idle to take a killed child's place. */
   private spare: { child: ChildProcess; ready: Promise<void> } | null = null;
-  /** Children that have loaded the SVG sanitiser (or are loading it), see prepareSvg. */
-  private readonly svgReady = new WeakMap<ChildProcess, Promise<void>>();
-  /** A listening server's children load the SVG sanitiser when the pool is idle (warmUp). */
-  private preloadSvg = false;
+  /** Per child, the preparations it has done (or is doing), see prepare. */
+  private readonly prepared = new WeakMap<ChildProcess, Map<string, Promise<void>>>();
+  /** A listening server's first child does `preloadWhenIdle` when the pool is idle (warmUp). */
+  private preloadIdle = false;
   /** When a job last started or finished (ms since the epoch). */
   private lastBusyAt = 0;
   /**
    * What tests and the hostile run read: jobs run, refusals at a limit, children killed (at a limit or on abandon)
-   * and started, and children asked to load the SVG sanitiser.
+   * and started, and preparations asked of children (e.g. loading the SVG sanitiser).
    */
   readonly stats = {
     jobs: 0,
     refusedAtLimit: 0,
     killed: 0,
     spawned: 0,
-    svgLoads: 0,
+    preparations: 0,
     /** Jobs refused because the children together passed the pool's budget. */
     refusedAtPoolLimit: 0,
     /** The most the running jobs reserved at once, and the most the children held together (MB, resident). */
@@ -197,14 +193,16 @@ export class DecodePool extends EventEmitter {
   }
 
   /**
-   * Decodes in a child; `label` names the file in limit refusals; `ticket` lets the browser ask for its place;
-   * `timeLimitMs` replaces the pool's wall-clock limit for this job (work on stored, already checked designs).
+   * Runs one job of an owner's kind in a child; `label` names the file in limit refusals; `ticket` lets the browser
+   * ask for its place; `timeLimitMs` replaces the pool's wall-clock limit for this job (work on stored, already
+   * checked designs).
    */
-  run<J extends DecodeJob>(
+  run<J, R>(
+    kind: DecodeKind<J, R>,
     job: J,
     options: { label: string; signal?: AbortSignal | undefined; ticket?: string | null; timeLimitMs?: number },
-  ): Promise<DecodeResultOf<J>> {
-    return this.enqueue(job, options) as Promise<DecodeResultOf<J>>;
+  ): Promise<R> {
+    return this.enqueue({ kind, job }, options) as Promise<R>;
   }
 
   /**
@@ -228,11 +226,11 @@ export class DecodePool extends EventEmitter {
   /**
    * Starts the first decoder and the spare ahead of any upload (a listening server calls it), so the first files
    * do not wait for a child to start; the other slots start theirs when first needed, taking the spare. From then
-   * on the first slot's child (which every lone file goes to) loads the SVG sanitiser once the pool has been idle a
-   * moment (`prepareSvgWhenIdle`), so an SVG seldom waits for it either; any other child loads it for its first SVG.
+   * on the first slot's child (which every lone file goes to) does `preloadWhenIdle` once the pool has been idle a
+   * moment (`prepareWhenIdle`), so a file that needs it seldom waits; any other child does it for its first such job.
    */
   warmUp(): void {
-    this.preloadSvg = true;
+    this.preloadIdle = (this.options.preloadWhenIdle ?? []).length > 0;
     const first = this.slots[0];
     if (!this.closed && first && !first.child) this.spawn(first);
   }
@@ -246,7 +244,7 @@ export class DecodePool extends EventEmitter {
   }
 
   private enqueue(
-    job: DecodeJob | null,
+    work: { kind: AnyDecodeKind; job: unknown } | null,
     options: { label: string; signal?: AbortSignal | undefined; ticket?: string | null; timeLimitMs?: number },
   ): Promise<unknown> {
     const { signal } = options;
@@ -258,8 +256,8 @@ export class DecodePool extends EventEmitter {
         label: options.label,
         ticket: options.ticket ?? null,
         timeLimitMs: options.timeLimitMs ?? this.options.timeLimitMs,
-        reserveMb: memoryReservationMb(job, this.jobMemoryMb),
-        job,
+        reserveMb: work ? memoryReservationMb(work.kind, work.job, this.jobMemoryMb) : 0,
+        work,
         resolve,
         reject,
         signal,
@@ -289,7 +287,7 @@ export class DecodePool extends EventEmitter {
       task.slot = slot;
       this.lastBusyAt = Date.now();
       this.emit('started', { label: task.label, ticket: task.ticket, slot: slot.index });
-      if (task.job === null) {
+      if (task.work === null) {
         let given = false;
         this.settle(
           task,
@@ -369,36 +367,48 @@ export class DecodePool extends EventEmitter {
   }
 
   /**
-   * Loads the SVG sanitiser in a listening server's started child once no decode has run for PRELOAD_IDLE_MS: the
-   * load holds that child's event loop (and a core) for about a second, so done at once after a start it held up the
-   * first upload by seconds. A child that takes an SVG before then loads it for that file (`dispatch`).
+   * Has a listening server's started child do `preloadWhenIdle` once no job has run for PRELOAD_IDLE_MS: loading
+   * the SVG sanitiser holds that child's event loop (and a core) for about a second, so done at once after a start it
+   * held up the first upload by seconds. A child that takes a job needing it before then does it for that job.
    */
-  private prepareSvgWhenIdle(child: ChildProcess) {
+  private prepareWhenIdle(child: ChildProcess, names: string[]) {
     const attempt = () => {
       if (this.closed || child.exitCode !== null || child.signalCode !== null) return;
       const quiet = Date.now() - this.lastBusyAt >= PRELOAD_IDLE_MS && this.slots.every((s) => !s.task);
-      if (quiet) this.prepareSvg(child).catch(() => {});
-      else setTimeout(attempt, PRELOAD_IDLE_MS).unref();
+      const [name, ...rest] = names;
+      if (!name) return;
+      // One at a time, each when the pool is quiet again: a file sent meanwhile waits for one load, not all.
+      if (quiet) {
+        this.prepare(child, name).then(
+          () => rest.length > 0 && this.prepareWhenIdle(child, rest),
+          () => {},
+        );
+      } else setTimeout(attempt, PRELOAD_IDLE_MS).unref();
     };
     setTimeout(attempt, PRELOAD_IDLE_MS).unref();
   }
 
   /**
-   * Has a started child load the SVG sanitiser (jsdom: about a second of CPU), once; resolves when it has. Loaded
-   * before an SVG's clock starts, so it never counts against that file's time limit; a child that never gets an SVG
-   * (tests, a server that has not called warmUp) never loads it.
+   * Has a started child do a preparation its worker entry registered (the SVG sanitiser: jsdom, about a second of
+   * CPU), once; resolves when it has. Done before the job's clock starts, so it never counts against that file's
+   * time limit; a child that never gets a job needing it (tests, a server that has not called warmUp) never does it.
    */
-  private prepareSvg(child: ChildProcess): Promise<void> {
-    let ready = this.svgReady.get(child);
+  private prepare(child: ChildProcess, name: string): Promise<void> {
+    let done = this.prepared.get(child);
+    if (!done) {
+      done = new Map();
+      this.prepared.set(child, done);
+    }
+    let ready = done.get(name);
     if (!ready) {
       ready = new Promise<void>((resolve, reject) => {
         const onMessage = (message: unknown) => {
-          const { prepared, error } = (message ?? {}) as { prepared?: string; error?: string };
-          if (!prepared) return;
+          const { prepared, ok, error } = (message ?? {}) as { prepared?: string; ok?: boolean; error?: string };
+          if (prepared !== name) return;
           child.off('message', onMessage);
           child.off('exit', onExit);
-          if (prepared === 'svg') resolve();
-          else reject(new Error(`the SVG sanitiser did not load (${error})`));
+          if (ok) resolve();
+          else reject(new Error(`the decoder could not prepare '${name}' (${error})`));
         };
         const onExit = (code: number | null, signal: string | null) => {
           child.off('message', onMessage);
@@ -406,11 +416,11 @@ export class DecodePool extends EventEmitter {
         };
         child.on('message', onMessage);
         child.once('exit', onExit);
-        this.stats.svgLoads += 1;
-        child.send({ prepare: 'svg' });
+        this.stats.preparations += 1;
+        child.send({ prepare: name });
       });
       ready.catch(() => {});
-      this.svgReady.set(child, ready);
+      done.set(name, ready);
     }
     return ready;
   }
@@ -424,11 +434,13 @@ export class DecodePool extends EventEmitter {
     this.spare = null;
     slot.child = proc.child;
     slot.ready = proc.ready;
-    // A lone file always goes to the first slot: only its child loads the sanitiser ahead (jsdom holds about 100 MB
-    // in each process that loads it), so the spare and the other slots' children stay small until an SVG reaches them.
-    if (this.preloadSvg && slot.index === 0) {
+    // A lone file always goes to the first slot: only its child prepares ahead (the SVG sanitiser's jsdom holds
+    // about 100 MB in each process that loads it), so the spare and the other slots' children stay small until a
+    // job that needs it reaches them.
+    const preload = this.options.preloadWhenIdle;
+    if (this.preloadIdle && preload && preload.length > 0 && slot.index === 0) {
       const { child } = proc;
-      proc.ready.then(() => this.prepareSvgWhenIdle(child)).catch(() => {});
+      proc.ready.then(() => this.prepareWhenIdle(child, preload)).catch(() => {});
     }
     if (!this.closed) this.spare = this.startChild();
   }
@@ -454,8 +466,8 @@ export class DecodePool extends EventEmitter {
     const child = slot.child as ChildProcess;
     try {
       await slot.ready;
-      const kind = task.job?.kind;
-      if ((kind === 'design' || kind === 'analyze-image') && task.job?.type === 'svg') await this.prepareSvg(child);
+      const needs = task.work?.kind.prepare?.(task.work.job) ?? null;
+      if (needs !== null) await this.prepare(child, needs);
     } catch (error) {
       // Abandoned while its child started: the slot has moved on (and may have a new child), leave it be.
       if (slot.task !== task) return;
@@ -536,7 +548,7 @@ export class DecodePool extends EventEmitter {
     // file uses every core; a full pool one each).
     const running = this.slots.filter((s) => s.task).length;
     const threads = Math.max(1, Math.floor((this.options.cores ?? os.availableParallelism()) / Math.max(1, running)));
-    child.send({ id: task.id, job: task.job, threads });
+    child.send({ id: task.id, kind: task.work?.kind.name, job: task.work?.job, threads });
   }
 
   /** A waiting task leaves the queue; a running one is stopped by its own handler set in dispatch. */

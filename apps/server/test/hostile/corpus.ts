@@ -1,5 +1,6 @@
 import zlib from 'node:zlib';
 import sharp from 'sharp';
+import { pdfDocument } from '../../src/modules/designs/pdf-document';
 import { jpegOf, pdfOf, pngOf, sixteenBitPng, svgOf, zerosZlib, zTxtBombPng } from '../support/design-fixtures';
 
 const MIB = 1024 * 1024;
@@ -101,17 +102,7 @@ function pdfPages(pages: number, width: number, height: number, content = '0 0 1
   for (let i = 0; i < pages; i++) {
     objects.push(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${width} ${height}] /Contents 3 0 R >>`);
   }
-  let out = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objects.forEach((o, i) => {
-    offsets.push(out.length);
-    out += `${i + 1} 0 obj\n${o}\nendobj\n`;
-  });
-  const xref = out.length;
-  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  out += offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('');
-  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(out, 'latin1');
+  return Buffer.from(pdfDocument(objects), 'latin1');
 }
 
 /** A nested SVG document as a data: URL, which librsvg would render unsanitised if it ever got it. */

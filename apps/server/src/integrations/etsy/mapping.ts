@@ -1,4 +1,4 @@
-import type { IncomingOrder } from '../../modules/stores/incoming-order';
+import { type IncomingOrder, shippingAddress } from '../../modules/stores/incoming-order';
 import { type EtsyReceipt, moneyString } from './client';
 
 const CANCELLED = ['canceled', 'fully refunded'];
@@ -18,18 +18,15 @@ export function fromEtsyReceipt(r: EtsyReceipt): (IncomingOrder & { paid: boolea
     orderedAt: new Date(r.create_timestamp * 1000),
     cancelled,
     customerId: r.buyer_user_id ? String(r.buyer_user_id) : null,
-    address:
-      r.first_line && r.city && r.country_iso
-        ? {
-            name: r.name ?? '',
-            address1: r.first_line,
-            address2: r.second_line || undefined,
-            city: r.city,
-            provinceCode: r.state || undefined,
-            countryCode: r.country_iso,
-            zip: r.zip ?? '',
-          }
-        : null,
+    address: shippingAddress({
+      name: r.name,
+      address1: r.first_line,
+      address2: r.second_line,
+      city: r.city,
+      provinceCode: r.state,
+      countryCode: r.country_iso,
+      zip: r.zip,
+    }),
     lines: (r.transactions ?? []).map((t) => ({
       remoteLineId: String(t.transaction_id),
       remoteVariantId: t.product_id ? String(t.product_id) : null,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { IncomingOrder, ShippingAddress } from '../../modules/stores/incoming-order';
+import { type IncomingOrder, shippingAddress } from '../../modules/stores/incoming-order';
 import type { GqlOrder } from './orders-client';
 
 /** Shopify's order payloads (REST webhook, GraphQL read) as the StorePlatform port's `IncomingOrder`. */
@@ -12,7 +12,6 @@ export const isPaidOrCancelled = (o: GqlOrder) =>
   PAID_STATUSES.includes(o.displayFinancialStatus ?? '') || Boolean(o.cancelledAt);
 
 const numericId = (id: string | number) => String(id).split('/').pop() ?? String(id);
-const opt = (v: string | null | undefined) => (v ? v : undefined);
 
 const ZRestOrder = z.object({
   id: z.union([z.number(), z.string()]),
@@ -52,29 +51,6 @@ const ZRestOrder = z.object({
     .default([]),
 });
 
-const address = (a: {
-  name?: string | null | undefined;
-  address1?: string | null | undefined;
-  address2?: string | null | undefined;
-  city?: string | null | undefined;
-  provinceCode?: string | null | undefined;
-  countryCode?: string | null | undefined;
-  zip?: string | null | undefined;
-  phone?: string | null | undefined;
-}): ShippingAddress | null =>
-  a.address1 && a.city && a.countryCode
-    ? {
-        name: a.name ?? '',
-        address1: a.address1,
-        address2: opt(a.address2),
-        city: a.city,
-        provinceCode: opt(a.provinceCode),
-        countryCode: a.countryCode,
-        zip: a.zip ?? '',
-        phone: opt(a.phone),
-      }
-    : null;
-
 /** The `orders/paid` (or `orders/cancelled`) payload; null when it is not an order. */
 export function fromWebhookPayload(payload: unknown): IncomingOrder | null {
   const parsed = ZRestOrder.safeParse(payload);
@@ -89,7 +65,7 @@ export function fromWebhookPayload(payload: unknown): IncomingOrder | null {
     orderedAt: o.created_at ? new Date(o.created_at) : new Date(),
     cancelled: Boolean(o.cancelled_at),
     customerId: o.customer ? numericId(o.customer.id) : null,
-    address: a ? address({ ...a, provinceCode: a.province_code, countryCode: a.country_code }) : null,
+    address: a ? shippingAddress({ ...a, provinceCode: a.province_code, countryCode: a.country_code }) : null,
     lines: o.line_items.map((l) => ({
       remoteLineId: numericId(l.id),
       remoteVariantId: l.variant_id ? numericId(l.variant_id) : null,
@@ -111,7 +87,7 @@ export function fromGqlOrder(o: GqlOrder): IncomingOrder {
     orderedAt: new Date(o.createdAt),
     cancelled: Boolean(o.cancelledAt),
     customerId: o.customer ? numericId(o.customer.id) : null,
-    address: a ? address({ ...a, countryCode: a.countryCodeV2 }) : null,
+    address: a ? shippingAddress({ ...a, countryCode: a.countryCodeV2 }) : null,
     lines: o.lineItems.nodes.map((l) => ({
       remoteLineId: numericId(l.id),
       remoteVariantId: l.variant ? numericId(l.variant.id) : null,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { IncomingOrder } from '../../modules/stores/incoming-order';
+import { type IncomingOrder, shippingAddress } from '../../modules/stores/incoming-order';
 
 /** Paid, per WooCommerce's order statuses [SRC woocommerce-rest-api-docs v3 orders: status options]. */
 export const PAID = ['processing', 'completed'];
@@ -61,19 +61,18 @@ export function fromWooOrder(payload: unknown, now: Date): (IncomingOrder & { st
     orderedAt: o.date_created_gmt ? new Date(`${o.date_created_gmt.replace(/Z$/, '')}Z`) : now,
     cancelled: CANCELLED.includes(o.status),
     customerId: o.customer_id ? String(o.customer_id) : null,
-    address:
-      a?.address_1 && a.city && a.country
-        ? {
-            name,
-            address1: a.address_1,
-            address2: a.address_2 || undefined,
-            city: a.city,
-            provinceCode: a.state || undefined,
-            countryCode: a.country,
-            zip: a.postcode ?? '',
-            phone: a.phone || undefined,
-          }
-        : null,
+    address: shippingAddress(
+      a && {
+        name,
+        address1: a.address_1,
+        address2: a.address_2,
+        city: a.city,
+        provinceCode: a.state,
+        countryCode: a.country,
+        zip: a.postcode,
+        phone: a.phone,
+      },
+    ),
     lines: o.line_items.map((l) => ({
       remoteLineId: String(l.id),
       remoteVariantId: l.variation_id ? String(l.variation_id) : null,

@@ -2,8 +2,10 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { TDesignType, TImageAnalysis } from '@podforge/contract';
 import sharp from 'sharp';
+import { defineDecodeKind } from '../../decode/decode-kind';
 import { type ImageMetadata, readImageFacts, readMetadata } from '../../integrations/ai/image-facts';
 import { decodeDesign } from '../designs/design-decode';
+import { uploadPreparation, uploadReserveMb } from '../designs/design-decode-kind';
 
 /** The longest side of the picture a vision model is shown. */
 export const VISION_MAX_SIDE = 1024;
@@ -15,7 +17,6 @@ export const VISION_MAX_SIDE = 1024;
  * model's PNG, all in the decode worker; only the facts and that small PNG's path come back to the server.
  */
 export type AnalyzeImageJob = {
-  kind: 'analyze-image';
   type: TDesignType;
   name: string;
   inputPath: string;
@@ -32,10 +33,17 @@ export type AnalyzeImageResult = {
   visionPath: string;
 };
 
-/** Runs in the decode worker (decode-worker.ts); throws DesignRefusal with the 422 text. */
+/** Analyze Image's kind of decode-pool job: reserved and prepared for as an upload is. */
+export const ANALYZE_IMAGE = defineDecodeKind<AnalyzeImageJob, AnalyzeImageResult>({
+  name: 'analyze-image',
+  reserveMb: uploadReserveMb,
+  prepare: uploadPreparation,
+});
+
+/** Runs in the decode worker (registered in src/decode/decode-worker.ts); throws DesignRefusal with the 422 text. */
 export async function analyzeImageInWorker(job: AnalyzeImageJob): Promise<AnalyzeImageResult> {
   const { type, name, inputPath, outDir } = job;
-  const decoded = await decodeDesign({ kind: 'design', type, name, inputPath, outDir });
+  const decoded = await decodeDesign({ type, name, inputPath, outDir });
   const metadata = await readMetadata(
     type === 'svg'
       ? { type: 'svg', text: await fsp.readFile(decoded.originalPath ?? inputPath, 'utf8') }

@@ -8,7 +8,7 @@ import type { ContentRequest } from '../../integrations/ai/provider';
 import { inspectDesignFile } from '../designs/design-files';
 import type { AiDeps } from './ai.deps';
 import { callProvider, chargeGeneration, ensureCredits, factsFor } from './ai.service';
-import type { AnalyzeImageResult } from './analyze-image-job';
+import { ANALYZE_IMAGE, type AnalyzeImageResult } from './analyze-image-job';
 
 /** Credits one analysis costs: the same as a generate-content listing. */
 const ANALYSIS_CREDITS = 1;
@@ -35,8 +35,8 @@ export async function analyzeImage(
   let png: Buffer;
   try {
     read = await deps.decodePool.run(
+      ANALYZE_IMAGE,
       {
-        kind: 'analyze-image',
         type,
         name: file.name,
         inputPath: file.tempPath,

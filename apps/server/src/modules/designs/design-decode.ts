@@ -2,6 +2,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { DESIGN_MAX_PIXELS, DESIGN_THUMBNAIL_MAX } from '@podforge/contract';
 import sharp, { type Metadata, type OutputInfo } from 'sharp';
+import { DecodeRefusal } from '../../decode/decode-kind';
 import { PNG_METADATA_MAX_BYTES, PngMetadataTooLarge, readPngMetadata } from '../../lib/png-metadata';
 import type { DecodedDesign, DesignDecodeJob } from './design-files';
 import {
@@ -12,7 +13,7 @@ import {
   DesignLimitError,
   scanSvg,
 } from './design-limits';
-import { PdfLimitError, PdfRenderError, renderPdfFirstPage } from './pdf-render';
+import { PdfLimitError, PdfRenderError, type RenderedPage, renderPdfFirstPage } from './pdf-render';
 
 /**
  * The decode step, run only inside the decode worker (a child process, see decode-pool.ts); the server process never
@@ -30,9 +31,12 @@ async function timed<T>(timings: Record<string, number>, name: string, work: Pro
 }
 
 /** A refusal the decode worker answers with (a 422 naming the file), as opposed to a crash. */
-export class DesignRefusal extends Error {
+export class DesignRefusal extends DecodeRefusal {
   override name = 'DesignRefusal';
 }
+
+/** The SVG sanitiser (jsdom, about a second to load), loaded by a decoder before its first SVG: see DESIGN_DECODE. */
+export const loadSvgSanitiser = () => import('./svg-sanitize');
 
 /** Longest side of a design's working copy: the largest a 2000x2500 mockup draws a design at 100%. */
 export const DESIGN_WORKING_MAX = 2000;
@@ -164,7 +168,7 @@ export async function decodeDesign(job: DesignDecodeJob): Promise<DecodedDesign>
 
     if (type === 'svg') {
       const { width, height } = checkSvgStats(name, await scanSvg(name, job.inputPath));
-      // Loaded by the worker before it says it is ready (decode-worker.ts); here it is only looked up.
+      // Loaded before this file's clock started (the SVG_SANITISER preparation); here it is only looked up.
       const { HostileSvgError, sanitizeSvg } = await import('./svg-sanitize');
       let clean: string;
       try {
@@ -185,13 +189,14 @@ export async function decodeDesign(job: DesignDecodeJob): Promise<DecodedDesign>
       return { width: info.width, height: info.height, printPath, workingPath, thumbnailPath, originalPath };
     }
 
-    let rendered: { png: Buffer; width: number; height: number };
+    let rendered: RenderedPage;
     try {
       // The pool's wall-clock limit governs (it kills this whole process); the renderer's own is only a backstop.
-      rendered = await renderPdfFirstPage(await fsp.readFile(job.inputPath), {
-        limits: DESIGN_LIMITS.pdf,
-        timeoutMs: 10 * 60_000,
-      });
+      rendered = await timed(
+        timings,
+        'render',
+        renderPdfFirstPage(await fsp.readFile(job.inputPath), { limits: DESIGN_LIMITS.pdf, timeoutMs: 10 * 60_000 }),
+      );
     } catch (error) {
       if (error instanceof PdfLimitError) checkPdfPages(name, error.pages, error.width, error.height);
       if (error instanceof PdfRenderError || error instanceof PdfLimitError) {
@@ -199,16 +204,22 @@ export async function decodeDesign(job: DesignDecodeJob): Promise<DecodedDesign>
       }
       throw error;
     }
-    await fsp.writeFile(printPath, rendered.png);
-    await workingCopyAndThumbnail(printPath, workingPath, thumbnailPath);
-    return {
-      width: rendered.width,
-      height: rendered.height,
-      printPath,
-      workingPath,
-      thumbnailPath,
-      originalPath: null,
-    };
+    // The page's pixels, decoded once: the print PNG and the working copy are drawn from them side by side.
+    const { pixels, width, height } = rendered;
+    const page = () => sharp(pixels, { raw: { width, height, channels: 4 } });
+    await Promise.all([
+      timed(timings, 'print', page().png(FAST_PNG).toFile(printPath)),
+      timed(
+        timings,
+        'working',
+        page()
+          .resize(DESIGN_WORKING_MAX, DESIGN_WORKING_MAX, { fit: 'inside', withoutEnlargement: true })
+          .png(FAST_PNG)
+          .toFile(workingPath)
+          .then(() => timed(timings, 'thumbnail', THUMBNAIL(workingPath, thumbnailPath))),
+      ),
+    ]);
+    return { width, height, printPath, workingPath, thumbnailPath, originalPath: null, timings };
   } catch (error) {
     if (error instanceof DesignLimitError) throw new DesignRefusal(error.message);
     throw error;

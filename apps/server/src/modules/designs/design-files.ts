@@ -49,7 +49,6 @@ export type DecodedDesign = {
 
 /** One file for the decode worker: already sniffed and through the header caps. */
 export type DesignDecodeJob = {
-  kind: 'design';
   type: TDesignType;
   name: string;
   inputPath: string;

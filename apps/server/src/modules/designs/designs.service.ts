@@ -11,6 +11,7 @@ import { designs, mockups } from '../../db/schema';
 import { AppError, badRequest, notFound, payloadTooLarge } from '../../lib/errors';
 import { putLocalFile } from '../../storage/storage';
 import { assertStorageRoom } from '../../storage/usage';
+import { DESIGN_DECODE } from './design-decode-kind';
 import { type DecodedDesign, EXTENSION, inspectDesignFile, MIME } from './design-files';
 import type { DesignsDeps } from './designs.deps';
 
@@ -153,8 +154,8 @@ export async function createDesigns(
       const outDir = await fsp.mkdtemp(path.join(tmp, 'decode-'));
       outDirs.push(outDir);
       const decoded = await deps.decodePool.run(
+        DESIGN_DECODE,
         {
-          kind: 'design',
           type,
           name: input.name,
           inputPath: input.tempPath,
@@ -294,7 +295,8 @@ export async function listDesigns(deps: DesignsDeps, workspaceId: string, limit:
   return rows.map(toDesign);
 }
 
-export async function getDesignRow(deps: DesignsDeps, workspaceId: string, id: string): Promise<DesignRow> {
+/** A design of the workspace, or 404 (another workspace's is "not found", never "forbidden"). */
+export async function getDesignRow(deps: Pick<DesignsDeps, 'db'>, workspaceId: string, id: string): Promise<DesignRow> {
   const [row] = await deps.db
     .select()
     .from(designs)

@@ -1,9 +1,9 @@
 import { once } from 'node:events';
 import type { Worker as NodeWorker } from 'node:worker_threads';
 import sharp from 'sharp';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { pdfOf } from '../../../test/support/design-fixtures';
-import { PDF_RENDER_MAX_SIDE, PdfRenderError, renderPdfFirstPage } from './pdf-render';
+import { closePdfRenderer, PDF_RENDER_MAX_SIDE, PdfRenderError, renderPdfFirstPage } from './pdf-render';
 
 // Every worker the renderer starts is recorded with a promise of its 'exit' (taken at creation, so none is missed)
 // and whether it posted an answer: a worker terminated by the time limit exits without one.
@@ -39,25 +39,37 @@ async function exitedWithin(entry: Tracked, ms: number) {
 }
 
 describe('renderPdfFirstPage', () => {
-  beforeEach(() => {
+  beforeEach(async () => {
+    await closePdfRenderer();
     tracked.workers.length = 0;
   });
+  afterAll(() => closePdfRenderer());
 
-  it('renders page 1 of a one-page PDF to a PNG scaled to fit, and its worker exits', async () => {
+  it('renders page 1 of a one-page PDF to pixels scaled to fit, and keeps its worker (pdf.js loaded once) for the next', async () => {
     const result = await renderPdfFirstPage(pdfOf(200, 300));
     // 200 x 300 pt at 300 dpi (scale 300/72): under the 4000 px cap.
     expect(result.width).toBe(833);
     expect(result.height).toBe(1250);
-    const meta = await sharp(result.png).metadata();
-    expect(meta.format).toBe('png');
-    expect([meta.width, meta.height]).toEqual([833, 1250]);
+    expect(result.pixels.length).toBe(833 * 1250 * 4);
     expect(Math.max(result.width, result.height)).toBeLessThanOrEqual(PDF_RENDER_MAX_SIDE);
+    // RGBA, opaque: the page's white margin, and its blue rectangle (the fixture's `0 0 1 rg`).
+    const at = (x: number, y: number) => [...result.pixels.subarray((y * 833 + x) * 4, (y * 833 + x) * 4 + 4)];
+    expect(at(5, 5)).toEqual([255, 255, 255, 255]);
+    expect(at(416, 625)).toEqual([0, 0, 255, 255]);
+    const png = await sharp(result.pixels, { raw: { width: 833, height: 1250, channels: 4 } })
+      .png()
+      .toBuffer();
+    expect((await sharp(png).metadata()).format).toBe('png');
 
+    const again = await renderPdfFirstPage(pdfOf(100, 100));
+    expect([again.width, again.height]).toEqual([416, 416]);
     expect(tracked.workers).toHaveLength(1);
     const [entry] = tracked.workers;
     if (!entry) throw new Error('no worker recorded');
-    await exitedWithin(entry, 5000);
     expect(entry.answered).toBe(true);
+    // Closed (as its decoder's end closes it), it exits.
+    await closePdfRenderer();
+    await exitedWithin(entry, 5000);
     expect(entry.worker.threadId).toBe(-1);
   });
 

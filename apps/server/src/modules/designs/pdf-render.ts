@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { pdfDocument } from './pdf-document';
 
 export const PDF_RENDER_TIMEOUT_MS = 10_000;
 /** Longest side of the rendered page 1, in pixels; the page is scaled to fit. */
@@ -22,102 +23,186 @@ const require = createRequire(import.meta.url);
 const pdfjsPath = require.resolve('pdfjs-dist/legacy/build/pdf.mjs');
 const standardFontsDir = `${path.join(path.dirname(pdfjsPath), '../../standard_fonts')}/`;
 
-// The worker is inline code, so it runs the same from the TypeScript sources and from the bundle.
+/** The smallest one-page PDF: rendered once as the renderer starts, so pdf.js's own modules load then. */
+const WARM_PDF = pdfDocument([
+  '<< /Type /Catalog /Pages 2 0 R >>',
+  '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+  '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 8 8] >>',
+]);
+
+// The worker is inline code, so it runs the same from the TypeScript sources and from the bundle. It loads pdf.js
+// once and renders one PDF per message: loading pdf.js and its in-thread worker module is about 0.9 s of CPU, which
+// a worker per file paid for every PDF (rendering a page is tens of milliseconds). It answers the page's raw RGBA
+// pixels (opaque: the page is drawn on white), which the decoder encodes once with its other copies, rather than a
+// PNG it would decode again.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { pathToFileURL } = require('node:url');
-(async () => {
+const options = (data) => ({
+  data,
+  isEvalSupported: false,
+  disableFontFace: true,
+  useSystemFonts: false,
+  standardFontDataUrl: workerData.standardFontsDir,
+  verbosity: 0,
+});
+const ready = (async () => {
+  const pdfjs = await import(pathToFileURL(workerData.pdfjsPath).href);
+  const warm = await pdfjs.getDocument(options(new Uint8Array(Buffer.from(workerData.warmPdf, 'latin1')))).promise;
+  await warm.getPage(1);
+  await warm.destroy();
+  return pdfjs;
+})();
+ready.catch(() => {});
+parentPort.on('message', async (job) => {
   try {
-    const pdfjs = await import(pathToFileURL(workerData.pdfjsPath).href);
-    const doc = await pdfjs.getDocument({
-      data: new Uint8Array(workerData.data),
-      isEvalSupported: false,
-      disableFontFace: true,
-      useSystemFonts: false,
-      standardFontDataUrl: workerData.standardFontsDir,
-      verbosity: 0,
-    }).promise;
-    const page = await doc.getPage(1);
-    const base = page.getViewport({ scale: 1 });
-    const limits = workerData.limits;
-    if (limits && (doc.numPages > limits.pages || Math.max(base.width, base.height) > limits.pageSide)) {
-      parentPort.postMessage({ ok: false, over: { pages: doc.numPages, width: base.width, height: base.height } });
+    const pdfjs = await ready;
+    if (job.warm) {
+      parentPort.postMessage({ id: job.id, ok: true });
       return;
     }
-    const scale = Math.min(workerData.maxSide / Math.max(base.width, base.height), 300 / 72);
-    const viewport = page.getViewport({ scale });
-    const width = Math.max(1, Math.floor(viewport.width));
-    const height = Math.max(1, Math.floor(viewport.height));
-    const { canvas, context } = doc.canvasFactory.create(width, height);
-    context.fillStyle = '#ffffff';
-    context.fillRect(0, 0, width, height);
-    await page.render({ canvasContext: context, canvas, viewport }).promise;
-    const png = await canvas.encode('png');
-    await doc.destroy();
-    parentPort.postMessage({ ok: true, png, width, height }, [png.buffer]);
+    const doc = await pdfjs.getDocument(options(new Uint8Array(job.data))).promise;
+    try {
+      const page = await doc.getPage(1);
+      const base = page.getViewport({ scale: 1 });
+      const limits = job.limits;
+      if (limits && (doc.numPages > limits.pages || Math.max(base.width, base.height) > limits.pageSide)) {
+        parentPort.postMessage({ id: job.id, ok: false, over: { pages: doc.numPages, width: base.width, height: base.height } });
+        return;
+      }
+      const scale = Math.min(job.maxSide / Math.max(base.width, base.height), 300 / 72);
+      const viewport = page.getViewport({ scale });
+      const width = Math.max(1, Math.floor(viewport.width));
+      const height = Math.max(1, Math.floor(viewport.height));
+      const { canvas, context } = doc.canvasFactory.create(width, height);
+      context.fillStyle = '#ffffff';
+      context.fillRect(0, 0, width, height);
+      await page.render({ canvasContext: context, canvas, viewport }).promise;
+      // A copy of the canvas's pixels (RGBA, row after row), handed over without another copy.
+      const pixels = new Uint8Array(canvas.data());
+      doc.canvasFactory.destroy({ canvas, context });
+      parentPort.postMessage({ id: job.id, ok: true, pixels, width, height }, [pixels.buffer]);
+    } finally {
+      await doc.destroy();
+    }
   } catch (error) {
-    parentPort.postMessage({ ok: false, message: String((error && error.message) || error) });
+    parentPort.postMessage({ id: job.id, ok: false, message: String((error && error.message) || error) });
   }
-})();
+});
 `;
 
+type Answer = {
+  id: number;
+  ok: boolean;
+  pixels?: Uint8Array;
+  width?: number;
+  height?: number;
+  message?: string;
+  over?: { pages: number; width: number; height: number };
+};
+
+/** Page 1 as raw RGBA pixels (opaque), `width` x `height`. */
+export type RenderedPage = { pixels: Buffer; width: number; height: number };
+
+let renderer: Worker | null = null;
+let nextId = 1;
+/** One render at a time: a call waits for the one before it. */
+let queue: Promise<unknown> = Promise.resolve();
+
+function startRenderer(): Worker {
+  const worker = new Worker(WORKER_SOURCE, {
+    eval: true,
+    workerData: { pdfjsPath, standardFontsDir, warmPdf: WARM_PDF },
+    resourceLimits: { maxOldGenerationSizeMb: 512 },
+  });
+  // Between renders it keeps no process alive (the decoder's IPC channel does); each render holds a ref.
+  worker.unref();
+  const forget = () => {
+    if (renderer === worker) renderer = null;
+  };
+  worker.once('exit', forget);
+  worker.once('error', forget);
+  return worker;
+}
+
+/** Ends the kept renderer (tests; a decoder ends with its process). */
+export async function closePdfRenderer(): Promise<void> {
+  const worker = renderer;
+  renderer = null;
+  if (worker) await worker.terminate();
+}
+
 /**
- * Renders page 1 of a PDF to PNG in a worker thread with a memory cap, and terminates it after the time limit, so
- * a hostile PDF can neither hang nor exhaust the server.
+ * Loads the renderer (pdf.js, about 0.9 s of CPU) ahead of a PDF: the decode pool asks for it before a child's
+ * first PDF, outside that file's time limit (designs' PDF_RENDERER preparation).
  */
-export function renderPdfFirstPage(
+export async function preparePdfRenderer(): Promise<void> {
+  await ask({ warm: true }, PDF_RENDER_TIMEOUT_MS, []);
+}
+
+function ask(message: Record<string, unknown>, timeoutMs: number, transfer: ArrayBuffer[]): Promise<Answer> {
+  const run = () =>
+    new Promise<Answer>((resolve, reject) => {
+      renderer ??= startRenderer();
+      const worker = renderer;
+      const id = nextId++;
+      let settled = false;
+      const finish = (fn: () => void, end: boolean) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        worker.off('message', onMessage);
+        worker.off('error', onError);
+        worker.off('exit', onExit);
+        worker.unref();
+        // A render past its limit (or a broken worker) ends the worker: the next call starts a fresh one.
+        if (end) {
+          if (renderer === worker) renderer = null;
+          void worker.terminate();
+        }
+        fn();
+      };
+      const timer = setTimeout(
+        () => finish(() => reject(new PdfRenderError(`rendering took longer than ${timeoutMs / 1000} s`)), true),
+        timeoutMs,
+      );
+      const onMessage = (answer: Answer) => {
+        if (answer.id === id) finish(() => resolve(answer), false);
+      };
+      const onError = (error: Error) => finish(() => reject(new PdfRenderError(error.message)), true);
+      const onExit = (code: number) => finish(() => reject(new PdfRenderError(`the renderer stopped (${code})`)), true);
+      worker.on('message', onMessage);
+      worker.once('error', onError);
+      worker.once('exit', onExit);
+      worker.ref();
+      worker.postMessage({ ...message, id }, transfer);
+    });
+  const result = queue.then(run, run);
+  queue = result.catch(() => {});
+  return result;
+}
+
+/**
+ * Renders page 1 of a PDF to raw RGBA pixels in a worker thread with a memory cap, and terminates it after the time
+ * limit, so a hostile PDF can neither hang nor exhaust the server. The worker is kept for the next PDF (pdf.js
+ * loaded once); one that failed or passed its limit is replaced.
+ */
+export async function renderPdfFirstPage(
   data: Buffer,
   options: { timeoutMs?: number; maxSide?: number; limits?: { pages: number; pageSide: number } } = {},
-): Promise<{ png: Buffer; width: number; height: number }> {
-  const timeoutMs = options.timeoutMs ?? PDF_RENDER_TIMEOUT_MS;
-  return new Promise((resolve, reject) => {
-    const copy = new Uint8Array(data).buffer;
-    const worker = new Worker(WORKER_SOURCE, {
-      eval: true,
-      workerData: {
-        data: copy,
-        pdfjsPath,
-        standardFontsDir,
-        maxSide: options.maxSide ?? PDF_RENDER_MAX_SIDE,
-        limits: options.limits ?? null,
-      },
-      transferList: [copy],
-      resourceLimits: { maxOldGenerationSizeMb: 512 },
-    });
-    let settled = false;
-    const finish = (fn: () => void) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      void worker.terminate();
-      fn();
-    };
-    const timer = setTimeout(
-      () => finish(() => reject(new PdfRenderError(`rendering took longer than ${timeoutMs / 1000} s`))),
-      timeoutMs,
-    );
-    worker.once(
-      'message',
-      (message: {
-        ok: boolean;
-        png?: Uint8Array;
-        width?: number;
-        height?: number;
-        message?: string;
-        over?: { pages: number; width: number; height: number };
-      }) => {
-        const over = message.over;
-        if (over) {
-          finish(() => reject(new PdfLimitError(over.pages, over.width, over.height)));
-        } else if (message.ok && message.png) {
-          const png = Buffer.from(message.png.buffer, message.png.byteOffset, message.png.byteLength);
-          finish(() => resolve({ png, width: message.width ?? 0, height: message.height ?? 0 }));
-        } else {
-          finish(() => reject(new PdfRenderError(message.message ?? 'the PDF could not be rendered')));
-        }
-      },
-    );
-    worker.once('error', (error) => finish(() => reject(new PdfRenderError(error.message))));
-    worker.once('exit', (code) => finish(() => reject(new PdfRenderError(`the renderer stopped (${code})`))));
-  });
+): Promise<RenderedPage> {
+  const copy = new Uint8Array(data).buffer;
+  const answer = await ask(
+    { data: copy, maxSide: options.maxSide ?? PDF_RENDER_MAX_SIDE, limits: options.limits ?? null },
+    options.timeoutMs ?? PDF_RENDER_TIMEOUT_MS,
+    [copy],
+  );
+  if (answer.over) throw new PdfLimitError(answer.over.pages, answer.over.width, answer.over.height);
+  if (!answer.ok || !answer.pixels) throw new PdfRenderError(answer.message ?? 'the PDF could not be rendered');
+  const { pixels } = answer;
+  return {
+    pixels: Buffer.from(pixels.buffer, pixels.byteOffset, pixels.byteLength),
+    width: answer.width ?? 0,
+    height: answer.height ?? 0,
+  };
 }

@@ -3,7 +3,6 @@ import {
   mockupProductType,
   ZCreateMockup,
   ZCreateMockupBatch,
-  ZCreatePrintFile,
   ZMockupTemplatesQuery,
   ZPrintReadinessQuery,
 } from '@podforge/contract';
@@ -17,7 +16,6 @@ import { type DesignLayer, type DesignPixels, findTemplate, TemplateStore } from
 import type { MockupsDeps } from './mockups.deps';
 import {
   createMockup,
-  createPrintFile,
   getMockupBatch,
   getMockupFile,
   getPrintReadiness,
@@ -105,17 +103,6 @@ export async function mockupsRoutes(app: FastifyInstance, { deps }: { deps: Mock
   app.get('/api/mockups/print-readiness', async (request) => {
     const input = parseInput(ZPrintReadinessQuery, request.query, 'query');
     return getPrintReadiness(serviceDeps, request.workspaceId, input);
-  });
-
-  app.post('/api/mockups/print-file', async (request, reply) => {
-    const input = parseInput(ZCreatePrintFile, request.body, 'body');
-    const out = await createPrintFile(serviceDeps, request.workspaceId, input);
-    return reply
-      .type('image/png')
-      .header('Content-Disposition', `attachment; filename="print-${out.productType}-${out.width}x${out.height}.png"`)
-      .header('X-Print-Width', String(out.width))
-      .header('X-Print-Height', String(out.height))
-      .send(out.png);
   });
 
   for (const which of ['file', 'preview'] as const) {

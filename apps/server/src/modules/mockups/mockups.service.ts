@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import fsp from 'node:fs/promises';
 import {
   DEFAULT_CATALOG_PRODUCT,
   DESIGN_AREAS,
@@ -23,7 +22,8 @@ import { badRequest, notFound } from '../../lib/errors';
 import { TEMPLATE_HEIGHT, TEMPLATE_SETS, TEMPLATE_WIDTH } from '../../lib/mockup-templates';
 import { assertStorageRoom } from '../../storage/usage';
 import { getCatalogProductDetail } from '../catalog/catalog.service';
-import { tempFilePath, withStoredDesignFile } from '../designs/designs.service';
+import { getDesignRow, withStoredDesignFile } from '../designs/designs.service';
+import { MOCKUP_LAYER } from './layer-job';
 import {
   clipLayer,
   composeMockup,
@@ -73,16 +73,6 @@ export function listTemplates(productTypeInput: string | undefined): {
 
 type DesignRow = typeof designs.$inferSelect;
 
-/** Another workspace's design is "not found", never "forbidden". */
-async function loadDesign(deps: Deps, workspaceId: string, designId: string): Promise<DesignRow> {
-  const [row] = await deps.db
-    .select()
-    .from(designs)
-    .where(and(eq(designs.id, designId), eq(designs.workspaceId, workspaceId)));
-  if (!row) throw notFound('Design');
-  return row;
-}
-
 /**
  * The design placed for a mockup. From its working copy (at most 2000 px a side, a PNG the decode pool wrote at
  * upload, which is all a 2000x2500 mockup shows) it is placed here, with sharp off the event loop, from the decoded
@@ -100,7 +90,7 @@ async function designLayer(deps: Deps, row: DesignRow, placement: Placement): Pr
       return renderDesignRaw(pixels, placement, { fade: false });
     }
     const raw = await withStoredDesignFile(deps, row.printKey, (inputPath) =>
-      deps.decodePool.run({ kind: 'layer', name: row.name, inputPath, placement }, { label: row.name }),
+      deps.decodePool.run(MOCKUP_LAYER, { name: row.name, inputPath, placement }, { label: row.name }),
     );
     return { ...raw, data: Buffer.from(raw.data.buffer, raw.data.byteOffset, raw.data.byteLength) };
   };
@@ -194,7 +184,7 @@ export async function createMockup(deps: Deps, workspaceId: string, input: TCrea
   const productType = mockupProductType(input.productType);
   resolveTemplate(productType, input.templateId);
   const colorId = resolveColor(productType, input.color);
-  const row = await loadDesign(deps, workspaceId, input.designId);
+  const row = await getDesignRow(deps, workspaceId, input.designId);
   await assertStorageRoom(deps.db, workspaceId, {
     quotaBytes: deps.config.storageQuotaBytes,
     incoming: 0,
@@ -228,7 +218,7 @@ export async function startMockupBatch(
   const templateIds = input.templateIds ?? set.templates.map((t) => t.id);
   for (const id of templateIds) resolveTemplate(productType, id);
   const colors = (input.colors ?? set.colors.map((c) => c.id)).map((c) => resolveColor(productType, c));
-  const row = await loadDesign(deps, workspaceId, input.designId);
+  const row = await getDesignRow(deps, workspaceId, input.designId);
   await assertStorageRoom(deps.db, workspaceId, {
     quotaBytes: deps.config.storageQuotaBytes,
     incoming: 0,
@@ -355,54 +345,4 @@ export async function getPrintReadiness(
         heightPx: fallback.heightPx,
       };
   return { dpi, ...printReadinessLevel(dpi), printArea };
-}
-
-/**
- * The wall-clock limit of a print file in the decode pool. The upload's limit (7 s by default) is for files not yet
- * checked; a print file is drawn from a stored, checked design at a catalogue size, and a turned 24x36 in poster
- * (7200x10800) took 3 s alone and 6.4-9.6 s with both cores busy: under the upload's limit it was refused.
- */
-const PRINT_FILE_TIME_LIMIT_MS = 60_000;
-
-/** A print file of a stored design, drawn in the decode pool (bounded like an upload, with a longer time limit). */
-export async function drawPrintFile(
-  deps: Pick<MockupsDeps, 'config' | 'storage' | 'decodePool'>,
-  row: DesignRow,
-  productType: TMockupProductType,
-  adjustments: MockupAdjustments,
-  size?: { widthPx: number; heightPx: number },
-): Promise<{ png: Buffer; width: number; height: number }> {
-  return withStoredDesignFile(deps, row.printKey, async (inputPath) => {
-    // Under DATA_DIR/tmp, never beside the input: on local disk the input is the stored design itself.
-    const outPath = await tempFilePath(deps, 'print-file');
-    try {
-      const out = await deps.decodePool.run(
-        {
-          kind: 'print-file',
-          name: row.name,
-          inputPath,
-          outPath,
-          productType,
-          designSize: { width: row.width, height: row.height },
-          adjustments,
-          ...(size ? { size } : {}),
-        },
-        { label: row.name, timeLimitMs: Math.max(PRINT_FILE_TIME_LIMIT_MS, deps.config.decode.timeLimitMs) },
-      );
-      return { png: await fsp.readFile(outPath), width: out.width, height: out.height };
-    } finally {
-      await fsp.rm(outPath, { force: true });
-    }
-  });
-}
-
-export async function createPrintFile(
-  deps: Deps,
-  workspaceId: string,
-  input: { designId: string; productType: string; adjustments: MockupAdjustments },
-) {
-  const productType = mockupProductType(input.productType);
-  const row = await loadDesign(deps, workspaceId, input.designId);
-  const out = await drawPrintFile(deps, row, productType, input.adjustments);
-  return { ...out, productType, designName: row.name };
 }

@@ -4,7 +4,8 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DecodePool } from '../../decode/decode-pool';
-import { drawPrintFile } from '../mockups/mockups.service';
+import { PRINT_FILE } from './print-file-job';
+import { drawPrintFile } from './print-files.service';
 
 /**
  * Print files drawn as the app draws them, in the decode pool with its default memory limit: the largest print file
@@ -40,8 +41,8 @@ describe('print files in the decode pool', () => {
     for (const rotation of [15, -20]) {
       const outPath = path.join(dir, `poster-${rotation}.png`);
       const size = await pool.run(
+        PRINT_FILE,
         {
-          kind: 'print-file',
           name: 'design.png',
           inputPath: design,
           outPath,

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { computePlacement, DESIGN_AREAS, type MockupAdjustments, printWindow } from '@podforge/contract';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pixelBox } from '../../../test/support/pixel-box';
 import { renderDesignRaw } from '../mockups/mockup-render';
 import { renderPrintFile } from './print-file-render';
 
@@ -52,22 +53,9 @@ async function draw(design: string, adjustments: MockupAdjustments) {
   const { data, info } = await sharp(out).raw().toBuffer({ resolveWithObject: true });
   expect(info.channels).toBe(4);
   // The bounding box of the visible pixels, and the alpha at its centre.
-  let minX = info.width;
-  let minY = info.height;
-  let maxX = -1;
-  let maxY = -1;
-  for (let y = 0; y < info.height; y++) {
-    for (let x = 0; x < info.width; x++) {
-      if ((data[(y * info.width + x) * 4 + 3] ?? 0) > 0) {
-        minX = Math.min(minX, x);
-        maxX = Math.max(maxX, x);
-        minY = Math.min(minY, y);
-        maxY = Math.max(maxY, y);
-      }
-    }
-  }
+  const { x, y, right, bottom } = pixelBox(data, info.width, info.height, (_r, _g, _b, a) => a > 0);
   const at = (x: number, y: number) => [...data.subarray((y * info.width + x) * 4, (y * info.width + x) * 4 + 4)];
-  return { size, meta, box: { x: minX, y: minY, right: maxX + 1, bottom: maxY + 1 }, at };
+  return { size, meta, box: { x, y, right, bottom }, at };
 }
 
 const expected = (adjustments: MockupAdjustments) => {

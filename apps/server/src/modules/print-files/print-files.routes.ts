@@ -1,10 +1,10 @@
-import { ErrorCode } from '@podforge/contract';
+import { ErrorCode, ZCreatePrintFile } from '@podforge/contract';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { AppError, notFound } from '../../lib/errors';
 import { parseInput } from '../../lib/validate';
 import type { PrintFilesDeps } from './print-files.deps';
-import { ensurePrintFile, printFilePath } from './print-files.service';
+import { createPrintFile, ensurePrintFile, printFilePath } from './print-files.service';
 
 const ZSignedParams = z.object({ productId: z.uuid(), file: z.string().regex(/^[a-z0-9_-]{1,40}\.png$/) });
 
@@ -31,5 +31,17 @@ export async function printFilesRoutes(app: FastifyInstance, { deps }: { deps: P
       .header('X-Content-Type-Options', 'nosniff')
       .header('Cache-Control', 'private, max-age=300')
       .send(png);
+  });
+
+  // The editor's download: a design's print file at the product type's default print area.
+  app.post('/api/mockups/print-file', async (request, reply) => {
+    const input = parseInput(ZCreatePrintFile, request.body, 'body');
+    const out = await createPrintFile(deps, request.workspaceId, input);
+    return reply
+      .type('image/png')
+      .header('Content-Disposition', `attachment; filename="print-${out.productType}-${out.width}x${out.height}.png"`)
+      .header('X-Print-Width', String(out.width))
+      .header('X-Print-Height', String(out.height))
+      .send(out.png);
   });
 }

@@ -1,13 +1,24 @@
 import { createHash } from 'node:crypto';
-import { clampAdjustments, mockupProductType, type TCatalogProductDetail, type TPrintFile } from '@podforge/contract';
+import fsp from 'node:fs/promises';
+import {
+  clampAdjustments,
+  type MockupAdjustments,
+  mockupProductType,
+  type TCatalogProductDetail,
+  type TMockupProductType,
+  type TPrintFile,
+} from '@podforge/contract';
 import { and, eq } from 'drizzle-orm';
-import { designs, printFiles, type products } from '../../db/schema';
+import { type designs, printFiles, type products } from '../../db/schema';
 import { notFound } from '../../lib/errors';
+import { putLocalFile } from '../../storage/storage';
 import { getCatalogProductDetail } from '../catalog/catalog.service';
-import { drawPrintFile } from '../mockups/mockups.service';
+import { getDesignRow, tempFilePath, withStoredDesignFile } from '../designs/designs.service';
 import { catalogueFor } from '../printers/printer-catalogue';
+import { PRINT_FILE } from './print-file-job';
 import type { PrintFilesDeps } from './print-files.deps';
 
+type DesignRow = typeof designs.$inferSelect;
 /** A product as print files are drawn for it (the products module's row). */
 type ProductRow = typeof products.$inferSelect;
 
@@ -63,11 +74,7 @@ export async function ensurePrintFile(
 ): Promise<{ png: Buffer; spec: Spec }> {
   const spec = (await printFileSpecs(deps, product)).find((s) => s.placement === placement);
   if (!spec || !product.designId) throw notFound(`Print file '${placement}'`);
-  const [design] = await deps.db
-    .select()
-    .from(designs)
-    .where(and(eq(designs.id, product.designId), eq(designs.workspaceId, product.workspaceId)));
-  if (!design) throw notFound('Design');
+  const design = await getDesignRow(deps, product.workspaceId, product.designId);
   const adjustments = clampAdjustments(product.adjustments ?? {});
   const fingerprint = createHash('sha256')
     .update(JSON.stringify([design.id, design.printKey, product.productType, spec, adjustments, 'print-file-v1']))
@@ -78,13 +85,16 @@ export async function ensurePrintFile(
     const png = await deps.storage.read(stored.storageKey);
     if (png) return { png, spec };
   }
-  const out = await drawPrintFile(deps, design, mockupProductType(product.productType), adjustments, {
-    widthPx: spec.width,
-    heightPx: spec.height,
-  });
   // The key names the fingerprint: two instances drawing the same file at once write the same bytes to one key.
   const storageKey = `${product.workspaceId}/print-files/${product.id}/${placement}-${fingerprint.slice(0, 24)}.png`;
-  await deps.storage.put(storageKey, out.png, 'image/png');
+  const out = await drawPrintFile(
+    deps,
+    design,
+    mockupProductType(product.productType),
+    adjustments,
+    { widthPx: spec.width, heightPx: spec.height },
+    storageKey,
+  );
   await deps.db
     .insert(printFiles)
     .values({
@@ -112,4 +122,64 @@ export async function deletePrintFiles(deps: PrintFilesDeps, productId: string, 
     .from(printFiles)
     .where(and(eq(printFiles.productId, productId), eq(printFiles.workspaceId, workspaceId)));
   await Promise.allSettled(rows.map((r) => deps.storage.delete(r.storageKey)));
+}
+
+/**
+ * The wall-clock limit of a print file in the decode pool. The upload's limit (7 s by default) is for files not yet
+ * checked; a print file is drawn from a stored, checked design at a catalogue size, and a turned 24x36 in poster
+ * (7200x10800) took 3 s alone and 6.4-9.6 s with both cores busy: under the upload's limit it was refused.
+ */
+const PRINT_FILE_TIME_LIMIT_MS = 60_000;
+
+/**
+ * A print file of a stored design, drawn in the decode pool (bounded like an upload, with a longer time limit).
+ * With `storeAs`, the drawn file is also stored under that key from the decoder's output file (on local disk a
+ * second name for it, nothing copied) while its bytes are read for the answer.
+ */
+export async function drawPrintFile(
+  deps: Pick<PrintFilesDeps, 'config' | 'storage' | 'decodePool'>,
+  row: DesignRow,
+  productType: TMockupProductType,
+  adjustments: MockupAdjustments,
+  size?: { widthPx: number; heightPx: number },
+  storeAs?: string,
+): Promise<{ png: Buffer; width: number; height: number }> {
+  return withStoredDesignFile(deps, row.printKey, async (inputPath) => {
+    // Under DATA_DIR/tmp, never beside the input: on local disk the input is the stored design itself.
+    const outPath = await tempFilePath(deps, 'print-file');
+    try {
+      const out = await deps.decodePool.run(
+        PRINT_FILE,
+        {
+          name: row.name,
+          inputPath,
+          outPath,
+          productType,
+          designSize: { width: row.width, height: row.height },
+          adjustments,
+          ...(size ? { size } : {}),
+        },
+        { label: row.name, timeLimitMs: Math.max(PRINT_FILE_TIME_LIMIT_MS, deps.config.decode.timeLimitMs) },
+      );
+      const [png] = await Promise.all([
+        fsp.readFile(outPath),
+        storeAs ? putLocalFile(deps.storage, storeAs, outPath, 'image/png') : null,
+      ]);
+      return { png, width: out.width, height: out.height };
+    } finally {
+      await fsp.rm(outPath, { force: true });
+    }
+  });
+}
+
+/** A print file of a design at the product type's default print area (the editor's download). */
+export async function createPrintFile(
+  deps: Pick<PrintFilesDeps, 'config' | 'db' | 'storage' | 'decodePool'>,
+  workspaceId: string,
+  input: { designId: string; productType: string; adjustments: MockupAdjustments },
+) {
+  const productType = mockupProductType(input.productType);
+  const row = await getDesignRow(deps, workspaceId, input.designId);
+  const out = await drawPrintFile(deps, row, productType, input.adjustments);
+  return { ...out, productType, designName: row.name };
 }

@@ -1,0 +1,29 @@
+import type { MockupAdjustments, TMockupProductType } from '@podforge/contract';
+import { CHILD_BASE_MB, defineDecodeKind, MB } from '../../decode/decode-kind';
+import { renderPrintFile } from './print-file-render';
+
+/** A stored design drawn as a print file in the decode pool: the PNG is written to `outPath`. */
+export type PrintFileJob = {
+  name: string;
+  inputPath: string;
+  outPath: string;
+  productType: TMockupProductType;
+  designSize: { width: number; height: number };
+  adjustments: MockupAdjustments;
+  size?: { widthPx: number; heightPx: number };
+};
+export type PrintFileResult = { width: number; height: number };
+
+/**
+ * A turned print file holds the design, the turned copy and the output at once: it reserves four times its RGBA
+ * output over a decoder's own (a job's whole limit when its size is not given).
+ */
+export const PRINT_FILE = defineDecodeKind<PrintFileJob, PrintFileResult>({
+  name: 'print-file',
+  reserveMb: (job, capMb) => (job.size ? CHILD_BASE_MB + (4 * job.size.widthPx * job.size.heightPx * 4) / MB : capMb),
+});
+
+/** Runs in the decode worker (registered in src/decode/decode-worker.ts). */
+export function drawPrintFileInWorker(job: PrintFileJob): Promise<PrintFileResult> {
+  return renderPrintFile(job.productType, job.inputPath, job.designSize, job.adjustments, job.outPath, job.size);
+}
