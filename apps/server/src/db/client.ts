@@ -136,7 +136,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       import('drizzle-orm/pglite'),
       import('drizzle-orm/pglite/migrator'),
     ]);
-  // PGlite does not lock its folder itself: only one process may open it (see ARCHITECTURE.md).
+  // PGlite does not lock its folder itself: only one process may open it (see src/db/README.md).
   if (options.pgliteDir) fs.mkdirSync(options.pgliteDir, { recursive: true });
   // A new folder (or memory) starts as a copy of a migrated cluster rather than running initdb and the migrations.
   const dir = options.pgliteDir;
