@@ -16,6 +16,7 @@ import { integrations, orders as ordersTable } from '../src/db/schema';
 import { AmazonClient, AmazonError } from '../src/integrations/amazon/client';
 import { type FakeAmazon, startFakeAmazon } from '../src/integrations/amazon/fake-server';
 import { startWorker, startWorkers } from '../src/jobs/workers';
+import { AmazonService } from '../src/modules/amazon/amazon.service';
 import { amazonOrdersJob } from '../src/modules/amazon/amazon-orders';
 import { fulfilInStore } from '../src/modules/orders/fulfilment';
 import { ORDER_JOBS } from '../src/modules/orders/order-jobs';
@@ -617,6 +618,40 @@ describe('Amazon orders', () => {
     });
     await fake.cancelOrder(placed.orderId);
     expect(await read()).toMatchObject({ cancelled: true });
+  });
+
+  it("a read cursor from a clock ahead of Amazon's is not refused by Amazon, and loses no order", async () => {
+    const client = t.client();
+    const store = await connect(client);
+    await settle(client, store.id, { brand: 'Generic', gtinExempt: true });
+    const product = await tee(client, 'Skewed Tee');
+    expect((await client.post(`/api/upload/amazon/${product.id}`, { integrationId: store.id })).statusCode).toBe(200);
+    await fake.processDue(true);
+    const row = await storeRow(store.id);
+    if (!row) throw new Error('no seller');
+    const placed = await fake.placeOrder(row.externalId, US, {
+      lines: [{ sku: product.variants[0]?.sku ?? '', quantity: 1 }],
+      address: {
+        name: 'Ada Buyer',
+        addressLine1: '1 Test Street',
+        city: 'Portland',
+        postalCode: '97201',
+        countryCode: 'US',
+      },
+    });
+    // Our clock 90 s ahead of Amazon's (the sandbox here runs on the real one); Amazon refuses an after in its future.
+    const ahead = () => new Date(Date.now() + 90_000);
+    const skewed = new AmazonService({ ...t.deps, now: ahead });
+    skewed.client = new AmazonClient({
+      ...(await t.deps.amazon.getClient()).options,
+      now: () => ahead().getTime(),
+      sleep: async () => {},
+    });
+    // A cursor 30 s past Amazon's now (still in our past): read, nothing changed after it.
+    expect(await skewed.readOrders(row, new Date(Date.now() + 30_000))).toEqual([]);
+    // A cursor before the order: the order, though Amazon was asked from a little earlier.
+    const read = await skewed.readOrders(row, new Date(Date.now() - 5_000));
+    expect(read.map((o) => o.remoteOrderId)).toContain(placed.orderId);
   });
 
   it(

@@ -169,7 +169,8 @@ export class AmazonClient {
     for (;;) {
       const t = this.now();
       const b = this.buckets.get(key) ?? { tokens: limit.burst, at: t };
-      b.tokens = Math.min(limit.burst, b.tokens + ((t - b.at) / 1000) * limit.rate);
+      // A clock set back (NTP) refills nothing rather than draining the bucket.
+      b.tokens = Math.min(limit.burst, b.tokens + (Math.max(0, t - b.at) / 1000) * limit.rate);
       b.at = t;
       this.buckets.set(key, b);
       if (b.tokens >= 1) {
@@ -197,6 +198,11 @@ export class AmazonClient {
   private settleBucket(sellerId: string, operationId: string) {
     const b = this.buckets.get(`${sellerId}|${operationId}`);
     if (b) b.at = Math.max(b.at, this.now());
+  }
+
+  private emptyBucket(sellerId: string, operationId: string) {
+    const b = this.buckets.get(`${sellerId}|${operationId}`);
+    if (b) b.tokens = Math.min(b.tokens, 0);
   }
 
   /** One SP-API call: the bucket first, then the request; a 429 is retried with backoff (1 s, 2 s, 4 s...). */
@@ -235,6 +241,9 @@ export class AmazonClient {
       const error = (json as { errors?: { code?: string; message?: string; details?: string }[] } | undefined)
         ?.errors?.[0];
       if (res.status === 429 && attempt < retries) {
+        // Amazon's bucket is emptier than our estimate (another process of ours, or a clock apart): ours is emptied
+        // too, so the retry also waits for the refill.
+        this.emptyBucket(call.sellerId, call.operationId);
         await sleep(1000 * 2 ** attempt);
         continue;
       }

@@ -228,7 +228,7 @@ export async function startFakeAmazon(options: FakeAmazonOptions = {}): Promise<
     const k = `${sellerId}|${operationId}`;
     const t = now();
     const b = buckets.get(k) ?? { tokens: limit.burst, at: t };
-    b.tokens = Math.min(limit.burst, b.tokens + ((t - b.at) / 1000) * limit.rate);
+    b.tokens = Math.min(limit.burst, b.tokens + (Math.max(0, t - b.at) / 1000) * limit.rate);
     b.at = t;
     buckets.set(k, b);
     if (t < throttledUntil || b.tokens < 1)

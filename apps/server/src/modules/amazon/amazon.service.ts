@@ -63,6 +63,8 @@ const IMAGE_URL_TTL_SECONDS = 7 * 24 * 3600;
 const REFRESH_MARGIN_MS = 5 * 60_000;
 /** How long after ACCEPTED the built-in sandbox has processed a listing (Amazon takes minutes). */
 const SANDBOX_PROCESSING_MS = 5_000;
+/** How far our clock may run ahead of Amazon's: an order read asks from at least this long ago. */
+const CLOCK_SKEW_MS = 2 * 60_000;
 
 type AmazonSettings = {
   sellerId?: string;
@@ -135,6 +137,9 @@ export class AmazonService implements StorePlatform {
         state,
         persist: (s) => keeper.save(s),
         processingMs: this.sandboxOptions.processingMs ?? SANDBOX_PROCESSING_MS,
+        // One clock for the app and its sandbox: the sandbox's rate-limit buckets, token expiry and order times run
+        // on the clock the client's own bucket estimate uses.
+        now: () => this.deps.now().getTime(),
         // The sandbox downloads the pictures from this app, as Amazon would from APP_URL.
         fetchImages: this.sandboxOptions.fetchImages ?? true,
       });
@@ -666,19 +671,24 @@ export class AmazonService implements StorePlatform {
   // ----- orders -----
 
   async readOrders(row: IntegrationRow, since: Date): Promise<IncomingOrder[]> {
-    // Amazon refuses an `after` in the future: nothing has changed after now.
-    if (since.getTime() > this.deps.now().getTime()) return [];
+    const now = this.deps.now().getTime();
+    // Nothing has changed after now.
+    if (since.getTime() > now) return [];
+    // Amazon refuses an `after` in the future by its clock: a cursor from our clock, a little ahead of Amazon's, must
+    // not fail the read. Asked from a little earlier, what changed before `since` is left out here.
+    const after = new Date(Math.min(since.getTime(), now - CLOCK_SKEW_MS));
     const { token, at, client } = await this.context(row);
     const found: IncomingOrder[] = [];
     let paginationToken: string | undefined;
     do {
       const page = await client.searchOrders(token, at, {
-        lastUpdatedAfter: since.toISOString(),
+        lastUpdatedAfter: after.toISOString(),
         marketplaceIds: [at.marketplaceId],
         includedData: ['RECIPIENT', 'FULFILLMENT', 'PROCEEDS', 'BUYER'],
         ...(paginationToken ? { paginationToken } : {}),
       });
       for (const order of page.orders) {
+        if (Date.parse(order.lastUpdatedTime) < since.getTime()) continue;
         const incoming = fromAmazonOrder(order);
         if (incoming) found.push(incoming);
       }
