@@ -13,6 +13,7 @@ import { catalogRoutes } from './modules/catalog/catalog.routes';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
 import { designsRoutes } from './modules/designs/designs.routes';
 import { etsyRoutes } from './modules/etsy/etsy.routes';
+import { gelatoRoutes } from './modules/gelato/gelato.routes';
 import { integrationsRoutes } from './modules/integrations/integrations.routes';
 import { mockupsRoutes } from './modules/mockups/mockups.routes';
 import { ordersRoutes } from './modules/orders/orders.routes';
@@ -97,6 +98,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
   await app.register(dashboardRoutes, { deps });
   await app.register(designsRoutes, { deps });
   await app.register(printfulRoutes, { deps });
+  await app.register(gelatoRoutes, { deps });
   await app.register(catalogRoutes, { deps });
   await app.register(mockupsRoutes, { deps });
   await app.register(productsRoutes, { deps });

@@ -13,6 +13,9 @@ import { AiModelStatus } from './modules/ai/ai-model-status';
 import { bundledCatalog } from './modules/catalog/catalog.service';
 import { DecodePool } from './modules/designs/decode-pool';
 import { EtsyService } from './modules/etsy/etsy.service';
+import { GelatoService } from './modules/gelato/gelato.service';
+import { GelatoFulfilment } from './modules/gelato/gelato-fulfilment';
+import { GelatoSandbox } from './modules/gelato/gelato-sandbox';
 import { registerEtsyOrders } from './modules/orders/etsy-orders';
 import { registerOrderWebhooks } from './modules/orders/shopify-webhooks';
 import { registerWooOrders } from './modules/orders/woocommerce-orders';
@@ -56,7 +59,11 @@ export type AppDeps = CoreDeps & {
   decodePool: DecodePool;
   /** The built-in Printful sandbox: fulfilment for workspaces with no Printful account (modules/printful). */
   printfulSandbox: PrintfulSandbox;
-  /** The FulfilmentProvider adapters (printful, sandbox) by provider id: orders code asks here. */
+  /** Gelato connections (API key or the built-in sandbox) and catalogue (modules/gelato). */
+  gelato: GelatoService;
+  /** The built-in Gelato sandbox: a fake Gelato in this process, its state in the database. */
+  gelatoSandbox: GelatoSandbox;
+  /** The FulfilmentProvider adapters (printful, sandbox, gelato, gelato-sandbox) by provider id: orders code asks here. */
   printers: FulfilmentProviders;
 };
 
@@ -88,6 +95,13 @@ export function createDeps(options: BuildAppOptions): AppDeps {
     now,
     shipSeconds: config.printfulSandboxShipSeconds,
   });
+  const gelatoSandbox = new GelatoSandbox({
+    db: database.db,
+    cipher,
+    now,
+    shipSeconds: config.gelatoSandboxShipSeconds,
+  });
+  const gelato = new GelatoService({ db: database.db, cipher, config, now, sandbox: gelatoSandbox });
   const deps: AppDeps = {
     config,
     database,
@@ -128,7 +142,28 @@ export function createDeps(options: BuildAppOptions): AppDeps {
         }),
         catalogue: async () => bundledCatalog,
       }),
+      new GelatoFulfilment({
+        id: 'gelato',
+        name: 'Gelato',
+        needsPublicUrl: true,
+        connection: (workspaceId) => gelato.connection(workspaceId, false),
+        catalogue: (workspaceId) => gelato.catalogFor(workspaceId),
+        uidsOf: (ids) => gelato.uidsOf(ids),
+      }),
+      new GelatoFulfilment({
+        id: 'gelato-sandbox',
+        name: 'Gelato sandbox',
+        needsPublicUrl: false,
+        connection: async (workspaceId) => {
+          const conn = await gelato.connection(workspaceId, true);
+          return conn && { ...conn, setWebhookUrl: (url: string) => gelatoSandbox.setWebhookUrl(workspaceId, url) };
+        },
+        catalogue: (workspaceId) => gelato.catalogFor(workspaceId),
+        uidsOf: (ids) => gelato.uidsOf(ids),
+      }),
     ]),
+    gelato,
+    gelatoSandbox,
     afterStart: new AfterStart(),
   };
   // The orders module's topics (orders/paid, orders/cancelled, the redact topics); shopify's register in its routes.

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOrder as createGelatoOrder, type GelatoConn } from '../src/integrations/gelato/api';
+import { type GelatoClient, GelatoError } from '../src/integrations/gelato/client';
+import { type FakeGelato, startFakeGelato } from '../src/integrations/gelato/fake-server';
 import { type PrintfulClient, PrintfulError } from '../src/integrations/printful/client';
 import { type FakePrintful, startFakePrintful } from '../src/integrations/printful/fake-server';
 import { createOrder, type PrintfulConn } from '../src/integrations/printful/orders';
@@ -9,14 +12,17 @@ import { createTestApp, type TestApp, type TestClient } from './helpers';
 
 /**
  * The FulfilmentProvider contract (issue #26): the same cases for every printer adapter in the registry, each
- * against its own fake over loopback HTTP through the app's real Printful client (Printful: a fake Printful account
- * connected by OAuth; the sandbox: the built-in sandbox printer). An adapter is finished when it passes; a new
- * printer (Printify, Gelato) adds a harness below and must pass the same cases.
+ * against its own fake over loopback HTTP through the app's real clients (Printful: a fake Printful account
+ * connected by OAuth; the sandbox: the built-in sandbox printer; Gelato: a fake Gelato account connected by API
+ * key; gelato-sandbox: the built-in Gelato sandbox). An adapter is finished when it passes; a new printer adds a
+ * harness below and must pass the same cases.
  */
 
 const APP = 'http://podforge.test';
+const GELATO_KEY = 'gelato-live-key-0001';
 let t: TestApp;
 let fake: FakePrintful;
+let fakeGelato: FakeGelato;
 
 /** A webhook as the printer sent it. */
 type Delivery = { body: string; headers: Record<string, string> };
@@ -28,15 +34,23 @@ type Harness = {
   connect(): Promise<PrinterAccount>;
   /** Moves every due order one step on (production, shipping, delivery). */
   tick(): Promise<void>;
-  /** The printer's fake (its calls are counted). */
-  server(): Promise<FakePrintful>;
+  /** Order creates the printer applied so far (its fake's calls are counted). */
+  creates(): Promise<number>;
+  /** The same account, whose next order create is applied at the printer but whose answer is lost. */
+  losingNextCreate(account: PrinterAccount): PrinterAccount;
+  /** Creates a second order under a used id of ours, past the adapter: 'refused' or 'accepted' by the printer. */
+  duplicate(account: PrinterAccount, externalId: string): Promise<'refused' | 'accepted'>;
+  /** Whether the printer signs its webhooks (else they are read back: `unverified`). */
+  signed: boolean;
+  /** Where the printer's own settings send webhooks when they are not set by API (Gelato's dashboard). */
+  dashboard?(url: string): Promise<void>;
 };
 
 /**
  * The same account whose next order create reaches the printer and is applied there, but whose answer is lost
  * (a 502 on the way back), as a dropped connection leaves it. Both adapters speak Printful v2 through its client.
  */
-function losingNextCreate(account: PrinterAccount): PrinterAccount {
+function losingNextPrintfulCreate(account: PrinterAccount): PrinterAccount {
   const conn = account as PrinterAccount & PrintfulConn;
   let armed = true;
   const client = Object.create(conn.client) as PrintfulClient;
@@ -49,6 +63,84 @@ function losingNextCreate(account: PrinterAccount): PrinterAccount {
     return answer;
   };
   return { ...conn, client } as PrinterAccount;
+}
+
+/** Gelato's client the same way: POST /v4/orders applied, its answer lost. */
+function losingNextGelatoCreate(account: PrinterAccount): PrinterAccount {
+  const conn = account as PrinterAccount & GelatoConn;
+  let armed = true;
+  const client = Object.create(conn.client) as GelatoClient;
+  client.request = async <T>(...args: Parameters<GelatoClient['request']>): Promise<T> => {
+    const answer = await conn.client.request<T>(...args);
+    if (armed && args[2] === 'POST' && args[3] === '/v4/orders') {
+      armed = false;
+      throw new GelatoError(502, null, 'Bad gateway (the answer was lost)');
+    }
+    return answer;
+  };
+  return { ...conn, client } as PrinterAccount;
+}
+
+const printfulCreates = (server: FakePrintful) =>
+  server.calls.filter((c) => c.path === '/v2/orders' && c.status === 200).length;
+const gelatoCreates = (server: FakeGelato) =>
+  server.calls.filter((c) => c.method === 'POST' && c.path === '/v4/orders' && c.status === 200).length;
+
+/** A second Printful order under a used external_id, straight through the client. */
+async function printfulDuplicate(account: PrinterAccount, externalId: string, variant: string, placement: object) {
+  const refused = await createOrder(account as PrinterAccount & PrintfulConn, {
+    external_id: externalId,
+    shipping: 'STANDARD',
+    recipient: { name: 'Bo Other', address1: '2 Else Road', city: 'Leeds', country_code: 'GB', zip: 'LS1 1AA' },
+    order_items: [
+      {
+        source: 'catalog',
+        catalog_variant_id: Number(variant),
+        quantity: 1,
+        retail_price: '20.00',
+        name: 'Other Tee',
+        external_id: 'other-1',
+        placements: [
+          {
+            ...(placement as { placement: string; technique: string }),
+            layers: [{ type: 'file', url: `${APP}/print-files/y.png` }],
+          },
+        ],
+      },
+    ],
+  }).catch((e: unknown) => e);
+  if (refused instanceof PrintfulError && refused.status === 400) return 'refused' as const;
+  if (refused instanceof Error) throw refused;
+  return 'accepted' as const;
+}
+
+/** A second Gelato order under a used orderReferenceId: Gelato takes it (it does not deduplicate). */
+async function gelatoDuplicate(account: PrinterAccount, externalId: string, variant: string) {
+  const uid = (await t.deps.gelato.uidsOf([Number(variant)])).get(Number(variant)) as string;
+  await createGelatoOrder(account as PrinterAccount & GelatoConn, {
+    orderType: 'draft',
+    orderReferenceId: externalId,
+    customerReferenceId: externalId,
+    currency: 'USD',
+    items: [
+      {
+        itemReferenceId: 'other-1',
+        productUid: uid,
+        files: [{ type: 'default', url: `${APP}/print-files/y.png` }],
+        quantity: 1,
+      },
+    ],
+    shippingAddress: {
+      firstName: 'Bo',
+      lastName: 'Other',
+      addressLine1: '2 Else Road',
+      city: 'Leeds',
+      postCode: 'LS1 1AA',
+      country: 'GB',
+      email: 'bo@example.com',
+    },
+  });
+  return 'accepted' as const;
 }
 
 /** Print files are fetched by the printer; here any GET answers an image (the files themselves are print-files'). */
@@ -75,7 +167,11 @@ const harnesses: Record<string, Harness> = {
     async tick() {
       await fake.orders.tick();
     },
-    server: async () => fake,
+    creates: async () => printfulCreates(fake),
+    losingNextCreate: losingNextPrintfulCreate,
+    duplicate: (account, externalId) =>
+      printfulDuplicate(account, externalId, variantOf.printful as string, placementOf.printful as object),
+    signed: true,
   },
   sandbox: {
     async connect() {
@@ -87,13 +183,75 @@ const harnesses: Record<string, Harness> = {
     async tick() {
       await t.deps.printfulSandbox.tick();
     },
-    server: () => t.deps.printfulSandbox.server(),
+    creates: async () => printfulCreates(await t.deps.printfulSandbox.server()),
+    losingNextCreate: losingNextPrintfulCreate,
+    duplicate: (account, externalId) =>
+      printfulDuplicate(account, externalId, variantOf.sandbox as string, placementOf.sandbox as object),
+    signed: true,
+  },
+  gelato: {
+    async connect() {
+      const { client, ws } = await workspace();
+      const wrong = await client.post('/api/gelato/connect', {
+        mode: 'live',
+        apiKey: 'not-a-gelato-key',
+        email: 'me@example.com',
+      });
+      expect(wrong.statusCode).toBe(400);
+      expect(wrong.json().error).toMatch(/invalid_api_key_provided/);
+      const done = await client.post('/api/gelato/connect', {
+        mode: 'live',
+        apiKey: GELATO_KEY,
+        email: 'me@example.com',
+      });
+      expect(done.json()).toMatchObject({ connected: true, sandbox: false });
+      const account = await printer('gelato').account(ws);
+      expect(account).not.toBeNull();
+      return account as PrinterAccount;
+    },
+    async tick() {
+      await fakeGelato.tick();
+    },
+    creates: async () => gelatoCreates(fakeGelato),
+    losingNextCreate: losingNextGelatoCreate,
+    duplicate: (account, externalId) => gelatoDuplicate(account, externalId, variantOf.gelato as string),
+    signed: false,
+    dashboard: (url) => fakeGelato.setWebhookUrl(GELATO_KEY, url),
+  },
+  'gelato-sandbox': {
+    async connect() {
+      const { client, ws } = await workspace();
+      const done = await client.post('/api/gelato/connect', { mode: 'sandbox', email: 'me@example.com' });
+      expect(done.json()).toMatchObject({ connected: true, sandbox: true });
+      const account = await printer('gelato-sandbox').account(ws);
+      expect(account).not.toBeNull();
+      return account as PrinterAccount;
+    },
+    async tick() {
+      await t.deps.gelatoSandbox.tick();
+    },
+    creates: async () => gelatoCreates(await t.deps.gelatoSandbox.server()),
+    losingNextCreate: losingNextGelatoCreate,
+    duplicate: (account, externalId) => gelatoDuplicate(account, externalId, variantOf['gelato-sandbox'] as string),
+    signed: false,
   },
 };
+
+/** Each printer's catalogue variant and placement, as the catalogue case found them. */
+const variantOf: Record<string, string> = {};
+const placementOf: Record<string, { placement: string; technique: string }> = {};
 
 const printer = (id: string) => t.deps.printers.get(id) as FulfilmentProvider;
 
 beforeAll(async () => {
+  fakeGelato = await startFakeGelato({
+    apiKeys: { [GELATO_KEY]: 'acct-live' },
+    fetchFile: async () => true,
+    retryDelayMs: 0,
+    post: async (_url, body, headers) => {
+      delivered.push({ body, headers });
+    },
+  });
   fake = await startFakePrintful({
     clientId: 'pf-id',
     clientSecret: 'pf-secret',
@@ -113,27 +271,37 @@ beforeAll(async () => {
       PRINTFUL_CLIENT_SECRET: 'pf-secret',
       PRINTFUL_API_BASE: fake.url,
       PRINTFUL_OAUTH_BASE: fake.url,
+      GELATO_ORDER_BASE: fakeGelato.url,
+      GELATO_PRODUCT_BASE: fakeGelato.url,
+      GELATO_SHIPMENT_BASE: fakeGelato.url,
+      GELATO_SANDBOX_SHIP_SECONDS: '0',
     },
   });
   // The sandbox fetches files from and posts webhooks to the app: here it gets an image and its webhooks are kept.
-  t.deps.printfulSandbox.attach({
-    inject: (async (opts: { method: string; payload?: string; headers?: Record<string, string> }) => {
-      if (opts.method === 'POST') {
-        delivered.push({ body: String(opts.payload), headers: opts.headers ?? {} });
-        return { statusCode: 200, headers: {} };
-      }
-      return { statusCode: 200, headers: { 'content-type': 'image/png' }, body: PNG };
-    }) as unknown as FastifyInstance['inject'],
-  });
+  const inject = (async (opts: { method: string; payload?: string; headers?: Record<string, string> }) => {
+    if (opts.method === 'POST') {
+      delivered.push({ body: String(opts.payload), headers: opts.headers ?? {} });
+      return { statusCode: 200, headers: {} };
+    }
+    return { statusCode: 200, headers: { 'content-type': 'image/png' }, body: PNG };
+  }) as unknown as FastifyInstance['inject'];
+  t.deps.printfulSandbox.attach({ inject });
+  t.deps.gelatoSandbox.attach({ inject });
 });
 afterAll(async () => {
   await t.close();
   await fake.close();
+  await fakeGelato.close();
 });
 
 it('registers every printer once', () => {
   expect(t.deps.printers.all().map((p) => p.id)).toEqual(Object.keys(harnesses));
-  expect(t.deps.printers.all().filter((p) => p.fallback)).toHaveLength(1);
+  expect(
+    t.deps.printers
+      .all()
+      .filter((p) => p.fallback)
+      .map((p) => p.id),
+  ).toEqual(['sandbox']);
 });
 
 describe.each(Object.keys(harnesses))('%s', (id) => {
@@ -192,6 +360,8 @@ describe.each(Object.keys(harnesses))('%s', (id) => {
     expect(area?.dpi).toBeGreaterThan(0);
     variantId = String(v.id);
     placement = { placement: area?.placement as string, technique: area?.technique as string };
+    variantOf[id] = variantId;
+    placementOf[id] = placement;
   });
 
   it('places an order exactly once: a retry after a lost answer finds the first; the draft is the quote', async () => {
@@ -206,41 +376,24 @@ describe.each(Object.keys(harnesses))('%s', (id) => {
   });
 
   it('a retry after a lost answer makes no second order', async () => {
-    const fakeServer = await h.server();
-    const creates = () => fakeServer.calls.filter((c) => c.path === '/v2/orders' && c.status === 200).length;
     const order = input();
-    const before = creates();
-    await expect(printer(id).placeOrder(losingNextCreate(account), order)).rejects.toThrow(/lost/);
-    expect(creates()).toBe(before + 1);
+    const before = await h.creates();
+    await expect(printer(id).placeOrder(h.losingNextCreate(account), order)).rejects.toThrow(/lost/);
+    expect(await h.creates()).toBe(before + 1);
     // The caller (the job's retry) places again with the same id of ours: the printer's first order is found.
     const retried = await printer(id).placeOrder(account, order);
-    expect(creates()).toBe(before + 1);
+    expect(await h.creates()).toBe(before + 1);
     expect(retried.externalId).toBe(order.externalId);
     expect((await printer(id).order(account, { externalId: order.externalId }))?.id).toBe(retried.id);
   });
 
-  it('refuses a second order with a used external_id (400), as Printful does: the id must be unique in the store (#27.7)', async () => {
+  it('a used id of ours: Printful refuses a second order (400, #27.7); Gelato takes it, and placing still finds the first', async () => {
     const order = input();
-    await printer(id).placeOrder(account, order);
-    const conn = account as PrinterAccount & PrintfulConn;
-    const refused = await createOrder(conn, {
-      external_id: order.externalId,
-      shipping: 'STANDARD',
-      recipient: { name: 'Bo Other', address1: '2 Else Road', city: 'Leeds', country_code: 'GB', zip: 'LS1 1AA' },
-      order_items: [
-        {
-          source: 'catalog',
-          catalog_variant_id: Number(variantId),
-          quantity: 1,
-          retail_price: '20.00',
-          name: 'Other Tee',
-          external_id: 'other-1',
-          placements: [{ ...placement, layers: [{ type: 'file', url: `${APP}/print-files/y.png` }] }],
-        },
-      ],
-    }).catch((e: unknown) => e);
-    expect(refused).toBeInstanceOf(PrintfulError);
-    expect((refused as PrintfulError).status).toBe(400);
+    const first = await printer(id).placeOrder(account, order);
+    const outcome = await h.duplicate(account, order.externalId);
+    expect(outcome).toBe(h.signed ? 'refused' : 'accepted');
+    // Gelato does not deduplicate: the adapter searches our id first and keeps to the earliest order.
+    expect((await printer(id).placeOrder(account, order)).id).toBe(first.id);
   });
 
   it("an order placed under an earlier external id (the store's number) is found again; another store's is not (#27.7)", async () => {
@@ -291,8 +444,10 @@ describe.each(Object.keys(harnesses))('%s', (id) => {
     ).toBe(true);
   });
 
-  it('status by signed webhook (a wrongly signed one refused) and by polling; shipment with tracking', async () => {
-    const secret = await printer(id).setWebhook(account, `${APP}/api/webhooks/printful/${randomUUID()}`);
+  it('status by webhook (signed ones checked, unsigned ones read back) and by polling; shipment with tracking', async () => {
+    const url = `${APP}/api/webhooks/printful/${randomUUID()}`;
+    const secret = await printer(id).setWebhook(account, url);
+    await h.dashboard?.(url);
     const from = delivered.length;
     const o = await printer(id).placeOrder(account, input());
     await printer(id).confirm(account, o.id);
@@ -302,20 +457,36 @@ describe.each(Object.keys(harnesses))('%s', (id) => {
       .filter((d) => printer(id).verifyWebhook(Buffer.from(d.body), d.headers, secret))
       .map((d) => printer(id).readWebhook(JSON.parse(d.body))?.event)
       .filter((e) => e && (e.order.id === o.id || e.order.externalId === o.externalId));
-    expect(events.map((e) => e?.to)).toContain('in_production');
-    const shippedEvent = events.find((e) => e?.to === 'shipped');
-    expect(shippedEvent?.shipment?.trackingNumber).toBeTruthy();
-
-    const sample = mine[mine.length - 1] as Delivery;
-    expect(printer(id).verifyWebhook(Buffer.from(sample.body), sample.headers, 'another secret')).toBe(false);
-    expect(printer(id).verifyWebhook(Buffer.from(`${sample.body} `), sample.headers, secret)).toBe(false);
-
     const shipments = await printer(id).shipments(account, o.id);
     expect(shipments).toHaveLength(1);
-    expect(shipments[0]).toMatchObject({ id: shippedEvent?.shipment?.id });
-    expect(shipments[0]?.trackingNumber).toBe(shippedEvent?.shipment?.trackingNumber);
     expect(shipments[0]?.trackingUrl).toMatch(/^https:\/\//);
     expect(shipments[0]?.carrier).toBeTruthy();
+    if (h.signed) {
+      expect(events.map((e) => e?.to)).toContain('in_production');
+      const shippedEvent = events.find((e) => e?.to === 'shipped');
+      expect(shippedEvent?.shipment?.trackingNumber).toBeTruthy();
+      const sample = mine[mine.length - 1] as Delivery;
+      expect(printer(id).verifyWebhook(Buffer.from(sample.body), sample.headers, 'another secret')).toBe(false);
+      expect(printer(id).verifyWebhook(Buffer.from(`${sample.body} `), sample.headers, secret)).toBe(false);
+      expect(shipments[0]).toMatchObject({ id: shippedEvent?.shipment?.id });
+      expect(shipments[0]?.trackingNumber).toBe(shippedEvent?.shipment?.trackingNumber);
+    } else {
+      // Unsigned (Gelato): every event about the order is taken as a reference only, never as a status.
+      expect(events.length).toBeGreaterThan(2);
+      expect(events.every((e) => e?.unverified === true && e.to === undefined)).toBe(true);
+      const tracking = mine
+        .map((d) => JSON.parse(d.body))
+        .find((b) => b.event === 'order_item_tracking_code_updated' && b.orderReferenceId === o.externalId);
+      expect(tracking?.trackingCode).toBe(shipments[0]?.trackingNumber);
+      // A forged body claiming 'shipped' for another order says nothing by itself either.
+      const forged = printer(id).readWebhook({
+        event: 'order_status_updated',
+        orderId: 'x',
+        orderReferenceId: 'y',
+        fulfillmentStatus: 'shipped',
+      });
+      expect(forged?.event).toEqual({ order: { externalId: 'y' }, unverified: true });
+    }
     await h.tick();
     expect((await printer(id).shipments(account, o.id))[0]?.delivered).toBe(true);
   });

@@ -3,6 +3,7 @@ export * from './catalog';
 export * from './common';
 export * from './dashboard';
 export * from './designs';
+export * from './gelato';
 export * from './integrations';
 export * from './mockups';
 export * from './orders';

@@ -44,7 +44,9 @@ export const ZOrder = z.object({
   costCurrency: z.string().nullable(),
   /** revenue - cost; null until the cost is known, or when Printful charges in another currency than the store's. */
   profit: z.string().nullable(),
-  fulfillmentProvider: z.enum(['sandbox', 'printful']).nullable(),
+  fulfillmentProvider: z.enum(['sandbox', 'printful', 'gelato', 'gelato-sandbox']).nullable(),
+  /** Why this printer took the order (the routing rule and what it compared); null when no rule chose. */
+  printerReason: z.string().nullable(),
   printfulOrderId: z.string().nullable(),
   confirmAt: z.string().nullable(),
   failureReason: z.string().nullable(),

@@ -15,6 +15,8 @@ export const QUEUES = {
   printerEvent: 'printer-event',
   /** The built-in Printful sandbox moves its due orders on. */
   printfulSandboxTick: 'printful-sandbox-tick',
+  /** The built-in Gelato sandbox moves its due orders on. */
+  gelatoSandboxTick: 'gelato-sandbox-tick',
   /** A connected Etsy shop's receipts read into orders (modules/orders/etsy-orders.ts). */
   etsyReceipts: 'etsy-receipts',
 } as const;

@@ -1,3 +1,4 @@
+import { gelatoSandboxTickJob } from '../modules/gelato/gelato-sandbox.jobs';
 import { etsyReceiptsJob } from '../modules/orders/etsy-orders';
 import { ORDER_JOBS } from '../modules/orders/order-jobs';
 import { printfulSandboxTickJob } from '../modules/printful/printful-sandbox.jobs';
@@ -12,5 +13,6 @@ export const JOBS = [
   scheduledUploadJob,
   ...ORDER_JOBS,
   printfulSandboxTickJob,
+  gelatoSandboxTickJob,
   etsyReceiptsJob,
 ] as const;

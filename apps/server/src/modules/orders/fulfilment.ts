@@ -155,6 +155,7 @@ async function printInput(deps: OrdersDeps, order: OrderRow): Promise<PrintOrder
     earlierExternalIds: [order.remoteOrderId],
     recipient: address,
     items,
+    currency: order.currency,
   };
 }
 
@@ -293,8 +294,9 @@ export async function forgetOldWebhookEvents(deps: { db: OrdersDeps['db']; now: 
 export async function applyPrinterEvent(
   deps: OrdersDeps,
   workspaceId: string,
-  event: PrinterEvent,
+  received: PrinterEvent,
 ): Promise<{ fulfilInStore: string | null }> {
+  let event = received;
   const ref = event.order;
   if (!ref?.id && !ref?.externalId) return { fulfilInStore: null };
   // By our external id (our order's id), or by an earlier one (the store's order number).
@@ -313,6 +315,21 @@ export async function applyPrinterEvent(
       ),
     );
   if (!order?.printfulOrderId) return { fulfilInStore: null };
+  if (event.unverified) {
+    // An unsigned webhook names an order; what moves it is what the printer itself says of it now.
+    const printer = await printerFor(deps, workspaceId, order.fulfillmentProvider);
+    const now = await printer.adapter.order(printer.account, { id: order.printfulOrderId });
+    if (!now || now.status === 'draft') return { fulfilInStore: null };
+    const reason =
+      now.status === 'failed'
+        ? { failureReason: `${printer.adapter.name}: the order failed; its dashboard says why` }
+        : now.status === 'on_hold'
+          ? { failureReason: `On hold at ${printer.adapter.name}` }
+          : now.status === 'shipped' || now.status === 'cancelled'
+            ? {}
+            : { failureReason: null };
+    event = { order: event.order, to: now.status, ...reason };
+  }
   const current = order.status as TOrderStatus;
   const move = async (to: TOrderStatus, extra: Partial<OrderRow> = {}) => {
     if (!canMove(current, to)) return false;

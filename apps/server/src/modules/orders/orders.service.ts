@@ -75,7 +75,8 @@ async function toOrders(deps: OrdersDeps, rows: OrderRow[]): Promise<TOrder[]> {
       costCurrency: cost === null ? null : (r.costCurrency ?? r.currency),
       // Money in two currencies is not subtracted: that would need an exchange rate we do not have.
       profit: cost === null || (r.costCurrency ?? r.currency) !== r.currency ? null : (revenue - cost).toFixed(2),
-      fulfillmentProvider: (r.fulfillmentProvider as 'sandbox' | 'printful' | null) ?? null,
+      fulfillmentProvider: (r.fulfillmentProvider as TOrder['fulfillmentProvider']) ?? null,
+      printerReason: r.printerReason,
       printfulOrderId: r.printfulOrderId,
       confirmAt: r.status === 'waiting_approval' ? (r.confirmAt?.toISOString() ?? null) : null,
       failureReason: r.failureReason,

@@ -48,6 +48,8 @@ export type PrintOrderInput = {
   earlierExternalIds?: string[];
   recipient: PrintRecipient;
   items: PrintItem[];
+  /** The store order's currency: a printer that bills in it is asked to (else its cost is shown apart). */
+  currency?: string;
 };
 
 /** The printer's order as we keep it: its id (opaque), our id, where it stands, what it costs. */
@@ -76,6 +78,11 @@ export type PrinterEvent = {
   to?: TOrderStatus;
   failureReason?: string | null;
   shipment?: { id?: string; trackingNumber?: string };
+  /**
+   * The webhook was not signed (Gelato): only its order reference is taken, and where the order stands is read back
+   * from the printer (`order`, `shipments`) before anything moves.
+   */
+  unverified?: true;
 };
 
 export interface FulfilmentProvider {

@@ -25,6 +25,7 @@ const order = (id: string, over: Partial<TOrder> = {}): TOrder => ({
   costCurrency: 'USD',
   profit: '40.85',
   fulfillmentProvider: 'sandbox',
+  printerReason: null,
   printfulOrderId: '7001',
   confirmAt: null,
   failureReason: null,
