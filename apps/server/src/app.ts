@@ -20,6 +20,7 @@ import { ordersRoutes } from './modules/orders/orders.routes';
 import { printFilesRoutes } from './modules/print-files/print-files.routes';
 import { printfulRoutes } from './modules/printful/printful.routes';
 import { productsRoutes } from './modules/products/products.routes';
+import { routingRoutes } from './modules/routing/routing.routes';
 import { schedulesRoutes } from './modules/schedules/schedules.routes';
 import { settingsRoutes } from './modules/settings/settings.routes';
 import { shopifyRoutes } from './modules/shopify/shopify.routes';
@@ -99,6 +100,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
   await app.register(designsRoutes, { deps });
   await app.register(printfulRoutes, { deps });
   await app.register(gelatoRoutes, { deps });
+  await app.register(routingRoutes, { deps });
   await app.register(catalogRoutes, { deps });
   await app.register(mockupsRoutes, { deps });
   await app.register(productsRoutes, { deps });

@@ -126,6 +126,7 @@ export function createDeps(options: BuildAppOptions): AppDeps {
       new PrintfulFulfilment({
         id: 'printful',
         name: 'Printful',
+        family: 'printful',
         fallback: false,
         needsPublicUrl: true,
         connection: (workspaceId) => printful.orderConnection(workspaceId),
@@ -134,6 +135,7 @@ export function createDeps(options: BuildAppOptions): AppDeps {
       new PrintfulFulfilment({
         id: 'sandbox',
         name: 'Printful sandbox',
+        family: 'printful',
         fallback: true,
         needsPublicUrl: false,
         connection: async (workspaceId) => ({

@@ -364,6 +364,29 @@ describe.each(Object.keys(harnesses))('%s', (id) => {
     placementOf[id] = placement;
   });
 
+  it("quotes from the printer's own API: products, shipping, total and delivery days, no order made", async () => {
+    const catalogue = await printer(id).catalogue(account.workspaceId);
+    const [listing] = await catalogue.listings();
+    const before = await h.creates();
+    const q = await printer(id).quote(account, {
+      recipient: { countryCode: 'US', provinceCode: 'OR', zip: '97201' },
+      currency: 'USD',
+      items: [{ catalogProductId: listing?.id as number, catalogVariantId: variantId, quantity: 2 }],
+    });
+    expect(q.products).toMatch(/^\d+\.\d{2}$/);
+    expect(Number(q.shipping)).toBeGreaterThan(0);
+    expect(q.total).toBe((Number(q.products) + Number(q.shipping)).toFixed(2));
+    expect(q.currency).toMatch(/^[A-Z]{3}$/);
+    expect(q.maxDeliveryDays).toBeGreaterThanOrEqual(q.minDeliveryDays as number);
+    expect(await h.creates()).toBe(before);
+    await expect(
+      printer(id).quote(account, {
+        recipient: { countryCode: 'US' },
+        items: [{ catalogProductId: listing?.id as number, catalogVariantId: '999999999', quantity: 1 }],
+      }),
+    ).rejects.toThrow();
+  });
+
   it('places an order exactly once: a retry after a lost answer finds the first; the draft is the quote', async () => {
     const order = input();
     const first = await printer(id).placeOrder(account, order);

@@ -10,5 +10,6 @@ export * from './orders';
 export * from './plain';
 export * from './pricing';
 export * from './products';
+export * from './routing';
 export * from './schedules';
 export * from './stores';

@@ -147,8 +147,7 @@ export type GQuoteRequest = {
   customerReferenceId: string;
   currency: string;
   allowMultipleQuotes: boolean;
-  recipient: Omit<GAddress, 'firstName' | 'lastName' | 'addressLine1' | 'email'> &
-    Partial<Pick<GAddress, 'firstName' | 'lastName' | 'addressLine1' | 'email'>>;
+  recipient: Partial<GAddress> & { country: string };
   products: { itemReferenceId: string; productUid: string; fileUrl?: string; quantity: number }[];
 };
 

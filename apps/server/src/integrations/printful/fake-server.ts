@@ -282,7 +282,12 @@ export async function startFakePrintful(options: FakePrintfulOptions = {}): Prom
       send(res, 404, { data: 'Not found', error: { reason: 'NotFound', message: 'Not found' } }, headers);
     };
 
-    if (path.startsWith('/v2/orders') || path === '/v2/webhooks' || path.startsWith('/orders/')) {
+    if (
+      path.startsWith('/v2/orders') ||
+      path === '/v2/webhooks' ||
+      path === '/v2/shipping-rates' ||
+      path.startsWith('/orders/')
+    ) {
       const asked = String(req.headers['x-pf-store-id'] ?? '');
       const store = sandboxStore ?? String(stores.find((x) => String(x.id) === asked)?.id ?? stores[0]?.id);
       if (!sandboxStore && asked && store !== asked) {

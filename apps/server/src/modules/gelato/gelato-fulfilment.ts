@@ -6,6 +6,7 @@ import {
   type GOrder,
   getOrder,
   patchOrder,
+  quoteOrder,
   searchOrders,
 } from '../../integrations/gelato/api';
 import { GelatoError } from '../../integrations/gelato/client';
@@ -15,8 +16,10 @@ import type {
   FulfilmentProvider,
   PrinterAccount,
   PrinterOrder,
+  PrinterQuote,
   PrinterShipment,
   PrintOrderInput,
+  QuoteInput,
 } from '../printers/fulfilment-provider';
 
 /**
@@ -68,6 +71,7 @@ export class GelatoFulfilment implements FulfilmentProvider {
   readonly name: string;
   readonly fallback = false;
   readonly needsPublicUrl: boolean;
+  readonly family = 'gelato';
 
   constructor(private readonly options: GelatoFulfilmentOptions) {
     this.id = options.id;
@@ -137,6 +141,66 @@ export class GelatoFulfilment implements FulfilmentProvider {
       metadata: [{ key: 'podforgeOrderId', value: input.externalId }],
     });
     return this.toOrder((await this.parts(c, created.id)) ?? [created]);
+  }
+
+  /**
+   * `POST /v4/orders:quote`: one quote per production hub (a split order has several); per hub the cheapest
+   * shipment method is taken, and the delivery time is the slowest hub's. Gelato may answer in another currency
+   * than the one asked for (its figures are kept as they are).
+   */
+  async quote(account: PrinterAccount, input: QuoteInput): Promise<PrinterQuote> {
+    const c = account as GelatoAccount;
+    const uids = await this.options.uidsOf(input.items.map((i) => Number(i.catalogVariantId)));
+    const r = input.recipient;
+    const currency = input.currency && BILLING.includes(input.currency) ? input.currency : 'USD';
+    const answer = await quoteOrder(c, {
+      orderReferenceId: `quote-${Date.now()}`,
+      customerReferenceId: account.workspaceId,
+      currency,
+      allowMultipleQuotes: false,
+      recipient: {
+        country: r.countryCode.toUpperCase() === 'UK' ? 'GB' : r.countryCode.toUpperCase(),
+        ...(r.provinceCode ? { state: r.provinceCode } : {}),
+        ...(r.zip ? { postCode: r.zip } : {}),
+        ...(r.city ? { city: r.city } : {}),
+        ...(r.address1 ? { addressLine1: r.address1 } : {}),
+        email: c.email,
+      },
+      products: input.items.map((i, n) => {
+        const uid = uids.get(Number(i.catalogVariantId));
+        if (!uid) throw new GelatoError(400, 'unknown_variant', `no Gelato product for variant ${i.catalogVariantId}`);
+        return { itemReferenceId: `item-${n + 1}`, productUid: uid, quantity: i.quantity };
+      }),
+    });
+    if (answer.quotes.length === 0) throw new GelatoError(422, 'no_quote', 'Gelato gave no quote for this destination');
+    const currencies = new Set(
+      answer.quotes.flatMap((q) => [...q.products.map((p) => p.currency), ...q.shipmentMethods.map((m) => m.currency)]),
+    );
+    if (currencies.size !== 1) throw new GelatoError(422, 'mixed_currencies', 'Gelato quoted in several currencies');
+    let products = 0;
+    let shipping = 0;
+    let min = 0;
+    let max = 0;
+    const methods: string[] = [];
+    for (const q of answer.quotes) {
+      products += q.products.reduce((s, p) => s + Math.round(p.price * 100), 0);
+      const cheapest = [...q.shipmentMethods].sort((a, b) => a.price - b.price)[0];
+      if (!cheapest)
+        throw new GelatoError(422, 'no_shipping', `Gelato offers no shipping from ${q.fulfillmentCountry}`);
+      shipping += Math.round(cheapest.price * 100);
+      min = Math.max(min, cheapest.minDeliveryDays);
+      max = Math.max(max, cheapest.maxDeliveryDays);
+      methods.push(`${cheapest.name} from ${q.fulfillmentCountry}`);
+    }
+    return {
+      currency: [...currencies][0] as string,
+      products: (products / 100).toFixed(2),
+      shipping: (shipping / 100).toFixed(2),
+      total: ((products + shipping) / 100).toFixed(2),
+      shippingMethod: methods.join(' + '),
+      minDeliveryDays: min,
+      maxDeliveryDays: max,
+    };
   }
 
   /** An order an earlier Podforge placed under another id of ours, when it is this one (recipient and lines). */

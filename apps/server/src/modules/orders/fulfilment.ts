@@ -1,15 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { TOrderStatus } from '@podforge/contract';
-import { and, eq, inArray, lt } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt } from 'drizzle-orm';
 import { fulfillmentWebhooks, orderLines, orders, products, productVariants, webhookEvents } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { ensurePrintFile, PRINT_FILE_URL_TTL_SECONDS, printFilePath } from '../print-files/print-files.service';
+import { type Blank, matchBlanks, productFamily } from '../printers/blank-match';
 import type {
   FulfilmentProvider,
   PrinterAccount,
   PrinterEvent,
   PrintOrderInput,
 } from '../printers/fulfilment-provider';
+import { getRule, routeOrder } from '../routing/routing.service';
 import { getSettings } from '../settings/settings.routes';
 import type { ShippingAddress } from '../stores/incoming-order';
 import { storeConnection } from '../stores/store-connections.repository';
@@ -101,7 +103,7 @@ async function loadOrder(deps: OrdersDeps, orderId: string): Promise<OrderRow | 
 }
 
 /** The printer's order for our lines: catalogue variant, quantity, retail price, print files by signed URL. */
-async function printInput(deps: OrdersDeps, order: OrderRow): Promise<PrintOrderInput> {
+async function printInput(deps: OrdersDeps, order: OrderRow): Promise<PrintOrderInput & { blanks: Blank[] }> {
   if (!order.shippingAddressEnc) {
     throw new OrderProblem(
       'The order has no shipping address (none was given, or it was erased at the store’s request)',
@@ -126,6 +128,7 @@ async function printInput(deps: OrdersDeps, order: OrderRow): Promise<PrintOrder
   ]);
   const origin = publicOrigin(deps);
   const items: PrintOrderInput['items'] = [];
+  const blanks: Blank[] = [];
   for (const line of ours) {
     const variant = variantRows.find((v) => v.id === line.variantId);
     const product = productRows.find((p) => p.id === line.productId);
@@ -141,6 +144,14 @@ async function printInput(deps: OrdersDeps, order: OrderRow): Promise<PrintOrder
       files.push({ placement: p.placement, technique: p.technique, url });
     }
     if (files.length === 0) throw new OrderProblem(`"${line.title}" has no print file to print`);
+    blanks.push({
+      productType: product.productType,
+      color: variant.color,
+      size: variant.size,
+      family: productFamily(product),
+      catalogProductId: product.catalogProductId,
+      catalogVariantId: variant.catalogVariantId,
+    });
     items.push({
       catalogVariantId: String(variant.catalogVariantId),
       quantity: line.quantity,
@@ -156,7 +167,48 @@ async function printInput(deps: OrdersDeps, order: OrderRow): Promise<PrintOrder
     recipient: address,
     items,
     currency: order.currency,
+    blanks,
   };
+}
+
+/** The input with each line on this printer's own blank (the same type, colour and size), or why it cannot be. */
+async function onPrinter(
+  workspaceId: string,
+  printer: Printer,
+  { blanks, ...input }: PrintOrderInput & { blanks: Blank[] },
+): Promise<PrintOrderInput> {
+  const match = await matchBlanks(printer.adapter, workspaceId, blanks);
+  if (!match.ok) throw new OrderProblem(`${printer.adapter.name} cannot print this order: ${match.reason}`);
+  return {
+    ...input,
+    items: input.items.map((item, n) => ({
+      ...item,
+      catalogVariantId: match.items[n]?.catalogVariantId ?? item.catalogVariantId,
+    })),
+  };
+}
+
+/**
+ * The printer an order goes to under the workspace's routing rule, kept on the order with why before anything is
+ * placed (a retry goes to the same printer, so the order reaches one printer once); the order's own when set.
+ */
+async function routedProvider(deps: OrdersDeps, order: OrderRow): Promise<string | null> {
+  if (order.fulfillmentProvider) return order.fulfillmentProvider;
+  if ((await getRule(deps, order.workspaceId)).mode === 'first') return null;
+  const input = await printInput(deps, order);
+  const routed = await routeOrder(deps, order.workspaceId, {
+    blanks: input.blanks,
+    quantities: input.items.map((i) => i.quantity),
+    recipient: input.recipient,
+    currency: order.currency,
+  });
+  if (routed === null) return null;
+  if (!routed.ok) throw new OrderProblem(routed.problem);
+  await deps.db
+    .update(orders)
+    .set({ fulfillmentProvider: routed.provider, printerReason: routed.reason, updatedAt: deps.now() })
+    .where(and(eq(orders.id, order.id), isNull(orders.fulfillmentProvider)));
+  return (await loadOrder(deps, order.id))?.fulfillmentProvider ?? null;
 }
 
 /**
@@ -182,9 +234,9 @@ export type Next = { confirmNow: boolean; confirmAt: Date | null };
 export async function submitToPrinter(deps: OrdersDeps, orderId: string): Promise<Next | null> {
   const order = await loadOrder(deps, orderId);
   if (order?.status !== 'received') return null;
-  const printer = await printerFor(deps, order.workspaceId, order.fulfillmentProvider);
+  const printer = await printerFor(deps, order.workspaceId, await routedProvider(deps, order));
   await ensureWebhooks(deps, order.workspaceId, printer);
-  const input = await printInput(deps, order);
+  const input = await onPrinter(order.workspaceId, printer, await printInput(deps, order));
   const pf = await printer.adapter.placeOrder(printer.account, input);
   faults.afterPrinterCreate?.();
   const { orderConfirmation } = await getSettings(deps.db, order.workspaceId);

@@ -85,6 +85,32 @@ export type PrinterEvent = {
   unverified?: true;
 };
 
+/** What a quote is asked for: where to (country at least) and which catalogue variants of this printer. */
+export type QuoteInput = {
+  recipient: {
+    countryCode: string;
+    provinceCode?: string | null;
+    zip?: string | null;
+    city?: string | null;
+    address1?: string | null;
+  };
+  /** The currency wanted (the store's); a printer may answer in its own. */
+  currency?: string;
+  items: { catalogProductId: number; catalogVariantId: string; quantity: number }[];
+};
+
+/** The printer's own figures for an order before it is placed: decimal strings, in the currency it answered in. */
+export type PrinterQuote = {
+  currency: string;
+  products: string;
+  shipping: string;
+  /** products + shipping (both in `currency`). */
+  total: string;
+  shippingMethod: string | null;
+  minDeliveryDays: number | null;
+  maxDeliveryDays: number | null;
+};
+
 export interface FulfilmentProvider {
   /** Static id, stored on orders (`fulfillment_provider`) and webhook configurations. */
   readonly id: string;
@@ -94,6 +120,8 @@ export interface FulfilmentProvider {
   readonly fallback: boolean;
   /** Needs the app's public https address (APP_URL) to fetch files and send webhooks. */
   readonly needsPublicUrl: boolean;
+  /** Printers sharing one catalogue and its variant ids (a printer and its sandbox); its id when unset. */
+  readonly family?: string;
 
   /** The workspace's account here, or null when not connected. */
   account(workspaceId: string): Promise<PrinterAccount | null>;
@@ -104,6 +132,11 @@ export interface FulfilmentProvider {
    * The draft's `cost` (items and shipping) is the quote: nothing is charged before `confirm`.
    */
   placeOrder(account: PrinterAccount, input: PrintOrderInput): Promise<PrinterOrder>;
+  /**
+   * Cost, shipping and delivery time for these items to this place, from the printer's own API (no order made); a
+   * printer that cannot quote throws (its `explain` says why).
+   */
+  quote(account: PrinterAccount, input: QuoteInput): Promise<PrinterQuote>;
   /** Polling: the order by the printer's id or ours, null when the printer has none. */
   order(account: PrinterAccount, ref: { id: string } | { externalId: string }): Promise<PrinterOrder | null>;
   /** From now on the printer charges and prints; confirming one already confirmed answers it as it stands. */
