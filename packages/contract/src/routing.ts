@@ -1,7 +1,6 @@
 import { z } from 'zod';
+import { ROUTING_MODES } from './plain/routing';
 
-/** Which connected printer takes each order (a workspace setting); `first` is the first connected printer. */
-export const ROUTING_MODES = ['first', 'fixed', 'cheapest', 'fastest'] as const;
 export const ZRoutingRule = z
   .object({
     mode: z.enum(ROUTING_MODES),

@@ -12,5 +12,6 @@ export * from './mockups';
 export * from './orders';
 export * from './pricing';
 export * from './products';
+export * from './routing';
 export * from './schedules';
 export * from './stores';

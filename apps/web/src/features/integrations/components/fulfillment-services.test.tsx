@@ -7,11 +7,17 @@ import { FulfillmentServices } from './fulfillment-services';
 
 afterEach(() => vi.unstubAllGlobals());
 
+/** The Gelato card and the routing rule read their own state. */
+const OTHERS = {
+  '/api/gelato/status': () => json({ connected: false, sandbox: false, email: null, webhookUrl: null }),
+  '/api/routing': () => json({ mode: 'first', provider: null }),
+};
+
 describe('FulfillmentServices', () => {
-  it('offers Connect when Printful is not connected; Gelato and Printify are coming soon', async () => {
+  it('offers Connect when Printful is not connected; Printify is coming soon', async () => {
     vi.stubGlobal(
       'fetch',
-      fakeFetch({ '/api/printful/status': () => json({ connected: false, oauthConfigured: true }) }),
+      fakeFetch({ '/api/printful/status': () => json({ connected: false, oauthConfigured: true }), ...OTHERS }),
     );
     renderWithProviders(<FulfillmentServices />);
     const printful = screen.getByTestId('fulfillment-printful');
@@ -20,7 +26,7 @@ describe('FulfillmentServices', () => {
       'href',
       '/api/printful/oauth/start',
     );
-    for (const name of ['gelato', 'printify']) {
+    for (const name of ['printify']) {
       const card = screen.getByTestId(`fulfillment-${name}`);
       expect(within(card).getByText('Coming Soon')).toBeInTheDocument();
       expect(within(card).getByRole('button', { name: 'Not Available' })).toBeDisabled();
@@ -38,6 +44,7 @@ describe('FulfillmentServices', () => {
           connected = false;
           return json({ connected: false, oauthConfigured: true });
         },
+        ...OTHERS,
       }),
     );
     const user = userEvent.setup();
@@ -66,7 +73,7 @@ describe('FulfillmentServices', () => {
   it('explains how to enable Connect when OAuth is not configured', async () => {
     vi.stubGlobal(
       'fetch',
-      fakeFetch({ '/api/printful/status': () => json({ connected: false, oauthConfigured: false }) }),
+      fakeFetch({ '/api/printful/status': () => json({ connected: false, oauthConfigured: false }), ...OTHERS }),
     );
     renderWithProviders(<FulfillmentServices />);
     // Plain words for sellers; the variable names are in the README, for the operator.
@@ -74,7 +81,7 @@ describe('FulfillmentServices', () => {
       await screen.findByText(/The operator of this app has not enabled the Printful connection yet/),
     ).toBeInTheDocument();
     expect(document.body.textContent).not.toMatch(/PRINTFUL_|_SECRET|_TOKEN/);
-    expect(screen.getByRole('button', { name: 'Connect' })).toBeDisabled();
+    expect(within(screen.getByTestId('fulfillment-printful')).getByRole('button', { name: 'Connect' })).toBeDisabled();
   });
 
   it('lets the seller choose the Printful store orders go to when the account has several', async () => {
@@ -95,6 +102,7 @@ describe('FulfillmentServices', () => {
         chosen = true;
         return json({ connected: true, oauthConfigured: true, via: 'oauth', storeName: 'Second Store' });
       },
+      ...OTHERS,
     });
     vi.stubGlobal('fetch', fetch);
     const user = userEvent.setup();

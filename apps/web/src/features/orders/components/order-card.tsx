@@ -10,6 +10,13 @@ import { formatMoney, STATUS_STYLES } from './order-format';
 type Props = { order: TOrder; busy: boolean; onAction: (action: OrderAction) => void };
 
 /** One store order: status, lines with their mockups, money, what the seller can do, and the tracking link. */
+const PRINTER_NAMES: Record<NonNullable<TOrder['fulfillmentProvider']>, string> = {
+  sandbox: 'Printful Sandbox',
+  printful: 'Printful',
+  gelato: 'Gelato',
+  'gelato-sandbox': 'Gelato Sandbox',
+};
+
 export function OrderCard({ order, busy, onAction }: Props) {
   const money = (amount: string) => formatMoney(amount, order.currency);
   return (
@@ -21,10 +28,13 @@ export function OrderCard({ order, busy, onAction }: Props) {
           </h3>
           <p className="text-xs text-slate-500">
             {new Date(order.orderedAt).toLocaleString()}
-            {order.fulfillmentProvider && (
-              <> · Printed by {order.fulfillmentProvider === 'sandbox' ? 'Printful Sandbox' : 'Printful'}</>
-            )}
+            {order.fulfillmentProvider && <> · Printed by {PRINTER_NAMES[order.fulfillmentProvider]}</>}
           </p>
+          {order.printerReason && (
+            <p className="text-xs text-slate-500" data-testid="order-printer-reason">
+              Why this printer: {order.printerReason}
+            </p>
+          )}
         </div>
         <span
           className={cn('rounded-full px-2.5 py-0.5 text-xs font-medium', STATUS_STYLES[order.status])}
