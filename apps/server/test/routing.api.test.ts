@@ -1,7 +1,7 @@
 import type { TGelatoSandboxOrder, TOrder, TOrderPage, TProductDetail, TProductQuotes } from '@podforge/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { integrations } from '../src/db/schema';
+import { fulfillmentWebhooks, integrations } from '../src/db/schema';
 import type { FakeShopify } from '../src/integrations/shopify/fake-server';
 import { startWorkers } from '../src/jobs/workers';
 import { gelatoSandboxTickJob } from '../src/modules/gelato/gelato-sandbox.jobs';
@@ -219,5 +219,48 @@ describe('the routing rule picks each order’s printer', () => {
       fulfillmentProvider: 'sandbox',
       printerReason: 'Routing rule: always Printful sandbox',
     });
+  }, 120_000);
+
+  it('manual approval: the Gelato draft waits (nothing made); a forged "shipped" webhook moves nothing; approved, it ships', async () => {
+    const s = await seller('approve-shop.myshopify.com');
+    await s.client.patch('/api/settings', { orderConfirmation: { mode: 'manual', delayMinutes: 60 } });
+    await s.client.put('/api/routing', { mode: 'fixed', provider: 'gelato-sandbox' });
+    const placed = await sell(s, s.skus[1] as string);
+    const waiting = await waitFor(
+      async () => (await ordersOf(s)).find((o) => o.name === placed.name) as TOrder,
+      (o) => o?.status === 'waiting_approval',
+    );
+    expect(waiting.fulfillmentProvider).toBe('gelato-sandbox');
+    const draft = (await s.client.get('/api/gelato/sandbox/orders')).json<{ orders: TGelatoSandboxOrder[] }>().orders;
+    expect(draft).toMatchObject([{ externalId: printerExternalId(waiting.id), orderType: 'draft', status: 'draft' }]);
+
+    // Gelato signs nothing: a body claiming 'shipped' reaches the URL, is taken, and the order is read back instead.
+    const ws = await s.client.workspaceId(t.deps.db);
+    const [hook] = await t.deps.db.select().from(fulfillmentWebhooks).where(eq(fulfillmentWebhooks.workspaceId, ws));
+    const forged = await t.app.inject({
+      method: 'POST',
+      url: `/api/webhooks/printful/${hook?.id}`,
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({
+        id: 'os_forged_1',
+        event: 'order_status_updated',
+        orderId: draft[0]?.id,
+        orderReferenceId: printerExternalId(waiting.id),
+        fulfillmentStatus: 'shipped',
+        items: [{ itemReferenceId: 'x', fulfillmentStatus: 'shipped', fulfillments: [{ trackingCode: 'FAKE1' }] }],
+      }),
+    });
+    expect(forged.statusCode).toBe(200);
+    // Taken (a job reads the order back): give the worker time, then nothing has moved.
+    await new Promise((r) => setTimeout(r, 2500));
+    const still = (await ordersOf(s)).find((o) => o.id === waiting.id);
+    expect(still).toMatchObject({ status: 'waiting_approval', trackingNumber: null });
+
+    expect((await s.client.post(`/api/orders/${waiting.id}/approve`, {})).statusCode).toBe(202);
+    const shipped = await shippedOrder(s, placed.name);
+    expect(shipped.trackingNumber).toMatch(/^GT/);
+    const after = (await s.client.get('/api/gelato/sandbox/orders')).json<{ orders: TGelatoSandboxOrder[] }>().orders;
+    expect(after).toHaveLength(1);
+    expect(after[0]?.orderType).toBe('order');
   }, 120_000);
 });
