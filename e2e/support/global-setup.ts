@@ -93,6 +93,8 @@ export default async function globalSetup() {
     SHOPIFY_API_SECRET: '',
     // Orders go to the built-in Printful Sandbox (no Printful store connected), which ships this soon after approval.
     PRINTFUL_SANDBOX_SHIP_SECONDS: '3',
+    // The built-in Gelato sandbox ships as soon (gelato.spec.ts).
+    GELATO_SANDBOX_SHIP_SECONDS: '3',
     // No Etsy app key either: Etsy connects to the built-in sandbox shop (stores.spec.ts).
     ETSY_API_KEY: '',
     ETSY_SHARED_SECRET: '',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { zPage } from './common';
 import { ORDER_STATUSES, ORDERS_PAGE_SIZE } from './plain/orders';
+import { PRINTER_PROVIDERS } from './plain/routing';
 
 export const ZOrderStatus = z.enum(ORDER_STATUSES);
 
@@ -44,7 +45,7 @@ export const ZOrder = z.object({
   costCurrency: z.string().nullable(),
   /** revenue - cost; null until the cost is known, or when Printful charges in another currency than the store's. */
   profit: z.string().nullable(),
-  fulfillmentProvider: z.enum(['sandbox', 'printful', 'gelato', 'gelato-sandbox']).nullable(),
+  fulfillmentProvider: z.enum(PRINTER_PROVIDERS).nullable(),
   /** Why this printer took the order (the routing rule and what it compared); null when no rule chose. */
   printerReason: z.string().nullable(),
   printfulOrderId: z.string().nullable(),

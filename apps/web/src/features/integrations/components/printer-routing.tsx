@@ -1,5 +1,5 @@
 import type { TRoutingRule } from '@podforge/contract';
-import { ROUTING_MODES } from '@podforge/contract/plain';
+import { PRINTER_LABELS, PRINTER_PROVIDERS, ROUTING_MODES } from '@podforge/contract/plain';
 import { Card } from '@/components/ui/card';
 import { NativeSelect } from '@/components/ui/native-select';
 import { toast } from '@/components/ui/use-toast';
@@ -12,14 +12,6 @@ const LABELS: Record<TRoutingRule['mode'], string> = {
   cheapest: 'The cheapest to the buyer’s country',
   fastest: 'The fastest to the buyer’s country',
 };
-
-/** The printers an order may go to, by provider id (a fixed rule names one). */
-const PRINTERS: { id: string; name: string }[] = [
-  { id: 'printful', name: 'Printful' },
-  { id: 'sandbox', name: 'Printful Sandbox' },
-  { id: 'gelato', name: 'Gelato' },
-  { id: 'gelato-sandbox', name: 'Gelato Sandbox' },
-];
 
 /** Which printer takes each order: the workspace's routing rule (quotes from each printer decide cheapest/fastest). */
 export function PrinterRouting() {
@@ -48,6 +40,7 @@ export function PrinterRouting() {
         <label className="block text-sm">
           <span className="text-slate-700">Send each order to</span>
           <NativeSelect
+            aria-label="Send each order to"
             value={rule?.mode ?? 'first'}
             disabled={!rule || save.isPending}
             onChange={(e) => {
@@ -66,13 +59,14 @@ export function PrinterRouting() {
           <label className="block text-sm">
             <span className="text-slate-700">Printer</span>
             <NativeSelect
+              aria-label="Printer"
               value={rule.provider ?? 'printful'}
               disabled={save.isPending}
               onChange={(e) => set({ mode: 'fixed', provider: e.target.value })}
             >
-              {PRINTERS.map((p) => (
-                <option key={p.id} value={p.id}>
-                  {p.name}
+              {PRINTER_PROVIDERS.map((id) => (
+                <option key={id} value={id}>
+                  {PRINTER_LABELS[id]}
                 </option>
               ))}
             </NativeSelect>

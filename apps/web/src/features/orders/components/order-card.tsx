@@ -1,5 +1,11 @@
 import type { TOrder } from '@podforge/contract';
-import { canApproveOrder, canCancelOrder, canRetryOrder, ORDER_STATUS_LABELS } from '@podforge/contract/plain';
+import {
+  canApproveOrder,
+  canCancelOrder,
+  canRetryOrder,
+  ORDER_STATUS_LABELS,
+  PRINTER_LABELS,
+} from '@podforge/contract/plain';
 import { ExternalLink, ImageOff } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -10,13 +16,6 @@ import { formatMoney, STATUS_STYLES } from './order-format';
 type Props = { order: TOrder; busy: boolean; onAction: (action: OrderAction) => void };
 
 /** One store order: status, lines with their mockups, money, what the seller can do, and the tracking link. */
-const PRINTER_NAMES: Record<NonNullable<TOrder['fulfillmentProvider']>, string> = {
-  sandbox: 'Printful Sandbox',
-  printful: 'Printful',
-  gelato: 'Gelato',
-  'gelato-sandbox': 'Gelato Sandbox',
-};
-
 export function OrderCard({ order, busy, onAction }: Props) {
   const money = (amount: string) => formatMoney(amount, order.currency);
   return (
@@ -28,7 +27,7 @@ export function OrderCard({ order, busy, onAction }: Props) {
           </h3>
           <p className="text-xs text-slate-500">
             {new Date(order.orderedAt).toLocaleString()}
-            {order.fulfillmentProvider && <> · Printed by {PRINTER_NAMES[order.fulfillmentProvider]}</>}
+            {order.fulfillmentProvider && <> · Printed by {PRINTER_LABELS[order.fulfillmentProvider]}</>}
           </p>
           {order.printerReason && (
             <p className="text-xs text-slate-500" data-testid="order-printer-reason">
