@@ -185,6 +185,68 @@ describe('Gelato adapter against the fake', () => {
     });
   });
 
+  it('sends each webhook up to 3 times (no signature header), in the older shape when asked', async () => {
+    const attempts: { url: string; body: string; headers: Record<string, string> }[] = [];
+    let failFirst = 2;
+    const own = await startFakeGelato({
+      apiKeys: { k: 'acct-w' },
+      retryDelayMs: 0,
+      legacyWebhooks: true,
+      fetchFile: async () => true,
+      post: async (url, body, headers) => {
+        attempts.push({ url, body, headers });
+        if (failFirst-- > 0) throw new Error('503');
+      },
+    });
+    try {
+      await own.setWebhookUrl('k', 'https://hooks.test/gelato');
+      const conn: GelatoConn = {
+        client: new GelatoClient({ orderBase: own.url, productBase: own.url, shipmentBase: own.url }),
+        apiKey: 'k',
+      };
+      const uid = 'flat_product_pf_a4_pt_200-gsm-uncoated_cl_4-0_ver';
+      await createOrder(conn, {
+        orderType: 'order',
+        orderReferenceId: 'hook-1',
+        customerReferenceId: 'c',
+        currency: 'EUR',
+        items: [
+          {
+            itemReferenceId: 'a',
+            productUid: uid,
+            files: [{ type: 'default', url: 'https://x.test/a.png' }],
+            quantity: 1,
+          },
+        ],
+        shippingAddress: {
+          firstName: 'A',
+          lastName: 'B',
+          addressLine1: '1 St',
+          city: 'Berlin',
+          postCode: '10115',
+          country: 'DE',
+          email: 'a@b.co',
+        },
+      });
+      await own.tick(); // passed: an order status event, then one per item
+      const first = attempts.filter((a) => JSON.parse(a.body).orderReferenceId === 'hook-1');
+      // The first delivery failed twice and was taken on the third attempt; the item event went at once.
+      expect(first).toHaveLength(4);
+      expect(new Set(first.slice(0, 3).map((a) => a.body)).size).toBe(1);
+      expect(JSON.parse(first[0]?.body as string)).toMatchObject({
+        object: 'orderStatus',
+        fulfillmentStatus: 'passed',
+      });
+      expect(JSON.parse(first[3]?.body as string)).toMatchObject({
+        event: 'order_item_status_updated',
+        status: 'passed',
+      });
+      expect(Object.keys(first[0]?.headers ?? {})).toEqual(['content-type']);
+    } finally {
+      await own.close();
+    }
+  });
+
   it('waits out a 429 (Retry-After) and goes on', async () => {
     const slept: number[] = [];
     const client = new GelatoClient({
