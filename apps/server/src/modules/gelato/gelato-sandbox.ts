@@ -26,7 +26,10 @@ const KEY_PREFIX = 'gelsandbox_';
 
 type Row = typeof gelatoSandboxOrders.$inferSelect;
 
-export function dbGelatoStore(db: Db, cipher: TokenCipher): GelatoOrderStore {
+export function dbGelatoStore(
+  db: Db,
+  cipher: TokenCipher,
+): GelatoOrderStore & { list(account: string): Promise<StoredGelatoOrder[]> } {
   const seal = (o: GOrder): Record<string, unknown> => {
     const { shippingAddress, ...rest } = o;
     return { ...rest, shippingAddress_enc: cipher.encrypt(JSON.stringify(shippingAddress)) };
@@ -62,6 +65,14 @@ export function dbGelatoStore(db: Db, cipher: TokenCipher): GelatoOrderStore {
         .from(gelatoSandboxOrders)
         .where(and(eq(gelatoSandboxOrders.account, account), eq(gelatoSandboxOrders.id, id)));
       return row ? open(row) : null;
+    },
+    async list(account) {
+      const rows = await db
+        .select()
+        .from(gelatoSandboxOrders)
+        .where(eq(gelatoSandboxOrders.account, account))
+        .orderBy(asc(gelatoSandboxOrders.createdAt));
+      return rows.map(open);
     },
     async byReference(account, refs) {
       if (refs.length === 0) return [];
@@ -185,36 +196,28 @@ export class GelatoSandbox {
     return (await this.server()).tick();
   }
 
-  /** What the sandbox holds for this workspace, each order with its parts' shipments. */
+  /** What the sandbox holds for this workspace, each Gelato order (a split order's parts each) with its parcels. */
   async orders(workspaceId: string): Promise<TGelatoSandboxOrder[]> {
-    const rows = await this.deps.db
-      .select()
-      .from(gelatoSandboxOrders)
-      .where(eq(gelatoSandboxOrders.account, workspaceId))
-      .orderBy(asc(gelatoSandboxOrders.createdAt));
-    const store = dbGelatoStore(this.deps.db, this.deps.cipher);
-    const list = await Promise.all(rows.map((r) => store.get(workspaceId, r.id)));
-    return list
-      .filter((s): s is StoredGelatoOrder => s !== null)
-      .map(({ order }) => ({
-        id: order.id,
-        externalId: order.orderReferenceId,
-        status: order.orderType === 'draft' ? 'draft' : order.fulfillmentStatus,
-        orderType: order.orderType,
-        connectedOrderIds: order.connectedOrderIds,
-        items: order.items.map((i) => ({
-          productUid: i.productUid,
-          quantity: i.quantity,
-          files: i.files.map((f) => f.url),
-        })),
-        cost: costOf([order]),
-        shipments: (order.shipment?.packages ?? []).map((p) => ({
-          id: p.id,
-          carrier: order.shipment?.shipmentMethodName ?? null,
-          trackingNumber: p.trackingCode,
-          trackingUrl: p.trackingUrl,
-        })),
-      }));
+    const refs = await dbGelatoStore(this.deps.db, this.deps.cipher).list(workspaceId);
+    return refs.map(({ order }) => ({
+      id: order.id,
+      externalId: order.orderReferenceId,
+      status: order.orderType === 'draft' ? 'draft' : order.fulfillmentStatus,
+      orderType: order.orderType,
+      connectedOrderIds: order.connectedOrderIds,
+      items: order.items.map((i) => ({
+        productUid: i.productUid,
+        quantity: i.quantity,
+        files: i.files.map((f) => f.url),
+      })),
+      cost: costOf([order]),
+      shipments: (order.shipment?.packages ?? []).map((p) => ({
+        id: p.id,
+        carrier: order.shipment?.shipmentMethodName ?? null,
+        trackingNumber: p.trackingCode,
+        trackingUrl: p.trackingUrl,
+      })),
+    }));
   }
 
   async close() {
