@@ -333,6 +333,36 @@ describe('Gelato adapter against the fake', () => {
   });
 });
 
+describe('Gelato catalogue and money', () => {
+  it('lists the live catalogue in our shape (products of sizes and colours, base costs, print areas); not connected: 400', async () => {
+    const { client } = await connected();
+    const page = (await client.get('/api/gelato/products')).json();
+    expect(page.source).toBe('gelato');
+    expect(page.items.map((p: { type: string }) => p.type).sort()).toEqual(['poster', 'tshirt']);
+    const tee = page.items.find((p: { type: string }) => p.type === 'tshirt');
+    expect(tee.sizes).toEqual(['S', 'M', 'L', 'XL']);
+    expect(tee.colors.map((c: { name: string }) => c.name)).toEqual(['white', 'black']);
+    // Gelato's own price for one, in the US, in USD (the fake's 9.50 EUR at its rate).
+    expect(tee.variants.find((v: { name: string }) => v.name === 'white / S').price).toBe('10.26');
+    expect(tee.printAreas[0]).toMatchObject({ placement: 'front', widthPx: 3600, heightPx: 4800, dpi: 300 });
+    const detail = await client.get(`/api/gelato/products/${tee.id}`);
+    expect(detail.statusCode).toBe(200);
+    expect((await t.client().get('/api/gelato/products')).statusCode).toBe(400);
+  });
+
+  it("a store currency Gelato does not bill in is asked in USD: the cost is Gelato's, shown apart (never converted here)", async () => {
+    const { account } = await connected();
+    const v = await variants(account);
+    const placed = await gelato().placeOrder(account, { ...input([{ variant: v.tee, quantity: 1 }]), currency: 'HUF' });
+    expect(placed.cost?.currency).toBe('USD');
+    const eur = await gelato().placeOrder(account, {
+      ...input([{ variant: v.tee, quantity: 1 }], 'US'),
+      currency: 'EUR',
+    });
+    expect(eur.cost?.currency).toBe('EUR');
+  });
+});
+
 describe('Gelato connection and the built-in sandbox', () => {
   it('keeps the key encrypted, shows status, disconnects; another workspace sees nothing', async () => {
     const { client } = await connected();
