@@ -1,4 +1,5 @@
 import { etsyReceiptsJob } from '../modules/etsy/etsy-receipts';
+import { gelatoSandboxTickJob } from '../modules/gelato/gelato-sandbox.jobs';
 import { ORDER_JOBS } from '../modules/orders/order-jobs';
 import { printerPollJob } from '../modules/orders/printer-poll';
 import { printfulSandboxTickJob } from '../modules/printful/printful-sandbox.jobs';
@@ -15,6 +16,7 @@ export const JOBS = [
   ...ORDER_JOBS,
   printfulSandboxTickJob,
   printifySandboxTickJob,
+  gelatoSandboxTickJob,
   etsyReceiptsJob,
   printerPollJob,
 ] as const;

@@ -14,6 +14,9 @@ const ShopifySandboxScreen = lazyScreen(
 const EtsySandboxScreen = lazyScreen(
   async () => (await import('@/features/integrations/components/etsy-sandbox')).EtsySandboxScreen,
 );
+const GelatoSandboxScreen = lazyScreen(
+  async () => (await import('@/features/integrations/components/gelato-sandbox')).GelatoSandboxScreen,
+);
 const WooCommerceSandboxScreen = lazyScreen(
   async () => (await import('@/features/integrations/components/woocommerce-sandbox')).WooCommerceSandboxScreen,
 );
@@ -55,6 +58,16 @@ export function AppRoutes() {
           <AppLayout activeTab="integrations">
             <ScreenSuspense>
               <EtsySandboxScreen />
+            </ScreenSuspense>
+          </AppLayout>
+        }
+      />
+      <Route
+        path="/integrations/gelato-sandbox"
+        element={
+          <AppLayout activeTab="integrations">
+            <ScreenSuspense>
+              <GelatoSandboxScreen />
             </ScreenSuspense>
           </AppLayout>
         }

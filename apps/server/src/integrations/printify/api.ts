@@ -160,6 +160,22 @@ export const uploadImage = (
     body: { file_name: file.fileName, ...('url' in file ? { url: file.url } : { contents: file.contents }) },
   });
 
+/** Shipping per method in cents for these lines to this address (`POST …/orders/shipping.json`, apis-next.md F). */
+export const shippingCosts = (
+  c: PrintifyConn,
+  body: {
+    line_items: { blueprint_id: number; print_provider_id: number; variant_id: number; quantity: number }[];
+    address_to: PfyAddress;
+  },
+) =>
+  c.client.request<{
+    standard?: number;
+    express?: number;
+    priority?: number;
+    printify_express?: number;
+    economy?: number;
+  }>('POST', `${shop(c)}/orders/shipping.json`, c.token, { body });
+
 export const createProduct = (c: PrintifyConn, input: PfyProductInput) =>
   c.client.request<PfyProduct>('POST', `${shop(c)}/products.json`, c.token, { body: input });
 export const getProduct = (c: PrintifyConn, id: string) =>
