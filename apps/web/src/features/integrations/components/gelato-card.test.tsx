@@ -82,12 +82,13 @@ describe('GelatoCard', () => {
     const user = userEvent.setup();
     renderWithProviders(<GelatoCard />);
     const card = screen.getByTestId('fulfillment-gelato');
-    const sandbox = await within(card).findByRole('button', { name: 'Use the Gelato sandbox' });
+    const sandbox = await within(card).findByRole('button', { name: 'Use the Gelato Sandbox' });
     expect(sandbox).toBeDisabled();
     await user.type(within(card).getByLabelText(/Contact email/), 'me@shop.test');
     await user.click(sandbox);
     expect(await within(card).findByText('Sandbox')).toBeInTheDocument();
-    expect(within(card).getByRole('link', { name: 'Open the Gelato sandbox' })).toHaveAttribute(
+    expect(within(card).getByText('me@shop.test')).toBeInTheDocument();
+    expect(within(card).getByRole('link', { name: 'See what it received' })).toHaveAttribute(
       'href',
       '/integrations/gelato-sandbox',
     );
