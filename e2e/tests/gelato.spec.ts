@@ -33,7 +33,7 @@ test('a Shopify sandbox order goes to the Gelato sandbox by the routing rule, is
   // The Gelato card: the built-in sandbox, with the contact email Gelato requires.
   const gelato = page.getByTestId('fulfillment-gelato');
   await gelato.getByLabel(/Contact email/).fill('seller@example.com');
-  await gelato.getByRole('button', { name: 'Use the Gelato sandbox' }).click();
+  await gelato.getByRole('button', { name: 'Use the Gelato Sandbox' }).click();
   await expect(gelato.getByText('Sandbox', { exact: true })).toBeVisible();
 
   // Order routing: always the Gelato sandbox.
