@@ -306,7 +306,10 @@ export class GelatoFulfilment implements FulfilmentProvider {
     if (!(error instanceof GelatoError)) return null;
     return {
       final: error.status >= 400 && error.status < 500 && error.status !== 429,
-      text: `Gelato: ${error.status === 409 ? `${error.message} (it is already in production)` : error.message}`,
+      text:
+        error.status === 429
+          ? `Gelato: its rate limit held (${error.message}) after every wait; the order is tried again later`
+          : `Gelato: ${error.status === 409 ? `${error.message} (it is already in production)` : error.message}`,
     };
   }
 }
