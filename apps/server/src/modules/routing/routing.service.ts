@@ -1,10 +1,9 @@
 import type { TPrinterQuote, TProductQuotes, TQuotesQuery, TRoutingRule } from '@podforge/contract';
-import { and, asc, eq } from 'drizzle-orm';
-import { products, productVariants, workspaceSettings } from '../../db/schema';
 import { badRequest, notFound } from '../../lib/errors';
 import { type Blank, matchBlanks, productFamily } from '../printers/blank-match';
 import type { FulfilmentProvider, PrinterAccount, QuoteInput } from '../printers/fulfilment-provider';
 import type { RoutingDeps } from './routing.deps';
+import { productWithVariants, routingRow, saveRouting } from './routing.repository';
 
 /**
  * Quotes from every connected printer for the same blank (matched by type, colour and size), and the workspace's
@@ -13,10 +12,7 @@ import type { RoutingDeps } from './routing.deps';
  */
 
 export async function getRule(deps: Pick<RoutingDeps, 'db'>, workspaceId: string): Promise<TRoutingRule> {
-  const [row] = await deps.db
-    .select({ mode: workspaceSettings.printerRouting, provider: workspaceSettings.printerRoutingProvider })
-    .from(workspaceSettings)
-    .where(eq(workspaceSettings.workspaceId, workspaceId));
+  const row = await routingRow(deps.db, workspaceId);
   return { mode: row?.mode ?? 'first', provider: row?.mode === 'fixed' ? (row.provider ?? null) : null };
 }
 
@@ -29,10 +25,7 @@ export async function setRule(deps: RoutingDeps, workspaceId: string, rule: TRou
     printerRoutingProvider: rule.mode === 'fixed' ? rule.provider : null,
     updatedAt: new Date(),
   };
-  await deps.db
-    .insert(workspaceSettings)
-    .values({ workspaceId, ...values })
-    .onConflictDoUpdate({ target: workspaceSettings.workspaceId, set: values });
+  await saveRouting(deps.db, workspaceId, values);
   return getRule(deps, workspaceId);
 }
 
@@ -82,16 +75,9 @@ export async function productQuotes(
   productId: string,
   query: TQuotesQuery,
 ): Promise<TProductQuotes> {
-  const [product] = await deps.db
-    .select()
-    .from(products)
-    .where(and(eq(products.id, productId), eq(products.workspaceId, workspaceId)));
-  if (!product) throw notFound('Product');
-  const variants = await deps.db
-    .select()
-    .from(productVariants)
-    .where(eq(productVariants.productId, product.id))
-    .orderBy(asc(productVariants.position));
+  const found = await productWithVariants(deps.db, workspaceId, productId);
+  if (!found) throw notFound('Product');
+  const { product, variants } = found;
   const variant = query.variantId ? variants.find((v) => v.id === query.variantId) : variants[0];
   if (!variant) throw notFound('Variant');
   const quotes = await quoteAll(deps, workspaceId, {
