@@ -1,14 +1,21 @@
 import type { TCatalogCategory, TCatalogProduct, TGelatoConnect, TGelatoStatus } from '@podforge/contract';
-import { and, eq, inArray } from 'drizzle-orm';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
-import { fulfillmentWebhooks, gelatoCatalogIds, integrations, storeSettings } from '../../db/schema';
 import { type GelatoConn, type GProduct, getPrices, listCatalogs, searchProducts } from '../../integrations/gelato/api';
 import { GelatoClient, GelatoError } from '../../integrations/gelato/client';
 import { groupOf, printAreaOf, productName, productTypeOf } from '../../integrations/gelato/mapping';
 import type { TokenCipher } from '../../lib/crypto';
 import { badRequest, upstreamError } from '../../lib/errors';
 import type { CatalogListing, CatalogSourceImpl } from '../catalog/catalog.service';
+import {
+  catalogIdsOf,
+  catalogUidsOf,
+  deleteGelatoConnection,
+  gelatoRow,
+  gelatoWebhookId,
+  replaceGelatoConnection,
+  sealedEmailOf,
+} from './gelato.repository';
 import type { GelatoSandbox } from './gelato-sandbox';
 
 /**
@@ -37,11 +44,7 @@ export class GelatoService {
   }
 
   private row(workspaceId: string) {
-    return this.deps.db
-      .select()
-      .from(integrations)
-      .where(and(eq(integrations.workspaceId, workspaceId), eq(integrations.platform, 'gelato')))
-      .then((rows) => rows[0] ?? null);
+    return gelatoRow(this.deps.db, workspaceId);
   }
 
   async connect(workspaceId: string, input: TGelatoConnect): Promise<TGelatoStatus> {
@@ -57,62 +60,35 @@ export class GelatoService {
       }
     }
     const sandbox = input.mode === 'sandbox';
-    await this.deps.db.transaction(async (tx) => {
-      await tx
-        .delete(integrations)
-        .where(and(eq(integrations.workspaceId, workspaceId), eq(integrations.platform, 'gelato')));
-      const [row] = await tx
-        .insert(integrations)
-        .values({
-          workspaceId,
-          kind: 'fulfillment',
-          platform: 'gelato',
-          externalId: sandbox ? 'sandbox' : 'account',
-          storeName: sandbox ? 'Gelato sandbox' : 'Gelato',
-          accessTokenEnc: input.mode === 'live' ? this.deps.cipher.encrypt(input.apiKey) : null,
-          status: 'connected',
-          sandbox,
-          verifiedAt: this.deps.now(),
-        })
-        .returning({ id: integrations.id });
-      await tx.insert(storeSettings).values({
-        integrationId: (row as { id: string }).id,
-        workspaceId,
-        data: { emailEnc: this.deps.cipher.encrypt(input.email) },
-      });
+    await replaceGelatoConnection(this.deps.db, workspaceId, {
+      sandbox,
+      apiKeyEnc: input.mode === 'live' ? this.deps.cipher.encrypt(input.apiKey) : null,
+      emailEnc: this.deps.cipher.encrypt(input.email),
+      at: this.deps.now(),
     });
     return this.status(workspaceId);
   }
 
   async disconnect(workspaceId: string): Promise<TGelatoStatus> {
-    await this.deps.db
-      .delete(integrations)
-      .where(and(eq(integrations.workspaceId, workspaceId), eq(integrations.platform, 'gelato')));
+    await deleteGelatoConnection(this.deps.db, workspaceId);
     return this.status(workspaceId);
   }
 
   private async email(integrationId: string): Promise<string | null> {
-    const [s] = await this.deps.db
-      .select({ data: storeSettings.data })
-      .from(storeSettings)
-      .where(eq(storeSettings.integrationId, integrationId));
-    const sealed = (s?.data as { emailEnc?: string } | undefined)?.emailEnc;
+    const sealed = await sealedEmailOf(this.deps.db, integrationId);
     return sealed ? this.deps.cipher.decrypt(sealed) : null;
   }
 
   async status(workspaceId: string): Promise<TGelatoStatus> {
     const row = await this.row(workspaceId);
     if (row?.status !== 'connected') return { connected: false, sandbox: false, email: null, webhookUrl: null };
-    const [hook] = await this.deps.db
-      .select({ id: fulfillmentWebhooks.id })
-      .from(fulfillmentWebhooks)
-      .where(and(eq(fulfillmentWebhooks.workspaceId, workspaceId), eq(fulfillmentWebhooks.provider, 'gelato')));
+    const hook = await gelatoWebhookId(this.deps.db, workspaceId);
     const origin = this.deps.config.appUrl;
     return {
       connected: true,
       sandbox: row.sandbox,
       email: await this.email(row.id),
-      webhookUrl: !row.sandbox && hook && origin ? `${origin}/api/webhooks/printful/${hook.id}` : null,
+      webhookUrl: !row.sandbox && hook && origin ? `${origin}/api/webhooks/printful/${hook}` : null,
     };
   }
 
@@ -138,19 +114,13 @@ export class GelatoService {
   async idsOf(uids: string[]): Promise<Map<string, number>> {
     const unique = [...new Set(uids)];
     if (unique.length === 0) return new Map();
-    await this.deps.db
-      .insert(gelatoCatalogIds)
-      .values(unique.map((uid) => ({ uid })))
-      .onConflictDoNothing();
-    const rows = await this.deps.db.select().from(gelatoCatalogIds).where(inArray(gelatoCatalogIds.uid, unique));
-    return new Map(rows.map((r) => [r.uid, r.id]));
+    return catalogIdsOf(this.deps.db, unique);
   }
 
   async uidsOf(ids: number[]): Promise<Map<number, string>> {
     const valid = [...new Set(ids.filter((i) => Number.isInteger(i)))];
     if (valid.length === 0) return new Map();
-    const rows = await this.deps.db.select().from(gelatoCatalogIds).where(inArray(gelatoCatalogIds.id, valid));
-    return new Map(rows.map((r) => [r.id, r.uid]));
+    return catalogUidsOf(this.deps.db, valid);
   }
 
   private async cached<T>(key: string, load: () => Promise<T>): Promise<T> {
