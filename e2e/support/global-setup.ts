@@ -95,6 +95,8 @@ export default async function globalSetup() {
     PRINTFUL_SANDBOX_SHIP_SECONDS: '3',
     // Printify products' orders go to the built-in Printify Sandbox when a test chooses it; it ships this soon.
     PRINTIFY_SANDBOX_SHIP_SECONDS: '3',
+    // The built-in Gelato sandbox ships as soon (gelato.spec.ts).
+    GELATO_SANDBOX_SHIP_SECONDS: '3',
     // No Etsy app key either: Etsy connects to the built-in sandbox shop (stores.spec.ts).
     ETSY_API_KEY: '',
     ETSY_SHARED_SECRET: '',

@@ -70,10 +70,15 @@ test('Printful connects and disconnects through the fake, switching the catalogu
   await page.goto('/integrations');
   const printful = page.getByTestId('fulfillment-printful');
   await expect(printful.getByText('Not connected')).toBeVisible();
-  await expect(page.getByTestId('fulfillment-gelato').getByText('Coming Soon')).toBeVisible();
-  await expect(page.getByTestId('fulfillment-gelato').getByRole('button', { name: 'Not Available' })).toBeDisabled();
-  await expect(page.getByTestId('fulfillment-printify').getByText('Coming Soon')).toBeVisible();
-  await expect(page.getByTestId('fulfillment-printify').getByRole('button', { name: 'Not Available' })).toBeDisabled();
+  // Gelato and Printify are real cards: each offers its own connection and its built-in sandbox.
+  await expect(page.getByTestId('fulfillment-gelato').getByText('Not connected')).toBeVisible();
+  await expect(
+    page.getByTestId('fulfillment-gelato').getByRole('button', { name: 'Use the Gelato Sandbox' }),
+  ).toBeVisible();
+  await expect(page.getByTestId('fulfillment-printify').getByText('Not connected')).toBeVisible();
+  await expect(
+    page.getByTestId('fulfillment-printify').getByRole('button', { name: 'Use the Printify Sandbox' }),
+  ).toBeVisible();
 
   await printful.getByRole('link', { name: 'Connect' }).click();
   await expect(page).toHaveURL(/\/integrations$/);

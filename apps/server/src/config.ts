@@ -63,6 +63,10 @@ const ZEnv = z.object({
   PRINTIFY_OAUTH_BASE: z.url().default('https://printify.com'),
   PRINTIFY_APP_ID: z.string().optional(),
   PRINTIFY_SANDBOX_SHIP_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+  GELATO_ORDER_BASE: z.url().default('https://order.gelatoapis.com'),
+  GELATO_PRODUCT_BASE: z.url().default('https://product.gelatoapis.com'),
+  GELATO_SHIPMENT_BASE: z.url().default('https://shipment.gelatoapis.com'),
+  GELATO_SANDBOX_SHIP_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
   SHOPIFY_API_KEY: z.string().optional(),
   SHOPIFY_API_SECRET: z.string().optional(),
   SHOPIFY_API_VERSION: z
@@ -226,6 +230,10 @@ export type Config = {
   printifyAppId: string | undefined;
   /** The built-in Printify sandbox ships this long after an order is sent to production. */
   printifySandboxShipSeconds: number;
+  /** Gelato's hosts (orders v4, product v3, shipment v1); a local fake in tests. */
+  gelato: { orderBase: string; productBase: string; shipmentBase: string };
+  /** Seconds from confirmation to shipping in the built-in Gelato sandbox. */
+  gelatoSandboxShipSeconds: number;
   /** The Shopify app's credentials; null runs the built-in Shopify sandbox instead of real stores. */
   shopify: { apiKey: string; apiSecret: string } | null;
   shopifyApiVersion: string;
@@ -358,6 +366,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     printifyOauthBase: e.PRINTIFY_OAUTH_BASE,
     printifyAppId: e.PRINTIFY_APP_ID || undefined,
     printifySandboxShipSeconds: e.PRINTIFY_SANDBOX_SHIP_SECONDS,
+    gelato: {
+      orderBase: e.GELATO_ORDER_BASE,
+      productBase: e.GELATO_PRODUCT_BASE,
+      shipmentBase: e.GELATO_SHIPMENT_BASE,
+    },
+    gelatoSandboxShipSeconds: e.GELATO_SANDBOX_SHIP_SECONDS,
     shopify: shopifyKey && shopifySecret ? { apiKey: shopifyKey, apiSecret: shopifySecret } : null,
     shopifyApiVersion: e.SHOPIFY_API_VERSION,
     shopifyScopes: e.SHOPIFY_SCOPES.split(',')

@@ -17,6 +17,9 @@ import { bundledCatalog } from './modules/catalog/catalog.service';
 import { PDF_RENDERER, SVG_SANITISER } from './modules/designs/design-decode-kind';
 import { EtsyService } from './modules/etsy/etsy.service';
 import { registerEtsyReads } from './modules/etsy/etsy-receipts';
+import { GelatoService } from './modules/gelato/gelato.service';
+import { GelatoFulfilment } from './modules/gelato/gelato-fulfilment';
+import { GelatoSandbox } from './modules/gelato/gelato-sandbox';
 import { registerOrderIntake } from './modules/orders/order-intake';
 import { FulfilmentProviders } from './modules/printers/fulfilment-provider';
 import { PrintfulService } from './modules/printful/printful.service';
@@ -66,7 +69,11 @@ export type AppDeps = CoreDeps & {
   /** Printify: the workspace's shop by personal access token, or the built-in Printify sandbox (modules/printify). */
   printify: PrintifyService;
   printifySandbox: PrintifySandbox;
-  /** The FulfilmentProvider adapters (printful, sandbox, printify, printify-sandbox) by provider id: orders code asks here. */
+  /** Gelato connections (API key or the built-in sandbox) and catalogue (modules/gelato). */
+  gelato: GelatoService;
+  /** The built-in Gelato sandbox: a fake Gelato in this process, its state in the database. */
+  gelatoSandbox: GelatoSandbox;
+  /** The FulfilmentProvider adapters (printful, sandbox, gelato, gelato-sandbox) by provider id: orders code asks here. */
   printers: FulfilmentProviders;
 };
 
@@ -106,6 +113,13 @@ export function createDeps(options: BuildAppOptions): AppDeps {
     shipSeconds: config.printifySandboxShipSeconds,
   });
   const printify = new PrintifyService({ db: database.db, cipher, config, now, sandbox: printifySandbox });
+  const gelatoSandbox = new GelatoSandbox({
+    db: database.db,
+    cipher,
+    now,
+    shipSeconds: config.gelatoSandboxShipSeconds,
+  });
+  const gelato = new GelatoService({ db: database.db, cipher, config, now, sandbox: gelatoSandbox });
   const deps: AppDeps = {
     config,
     database,
@@ -167,7 +181,30 @@ export function createDeps(options: BuildAppOptions): AppDeps {
         connection: (workspaceId) => printify.sandboxConnection(workspaceId),
         catalogue: (workspaceId) => printify.catalogFor(workspaceId),
       }),
+      new GelatoFulfilment({
+        id: 'gelato',
+        name: 'Gelato',
+        sandbox: false,
+        needsPublicUrl: true,
+        connection: (workspaceId) => gelato.connection(workspaceId, false),
+        catalogue: (workspaceId) => gelato.catalogFor(workspaceId),
+        uidsOf: (ids) => gelato.uidsOf(ids),
+      }),
+      new GelatoFulfilment({
+        id: 'gelato-sandbox',
+        name: 'Gelato sandbox',
+        sandbox: true,
+        needsPublicUrl: false,
+        connection: async (workspaceId) => {
+          const conn = await gelato.connection(workspaceId, true);
+          return conn && { ...conn, setWebhookUrl: (url: string) => gelatoSandbox.setWebhookUrl(workspaceId, url) };
+        },
+        catalogue: (workspaceId) => gelato.catalogFor(workspaceId),
+        uidsOf: (ids) => gelato.uidsOf(ids),
+      }),
     ]),
+    gelato,
+    gelatoSandbox,
     afterStart: new AfterStart(),
   };
   // Every store adapter hands its orders (webhooks, reads, Sync) to the orders module's one intake.

@@ -3,6 +3,9 @@ import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { integrations, orders } from '../src/db/schema';
+import { createOrder as createGelatoOrder, type GelatoConn } from '../src/integrations/gelato/api';
+import { type GelatoClient, GelatoError } from '../src/integrations/gelato/client';
+import { type FakeGelato, startFakeGelato } from '../src/integrations/gelato/fake-server';
 import { type PrintfulClient, PrintfulError } from '../src/integrations/printful/client';
 import { type FakePrintful, startFakePrintful } from '../src/integrations/printful/fake-server';
 import { createOrder, type PrintfulConn } from '../src/integrations/printful/orders';
@@ -15,15 +18,18 @@ import { createTestApp, type TestApp, type TestClient } from './helpers';
 
 /**
  * The FulfilmentProvider contract (issue #26): the same cases for every printer adapter in the registry, each
- * against its own fake over loopback HTTP through the app's real Printful client (Printful: a fake Printful account
- * connected by OAuth; the sandbox: the built-in sandbox printer). An adapter is finished when it passes; a new
- * printer (Printify, Gelato) adds a harness below and must pass the same cases.
+ * against its own fake over loopback HTTP through the app's real clients (Printful: a fake Printful account
+ * connected by OAuth; the sandbox: the built-in sandbox printer; Gelato: a fake Gelato account connected by API
+ * key; gelato-sandbox: the built-in Gelato sandbox). An adapter is finished when it passes; a new printer adds a
+ * harness below and must pass the same cases.
  */
 
 const APP = 'http://podforge.test';
+const GELATO_KEY = 'gelato-live-key-0001';
 let t: TestApp;
 let fake: FakePrintful;
 let fakePrintify: FakePrintify;
+let fakeGelato: FakeGelato;
 
 /** A webhook as the printer sent it. */
 type Delivery = { body: string; headers: Record<string, string> };
@@ -56,6 +62,10 @@ type Harness = {
   withdrawnDraft: 'deleted' | 'cancelled';
   /** Whether an order confirmed (sent) but not yet printing can still be cancelled (Printify: only while on hold). */
   cancelAfterConfirm: boolean;
+  /** Whether the printer signs its webhooks (else they are read back: `unverified`). */
+  signed: boolean;
+  /** Where the printer's own settings send webhooks when they are not set by API (Gelato's dashboard). */
+  dashboard?(url: string): Promise<void>;
 };
 
 /**
@@ -87,6 +97,22 @@ function printifyLosingNextCreate(account: PrinterAccount): PrinterAccount {
     if (armed && args[0] === 'POST' && /\/orders\.json$/.test(args[1])) {
       armed = false;
       throw new PrintifyError(502, 'Bad gateway (the answer was lost)');
+    }
+    return answer;
+  };
+  return { ...conn, client } as PrinterAccount;
+}
+
+/** Gelato's client the same way: POST /v4/orders applied, its answer lost. */
+function gelatoLosingNextCreate(account: PrinterAccount): PrinterAccount {
+  const conn = account as PrinterAccount & GelatoConn;
+  let armed = true;
+  const client = Object.create(conn.client) as GelatoClient;
+  client.request = async <T>(...args: Parameters<GelatoClient['request']>): Promise<T> => {
+    const answer = await conn.client.request<T>(...args);
+    if (armed && args[2] === 'POST' && args[3] === '/v4/orders') {
+      armed = false;
+      throw new GelatoError(502, null, 'Bad gateway (the answer was lost)');
     }
     return answer;
   };
@@ -145,6 +171,38 @@ function printifyDuplicate(account: PrinterAccount, externalId: string) {
   });
 }
 
+const gelatoCreates = (server: FakeGelato) =>
+  server.calls.filter((c) => c.method === 'POST' && c.path === '/v4/orders' && c.status === 200).length;
+
+/** Gelato's own create with a used orderReferenceId (another buyer): Gelato takes it (it does not deduplicate). */
+async function gelatoDuplicate(account: PrinterAccount, externalId: string) {
+  const variant = Number(shared.variantId);
+  const uid = (await t.deps.gelato.uidsOf([variant])).get(variant) as string;
+  return createGelatoOrder(account as PrinterAccount & GelatoConn, {
+    orderType: 'draft',
+    orderReferenceId: externalId,
+    customerReferenceId: externalId,
+    currency: 'USD',
+    items: [
+      {
+        itemReferenceId: 'other-1',
+        productUid: uid,
+        files: [{ type: 'default', url: `${APP}/print-files/y.png` }],
+        quantity: 1,
+      },
+    ],
+    shippingAddress: {
+      firstName: 'Bo',
+      lastName: 'Other',
+      addressLine1: '2 Else Road',
+      city: 'Leeds',
+      postCode: 'LS1 1AA',
+      country: 'GB',
+      email: 'bo@example.com',
+    },
+  });
+}
+
 /** What the catalogue case found, for the cases after it (per printer; set in its describe). */
 const shared = { productId: '', variantId: '', placement: { placement: '', technique: '' } };
 
@@ -186,6 +244,7 @@ const harnesses: Record<string, Harness> = {
     duplicateExternalId: 'refused',
     withdrawnDraft: 'deleted',
     cancelAfterConfirm: true,
+    signed: true,
   },
   sandbox: {
     async connect() {
@@ -206,6 +265,7 @@ const harnesses: Record<string, Harness> = {
     duplicateExternalId: 'refused',
     withdrawnDraft: 'deleted',
     cancelAfterConfirm: true,
+    signed: true,
   },
   printify: {
     async connect() {
@@ -230,6 +290,7 @@ const harnesses: Record<string, Harness> = {
     duplicateExternalId: 'accepted',
     withdrawnDraft: 'cancelled',
     cancelAfterConfirm: false,
+    signed: true,
   },
   'printify-sandbox': {
     async connect() {
@@ -252,12 +313,79 @@ const harnesses: Record<string, Harness> = {
     duplicateExternalId: 'accepted',
     withdrawnDraft: 'cancelled',
     cancelAfterConfirm: false,
+    signed: true,
+  },
+  gelato: {
+    async connect() {
+      const { client, ws } = await workspace();
+      const wrong = await client.post('/api/gelato/connect', {
+        mode: 'live',
+        apiKey: 'not-a-gelato-key',
+        email: 'me@example.com',
+      });
+      expect(wrong.statusCode).toBe(400);
+      expect(wrong.json().error).toMatch(/invalid_api_key_provided/);
+      const done = await client.post('/api/gelato/connect', {
+        mode: 'live',
+        apiKey: GELATO_KEY,
+        email: 'me@example.com',
+      });
+      expect(done.json()).toMatchObject({ connected: true, sandbox: false });
+      const account = await printer('gelato').account(ws);
+      expect(account).not.toBeNull();
+      return account as PrinterAccount;
+    },
+    async tick() {
+      await fakeGelato.tick();
+    },
+    server: async () => fakeGelato,
+    // An account API key: it does not expire.
+    expireToken: null,
+    creates: async () => gelatoCreates(fakeGelato),
+    losingNextCreate: gelatoLosingNextCreate,
+    duplicateCreate: gelatoDuplicate,
+    duplicateExternalId: 'accepted',
+    withdrawnDraft: 'deleted',
+    cancelAfterConfirm: true,
+    signed: false,
+    dashboard: (url) => fakeGelato.setWebhookUrl(GELATO_KEY, url),
+  },
+  'gelato-sandbox': {
+    async connect() {
+      const { client, ws } = await workspace();
+      const done = await client.post('/api/gelato/connect', { mode: 'sandbox', email: 'me@example.com' });
+      expect(done.json()).toMatchObject({ connected: true, sandbox: true });
+      const account = await printer('gelato-sandbox').account(ws);
+      expect(account).not.toBeNull();
+      return account as PrinterAccount;
+    },
+    async tick() {
+      await t.deps.gelatoSandbox.tick();
+    },
+    server: () => t.deps.gelatoSandbox.server(),
+    // The built-in sandbox's keys are the app's own, per workspace: they never expire.
+    expireToken: null,
+    creates: async () => gelatoCreates(await t.deps.gelatoSandbox.server()),
+    losingNextCreate: gelatoLosingNextCreate,
+    duplicateCreate: gelatoDuplicate,
+    duplicateExternalId: 'accepted',
+    withdrawnDraft: 'deleted',
+    cancelAfterConfirm: true,
+    signed: false,
   },
 };
 
 const printer = (id: string) => t.deps.printers.get(id) as FulfilmentProvider;
 
 beforeAll(async () => {
+  fakeGelato = await startFakeGelato({
+    apiKeys: { [GELATO_KEY]: 'acct-live' },
+    fetchFile: async () => true,
+    retryDelayMs: 0,
+    post: async (_url, body, headers) => {
+      delivered.push({ body, headers });
+    },
+  });
   fake = await startFakePrintful({
     clientId: 'pf-id',
     clientSecret: 'pf-secret',
@@ -286,6 +414,10 @@ beforeAll(async () => {
       PRINTFUL_CLIENT_SECRET: 'pf-secret',
       PRINTFUL_API_BASE: fake.url,
       PRINTFUL_OAUTH_BASE: fake.url,
+      GELATO_ORDER_BASE: fakeGelato.url,
+      GELATO_PRODUCT_BASE: fakeGelato.url,
+      GELATO_SHIPMENT_BASE: fakeGelato.url,
+      GELATO_SANDBOX_SHIP_SECONDS: '0',
     },
   });
   // The sandbox fetches files from and posts webhooks to the app: here it gets an image and its webhooks are kept.
@@ -300,16 +432,23 @@ beforeAll(async () => {
   };
   t.deps.printfulSandbox.attach(sandboxInject);
   t.deps.printifySandbox.attach(sandboxInject);
+  t.deps.gelatoSandbox.attach(sandboxInject);
 });
 afterAll(async () => {
   await t.close();
   await fake.close();
   await fakePrintify.close();
+  await fakeGelato.close();
 });
 
 it('registers every printer once', () => {
   expect(t.deps.printers.all().map((p) => p.id)).toEqual(Object.keys(harnesses));
-  expect(t.deps.printers.all().filter((p) => p.fallback)).toHaveLength(1);
+  expect(
+    t.deps.printers
+      .all()
+      .filter((p) => p.fallback)
+      .map((p) => p.id),
+  ).toEqual(['sandbox']);
 });
 
 describe.each(Object.keys(harnesses))('%s', (id) => {
@@ -382,6 +521,34 @@ describe.each(Object.keys(harnesses))('%s', (id) => {
     expect({ placement: area?.placement, technique: area?.technique }).toEqual(placement);
   });
 
+  it("quotes from the printer's own API: products, shipping, total and delivery days, no order made", async () => {
+    const catalogue = await printer(id).catalogue(account.workspaceId);
+    const [listing] = await catalogue.listings();
+    const before = await h.creates();
+    const q = await printer(id).quote(account, {
+      recipient: { countryCode: 'US', provinceCode: 'OR', zip: '97201' },
+      currency: 'USD',
+      items: [{ catalogProductId: listing?.id as number, catalogVariantId: variantId, quantity: 2 }],
+    });
+    expect(q.products).toMatch(/^\d+\.\d{2}$/);
+    expect(Number(q.shipping)).toBeGreaterThan(0);
+    expect(q.total).toBe((Number(q.products) + Number(q.shipping)).toFixed(2));
+    expect(q.currency).toMatch(/^[A-Z]{3}$/);
+    if (q.minDeliveryDays === null) {
+      // A printer that states no delivery time with its prices (Printify) gives none, not a guess.
+      expect(q.maxDeliveryDays).toBeNull();
+    } else {
+      expect(q.maxDeliveryDays).toBeGreaterThanOrEqual(q.minDeliveryDays);
+    }
+    expect(await h.creates()).toBe(before);
+    await expect(
+      printer(id).quote(account, {
+        recipient: { countryCode: 'US' },
+        items: [{ catalogProductId: listing?.id as number, catalogVariantId: '999999999', quantity: 1 }],
+      }),
+    ).rejects.toThrow();
+  });
+
   it('places an order exactly once: a retry after a lost answer finds the first; the draft is the quote', async () => {
     const order = input();
     const first = await printer(id).placeOrder(account, order);
@@ -418,6 +585,8 @@ describe.each(Object.keys(harnesses))('%s', (id) => {
       const before = await h.creates();
       const again = await printer(id).placeOrder(account, order);
       expect(again.externalId).toBe(order.externalId);
+      // The earliest order under our id is the one kept.
+      expect(again.id).toBe(first.id);
       expect(await h.creates()).toBe(before);
     }
   });
@@ -480,8 +649,10 @@ describe.each(Object.keys(harnesses))('%s', (id) => {
     ).toBe(true);
   });
 
-  it('status by signed webhook (a wrongly signed one refused) and by polling; shipment with tracking', async () => {
-    const secret = await printer(id).setWebhook(account, `${APP}/api/webhooks/printful/${randomUUID()}`);
+  it('status by webhook (signed ones checked, unsigned ones read back) and by polling; shipment with tracking', async () => {
+    const url = `${APP}/api/webhooks/printful/${randomUUID()}`;
+    const secret = await printer(id).setWebhook(account, url);
+    await h.dashboard?.(url);
     const from = delivered.length;
     const o = await printer(id).placeOrder(account, input());
     await printer(id).confirm(account, o.id);
@@ -491,20 +662,36 @@ describe.each(Object.keys(harnesses))('%s', (id) => {
       .filter((d) => printer(id).verifyWebhook(Buffer.from(d.body), d.headers, secret))
       .map((d) => printer(id).readWebhook(JSON.parse(d.body))?.event)
       .filter((e) => e && (e.order.id === o.id || e.order.externalId === o.externalId));
-    expect(events.map((e) => e?.to)).toContain('in_production');
-    const shippedEvent = events.find((e) => e?.to === 'shipped');
-    expect(shippedEvent?.shipment?.trackingNumber).toBeTruthy();
-
-    const sample = mine[mine.length - 1] as Delivery;
-    expect(printer(id).verifyWebhook(Buffer.from(sample.body), sample.headers, 'another secret')).toBe(false);
-    expect(printer(id).verifyWebhook(Buffer.from(`${sample.body} `), sample.headers, secret)).toBe(false);
-
     const shipments = await printer(id).shipments(account, o.id);
     expect(shipments).toHaveLength(1);
-    expect(shipments[0]).toMatchObject({ id: shippedEvent?.shipment?.id });
-    expect(shipments[0]?.trackingNumber).toBe(shippedEvent?.shipment?.trackingNumber);
     expect(shipments[0]?.trackingUrl).toMatch(/^https:\/\//);
     expect(shipments[0]?.carrier).toBeTruthy();
+    if (h.signed) {
+      expect(events.map((e) => e?.to)).toContain('in_production');
+      const shippedEvent = events.find((e) => e?.to === 'shipped');
+      expect(shippedEvent?.shipment?.trackingNumber).toBeTruthy();
+      const sample = mine[mine.length - 1] as Delivery;
+      expect(printer(id).verifyWebhook(Buffer.from(sample.body), sample.headers, 'another secret')).toBe(false);
+      expect(printer(id).verifyWebhook(Buffer.from(`${sample.body} `), sample.headers, secret)).toBe(false);
+      expect(shipments[0]).toMatchObject({ id: shippedEvent?.shipment?.id });
+      expect(shipments[0]?.trackingNumber).toBe(shippedEvent?.shipment?.trackingNumber);
+    } else {
+      // Unsigned (Gelato): every event about the order is taken as a reference only, never as a status.
+      expect(events.length).toBeGreaterThan(2);
+      expect(events.every((e) => e?.unverified === true && e.to === undefined)).toBe(true);
+      const tracking = mine
+        .map((d) => JSON.parse(d.body))
+        .find((b) => b.event === 'order_item_tracking_code_updated' && b.orderReferenceId === o.externalId);
+      expect(tracking?.trackingCode).toBe(shipments[0]?.trackingNumber);
+      // A forged body claiming 'shipped' for another order says nothing by itself either.
+      const forged = printer(id).readWebhook({
+        event: 'order_status_updated',
+        orderId: 'x',
+        orderReferenceId: 'y',
+        fulfillmentStatus: 'shipped',
+      });
+      expect(forged?.event).toEqual({ order: { externalId: 'y' }, unverified: true });
+    }
     await h.tick();
     expect((await printer(id).shipments(account, o.id))[0]?.delivered).toBe(true);
   });

@@ -141,6 +141,10 @@ export class TestClient {
     return this.request({ method: 'PATCH', url, headers, payload: payload as object });
   }
 
+  put(url: string, payload: unknown, headers: Record<string, string> = {}) {
+    return this.request({ method: 'PUT', url, headers, payload: payload as object });
+  }
+
   delete(url: string, headers: Record<string, string> = {}) {
     return this.request({ method: 'DELETE', url, headers });
   }

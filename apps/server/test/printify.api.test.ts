@@ -44,15 +44,18 @@ const providers = async (client: TestClient) =>
   (await client.get('/api/fulfillment/providers')).json<TFulfilmentProviders>().providers;
 
 describe('GET /api/fulfillment/providers', () => {
-  it('lists printful, printify and gelato with connection and sandbox state; gelato until built is not available', async () => {
+  it('lists printful, printify and gelato with connection and sandbox state', async () => {
     const client = t.client();
     const list = await providers(client);
     expect(list.map((p) => p.id)).toEqual(['printful', 'printify', 'gelato']);
     expect(list[0]).toMatchObject({ name: 'Printful', available: true, connected: false, sandbox: true });
     expect(list[1]).toMatchObject({ name: 'Printify', available: true, connected: false, sandbox: false });
-    const gelato = list[2];
-    // Gelato's adapter is another change: until it is registered it is listed honestly as not available.
-    if (!gelato?.available) expect(gelato).toMatchObject({ connected: false, sandbox: false, accountName: null });
+    expect(list[2]).toMatchObject({ name: 'Gelato', available: true, connected: false, sandbox: false });
+    // Another workspace on the Gelato sandbox: listed as such.
+    const other = t.client();
+    const gelato = await other.post('/api/gelato/connect', { mode: 'sandbox', email: 'me@example.com' });
+    expect(gelato.json()).toMatchObject({ connected: true, sandbox: true });
+    expect((await providers(other))[2]).toMatchObject({ available: true, connected: false, sandbox: true });
 
     const sandbox = await client.post('/api/printify/sandbox', {});
     expect(sandbox.json()).toMatchObject({ connected: true, sandbox: true, shopName: 'Printify Sandbox' });
@@ -153,10 +156,9 @@ describe('GET /api/providers/:provider/products', () => {
     expect((await client.get('/api/providers/printify/products/999')).statusCode).toBe(404);
     expect((await client.get('/api/providers/acme/products')).statusCode).toBe(400);
     const gelato = await client.get('/api/providers/gelato/products');
-    if (!(await providers(client))[2]?.available) {
-      expect(gelato.statusCode).toBe(501);
-      expect(gelato.json().error).toBe('Gelato is not available yet');
-    }
+    // Gelato's catalogue is read with the account's key: none until it (or its sandbox) is connected.
+    expect(gelato.statusCode).toBe(400);
+    expect(gelato.json().error).toBe('Gelato is not connected');
   });
 });
 

@@ -66,7 +66,7 @@ export const ZCatalogProductsQuery = z
   });
 export type TCatalogProductsQuery = z.infer<typeof ZCatalogProductsQuery>;
 
-export const ZCatalogSource = z.enum(['bundled', 'printful', 'printify', 'printify-sandbox']);
+export const ZCatalogSource = z.enum(['bundled', 'printful', 'printify', 'printify-sandbox', 'gelato']);
 export type TCatalogSource = z.infer<typeof ZCatalogSource>;
 
 export const ZCatalogProductPage = zPage(ZCatalogProduct).extend({

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { zPage } from './common';
 import { ORDER_STATUSES, ORDERS_PAGE_SIZE } from './plain/orders';
+import { PRINTER_PROVIDERS } from './plain/printers';
 
 export const ZOrderStatus = z.enum(ORDER_STATUSES);
 
@@ -49,8 +50,10 @@ export const ZOrder = z.object({
    * the printer charges in another currency than the store's.
    */
   profit: z.string().nullable(),
-  /** The printer adapter: printful, printify, gelato, or a built-in sandbox (sandbox: Printful's; printify-sandbox). */
-  fulfillmentProvider: z.string().nullable(),
+  /** The printer adapter (`PRINTER_PROVIDERS`): printful, printify, gelato, or one of their built-in sandboxes. */
+  fulfillmentProvider: z.enum(PRINTER_PROVIDERS).nullable(),
+  /** Why this printer took the order (the routing rule and what it compared); null when no rule chose. */
+  printerReason: z.string().nullable(),
   printfulOrderId: z.string().nullable(),
   confirmAt: z.string().nullable(),
   failureReason: z.string().nullable(),

@@ -375,6 +375,12 @@ export const workspaceSettings = pgTable('workspace_settings', {
   /** How store orders are confirmed with the printer: automatic, manual or delay (after `orderDelayMinutes`). */
   orderConfirmation: text('order_confirmation', { enum: ['automatic', 'manual', 'delay'] }),
   orderDelayMinutes: integer('order_delay_minutes'),
+  /**
+   * Which connected printer takes each order: `fixed` (the one named in `printerRoutingProvider`), `cheapest` or
+   * `fastest` to the buyer's country (by the printers' own quotes); null is the first connected printer.
+   */
+  printerRouting: text('printer_routing', { enum: ['fixed', 'cheapest', 'fastest'] }),
+  printerRoutingProvider: text('printer_routing_provider'),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -542,6 +548,8 @@ export const orders = pgTable(
     /** Which printer: 'sandbox' (built-in) or 'printful' (the workspace's own account). */
     fulfillmentProvider: text('fulfillment_provider'),
     printfulOrderId: text('printful_order_id'),
+    /** Why this printer took the order (the routing rule and the quotes it compared), in the seller's words. */
+    printerReason: text('printer_reason'),
     /** When a 'delay' order is confirmed by itself (unless cancelled first). */
     confirmAt: timestamp('confirm_at', { withTimezone: true }),
     confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
@@ -748,4 +756,40 @@ export const sandboxStates = pgTable('sandbox_states', {
   platform: text('platform').primaryKey(),
   state: jsonb('state').notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * Our integer ids for Gelato's string product ids (productUids, and their groups as catalogue products): catalogue
+ * and product variant ids are integers here, Gelato's are strings. Gelato's catalogue is global, so is this table.
+ */
+export const gelatoCatalogIds = pgTable('gelato_catalog_ids', {
+  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  uid: text('uid').notNull().unique(),
+});
+
+/**
+ * The built-in Gelato sandbox's orders (integrations/gelato/fake-server.ts with a database store). `account` is the
+ * workspace the sandbox serves; one row per Gelato order (a split order is several rows sharing the reference).
+ */
+export const gelatoSandboxOrders = pgTable(
+  'gelato_sandbox_orders',
+  {
+    id: text('id').primaryKey(),
+    account: text('account').notNull(),
+    orderReferenceId: text('order_reference_id').notNull(),
+    /** The order as the sandbox answers it, its shipping address sealed as `shippingAddress_enc`. */
+    body: jsonb('body').$type<Record<string, unknown>>().notNull(),
+    nextAt: timestamp('next_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('gelato_sandbox_orders_ref_idx').on(t.account, t.orderReferenceId),
+    index('gelato_sandbox_orders_next_idx').on(t.nextAt),
+  ],
+);
+
+/** The Gelato sandbox's webhook URL per account (Gelato's dashboard setting). */
+export const gelatoSandboxWebhooks = pgTable('gelato_sandbox_webhooks', {
+  account: text('account').primaryKey(),
+  url: text('url').notNull(),
 });

@@ -19,6 +19,8 @@ export const QUEUES = {
   printfulSandboxTick: 'printful-sandbox-tick',
   /** The built-in Printify sandbox moves its due orders on. */
   printifySandboxTick: 'printify-sandbox-tick',
+  /** The built-in Gelato sandbox moves its due orders on. */
+  gelatoSandboxTick: 'gelato-sandbox-tick',
   /** A connected Etsy shop's receipts read into orders (modules/orders/etsy-orders.ts). */
   etsyReceipts: 'etsy-receipts',
   /** A connected Amazon seller's orders read into orders (modules/orders/amazon-orders.ts). */

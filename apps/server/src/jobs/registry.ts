@@ -1,5 +1,6 @@
 import { amazonOrdersJob } from '../modules/amazon/amazon-orders';
 import { etsyReceiptsJob } from '../modules/etsy/etsy-receipts';
+import { gelatoSandboxTickJob } from '../modules/gelato/gelato-sandbox.jobs';
 import { ORDER_JOBS } from '../modules/orders/order-jobs';
 import { printerPollJob } from '../modules/orders/printer-poll';
 import { printfulSandboxTickJob } from '../modules/printful/printful-sandbox.jobs';
@@ -16,6 +17,7 @@ export const JOBS = [
   ...ORDER_JOBS,
   printfulSandboxTickJob,
   printifySandboxTickJob,
+  gelatoSandboxTickJob,
   etsyReceiptsJob,
   printerPollJob,
   amazonOrdersJob,

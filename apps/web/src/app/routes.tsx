@@ -19,6 +19,9 @@ const EtsySandboxScreen = lazyScreen(
 const AmazonSandboxScreen = lazyScreen(
   async () => (await import('@/features/integrations/components/amazon-sandbox')).AmazonSandboxScreen,
 );
+const GelatoSandboxScreen = lazyScreen(
+  async () => (await import('@/features/integrations/components/gelato-sandbox')).GelatoSandboxScreen,
+);
 const WooCommerceSandboxScreen = lazyScreen(
   async () => (await import('@/features/integrations/components/woocommerce-sandbox')).WooCommerceSandboxScreen,
 );
@@ -97,6 +100,16 @@ function SessionRoutes() {
           <AppLayout activeTab="integrations">
             <ScreenSuspense>
               <AmazonSandboxScreen />
+            </ScreenSuspense>
+          </AppLayout>
+        }
+      />
+      <Route
+        path="/integrations/gelato-sandbox"
+        element={
+          <AppLayout activeTab="integrations">
+            <ScreenSuspense>
+              <GelatoSandboxScreen />
             </ScreenSuspense>
           </AppLayout>
         }

@@ -16,5 +16,6 @@ export * from './orders';
 export * from './pricing';
 export * from './printers';
 export * from './products';
+export * from './routing';
 export * from './schedules';
 export * from './stores';

@@ -9,12 +9,24 @@ export type TFulfilmentNetwork = (typeof FULFILMENT_NETWORKS)[number];
 /** Printify names no currency anywhere: the seller states the one their Printify account bills in. */
 export const PRINTIFY_BILLING_CURRENCIES = ['USD', 'EUR', 'GBP', 'CAD', 'AUD'] as const;
 
+/** The printers an order may go to, by adapter id (`orders.fulfillmentProvider`): each network's own and its sandbox. */
+export const PRINTER_PROVIDERS = [
+  'printful',
+  'sandbox',
+  'printify',
+  'printify-sandbox',
+  'gelato',
+  'gelato-sandbox',
+] as const;
+export type TPrinterProvider = (typeof PRINTER_PROVIDERS)[number];
+
 /** A printer adapter's id (`orders.fulfillmentProvider`) in the seller's words. */
-export const PRINTER_LABELS: Record<string, string> = {
+export const PRINTER_LABELS: Record<TPrinterProvider, string> = {
   printful: 'Printful',
   sandbox: 'Printful Sandbox',
   printify: 'Printify',
   'printify-sandbox': 'Printify Sandbox',
   gelato: 'Gelato',
+  'gelato-sandbox': 'Gelato Sandbox',
 };
-export const printerLabel = (id: string) => PRINTER_LABELS[id] ?? id;
+export const printerLabel = (id: string) => PRINTER_LABELS[id as TPrinterProvider] ?? id;

@@ -400,6 +400,51 @@ export function createFakeOrders(options: FakeOrdersOptions = {}) {
       reply(404, v1Error(404, 'NotFound', 'Not found'));
       return true;
     };
+    if (path === '/v2/shipping-rates' && method === 'POST') {
+      // apis.md / OpenAPI ShippingRatesInput: recipient (address1, city, country_code) and catalogue items.
+      const body = json;
+      const r = (body?.recipient ?? {}) as Record<string, unknown>;
+      const items = Array.isArray(body?.order_items) ? (body.order_items as Record<string, unknown>[]) : [];
+      const missing = ['address1', 'city', 'country_code'].find((f) => typeof r[f] !== 'string' || !r[f]);
+      if (missing) {
+        reply(400, v1Error(400, 'BadRequest', `recipient.${missing} is required`));
+        return true;
+      }
+      if (items.length === 0) {
+        reply(400, v1Error(400, 'BadRequest', 'order_items is required'));
+        return true;
+      }
+      for (const [i, item] of items.entries()) {
+        const q = Number(item.quantity);
+        if (item.source !== 'catalog' || !VARIANT_PRICES.has(Number(item.catalog_variant_id))) {
+          reply(400, v1Error(400, 'BadRequest', `order_items[${i}].catalog_variant_id is not valid`));
+          return true;
+        }
+        if (!Number.isInteger(q) || q < 1 || q > 1000) {
+          reply(400, v1Error(400, 'BadRequest', `order_items[${i}].quantity is not valid`));
+          return true;
+        }
+      }
+      const quantity = items.reduce((n, i) => n + Number(i.quantity), 0);
+      const domestic = r.country_code === 'US';
+      const [min, max] = domestic ? [4, 7] : [7, 14];
+      const day = (d: number) => new Date(now() + d * 86_400_000).toISOString().slice(0, 10);
+      reply(200, {
+        data: [
+          {
+            shipping: 'STANDARD',
+            shipping_method_name: `Flat Rate (Estimated delivery: ${day(min)}–${day(max)})`,
+            rate: money(SHIPPING_FIRST + SHIPPING_EACH * Math.max(0, quantity - 1)),
+            currency: 'USD',
+            min_delivery_days: min,
+            max_delivery_days: max,
+            min_delivery_date: day(min),
+            max_delivery_date: day(max),
+          },
+        ],
+      });
+      return true;
+    }
     if (path === '/v2/webhooks') {
       if (method === 'GET') {
         const config = await store.webhook(storeId);

@@ -337,7 +337,12 @@ export async function startFakePrintful(options: FakePrintfulOptions = {}): Prom
       return send(res, 400, v1Error(400, 'BadRequest', problem.errors.join('; ')), headers);
     }
 
-    if (path.startsWith('/v2/orders') || path === '/v2/webhooks' || path.startsWith('/orders/')) {
+    if (
+      path.startsWith('/v2/orders') ||
+      path === '/v2/webhooks' ||
+      path === '/v2/shipping-rates' ||
+      path.startsWith('/orders/')
+    ) {
       const asked = String(req.headers['x-pf-store-id'] ?? '');
       const store = sandboxStore ?? String(stores.find((x) => String(x.id) === asked)?.id ?? stores[0]?.id);
       if (!sandboxStore && asked && store !== asked) {

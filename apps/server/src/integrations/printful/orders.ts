@@ -139,3 +139,29 @@ export function signPrintfulWebhook(body: string | Buffer, secretKey: string): s
     .update(body)
     .digest('hex');
 }
+
+export type PrintfulShippingRate = {
+  shipping: string;
+  shipping_method_name: string;
+  rate: string;
+  currency: string;
+  min_delivery_days?: number;
+  max_delivery_days?: number;
+};
+
+/** POST /v2/shipping-rates: what shipping these catalogue items to this recipient costs, per method. */
+export async function shippingRates(
+  c: PrintfulConn,
+  body: {
+    recipient: { address1: string; city: string; country_code: string; state_code?: string; zip?: string };
+    order_items: { source: 'catalog'; catalog_variant_id: number; quantity: number }[];
+    currency?: string;
+  },
+): Promise<PrintfulShippingRate[]> {
+  return (
+    await c.client.request<{ data: PrintfulShippingRate[] }>('POST', '/v2/shipping-rates', c.token, {
+      storeId: c.storeId,
+      body,
+    })
+  ).data;
+}

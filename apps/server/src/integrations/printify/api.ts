@@ -160,6 +160,22 @@ export const uploadImage = (
     body: { file_name: file.fileName, ...('url' in file ? { url: file.url } : { contents: file.contents }) },
   });
 
+/** Shipping per method in cents for these lines to this address (`POST …/orders/shipping.json`, apis-next.md F). */
+export const shippingCosts = (
+  c: PrintifyConn,
+  body: {
+    line_items: { blueprint_id: number; print_provider_id: number; variant_id: number; quantity: number }[];
+    address_to: PfyAddress;
+  },
+) =>
+  c.client.request<{
+    standard?: number;
+    express?: number;
+    priority?: number;
+    printify_express?: number;
+    economy?: number;
+  }>('POST', `${shop(c)}/orders/shipping.json`, c.token, { body });
+
 export const createProduct = (c: PrintifyConn, input: PfyProductInput) =>
   c.client.request<PfyProduct>('POST', `${shop(c)}/products.json`, c.token, { body: input });
 export const getProduct = (c: PrintifyConn, id: string) =>
@@ -209,17 +225,27 @@ export const listOrders = (c: PrintifyConn, page: number) =>
 
 /**
  * Printify does not deduplicate on `external_id` and cannot filter its orders list by it: the shop's newest orders
- * are read (newest first) until one carries ours as `metadata.shop_order_id`. A retry follows a lost answer within
+ * are read (newest first) until one carries ours as `metadata.shop_order_id` (the earliest of them, when there are
+ * several). A retry follows a lost answer within
  * minutes, so the order is among the newest; `pages` bounds the read.
  */
 export async function findOrderByExternalId(c: PrintifyConn, externalId: string, pages = 10): Promise<PfyOrder | null> {
+  // Someone may have made another order under the same id later (Printify takes it): the earliest is ours.
+  let earliest: PfyOrder | null = null;
   for (let page = 1; page <= pages; page++) {
     const body = await listOrders(c, page);
-    const found = body.data.find((o) => String(o.metadata?.shop_order_id ?? '') === externalId);
-    if (found) return found;
-    if (!body.next_page_url || page >= body.last_page) return null;
+    const found = body.data.filter((o) => String(o.metadata?.shop_order_id ?? '') === externalId);
+    const last = found[found.length - 1];
+    if (last) {
+      earliest = last;
+      // Older ones may go on to the next page only when this page ends with one of them.
+      if (body.data[body.data.length - 1] !== last) return earliest;
+    } else if (earliest) {
+      return earliest;
+    }
+    if (!body.next_page_url || page >= body.last_page) return earliest;
   }
-  return null;
+  return earliest;
 }
 
 export const sendToProduction = (c: PrintifyConn, id: string) =>

@@ -2,12 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { platformLabel, type TOrderStatus } from '@podforge/contract';
 import { AppError } from '../../lib/errors';
 import { ensurePrintFile, PRINT_FILE_URL_TTL_SECONDS, printFilePath } from '../print-files/print-files.service';
+import { type Blank, matchBlanks, productFamily } from '../printers/blank-match';
 import type {
   FulfilmentProvider,
   PrinterAccount,
   PrinterEvent,
   PrintOrderInput,
 } from '../printers/fulfilment-provider';
+import { getRule, routeOrder } from '../routing/routing.service';
 import { getSettings } from '../settings/settings.routes';
 import type { ShippingAddress } from '../stores/incoming-order';
 import { storeConnection } from '../stores/store-connections.repository';
@@ -19,6 +21,7 @@ import {
   type OrderRow,
   orderById,
   orderOfPrinterRef,
+  pinPrinter,
   printerNetworksOfOrder,
   printerWebhookOf,
   setPrinterWebhookSecret,
@@ -129,7 +132,7 @@ async function ensureWebhooks(deps: OrdersDeps, workspaceId: string, printer: Pr
 const loadOrder = (deps: OrdersDeps, orderId: string) => orderById(deps.db, orderId);
 
 /** The printer's order for our lines: catalogue variant, quantity, retail price, print files by signed URL. */
-async function printInput(deps: OrdersDeps, order: OrderRow): Promise<PrintOrderInput> {
+async function printInput(deps: OrdersDeps, order: OrderRow): Promise<PrintOrderInput & { blanks: Blank[] }> {
   if (!order.shippingAddressEnc) {
     throw new OrderProblem(
       'The order has no shipping address (none was given, or it was erased at the store’s request)',
@@ -149,6 +152,7 @@ async function printInput(deps: OrdersDeps, order: OrderRow): Promise<PrintOrder
   );
   const origin = publicOrigin(deps);
   const items: PrintOrderInput['items'] = [];
+  const blanks: Blank[] = [];
   for (const line of ours) {
     const variant = variantRows.find((v) => v.id === line.variantId);
     const product = productRows.find((p) => p.id === line.productId);
@@ -164,6 +168,14 @@ async function printInput(deps: OrdersDeps, order: OrderRow): Promise<PrintOrder
       files.push({ placement: p.placement, technique: p.technique, url });
     }
     if (files.length === 0) throw new OrderProblem(`"${line.title}" has no print file to print`);
+    blanks.push({
+      productType: product.productType,
+      color: variant.color,
+      size: variant.size,
+      family: productFamily(product),
+      catalogProductId: product.catalogProductId,
+      catalogVariantId: variant.catalogVariantId,
+    });
     items.push({
       catalogVariantId: String(variant.catalogVariantId),
       ...(product.catalogProductId !== null ? { catalogProductId: String(product.catalogProductId) } : {}),
@@ -179,7 +191,47 @@ async function printInput(deps: OrdersDeps, order: OrderRow): Promise<PrintOrder
     earlierExternalIds: [order.remoteOrderId],
     recipient: address,
     items,
+    currency: order.currency,
+    blanks,
   };
+}
+
+/** The input with each line on this printer's own blank (the same type, colour and size), or why it cannot be. */
+async function onPrinter(
+  workspaceId: string,
+  printer: Printer,
+  { blanks, ...input }: PrintOrderInput & { blanks: Blank[] },
+): Promise<PrintOrderInput> {
+  const match = await matchBlanks(printer.adapter, workspaceId, blanks);
+  if (!match.ok) throw new OrderProblem(`${printer.adapter.name} cannot print this order: ${match.reason}`);
+  return {
+    ...input,
+    items: input.items.map((item, n) => ({
+      ...item,
+      catalogVariantId: match.items[n]?.catalogVariantId ?? item.catalogVariantId,
+      ...(match.items[n] ? { catalogProductId: String(match.items[n]?.catalogProductId) } : {}),
+    })),
+  };
+}
+
+/**
+ * The printer an order goes to under the workspace's routing rule, kept on the order with why before anything is
+ * placed (a retry goes to the same printer, so the order reaches one printer once); the order's own when set.
+ */
+async function routedProvider(deps: OrdersDeps, order: OrderRow): Promise<string | null> {
+  if (order.fulfillmentProvider) return order.fulfillmentProvider;
+  if ((await getRule(deps, order.workspaceId)).mode === 'first') return null;
+  const input = await printInput(deps, order);
+  const routed = await routeOrder(deps, order.workspaceId, {
+    blanks: input.blanks,
+    quantities: input.items.map((i) => i.quantity),
+    recipient: input.recipient,
+    currency: order.currency,
+  });
+  if (routed === null) return null;
+  if (!routed.ok) throw new OrderProblem(routed.problem);
+  await pinPrinter(deps.db, order.id, { provider: routed.provider, reason: routed.reason, at: deps.now() });
+  return (await loadOrder(deps, order.id))?.fulfillmentProvider ?? null;
 }
 
 /**
@@ -205,10 +257,12 @@ export type Next = { confirmNow: boolean; confirmAt: Date | null };
 export async function submitToPrinter(deps: OrdersDeps, orderId: string): Promise<Next | null> {
   const order = await loadOrder(deps, orderId);
   if (order?.status !== 'received') return null;
-  const network = order.fulfillmentProvider ? undefined : await networkOf(deps, order);
-  const printer = await printerFor(deps, order.workspaceId, order.fulfillmentProvider, network);
+  // The workspace's routing rule picks the printer (kept on the order); else the products' own printer network.
+  const routed = await routedProvider(deps, order);
+  const network = routed ? undefined : await networkOf(deps, order);
+  const printer = await printerFor(deps, order.workspaceId, routed, network);
   await ensureWebhooks(deps, order.workspaceId, printer);
-  const input = await printInput(deps, order);
+  const input = await onPrinter(order.workspaceId, printer, await printInput(deps, order));
   const pf = await printer.adapter.placeOrder(printer.account, input);
   faults.afterPrinterCreate?.();
   const { orderConfirmation } = await getSettings(deps.db, order.workspaceId);
@@ -313,8 +367,9 @@ export { forgetOldWebhookEvents, WEBHOOK_MEMORY_MS } from '../../lib/webhook-eve
 export async function applyPrinterEvent(
   deps: OrdersDeps,
   workspaceId: string,
-  event: PrinterEvent,
+  received: PrinterEvent,
 ): Promise<{ fulfilInStore: string | null }> {
+  let event = received;
   const ref = event.order;
   if (!ref?.id && !ref?.externalId) return { fulfilInStore: null };
   // By our external id (our order's id), or by an earlier one (the store's order number).
@@ -329,6 +384,21 @@ export async function applyPrinterEvent(
         : { remoteOrderId: String(ref.externalId) },
   );
   if (!order?.printfulOrderId) return { fulfilInStore: null };
+  if (event.unverified) {
+    // An unsigned webhook names an order; what moves it is what the printer itself says of it now.
+    const printer = await printerFor(deps, workspaceId, order.fulfillmentProvider);
+    const now = await printer.adapter.order(printer.account, { id: order.printfulOrderId });
+    if (!now || now.status === 'draft') return { fulfilInStore: null };
+    const reason =
+      now.status === 'failed'
+        ? { failureReason: `${printer.adapter.name}: the order failed; its dashboard says why` }
+        : now.status === 'on_hold'
+          ? { failureReason: `On hold at ${printer.adapter.name}` }
+          : now.status === 'shipped' || now.status === 'cancelled'
+            ? {}
+            : { failureReason: null };
+    event = { order: event.order, to: now.status, ...reason };
+  }
   const current = order.status as TOrderStatus;
   const move = async (to: TOrderStatus, extra: Partial<OrderRow> = {}) => {
     if (!canMove(current, to)) return false;

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, inArray, isNotNull, or, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, isNotNull, isNull, or, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { fulfillmentWebhooks, orderLines, orders, products, productVariants, publications } from '../../db/schema';
 import { findInWorkspace } from '../../lib/find-in-workspace';
@@ -244,6 +244,18 @@ export async function updateOrder(
 }
 
 /** Buyer data of these stores' orders erased (a store's privacy request). */
+/** Keeps the printer the routing rule chose (and why) on an order that has none yet; a second choice loses. */
+export async function pinPrinter(
+  db: Db,
+  orderId: string,
+  chosen: { provider: string; reason: string; at: Date },
+): Promise<void> {
+  await db
+    .update(orders)
+    .set({ fulfillmentProvider: chosen.provider, printerReason: chosen.reason, updatedAt: chosen.at })
+    .where(and(eq(orders.id, orderId), isNull(orders.fulfillmentProvider)));
+}
+
 export async function eraseBuyerData(db: Db, storeIds: string[], what: BuyerErasure, now: Date): Promise<void> {
   if (storeIds.length === 0) return;
   const which =

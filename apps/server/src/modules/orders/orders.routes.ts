@@ -60,7 +60,8 @@ export async function ordersRoutes(app: FastifyInstance, { deps }: { deps: Order
       const key = createHash('sha256')
         .update(JSON.stringify([config.id, read.key]))
         .digest('hex');
-      const topic = String((body as { type?: unknown }).type);
+      const named = body as { type?: unknown; event?: unknown; object?: unknown };
+      const topic = String(named.type ?? named.event ?? named.object);
       const fresh = await rememberWebhookEvent(deps.db, { source: 'printful', eventId: key, topic });
       if (fresh) {
         await forgetOldWebhookEvents(deps);

@@ -58,7 +58,8 @@ async function toOrders(deps: OrdersDeps, rows: OrderRow[]): Promise<TOrder[]> {
       // subtracted (that would need an exchange rate we do not have).
       storeFee: sale.fee.toFixed(2),
       profit: sale.profit === null ? null : sale.profit.toFixed(2),
-      fulfillmentProvider: r.fulfillmentProvider ?? null,
+      fulfillmentProvider: (r.fulfillmentProvider as TOrder['fulfillmentProvider']) ?? null,
+      printerReason: r.printerReason,
       printfulOrderId: r.printfulOrderId,
       confirmAt: r.status === 'waiting_approval' ? (r.confirmAt?.toISOString() ?? null) : null,
       failureReason: r.failureReason,

@@ -55,6 +55,8 @@ export type PrintOrderInput = {
   earlierExternalIds?: string[];
   recipient: PrintRecipient;
   items: PrintItem[];
+  /** The store order's currency: a printer that bills in it is asked to (else its cost is shown apart). */
+  currency?: string;
 };
 
 /** The printer's order as we keep it: its id (opaque), our id, where it stands, what it costs. */
@@ -83,6 +85,37 @@ export type PrinterEvent = {
   to?: TOrderStatus;
   failureReason?: string | null;
   shipment?: { id?: string; trackingNumber?: string };
+  /**
+   * The webhook was not signed (Gelato): only its order reference is taken, and where the order stands is read back
+   * from the printer (`order`, `shipments`) before anything moves.
+   */
+  unverified?: true;
+};
+
+/** What a quote is asked for: where to (country at least) and which catalogue variants of this printer. */
+export type QuoteInput = {
+  recipient: {
+    countryCode: string;
+    provinceCode?: string | null;
+    zip?: string | null;
+    city?: string | null;
+    address1?: string | null;
+  };
+  /** The currency wanted (the store's); a printer may answer in its own. */
+  currency?: string;
+  items: { catalogProductId: number; catalogVariantId: string; quantity: number }[];
+};
+
+/** The printer's own figures for an order before it is placed: decimal strings, in the currency it answered in. */
+export type PrinterQuote = {
+  currency: string;
+  products: string;
+  shipping: string;
+  /** products + shipping (both in `currency`). */
+  total: string;
+  shippingMethod: string | null;
+  minDeliveryDays: number | null;
+  maxDeliveryDays: number | null;
 };
 
 export interface FulfilmentProvider {
@@ -112,6 +145,11 @@ export interface FulfilmentProvider {
    * The draft's `cost` (items and shipping) is the quote: nothing is charged before `confirm`.
    */
   placeOrder(account: PrinterAccount, input: PrintOrderInput): Promise<PrinterOrder>;
+  /**
+   * Cost, shipping and delivery time for these items to this place, from the printer's own API (no order made); a
+   * printer that cannot quote throws (its `explain` says why).
+   */
+  quote(account: PrinterAccount, input: QuoteInput): Promise<PrinterQuote>;
   /** Polling: the order by the printer's id or ours, null when the printer has none. */
   order(account: PrinterAccount, ref: { id: string } | { externalId: string }): Promise<PrinterOrder | null>;
   /** From now on the printer charges and prints; confirming one already confirmed answers it as it stands. */

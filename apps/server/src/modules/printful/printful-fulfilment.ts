@@ -13,6 +13,7 @@ import {
   printfulWebhookKey,
   setWebhooks,
   shipments,
+  shippingRates,
 } from '../../integrations/printful/orders';
 import type { CatalogSourceImpl } from '../catalog/catalog.service';
 import type {
@@ -20,7 +21,9 @@ import type {
   PrinterAccount,
   PrinterEvent,
   PrinterOrder,
+  PrinterQuote,
   PrintOrderInput,
+  QuoteInput,
 } from '../printers/fulfilment-provider';
 
 /**
@@ -235,6 +238,61 @@ export class PrintfulFulfilment implements FulfilmentProvider {
       if (theirs === wanted) return pf;
     }
     return null;
+  }
+
+  /**
+   * Printful v2 has no order estimate: the items cost what the catalogue says (the variant's price), shipping is
+   * `/v2/shipping-rates` (STANDARD when offered, else the cheapest), with its delivery days.
+   */
+  async quote(account: PrinterAccount, input: QuoteInput): Promise<PrinterQuote> {
+    const c = account as Account;
+    const catalogue = await this.options.catalogue(account.workspaceId);
+    const listings = await catalogue.listings();
+    let products = 0;
+    let currency: string | null = null;
+    for (const item of input.items) {
+      const listing = listings.find((l) => l.id === item.catalogProductId);
+      const product = listing ? await catalogue.product(listing) : null;
+      const variant = product?.variants.find((v) => String(v.id) === item.catalogVariantId);
+      if (!product || !variant) throw new PrintfulError(404, `catalogue variant ${item.catalogVariantId} not found`);
+      if (currency && currency !== product.currency)
+        throw new PrintfulError(422, 'the items are priced in two currencies');
+      currency = product.currency;
+      products += Math.round(Number(variant.price) * 100) * item.quantity;
+    }
+    const r = input.recipient;
+    const rates = await shippingRates(c, {
+      recipient: {
+        // Shipping is priced by country, state and post code; Printful requires an address line and city too.
+        address1: r.address1 || 'Address to be given',
+        city: r.city || 'City to be given',
+        country_code: r.countryCode,
+        ...(r.provinceCode ? { state_code: r.provinceCode } : {}),
+        ...(r.zip ? { zip: r.zip } : {}),
+      },
+      order_items: input.items.map((i) => ({
+        source: 'catalog' as const,
+        catalog_variant_id: Number(i.catalogVariantId),
+        quantity: i.quantity,
+      })),
+      ...(input.currency ? { currency: input.currency } : {}),
+    });
+    const rate =
+      rates.find((x) => x.shipping === 'STANDARD') ?? [...rates].sort((a, b) => Number(a.rate) - Number(b.rate))[0];
+    if (!rate) throw new PrintfulError(422, `Printful offers no shipping to ${r.countryCode}`);
+    if (currency && rate.currency !== currency) {
+      throw new PrintfulError(422, `items are priced in ${currency} but shipping in ${rate.currency}`);
+    }
+    const shipping = Math.round(Number(rate.rate) * 100);
+    return {
+      currency: rate.currency,
+      products: (products / 100).toFixed(2),
+      shipping: (shipping / 100).toFixed(2),
+      total: ((products + shipping) / 100).toFixed(2),
+      shippingMethod: rate.shipping_method_name,
+      minDeliveryDays: rate.min_delivery_days ?? null,
+      maxDeliveryDays: rate.max_delivery_days ?? null,
+    };
   }
 
   async order(account: PrinterAccount, ref: { id: string } | { externalId: string }) {

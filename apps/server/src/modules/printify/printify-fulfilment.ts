@@ -12,6 +12,7 @@ import {
   PRINTIFY_ORDER_TOPICS,
   type PrintifyConn,
   sendToProduction,
+  shippingCosts,
 } from '../../integrations/printify/api';
 import { PrintifyError } from '../../integrations/printify/client';
 import { signPrintifyWebhook } from '../../integrations/printify/fake-server';
@@ -29,8 +30,10 @@ import type {
   FulfilmentProvider,
   PrinterAccount,
   PrinterOrder,
+  PrinterQuote,
   PrinterShipment,
   PrintOrderInput,
+  QuoteInput,
 } from '../printers/fulfilment-provider';
 
 /**
@@ -126,6 +129,58 @@ export class PrintifyFulfilment implements FulfilmentProvider {
     const made = await getOrder(c, id);
     if (!made) throw new PrintifyError(502, 'Printify did not return the order it created');
     return this.toOrder(made, input.externalId, c.currency);
+  }
+
+  /**
+   * Cost before ordering: the catalogue's variant costs (what the account is charged, in its billing currency) and
+   * Printify's standard shipping for these lines to this place (`orders/shipping.json`, in cents). Printify states
+   * no delivery time there, so none is given.
+   */
+  async quote(account: PrinterAccount, input: QuoteInput): Promise<PrinterQuote> {
+    const c = account as PrintifyAccount;
+    const catalogue = await this.options.catalogue(account.workspaceId);
+    const listings = await catalogue.listings();
+    let products = 0;
+    const lines = [];
+    for (const item of input.items) {
+      const listing = listings.find((l) => l.id === item.catalogProductId);
+      const product = listing ? await catalogue.product(listing) : null;
+      const variant = product?.variants.find((v) => String(v.id) === item.catalogVariantId);
+      if (!product || !variant) throw new PrintifyError(404, `catalogue variant ${item.catalogVariantId} not found`);
+      products += Math.round(Number(variant.price) * 100) * item.quantity;
+      lines.push({
+        blueprint_id: item.catalogProductId,
+        print_provider_id: await this.printProvider(c, item.catalogProductId),
+        variant_id: Number(item.catalogVariantId),
+        quantity: item.quantity,
+      });
+    }
+    const r = input.recipient;
+    const costs = await shippingCosts(c, {
+      line_items: lines,
+      // Shipping is priced by country and region; Printify requires a whole address, so the rest is marked as such.
+      address_to: {
+        first_name: 'Quote',
+        last_name: 'Quote',
+        country: r.countryCode,
+        region: r.provinceCode ?? '',
+        address1: r.address1 || 'Address to be given',
+        city: r.city || 'City to be given',
+        zip: r.zip || 'Not given',
+      },
+    });
+    if (typeof costs.standard !== 'number') {
+      throw new PrintifyError(422, `Printify offers no standard shipping to ${r.countryCode}`);
+    }
+    return {
+      currency: c.currency,
+      products: centsToDecimal(products),
+      shipping: centsToDecimal(costs.standard),
+      total: centsToDecimal(products + costs.standard),
+      shippingMethod: 'Standard',
+      minDeliveryDays: null,
+      maxDeliveryDays: null,
+    };
   }
 
   /** An order an earlier Podforge placed under another id of ours, when it is this one (recipient and lines). */

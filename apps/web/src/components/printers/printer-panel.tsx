@@ -43,6 +43,10 @@ export type PrinterPanelProps = {
   credential: { label: string; help: ReactNode };
   /** More fields sent with Connect (e.g. the billing currency). */
   extraFields?: ReactNode;
+  /** Whether the extra fields are filled in, when Connect and the sandbox need them (Gelato's contact email). */
+  extraReady?: boolean;
+  /** More of the connected account (e.g. the webhook URL to enter in the printer's dashboard). */
+  connectedDetails?: ReactNode;
   /** Shown instead of the form while the seller must choose (e.g. one of the account's shops). */
   choice?: ReactNode;
   /** Where the sandbox shows what it received. */
@@ -61,6 +65,7 @@ export function PrinterPanel(props: PrinterPanelProps) {
   const [busy, setBusy] = useState<'connect' | 'sandbox' | 'disconnect' | null>(null);
   const [confirming, setConfirming] = useState(false);
   const fieldId = useId();
+  const ready = props.extraReady ?? true;
 
   const run = async (what: 'connect' | 'sandbox' | 'disconnect', call: () => Promise<unknown>, done: string) => {
     setBusy(what);
@@ -106,6 +111,7 @@ export function PrinterPanel(props: PrinterPanelProps) {
             </Link>
           </p>
         )}
+        {props.connectedDetails}
         <Button variant="outline" className="w-full" disabled={busy !== null} onClick={() => setConfirming(true)}>
           {busy === 'disconnect' ? 'Disconnecting...' : 'Disconnect'}
         </Button>
@@ -128,7 +134,7 @@ export function PrinterPanel(props: PrinterPanelProps) {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!secret.trim()) return;
+    if (!secret.trim() || !ready) return;
     void run('connect', () => props.onConnect(secret.trim()), `${name} Connected`);
   };
 
@@ -156,14 +162,14 @@ export function PrinterPanel(props: PrinterPanelProps) {
       />
       <p className="text-xs text-slate-500">{credential.help}</p>
       {!props.oauth && props.extraFields}
-      <Button type="submit" className="w-full" disabled={busy !== null || !secret.trim()}>
+      <Button type="submit" className="w-full" disabled={busy !== null || !secret.trim() || !ready}>
         {busy === 'connect' ? 'Connecting...' : 'Connect'}
       </Button>
       <Button
         type="button"
         variant="outline"
         className="w-full"
-        disabled={busy !== null}
+        disabled={busy !== null || !ready}
         onClick={() => void run('sandbox', props.onUseSandbox, `${name} Sandbox in Use`)}
       >
         {busy === 'sandbox' ? 'Starting...' : `Use the ${name} Sandbox`}

@@ -7,11 +7,17 @@ import { FulfillmentServices } from './fulfillment-services';
 
 afterEach(() => vi.unstubAllGlobals());
 
+/** The Gelato card and the routing rule read their own state. */
+const OTHERS = {
+  '/api/gelato/status': () => json({ connected: false, sandbox: false, email: null, webhookUrl: null }),
+  '/api/routing': () => json({ mode: 'first', provider: null }),
+};
+
 describe('FulfillmentServices', () => {
-  it('offers Connect when Printful is not connected; Printify is a real card; Gelato is coming soon', async () => {
+  it('offers Connect when Printful is not connected; Printify and Gelato are real cards', async () => {
     vi.stubGlobal(
       'fetch',
-      fakeFetch({ '/api/printful/status': () => json({ connected: false, oauthConfigured: true }) }),
+      fakeFetch({ '/api/printful/status': () => json({ connected: false, oauthConfigured: true }), ...OTHERS }),
     );
     renderWithProviders(<FulfillmentServices />);
     const printful = screen.getByTestId('fulfillment-printful');
@@ -21,8 +27,8 @@ describe('FulfillmentServices', () => {
       '/api/printful/oauth/start',
     );
     const gelato = screen.getByTestId('fulfillment-gelato');
-    expect(within(gelato).getByText('Coming Soon')).toBeInTheDocument();
-    expect(within(gelato).getByRole('button', { name: 'Not Available' })).toBeDisabled();
+    expect(await within(gelato).findByText('Not connected')).toBeInTheDocument();
+    expect(within(gelato).getByRole('button', { name: 'Use the Gelato Sandbox' })).toBeInTheDocument();
     const printify = screen.getByTestId('fulfillment-printify');
     expect(await within(printify).findByRole('button', { name: 'Use the Printify Sandbox' })).toBeEnabled();
   });
@@ -38,6 +44,7 @@ describe('FulfillmentServices', () => {
           connected = false;
           return json({ connected: false, oauthConfigured: true });
         },
+        ...OTHERS,
       }),
     );
     const user = userEvent.setup();
@@ -66,7 +73,7 @@ describe('FulfillmentServices', () => {
   it('explains how to enable Connect when OAuth is not configured', async () => {
     vi.stubGlobal(
       'fetch',
-      fakeFetch({ '/api/printful/status': () => json({ connected: false, oauthConfigured: false }) }),
+      fakeFetch({ '/api/printful/status': () => json({ connected: false, oauthConfigured: false }), ...OTHERS }),
     );
     renderWithProviders(<FulfillmentServices />);
     // Plain words for sellers; the variable names are in the README, for the operator.
@@ -95,6 +102,7 @@ describe('FulfillmentServices', () => {
         chosen = true;
         return json({ connected: true, oauthConfigured: true, via: 'oauth', storeName: 'Second Store' });
       },
+      ...OTHERS,
     });
     vi.stubGlobal('fetch', fetch);
     const user = userEvent.setup();

@@ -1,4 +1,4 @@
-import { Globe, Printer } from 'lucide-react';
+import { Printer } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { Button } from '@/components/ui/button';
@@ -9,7 +9,9 @@ import { ApiError } from '@/lib/api-client';
 import { useDisconnectPrintful } from '../api/disconnect-printful';
 import { usePrintfulStatus } from '../api/get-printful-status';
 import { useChoosePrintfulStore, usePrintfulStores } from '../api/printful-stores';
-import { ComingSoonCard, IntegrationBadge, IntegrationCard } from './integration-card';
+import { GelatoCard } from './gelato-card';
+import { IntegrationBadge, IntegrationCard } from './integration-card';
+import { PrinterRouting } from './printer-routing';
 import { PrintifyCard } from './printify-card';
 
 /** What the OAuth callback reports back in `?printful=` (see printful.routes.ts). */
@@ -210,15 +212,13 @@ export function FulfillmentServices() {
   }, [outcome, setParams]);
 
   return (
-    <div className="mt-4 grid gap-4 md:grid-cols-3">
-      <PrintfulCard />
-      <ComingSoonCard
-        testId="fulfillment-gelato"
-        icon={Globe}
-        name="Gelato"
-        description="Local production in 32+ countries"
-      />
-      <PrintifyCard />
-    </div>
+    <>
+      <div className="mt-4 grid gap-4 md:grid-cols-3">
+        <PrintfulCard />
+        <GelatoCard />
+        <PrintifyCard />
+      </div>
+      <PrinterRouting />
+    </>
   );
 }

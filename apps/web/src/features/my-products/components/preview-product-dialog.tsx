@@ -1,5 +1,6 @@
 import type { TProduct } from '@podforge/contract';
 import { useProduct } from '@/api/products/get-product';
+import { PrinterQuotes } from '@/components/printers/printer-quotes';
 import { ScheduleSection } from '@/components/schedules/schedule-dialog';
 import { Dialog } from '@/components/ui/dialog';
 import { StatusBadge } from '@/components/ui/status-badge';
@@ -87,6 +88,12 @@ export function PreviewProductDialog({ product: listed, onClose }: { product: TP
               </li>
             ))}
           </ul>
+        </>
+      )}
+      {product.variants.length > 0 && (
+        <>
+          <h4 className="mt-5 mb-2 text-sm font-semibold">Printers for the first variant</h4>
+          <PrinterQuotes productId={product.id} />
         </>
       )}
       <h4 className="mt-5 mb-2 text-sm font-semibold">Scheduled uploads</h4>

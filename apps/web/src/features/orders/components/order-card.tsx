@@ -29,6 +29,11 @@ export function OrderCard({ order, busy, onAction }: Props) {
             {new Date(order.orderedAt).toLocaleString()}
             {order.fulfillmentProvider && <> · Printed by {printerLabel(order.fulfillmentProvider)}</>}
           </p>
+          {order.printerReason && (
+            <p className="text-xs text-slate-500" data-testid="order-printer-reason">
+              Why this printer: {order.printerReason}
+            </p>
+          )}
         </div>
         <span
           className={cn('rounded-full px-2.5 py-0.5 text-xs font-medium', STATUS_STYLES[order.status])}

@@ -26,6 +26,7 @@ const order = (id: string, over: Partial<TOrder> = {}): TOrder => ({
   storeFee: '2.45',
   profit: '38.40',
   fulfillmentProvider: 'sandbox',
+  printerReason: null,
   printfulOrderId: '7001',
   confirmAt: null,
   failureReason: null,
@@ -127,6 +128,25 @@ describe('OrdersScreen', () => {
     setup({ 'GET /api/orders': () => json(pageOf([])) });
     expect(await screen.findByText('No orders yet')).toBeInTheDocument();
     expect(screen.getByText(/When a product you pushed to Shopify, Etsy or WooCommerce sells/)).toBeInTheDocument();
+  });
+
+  it('names the printer of each order and, when a routing rule chose it, why', async () => {
+    setup({
+      'GET /api/orders': () =>
+        json(
+          pageOf([
+            order('1', {
+              fulfillmentProvider: 'gelato-sandbox',
+              printerReason: 'Fastest to US: Gelato sandbox 14.57 USD (products 10.26 + shipping 4.31, 3–5 days)',
+            }),
+          ]),
+        ),
+    });
+    const card = await screen.findByTestId('order');
+    expect(within(card).getByText(/Printed by Gelato Sandbox/)).toBeInTheDocument();
+    expect(within(card).getByTestId('order-printer-reason')).toHaveTextContent(
+      'Why this printer: Fastest to US: Gelato sandbox 14.57 USD',
+    );
   });
 
   it('shows each order with its status, lines and mockups, money, and the lines not from Podforge', async () => {
