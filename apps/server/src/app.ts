@@ -9,6 +9,7 @@ import { startWorkers } from './jobs/workers';
 import { secretFromConfigOrFile } from './lib/secrets';
 import { sweepTempDir } from './lib/temp-files';
 import { aiRoutes } from './modules/ai/ai.routes';
+import { bulkRoutes } from './modules/bulk/bulk.routes';
 import { catalogRoutes } from './modules/catalog/catalog.routes';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
 import { designsRoutes } from './modules/designs/designs.routes';
@@ -109,6 +110,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
   await app.register(woocommerceRoutes, { deps });
   await app.register(aiRoutes, { deps });
   await app.register(schedulesRoutes, { deps });
+  await app.register(bulkRoutes, { deps });
   await app.register(ordersRoutes, { deps });
   await app.register(eventsRoutes, { deps });
 

@@ -1,4 +1,5 @@
 export * from './ai';
+export * from './bulk';
 export * from './catalog';
 export * from './common';
 export * from './dashboard';

@@ -19,6 +19,8 @@ export const QUEUES = {
   printfulSandboxTick: 'printful-sandbox-tick',
   /** A connected Etsy shop's receipts read into orders (modules/orders/etsy-orders.ts). */
   etsyReceipts: 'etsy-receipts',
+  /** A bulk run's products (modules/bulk): one job per run, resumed where it stopped. */
+  bulkCreate: 'bulk-create',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 

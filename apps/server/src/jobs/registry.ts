@@ -1,3 +1,4 @@
+import { bulkCreateJob } from '../modules/bulk/bulk.service';
 import { etsyReceiptsJob } from '../modules/etsy/etsy-receipts';
 import { ORDER_JOBS } from '../modules/orders/order-jobs';
 import { printerPollJob } from '../modules/orders/printer-poll';
@@ -15,4 +16,5 @@ export const JOBS = [
   printfulSandboxTickJob,
   etsyReceiptsJob,
   printerPollJob,
+  bulkCreateJob,
 ] as const;

@@ -2,6 +2,7 @@
 // A browser module that needs only these imports them from here, so zod loads only with the code that parses.
 // `@podforge/contract` exports all of these too, beside the zod schemas.
 export * from './ai';
+export * from './bulk';
 export * from './catalog';
 export * from './common';
 export * from './designs';
