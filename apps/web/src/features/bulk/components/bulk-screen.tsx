@@ -22,6 +22,8 @@ const ITEM_STATUS: Record<TBulkItem['status'], string> = {
   failed: 'Failed',
 };
 
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
 const toggle = <T,>(list: T[], value: T) => (list.includes(value) ? list.filter((v) => v !== value) : [...list, value]);
 
 function pricingOf(kind: RuleKind, amount: number): TBulkPricing {
@@ -187,7 +189,7 @@ export function BulkScreen() {
             </label>
           </div>
           <p data-testid="bulk-grid">
-            {designIds.length} designs × {blankIds.length} blanks = {total} products
+            {plural(designIds.length, 'design')} × {plural(blankIds.length, 'blank')} = {plural(total, 'product')}
           </p>
           {start.isError ? (
             <p role="alert" className="text-sm text-red-600">
@@ -195,7 +197,7 @@ export function BulkScreen() {
             </p>
           ) : null}
           <Button type="button" disabled={!canStart} onClick={onStart}>
-            {start.isPending ? 'Starting…' : `Create ${total} products`}
+            {start.isPending ? 'Starting…' : `Create ${plural(total, 'product')}`}
           </Button>
         </CardContent>
       </Card>
