@@ -205,7 +205,7 @@ export function BulkScreen() {
         <Card>
           <CardHeader>
             <CardTitle>Progress</CardTitle>
-            <CardDescription role="status">
+            <CardDescription role="status" data-testid="bulk-progress">
               {job.data.status === 'done' ? 'Finished' : 'Working'}: {job.data.done} of {job.data.total} products made
               {job.data.failures.length ? `, ${job.data.failures.length} failed` : ''}
             </CardDescription>
