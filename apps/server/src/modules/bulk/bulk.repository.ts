@@ -143,3 +143,8 @@ export async function requeueFailed(db: Db, workspaceId: string, runId: string):
     return run ?? null;
   });
 }
+
+/** A run whose job could not be sent: gone with its items, as if never started. */
+export async function deleteRun(db: Db, runId: string): Promise<void> {
+  await db.delete(bulkRuns).where(eq(bulkRuns.id, runId));
+}

@@ -35,6 +35,7 @@ import {
   type BulkItemRow,
   type BulkRunRow,
   claimItem,
+  deleteRun,
   existingDesignIds,
   findRun,
   finishRunIfSettled,
@@ -180,7 +181,14 @@ export async function startBulk(deps: BulkDeps, workspaceId: string, input: Star
     input.catalogProductIds.map((catalogProductId) => ({ designId, catalogProductId })),
   );
   const run = await insertRun(deps.db, workspaceId, input, pairs);
-  await sendRun(deps, run);
+  try {
+    await sendRun(deps, run);
+  } catch (error) {
+    // Nothing half-started is kept: without its job the run would never move.
+    await deleteRun(deps.db, run.id);
+    deps.jobs.log.error({ err: error, runId: run.id }, 'bulk job could not be queued');
+    throw new AppError(503, ErrorCode.Upstream, 'The bulk job could not be queued; please try again');
+  }
   return getBulk(deps, workspaceId, run.id);
 }
 
