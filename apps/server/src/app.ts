@@ -11,6 +11,7 @@ import { sweepTempDir } from './lib/temp-files';
 import { accountsRoutes } from './modules/accounts/accounts.routes';
 import { aiRoutes } from './modules/ai/ai.routes';
 import { amazonRoutes } from './modules/amazon/amazon.routes';
+import { bulkRoutes } from './modules/bulk/bulk.routes';
 import { catalogRoutes } from './modules/catalog/catalog.routes';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
 import { designsRoutes } from './modules/designs/designs.routes';
@@ -124,6 +125,7 @@ export async function buildApp(options: BuildAppOptions): Promise<{ app: Fastify
   await app.register(amazonRoutes, { deps });
   await app.register(aiRoutes, { deps });
   await app.register(schedulesRoutes, { deps });
+  await app.register(bulkRoutes, { deps });
   await app.register(ordersRoutes, { deps });
   await app.register(eventsRoutes, { deps });
 

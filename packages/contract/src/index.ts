@@ -1,5 +1,6 @@
 export * from './accounts';
 export * from './ai';
+export * from './bulk';
 export * from './catalog';
 export * from './common';
 export * from './dashboard';

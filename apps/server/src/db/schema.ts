@@ -793,3 +793,54 @@ export const gelatoSandboxWebhooks = pgTable('gelato_sandbox_webhooks', {
   account: text('account').primaryKey(),
   url: text('url').notNull(),
 });
+
+/**
+ * A bulk run (`POST /api/bulk`, modules/bulk): what the seller asked for, checked at start; its products are its
+ * items. `attempt` counts the jobs sent for it (a retry of failures sends the next).
+ */
+export const bulkRuns = pgTable('bulk_runs', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  workspaceId: workspaceId(),
+  request: jsonb('request').notNull(),
+  status: text('status', { enum: ['running', 'done'] })
+    .notNull()
+    .default('running'),
+  attempt: integer('attempt').notNull().default(1),
+  createdAt: createdAt(),
+  finishedAt: timestamp('finished_at', { withTimezone: true }),
+});
+
+/**
+ * One design x blank of a bulk run, recorded as it is made so a run killed mid-way resumes where it stopped: the
+ * mockups made per colour, the listing text written, the id its product is made under, and the product once made.
+ */
+export const bulkItems = pgTable(
+  'bulk_items',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    workspaceId: workspaceId(),
+    runId: uuid('run_id')
+      .notNull()
+      .references(() => bulkRuns.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    designId: uuid('design_id')
+      .notNull()
+      .references(() => designs.id, { onDelete: 'cascade' }),
+    catalogProductId: integer('catalog_product_id').notNull(),
+    status: text('status', { enum: ['pending', 'running', 'done', 'failed'] })
+      .notNull()
+      .default('pending'),
+    /** Catalogue colour -> the mockup made for it. */
+    mockupIds: jsonb('mockup_ids').$type<Record<string, string>>().notNull().default({}),
+    listing: jsonb('listing').$type<{ title: string; description: string; tags: string[] }>(),
+    /** The id the product is made under, recorded before it is inserted: a resumed run finds it made. */
+    plannedProductId: uuid('planned_product_id'),
+    productId: uuid('product_id').references(() => products.id, { onDelete: 'set null' }),
+    error: text('error'),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('bulk_items_run_design_blank_idx').on(t.runId, t.designId, t.catalogProductId),
+    index('bulk_items_run_position_idx').on(t.runId, t.position),
+  ],
+);

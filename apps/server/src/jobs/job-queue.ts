@@ -25,6 +25,8 @@ export const QUEUES = {
   etsyReceipts: 'etsy-receipts',
   /** A connected Amazon seller's orders read into orders (modules/orders/amazon-orders.ts). */
   amazonOrders: 'amazon-orders',
+  /** A bulk run's products (modules/bulk): one job per run, resumed where it stopped. */
+  bulkCreate: 'bulk-create',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 

@@ -1,4 +1,5 @@
 import { amazonOrdersJob } from '../modules/amazon/amazon-orders';
+import { bulkCreateJob } from '../modules/bulk/bulk.service';
 import { etsyReceiptsJob } from '../modules/etsy/etsy-receipts';
 import { gelatoSandboxTickJob } from '../modules/gelato/gelato-sandbox.jobs';
 import { ORDER_JOBS } from '../modules/orders/order-jobs';
@@ -21,4 +22,5 @@ export const JOBS = [
   etsyReceiptsJob,
   printerPollJob,
   amazonOrdersJob,
+  bulkCreateJob,
 ] as const;

@@ -1,5 +1,6 @@
 import {
   Grid3x3,
+  Layers,
   LayoutDashboard,
   Link2,
   type LucideIcon,
@@ -17,6 +18,7 @@ export const TABS = [
   { id: 'upload', label: 'Upload Design', icon: Upload },
   { id: 'products', label: 'Product Picker', icon: Grid3x3 },
   { id: 'ai-generator', label: 'AI Generator', icon: Sparkles },
+  { id: 'bulk', label: 'Bulk Create', icon: Layers },
   { id: 'my-products', label: 'My Products', icon: Package },
   { id: 'orders', label: 'Orders', icon: ShoppingBag },
   { id: 'integrations', label: 'Integrations', icon: Link2 },

@@ -5,6 +5,7 @@
 export * from './accounts';
 export * from './ai';
 export * from './amazon';
+export * from './bulk';
 export * from './catalog';
 export * from './common';
 export * from './designs';

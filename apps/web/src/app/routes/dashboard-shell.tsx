@@ -6,6 +6,7 @@ import { resolveTab, type TabId, tabPath } from '../tabs';
 const AiGeneratorScreen = lazyScreen(
   async () => (await import('@/features/ai-generator/components/ai-generator-screen')).AiGeneratorScreen,
 );
+const BulkScreen = lazyScreen(async () => (await import('@/features/bulk/components/bulk-screen')).BulkScreen);
 const CreateProductScreen = lazyScreen(
   async () => (await import('@/features/create-product/components/create-product-screen')).CreateProductScreen,
 );
@@ -57,6 +58,8 @@ function renderTab(tab: TabId | null, params: URLSearchParams, goTo: (id: TabId)
       return <ProductPickerScreen />;
     case 'ai-generator':
       return <AiGeneratorScreen />;
+    case 'bulk':
+      return <BulkScreen />;
     case 'my-products':
       return <MyProductsScreen />;
     case 'orders':

@@ -1,0 +1,150 @@
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { bulkItems, bulkRuns, designs, products } from '../../db/schema';
+
+export type BulkRunRow = typeof bulkRuns.$inferSelect;
+export type BulkItemRow = typeof bulkItems.$inferSelect;
+export type BulkListing = NonNullable<BulkItemRow['listing']>;
+
+/** The ids of `ids` that are designs of the workspace. */
+export async function existingDesignIds(db: Db, workspaceId: string, ids: string[]): Promise<Set<string>> {
+  const rows = await db
+    .select({ id: designs.id })
+    .from(designs)
+    .where(and(eq(designs.workspaceId, workspaceId), inArray(designs.id, ids)));
+  return new Set(rows.map((r) => r.id));
+}
+
+/** The run and one item per design x blank, in one transaction. */
+export async function insertRun(
+  db: Db,
+  workspaceId: string,
+  request: unknown,
+  pairs: { designId: string; catalogProductId: number }[],
+): Promise<BulkRunRow> {
+  return db.transaction(async (tx) => {
+    const [run] = await tx.insert(bulkRuns).values({ workspaceId, request }).returning();
+    if (!run) throw new Error('bulk run insert returned nothing');
+    await tx
+      .insert(bulkItems)
+      .values(pairs.map((p, position) => ({ workspaceId, runId: run.id, position, ...p })))
+      .onConflictDoNothing();
+    return run;
+  });
+}
+
+export async function findRun(db: Db, workspaceId: string, runId: string): Promise<BulkRunRow | null> {
+  const [row] = await db
+    .select()
+    .from(bulkRuns)
+    .where(and(eq(bulkRuns.id, runId), eq(bulkRuns.workspaceId, workspaceId)));
+  return row ?? null;
+}
+
+export function itemsOf(db: Db, runId: string): Promise<BulkItemRow[]> {
+  return db.select().from(bulkItems).where(eq(bulkItems.runId, runId)).orderBy(asc(bulkItems.position));
+}
+
+/** Takes an item for this job: pending, or running under a job that died. Null when another outcome is recorded. */
+export async function claimItem(db: Db, itemId: string): Promise<BulkItemRow | null> {
+  const [row] = await db
+    .update(bulkItems)
+    .set({ status: 'running', updatedAt: sql`now()` })
+    .where(and(eq(bulkItems.id, itemId), inArray(bulkItems.status, ['pending', 'running'])))
+    .returning();
+  return row ?? null;
+}
+
+/** Records the mockup made for one colour at once, so a resumed run does not render it again. */
+export async function recordMockup(db: Db, itemId: string, colour: string, mockupId: string): Promise<void> {
+  await db
+    .update(bulkItems)
+    .set({
+      mockupIds: sql`${bulkItems.mockupIds} || jsonb_build_object(${colour}::text, ${mockupId}::text)`,
+      updatedAt: sql`now()`,
+    })
+    .where(eq(bulkItems.id, itemId));
+}
+
+export async function recordListing(db: Db, itemId: string, listing: BulkListing): Promise<void> {
+  await db.update(bulkItems).set({ listing, updatedAt: sql`now()` }).where(eq(bulkItems.id, itemId));
+}
+
+/** Records the id the item's product is about to be inserted under. */
+export async function recordPlannedProduct(db: Db, itemId: string, productId: string): Promise<void> {
+  await db
+    .update(bulkItems)
+    .set({ plannedProductId: productId, updatedAt: sql`now()` })
+    .where(eq(bulkItems.id, itemId));
+}
+
+/** Whether the workspace has a product of this id. */
+export async function productExists(db: Db, workspaceId: string, productId: string): Promise<boolean> {
+  const rows = await db
+    .select({ id: products.id })
+    .from(products)
+    .where(and(eq(products.id, productId), eq(products.workspaceId, workspaceId)));
+  return rows.length === 1;
+}
+
+/** Records the product made for an item: true when this call recorded it, false when the item already has one. */
+export async function recordProduct(db: Db, itemId: string, productId: string): Promise<boolean> {
+  const rows = await db
+    .update(bulkItems)
+    .set({ productId, status: 'done', error: null, updatedAt: sql`now()` })
+    .where(and(eq(bulkItems.id, itemId), isNull(bulkItems.productId)))
+    .returning({ id: bulkItems.id });
+  return rows.length === 1;
+}
+
+/** An item whose product was already made (by a run that died before marking it): done. */
+export async function markDone(db: Db, itemId: string): Promise<void> {
+  await db
+    .update(bulkItems)
+    .set({ status: 'done', error: null, updatedAt: sql`now()` })
+    .where(eq(bulkItems.id, itemId));
+}
+
+/** An item that could not be made (one whose product another job recorded stays done). */
+export async function markFailed(db: Db, itemId: string, error: string): Promise<void> {
+  await db
+    .update(bulkItems)
+    .set({ status: 'failed', error, updatedAt: sql`now()` })
+    .where(and(eq(bulkItems.id, itemId), isNull(bulkItems.productId)));
+}
+
+/** Done once no item is left to make. */
+export async function finishRunIfSettled(db: Db, runId: string, now: Date): Promise<void> {
+  await db
+    .update(bulkRuns)
+    .set({ status: 'done', finishedAt: now })
+    .where(
+      and(
+        eq(bulkRuns.id, runId),
+        sql`not exists (select 1 from ${bulkItems} where ${bulkItems.runId} = ${runId} and ${bulkItems.status} in ('pending', 'running'))`,
+      ),
+    );
+}
+
+/** Failed items back to pending and the run running again under its next attempt; null when nothing failed. */
+export async function requeueFailed(db: Db, workspaceId: string, runId: string): Promise<BulkRunRow | null> {
+  return db.transaction(async (tx) => {
+    const items = await tx
+      .update(bulkItems)
+      .set({ status: 'pending', error: null, updatedAt: sql`now()` })
+      .where(and(eq(bulkItems.runId, runId), eq(bulkItems.workspaceId, workspaceId), eq(bulkItems.status, 'failed')))
+      .returning({ id: bulkItems.id });
+    if (items.length === 0) return null;
+    const [run] = await tx
+      .update(bulkRuns)
+      .set({ status: 'running', finishedAt: null, attempt: sql`${bulkRuns.attempt} + 1` })
+      .where(and(eq(bulkRuns.id, runId), eq(bulkRuns.workspaceId, workspaceId)))
+      .returning();
+    return run ?? null;
+  });
+}
+
+/** A run whose job could not be sent: gone with its items, as if never started. */
+export async function deleteRun(db: Db, runId: string): Promise<void> {
+  await db.delete(bulkRuns).where(eq(bulkRuns.id, runId));
+}

@@ -1,0 +1,364 @@
+import path from 'node:path';
+import {
+  bulkPrice,
+  DEFAULT_ADJUSTMENTS,
+  ErrorCode,
+  mockupProductType,
+  PRODUCT_VARIANTS_MAX,
+  type TBulkJob,
+  type TCatalogProductDetail,
+  type TMockupProductType,
+  type TProductType,
+  type TStoreFee,
+  type TVariantChoice,
+  variantLabel,
+  ZCreateProduct,
+  type ZStartBulk,
+} from '@podforge/contract';
+import { z } from 'zod';
+import { defineJob, jobIdOf, sendJob } from '../../jobs/define-job';
+import { QUEUES } from '../../jobs/job-queue';
+import { wakeWorkers } from '../../jobs/workers';
+import { AppError, badRequest, conflict, notFound } from '../../lib/errors';
+import { machineCacheDir } from '../../lib/machine-cache';
+import { TEMPLATE_SETS } from '../../lib/mockup-templates';
+import { generateContent, productTypeOf } from '../ai/ai.service';
+import { getCatalogProductDetail } from '../catalog/catalog.service';
+import { getDesignRow } from '../designs/designs.service';
+import { TemplateStore } from '../mockups/mockup-render';
+import { createMockup } from '../mockups/mockups.service';
+import { catalogColours, matchCatalogColour } from '../products/product-variants';
+import { insertProduct, prepareCreate } from '../products/products.service';
+import { getSettings } from '../settings/settings.routes';
+import type { BulkDeps } from './bulk.deps';
+import {
+  type BulkItemRow,
+  type BulkRunRow,
+  claimItem,
+  deleteRun,
+  existingDesignIds,
+  findRun,
+  finishRunIfSettled,
+  insertRun,
+  itemsOf,
+  markDone,
+  markFailed,
+  productExists,
+  recordListing,
+  recordMockup,
+  recordPlannedProduct,
+  recordProduct,
+  requeueFailed,
+} from './bulk.repository';
+
+/**
+ * Bulk creation (#32): many designs on many blanks in one pg-boss job per run. Everything the seller asked for is
+ * checked when the run starts (designs, blanks, colours, and every variant's price against its cost), so a run
+ * never stops on a rule. Each design x blank is a `bulk_items` row that records what was made as it is made (each
+ * colour's mockup, the listing text, the product's id before its insert, then the product), so a job killed mid-run
+ * and run again carries on and makes nothing twice. The product itself is made by the single create flow's
+ * `prepareCreate` + `insertProduct`, its mockups by `createMockup`, its text by the AI service's `generateContent`.
+ */
+
+type StartInput = z.output<typeof ZStartBulk>;
+
+/** Products of one run made at once (the renders share the machine's cores with the requests). */
+const RUN_PARALLELISM = 2;
+
+/** One blank as a bulk run makes it: its variants at the rule's prices, and a mockup colour per catalogue colour. */
+type BlankPlan = {
+  detail: TCatalogProductDetail;
+  productType: TProductType;
+  mockupType: TMockupProductType;
+  templateId: string;
+  colours: string[];
+  sizes: string[];
+  /** Catalogue colour -> the mockup template colour showing it (absent: no template colour is close). */
+  templateColours: Record<string, string>;
+  variants: TVariantChoice[];
+};
+
+/**
+ * The blank's colours the seller chose (matched by name, any case; the blank's first when none chosen), its
+ * variants of them priced by the rule. 400 naming the blank or the variant the rule cannot sell.
+ */
+export function planBlank(
+  detail: TCatalogProductDetail,
+  colors: string[] | undefined,
+  pricing: StartInput['pricing'],
+  fee: TStoreFee,
+): BlankPlan {
+  const all = catalogColours(detail);
+  let colours: string[];
+  if (colors?.length) {
+    const wanted = new Set(colors.map((c) => c.toLowerCase()));
+    colours = all.filter((c) => wanted.has(c.name.toLowerCase())).map((c) => c.name);
+    if (colours.length === 0) {
+      throw badRequest(`colors: ${detail.name} comes in none of ${colors.join(', ')}`);
+    }
+  } else {
+    colours = all.slice(0, 1).map((c) => c.name);
+  }
+  const chosen = detail.variants.filter((v) => colours.includes(v.color));
+  if (chosen.length === 0) throw badRequest(`catalogProductIds: ${detail.name} has no variants to sell`);
+  if (chosen.length > PRODUCT_VARIANTS_MAX) {
+    throw badRequest(
+      `colors: ${detail.name} in ${colours.join(', ')} has ${chosen.length} variants; a product has at most ${PRODUCT_VARIANTS_MAX}`,
+    );
+  }
+  const problems: string[] = [];
+  const variants = chosen.map((v) => {
+    const { price, problem } = bulkPrice(pricing, v.baseCost, fee);
+    if (problem) problems.push(`${detail.name} ${variantLabel(v.color, v.size)}: price ${price.toFixed(2)} ${problem}`);
+    return { catalogVariantId: v.id, price };
+  });
+  if (problems.length) throw badRequest(`pricing: ${problems.join('; ')}`);
+  const productType = productTypeOf(detail.type) as TProductType;
+  const mockupType = mockupProductType(productType);
+  const set = TEMPLATE_SETS[mockupType];
+  const templateColours: Record<string, string> = {};
+  for (const colour of colours) {
+    const template = set.colors.find((c) => matchCatalogColour(c, all) === colour);
+    if (template) templateColours[colour] = template.id;
+  }
+  return {
+    detail,
+    productType,
+    mockupType,
+    templateId: set.templates[0]?.id ?? '',
+    colours,
+    sizes: [...new Set(chosen.map((v) => v.size))],
+    templateColours,
+    variants,
+  };
+}
+
+async function storeFee(deps: BulkDeps, workspaceId: string, platform: string): Promise<TStoreFee> {
+  const settings = await getSettings(deps.db, workspaceId);
+  return (settings.storeFees as Record<string, TStoreFee>)[platform] ?? { percent: 0, fixed: 0 };
+}
+
+/** Every blank of the run, planned (404 naming an unknown blank). */
+async function planBlanks(deps: BulkDeps, workspaceId: string, input: StartInput): Promise<Map<number, BlankPlan>> {
+  const source = await deps.printful.catalogFor(workspaceId);
+  const fee = await storeFee(deps, workspaceId, input.platform);
+  const plans = new Map<number, BlankPlan>();
+  for (const id of input.catalogProductIds) {
+    const detail = await getCatalogProductDetail(source, id);
+    plans.set(id, planBlank(detail, input.colors, input.pricing, fee));
+  }
+  return plans;
+}
+
+export const bulkCreateJob = defineJob({
+  name: QUEUES.bulkCreate,
+  payload: z.object({ workspaceId: z.string(), runId: z.string() }),
+  /** A job whose process ended (expired) or that failed outside an item runs again and resumes. */
+  retry: { retryLimit: 5, retryDelay: 2, expireInSeconds: 3600 },
+  workers: { count: 1, pollingIntervalSeconds: 1, batchSize: 1 },
+  handle: (deps: BulkDeps, job) => runBulk(deps, job.data.workspaceId, job.data.runId, job.signal),
+});
+
+async function sendRun(deps: BulkDeps, run: BulkRunRow): Promise<void> {
+  await sendJob(
+    deps.jobs,
+    bulkCreateJob,
+    { workspaceId: run.workspaceId, runId: run.id },
+    { id: jobIdOf(`bulk:${run.id}:${run.attempt}`) },
+  );
+  if (deps.config.jobsWorker) await wakeWorkers(deps.jobs, bulkCreateJob);
+}
+
+/** `POST /api/bulk`: checks everything, records the run and its items, and sends its one job. */
+export async function startBulk(deps: BulkDeps, workspaceId: string, input: StartInput): Promise<TBulkJob> {
+  const found = await existingDesignIds(deps.db, workspaceId, input.designIds);
+  const missing = input.designIds.filter((id) => !found.has(id));
+  if (missing.length) {
+    throw new AppError(404, ErrorCode.NotFound, `designIds: design ${missing.join(', ')} not found`);
+  }
+  await planBlanks(deps, workspaceId, input);
+  const pairs = input.designIds.flatMap((designId) =>
+    input.catalogProductIds.map((catalogProductId) => ({ designId, catalogProductId })),
+  );
+  const run = await insertRun(deps.db, workspaceId, input, pairs);
+  try {
+    await sendRun(deps, run);
+  } catch (error) {
+    // Nothing half-started is kept: without its job the run would never move.
+    await deleteRun(deps.db, run.id);
+    deps.jobs.log.error({ err: error, runId: run.id }, 'bulk job could not be queued');
+    throw new AppError(503, ErrorCode.Upstream, 'The bulk job could not be queued; please try again');
+  }
+  return getBulk(deps, workspaceId, run.id);
+}
+
+/** `GET /api/bulk/:jobId`. */
+export async function getBulk(deps: BulkDeps, workspaceId: string, runId: string): Promise<TBulkJob> {
+  const run = await findRun(deps.db, workspaceId, runId);
+  if (!run) throw notFound('Bulk job');
+  const items = await itemsOf(deps.db, run.id);
+  return {
+    jobId: run.id,
+    status: run.status,
+    done: items.filter((i) => i.status === 'done').length,
+    total: items.length,
+    productIds: items.flatMap((i) => (i.status === 'done' && i.productId ? [i.productId] : [])),
+    failures: items.flatMap((i) =>
+      i.status === 'failed'
+        ? [{ designId: i.designId, catalogProductId: i.catalogProductId, error: i.error ?? 'Failed' }]
+        : [],
+    ),
+    items: items.map((i) => ({
+      designId: i.designId,
+      catalogProductId: i.catalogProductId,
+      status: i.status,
+      productId: i.productId,
+      error: i.error,
+    })),
+  };
+}
+
+/** `POST /api/bulk/:jobId/retry`: the failed items made again by a new job of the run (409 while it runs). */
+export async function retryBulk(deps: BulkDeps, workspaceId: string, runId: string): Promise<TBulkJob> {
+  const run = await findRun(deps.db, workspaceId, runId);
+  if (!run) throw notFound('Bulk job');
+  if (run.status === 'running') throw conflict('The bulk job is still running; retry its failures once it is done');
+  const requeued = await requeueFailed(deps.db, workspaceId, runId);
+  if (!requeued) throw conflict('The bulk job has no failures to retry');
+  await sendRun(deps, requeued);
+  return getBulk(deps, workspaceId, runId);
+}
+
+/** The mockups' renderer of this process, per deps (its template drawings are cached for the machine). */
+const templateStores = new WeakMap<object, TemplateStore>();
+function templatesOf(deps: BulkDeps): TemplateStore {
+  let store = templateStores.get(deps);
+  if (!store) {
+    store = new TemplateStore(machineCacheDir('mockup-templates', path.join(deps.config.dataDir, 'mockup-templates')));
+    templateStores.set(deps, store);
+  }
+  return store;
+}
+
+const messageOf = (error: unknown) =>
+  error instanceof AppError ? error.message : 'Something went wrong making this product; retry it';
+
+/** Servers (their deps) that are closing: their runs take no further item and record no failure. */
+const closing = new WeakSet<object>();
+/** Called as the server starts to close (before its decode pool and queue stop under the running items). */
+export function stopBulkRuns(deps: BulkDeps): void {
+  closing.add(deps);
+}
+
+/**
+ * The job: makes every item still to make, two at a time; an item that fails is recorded and the rest go on. A
+ * closing server (or `signal`, aborted once the queue's grace is spent) takes no further item and leaves the one
+ * at work as it is: the job runs again and resumes it.
+ */
+export async function runBulk(deps: BulkDeps, workspaceId: string, runId: string, signal?: AbortSignal): Promise<void> {
+  const run = await findRun(deps.db, workspaceId, runId);
+  if (!run) return;
+  const input = run.request as StartInput;
+  const todo = (await itemsOf(deps.db, run.id)).filter((i) => i.status === 'pending' || i.status === 'running');
+  let plans: Map<number, BlankPlan> | null = null;
+  let planError: unknown = null;
+  try {
+    plans = await planBlanks(deps, workspaceId, input);
+  } catch (error) {
+    // The catalogue changed since the start: every item says why.
+    planError = error;
+  }
+  const stopping = () => signal?.aborted === true || closing.has(deps);
+  let next = 0;
+  const worker = async () => {
+    while (next < todo.length && !stopping()) {
+      const item = todo[next++];
+      if (!item) break;
+      const claimed = await claimItem(deps.db, item.id);
+      if (!claimed) continue;
+      try {
+        const plan = plans?.get(item.catalogProductId);
+        if (!plan) throw planError ?? badRequest(`catalogProductIds: blank ${item.catalogProductId} is not planned`);
+        await makeItem(deps, workspaceId, input, claimed, plan);
+      } catch (error) {
+        if (stopping()) return;
+        if (!(error instanceof AppError))
+          deps.jobs.log.error({ err: error, runId, itemId: item.id }, 'bulk item failed');
+        await markFailed(deps.db, item.id, messageOf(error));
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: RUN_PARALLELISM }, worker));
+  if (stopping()) throw new Error('The bulk job was stopped; it resumes when it runs again');
+  await finishRunIfSettled(deps.db, run.id, deps.now());
+}
+
+/** One design x blank: its colours' mockups, its listing text, then its product; each step recorded once done. */
+async function makeItem(
+  deps: BulkDeps,
+  workspaceId: string,
+  input: StartInput,
+  item: BulkItemRow,
+  plan: BlankPlan,
+): Promise<void> {
+  if (item.productId) {
+    await markDone(deps.db, item.id);
+    return;
+  }
+  const design = await getDesignRow(deps, workspaceId, item.designId);
+  const mockupIds = { ...item.mockupIds };
+  const mockupDeps = { ...deps, templates: templatesOf(deps) };
+  for (const colour of plan.colours) {
+    const templateColour = plan.templateColours[colour];
+    if (mockupIds[colour] || !templateColour) continue;
+    const mockup = await createMockup(mockupDeps, workspaceId, {
+      designId: design.id,
+      productType: plan.mockupType,
+      templateId: plan.templateId,
+      adjustments: { ...DEFAULT_ADJUSTMENTS },
+      color: templateColour,
+    });
+    mockupIds[colour] = mockup.id;
+    await recordMockup(deps.db, item.id, colour, mockup.id);
+  }
+  let listing = item.listing;
+  if (!listing) {
+    const content = await generateContent(deps, workspaceId, {
+      kind: 'design',
+      filename: design.name,
+      productType: plan.productType,
+      targetAudience: 'unisex',
+      platform: input.platform,
+      designDescription: '',
+      designId: design.id,
+      catalogProductId: plan.detail.id,
+      colors: plan.colours,
+      sizes: plan.sizes,
+    });
+    listing = { title: content.title, description: content.description, tags: content.tags };
+    await recordListing(deps.db, item.id, listing);
+  }
+  const create = ZCreateProduct.safeParse({
+    ...listing,
+    productType: plan.productType,
+    price: Math.min(...plan.variants.map((v) => v.price)),
+    variants: plan.variants,
+    designId: design.id,
+    catalogProductId: plan.detail.id,
+    mockupIds: plan.colours.flatMap((c) => (mockupIds[c] ? [mockupIds[c]] : [])),
+    status: input.status,
+  });
+  if (!create.success) {
+    const issue = create.error.issues[0];
+    throw badRequest(`The listing text does not fit a product: ${issue?.path.join('.')}: ${issue?.message}`);
+  }
+  // The id is recorded before the insert: a run killed after the insert finds the product and records it.
+  if (item.plannedProductId && (await productExists(deps.db, workspaceId, item.plannedProductId))) {
+    await recordProduct(deps.db, item.id, item.plannedProductId);
+    return;
+  }
+  const prepared = await prepareCreate(deps, workspaceId, create.data, design.id);
+  await recordPlannedProduct(deps.db, item.id, prepared.id);
+  const product = await insertProduct(deps, workspaceId, create.data, prepared, design.id);
+  await recordProduct(deps.db, item.id, product.id);
+}

@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { AI_PLATFORMS } from './plain/ai';
+import { BULK_BLANKS_MAX, BULK_COLORS_MAX, BULK_DESIGNS_MAX } from './plain/bulk';
+import { PRODUCT_PRICE_MAX } from './plain/products';
+
+/** How every variant is priced: a markup on its base cost, a margin after the store's fee, or one fixed price. */
+export const ZBulkPricing = z.union([
+  z.strictObject({ markupPercent: z.number().min(0).max(1000) }),
+  z.strictObject({ marginPercent: z.number().min(0).max(90) }),
+  z.strictObject({ fixed: z.number().positive().max(PRODUCT_PRICE_MAX) }),
+]);
+
+/**
+ * `POST /api/bulk`: one product per design x blank, each in the chosen catalogue colours (all the blank's sizes of
+ * them; the blank's first colour when none are chosen), with a mockup per colour, listing text from the AI
+ * provider for `platform`, and prices from the rule.
+ */
+export const ZStartBulk = z.object({
+  designIds: z
+    .array(z.uuid())
+    .min(1, 'choose at least one design')
+    .max(BULK_DESIGNS_MAX)
+    .refine((ids) => new Set(ids).size === ids.length, 'a design is listed twice'),
+  catalogProductIds: z
+    .array(z.number().int().positive())
+    .min(1, 'choose at least one blank')
+    .max(BULK_BLANKS_MAX)
+    .refine((ids) => new Set(ids).size === ids.length, 'a blank is listed twice'),
+  colors: z.array(z.string().trim().min(1).max(60)).max(BULK_COLORS_MAX).optional(),
+  pricing: ZBulkPricing,
+  status: z.enum(['draft', 'ready']).default('draft'),
+  platform: z.enum(AI_PLATFORMS).default('shopify'),
+});
+export type TStartBulk = z.input<typeof ZStartBulk>;
+
+export const ZBulkJobParams = z.object({ jobId: z.uuid() });
+
+export const ZBulkItem = z.object({
+  designId: z.string(),
+  catalogProductId: z.number().int(),
+  status: z.enum(['pending', 'running', 'done', 'failed']),
+  productId: z.string().nullable(),
+  error: z.string().nullable(),
+});
+export type TBulkItem = z.infer<typeof ZBulkItem>;
+
+/** `GET /api/bulk/:jobId`: where the run is; `done` counts products made, `failures` the pairs that failed. */
+export const ZBulkJob = z.object({
+  jobId: z.string(),
+  status: z.enum(['running', 'done']),
+  done: z.number().int(),
+  total: z.number().int(),
+  productIds: z.array(z.string()),
+  failures: z.array(z.object({ designId: z.string(), catalogProductId: z.number().int(), error: z.string() })),
+  items: z.array(ZBulkItem),
+});
+export type TBulkJob = z.infer<typeof ZBulkJob>;
