@@ -191,7 +191,7 @@ describe('MyProductsScreen', () => {
     }
     const live = rowOf('Live one');
     // Each store's copy on its own, with its link and its own Remove; the store without it still offers Upload (#28).
-    expect(live.getByTestId('store-copy')).toHaveTextContent('Live on Cat Shop');
+    expect(live.getByTestId('store-copy')).toHaveTextContent('Live on Shopify · Cat Shop');
     expect(live.getByRole('link', { name: 'View Live one in Cat Shop' })).toHaveAttribute(
       'href',
       'https://sunset.myshopify.com/products/live-one',
@@ -262,7 +262,7 @@ describe('MyProductsScreen', () => {
     const post = fetch.calls.find((c) => c.method === 'POST') as FakeRequest;
     expect(post.body).toEqual({ integrationId: 's2', removal: 'archive' });
     await waitFor(() => expect(screen.getAllByTestId('store-copy')).toHaveLength(1));
-    expect(screen.getByTestId('store-copy')).toHaveTextContent('Live on Cat Shop');
+    expect(screen.getByTestId('store-copy')).toHaveTextContent('Live on Shopify · Cat Shop');
     expect(await screen.findByRole('button', { name: /^Upload to Etsy/ })).toBeEnabled();
   });
 

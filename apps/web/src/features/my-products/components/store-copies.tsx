@@ -39,7 +39,8 @@ export function StoreCopies({ product }: { product: Pick<TProduct, 'id' | 'title
             )}
             <span className="font-medium text-slate-900">
               {copy.status === 'published' ? 'Live on' : copy.status === 'processing' ? 'Working on' : 'Failed on'}{' '}
-              {name}
+              {platformLabel(copy.platform)}
+              {copy.storeName && copy.storeName !== platformLabel(copy.platform) ? ` · ${copy.storeName}` : ''}
             </span>
             {copy.status === 'published' && copy.changesNotInStore && (
               <span className="text-xs text-amber-800">(out of date)</span>
