@@ -48,6 +48,11 @@ export function EditProductDialog({
 }) {
   // The list's copy may be old and has no print files: edit what the server has now.
   const query = useQuery(productQueryOptions(listed.id));
+  // A live product stays 'processing' while its store copy is updated; the screen follows the server (live
+  // updates), so the store part stays in place through that push instead of leaving and losing its answer.
+  const [wasLive, setWasLive] = useState(false);
+  if (query.data?.status === 'live' && !wasLive) setWasLive(true);
+  const showStore = query.data?.status === 'live' || (wasLive && query.data?.status === 'processing');
   return (
     <Dialog
       title="Edit Product"
@@ -71,7 +76,7 @@ export function EditProductDialog({
         </div>
       ) : (
         <div className="space-y-6">
-          {query.data.status === 'live' && <StoreUpdate product={query.data} />}
+          {showStore && <StoreUpdate product={query.data} />}
           {/* A save brings a fresh product (its updatedAt changes): the form starts again from it. */}
           <EditForm key={query.data.updatedAt} product={query.data} onClose={onClose} />
         </div>

@@ -19,59 +19,65 @@ const storeNameOf = (copy: Pick<Copy, 'storeName' | 'platform'>) => copy.storeNa
 export function StoreCopies({ product }: { product: Pick<TProduct, 'id' | 'title' | 'storeCopies'> }) {
   const [removing, setRemoving] = useState<Copy | null>(null);
   const shown = product.storeCopies.filter((c) => c.status !== 'pending' && c.status !== 'removed');
-  if (shown.length === 0) return null;
+  // The dialog stays while its removal runs, also once the last copy has left the list.
+  const dialog = removing && (
+    <RemoveFromStoreDialog product={product} copy={removing} onClose={() => setRemoving(null)} />
+  );
+  if (shown.length === 0) return dialog || null;
   return (
-    <ul className="flex flex-wrap gap-2" aria-label={`Stores of ${product.title}`}>
-      {shown.map((copy) => {
-        const name = storeNameOf(copy);
-        return (
-          <li
-            key={copy.integrationId}
-            className="inline-flex h-8 items-center gap-1.5 rounded-md border border-slate-200 bg-white px-2 text-sm"
-            data-testid="store-copy"
-          >
-            {copy.status === 'published' ? (
-              <CheckCircle2 className="h-4 w-4 text-blue-700" aria-hidden="true" />
-            ) : copy.status === 'processing' ? (
-              <Loader2 className="h-4 w-4 animate-spin text-slate-500" aria-hidden="true" />
-            ) : (
-              <AlertTriangle className="h-4 w-4 text-red-600" aria-hidden="true" />
-            )}
-            <span className="font-medium text-slate-900">
-              {copy.status === 'published' ? 'Live on' : copy.status === 'processing' ? 'Working on' : 'Failed on'}{' '}
-              {platformLabel(copy.platform)}
-              {copy.storeName && copy.storeName !== platformLabel(copy.platform) ? ` · ${copy.storeName}` : ''}
-            </span>
-            {copy.status === 'published' && copy.changesNotInStore && (
-              <span className="text-xs text-amber-800">(out of date)</span>
-            )}
-            {copy.status === 'failed' && copy.error && <span className="sr-only">: {copy.error}</span>}
-            {copy.url && (
-              <a
-                href={copy.url}
-                target="_blank"
-                rel="noreferrer"
-                className="inline-flex items-center text-blue-700 hover:underline"
-                aria-label={`View ${product.title} in ${name}`}
-              >
-                <ExternalLink className="h-4 w-4" aria-hidden="true" />
-              </a>
-            )}
-            {copy.status === 'published' && (
-              <button
-                type="button"
-                className="inline-flex items-center rounded text-slate-500 hover:text-red-700"
-                onClick={() => setRemoving(copy)}
-                aria-label={`Remove ${product.title} from ${name}`}
-              >
-                <X className="h-4 w-4" aria-hidden="true" />
-              </button>
-            )}
-          </li>
-        );
-      })}
-      {removing && <RemoveFromStoreDialog product={product} copy={removing} onClose={() => setRemoving(null)} />}
-    </ul>
+    <>
+      <ul className="flex flex-wrap gap-2" aria-label={`Stores of ${product.title}`}>
+        {shown.map((copy) => {
+          const name = storeNameOf(copy);
+          return (
+            <li
+              key={copy.integrationId}
+              className="inline-flex h-8 items-center gap-1.5 rounded-md border border-slate-200 bg-white px-2 text-sm"
+              data-testid="store-copy"
+            >
+              {copy.status === 'published' ? (
+                <CheckCircle2 className="h-4 w-4 text-blue-700" aria-hidden="true" />
+              ) : copy.status === 'processing' ? (
+                <Loader2 className="h-4 w-4 animate-spin text-slate-500" aria-hidden="true" />
+              ) : (
+                <AlertTriangle className="h-4 w-4 text-red-600" aria-hidden="true" />
+              )}
+              <span className="font-medium text-slate-900">
+                {copy.status === 'published' ? 'Live on' : copy.status === 'processing' ? 'Working on' : 'Failed on'}{' '}
+                {platformLabel(copy.platform)}
+                {copy.storeName && copy.storeName !== platformLabel(copy.platform) ? ` · ${copy.storeName}` : ''}
+              </span>
+              {copy.status === 'published' && copy.changesNotInStore && (
+                <span className="text-xs text-amber-800">(out of date)</span>
+              )}
+              {copy.status === 'failed' && copy.error && <span className="sr-only">: {copy.error}</span>}
+              {copy.url && (
+                <a
+                  href={copy.url}
+                  target="_blank"
+                  rel="noreferrer"
+                  className="inline-flex items-center text-blue-700 hover:underline"
+                  aria-label={`View ${product.title} in ${name}`}
+                >
+                  <ExternalLink className="h-4 w-4" aria-hidden="true" />
+                </a>
+              )}
+              {copy.status === 'published' && (
+                <button
+                  type="button"
+                  className="inline-flex items-center rounded text-slate-500 hover:text-red-700"
+                  onClick={() => setRemoving(copy)}
+                  aria-label={`Remove ${product.title} from ${name}`}
+                >
+                  <X className="h-4 w-4" aria-hidden="true" />
+                </button>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+      {dialog}
+    </>
   );
 }
 
