@@ -32,7 +32,7 @@ export function StoreCopies({ product }: { product: Pick<TProduct, 'id' | 'title
           return (
             <li
               key={copy.integrationId}
-              className="inline-flex h-8 items-center gap-1.5 rounded-md border border-slate-200 bg-white px-2 text-sm"
+              className="inline-flex min-h-8 items-center gap-1.5 rounded-md border py-1 border-slate-200 bg-white px-2 text-sm"
               data-testid="store-copy"
             >
               {copy.status === 'published' ? (
