@@ -1,8 +1,9 @@
 import { ErrorCode, ZCreatePrintFile } from '@podforge/contract';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { AppError, notFound } from '../../lib/errors';
+import { AppError } from '../../lib/errors';
 import { parseInput } from '../../lib/validate';
+import { findProductBySignedId } from '../products/products.repository';
 import type { PrintFilesDeps } from './print-files.deps';
 import { createPrintFile, ensurePrintFile, printFilePath } from './print-files.service';
 
@@ -23,8 +24,7 @@ export async function printFilesRoutes(app: FastifyInstance, { deps }: { deps: P
         verdict === 'expired' ? 'This print file link has expired' : 'This print file link is not valid',
       );
     }
-    const row = await deps.db.query.products.findFirst({ where: (p, { eq }) => eq(p.id, productId) });
-    if (!row) throw notFound('Product');
+    const row = await findProductBySignedId(deps.db, productId);
     const { png } = await ensurePrintFile(deps, row, placement);
     return reply
       .header('Content-Type', 'image/png')

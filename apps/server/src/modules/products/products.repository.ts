@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, getTableColumns, inArray, type SQL, sql, sum } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import type { Db, DbOrTx, Tx } from '../../db/db';
 import {
   integrations,
   mockups,
@@ -16,8 +16,7 @@ import { findInWorkspace } from '../../lib/find-in-workspace';
  * scoped by workspace; a row of another workspace is "not found".
  */
 
-export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
-export type DbOrTx = Db | Tx;
+export type { DbOrTx, Tx };
 export type ProductRow = typeof products.$inferSelect;
 export type VariantRow = typeof productVariants.$inferSelect;
 export type MockupRow = typeof mockups.$inferSelect;
@@ -257,4 +256,15 @@ export async function listProductPage(
       })),
     })),
   };
+}
+
+/**
+ * A product by id alone, for a request that carries no session but a signed URL (a printer fetching a print file):
+ * the signature names the product, so no workspace scopes it. Unknown (or not a UUID) is "not found".
+ */
+export async function findProductBySignedId(db: DbOrTx, id: string): Promise<ProductRow> {
+  return findInWorkspace('Product', id, async () => {
+    const [row] = await db.select().from(products).where(eq(products.id, id));
+    return row;
+  });
 }
