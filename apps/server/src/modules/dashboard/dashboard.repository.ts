@@ -1,8 +1,8 @@
 import { and, count, desc, eq, gte, inArray, lt, notInArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/db';
 import { orders, products, publications, workspaces } from '../../db/schema';
-import { storageUsedQuery } from '../../storage/usage';
-import { aiCreditsUsedQuery } from '../ai/ai-credits';
+import { storageUsedQuery } from '../../storage/stored-files.repository';
+import { aiCreditsUsedQuery } from '../ai/ai.repository';
 import { productCountQuery } from '../products/products.repository';
 
 /** The dashboard's read queries: every figure from the workspace's own rows. */
