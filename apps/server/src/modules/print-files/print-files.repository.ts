@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/db';
-import { printFiles } from '../../db/schema';
+import { printFiles, products } from '../../db/schema';
+import { findInWorkspace } from '../../lib/find-in-workspace';
 
 /** The print files' SQL: one stored file per product and placement, kept under its fingerprint. */
 
@@ -40,4 +41,15 @@ export async function printFileKeysOf(db: DbOrTx, workspaceId: string, productId
     .from(printFiles)
     .where(and(eq(printFiles.productId, productId), eq(printFiles.workspaceId, workspaceId)));
   return rows.map((r) => r.storageKey);
+}
+
+/**
+ * The product a signed print-file URL names (a printer fetching it carries no session, the signature is the
+ * authority, so no workspace scopes it); unknown is "Product not found".
+ */
+export async function findSignedProduct(db: DbOrTx, id: string): Promise<typeof products.$inferSelect> {
+  return findInWorkspace('Product', id, async () => {
+    const [row] = await db.select().from(products).where(eq(products.id, id));
+    return row;
+  });
 }
