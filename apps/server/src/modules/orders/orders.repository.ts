@@ -305,3 +305,24 @@ export async function insertPrinterWebhook(
 export async function setPrinterWebhookSecret(db: Db, id: string, secretEnc: string): Promise<void> {
   await db.update(fulfillmentWebhooks).set({ secretEnc }).where(eq(fulfillmentWebhooks.id, id));
 }
+
+/** The store's line ids of one of its orders' lines that are our products (those the intake matched a variant to). */
+export async function ourRemoteLineIds(
+  db: Db,
+  store: { id: string; workspaceId: string },
+  remoteOrderId: string,
+): Promise<Set<string>> {
+  const rows = await db
+    .select({ remoteLineId: orderLines.remoteLineId })
+    .from(orderLines)
+    .innerJoin(orders, eq(orders.id, orderLines.orderId))
+    .where(
+      and(
+        eq(orders.workspaceId, store.workspaceId),
+        eq(orders.integrationId, store.id),
+        eq(orders.remoteOrderId, remoteOrderId),
+        isNotNull(orderLines.variantId),
+      ),
+    );
+  return new Set(rows.map((r) => r.remoteLineId));
+}

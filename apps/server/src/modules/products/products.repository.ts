@@ -433,3 +433,74 @@ export async function otherActivePublications(db: DbOrTx, key: PublicationKey): 
       ),
     );
 }
+
+// Drift: what a store says of a published listing.
+
+export type PublicationOnly = typeof publications.$inferSelect;
+
+/** The product a publication is of (in the publication's workspace), if it is still there. */
+export async function productOfPublication(
+  db: DbOrTx,
+  pub: Pick<PublicationOnly, 'productId' | 'workspaceId'>,
+): Promise<ProductRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(products)
+    .where(and(eq(products.id, pub.productId), eq(products.workspaceId, pub.workspaceId)));
+  return row;
+}
+
+/** A published listing gone from the store (deleted or archived there); false when it was not published any more. */
+export async function markPublicationRemoved(
+  db: DbOrTx,
+  id: string,
+  remoteState: NonNullable<PublicationOnly['remoteState']>,
+  now: Date,
+): Promise<boolean> {
+  const [moved] = await db
+    .update(publications)
+    .set({ status: 'removed', remoteState, remoteCheckedAt: now, updatedAt: now })
+    .where(and(eq(publications.id, id), eq(publications.status, 'published')))
+    .returning({ id: publications.id });
+  return Boolean(moved);
+}
+
+/** What the store changed of a published listing (none: it matches what was pushed). */
+export async function recordRemoteChanges(
+  db: DbOrTx,
+  id: string,
+  remoteChanges: NonNullable<PublicationOnly['remoteChanges']>,
+  now: Date,
+): Promise<void> {
+  await db
+    .update(publications)
+    .set({ remoteChanges, remoteCheckedAt: now })
+    .where(and(eq(publications.id, id), eq(publications.status, 'published')));
+}
+
+/** Published listings of these stores with this remote product id. */
+export async function publishedWithRemoteId(
+  db: DbOrTx,
+  storeIds: string[],
+  remoteProductId: string,
+): Promise<PublicationOnly[]> {
+  if (storeIds.length === 0) return [];
+  return db
+    .select()
+    .from(publications)
+    .where(
+      and(
+        inArray(publications.integrationId, storeIds),
+        eq(publications.remoteProductId, remoteProductId),
+        eq(publications.status, 'published'),
+      ),
+    );
+}
+
+/** The published listings of one store. */
+export async function publishedInStore(db: DbOrTx, storeId: string): Promise<PublicationOnly[]> {
+  return db
+    .select()
+    .from(publications)
+    .where(and(eq(publications.integrationId, storeId), eq(publications.status, 'published')));
+}

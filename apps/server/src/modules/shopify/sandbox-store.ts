@@ -1,11 +1,9 @@
-import { and, eq, like } from 'drizzle-orm';
-import type { Db } from '../../db/client';
-import { shopifySandboxRecords } from '../../db/schema';
+import type { Db } from '../../db/db';
 import type { FakeShopifyStore } from '../../integrations/shopify/fake-state';
 import type { Storage } from '../../storage/storage';
+import { deleteSandboxRecord, putSandboxRecord, sandboxRecord, sandboxRecordsWithPrefix } from './shopify.repository';
 
 const FILE_PREFIX = 'shopify-sandbox';
-const likePrefix = (prefix: string) => `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
  * The built-in sandbox's state in the app's database (JSON per record) and its pictures in the app's storage, so
@@ -14,32 +12,16 @@ const likePrefix = (prefix: string) => `${prefix.replace(/[\\%_]/g, (c) => `\\${
 export function databaseFakeShopifyStore(db: Db, storage: Storage): FakeShopifyStore {
   return {
     async get<T>(kind: string, key: string) {
-      const [row] = await db
-        .select({ value: shopifySandboxRecords.value })
-        .from(shopifySandboxRecords)
-        .where(and(eq(shopifySandboxRecords.kind, kind), eq(shopifySandboxRecords.key, key)));
-      return (row?.value as T | undefined) ?? null;
+      return ((await sandboxRecord(db, kind, key)) as T | undefined) ?? null;
     },
     async list<T>(kind: string, prefix: string) {
-      const rows = await db
-        .select({ value: shopifySandboxRecords.value })
-        .from(shopifySandboxRecords)
-        .where(and(eq(shopifySandboxRecords.kind, kind), like(shopifySandboxRecords.key, likePrefix(prefix))));
-      return rows.map((r) => r.value as T);
+      return (await sandboxRecordsWithPrefix(db, kind, prefix)) as T[];
     },
     async put(kind, key, value) {
-      await db
-        .insert(shopifySandboxRecords)
-        .values({ kind, key, value, updatedAt: new Date() })
-        .onConflictDoUpdate({
-          target: [shopifySandboxRecords.kind, shopifySandboxRecords.key],
-          set: { value, updatedAt: new Date() },
-        });
+      await putSandboxRecord(db, kind, key, value, new Date());
     },
     async delete(kind, key) {
-      await db
-        .delete(shopifySandboxRecords)
-        .where(and(eq(shopifySandboxRecords.kind, kind), eq(shopifySandboxRecords.key, key)));
+      await deleteSandboxRecord(db, kind, key);
     },
     async putFile(key, bytes, contentType) {
       await storage.put(`${FILE_PREFIX}/${key}`, bytes, contentType);

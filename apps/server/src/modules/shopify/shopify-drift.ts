@@ -1,9 +1,16 @@
-import { and, eq, inArray } from 'drizzle-orm';
-import type { Db } from '../../db/client';
-import { products, publications } from '../../db/schema';
+import type { Db } from '../../db/db';
 import type { RemoteListing } from '../../integrations/shopify/client';
 import { afterListingRemoved } from '../products/product-status';
-import { mockupLinksOf, variantsOf } from '../products/products.repository';
+import {
+  markPublicationRemoved,
+  mockupLinksOf,
+  type PublicationOnly,
+  productOfPublication,
+  publishedInStore,
+  publishedWithRemoteId,
+  recordRemoteChanges,
+  variantsOf,
+} from '../products/products.repository';
 import { storesOfExternalId } from '../stores/store-connections.repository';
 
 /**
@@ -16,7 +23,7 @@ import { storesOfExternalId } from '../stores/store-connections.repository';
  */
 
 type Deps = { db: Db; now: () => Date };
-type PublicationRow = typeof publications.$inferSelect;
+type PublicationRow = PublicationOnly;
 
 export type ListingChange = 'title' | 'price';
 export type ListingState = { removed: 'deleted' | 'archived' } | { changes: ListingChange[] };
@@ -43,7 +50,7 @@ async function changesOf(
   pub: PublicationRow,
   listing: { title: string; variants: { price: string; sku: string | null }[] },
 ): Promise<ListingChange[] | null> {
-  const [product] = await db.select().from(products).where(eq(products.id, pub.productId));
+  const product = await productOfPublication(db, pub);
   if (!product) return null;
   // Edited in Podforge since the push: the store is expected to differ until 'Update in store'.
   if (!pub.publishedAt || product.contentUpdatedAt.getTime() > pub.publishedAt.getTime()) return null;
@@ -66,13 +73,8 @@ export async function applyListingState(
 ): Promise<'removed' | 'changed' | 'same'> {
   const { db, now } = deps;
   if ('removed' in state) {
-    const [moved] = await db
-      .update(publications)
-      .set({ status: 'removed', remoteState: state.removed, remoteCheckedAt: now(), updatedAt: now() })
-      .where(and(eq(publications.id, pub.id), eq(publications.status, 'published')))
-      .returning({ id: publications.id });
-    if (!moved) return 'same';
-    const [product] = await db.select().from(products).where(eq(products.id, pub.productId));
+    if (!(await markPublicationRemoved(db, pub.id, state.removed, now()))) return 'same';
+    const product = await productOfPublication(db, pub);
     if (product) {
       const [variants, links] = await Promise.all([variantsOf(db, [product.id]), mockupLinksOf(db, [product.id])]);
       await afterListingRemoved(
@@ -90,26 +92,8 @@ export async function applyListingState(
     }
     return 'removed';
   }
-  await db
-    .update(publications)
-    .set({ remoteChanges: state.changes, remoteCheckedAt: now() })
-    .where(and(eq(publications.id, pub.id), eq(publications.status, 'published')));
+  await recordRemoteChanges(db, pub.id, state.changes, now());
   return state.changes.length > 0 ? 'changed' : 'same';
-}
-
-/** Published listings of these stores with this remote product id. */
-async function publishedListings(db: Db, storeIds: string[], remoteProductId: string) {
-  if (storeIds.length === 0) return [];
-  return db
-    .select()
-    .from(publications)
-    .where(
-      and(
-        inArray(publications.integrationId, storeIds),
-        eq(publications.remoteProductId, remoteProductId),
-        eq(publications.status, 'published'),
-      ),
-    );
 }
 
 /** products/delete: `{ id }`. */
@@ -117,7 +101,7 @@ export async function onProductDeleted(deps: Deps, shop: string, sandbox: boolea
   const id = (payload as RestProduct | null)?.id;
   if (id === undefined) return;
   const stores = await storesOfShop(deps.db, shop, sandbox);
-  for (const pub of await publishedListings(
+  for (const pub of await publishedWithRemoteId(
     deps.db,
     stores.map((s) => s.id),
     productGid(id),
@@ -132,7 +116,7 @@ export async function onProductUpdated(deps: Deps, shop: string, sandbox: boolea
   const gid = product?.admin_graphql_api_id ?? (product?.id !== undefined ? productGid(product.id) : undefined);
   if (!product || !gid) return;
   const stores = await storesOfShop(deps.db, shop, sandbox);
-  for (const pub of await publishedListings(
+  for (const pub of await publishedWithRemoteId(
     deps.db,
     stores.map((s) => s.id),
     gid,
@@ -155,12 +139,7 @@ export async function checkListings(
   storeId: string,
   read: (ids: string[]) => Promise<(RemoteListing | null)[]>,
 ) {
-  const pubs = (
-    await deps.db
-      .select()
-      .from(publications)
-      .where(and(eq(publications.integrationId, storeId), eq(publications.status, 'published')))
-  ).filter((p) => p.remoteProductId);
+  const pubs = (await publishedInStore(deps.db, storeId)).filter((p) => p.remoteProductId);
   const listings = pubs.length ? await read(pubs.map((p) => p.remoteProductId as string)) : [];
   const counts = { listingsChecked: pubs.length, listingsRemoved: 0, listingsChanged: 0 };
   for (const [i, pub] of pubs.entries()) {

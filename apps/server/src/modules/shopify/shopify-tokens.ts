@@ -1,9 +1,14 @@
-import { and, eq, isNull, lt, or } from 'drizzle-orm';
-import type { Db } from '../../db/client';
-import { integrations } from '../../db/schema';
+import type { Db } from '../../db/db';
 import { type ShopifyClient, ShopifyError, type TokenGrant } from '../../integrations/shopify/client';
 import type { TokenCipher } from '../../lib/crypto';
 import { conflict } from '../../lib/errors';
+import {
+  claimTokenRefresh,
+  type IntegrationRow,
+  markTokenRefused,
+  storeById,
+  updateStoreConnection,
+} from '../stores/store-connections.repository';
 
 /**
  * A store's access token, fresh (apis.md E1). Public apps hold expiring offline tokens (an hour) with a refresh
@@ -22,8 +27,6 @@ const WAIT_STEP_MS = 100;
 const WAIT_STEPS = 200;
 /** After Shopify refused to exchange a non-expiring token, this instance waits this long before asking again. */
 const MIGRATION_RETRY_MS = 60 * 60_000;
-
-type IntegrationRow = typeof integrations.$inferSelect;
 
 type Deps = {
   db: Db;
@@ -77,16 +80,12 @@ export class ShopifyTokens {
   }
 
   private async reread(id: string): Promise<IntegrationRow | undefined> {
-    const [row] = await this.deps.db.select().from(integrations).where(eq(integrations.id, id));
-    return row;
+    return storeById(this.deps.db, id);
   }
 
   /** Shopify will not renew the token: the seller must connect the store again, and the row says so. */
   private async refused(row: IntegrationRow): Promise<never> {
-    await this.deps.db
-      .update(integrations)
-      .set({ status: 'error', refreshLockedUntil: null })
-      .where(and(eq(integrations.id, row.id), eq(integrations.status, 'connected')));
+    await markTokenRefused(this.deps.db, row.id);
     throw conflict(
       `Shopify no longer accepts Podforge's access to ${storeName(row)}. Reconnect the store in Integrations.`,
     );
@@ -108,18 +107,8 @@ export class ShopifyTokens {
       } else if (!row.refreshTokenEnc) {
         return this.refused(row);
       }
-      const [claimed] = await this.deps.db
-        .update(integrations)
-        .set({ refreshLockedUntil: new Date(now.getTime() + LEASE_MS) })
-        .where(
-          and(
-            eq(integrations.id, row.id),
-            // Still the token this instance read: another instance has not refreshed it meanwhile.
-            eq(integrations.accessTokenEnc, row.accessTokenEnc),
-            or(isNull(integrations.refreshLockedUntil), lt(integrations.refreshLockedUntil, now)),
-          ),
-        )
-        .returning();
+      // Only while the row holds the token this instance read: another instance has not refreshed it meanwhile.
+      const claimed = await claimTokenRefresh(this.deps.db, row, new Date(now.getTime() + LEASE_MS), now);
       if (claimed && !claimed.tokenExpiresAt) return this.migrate(claimed);
       if (claimed?.refreshTokenEnc) return this.refresh(claimed, claimed.refreshTokenEnc);
       // Another instance refreshes (or just did): read again once it had time to store the new pair.
@@ -137,13 +126,13 @@ export class ShopifyTokens {
       grant = await (await this.deps.client()).migrateToExpiring(row.externalId, legacy);
     } catch {
       this.migrationRefusedUntil.set(row.id, this.deps.now().getTime() + MIGRATION_RETRY_MS);
-      await this.deps.db.update(integrations).set({ refreshLockedUntil: null }).where(eq(integrations.id, row.id));
+      await updateStoreConnection(this.deps.db, row.id, { refreshLockedUntil: null });
       return legacy;
     }
-    await this.deps.db
-      .update(integrations)
-      .set({ ...grantColumns(this.deps.cipher, grant, this.deps.now()), scopes: grant.scope || row.scopes })
-      .where(eq(integrations.id, row.id));
+    await updateStoreConnection(this.deps.db, row.id, {
+      ...grantColumns(this.deps.cipher, grant, this.deps.now()),
+      scopes: grant.scope || row.scopes,
+    });
     return grant.accessToken;
   }
 
@@ -154,14 +143,14 @@ export class ShopifyTokens {
       grant = await client.refreshAccessToken(row.externalId, this.deps.cipher.decrypt(refreshTokenEnc));
     } catch (error) {
       if (error instanceof ShopifyError && error.status === 401) return this.refused(row);
-      await this.deps.db.update(integrations).set({ refreshLockedUntil: null }).where(eq(integrations.id, row.id));
+      await updateStoreConnection(this.deps.db, row.id, { refreshLockedUntil: null });
       throw error;
     }
     // The old refresh token is spent: the new pair goes in at once, in one statement, and the lease with it.
-    await this.deps.db
-      .update(integrations)
-      .set({ ...grantColumns(this.deps.cipher, grant, this.deps.now()), scopes: grant.scope || row.scopes })
-      .where(eq(integrations.id, row.id));
+    await updateStoreConnection(this.deps.db, row.id, {
+      ...grantColumns(this.deps.cipher, grant, this.deps.now()),
+      scopes: grant.scope || row.scopes,
+    });
     return grant.accessToken;
   }
 }

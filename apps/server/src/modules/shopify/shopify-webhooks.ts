@@ -1,11 +1,16 @@
 import { createHash } from 'node:crypto';
-import { and, eq, isNotNull, lt } from 'drizzle-orm';
 import { z } from 'zod';
-import type { Db } from '../../db/client';
-import { shopifyWebhookEvents } from '../../db/schema';
+import type { Db } from '../../db/db';
 import { defineJob, sendJob } from '../../jobs/define-job';
 import { type JobQueue, QUEUES } from '../../jobs/job-queue';
 import type { TokenCipher } from '../../lib/crypto';
+import {
+  finishWebhookEvent,
+  insertWebhookEvent,
+  recordWebhookError,
+  webhookEvent,
+  webhookEventByEventId,
+} from './shopify.repository';
 
 /**
  * Shopify webhooks after their hmac was checked (shopify.routes.ts): each event is one `shopify_webhook_events` row
@@ -80,26 +85,15 @@ export async function recordWebhook(deps: { db: Db; jobs: JobQueue; cipher: Toke
     payload = null;
   }
   const triggered = incoming.triggeredAt ? new Date(incoming.triggeredAt) : null;
-  const [inserted] = await deps.db
-    .insert(shopifyWebhookEvents)
-    .values({
-      eventId,
-      webhookId: incoming.webhookId ?? null,
-      topic,
-      shop,
-      payloadEnc: payload === null ? null : deps.cipher.encrypt(payload),
-      triggeredAt: triggered && !Number.isNaN(triggered.getTime()) ? triggered : null,
-    })
-    .onConflictDoNothing({ target: shopifyWebhookEvents.eventId })
-    .returning({ id: shopifyWebhookEvents.id });
-  const row =
-    inserted ??
-    (
-      await deps.db
-        .select({ id: shopifyWebhookEvents.id, processedAt: shopifyWebhookEvents.processedAt })
-        .from(shopifyWebhookEvents)
-        .where(eq(shopifyWebhookEvents.eventId, eventId))
-    )[0];
+  const inserted = await insertWebhookEvent(deps.db, {
+    eventId,
+    webhookId: incoming.webhookId ?? null,
+    topic,
+    shop,
+    payloadEnc: payload === null ? null : deps.cipher.encrypt(payload),
+    triggeredAt: triggered && !Number.isNaN(triggered.getTime()) ? triggered : null,
+  });
+  const row = inserted ?? (await webhookEventByEventId(deps.db, eventId));
   if (!row || ('processedAt' in row && row.processedAt)) return { duplicate: !inserted };
   // The job's id is the row's: sending it again for a duplicate of an unfinished event adds nothing.
   await sendJob(deps.jobs, shopifyWebhookJob, { eventRowId: row.id }, { id: row.id });
@@ -108,7 +102,7 @@ export async function recordWebhook(deps: { db: Db; jobs: JobQueue; cipher: Toke
 
 /** The job: every handler of the topic, then the row is marked processed (a failure is kept and retried). */
 export async function processWebhookEvent(deps: ShopifyWebhookDeps, eventRowId: string) {
-  const [row] = await deps.db.select().from(shopifyWebhookEvents).where(eq(shopifyWebhookEvents.id, eventRowId));
+  const row = await webhookEvent(deps.db, eventRowId);
   if (!row || row.processedAt) return;
   const event: ShopifyWebhookEvent = {
     // The row's key is topic|event id: handlers see Shopify's event id.
@@ -122,22 +116,8 @@ export async function processWebhookEvent(deps: ShopifyWebhookDeps, eventRowId: 
     for (const handler of deps.shopifyWebhooks.handlersFor(row.topic)) await handler(event);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    await deps.db
-      .update(shopifyWebhookEvents)
-      .set({ error: message.slice(0, 500) })
-      .where(eq(shopifyWebhookEvents.id, row.id));
+    await recordWebhookError(deps.db, row.id, message.slice(0, 500));
     throw error;
   }
-  await deps.db
-    .update(shopifyWebhookEvents)
-    .set({ processedAt: deps.now(), error: null, payload: null, payloadEnc: null })
-    .where(eq(shopifyWebhookEvents.id, row.id));
-  await deps.db
-    .delete(shopifyWebhookEvents)
-    .where(
-      and(
-        isNotNull(shopifyWebhookEvents.processedAt),
-        lt(shopifyWebhookEvents.receivedAt, new Date(deps.now().getTime() - KEEP_PROCESSED_MS)),
-      ),
-    );
+  await finishWebhookEvent(deps.db, row.id, deps.now(), new Date(deps.now().getTime() - KEEP_PROCESSED_MS));
 }

@@ -8,10 +8,9 @@ import {
   type TShopifySyncResult,
   type TShopifyValidateDomainResult,
 } from '@podforge/contract';
-import { and, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
-import { integrations, orderLines, orders, type products } from '../../db/schema';
+import type { products } from '../../db/schema';
 import {
   type FileSetInput,
   type ProductSetInput,
@@ -34,10 +33,20 @@ import { AppError, badRequest, conflict, upstreamError } from '../../lib/errors'
 import { consumeOAuthState, issueOAuthState, peekOAuthState } from '../../lib/oauth-states';
 import type { Storage } from '../../storage/storage';
 import { findIntegration } from '../integrations/integrations.repository';
+import { ourRemoteLineIds } from '../orders/orders.repository';
 import type { VariantRow } from '../products/products.repository';
 import type { IncomingOrder } from '../stores/incoming-order';
 import { sandboxOwnerTag } from '../stores/sandbox-state';
-import { publishedRemoteIds, storesOfWorkspace } from '../stores/store-connections.repository';
+import {
+  ensureSandboxWebhookSecret,
+  markTokenRejected,
+  publishedRemoteIds,
+  sandboxConnectionsOf,
+  storesOfWorkspace,
+  updateStoreInWorkspace,
+  updateStoresByIds,
+  upsertStoreConnection,
+} from '../stores/store-connections.repository';
 import { OrderIntakeSlot, type StoreOrderIntake, type StorePlatform } from '../stores/store-platform';
 import type { IntegrationRow, PublishContext, PublishOutcome, StoreListing, Tracking } from '../stores/store-publisher';
 import { databaseFakeShopifyStore } from './sandbox-store';
@@ -298,13 +307,7 @@ export class ShopifyService implements StorePlatform {
 
   /** The sandbox rows connected to a shop, the latest connection first. */
   private sandboxConnections(shop: string): Promise<IntegrationRow[]> {
-    return this.deps.db
-      .select()
-      .from(integrations)
-      .where(
-        and(eq(integrations.platform, 'shopify'), eq(integrations.sandbox, true), eq(integrations.externalId, shop)),
-      )
-      .orderBy(sql`${integrations.verifiedAt} desc nulls last`);
+    return sandboxConnectionsOf(this.deps.db, 'shopify', shop);
   }
 
   /**
@@ -317,15 +320,8 @@ export class ShopifyService implements StorePlatform {
     const [row] = await this.sandboxConnections(shop);
     if (!row) return newWebhookSecret();
     if (row.webhookSecretEnc) return cipher.decrypt(row.webhookSecretEnc);
-    await db
-      .update(integrations)
-      .set({ webhookSecretEnc: cipher.encrypt(newWebhookSecret()) })
-      .where(and(eq(integrations.id, row.id), eq(integrations.sandbox, true), isNull(integrations.webhookSecretEnc)));
-    const [saved] = await db
-      .select({ webhookSecretEnc: integrations.webhookSecretEnc })
-      .from(integrations)
-      .where(and(eq(integrations.id, row.id), isNotNull(integrations.webhookSecretEnc)));
-    return saved?.webhookSecretEnc ? cipher.decrypt(saved.webhookSecretEnc) : newWebhookSecret();
+    const saved = await ensureSandboxWebhookSecret(db, row.id, cipher.encrypt(newWebhookSecret()));
+    return saved ? cipher.decrypt(saved) : newWebhookSecret();
   }
 
   async close() {
@@ -430,26 +426,9 @@ export class ShopifyService implements StorePlatform {
         // A new connection starts without a problem; what the subscriptions below meet is recorded anew.
         problem: null,
       };
-      await db
-        .insert(integrations)
-        .values({ workspaceId, kind: 'store', platform: 'shopify', externalId: shop, ...values })
-        .onConflictDoUpdate({
-          target: [integrations.workspaceId, integrations.platform, integrations.externalId],
-          set: values,
-        });
+      const row = await upsertStoreConnection(db, { workspaceId, platform: 'shopify', externalId: shop }, values);
       const problem = await this.subscribeWebhooks(client, shop, grant.accessToken);
-      if (problem) {
-        await db
-          .update(integrations)
-          .set({ problem })
-          .where(
-            and(
-              eq(integrations.workspaceId, workspaceId),
-              eq(integrations.platform, 'shopify'),
-              eq(integrations.externalId, shop),
-            ),
-          );
-      }
+      if (problem && row) await updateStoreInWorkspace(db, row, { problem });
       return 'connected';
     } catch (error) {
       if (error instanceof ShopifyError) return 'failed';
@@ -485,10 +464,7 @@ export class ShopifyService implements StorePlatform {
   /** Shopify withheld protected customer data from a read of the orders: the store says what to do. */
   private async noteWithheld(row: IntegrationRow, withheld: WithheldField[]) {
     if (withheld.length === 0 || row.problem === PROTECTED_DATA_PROBLEM) return;
-    await this.deps.db
-      .update(integrations)
-      .set({ problem: PROTECTED_DATA_PROBLEM })
-      .where(and(eq(integrations.id, row.id), eq(integrations.workspaceId, row.workspaceId)));
+    await updateStoreInWorkspace(this.deps.db, row, { problem: PROTECTED_DATA_PROBLEM });
   }
 
   private store(workspaceId: string, id: string): Promise<IntegrationRow> {
@@ -503,19 +479,7 @@ export class ShopifyService implements StorePlatform {
   /** A rejected token means the store must be connected again: say so on the row too. */
   private async failWith(row: IntegrationRow, error: unknown): Promise<never> {
     if (error instanceof ShopifyError && error.status === 401) {
-      await this.deps.db
-        .update(integrations)
-        .set({ status: 'error' })
-        // A store disconnected meanwhile (uninstalled) stays disconnected.
-        .where(
-          and(
-            eq(integrations.id, row.id),
-            eq(integrations.workspaceId, row.workspaceId),
-            eq(integrations.status, 'connected'),
-            // A token replaced meanwhile (refreshed by another request) was not the one refused.
-            ...(row.accessTokenEnc ? [eq(integrations.accessTokenEnc, row.accessTokenEnc)] : []),
-          ),
-        );
+      await markTokenRejected(this.deps.db, row);
     }
     return toShopifyAppError(error);
   }
@@ -523,10 +487,7 @@ export class ShopifyService implements StorePlatform {
   /** Forgets the token; the row stays (its publications and orders keep their history) as disconnected. */
   async disconnect(workspaceId: string, id: string) {
     const row = await this.store(workspaceId, id);
-    await this.deps.db
-      .update(integrations)
-      .set(forgottenTokens)
-      .where(and(eq(integrations.id, row.id), eq(integrations.workspaceId, workspaceId)));
+    await updateStoreInWorkspace(this.deps.db, row, forgottenTokens);
     return { success: true as const, integrationId: row.id };
   }
 
@@ -549,12 +510,8 @@ export class ShopifyService implements StorePlatform {
           ? { listingsChecked: 0, listingsRemoved: 0, listingsChanged: 0 }
           : this.failWith(row, e),
     );
-    const { db, now } = this.deps;
-    const lastSyncAt = now();
-    await db
-      .update(integrations)
-      .set({ lastSyncAt })
-      .where(and(eq(integrations.id, row.id), eq(integrations.workspaceId, workspaceId)));
+    const lastSyncAt = this.deps.now();
+    await updateStoreInWorkspace(this.deps.db, row, { lastSyncAt });
     return {
       success: true,
       integrationId: row.id,
@@ -776,19 +733,7 @@ export class ShopifyService implements StorePlatform {
 
   /** The store's line ids (numeric) of the order's lines that are our products, as the order intake matched them. */
   private async ourLineIds(store: IntegrationRow, remoteOrderId: string): Promise<Set<string>> {
-    const rows = await this.deps.db
-      .select({ remoteLineId: orderLines.remoteLineId })
-      .from(orderLines)
-      .innerJoin(orders, eq(orders.id, orderLines.orderId))
-      .where(
-        and(
-          eq(orders.workspaceId, store.workspaceId),
-          eq(orders.integrationId, store.id),
-          eq(orders.remoteOrderId, numericId(remoteOrderId)),
-          isNotNull(orderLines.variantId),
-        ),
-      );
-    return new Set(rows.map((r) => r.remoteLineId));
+    return ourRemoteLineIds(this.deps.db, store, numericId(remoteOrderId));
   }
 
   /** Takes a product out of a store: archived (buyers no longer see it; the seller can restore it) or deleted. */
@@ -804,10 +749,7 @@ export class ShopifyService implements StorePlatform {
   }
 
   private async markTokenRejected(row: IntegrationRow) {
-    await this.deps.db
-      .update(integrations)
-      .set({ status: 'error' })
-      .where(and(eq(integrations.id, row.id), eq(integrations.workspaceId, row.workspaceId)));
+    await updateStoreInWorkspace(this.deps.db, row, { status: 'error' });
   }
 
   /**
@@ -940,13 +882,12 @@ export class ShopifyService implements StorePlatform {
    */
   private async forgetShop(event: ShopifyWebhookEvent) {
     if (!isValidShopDomain(event.shop)) return;
-    const { db } = this.deps;
     const stores = (await this.storesOfShop(event.shop)).filter(
       (s) => !(event.triggeredAt && s.verifiedAt && s.verifiedAt.getTime() > event.triggeredAt.getTime()),
     );
     if (stores.length === 0) return;
     const ids = stores.map((s) => s.id);
-    await db.update(integrations).set(forgottenTokens).where(inArray(integrations.id, ids));
+    await updateStoresByIds(this.deps.db, ids, forgottenTokens);
     // Orders' addresses are erased by the order intake (shopify-order-webhooks.ts: customers/redact, shop/redact).
   }
 }

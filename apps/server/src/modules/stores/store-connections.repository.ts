@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { integrations, publications } from '../../db/schema';
 import { notFound } from '../../lib/errors';
@@ -139,4 +139,135 @@ export function storesOfWorkspace(
       ),
     )
     .orderBy(asc(integrations.createdAt), asc(integrations.id));
+}
+
+// A connection's tokens and state, by the row's id (the adapters' token handling and connect steps)
+
+export type StoreConnectionSet = Partial<Omit<typeof integrations.$inferInsert, 'id' | 'workspaceId'>>;
+
+/** The row read again by id (another instance may have changed it); undefined when gone. */
+export async function storeById(db: Db, id: string): Promise<IntegrationRow | undefined> {
+  const [row] = await db.select().from(integrations).where(eq(integrations.id, id));
+  return row;
+}
+
+export async function updateStoreConnection(db: Db, id: string, set: StoreConnectionSet): Promise<void> {
+  await db.update(integrations).set(set).where(eq(integrations.id, id));
+}
+
+/** The platform will not renew the token: a connected row goes to error (the seller must connect again). */
+export async function markTokenRefused(db: Db, id: string): Promise<void> {
+  await db
+    .update(integrations)
+    .set({ status: 'error', refreshLockedUntil: null })
+    .where(and(eq(integrations.id, id), eq(integrations.status, 'connected')));
+}
+
+/**
+ * Takes the lease to renew the row's token until `leaseUntil`: only while the row still holds the token read (no
+ * other instance renewed it meanwhile) and no unexpired lease is held. Answers the claimed row, else undefined.
+ */
+export async function claimTokenRefresh(
+  db: Db,
+  row: Pick<IntegrationRow, 'id' | 'accessTokenEnc'>,
+  leaseUntil: Date,
+  now: Date,
+): Promise<IntegrationRow | undefined> {
+  const [claimed] = await db
+    .update(integrations)
+    .set({ refreshLockedUntil: leaseUntil })
+    .where(
+      and(
+        eq(integrations.id, row.id),
+        row.accessTokenEnc === null
+          ? isNull(integrations.accessTokenEnc)
+          : eq(integrations.accessTokenEnc, row.accessTokenEnc),
+        or(isNull(integrations.refreshLockedUntil), lt(integrations.refreshLockedUntil, now)),
+      ),
+    )
+    .returning();
+  return claimed;
+}
+
+/**
+ * Saves a connection of this workspace to this store (a reconnect updates the row of the same platform and store id,
+ * so its publications and orders stay with it). Answers the row.
+ */
+export async function upsertStoreConnection(
+  db: Db,
+  key: { workspaceId: string; platform: string; externalId: string },
+  values: StoreConnectionSet,
+): Promise<IntegrationRow | undefined> {
+  const [row] = await db
+    .insert(integrations)
+    .values({ ...key, kind: 'store', ...values })
+    .onConflictDoUpdate({
+      target: [integrations.workspaceId, integrations.platform, integrations.externalId],
+      set: values,
+    })
+    .returning();
+  return row;
+}
+
+/** Changes the workspace's connection (scoped by its workspace, like every request's write). */
+export async function updateStoreInWorkspace(
+  db: Db,
+  store: Pick<IntegrationRow, 'id' | 'workspaceId'>,
+  set: StoreConnectionSet,
+): Promise<void> {
+  await db
+    .update(integrations)
+    .set(set)
+    .where(and(eq(integrations.id, store.id), eq(integrations.workspaceId, store.workspaceId)));
+}
+
+/** Changes every connection of these ids (a store that forgot the app: each workspace's row of it). */
+export async function updateStoresByIds(db: Db, ids: string[], set: StoreConnectionSet): Promise<void> {
+  if (ids.length === 0) return;
+  await db.update(integrations).set(set).where(inArray(integrations.id, ids));
+}
+
+/**
+ * The store refused the token: a connected row goes to error, unless it was disconnected meanwhile or its token was
+ * replaced (refreshed by another request: that one was not the token refused).
+ */
+export async function markTokenRejected(db: Db, store: IntegrationRow): Promise<void> {
+  await db
+    .update(integrations)
+    .set({ status: 'error' })
+    .where(
+      and(
+        eq(integrations.id, store.id),
+        eq(integrations.workspaceId, store.workspaceId),
+        eq(integrations.status, 'connected'),
+        ...(store.accessTokenEnc ? [eq(integrations.accessTokenEnc, store.accessTokenEnc)] : []),
+      ),
+    );
+}
+
+/** The sandbox connections of one store id of a platform, the latest verified first. */
+export function sandboxConnectionsOf(db: Db, platform: string, externalId: string): Promise<IntegrationRow[]> {
+  return db
+    .select()
+    .from(integrations)
+    .where(
+      and(eq(integrations.platform, platform), eq(integrations.sandbox, true), eq(integrations.externalId, externalId)),
+    )
+    .orderBy(sql`${integrations.verifiedAt} desc nulls last`);
+}
+
+/**
+ * Gives a sandbox connection without a webhook secret this one (once: whichever instance asks first wins) and
+ * answers the secret the row holds afterwards (encrypted), or null when it has none.
+ */
+export async function ensureSandboxWebhookSecret(db: Db, id: string, secretEnc: string): Promise<string | null> {
+  await db
+    .update(integrations)
+    .set({ webhookSecretEnc: secretEnc })
+    .where(and(eq(integrations.id, id), eq(integrations.sandbox, true), isNull(integrations.webhookSecretEnc)));
+  const [saved] = await db
+    .select({ webhookSecretEnc: integrations.webhookSecretEnc })
+    .from(integrations)
+    .where(eq(integrations.id, id));
+  return saved?.webhookSecretEnc ?? null;
 }
