@@ -62,3 +62,9 @@ export async function findMockupBatch(
     .orderBy(asc(mockups.batchPosition));
   return { batch, rows };
 }
+
+/** A mockup's stored file by id alone, for a request a signed URL authorises (a store downloading a picture). */
+export async function mockupStorageKey(db: DbOrTx, id: string): Promise<string | undefined> {
+  const [row] = await db.select({ key: mockups.storageKey }).from(mockups).where(eq(mockups.id, id));
+  return row?.key;
+}

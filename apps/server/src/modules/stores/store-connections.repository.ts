@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { integrations, publications } from '../../db/schema';
+import { integrations, publications, storeSettings } from '../../db/schema';
 import { notFound } from '../../lib/errors';
 import { UUID } from '../../lib/uuid';
 import { findIntegration, type IntegrationRow } from '../integrations/integrations.repository';
@@ -270,4 +270,84 @@ export async function ensureSandboxWebhookSecret(db: Db, id: string, secretEnc: 
     .from(integrations)
     .where(eq(integrations.id, id));
   return saved?.webhookSecretEnc ?? null;
+}
+
+/** Removes a connection that was never finished (nothing half-made is kept). */
+export async function deleteStoreConnection(db: Db, store: Pick<IntegrationRow, 'id' | 'workspaceId'>): Promise<void> {
+  await db
+    .delete(integrations)
+    .where(and(eq(integrations.id, store.id), eq(integrations.workspaceId, store.workspaceId)));
+}
+
+// A connection's settings (`store_settings`: one JSON value per connection, the platform's own shape)
+
+export async function storeSettingsOf(db: Db, integrationId: string): Promise<unknown> {
+  const [row] = await db
+    .select({ data: storeSettings.data })
+    .from(storeSettings)
+    .where(eq(storeSettings.integrationId, integrationId));
+  return row?.data;
+}
+
+/** Replaces the connection's settings. */
+export async function saveStoreSettings(
+  db: Db,
+  store: Pick<IntegrationRow, 'id' | 'workspaceId'>,
+  data: object,
+  now: Date,
+): Promise<void> {
+  await db
+    .insert(storeSettings)
+    .values({ integrationId: store.id, workspaceId: store.workspaceId, data, updatedAt: now })
+    .onConflictDoUpdate({ target: storeSettings.integrationId, set: { data, updatedAt: now } });
+}
+
+/** Merges these top-level keys into the connection's settings in one statement, keeping the others. */
+export async function mergeStoreSettings(
+  db: Db,
+  store: Pick<IntegrationRow, 'id' | 'workspaceId'>,
+  data: object,
+  now: Date,
+): Promise<void> {
+  const patch = JSON.stringify(data);
+  await db
+    .insert(storeSettings)
+    .values({ integrationId: store.id, workspaceId: store.workspaceId, data, updatedAt: now })
+    .onConflictDoUpdate({
+      target: storeSettings.integrationId,
+      set: { data: sql`${storeSettings.data} || ${patch}::jsonb`, updatedAt: now },
+    });
+}
+
+/** A connection of this platform by id alone (a webhook names our row) with its settings; undefined when none. */
+export async function storeWithSettings(
+  db: Db,
+  platform: string,
+  id: string,
+): Promise<{ row: IntegrationRow; data: unknown } | undefined> {
+  const [found] = await db
+    .select({ row: integrations, settings: storeSettings })
+    .from(integrations)
+    .innerJoin(storeSettings, eq(storeSettings.integrationId, integrations.id))
+    .where(and(eq(integrations.id, id), eq(integrations.platform, platform)));
+  return found ? { row: found.row, data: found.settings.data } : undefined;
+}
+
+/** The listings this workspace pushed to its sandbox stores of a platform: each store's id and remote product id. */
+export function sandboxListingsOf(
+  db: Db,
+  workspaceId: string,
+  platform: string,
+): Promise<{ storeUrl: string; remoteProductId: string | null }[]> {
+  return db
+    .select({ storeUrl: integrations.externalId, remoteProductId: publications.remoteProductId })
+    .from(publications)
+    .innerJoin(integrations, eq(integrations.id, publications.integrationId))
+    .where(
+      and(
+        eq(publications.workspaceId, workspaceId),
+        eq(integrations.platform, platform),
+        eq(integrations.sandbox, true),
+      ),
+    );
 }

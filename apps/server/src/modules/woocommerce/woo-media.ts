@@ -1,6 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
-import { storeSettings } from '../../db/schema';
+import type { Db } from '../../db/db';
 import {
   type WooClient,
   type WooCredentials,
@@ -8,6 +6,7 @@ import {
   type WooImageInput,
 } from '../../integrations/woocommerce/client';
 import type { PushProduct } from '../stores/store-publisher';
+import { type MediaMemory, mediaMemory, rememberMedia, replaceMedia } from './woocommerce.repository';
 
 /**
  * How a product's pictures reach a WooCommerce store, in this order:
@@ -21,7 +20,6 @@ import type { PushProduct } from '../stores/store-publisher';
  * When none is possible the push is refused before anything is sent (`picturesProblem`).
  */
 
-type MediaMemory = Record<string, number>;
 type Picture = PushProduct['images'][number];
 /** What went to the store for each picture, to remember the ids its answer gives for URL pictures. */
 export type SentPictures = { images: WooImageInput[]; bySrc: (string | null)[] };
@@ -33,37 +31,20 @@ export class WooMedia {
   ) {}
 
   private async memory(integrationId: string): Promise<MediaMemory> {
-    const [row] = await this.db
-      .select({ data: storeSettings.data })
-      .from(storeSettings)
-      .where(eq(storeSettings.integrationId, integrationId));
-    return ((row?.data as { media?: MediaMemory } | undefined)?.media ?? {}) as MediaMemory;
+    return mediaMemory(this.db, integrationId);
   }
 
   /** Merges into `data.media` in one statement, so two pushes to one store never lose each other's ids. */
   private async remember(integrationId: string, workspaceId: string, entries: MediaMemory) {
     if (Object.keys(entries).length === 0) return;
-    const patch = JSON.stringify(entries);
-    await this.db
-      .insert(storeSettings)
-      .values({ integrationId, workspaceId, data: { media: entries }, updatedAt: new Date() })
-      .onConflictDoUpdate({
-        target: storeSettings.integrationId,
-        set: {
-          data: sql`${storeSettings.data} || jsonb_build_object('media', coalesce(${storeSettings.data}->'media', '{}'::jsonb) || ${patch}::jsonb)`,
-          updatedAt: new Date(),
-        },
-      });
+    await rememberMedia(this.db, { integrationId, workspaceId }, entries, new Date());
   }
 
   /** Forgets these pictures' ids (the store refused one as not an image any more). */
   async forget(integrationId: string, mockupIds: string[]) {
     const known = await this.memory(integrationId);
     for (const id of mockupIds) delete known[id];
-    await this.db
-      .update(storeSettings)
-      .set({ data: sql`jsonb_set(${storeSettings.data}, '{media}', ${JSON.stringify(known)}::jsonb)` })
-      .where(eq(storeSettings.integrationId, integrationId));
+    await replaceMedia(this.db, integrationId, known);
   }
 
   /**

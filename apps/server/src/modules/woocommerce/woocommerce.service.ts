@@ -7,10 +7,8 @@ import {
   type TWooConnectBody,
   type TWooSandboxProducts,
 } from '@podforge/contract';
-import { and, eq, sql } from 'drizzle-orm';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
-import { integrations, mockups, publications, storeSettings } from '../../db/schema';
 import {
   WooClient,
   type WooClient as WooClientType,
@@ -28,10 +26,21 @@ import { UUID } from '../../lib/uuid';
 import { forgetOldWebhookEvents, rememberWebhookEvent, webhookEventSeen } from '../../lib/webhook-events.repository';
 import type { Storage } from '../../storage/storage';
 import { findIntegration } from '../integrations/integrations.repository';
+import { mockupStorageKey } from '../mockups/mockups.repository';
 import type { IncomingOrder } from '../stores/incoming-order';
 import { resumeOrCreate } from '../stores/resume-or-create';
 import { SandboxState } from '../stores/sandbox-state';
-import { publishedRemoteIds, storesOfWorkspace } from '../stores/store-connections.repository';
+import {
+  deleteStoreConnection,
+  mergeStoreSettings,
+  publishedRemoteIds,
+  sandboxListingsOf,
+  storeSettingsOf,
+  storesOfWorkspace,
+  storeWithSettings,
+  updateStoreInWorkspace,
+  upsertStoreConnection,
+} from '../stores/store-connections.repository';
 import { storeImagePath } from '../stores/store-images';
 import { OrderIntakeSlot, type StoreOrderIntake, type StorePlatform } from '../stores/store-platform';
 import type {
@@ -179,18 +188,8 @@ export class WooCommerceService implements StorePlatform {
       const fake = await this.sandboxServer();
       // The workspace's own store, named by its whole id (two workspaces never share one). A store made before
       // was named by the id's first 8 digits: the workspace keeps it.
-      const [made] = await this.deps.db
-        .select({ storeUrl: integrations.externalId })
-        .from(integrations)
-        .where(
-          and(
-            eq(integrations.workspaceId, workspaceId),
-            eq(integrations.platform, 'woocommerce'),
-            eq(integrations.sandbox, true),
-          ),
-        )
-        .limit(1);
-      const host = made ? new URL(made.storeUrl).host : `ws-${workspaceId}${WOO_SANDBOX_SUFFIX}`;
+      const [made] = await storesOfWorkspace(this.deps.db, workspaceId, 'woocommerce', { sandbox: true });
+      const host = made ? new URL(made.externalId).host : `ws-${workspaceId}${WOO_SANDBOX_SUFFIX}`;
       const keys = fake.createStore(host, 'Podforge Sandbox Store');
       const appPassword = fake.createAppPassword(host, SANDBOX_WP_USER);
       creds = {
@@ -236,20 +235,14 @@ export class WooCommerceService implements StorePlatform {
       verifiedAt: now(),
       sandbox,
     };
-    const [row] = await db
-      .insert(integrations)
-      .values({ workspaceId, kind: 'store', platform: 'woocommerce', externalId: creds.storeUrl, ...values })
-      .onConflictDoUpdate({
-        target: [integrations.workspaceId, integrations.platform, integrations.externalId],
-        set: values,
-      })
-      .returning();
+    const row = await upsertStoreConnection(
+      db,
+      { workspaceId, platform: 'woocommerce', externalId: creds.storeUrl },
+      values,
+    );
     if (!row) throw upstreamError('The store could not be saved');
-    const [previous] = await db
-      .select({ data: storeSettings.data })
-      .from(storeSettings)
-      .where(eq(storeSettings.integrationId, row.id));
-    const oldHooks = (previous?.data as WooSettings | undefined)?.webhookIds ?? [];
+    const previous = (await storeSettingsOf(db, row.id)) as WooSettings | undefined;
+    const oldHooks = previous?.webhookIds ?? [];
     const secret = randomToken(32);
     try {
       const hooks: number[] = [];
@@ -267,20 +260,13 @@ export class WooCommerceService implements StorePlatform {
       }
       const data: WooSettings = { webhookId: hooks[0], webhookIds: hooks, webhookSecretEnc: cipher.encrypt(secret) };
       // Keeps what else the row holds (the pictures' media ids).
-      const patch = JSON.stringify(data);
-      await db
-        .insert(storeSettings)
-        .values({ integrationId: row.id, workspaceId, data, updatedAt: now() })
-        .onConflictDoUpdate({
-          target: storeSettings.integrationId,
-          set: { data: sql`${storeSettings.data} || ${patch}::jsonb`, updatedAt: now() },
-        });
+      await mergeStoreSettings(db, row, data, now());
       // Connected again: the webhooks of the last connect sign with the old secret; they go (best effort).
       for (const old of oldHooks.filter((h) => !hooks.includes(h)))
         await client.deleteWebhook(creds, old).catch(() => undefined);
     } catch (error) {
       // Nothing half-made: keys that cannot write (a webhook needs Read/Write) leave no store behind.
-      await db.delete(integrations).where(and(eq(integrations.id, row.id), eq(integrations.workspaceId, workspaceId)));
+      await deleteStoreConnection(db, row);
       if (error instanceof WooError && (error.status === 401 || error.status === 403))
         throw badRequest('consumerKey: these keys cannot write; create keys with Read/Write permission');
       throw upstreamError(error instanceof Error ? error.message : 'The store refused the order webhook');
@@ -314,10 +300,7 @@ export class WooCommerceService implements StorePlatform {
 
   async disconnect(workspaceId: string, id: string) {
     const row = await this.store(workspaceId, id);
-    await this.deps.db
-      .update(integrations)
-      .set({ status: 'disconnected', accessTokenEnc: null, verifiedAt: null })
-      .where(and(eq(integrations.id, row.id), eq(integrations.workspaceId, workspaceId)));
+    await updateStoreInWorkspace(this.deps.db, row, { status: 'disconnected', accessTokenEnc: null, verifiedAt: null });
     return { success: true as const, integrationId: row.id };
   }
 
@@ -604,12 +587,8 @@ export class WooCommerceService implements StorePlatform {
   /** The webhook secret of a store, or null (unknown store, or none made). */
   async webhookSecret(integrationId: string): Promise<{ row: IntegrationRow; secret: string } | null> {
     if (!UUID.test(integrationId)) return null;
-    const [found] = await this.deps.db
-      .select({ row: integrations, settings: storeSettings })
-      .from(integrations)
-      .innerJoin(storeSettings, eq(storeSettings.integrationId, integrations.id))
-      .where(and(eq(integrations.id, integrationId), eq(integrations.platform, 'woocommerce')));
-    const data = found?.settings.data as WooSettings | undefined;
+    const found = await storeWithSettings(this.deps.db, 'woocommerce', integrationId);
+    const data = found?.data as WooSettings | undefined;
     if (!found || !data?.webhookSecretEnc) return null;
     return { row: found.row, secret: this.deps.cipher.decrypt(data.webhookSecretEnc) };
   }
@@ -641,8 +620,8 @@ export class WooCommerceService implements StorePlatform {
   async storeImage(mockupId: string, expires: unknown, signature: unknown): Promise<Buffer | null> {
     if (!UUID.test(mockupId)) return null;
     if (this.deps.urlSigner.verify(storeImagePath(mockupId), expires, signature) !== 'ok') return null;
-    const [row] = await this.deps.db.select({ key: mockups.storageKey }).from(mockups).where(eq(mockups.id, mockupId));
-    return row ? this.deps.storage.read(row.key) : null;
+    const key = await mockupStorageKey(this.deps.db, mockupId);
+    return key ? this.deps.storage.read(key) : null;
   }
 
   /** What this workspace's sandbox stores hold (products it pushed), read through the same client. */
@@ -738,17 +717,7 @@ export class WooCommerceService implements StorePlatform {
   /** A sandbox picture's bytes for the sandbox page: only a picture of a product this workspace pushed there. */
   async sandboxImage(workspaceId: string, imageId: number): Promise<Buffer | null> {
     const fake = await this.sandboxServer();
-    const rows = await this.deps.db
-      .select({ storeUrl: integrations.externalId, remoteProductId: publications.remoteProductId })
-      .from(publications)
-      .innerJoin(integrations, eq(integrations.id, publications.integrationId))
-      .where(
-        and(
-          eq(publications.workspaceId, workspaceId),
-          eq(integrations.platform, 'woocommerce'),
-          eq(integrations.sandbox, true),
-        ),
-      );
+    const rows = await sandboxListingsOf(this.deps.db, workspaceId, 'woocommerce');
     const ours = rows.some((r) =>
       fake
         .products(new URL(r.storeUrl).host)
