@@ -14,10 +14,8 @@ import {
   type TAmazonSettingsBody,
   type TSandboxOrderInput,
 } from '@podforge/contract';
-import { and, eq, inArray } from 'drizzle-orm';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
-import { integrations, publications, storeSettings } from '../../db/schema';
 import {
   AmazonClient,
   AmazonError,
@@ -44,6 +42,15 @@ import type { Storage } from '../../storage/storage';
 import { findIntegration } from '../integrations/integrations.repository';
 import type { IncomingOrder } from '../stores/incoming-order';
 import { SandboxState, sandboxOwnerTag } from '../stores/sandbox-state';
+import {
+  publishedListingsOfProduct,
+  saveStoreSettings,
+  storeConnection,
+  storeSettingsOf,
+  storesOfWorkspace,
+  updateStoreInWorkspace,
+  upsertStoreConnection,
+} from '../stores/store-connections.repository';
 import { storeImagePath } from '../stores/store-images';
 import { OrderIntakeSlot, type StoreOrderIntake, type StorePlatform } from '../stores/store-platform';
 import type {
@@ -229,14 +236,7 @@ export class AmazonService implements StorePlatform {
         verifiedAt: this.deps.now(),
         sandbox: this.sandboxMode,
       };
-      const [row] = await db
-        .insert(integrations)
-        .values({ workspaceId, kind: 'store', platform: 'amazon', externalId: sellerId, ...values })
-        .onConflictDoUpdate({
-          target: [integrations.workspaceId, integrations.platform, integrations.externalId],
-          set: values,
-        })
-        .returning();
+      const row = await upsertStoreConnection(db, { workspaceId, platform: 'amazon', externalId: sellerId }, values);
       if (!row) return { outcome: 'failed' };
       const previous = await this.settings(row);
       await this.saveSettings(row, { ...previous, sellerId, marketplaceId: market?.id ?? DEFAULT_AMAZON_MARKETPLACE });
@@ -270,16 +270,13 @@ export class AmazonService implements StorePlatform {
 
   async disconnect(workspaceId: string, id: string) {
     const row = await this.store(workspaceId, id);
-    await this.deps.db
-      .update(integrations)
-      .set({
-        status: 'disconnected',
-        accessTokenEnc: null,
-        refreshTokenEnc: null,
-        tokenExpiresAt: null,
-        verifiedAt: null,
-      })
-      .where(and(eq(integrations.id, row.id), eq(integrations.workspaceId, workspaceId)));
+    await updateStoreInWorkspace(this.deps.db, row, {
+      status: 'disconnected',
+      accessTokenEnc: null,
+      refreshTokenEnc: null,
+      tokenExpiresAt: null,
+      verifiedAt: null,
+    });
     return { success: true as const, integrationId: row.id };
   }
 
@@ -288,15 +285,11 @@ export class AmazonService implements StorePlatform {
   }
 
   private async settings(row: IntegrationRow): Promise<AmazonSettings> {
-    const [s] = await this.deps.db.select().from(storeSettings).where(eq(storeSettings.integrationId, row.id));
-    return (s?.data as AmazonSettings | undefined) ?? {};
+    return ((await storeSettingsOf(this.deps.db, row.id)) as AmazonSettings | undefined) ?? {};
   }
 
   private async saveSettings(row: IntegrationRow, data: AmazonSettings) {
-    await this.deps.db
-      .insert(storeSettings)
-      .values({ integrationId: row.id, workspaceId: row.workspaceId, data, updatedAt: this.deps.now() })
-      .onConflictDoUpdate({ target: storeSettings.integrationId, set: { data, updatedAt: this.deps.now() } });
+    await saveStoreSettings(this.deps.db, row, data, this.deps.now());
   }
 
   /** `GET /api/amazon/:id/settings`: the marketplace and listing settings, and what is missing in plain words. */
@@ -347,27 +340,23 @@ export class AmazonService implements StorePlatform {
     if (!row.refreshTokenEnc || row.status === 'disconnected')
       throw conflict(`${row.storeName ?? 'The Amazon seller'} is not connected. Connect it in Integrations first.`);
     const { db, cipher, now } = this.deps;
-    const [current] = await db
-      .select()
-      .from(integrations)
-      .where(and(eq(integrations.id, row.id), eq(integrations.workspaceId, row.workspaceId)));
-    const r = current ?? row;
+    const r = (await storeConnection(db, row.workspaceId, row.id)) ?? row;
     if (r.accessTokenEnc && r.tokenExpiresAt && r.tokenExpiresAt.getTime() - REFRESH_MARGIN_MS > now().getTime())
       return cipher.decrypt(r.accessTokenEnc);
     if (!r.refreshTokenEnc) throw conflict('The Amazon seller is not connected. Connect it in Integrations first.');
     try {
       const tokens = await (await this.getClient()).refresh(cipher.decrypt(r.refreshTokenEnc));
-      await db
-        .update(integrations)
-        .set({ accessTokenEnc: cipher.encrypt(tokens.accessToken), tokenExpiresAt: tokens.expiresAt })
-        .where(and(eq(integrations.id, row.id), eq(integrations.workspaceId, row.workspaceId)));
+      await updateStoreInWorkspace(db, row, {
+        accessTokenEnc: cipher.encrypt(tokens.accessToken),
+        tokenExpiresAt: tokens.expiresAt,
+      });
       return tokens.accessToken;
     } catch (error) {
       if (!(error instanceof AmazonError) || error.status !== 401) throw error;
-      await db
-        .update(integrations)
-        .set({ status: 'error', problem: 'Amazon no longer accepts this authorization; connect the seller again.' })
-        .where(and(eq(integrations.id, row.id), eq(integrations.workspaceId, row.workspaceId)));
+      await updateStoreInWorkspace(db, row, {
+        status: 'error',
+        problem: 'Amazon no longer accepts this authorization; connect the seller again.',
+      });
       throw upstreamError(
         `Amazon no longer accepts this authorization (${error.message}); connect the seller again in Integrations`,
       );
@@ -630,19 +619,7 @@ export class AmazonService implements StorePlatform {
 
   /** `GET /api/amazon/products/:productId/listings`: each Amazon listing of the product as Amazon holds it now. */
   async productListings(workspaceId: string, productId: string): Promise<TAmazonProductListings> {
-    const rows = await this.deps.db
-      .select({ pub: publications, store: integrations })
-      .from(publications)
-      .innerJoin(integrations, eq(integrations.id, publications.integrationId))
-      .where(
-        and(
-          eq(publications.workspaceId, workspaceId),
-          eq(publications.productId, productId),
-          eq(integrations.workspaceId, workspaceId),
-          eq(integrations.platform, 'amazon'),
-          eq(publications.status, 'published'),
-        ),
-      );
+    const rows = await publishedListingsOfProduct(this.deps.db, workspaceId, productId, 'amazon');
     const listings: TAmazonProductListings['listings'] = [];
     for (const { pub, store } of rows) {
       if (!pub.remoteProductId || store.status !== 'connected') continue;
@@ -774,17 +751,10 @@ export class AmazonService implements StorePlatform {
   // ----- sandbox -----
 
   private async sandboxRows(workspaceId: string) {
-    return this.deps.db
-      .select()
-      .from(integrations)
-      .where(
-        and(
-          eq(integrations.workspaceId, workspaceId),
-          eq(integrations.platform, 'amazon'),
-          eq(integrations.sandbox, true),
-          inArray(integrations.status, ['connected', 'pending', 'error']),
-        ),
-      );
+    return storesOfWorkspace(this.deps.db, workspaceId, 'amazon', {
+      sandbox: true,
+      statuses: ['connected', 'pending', 'error'],
+    });
   }
 
   /** `GET /api/amazon/sandbox/listings`: every SKU the workspace's sandbox sellers hold, as Amazon holds it. */

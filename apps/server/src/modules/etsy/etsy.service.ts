@@ -7,10 +7,8 @@ import {
   type TEtsySetupBody,
   type TSandboxOrderInput,
 } from '@podforge/contract';
-import { and, eq } from 'drizzle-orm';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
-import { integrations, publications, storeSettings } from '../../db/schema';
 import {
   type DraftListingInput,
   ETSY_SCOPES,
@@ -33,7 +31,17 @@ import { findIntegration } from '../integrations/integrations.repository';
 import type { IncomingOrder } from '../stores/incoming-order';
 import { resumeOrCreate } from '../stores/resume-or-create';
 import { SandboxState, sandboxOwnerTag } from '../stores/sandbox-state';
-import { setStoreProblem, storeConnection, storesOfWorkspace } from '../stores/store-connections.repository';
+import {
+  publishedRemoteIds,
+  sandboxListingsOf,
+  saveStoreSettings,
+  setStoreProblem,
+  storeConnection,
+  storeSettingsOf,
+  storesOfWorkspace,
+  updateStoreInWorkspace,
+  upsertStoreConnection,
+} from '../stores/store-connections.repository';
 import { OrderIntakeSlot, type StoreOrderIntake, type StorePlatform } from '../stores/store-platform';
 import type {
   IntegrationRow,
@@ -247,14 +255,7 @@ export class EtsyService implements StorePlatform {
         verifiedAt: null,
         sandbox: this.sandboxMode,
       };
-      const [row] = await db
-        .insert(integrations)
-        .values({ workspaceId, kind: 'store', platform: 'etsy', externalId: shopId, ...values })
-        .onConflictDoUpdate({
-          target: [integrations.workspaceId, integrations.platform, integrations.externalId],
-          set: values,
-        })
-        .returning();
+      const row = await upsertStoreConnection(db, { workspaceId, platform: 'etsy', externalId: shopId }, values);
       if (!row) return { outcome: 'failed' };
       const [shipping, processing, partners] = await Promise.all([
         client.shippingProfiles(tokens.accessToken, shopId),
@@ -290,10 +291,7 @@ export class EtsyService implements StorePlatform {
   }
 
   private async markConnected(row: IntegrationRow) {
-    await this.deps.db
-      .update(integrations)
-      .set({ status: 'connected', verifiedAt: this.deps.now() })
-      .where(and(eq(integrations.id, row.id), eq(integrations.workspaceId, row.workspaceId)));
+    await updateStoreInWorkspace(this.deps.db, row, { status: 'connected', verifiedAt: this.deps.now() });
     await this.ordersToRead(row);
   }
 
@@ -497,15 +495,11 @@ export class EtsyService implements StorePlatform {
   }
 
   private async settings(row: IntegrationRow): Promise<EtsySettings> {
-    const [s] = await this.deps.db.select().from(storeSettings).where(eq(storeSettings.integrationId, row.id));
-    return (s?.data as EtsySettings | undefined) ?? {};
+    return ((await storeSettingsOf(this.deps.db, row.id)) as EtsySettings | undefined) ?? {};
   }
 
   private async saveSettings(row: IntegrationRow, data: EtsySettings) {
-    await this.deps.db
-      .insert(storeSettings)
-      .values({ integrationId: row.id, workspaceId: row.workspaceId, data, updatedAt: this.deps.now() })
-      .onConflictDoUpdate({ target: storeSettings.integrationId, set: { data, updatedAt: this.deps.now() } });
+    await saveStoreSettings(this.deps.db, row, data, this.deps.now());
   }
 
   store(workspaceId: string, id: string): Promise<IntegrationRow> {
@@ -531,23 +525,17 @@ export class EtsyService implements StorePlatform {
     const client = await this.getClient();
     try {
       const tokens = await client.refresh(cipher.decrypt(current.refreshTokenEnc));
-      await db
-        .update(integrations)
-        .set({
-          accessTokenEnc: cipher.encrypt(tokens.accessToken),
-          refreshTokenEnc: cipher.encrypt(tokens.refreshToken),
-          tokenExpiresAt: tokens.expiresAt,
-        })
-        .where(and(eq(integrations.id, row.id), eq(integrations.workspaceId, row.workspaceId)));
+      await updateStoreInWorkspace(db, row, {
+        accessTokenEnc: cipher.encrypt(tokens.accessToken),
+        refreshTokenEnc: cipher.encrypt(tokens.refreshToken),
+        tokenExpiresAt: tokens.expiresAt,
+      });
       return tokens.accessToken;
     } catch (error) {
       if (!(error instanceof EtsyError) || error.status !== 401) throw error;
       const after = await reread();
       if (after?.accessTokenEnc && fresh(after)) return cipher.decrypt(after.accessTokenEnc);
-      await db
-        .update(integrations)
-        .set({ status: 'error' })
-        .where(and(eq(integrations.id, row.id), eq(integrations.workspaceId, row.workspaceId)));
+      await updateStoreInWorkspace(db, row, { status: 'error' });
       throw upstreamError('Etsy no longer accepts this connection; connect the shop again in Integrations');
     }
   }
@@ -611,16 +599,13 @@ export class EtsyService implements StorePlatform {
 
   async disconnect(workspaceId: string, id: string) {
     const row = await this.store(workspaceId, id);
-    await this.deps.db
-      .update(integrations)
-      .set({
-        status: 'disconnected',
-        accessTokenEnc: null,
-        refreshTokenEnc: null,
-        tokenExpiresAt: null,
-        verifiedAt: null,
-      })
-      .where(and(eq(integrations.id, row.id), eq(integrations.workspaceId, workspaceId)));
+    await updateStoreInWorkspace(this.deps.db, row, {
+      status: 'disconnected',
+      accessTokenEnc: null,
+      refreshTokenEnc: null,
+      tokenExpiresAt: null,
+      verifiedAt: null,
+    });
     return { success: true as const, integrationId: row.id };
   }
 
@@ -909,13 +894,9 @@ export class EtsyService implements StorePlatform {
     const shops = [];
     for (const row of rows) {
       const token = await this.accessToken(row);
-      const mine = await this.deps.db
-        .select({ remoteProductId: publications.remoteProductId })
-        .from(publications)
-        .where(and(eq(publications.integrationId, row.id), eq(publications.workspaceId, workspaceId)));
+      const mine = await publishedRemoteIds(this.deps.db, row);
       const listings = [];
-      for (const { remoteProductId } of mine) {
-        if (!remoteProductId) continue;
+      for (const remoteProductId of mine) {
         try {
           const listing = await client.getListing(token, remoteProductId);
           const [images, inventory, variation] = await Promise.all([
@@ -968,19 +949,9 @@ export class EtsyService implements StorePlatform {
     const fake = await this.sandboxServer();
     const listing = fake?.listings().find((l) => l.images.some((i) => i.listing_image_id === imageId));
     if (!fake || !listing) return null;
-    const [mine] = await this.deps.db
-      .select({ id: publications.id })
-      .from(publications)
-      .innerJoin(integrations, eq(integrations.id, publications.integrationId))
-      .where(
-        and(
-          eq(publications.workspaceId, workspaceId),
-          eq(publications.remoteProductId, String(listing.listing_id)),
-          eq(integrations.platform, 'etsy'),
-          eq(integrations.sandbox, true),
-        ),
-      )
-      .limit(1);
+    const mine = (await sandboxListingsOf(this.deps.db, workspaceId, 'etsy')).some(
+      (r) => r.remoteProductId === String(listing.listing_id),
+    );
     if (!mine) return null;
     return this.sandboxState?.images.get(imageId) ?? null;
   }

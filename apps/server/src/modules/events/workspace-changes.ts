@@ -1,6 +1,5 @@
-import { inArray } from 'drizzle-orm';
-import type { Db } from '../../db/client';
-import { workspaceReadVersions } from '../../db/schema';
+import type { Db } from '../../db/db';
+import { readVersionsOf } from './events.repository';
 
 export type ChangeListener = (version: number) => void;
 
@@ -54,11 +53,7 @@ export class WorkspaceChanges {
     this.reading = true;
     try {
       const ids = [...this.listeners.keys()];
-      const rows = await this.db
-        .select({ workspaceId: workspaceReadVersions.workspaceId, version: workspaceReadVersions.version })
-        .from(workspaceReadVersions)
-        .where(inArray(workspaceReadVersions.workspaceId, ids));
-      const read = new Map(rows.map((r) => [r.workspaceId, Number(r.version)]));
+      const read = await readVersionsOf(this.db, ids);
       for (const id of ids) {
         const version = read.get(id) ?? 0;
         const before = this.versions.get(id);

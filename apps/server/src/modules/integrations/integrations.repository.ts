@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, asc, desc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { integrations } from '../../db/schema';
 import { findInWorkspace } from '../../lib/find-in-workspace';
@@ -25,4 +25,26 @@ export async function findIntegration(
       );
     return row;
   });
+}
+
+/** The workspace's integrations (stores and printers), stores first, then oldest first. */
+export function integrationsOfWorkspace(db: Db, workspaceId: string) {
+  return (
+    db
+      .select({
+        id: integrations.id,
+        kind: integrations.kind,
+        platform: integrations.platform,
+        storeName: integrations.storeName,
+        status: integrations.status,
+        verifiedAt: integrations.verifiedAt,
+        lastSyncAt: integrations.lastSyncAt,
+        sandbox: integrations.sandbox,
+        problem: integrations.problem,
+      })
+      .from(integrations)
+      .where(eq(integrations.workspaceId, workspaceId))
+      // 'store' sorts after 'fulfillment': descending puts stores first.
+      .orderBy(desc(integrations.kind), asc(integrations.createdAt), asc(integrations.id))
+  );
 }

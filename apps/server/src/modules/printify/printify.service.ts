@@ -1,19 +1,24 @@
 import type { TCatalogSource, TPrintifyStatus } from '@podforge/contract';
-import { and, eq } from 'drizzle-orm';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
-import { integrations } from '../../db/schema';
 import { listShops, type PrintifyConn } from '../../integrations/printify/api';
 import { PrintifyClient, PrintifyError } from '../../integrations/printify/client';
 import type { TokenCipher } from '../../lib/crypto';
 import { badRequest, conflict, upstreamError } from '../../lib/errors';
 import { consumeOAuthState, issueOAuthState } from '../../lib/oauth-states';
 import type { CatalogSourceImpl } from '../catalog/catalog.service';
+import {
+  deletePrinterConnection,
+  type PrinterConnectionRow,
+  printerConnection,
+  replacePrinterConnection,
+  updatePrinterConnection,
+} from '../printers/printer-connections.repository';
 import { printifyCatalogue } from './printify-catalogue';
 import type { PrintifySandbox } from './printify-sandbox';
 
 type Deps = { db: Db; cipher: TokenCipher; config: Config; now: () => Date; sandbox: PrintifySandbox };
-type Row = typeof integrations.$inferSelect;
+type Row = PrinterConnectionRow;
 
 /** Refresh this long before the OAuth access token (6 hours) expires. */
 const REFRESH_MARGIN_MS = 5 * 60_000;
@@ -52,22 +57,18 @@ export class PrintifyService {
 
   private async refreshRow(row: Row): Promise<string> {
     const { cipher, db } = this.deps;
-    const where = and(eq(integrations.id, row.id), eq(integrations.workspaceId, row.workspaceId));
     if (!row.refreshTokenEnc) throw upstreamError('Printify authorisation expired; reconnect Printify');
     try {
       const tokens = await this.client.refresh(cipher.decrypt(row.refreshTokenEnc));
-      await db
-        .update(integrations)
-        .set({
-          accessTokenEnc: cipher.encrypt(tokens.accessToken),
-          refreshTokenEnc: tokens.refreshToken ? cipher.encrypt(tokens.refreshToken) : row.refreshTokenEnc,
-          tokenExpiresAt: tokens.expiresAt,
-        })
-        .where(where);
+      await updatePrinterConnection(db, row, {
+        accessTokenEnc: cipher.encrypt(tokens.accessToken),
+        refreshTokenEnc: tokens.refreshToken ? cipher.encrypt(tokens.refreshToken) : row.refreshTokenEnc,
+        tokenExpiresAt: tokens.expiresAt,
+      });
       return tokens.accessToken;
     } catch (error) {
       if (!(error instanceof PrintifyError)) throw error;
-      await db.update(integrations).set({ status: 'error' }).where(where);
+      await updatePrinterConnection(db, row, { status: 'error' });
       throw upstreamError('Printify authorisation expired; reconnect Printify on the Integrations page');
     }
   }
@@ -98,24 +99,16 @@ export class PrintifyService {
       const shops = await listShops(this.client, tokens.accessToken);
       const shop = shops.length === 1 ? shops[0] : undefined;
       const { db, cipher, now } = this.deps;
-      await db.transaction(async (tx) => {
-        await tx
-          .delete(integrations)
-          .where(and(eq(integrations.workspaceId, workspaceId), eq(integrations.platform, 'printify')));
-        await tx.insert(integrations).values({
-          workspaceId,
-          kind: 'fulfillment',
-          platform: 'printify',
-          externalId: shop ? String(shop.id) : 'printify',
-          storeName: shop?.title ?? null,
-          accessTokenEnc: cipher.encrypt(tokens.accessToken),
-          refreshTokenEnc: tokens.refreshToken ? cipher.encrypt(tokens.refreshToken) : null,
-          tokenExpiresAt: tokens.expiresAt,
-          status: shop ? 'connected' : 'pending',
-          verifiedAt: shop ? now() : null,
-          billingCurrency: data.currency ?? 'USD',
-          sandbox: false,
-        });
+      await replacePrinterConnection(db, workspaceId, 'printify', {
+        externalId: shop ? String(shop.id) : 'printify',
+        storeName: shop?.title ?? null,
+        accessTokenEnc: cipher.encrypt(tokens.accessToken),
+        refreshTokenEnc: tokens.refreshToken ? cipher.encrypt(tokens.refreshToken) : null,
+        tokenExpiresAt: tokens.expiresAt,
+        status: shop ? 'connected' : 'pending',
+        verifiedAt: shop ? now() : null,
+        billingCurrency: data.currency ?? 'USD',
+        sandbox: false,
       });
       return shop ? 'connected' : 'choose_shop';
     } catch (error) {
@@ -125,18 +118,7 @@ export class PrintifyService {
   }
 
   private async row(workspaceId: string): Promise<Row | null> {
-    const [row] = await this.deps.db
-      .select()
-      .from(integrations)
-      .where(
-        and(
-          eq(integrations.workspaceId, workspaceId),
-          eq(integrations.platform, 'printify'),
-          eq(integrations.kind, 'fulfillment'),
-        ),
-      )
-      .limit(1);
-    return row ?? null;
+    return printerConnection(this.deps.db, workspaceId, 'printify');
   }
 
   async status(workspaceId: string): Promise<TPrintifyStatus> {
@@ -187,22 +169,14 @@ export class PrintifyService {
         : undefined;
     if (input.shopId && !shop) throw badRequest(`Printify shop ${input.shopId} is not one of this account's shops`);
     const { db, cipher, now } = this.deps;
-    await db.transaction(async (tx) => {
-      await tx
-        .delete(integrations)
-        .where(and(eq(integrations.workspaceId, workspaceId), eq(integrations.platform, 'printify')));
-      await tx.insert(integrations).values({
-        workspaceId,
-        kind: 'fulfillment',
-        platform: 'printify',
-        externalId: shop ? String(shop.id) : 'printify',
-        storeName: shop?.title ?? null,
-        accessTokenEnc: cipher.encrypt(input.token),
-        status: shop ? 'connected' : 'pending',
-        verifiedAt: shop ? now() : null,
-        billingCurrency: input.currency,
-        sandbox: false,
-      });
+    await replacePrinterConnection(db, workspaceId, 'printify', {
+      externalId: shop ? String(shop.id) : 'printify',
+      storeName: shop?.title ?? null,
+      accessTokenEnc: cipher.encrypt(input.token),
+      status: shop ? 'connected' : 'pending',
+      verifiedAt: shop ? now() : null,
+      billingCurrency: input.currency,
+      sandbox: false,
     });
     return this.status(workspaceId);
   }
@@ -216,39 +190,31 @@ export class PrintifyService {
     });
     const shop = shops.find((s) => String(s.id) === shopId);
     if (!shop) throw badRequest(`Printify shop ${shopId} is not one of this account's shops`);
-    await this.deps.db
-      .update(integrations)
-      .set({ externalId: String(shop.id), storeName: shop.title, status: 'connected', verifiedAt: this.deps.now() })
-      .where(and(eq(integrations.id, row.id), eq(integrations.workspaceId, workspaceId)));
+    await updatePrinterConnection(this.deps.db, row, {
+      externalId: String(shop.id),
+      storeName: shop.title,
+      status: 'connected',
+      verifiedAt: this.deps.now(),
+    });
     return this.status(workspaceId);
   }
 
   /** Orders of Printify products go to the built-in Printify sandbox (nothing printed, nothing charged). */
   async useSandbox(workspaceId: string): Promise<TPrintifyStatus> {
     const { db, now } = this.deps;
-    await db.transaction(async (tx) => {
-      await tx
-        .delete(integrations)
-        .where(and(eq(integrations.workspaceId, workspaceId), eq(integrations.platform, 'printify')));
-      await tx.insert(integrations).values({
-        workspaceId,
-        kind: 'fulfillment',
-        platform: 'printify',
-        externalId: workspaceId,
-        storeName: 'Printify Sandbox',
-        status: 'connected',
-        verifiedAt: now(),
-        billingCurrency: 'USD',
-        sandbox: true,
-      });
+    await replacePrinterConnection(db, workspaceId, 'printify', {
+      externalId: workspaceId,
+      storeName: 'Printify Sandbox',
+      status: 'connected',
+      verifiedAt: now(),
+      billingCurrency: 'USD',
+      sandbox: true,
     });
     return this.status(workspaceId);
   }
 
   async disconnect(workspaceId: string): Promise<TPrintifyStatus> {
-    await this.deps.db
-      .delete(integrations)
-      .where(and(eq(integrations.workspaceId, workspaceId), eq(integrations.platform, 'printify')));
+    await deletePrinterConnection(this.deps.db, workspaceId, 'printify');
     return this.status(workspaceId);
   }
 

@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
-import { eq } from 'drizzle-orm';
-import type { Db } from '../../db/client';
-import { sandboxStates } from '../../db/schema';
+import type { Db } from '../../db/db';
 import type { TokenCipher } from '../../lib/crypto';
 import type { Storage } from '../../storage/storage';
+import { sandboxStateOf, saveSandboxState } from './sandbox-state.repository';
 
 /**
  * A workspace's own mark in the built-in sandboxes (12 hex digits of a hash of its id): its sandbox Shopify shop
@@ -32,8 +31,7 @@ export class SandboxState<T> {
   ) {}
 
   async load(): Promise<T | null> {
-    const [row] = await this.db.select().from(sandboxStates).where(eq(sandboxStates.platform, this.platform));
-    const stored = row?.state as { sealed?: unknown } | T | undefined;
+    const stored = (await sandboxStateOf(this.db, this.platform)) as { sealed?: unknown } | T | undefined;
     if (stored && typeof stored === 'object' && 'sealed' in stored && typeof stored.sealed === 'string')
       return JSON.parse(this.cipher.decrypt(stored.sealed)) as T;
     return (stored as T | undefined) ?? null;
@@ -44,10 +42,7 @@ export class SandboxState<T> {
       .catch(() => {})
       .then(async () => {
         const sealed = { sealed: this.cipher.encrypt(JSON.stringify(state)) };
-        await this.db
-          .insert(sandboxStates)
-          .values({ platform: this.platform, state: sealed, updatedAt: new Date() })
-          .onConflictDoUpdate({ target: sandboxStates.platform, set: { state: sealed, updatedAt: new Date() } });
+        await saveSandboxState(this.db, this.platform, sealed, new Date());
       });
     return this.chain;
   }

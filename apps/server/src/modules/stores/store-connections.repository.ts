@@ -351,3 +351,25 @@ export function sandboxListingsOf(
       ),
     );
 }
+
+/** The product's published listings in the workspace's stores of a platform, each with its store. */
+export function publishedListingsOfProduct(
+  db: Db,
+  workspaceId: string,
+  productId: string,
+  platform: string,
+): Promise<{ pub: typeof publications.$inferSelect; store: IntegrationRow }[]> {
+  return db
+    .select({ pub: publications, store: integrations })
+    .from(publications)
+    .innerJoin(integrations, eq(integrations.id, publications.integrationId))
+    .where(
+      and(
+        eq(publications.workspaceId, workspaceId),
+        eq(publications.productId, productId),
+        eq(integrations.workspaceId, workspaceId),
+        eq(integrations.platform, platform),
+        eq(publications.status, 'published'),
+      ),
+    );
+}
