@@ -112,7 +112,7 @@ export const printerEventJob = defineJob({
 
 /**
  * The event as the job carries it. Jobs queued before the printers' port carried the printer's own webhook body
- * (Printful's); a deploy must not drop them, so such a body is read by the adapter that recognises it.
+ * (the first adapter's); a deploy must not drop them, so such a body is read by the adapter that recognises it.
  */
 export function queuedPrinterEvent(deps: OrdersDeps, event: PrinterEvent): PrinterEvent | null {
   if ('order' in event) return event;

@@ -14,8 +14,8 @@ import { orderById, ordersAtPrinter } from './orders.repository';
  * shipped one) and moved on exactly as its webhook would have moved it (`applyPrinterEvent`: forward only, the store
  * fulfilment sent once). No printer is named here: whichever adapter the order was placed with answers.
  *
- * A recurring chain like the Etsy reads: the job of a period polls, then queues the next period's job, whose id is
- * the period, so every instance sending it adds one job; starting the workers queues the current period's.
+ * A recurring chain like a store's periodic order reads: the job of a period polls, then queues the next period's job,
+ * whose id is the period, so every instance sending it adds one job; starting the workers queues the current period's.
  */
 
 /** Statuses of an order at a printer that may still move (shipped: until delivered). */

@@ -2,9 +2,9 @@ import { resolveCategory } from '../catalog/catalog.service';
 import type { FulfilmentProvider } from './fulfilment-provider';
 
 /**
- * The same blank at another printer: a product made on one printer's catalogue (Printful's unless the product says
- * otherwise) is matched at another by product type, colour and size, so quotes compare like with like and an order
- * routed elsewhere prints on the same garment. Nothing is guessed: no match is a reason, not a substitute.
+ * The same blank at another printer: a product made on one printer's catalogue (the first network's unless the product
+ * says otherwise) is matched at another by product type, colour and size, so quotes compare like with like and an
+ * order routed elsewhere prints on the same garment. Nothing is guessed: no match is a reason, not a substitute.
  */
 
 /** One variant of ours as a blank: what it is, and its place in its own printer's catalogue. */
@@ -22,7 +22,7 @@ export type BlankMatch =
   | { ok: true; items: { catalogProductId: number; catalogVariantId: string }[] }
   | { ok: false; reason: string };
 
-/** The catalogue family of a product: its printer's (a `provider` column), else Printful's, where products began. */
+/** The catalogue family of a product: its printer's (a `provider` column), else the network products began with. */
 export const productFamily = (product: object): string =>
   'provider' in product && typeof product.provider === 'string' && product.provider ? product.provider : 'printful';
 

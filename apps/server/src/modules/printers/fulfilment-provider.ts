@@ -2,11 +2,11 @@ import type { TOrderStatus } from '@podforge/contract';
 import type { CatalogSourceImpl } from '../catalog/catalog.service';
 
 /**
- * The `FulfilmentProvider` port: what Podforge asks of any print-on-demand printer (Printful and the built-in
- * sandbox printer; Printify and Gelato next). Each adapter is registered by its `id`, as medusa registers fulfilment
- * providers by a static identifier; orders code asks the registry and never names a printer. Money is a decimal
- * string, ids are ours (`externalId` is the store order) and the printer's ids are kept opaque (strings).
- * `test/fulfilment-provider.contract.test.ts` is the suite every adapter passes, against its fake.
+ * The `FulfilmentProvider` port: what Podforge asks of any print-on-demand printer (each printer network's adapter and
+ * its built-in sandbox; the registry in deps.ts lists them). Each adapter is registered by its `id`, as medusa
+ * registers fulfilment providers by a static identifier; orders code asks the registry and never names a printer.
+ * Money is a decimal string, ids are ours (`externalId` is the store order) and the printer's ids are kept opaque
+ * (strings). `test/fulfilment-provider.contract.test.ts` is the suite every adapter passes, against its fake.
  */
 
 /** A workspace's account at one printer, as the adapter resolved it (token, shop); opaque to the caller. */
@@ -31,7 +31,7 @@ export type PrintRecipient = {
 /** One line to print: the printer's catalogue variant (opaque), the print files by URL per placement. */
 export type PrintItem = {
   catalogVariantId: string;
-  /** The catalogue product the variant belongs to (Printify: the blueprint), opaque. */
+  /** The catalogue product the variant belongs to (where the printer needs it with the variant), opaque. */
   catalogProductId?: string;
   quantity: number;
   /** What the buyer paid for one, a decimal string (packing slips, customs). */
@@ -86,8 +86,8 @@ export type PrinterEvent = {
   failureReason?: string | null;
   shipment?: { id?: string; trackingNumber?: string };
   /**
-   * The webhook was not signed (Gelato): only its order reference is taken, and where the order stands is read back
-   * from the printer (`order`, `shipments`) before anything moves.
+   * The webhook was not signed (a printer that does not sign them): only its order reference is taken, and where the
+   * order stands is read back from the printer (`order`, `shipments`) before anything moves.
    */
   unverified?: true;
 };
@@ -121,10 +121,10 @@ export type PrinterQuote = {
 export interface FulfilmentProvider {
   /** Static id, stored on orders (`fulfillment_provider`) and webhook configurations. */
   readonly id: string;
-  /** For the seller: 'Printful'. */
+  /** For the seller: the printer's name as the contract spells it (`platformLabel`). */
   readonly name: string;
   /**
-   * The printer network it prints with (`FULFILMENT_NETWORKS` in the contract: printful, printify, gelato): a
+   * The printer network it prints with (one of `FULFILMENT_NETWORKS` in the contract): a
    * product records its network, and its orders go to that network's connected adapter (its own account or its
    * built-in sandbox). Defaults to the id.
    */
@@ -194,7 +194,8 @@ export class FulfilmentProviders {
 
   /**
    * The workspace's own connected printer, else the fallback (the sandbox); with its account. With a network, only
-   * that network's adapters are asked (a product made for Printify goes to Printify or its sandbox, nowhere else).
+   * that network's adapters are asked (a product made for one network goes to that network or its sandbox, nowhere
+   * else).
    */
   async forWorkspace(
     workspaceId: string,

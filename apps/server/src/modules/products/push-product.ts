@@ -43,7 +43,8 @@ export async function loadPushProduct(deps: Deps, workspaceId: string, row: Prod
 
 /**
  * What a push checks in the request, before anything is queued or sent: the store is connected and the product meets
- * the platform's rules (Etsy's title and tag characters, its shop setup...), answered 422 with the reasons.
+ * the platform's rules (the adapter's `problems`: title and tag characters, the shop's setup...), answered 422 with
+ * the reasons.
  */
 export async function assertPushable(
   deps: Deps,

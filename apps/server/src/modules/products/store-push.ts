@@ -38,14 +38,14 @@ import { loadPushProduct } from './push-product';
 type PushRow = typeof publications.$inferSelect;
 
 /**
- * Every store push (Shopify, Etsy, WooCommerce) is one pg-boss job per product and store (`store-push`): the request
- * claims the product (processing) and the publication row (processing, with the job's id), sends the job, and waits
- * for the row to settle for a while; the answer is then what the push did, or 'running' (the browser polls
- * `GET /api/products/:id/pushes`). The job runs on any instance and survives a restart: a graceful stop hands a
- * running job back (failed, so retried), and a job whose process died expires and runs again. A second run finishes
- * the same remote product: Shopify's productSet upserts by handle; Etsy and WooCommerce carry on with the listing
- * id the first run recorded before anything else was sent (and look a lost create up by SKU). A job whose row has
- * moved on (another job id, or no longer processing) does nothing.
+ * Every store push, whatever the platform, is one pg-boss job per product and store (`store-push`): the request claims
+ * the product (processing) and the publication row (processing, with the job's id), sends the job, and waits for the
+ * row to settle for a while; the answer is then what the push did, or 'running' (the browser polls `GET
+ * /api/products/:id/pushes`). The job runs on any instance and survives a restart: a graceful stop hands a running job
+ * back (failed, so retried), and a job whose process died expires and runs again. A second run finishes the same
+ * remote product: the adapter is given the remote id the first run recorded before anything else was sent
+ * (`remoteProductId`, `saveRemoteId`) and finds a lost create itself (an upsert by handle, a look-up by SKU). A job
+ * whose row has moved on (another job id, or no longer processing) does nothing.
  *
  * The job does the store's side (`pushRemote`, through the platform's StorePlatform adapter) and this module the
  * bookkeeping all three share: progress, the

@@ -1,10 +1,10 @@
 import type { PublishContext } from './store-publisher';
 
 /**
- * The first step of a publish for a store that makes a product by one call and fills it in by others (Etsy,
- * WooCommerce): carry on with the remote product an earlier attempt recorded, unless the store has lost it since;
- * else the one a create whose answer was lost made (found by the adapter: our SKUs, our title); else create it. A
- * found or made id is recorded (`saveRemoteId`) before anything else is sent, so a retry never makes a second one.
+ * The first step of a publish for a store that makes a product by one call and fills it in by others (an adapter whose
+ * store has no upsert): carry on with the remote product an earlier attempt recorded, unless the store has lost it
+ * since; else the one a create whose answer was lost made (found by the adapter: our SKUs, our title); else create it.
+ * A found or made id is recorded (`saveRemoteId`) before anything else is sent, so a retry never makes a second one.
  * Answers the remote id, and what the create answered when this attempt made it.
  */
 export async function resumeOrCreate<T>(

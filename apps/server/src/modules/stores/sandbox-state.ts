@@ -3,17 +3,18 @@ import type { Db } from '../../db/db';
 import type { TokenCipher } from '../../lib/crypto';
 import type { Storage } from '../../storage/storage';
 import { sandboxStateOf, saveSandboxState } from './sandbox-state.repository';
+import type { StorePlatformId } from './store-publisher';
 
 /**
- * A workspace's own mark in the built-in sandboxes (12 hex digits of a hash of its id): its sandbox Shopify shop
- * names and its sandbox Etsy seller carry it, so another workspace typing the same shop name, or connecting the
+ * A workspace's own mark in the built-in sandboxes (12 hex digits of a hash of its id): the sandbox shop names and
+ * sandbox sellers it makes carry it, so another workspace typing the same shop name, or connecting the
  * same sandbox, gets a shop of its own.
  */
 export const sandboxOwnerTag = (workspaceId: string) =>
   createHash('sha256').update(`podforge-sandbox-owner:${workspaceId}`).digest('hex').slice(0, 12);
 
 /**
- * Where a built-in sandbox (Etsy, WooCommerce) keeps what it holds: its state as one JSON row per platform, saved
+ * Where a built-in store sandbox keeps what it holds: its state as one JSON row per platform, saved
  * after every change (in order: a later save never lands before an earlier one), and its pictures in the app's
  * storage under `sandbox/<platform>/`. So a restart, or another instance started on the same database, finds the
  * sandbox shops as they were. The state holds what the sandbox issued (keys, tokens, webhook secrets), so it is
@@ -26,7 +27,7 @@ export class SandboxState<T> {
   constructor(
     private readonly db: Db,
     private readonly storage: Storage,
-    private readonly platform: 'etsy' | 'woocommerce' | 'amazon',
+    private readonly platform: StorePlatformId,
     private readonly cipher: TokenCipher,
   ) {}
 

@@ -2,7 +2,7 @@ import type { IncomingOrder } from './incoming-order';
 import type { IntegrationRow, StoreListing, StorePlatformId, StorePublisher, Tracking } from './store-publisher';
 
 /**
- * The `StorePlatform` port: what Podforge asks of any store system (Shopify, Etsy, WooCommerce, Amazon). Each
+ * The `StorePlatform` port: what Podforge asks of any store system (the registry in deps.ts lists them). Each
  * adapter is a module's service over its `integrations/<system>/` client, registered here by its `platform`, as
  * medusa registers fulfilment providers by a static identifier; push and order code asks the registry and never
  * names a platform. `test/store-platform.contract.test.ts` is the suite every adapter passes, against its fake.

@@ -9,7 +9,7 @@ import { AppError, conflict } from '../../lib/errors';
  *
  * The bookkeeping every platform shares (the product's status, its `publications` row, the remote id recorded as soon
  * as the store gives one, the error kept on failure, the job that survives a restart) is the store-push job's
- * (modules/products/store-push.ts), the same for Shopify, Etsy and WooCommerce.
+ * (modules/products/store-push.ts), the same for every platform.
  */
 
 export type IntegrationRow = typeof integrations.$inferSelect;
@@ -67,7 +67,7 @@ export interface StorePublisher {
 export type StoreListing = {
   remoteProductId: string;
   title: string;
-  /** Buyers can see and buy it (Shopify ACTIVE, Etsy active, WooCommerce publish). */
+  /** Buyers can see and buy it (in the store's own words: active, published...). */
   visible: boolean;
   variants: { sku: string | null; price: string }[];
 };
@@ -79,7 +79,7 @@ export type Tracking = {
   url: string | null;
   /**
    * The order's lines this shipment carries (the store's line ids, with how many when not all): an adapter whose
-   * store fulfils line by line (Shopify) fulfils these and nothing else. Absent: the order's lines that are
+   * store fulfils line by line fulfils these and nothing else. Absent: the order's lines that are
    * Podforge's, as the order intake matched them.
    */
   lines?: { remoteLineId: string; quantity?: number }[];
