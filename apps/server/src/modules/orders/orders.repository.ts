@@ -216,6 +216,14 @@ export function insertOrderOnce(
         .from(orders)
         .where(and(eq(orders.integrationId, order.integrationId), eq(orders.remoteOrderId, order.remoteOrderId)));
       if (!existing) throw new Error('order vanished');
+      // A store that withheld the buyer (an app not yet approved for protected customer data) gives them on a
+      // later read: the order takes them then, so it can still be printed. An address we hold is never replaced.
+      if (order.shippingAddressEnc) {
+        await tx
+          .update(orders)
+          .set({ shippingAddressEnc: order.shippingAddressEnc, remoteCustomerId: order.remoteCustomerId })
+          .where(and(eq(orders.id, existing.id), isNull(orders.shippingAddressEnc)));
+      }
       return { ...existing, created: false };
     }
     if (lines.length) await tx.insert(orderLines).values(lines.map((l) => ({ ...l, orderId: row.id })));
