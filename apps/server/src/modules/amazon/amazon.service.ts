@@ -45,7 +45,7 @@ import { findIntegration } from '../integrations/integrations.repository';
 import type { IncomingOrder } from '../stores/incoming-order';
 import { SandboxState, sandboxOwnerTag } from '../stores/sandbox-state';
 import { storeImagePath } from '../stores/store-images';
-import { OrderIntakeSlot, type StoreOrderIntake, type StorePlatform } from '../stores/store-platform';
+import { StoreOrderSource, type StorePlatform } from '../stores/store-platform';
 import type {
   IntegrationRow,
   PublishContext,
@@ -93,7 +93,7 @@ export const issueText = (sku: string, issue: ListingIssue) =>
  * 2026-01-01 and shipments confirmed with v0 confirmShipment. With AMAZON_APP_ID and the LWA client it talks to
  * Amazon; without them to the built-in sandbox seller, the fake Amazon the tests use, kept in the database.
  */
-export class AmazonService implements StorePlatform {
+export class AmazonService extends StoreOrderSource implements StorePlatform {
   readonly platform = 'amazon' as const;
   readonly sandboxMode: boolean;
   /** Replaceable (tests put a client with no waits here). */
@@ -104,9 +104,9 @@ export class AmazonService implements StorePlatform {
   sandboxOptions: { processingMs?: number; fetchImages?: boolean } = {};
   private sandbox: Promise<FakeAmazon> | null = null;
   private sandboxState: SandboxState<AmazonFakeState> | null = null;
-  private readonly orderListeners: ((row: IntegrationRow) => Promise<void>)[] = [];
 
   constructor(private readonly deps: Deps) {
+    super();
     const amazon = deps.config.amazon;
     this.sandboxMode = amazon === null;
     if (amazon) {
@@ -246,26 +246,6 @@ export class AmazonService implements StorePlatform {
       if (error instanceof AmazonError) return { outcome: 'failed' };
       throw error;
     }
-  }
-
-  private readonly orderIntake = new OrderIntakeSlot();
-
-  /** Where the sellers' orders, once read (amazon-orders.ts), are handed: the order intake. */
-  onOrders(intake: StoreOrderIntake): void {
-    this.orderIntake.set(intake);
-  }
-
-  intake(): StoreOrderIntake {
-    return this.orderIntake.get();
-  }
-
-  /** Adds a reader of the sellers' orders (amazon-orders.ts registers it), told when a seller may have orders now. */
-  onOrdersToRead(listener: (row: IntegrationRow) => Promise<void>) {
-    this.orderListeners.push(listener);
-  }
-
-  private async ordersToRead(row: IntegrationRow) {
-    for (const listener of this.orderListeners) await listener(row);
   }
 
   async disconnect(workspaceId: string, id: string) {

@@ -12,6 +12,7 @@ import {
 import { GelatoError } from '../../integrations/gelato/client';
 import { combinedStatus, costOf, fileTypeOf, gelatoAddress } from '../../integrations/gelato/mapping';
 import type { CatalogSourceImpl } from '../catalog/catalog.service';
+import { AccountPrinter } from '../printers/account-printer';
 import type {
   FulfilmentProvider,
   PrinterAccount,
@@ -68,28 +69,12 @@ type GelatoWebhook = {
 
 const FOLLOWED = ['order_status_updated', 'order_item_status_updated', 'order_item_tracking_code_updated'];
 
-export class GelatoFulfilment implements FulfilmentProvider {
-  readonly id: string;
-  readonly name: string;
-  readonly fallback = false;
-  readonly needsPublicUrl: boolean;
-  readonly network = 'gelato';
-  readonly sandbox: boolean;
-
-  constructor(private readonly options: GelatoFulfilmentOptions) {
-    this.id = options.id;
-    this.sandbox = options.sandbox;
-    this.name = options.name;
-    this.needsPublicUrl = options.needsPublicUrl;
-  }
-
-  async account(workspaceId: string): Promise<GelatoAccount | null> {
-    const conn = await this.options.connection(workspaceId);
-    return conn ? { ...conn, provider: this.id, workspaceId } : null;
-  }
-
-  catalogue(workspaceId: string) {
-    return this.options.catalogue(workspaceId);
+export class GelatoFulfilment
+  extends AccountPrinter<GelatoAccount, GelatoFulfilmentOptions>
+  implements FulfilmentProvider
+{
+  constructor(options: GelatoFulfilmentOptions) {
+    super(options, 'gelato');
   }
 
   /** The order with every part Gelato split it into; null when Gelato has none by this id. */

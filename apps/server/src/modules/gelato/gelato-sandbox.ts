@@ -1,7 +1,5 @@
-import { createHmac, randomBytes } from 'node:crypto';
 import type { TGelatoSandboxOrder } from '@podforge/contract';
 import { and, asc, eq, inArray, isNotNull, lte } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client';
 import { gelatoSandboxOrders, gelatoSandboxWebhooks } from '../../db/schema';
 import type { GOrder } from '../../integrations/gelato/api';
@@ -14,12 +12,13 @@ import {
 } from '../../integrations/gelato/fake-server';
 import { costOf } from '../../integrations/gelato/mapping';
 import type { TokenCipher } from '../../lib/crypto';
+import { PrinterSandbox } from '../printers/printer-sandbox';
 
 /**
  * The built-in Gelato sandbox: the fake Gelato the tests use, started in this process on 127.0.0.1 on first use,
  * its orders and webhook URL in the app's database (a restart loses nothing; any instance moves them on). A
- * workspace that connects it reaches it with an API key derived from a per-process key (never stored). What it
- * fetches (print files) and sends (webhooks) goes through the app itself (`inject`), as Printful's sandbox does.
+ * workspace that connects it reaches it with an API key derived from a per-process key (never stored). The shared
+ * part (credential, reaching the app through `inject`) is `PrinterSandbox`.
  */
 
 const KEY_PREFIX = 'gelsandbox_';
@@ -123,68 +122,32 @@ export function dbGelatoStore(
   };
 }
 
-type Inject = FastifyInstance['inject'];
-
-export class GelatoSandbox {
-  private started: Promise<FakeGelato> | null = null;
-  private inject: Inject | null = null;
-  private readonly key = randomBytes(32);
-  private clientCache: GelatoClient | null = null;
-  /** Set by the job wiring: asks for a tick at this instant. */
-  onSchedule: (at: Date) => void = () => {};
-
+export class GelatoSandbox extends PrinterSandbox<FakeGelato, GelatoClient> {
   constructor(
     private readonly deps: { db: Db; cipher: TokenCipher; now: () => Date; shipSeconds: number; retryDelayMs?: number },
-  ) {}
-
-  attach(app: { inject: Inject }) {
-    this.inject = app.inject.bind(app);
+  ) {
+    super(KEY_PREFIX);
   }
 
+  /** The API key of a workspace's sandbox account. */
   apiKeyFor(workspaceId: string): string {
-    return `${KEY_PREFIX}${workspaceId}.${createHmac('sha256', this.key).update(workspaceId).digest('hex').slice(0, 32)}`;
+    return this.tokenFor(workspaceId);
   }
 
-  private accountOf(key: string): string | null {
-    if (!key.startsWith(KEY_PREFIX)) return null;
-    const [workspaceId] = key.slice(KEY_PREFIX.length).split('.');
-    return workspaceId && this.apiKeyFor(workspaceId) === key ? workspaceId : null;
+  protected start(): Promise<FakeGelato> {
+    return startFakeGelato({
+      now: () => this.deps.now().getTime(),
+      apiKeys: (key) => this.accountOf(key),
+      store: dbGelatoStore(this.deps.db, this.deps.cipher),
+      delays: this.delays(this.deps.shipSeconds),
+      retryDelayMs: this.deps.retryDelayMs ?? 5000,
+      schedule: (at) => this.onSchedule(at),
+      ...this.app,
+    });
   }
 
-  private local(url: string) {
-    const u = new URL(url);
-    return u.pathname + u.search;
-  }
-
-  server(): Promise<FakeGelato> {
-    this.started ??= (async () => {
-      const ms = this.deps.shipSeconds * 1000;
-      return startFakeGelato({
-        now: () => this.deps.now().getTime(),
-        apiKeys: (key) => this.accountOf(key),
-        store: dbGelatoStore(this.deps.db, this.deps.cipher),
-        delays: { production: Math.round(ms / 6), ship: ms, deliver: ms * 2 },
-        retryDelayMs: this.deps.retryDelayMs ?? 5000,
-        schedule: (at) => this.onSchedule(at),
-        fetchFile: async (url) => {
-          if (!this.inject) return false;
-          const r = await this.inject({ method: 'GET', url: this.local(url) });
-          return r.statusCode === 200 && String(r.headers['content-type'] ?? '').startsWith('image/');
-        },
-        post: async (url, body, headers) => {
-          if (!this.inject) throw new Error('the sandbox is not attached to the app');
-          const r = await this.inject({ method: 'POST', url: this.local(url), payload: body, headers });
-          if (r.statusCode >= 300) throw new Error(`webhook answered ${r.statusCode}`);
-        },
-      });
-    })();
-    return this.started;
-  }
-
-  async client(): Promise<GelatoClient> {
-    const fake = await this.server();
-    this.clientCache ??= new GelatoClient({ orderBase: fake.url, productBase: fake.url, shipmentBase: fake.url });
-    return this.clientCache;
+  protected connect(fake: FakeGelato): GelatoClient {
+    return new GelatoClient({ orderBase: fake.url, productBase: fake.url, shipmentBase: fake.url });
   }
 
   /** The dashboard's webhook setting, for the sandbox account of this workspace. */
@@ -218,10 +181,5 @@ export class GelatoSandbox {
         trackingUrl: p.trackingUrl,
       })),
     }));
-  }
-
-  async close() {
-    const fake = await this.started;
-    await fake?.close();
   }
 }

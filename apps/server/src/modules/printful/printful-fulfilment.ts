@@ -16,6 +16,7 @@ import {
   shippingRates,
 } from '../../integrations/printful/orders';
 import type { CatalogSourceImpl } from '../catalog/catalog.service';
+import { AccountPrinter } from '../printers/account-printer';
 import type {
   FulfilmentProvider,
   PrinterAccount,
@@ -156,30 +157,12 @@ export type PrintfulFulfilmentOptions = {
  */
 const COST_WAITS_MS = [0, 200, 400, 800, 1600, 3200];
 
-export class PrintfulFulfilment implements FulfilmentProvider {
-  readonly id: string;
-  readonly name: string;
-  readonly fallback: boolean;
-  readonly needsPublicUrl: boolean;
-  readonly network: string;
-  readonly sandbox: boolean;
-
-  constructor(private readonly options: PrintfulFulfilmentOptions) {
-    this.network = options.network ?? 'printful';
-    this.sandbox = options.sandbox ?? false;
-    this.id = options.id;
-    this.name = options.name;
-    this.fallback = options.fallback;
-    this.needsPublicUrl = options.needsPublicUrl;
-  }
-
-  async account(workspaceId: string): Promise<Account | null> {
-    const conn = await this.options.connection(workspaceId);
-    return conn ? { ...conn, provider: this.id, workspaceId } : null;
-  }
-
-  catalogue(workspaceId: string) {
-    return this.options.catalogue(workspaceId);
+export class PrintfulFulfilment
+  extends AccountPrinter<Account, PrintfulFulfilmentOptions>
+  implements FulfilmentProvider
+{
+  constructor(options: PrintfulFulfilmentOptions) {
+    super(options, 'printful');
   }
 
   async placeOrder(account: PrinterAccount, input: PrintOrderInput): Promise<PrinterOrder> {
