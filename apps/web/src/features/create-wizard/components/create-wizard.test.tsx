@@ -540,9 +540,25 @@ describe('Pricing step', () => {
     },
   };
   const store = storeIntegration({ id: 'int-1', storeName: 'demo.myshopify.com', name: 'Demo Shop' });
+  /** A printer quoting free shipping keeps the figures below to price, base cost and fee (the editor's own test
+   * covers a shipping line); the wizard asks it for the template's product and the first offered variant. */
+  const freeShipping = {
+    ok: true,
+    provider: 'sandbox',
+    name: 'Printful Sandbox',
+    currency: 'USD',
+    products: '9.25',
+    shipping: '0.00',
+    total: '9.25',
+    shippingMethod: null,
+    minDeliveryDays: null,
+    maxDeliveryDays: null,
+  };
   const catalogRoutes = {
     'GET /api/printful/products/71': () => json(catalogTee),
     'GET /api/settings': () => json(settings),
+    'GET /api/quotes/blank?network=printful&catalogProductId=71&catalogVariantId=4011&country=US': () =>
+      json(freeShipping),
   };
   const rows = () => screen.getAllByTestId('pricing-row');
 

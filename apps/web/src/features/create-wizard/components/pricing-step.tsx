@@ -10,6 +10,7 @@ import { productListsKey } from '@/api/products/get-products';
 import { updateProduct } from '@/api/products/update-product';
 import { uploadToStores } from '@/api/products/upload-to-stores';
 import { PricingEditor, type PricingRow } from '@/components/pricing/pricing-editor';
+import { quotedBlank, useShippingLine } from '@/components/pricing/shipping-line';
 import { StorePicker } from '@/components/stores/store-picker';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
@@ -82,6 +83,14 @@ export function PricingStep({ state, update, pricing, onBack, onDone }: Props) {
         variants: s.pricing.variants.map((c) => ({ ...c, price: prices[String(c.catalogVariantId)] ?? c.price })),
       },
     }));
+  const printer = wizardPrinter(state);
+  const shipping = useShippingLine(
+    quotedBlank(
+      printer.provider,
+      printer.productId,
+      variants.map((v) => v.catalogVariantId),
+    ),
+  );
   const colorNames = pricing.enabledColors.map((c) => c.name);
   const withoutMockup = state.mockups.length > 0 ? colorNames.filter((c) => !state.colorMockups[c]) : [];
 
@@ -188,6 +197,7 @@ export function PricingStep({ state, update, pricing, onBack, onDone }: Props) {
               fee={pricing.fee}
               platformLabel={pricing.feeLabel}
               targetMargin={pricing.settings.targetMargin}
+              shipping={shipping}
               onPriceChange={(id, price) => setPrices({ [id]: price })}
               onPricesChange={setPrices}
             />
