@@ -21,8 +21,7 @@ import { ORDER_JOBS, queuedPrinterEvent } from '../src/modules/orders/order-jobs
 import { pollPrinterOrders } from '../src/modules/orders/printer-poll';
 import { printfulSandboxTickJob } from '../src/modules/printful/printful-sandbox.jobs';
 import { shopifyWebhookJob } from '../src/modules/shopify/shopify-webhooks';
-import { insertDesign, solidPng } from './fixtures/designs';
-import { waitFor } from './fixtures/store-products';
+import { connectShopifySandbox, teeDesign, waitFor } from './fixtures/store-products';
 import { createTestApp, type TestApp, type TestClient } from './helpers';
 
 /**
@@ -55,21 +54,8 @@ type Seller = { client: TestClient; shop: string; storeId: string; productId: st
 /** A workspace with a connected sandbox shop and a tee pushed to it (two sizes). */
 async function seller(typed: string, confirmation: 'automatic' | 'manual' | 'delay' = 'automatic'): Promise<Seller> {
   const client = t.client();
-  const start = await client.get(`/auth/shopify/start?shop=${typed}`);
-  const relayed = await client.get(start.headers.location as string);
-  const back = new URL(relayed.headers.location as string);
-  expect((await client.get(back.pathname + back.search)).headers.location).toBe('/integrations?connected=shopify');
-  const storeId = (await client.get('/api/integrations')).json<{ id: string }[]>()[0]?.id as string;
-
-  const ws = await client.workspaceId(t.deps.db);
-  const { id: designId } = await insertDesign(t.deps, ws, await solidPng(300, 300, { r: 200, g: 30, b: 30 }));
-  const mockup = await client.post('/api/mockups', {
-    designId,
-    productType: 'tshirt',
-    templateId: 'tshirt-front',
-    adjustments: { scale: 80, rotation: 0, x: 0, y: 0, opacity: 100 },
-  });
-  expect(mockup.statusCode, mockup.body).toBe(201);
+  const storeId = await connectShopifySandbox(client, typed);
+  const { designId, mockup } = await teeDesign(t, client, { r: 200, g: 30, b: 30 }, 80);
   const created = await client.post('/api/products', {
     title: 'Sunset Tee',
     description: 'A warm sunset.',
@@ -80,7 +66,7 @@ async function seller(typed: string, confirmation: 'automatic' | 'manual' | 'del
       { option: 'Medium', price: 26 },
     ],
     designId,
-    mockupId: mockup.json().id,
+    mockupId: await mockup(),
     status: 'ready',
   });
   expect(created.statusCode, created.body).toBe(201);

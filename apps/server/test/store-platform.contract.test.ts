@@ -77,6 +77,15 @@ const BUYER = {
   countryCode: 'US',
   zip: '97201',
 };
+/** The buyer as the Shopify fake takes an order's address. */
+const SHOPIFY_BUYER = {
+  name: BUYER.name,
+  address1: BUYER.address1,
+  city: BUYER.city,
+  province_code: BUYER.provinceCode,
+  country_code: BUYER.countryCode,
+  zip: BUYER.zip,
+};
 
 const harnesses: Record<StorePlatformId, Harness> = {
   shopify: {
@@ -115,17 +124,9 @@ const harnesses: Record<StorePlatformId, Harness> = {
     async placeOrder(store, sku) {
       const fake = await t.deps.shopify.sandboxServer();
       if (!fake) throw new Error('no sandbox');
-      const a = BUYER;
       const order = await fake.orders.placePaidOrder(store.externalId, {
         lines: [{ sku, quantity: 1 }],
-        address: {
-          name: a.name,
-          address1: a.address1,
-          city: a.city,
-          province_code: a.provinceCode,
-          country_code: a.countryCode,
-          zip: a.zip,
-        },
+        address: SHOPIFY_BUYER,
       });
       return String(order.id);
     },
@@ -138,21 +139,13 @@ const harnesses: Record<StorePlatformId, Harness> = {
       async placeMixedOrder(store, [first, second]) {
         const fake = await t.deps.shopify.sandboxServer();
         if (!fake) throw new Error('no sandbox');
-        const a = BUYER;
         const order = await fake.orders.placePaidOrder(store.externalId, {
           lines: [
             { sku: first, quantity: 2 },
             { sku: second, quantity: 1, location: FAKE_LOCATIONS[1].id },
             { title: 'Gift wrap (the seller’s own)', price: '3.00', quantity: 1 },
           ],
-          address: {
-            name: a.name,
-            address1: a.address1,
-            city: a.city,
-            province_code: a.provinceCode,
-            country_code: a.countryCode,
-            zip: a.zip,
-          },
+          address: SHOPIFY_BUYER,
         });
         return String(order.id);
       },

@@ -1,14 +1,15 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { fulfillmentWebhooks, gelatoCatalogIds, integrations, storeSettings } from '../../db/schema';
+import { fulfillmentWebhooks, gelatoCatalogIds, storeSettings } from '../../db/schema';
+import {
+  deletePrinterConnection,
+  printerConnection,
+  replacePrinterConnection,
+} from '../printers/printer-connections.repository';
 
 /** The workspace's Gelato connection row (live key or sandbox), or null. */
-export async function gelatoRow(db: Db, workspaceId: string) {
-  const [row] = await db
-    .select()
-    .from(integrations)
-    .where(and(eq(integrations.workspaceId, workspaceId), eq(integrations.platform, 'gelato')));
-  return row ?? null;
+export function gelatoRow(db: Db, workspaceId: string) {
+  return printerConnection(db, workspaceId, 'gelato');
 }
 
 /** Replaces the workspace's Gelato connection: the row (the key sealed) and its sealed contact email, together. */
@@ -17,36 +18,26 @@ export async function replaceGelatoConnection(
   workspaceId: string,
   connection: { sandbox: boolean; apiKeyEnc: string | null; emailEnc: string; at: Date },
 ): Promise<void> {
-  await db.transaction(async (tx) => {
-    await tx
-      .delete(integrations)
-      .where(and(eq(integrations.workspaceId, workspaceId), eq(integrations.platform, 'gelato')));
-    const [row] = await tx
-      .insert(integrations)
-      .values({
-        workspaceId,
-        kind: 'fulfillment',
-        platform: 'gelato',
-        externalId: connection.sandbox ? 'sandbox' : 'account',
-        storeName: connection.sandbox ? 'Gelato sandbox' : 'Gelato',
-        accessTokenEnc: connection.apiKeyEnc,
-        status: 'connected',
-        sandbox: connection.sandbox,
-        verifiedAt: connection.at,
-      })
-      .returning({ id: integrations.id });
-    await tx.insert(storeSettings).values({
-      integrationId: (row as { id: string }).id,
-      workspaceId,
-      data: { emailEnc: connection.emailEnc },
-    });
-  });
+  await replacePrinterConnection(
+    db,
+    workspaceId,
+    'gelato',
+    {
+      externalId: connection.sandbox ? 'sandbox' : 'account',
+      storeName: connection.sandbox ? 'Gelato sandbox' : 'Gelato',
+      accessTokenEnc: connection.apiKeyEnc,
+      status: 'connected',
+      sandbox: connection.sandbox,
+      verifiedAt: connection.at,
+    },
+    async (tx, integrationId) => {
+      await tx.insert(storeSettings).values({ integrationId, workspaceId, data: { emailEnc: connection.emailEnc } });
+    },
+  );
 }
 
-export async function deleteGelatoConnection(db: Db, workspaceId: string): Promise<void> {
-  await db
-    .delete(integrations)
-    .where(and(eq(integrations.workspaceId, workspaceId), eq(integrations.platform, 'gelato')));
+export function deleteGelatoConnection(db: Db, workspaceId: string): Promise<void> {
+  return deletePrinterConnection(db, workspaceId, 'gelato');
 }
 
 /** The sealed contact email kept with a Gelato connection, or null. */
