@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useCatalogProduct } from '@/api/catalog/get-catalog-product';
 import { MockupRenderPanel } from '@/components/mockups/mockup-render-panel';
 import { Button } from '@/components/ui/button';
+import { catalogColors } from '@/lib/variant-pricing';
 import type { ListingContent } from '../simple-flow';
 
 type Props = {
@@ -42,6 +43,8 @@ export function PreviewMockupStep({ design, content, mockups, mockup, creating, 
         selectedMockupId={mockup?.id ?? null}
         onMockupsChange={(next, selectedId) => onMockups(next, next.find((m) => m.id === selectedId) ?? null)}
         onBusyChange={setRendering}
+        // The blank's own colours and names: the preview offers only what it comes in.
+        colors={blank.data ? catalogColors(blank.data.variants) : undefined}
       />
       <div className="flex flex-wrap items-center justify-between gap-3">
         <Button variant="outline" onClick={onBack}>
