@@ -59,7 +59,9 @@ export function PricingStep({ state, update, pricing, onBack, onDone }: Props) {
   const catalog = pricing.catalog.data;
   const integrations = useConnectedStores();
   const { stores } = integrations;
-  const [selected, setSelected] = useState<string[]>([]);
+  // Until the seller changes it, the stores of the platform picked in step 1 are selected.
+  const [chosen, setSelected] = useState<string[] | null>(null);
+  const selected = chosen ?? stores.filter((s) => s.platform === state.platform).map((s) => s.id);
   const [refusal, setRefusal] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);

@@ -215,8 +215,8 @@ export function AmazonCard({ onNavigate }: { onNavigate: (url: string) => void }
         )}
         {stores.some((s) => s.sandbox) && (
           <p className="text-xs text-slate-500">
-            Sandbox: the server has no Amazon SP-API app, so Amazon connects to a local practice seller. Nothing reaches
-            Amazon.
+            Practice account: this Podforge is not linked to an Amazon seller app yet, so Amazon connects to a practice
+            seller account here. Nothing is listed on Amazon and no buyer sees it.
           </p>
         )}
       </div>
