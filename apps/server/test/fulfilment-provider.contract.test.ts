@@ -66,6 +66,10 @@ type Harness = {
   signed: boolean;
   /** Where the printer's own settings send webhooks when they are not set by API (Gelato's dashboard). */
   dashboard?(url: string): Promise<void>;
+  /** The printer's next order of several items ships in parts (one parcel per item). */
+  shipInParts(): Promise<void>;
+  /** Whether the printer says which items a shipment carries (Printify's order shipments do not). */
+  shipmentLines: boolean;
 };
 
 /**
@@ -245,6 +249,8 @@ const harnesses: Record<string, Harness> = {
     withdrawnDraft: 'deleted',
     cancelAfterConfirm: true,
     signed: true,
+    shipInParts: async () => fake.orders.shipInParts(),
+    shipmentLines: true,
   },
   sandbox: {
     async connect() {
@@ -266,6 +272,8 @@ const harnesses: Record<string, Harness> = {
     withdrawnDraft: 'deleted',
     cancelAfterConfirm: true,
     signed: true,
+    shipInParts: async () => (await t.deps.printfulSandbox.server()).orders.shipInParts(),
+    shipmentLines: true,
   },
   printify: {
     async connect() {
@@ -291,6 +299,8 @@ const harnesses: Record<string, Harness> = {
     withdrawnDraft: 'cancelled',
     cancelAfterConfirm: false,
     signed: true,
+    shipInParts: async () => fakePrintify.shipInParts(),
+    shipmentLines: false,
   },
   'printify-sandbox': {
     async connect() {
@@ -314,6 +324,8 @@ const harnesses: Record<string, Harness> = {
     withdrawnDraft: 'cancelled',
     cancelAfterConfirm: false,
     signed: true,
+    shipInParts: async () => (await t.deps.printifySandbox.server()).shipInParts(),
+    shipmentLines: false,
   },
   gelato: {
     async connect() {
@@ -348,6 +360,8 @@ const harnesses: Record<string, Harness> = {
     withdrawnDraft: 'deleted',
     cancelAfterConfirm: true,
     signed: false,
+    shipInParts: async () => fakeGelato.shipInParts(),
+    shipmentLines: true,
     dashboard: (url) => fakeGelato.setWebhookUrl(GELATO_KEY, url),
   },
   'gelato-sandbox': {
@@ -372,6 +386,8 @@ const harnesses: Record<string, Harness> = {
     withdrawnDraft: 'deleted',
     cancelAfterConfirm: true,
     signed: false,
+    shipInParts: async () => (await t.deps.gelatoSandbox.server()).shipInParts(),
+    shipmentLines: true,
   },
 };
 
@@ -694,6 +710,34 @@ describe.each(Object.keys(harnesses))('%s', (id) => {
     }
     await h.tick();
     expect((await printer(id).shipments(account, o.id))[0]?.delivered).toBe(true);
+  });
+
+  it('an order shipped in two parcels: each shipment names the lines it carries, when the printer says (#27.6)', async () => {
+    const base = input();
+    const first = base.items[0] as PrintOrderInput['items'][number];
+    const two = {
+      ...base,
+      items: [first, { ...first, quantity: 1, name: 'Sunset Tee (2)', externalId: `${base.externalId}-2` }],
+    };
+    await h.shipInParts();
+    const o = await printer(id).placeOrder(account, two);
+    await printer(id).confirm(account, o.id);
+    let list = await printer(id).shipments(account, o.id);
+    for (let i = 0; i < 8 && list.length < 2; i++) {
+      await h.tick();
+      list = await printer(id).shipments(account, o.id);
+    }
+    expect(list).toHaveLength(2);
+    expect(new Set(list.map((s) => s.trackingNumber)).size).toBe(2);
+    if (h.shipmentLines) {
+      expect(list.map((s) => s.lines)).toEqual([
+        [{ lineId: `${base.externalId}-1`, quantity: 2 }],
+        [{ lineId: `${base.externalId}-2`, quantity: 1 }],
+      ]);
+    } else {
+      // The printer does not say: each shipment stands for every line not yet sent (fulfilment.ts).
+      expect(list.every((s) => s.lines === undefined)).toBe(true);
+    }
   });
 
   it('token expiry: an expired access token is refreshed before the next call, which succeeds', async () => {
