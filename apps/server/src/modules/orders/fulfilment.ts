@@ -457,7 +457,13 @@ function unsentShipments(order: OrderRow, list: PrinterShipment[]): PrinterShipm
 export async function fulfilInStore(deps: OrdersDeps, orderId: string) {
   const order = await loadOrder(deps, orderId);
   if (!order || !['shipped', 'delivered'].includes(order.status)) return;
-  const printer = order.printfulOrderId ? await printerFor(deps, order.workspaceId, order.fulfillmentProvider) : null;
+  // The printer's parcels; a printer no longer connected leaves the order's own tracking to send.
+  const printer = order.printfulOrderId
+    ? await printerFor(deps, order.workspaceId, order.fulfillmentProvider).catch((error: unknown) => {
+        if (error instanceof OrderProblem) return null;
+        throw error;
+      })
+    : null;
   const list = printer ? await printer.adapter.shipments(printer.account, order.printfulOrderId as string) : [];
   const shipments: PrinterShipment[] =
     list.length > 0

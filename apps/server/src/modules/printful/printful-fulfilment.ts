@@ -325,7 +325,11 @@ export class PrintfulFulfilment implements FulfilmentProvider {
   }
 
   async shipments(account: PrinterAccount, id: string): Promise<PrinterShipment[]> {
-    const list = await shipments(account as Account, id);
+    // Parcels that left (OpenAPI Shipment.shipment_status); one pending, packaged, on hold or cancelled has no
+    // tracking for the buyer yet, or never will.
+    const list = (await shipments(account as Account, id)).filter((s) =>
+      ['shipped', 'returned'].includes(s.shipment_status),
+    );
     // A shipment item names our line by its `order_item_external_id`; one without it is found by Printful's item id.
     const needsOrder = list.some((s) => s.shipment_items?.some((i) => !i.order_item_external_id));
     const items = needsOrder ? ((await findOrder(account as Account, id))?.order_items ?? []) : [];
