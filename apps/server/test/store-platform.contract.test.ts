@@ -669,6 +669,30 @@ describe.each(Object.keys(harnesses) as StorePlatformId[])('StorePlatform: %s', 
     expect(await h.trackingOf(await store(), remoteOrderId)).toEqual([tracking.number]);
   });
 
+  it('tracking days after the order: an expired access token is refreshed first, and the store takes it (#27.2)', async () => {
+    const product = tee();
+    await publish(product);
+    const since = new Date(Date.now() - 5_000);
+    const remoteOrderId = await h.placeOrder(await store(), product.variants[0]?.sku ?? '');
+    const read = (await adapter.readOrders(await store(), since)).find((o) => o.remoteOrderId === remoteOrderId);
+    const before = await store();
+    // The printer ships three days later: the hour-long access token of the connection ran out long ago.
+    offsetMs = 72 * HOUR;
+    const tracking = {
+      carrier: 'USPS',
+      number: `9400${Date.now()}`,
+      url: null,
+      lines: (read?.lines ?? []).map((l) => ({ remoteLineId: l.remoteLineId })),
+    };
+    try {
+      expect(await adapter.sendTracking(await store(), remoteOrderId, tracking)).toBeTruthy();
+    } finally {
+      offsetMs = 0;
+    }
+    expect(await h.trackingOf(await store(), remoteOrderId)).toEqual([tracking.number]);
+    if (h.tokensExpire) expect((await store()).accessTokenEnc).not.toBe(before.accessTokenEnc);
+  });
+
   it('a host that strips the Authorization header: the keys go in the query string over https, and it works (#27.10)', async ({
     skip,
   }) => {

@@ -557,8 +557,10 @@ export const orders = pgTable(
     carrier: text('carrier'),
     trackingNumber: text('tracking_number'),
     trackingUrl: text('tracking_url'),
-    /** The store fulfilment made from the shipment (its id), so it is made once. */
+    /** The store fulfilments made from the shipments (their ids, comma-separated), so each is made once. */
     storeFulfillmentId: text('store_fulfillment_id'),
+    /** Each printer shipment sent to the store: the printer's shipment id -> the store's id for it. */
+    storeShipments: jsonb('store_shipments').$type<Record<string, string>>().notNull().default({}),
     orderedAt: timestamp('ordered_at', { withTimezone: true }).notNull(),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

@@ -678,8 +678,8 @@ export class AmazonService extends StoreOrderSource implements StorePlatform {
   }
 
   /**
-   * The shipment confirmed on Amazon (v0 confirmShipment: carrier code, tracking number, the order's unshipped
-   * items), once: the order's packages are read first, and one already holding this tracking number (a retry after
+   * The shipment confirmed on Amazon (v0 confirmShipment: carrier code, tracking number, the parcel's items or else
+   * the order's unshipped items), once: the order's packages are read first, and one already holding this tracking number (a retry after
    * a lost answer) is the one answered. A carrier Amazon does not list goes as `Other` with its name.
    */
   async sendTracking(row: IntegrationRow, remoteOrderId: string, tracking: Tracking): Promise<string> {
@@ -689,11 +689,15 @@ export class AmazonService extends StoreOrderSource implements StorePlatform {
       const order = await client.getOrder(token, at, remoteOrderId, ['FULFILLMENT', 'PACKAGES']);
       const known = (order.packages ?? []).find((p) => p.trackingNumber === tracking.number);
       if (known) return `package:${known.packageReferenceId}`;
+      // This parcel's items when the printer said which (a split shipment), else every item still unshipped.
+      const carried = tracking.lines ? new Map(tracking.lines.map((l) => [l.remoteLineId, l.quantity])) : null;
       const items = order.orderItems
-        .map((i) => ({
-          orderItemId: i.orderItemId,
-          quantity: i.fulfillment?.quantityUnfulfilled ?? i.quantityOrdered,
-        }))
+        .filter((i) => !carried || carried.has(i.orderItemId))
+        .map((i) => {
+          const open = i.fulfillment?.quantityUnfulfilled ?? i.quantityOrdered;
+          const wanted = carried?.get(i.orderItemId);
+          return { orderItemId: i.orderItemId, quantity: wanted === undefined ? open : Math.min(wanted, open) };
+        })
         .filter((i) => i.quantity > 0);
       if (items.length === 0)
         throw conflict(`Amazon order ${remoteOrderId} is already confirmed as shipped with other tracking`);
