@@ -162,6 +162,8 @@ export type FakeAmazon = {
   /** Each notification delivered (or that could not be: `error`). */
   deliveries: { notificationType: string; arn: string; notificationId: string; error?: string }[];
   subscriptions(sellerId?: string): NonNullable<AmazonFakeState['subscriptions']>[string][];
+  /** The seller's subscriptions deleted (as deleteSubscriptionById does): nothing is delivered for it any more. */
+  unsubscribe(sellerId: string): Promise<void>;
   destinations(): NonNullable<AmazonFakeState['destinations']>[string][];
   close(): Promise<void>;
 };
@@ -1268,6 +1270,10 @@ export async function startFakeAmazon(options: FakeAmazonOptions = {}): Promise<
     deliveries,
     subscriptions: (sellerId) => Object.values(subscriptions).filter((x) => !sellerId || x.sellerId === sellerId),
     destinations: () => Object.values(destinations),
+    async unsubscribe(sellerId) {
+      for (const [id, sub] of Object.entries(subscriptions)) if (sub.sellerId === sellerId) delete subscriptions[id];
+      await persist();
+    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -38,6 +38,8 @@ export type FakeSqs = {
   inject(name: string, body: string): string;
   /** The next message received is put back at once too, as SQS's at-least-once delivery may do. */
   duplicateNext(): void;
+  /** Each message handed out by ReceiveMessage, in order (a message received twice is here twice). */
+  received: { messageId: string; body: string }[];
   calls: { target: string; status: number }[];
   close(): Promise<void>;
 };
@@ -66,6 +68,7 @@ export async function startFakeSqs(
   const now = options.now ?? Date.now;
   const queues = new Map<string, FakeSqsMessage[]>((options.queues ?? ['podforge-amazon']).map((q) => [q, []]));
   const calls: FakeSqs['calls'] = [];
+  const received: FakeSqs['received'] = [];
   const waiters = new Set<() => void>();
   let duplicate = false;
   let base = '';
@@ -152,9 +155,12 @@ export async function startFakeSqs(
             m.receipts.push(receipt);
             m.receiveCount += 1;
             m.visibleAt = now() + visibility * 1000;
+            received.push({ messageId: m.messageId, body: m.body });
             if (duplicate) {
+              // The same message handed out again later, under a receipt of its own.
               duplicate = false;
-              m.visibleAt = now();
+              queue.push({ ...m, receipts: [], receiveCount: 0, visibleAt: now() });
+              wake();
             }
             return {
               MessageId: m.messageId,
@@ -288,6 +294,7 @@ export async function startFakeSqs(
     duplicateNext: () => {
       duplicate = true;
     },
+    received,
     calls,
     close: () =>
       new Promise<void>((resolve) => {

@@ -56,6 +56,24 @@ const queueSoon = (deps: AmazonListingsDeps, integrationId: string) => {
   return queueCheck(deps, integrationId, `soon:${window}`, new Date(window * ms));
 };
 
+/** How long a family's read waits for more of its SKUs' notifications (a family's children change together). */
+const FAMILY_WINDOW_MS = 5_000;
+
+/** One family read soon: the notifications of its SKUs within a window are one read. */
+export async function queueFamilyCheck(deps: AmazonListingsDeps, integrationId: string, publicationId: string) {
+  const window = Math.floor(deps.now().getTime() / FAMILY_WINDOW_MS) + 1;
+  await sendJob(
+    deps.jobs,
+    amazonListingsJob,
+    { integrationId, after: null, publicationId },
+    {
+      id: jobIdOf(`amazon-listings:${integrationId}:family:${publicationId}:${window}`),
+      startAfter: new Date(window * FAMILY_WINDOW_MS),
+    },
+  );
+  await wakeWorkers(deps.jobs, amazonListingsJob);
+}
+
 /** A push Amazon accepted is read once Amazon has had time to process it. */
 export function registerAmazonListingChecks(deps: AmazonListingsDeps) {
   deps.amazon.onListingsToCheck(async (row) => {
@@ -70,12 +88,17 @@ export function registerAmazonListingChecks(deps: AmazonListingsDeps) {
 
 export const amazonListingsJob = defineJob({
   name: QUEUES.amazonListings,
-  payload: z.object({ integrationId: z.string(), after: z.string().nullable() }),
+  /** `publicationId`: that one family only (a notification named one of its SKUs). */
+  payload: z.object({ integrationId: z.string(), after: z.string().nullable(), publicationId: z.string().optional() }),
   retry: { retryLimit: 3, retryDelay: 60, retryBackoff: true },
   workers: { pollingIntervalSeconds: 2, batchSize: 1 },
   handle: async (deps: AmazonListingsDeps, job) => {
     const store = await storeOfPlatform(deps.db, 'amazon', job.data.integrationId);
     if (store?.status !== 'connected') return;
+    if (job.data.publicationId) {
+      await deps.amazon.refreshListings(store, null, 1, job.data.publicationId);
+      return;
+    }
     const { next, processing } = await deps.amazon.refreshListings(store, job.data.after, LISTINGS_PER_RUN);
     if (next) await queueCheck(deps, store.id, `after:${next}:${job.id}`, deps.now(), next);
     if (processing) await queueSoon(deps, store.id);

@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import type { Config } from '../../config';
+import type { Db } from '../../db/client';
 import { readNotification } from '../../integrations/amazon/notifications';
 import { defineJob, jobIdOf, sendJob } from '../../jobs/define-job';
 import { type JobQueue, QUEUES } from '../../jobs/job-queue';
 import { wakeWorkers } from '../../jobs/workers';
 import type { AmazonService } from './amazon.service';
+import { queueFamilyCheck } from './amazon-listings';
 
 /**
  * Amazon's notifications, when AMAZON_SQS_QUEUE_URL is set (SP-API delivers only to SQS or EventBridge). On connect
@@ -14,11 +16,13 @@ import type { AmazonService } from './amazon.service';
  * notification's NotificationId, before it is deleted from the queue: a message delivered twice (SQS is at least
  * once) adds no second job, and a crash between the two leaves the message to come back, not lost. A message that is
  * no notification of ours is logged and deleted. The `amazon-notification` job reads the order (getOrder) into the
- * one order intake, or the listing family's issues onto its publication. Polling (amazon-orders.ts,
+ * one order intake, or queues a read of the SKU's listing family (amazon-listings.ts), whose issues go onto its
+ * publication. Polling (amazon-orders.ts,
  * amazon-listings.ts) stays on: a notification only makes things sooner.
  */
 
 export type AmazonNotificationDeps = {
+  db: Db;
   jobs: JobQueue;
   now: () => Date;
   config: Pick<Config, 'amazonSqs'>;
@@ -87,10 +91,15 @@ export const amazonNotificationJob = defineJob({
   // Checked again against Amazon's schema when taken (the stored job is the message as it came).
   payload: z.object({ notification: z.record(z.string(), z.unknown()) }),
   retry: { retryLimit: 5, retryDelay: 30, retryBackoff: true },
-  workers: { pollingIntervalSeconds: 1, batchSize: 1 },
+  // A receive brings up to 10 at once (a family's children change together): taken together, they are one read.
+  workers: { pollingIntervalSeconds: 1, batchSize: 10 },
   handle: async (deps: AmazonNotificationDeps, job) => {
     const read = readNotification(JSON.stringify(job.data.notification));
     if ('problem' in read) throw new Error(`Amazon notification unreadable: ${read.problem}`);
-    await deps.amazon.handleNotification(read.notification);
+    const n = read.notification;
+    if (n.NotificationType === 'ORDER_CHANGE') return deps.amazon.takeOrderChange(n);
+    // The SKU's family is read again (its children's notifications of one change come as one read).
+    for (const family of await deps.amazon.familiesOfSku(n.Payload.SellerId, n.Payload.Sku))
+      await queueFamilyCheck(deps, family.integrationId, family.publicationId);
   },
 });

@@ -357,13 +357,11 @@ export class AmazonService implements StorePlatform {
       );
   }
 
-  /**
-   * A notification from the queue: ORDER_CHANGE reads that order (Orders 2026-01-01 getOrder) and hands it to the
-   * order intake; LISTINGS_ITEM_ISSUES_CHANGE reads the listing family holding the SKU again and stores its issues.
-   */
-  async handleNotification(notification: AmazonNotification): Promise<void> {
+  /** ORDER_CHANGE from the queue: the order read (Orders 2026-01-01 getOrder) and handed to the order intake. */
+  async takeOrderChange(notification: AmazonNotification): Promise<void> {
     if (notification.NotificationType === 'ORDER_CHANGE') {
       const change = notification.Payload.OrderChangeNotification;
+      // Orders Amazon fulfils are not ours to print.
       if (change.Summary.FulfillmentType !== 'MFN') return;
       for (const store of await this.storesOfSeller(change.SellerId)) {
         const { token, at, client } = await this.context(store);
@@ -377,12 +375,15 @@ export class AmazonService implements StorePlatform {
         const incoming = fromAmazonOrder(order);
         if (incoming) await this.intake().take({ store, orders: [incoming], via: 'delivered' });
       }
-      return;
     }
-    const { SellerId, Sku } = notification.Payload;
-    for (const store of await this.storesOfSeller(SellerId)) {
+  }
+
+  /** The published listing families holding a SKU of a seller (LISTINGS_ITEM_ISSUES_CHANGE names one SKU). */
+  async familiesOfSku(sellerId: string, sku: string): Promise<{ integrationId: string; publicationId: string }[]> {
+    const out: { integrationId: string; publicationId: string }[] = [];
+    for (const store of await this.storesOfSeller(sellerId)) {
       const rows = await this.deps.db
-        .select({ pub: publications })
+        .select({ id: publications.id })
         .from(publications)
         .where(
           and(
@@ -390,19 +391,20 @@ export class AmazonService implements StorePlatform {
             eq(publications.integrationId, store.id),
             eq(publications.status, 'published'),
             or(
-              eq(publications.remoteProductId, Sku),
+              eq(publications.remoteProductId, sku),
               inArray(
                 publications.productId,
                 this.deps.db
                   .select({ id: productVariants.productId })
                   .from(productVariants)
-                  .where(and(eq(productVariants.workspaceId, store.workspaceId), eq(productVariants.sku, Sku))),
+                  .where(and(eq(productVariants.workspaceId, store.workspaceId), eq(productVariants.sku, sku))),
               ),
             ),
           ),
         );
-      for (const { pub } of rows) await this.refreshListing(store, pub);
+      for (const row of rows) out.push({ integrationId: store.id, publicationId: row.id });
     }
+    return out;
   }
 
   // ----- listing states (background) -----
@@ -454,6 +456,7 @@ export class AmazonService implements StorePlatform {
     store: IntegrationRow,
     after: string | null,
     limit: number,
+    publicationId?: string,
   ): Promise<{ next: string | null; processing: boolean }> {
     const pubs = await this.deps.db
       .select({ id: publications.id, remoteProductId: publications.remoteProductId })
@@ -464,6 +467,7 @@ export class AmazonService implements StorePlatform {
           eq(publications.integrationId, store.id),
           eq(publications.status, 'published'),
           after ? gt(publications.id, after) : undefined,
+          publicationId ? eq(publications.id, publicationId) : undefined,
         ),
       )
       .orderBy(asc(publications.id))
@@ -747,7 +751,7 @@ export class AmazonService implements StorePlatform {
 
   /** The SKUs of a family as Amazon holds it: the parent's children (relationships), or the one standalone SKU. */
   private async skusOf(token: string, at: At, client: AmazonClient, remoteProductId: string) {
-    const head = await client.getListingsItem(token, at, remoteProductId, ['summaries', 'relationships']);
+    const head = await client.getListingsItem(token, at, remoteProductId, ['summaries', 'relationships', 'issues']);
     if (!head) return null;
     const children = (head.relationships?.[0]?.relationships ?? []).flatMap((r) => r.childSkus ?? []);
     return { head, children };
@@ -827,7 +831,9 @@ export class AmazonService implements StorePlatform {
     let buyable = false;
     let processing = false;
     for (const sku of skus) {
-      const item = await client.getListingsItem(token, at, sku, ['summaries', 'issues']);
+      // The family's head was read with its issues already.
+      const item =
+        sku === remoteProductId ? found.head : await client.getListingsItem(token, at, sku, ['summaries', 'issues']);
       if (!item) continue;
       const status = item.summaries?.[0]?.status ?? [];
       if (status.includes('BUYABLE')) buyable = true;
