@@ -9,6 +9,7 @@ import { startWorker, startWorkers } from '../src/jobs/workers';
 import { amazonListingsJob } from '../src/modules/amazon/amazon-listings';
 import { amazonNotificationJob, amazonSqsJob } from '../src/modules/amazon/amazon-notifications';
 import { storePushJob } from '../src/modules/products/store-push';
+import { connectAmazon } from './fixtures/amazon';
 import { twoColourTee, waitFor } from './fixtures/store-products';
 import { createTestApp, type TestApp, type TestClient } from './helpers';
 
@@ -51,16 +52,7 @@ afterAll(async () => {
 });
 
 async function connect(client: TestClient): Promise<TIntegration & { externalId: string }> {
-  const start = await client.get('/auth/amazon/start?marketplace=ATVPDKIKX0DER');
-  const consent = new URL(start.headers.location as string, APP);
-  const relay = await client.get(consent.pathname + consent.search);
-  const callback = new URL(relay.headers.location as string);
-  const done = await client.get(callback.pathname + callback.search);
-  expect(done.headers.location).toBe('/integrations?connected=amazon');
-  const store = (await client.get('/api/integrations'))
-    .json<TIntegration[]>()
-    .find((i) => i.platform === 'amazon' && i.isConnected);
-  if (!store) throw new Error('no connected Amazon seller');
+  const store = await connectAmazon(client, APP, 'ATVPDKIKX0DER');
   const [row] = await t.deps.db.select().from(integrations).where(eq(integrations.id, store.id));
   return { ...store, externalId: row?.externalId ?? '' };
 }

@@ -14,7 +14,7 @@ import {
   type TAmazonSettingsBody,
   type TSandboxOrderInput,
 } from '@podforge/contract';
-import { and, asc, eq, gt, inArray, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { integrations, productVariants, publications, storeSettings } from '../../db/schema';
@@ -343,18 +343,17 @@ export class AmazonService implements StorePlatform {
     }
   }
 
-  /** The sellers a notification is for: every connected store of that seller id (a seller may be in two workspaces). */
-  private async storesOfSeller(sellerId: string) {
+  /** The Amazon store rows matching `conditions`. */
+  private amazonRows(...conditions: SQL[]) {
     return this.deps.db
       .select()
       .from(integrations)
-      .where(
-        and(
-          eq(integrations.platform, 'amazon'),
-          eq(integrations.externalId, sellerId),
-          eq(integrations.status, 'connected'),
-        ),
-      );
+      .where(and(eq(integrations.platform, 'amazon'), ...conditions));
+  }
+
+  /** The sellers a notification is for: every connected store of that seller id (a seller may be in two workspaces). */
+  private storesOfSeller(sellerId: string) {
+    return this.amazonRows(eq(integrations.externalId, sellerId), eq(integrations.status, 'connected'));
   }
 
   /** ORDER_CHANGE from the queue: the order read (Orders 2026-01-01 getOrder) and handed to the order intake. */
@@ -982,18 +981,12 @@ export class AmazonService implements StorePlatform {
 
   // ----- sandbox -----
 
-  private async sandboxRows(workspaceId: string) {
-    return this.deps.db
-      .select()
-      .from(integrations)
-      .where(
-        and(
-          eq(integrations.workspaceId, workspaceId),
-          eq(integrations.platform, 'amazon'),
-          eq(integrations.sandbox, true),
-          inArray(integrations.status, ['connected', 'pending', 'error']),
-        ),
-      );
+  private sandboxRows(workspaceId: string) {
+    return this.amazonRows(
+      eq(integrations.workspaceId, workspaceId),
+      eq(integrations.sandbox, true),
+      inArray(integrations.status, ['connected', 'pending', 'error']),
+    );
   }
 
   /** `GET /api/amazon/sandbox/listings`: every SKU the workspace's sandbox sellers hold, as Amazon holds it. */
