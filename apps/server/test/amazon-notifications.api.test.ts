@@ -1,4 +1,4 @@
-import type { TIntegration, TOrderPage, TProductDetail } from '@podforge/contract';
+import type { TAmazonSettings, TIntegration, TOrderPage, TProductDetail } from '@podforge/contract';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { integrations, publications, storeSettings, workspaceReadVersions } from '../src/db/schema';
@@ -80,7 +80,8 @@ const amazonCopy = async (client: TestClient, productId: string) =>
 
 describe('subscribing on connect', () => {
   it('creates the destination for the queue once and subscribes each seller; the fake refuses a malformed destination', async () => {
-    const first = await connect(t.client());
+    const firstClient = t.client();
+    const first = await connect(firstClient);
     const second = await connect(t.client());
     expect(fake.destinations()).toEqual([expect.objectContaining({ arn: sqs.queueArn(QUEUE) })]);
     const destinationId = fake.destinations()[0]?.destinationId;
@@ -96,6 +97,8 @@ describe('subscribing on connect', () => {
       const [settings] = await t.deps.db.select().from(storeSettings).where(eq(storeSettings.integrationId, store.id));
       expect(settings?.data).toMatchObject({ notifications: { destinationId } });
     }
+    const shown = (await firstClient.get(`/api/amazon/${first.id}/settings`)).json<TAmazonSettings>();
+    expect(shown.notifications).toEqual({ state: 'subscribed', problem: null });
 
     // Amazon's model: the SQS resource needs an ARN; destinations take the app's grantless token, not a seller's.
     const client = await t.deps.amazon.getClient();

@@ -522,6 +522,11 @@ export class AmazonService implements StorePlatform {
       gtinExempt: s.gtinExempt ?? false,
       handlingDays: s.handlingDays ?? AMAZON_DEFAULT_HANDLING_DAYS,
       missing: this.settingsProblems(s),
+      notifications: !this.deps.config.amazonSqs
+        ? { state: 'polling', problem: null }
+        : s.notifications?.subscriptions
+          ? { state: 'subscribed', problem: null }
+          : { state: 'failed', problem: s.notifications?.problem ?? 'Amazon notifications are not set up yet' },
     };
   }
 
