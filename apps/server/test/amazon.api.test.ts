@@ -23,6 +23,7 @@ import { ORDER_JOBS } from '../src/modules/orders/order-jobs';
 import { printfulSandboxTickJob } from '../src/modules/printful/printful-sandbox.jobs';
 import { storePushJob } from '../src/modules/products/store-push';
 import type { PushProduct } from '../src/modules/stores/store-publisher';
+import { connectAmazon } from './fixtures/amazon';
 import { twoColourTee as makeTee, waitFor as waitUntil } from './fixtures/store-products';
 import { createTestApp, type TestApp, type TestClient } from './helpers';
 
@@ -58,20 +59,7 @@ afterAll(async () => {
 const waitFor = <T>(read: () => Promise<T>, done: (value: T) => boolean) => waitUntil(read, done, 120_000);
 
 /** start -> the app's sandbox relay -> the fake's consent -> our callback. */
-async function connect(client: TestClient, marketplace = US): Promise<TIntegration> {
-  const start = await client.get(`/auth/amazon/start?marketplace=${marketplace}`);
-  expect(start.statusCode).toBe(302);
-  const consent = new URL(start.headers.location as string, APP);
-  const relay = await client.get(consent.pathname + consent.search);
-  const callback = new URL(relay.headers.location as string);
-  const done = await client.get(callback.pathname + callback.search);
-  expect(done.headers.location).toBe('/integrations?connected=amazon');
-  const store = (await client.get('/api/integrations'))
-    .json<TIntegration[]>()
-    .find((i) => i.platform === 'amazon' && i.isConnected);
-  if (!store) throw new Error('no connected Amazon seller');
-  return store;
-}
+const connect = (client: TestClient, marketplace = US) => connectAmazon(client, APP, marketplace);
 
 const settle = async (client: TestClient, storeId: string, body: Record<string, unknown>) => {
   const res = await client.post(`/api/amazon/${storeId}/settings`, body);
@@ -90,6 +78,33 @@ const tee = (client: TestClient, title: string) =>
 const sandboxListings = async (client: TestClient) =>
   (await client.get('/api/amazon/sandbox/listings')).json<TAmazonSandboxListings>();
 const storeRow = async (id: string) => (await t.deps.db.select().from(integrations).where(eq(integrations.id, id)))[0];
+
+/** A connected seller whose listings need no brand approval (Generic, GTIN-exempt). */
+async function readySeller(client: TestClient): Promise<TIntegration> {
+  const store = await connect(client);
+  await settle(client, store.id, { brand: 'Generic', gtinExempt: true });
+  return store;
+}
+
+/** A ready seller with this tee listed and processed by Amazon (buyable): the store, its row and the product. */
+async function listedTee(client: TestClient, title: string) {
+  const store = await readySeller(client);
+  const product = await tee(client, title);
+  expect((await client.post(`/api/upload/amazon/${product.id}`, { integrationId: store.id })).statusCode).toBe(200);
+  await fake.processDue(true);
+  const row = await storeRow(store.id);
+  if (!row) throw new Error('no seller');
+  return { store, row, product };
+}
+
+/** The buyer's address as the Amazon fake takes it. */
+const BUYER_ADDRESS = {
+  name: 'Ada Buyer',
+  addressLine1: '1 Test Street',
+  city: 'Portland',
+  postalCode: '97201',
+  countryCode: 'US',
+};
 
 describe('connecting an Amazon seller', () => {
   it('authorizes with Login with Amazon (version=beta on a draft app), keeps the refresh token encrypted, marketplace chosen', async () => {
@@ -257,8 +272,7 @@ describe('listing on Amazon', () => {
 
   it('an update without a variant removes its child SKU from the family; archive and delete reach every child', async () => {
     const client = t.client();
-    const store = await connect(client);
-    await settle(client, store.id, { brand: 'Generic', gtinExempt: true });
+    const store = await readySeller(client);
     const row = await storeRow(store.id);
     if (!row) throw new Error('no row');
     const png = async () => Buffer.from('');
@@ -346,8 +360,7 @@ describe('listing on Amazon', () => {
 
   it('the listing is checked against the product type schema before sending, naming the attribute', async () => {
     const client = t.client();
-    const store = await connect(client);
-    await settle(client, store.id, { brand: 'Generic', gtinExempt: true });
+    const store = await readySeller(client);
     const [row] = await t.deps.db.select().from(integrations).where(eq(integrations.id, store.id));
     if (!row) throw new Error('no row');
     const png = async () => Buffer.from('');
@@ -585,25 +598,13 @@ describe('tokens and limits', () => {
 
 describe('Amazon orders', () => {
   it('a pending order waits for its payment (it has no address yet); a cancelled one is read as cancelled', async () => {
-    const client = t.client();
-    const store = await connect(client);
-    await settle(client, store.id, { brand: 'Generic', gtinExempt: true });
-    const product = await tee(client, 'Pending Tee');
-    expect((await client.post(`/api/upload/amazon/${product.id}`, { integrationId: store.id })).statusCode).toBe(200);
-    await fake.processDue(true);
-    const row = await storeRow(store.id);
+    const { row, product } = await listedTee(t.client(), 'Pending Tee');
     const adapter = t.deps.stores.get('amazon');
-    if (!row || !adapter) throw new Error('no seller');
+    if (!adapter) throw new Error('no Amazon adapter');
     const since = new Date(Date.now() - 5_000);
     const placed = await fake.placeOrder(row.externalId, US, {
       lines: [{ sku: product.variants[0]?.sku ?? '', quantity: 1 }],
-      address: {
-        name: 'Ada Buyer',
-        addressLine1: '1 Test Street',
-        city: 'Portland',
-        postalCode: '97201',
-        countryCode: 'US',
-      },
+      address: BUYER_ADDRESS,
       pending: true,
     });
     const read = async () => (await adapter.readOrders(row, since)).find((o) => o.remoteOrderId === placed.orderId);
@@ -621,23 +622,10 @@ describe('Amazon orders', () => {
   });
 
   it("a read cursor from a clock ahead of Amazon's is not refused by Amazon, and loses no order", async () => {
-    const client = t.client();
-    const store = await connect(client);
-    await settle(client, store.id, { brand: 'Generic', gtinExempt: true });
-    const product = await tee(client, 'Skewed Tee');
-    expect((await client.post(`/api/upload/amazon/${product.id}`, { integrationId: store.id })).statusCode).toBe(200);
-    await fake.processDue(true);
-    const row = await storeRow(store.id);
-    if (!row) throw new Error('no seller');
+    const { row, product } = await listedTee(t.client(), 'Skewed Tee');
     const placed = await fake.placeOrder(row.externalId, US, {
       lines: [{ sku: product.variants[0]?.sku ?? '', quantity: 1 }],
-      address: {
-        name: 'Ada Buyer',
-        addressLine1: '1 Test Street',
-        city: 'Portland',
-        postalCode: '97201',
-        countryCode: 'US',
-      },
+      address: BUYER_ADDRESS,
     });
     // Our clock 90 s ahead of Amazon's (the sandbox here runs on the real one); Amazon refuses an after in its future.
     const ahead = () => new Date(Date.now() + 90_000);
@@ -658,8 +646,7 @@ describe('Amazon orders', () => {
     'a sandbox order is read by the job, matched by SKU, sent to the printer; the shipment is confirmed with carrier and tracking, once',
     async () => {
       const client = t.client();
-      const store = await connect(client);
-      await settle(client, store.id, { brand: 'Generic', gtinExempt: true });
+      const store = await readySeller(client);
       const set = await client.patch('/api/settings', { orderConfirmation: { mode: 'automatic', delayMinutes: 60 } });
       expect(set.statusCode, set.body).toBe(200);
       const product = await tee(client, 'Ordered Tee');

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ErrorCode, type TEtsySandboxListings, type TIntegration, type TPushState } from '@podforge/contract';
+import { ErrorCode, type TEtsySandboxListings, type TIntegration } from '@podforge/contract';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
@@ -16,6 +16,7 @@ import { storePushJob } from '../src/modules/products/store-push';
 import { pushToStore as scheduledPush, scheduledUploadJob } from '../src/modules/schedules/schedules.jobs';
 import { twoColourTee as makeTee } from './fixtures/store-products';
 import { createTestApp, openTestDatabase, type TestApp, TestClient } from './helpers';
+import { settledPush, withoutPushWait } from './support/pushes';
 
 /**
  * Etsy through the built-in sandbox (no ETSY_API_KEY): the app's own client against the fake Etsy, which checks the
@@ -353,27 +354,15 @@ describe('Etsy push', () => {
 });
 
 describe('Etsy pushes are jobs (the same store-push job as Shopify)', () => {
-  /** Polls the product's pushes until this store's is no longer running. */
-  async function settled(client: TestClient, productId: string, integrationId: string) {
-    for (let i = 0; i < 600; i++) {
-      const { pushes } = (await client.get(`/api/products/${productId}/pushes`)).json<{ pushes: TPushState[] }>();
-      const mine = pushes.find((p) => p.integrationId === integrationId);
-      if (mine && mine.state !== 'running') return mine;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error('the push did not settle');
-  }
-
   it('the upload answers at once (202, running), the job completes it, and the progress call shows it', async () => {
     const client = t.client();
     const store = await connect(client);
     const product = await twoColourTee(client, 'Queued Etsy Tee');
-    t.deps.config.storePushWaitSeconds = 0;
-    try {
+    await withoutPushWait(t, async () => {
       const res = await client.post(`/api/upload/etsy/${product.id}`, { integrationId: store.id });
       expect(res.statusCode, res.body).toBe(202);
       expect(res.json()).toMatchObject({ success: false, state: 'running', platform: 'etsy', integrationId: store.id });
-      const done = await settled(client, product.id, store.id);
+      const done = await settledPush(client, product.id, store.id);
       expect(done).toMatchObject({ state: 'published', error: null, progress: null });
       const made = fake.listings().filter((l) => l.title === 'Queued Etsy Tee');
       expect(made).toHaveLength(1);
@@ -381,27 +370,22 @@ describe('Etsy pushes are jobs (the same store-push job as Shopify)', () => {
       expect(done.remoteProductId).toBe(String(made[0]?.listing_id));
       const [row] = await t.deps.db.select().from(products).where(eq(products.id, product.id));
       expect(row?.status).toBe('live');
-    } finally {
-      t.deps.config.storePushWaitSeconds = 25;
-    }
+    });
   });
 
   it('a failure is recorded with the reason the seller sees; the product goes back to ready', async () => {
     const client = t.client();
     const store = await connect(client);
     const product = await twoColourTee(client, 'Refused Etsy Tee');
-    t.deps.config.storePushWaitSeconds = 0;
-    try {
+    await withoutPushWait(t, async () => {
       fake.rateLimitNext(1, 6 * 3600);
       const res = await client.post(`/api/upload/etsy/${product.id}`, { integrationId: store.id });
       expect(res.statusCode, res.body).toBe(202);
-      const done = await settled(client, product.id, store.id);
+      const done = await settledPush(client, product.id, store.id);
       expect(done).toMatchObject({ state: 'failed', error: "Etsy's daily request budget is spent; try again later" });
       const [row] = await t.deps.db.select().from(products).where(eq(products.id, product.id));
       expect(row?.status).toBe('ready');
-    } finally {
-      t.deps.config.storePushWaitSeconds = 25;
-    }
+    });
   });
 
   it("a scheduled upload's push (the schedule worker's) gets the day budget's wait, so the schedule moves", async () => {
@@ -519,7 +503,7 @@ describe('Etsy pushes are jobs (the same store-push job as Shopify)', () => {
         await startWorker(second.deps, storePushJob);
         const client2 = new TestClient(second.app);
         client2.cookie = client.cookie;
-        const done = await settled(client2, product.id, store.id);
+        const done = await settledPush(client2, product.id, store.id);
         expect(done).toMatchObject({ state: 'published', error: null, remoteProductId: recorded });
         const sandbox = await second.deps.etsy.sandboxServer();
         const made = sandbox?.listings().filter((l) => l.title === 'Restarted Etsy Tee') ?? [];

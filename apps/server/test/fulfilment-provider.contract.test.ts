@@ -66,58 +66,60 @@ type Harness = {
   signed: boolean;
   /** Where the printer's own settings send webhooks when they are not set by API (Gelato's dashboard). */
   dashboard?(url: string): Promise<void>;
+  /** The printer's next order of several items ships in parts (one parcel per item). */
+  shipInParts(): Promise<void>;
+  /** Whether the printer says which items a shipment carries (Printify's order shipments do not). */
+  shipmentLines: boolean;
 };
 
+type RequestingClient = { request(...args: never[]): Promise<unknown> };
+
 /**
- * The same account whose next order create reaches the printer and is applied there, but whose answer is lost
- * (a 502 on the way back), as a dropped connection leaves it. Both adapters speak Printful v2 through its client.
+ * The same account whose next request `isCreate` picks reaches the printer and is applied there, but whose answer is
+ * lost (`lost`, a 502 on the way back), as a dropped connection leaves it.
  */
-function printfulLosingNextCreate(account: PrinterAccount): PrinterAccount {
-  const conn = account as PrinterAccount & PrintfulConn;
+function losingNext<C extends RequestingClient>(
+  account: PrinterAccount,
+  isCreate: (args: Parameters<C['request']>) => boolean,
+  lost: () => Error,
+): PrinterAccount {
+  const conn = account as PrinterAccount & { client: C };
   let armed = true;
-  const client = Object.create(conn.client) as PrintfulClient;
-  client.request = async <T>(...args: Parameters<PrintfulClient['request']>): Promise<T> => {
-    const answer = await conn.client.request<T>(...args);
-    if (armed && args[0] === 'POST' && args[1] === '/v2/orders') {
+  const client = Object.create(conn.client) as C;
+  client.request = (async (...args: Parameters<C['request']>) => {
+    const answer = await conn.client.request(...args);
+    if (armed && isCreate(args)) {
       armed = false;
-      throw new PrintfulError(502, 'Bad gateway (the answer was lost)');
+      throw lost();
     }
     return answer;
-  };
+  }) as C['request'];
   return { ...conn, client } as PrinterAccount;
 }
 
-/** The same for Printify: its client's POST to the shop's orders.json is applied, its answer lost. */
-function printifyLosingNextCreate(account: PrinterAccount): PrinterAccount {
-  const conn = account as PrinterAccount & PrintifyConn;
-  let armed = true;
-  const client = Object.create(conn.client) as PrintifyClient;
-  client.request = async <T>(...args: Parameters<PrintifyClient['request']>): Promise<T> => {
-    const answer = await conn.client.request<T>(...args);
-    if (armed && args[0] === 'POST' && /\/orders\.json$/.test(args[1])) {
-      armed = false;
-      throw new PrintifyError(502, 'Bad gateway (the answer was lost)');
-    }
-    return answer;
-  };
-  return { ...conn, client } as PrinterAccount;
-}
+/** Printful (both adapters speak Printful v2 through its client): its POST /v2/orders applied, its answer lost. */
+const printfulLosingNextCreate = (account: PrinterAccount) =>
+  losingNext<PrintfulClient>(
+    account,
+    (args) => args[0] === 'POST' && args[1] === '/v2/orders',
+    () => new PrintfulError(502, 'Bad gateway (the answer was lost)'),
+  );
 
-/** Gelato's client the same way: POST /v4/orders applied, its answer lost. */
-function gelatoLosingNextCreate(account: PrinterAccount): PrinterAccount {
-  const conn = account as PrinterAccount & GelatoConn;
-  let armed = true;
-  const client = Object.create(conn.client) as GelatoClient;
-  client.request = async <T>(...args: Parameters<GelatoClient['request']>): Promise<T> => {
-    const answer = await conn.client.request<T>(...args);
-    if (armed && args[2] === 'POST' && args[3] === '/v4/orders') {
-      armed = false;
-      throw new GelatoError(502, null, 'Bad gateway (the answer was lost)');
-    }
-    return answer;
-  };
-  return { ...conn, client } as PrinterAccount;
-}
+/** Printify: its POST to the shop's orders.json applied, its answer lost. */
+const printifyLosingNextCreate = (account: PrinterAccount) =>
+  losingNext<PrintifyClient>(
+    account,
+    (args) => args[0] === 'POST' && /\/orders\.json$/.test(args[1]),
+    () => new PrintifyError(502, 'Bad gateway (the answer was lost)'),
+  );
+
+/** Gelato: POST /v4/orders applied, its answer lost. */
+const gelatoLosingNextCreate = (account: PrinterAccount) =>
+  losingNext<GelatoClient>(
+    account,
+    (args) => args[2] === 'POST' && args[3] === '/v4/orders',
+    () => new GelatoError(502, null, 'Bad gateway (the answer was lost)'),
+  );
 
 const printfulCreates = (server: FakePrintful) =>
   server.calls.filter((c) => c.path === '/v2/orders' && c.status === 200).length;
@@ -214,6 +216,54 @@ async function workspace(): Promise<{ client: TestClient; ws: string }> {
   return { client, ws: await client.workspaceId(t.deps.db) };
 }
 
+/** The workspace's account at this printer adapter, which connecting made. */
+async function accountOf(id: string, ws: string): Promise<PrinterAccount> {
+  const account = await printer(id).account(ws);
+  expect(account).not.toBeNull();
+  return account as PrinterAccount;
+}
+
+type Ways = Pick<
+  Harness,
+  | 'losingNextCreate'
+  | 'duplicateCreate'
+  | 'duplicateExternalId'
+  | 'withdrawnDraft'
+  | 'cancelAfterConfirm'
+  | 'signed'
+  | 'shipmentLines'
+>;
+/** How Printful behaves, its own account and its sandbox alike. */
+const PRINTFUL_WAYS: Ways = {
+  losingNextCreate: printfulLosingNextCreate,
+  duplicateCreate: printfulDuplicate,
+  duplicateExternalId: 'refused',
+  withdrawnDraft: 'deleted',
+  cancelAfterConfirm: true,
+  signed: true,
+  shipmentLines: true,
+};
+/** How Printify behaves, its own account and its sandbox alike. */
+const PRINTIFY_WAYS: Ways = {
+  losingNextCreate: printifyLosingNextCreate,
+  duplicateCreate: printifyDuplicate,
+  duplicateExternalId: 'accepted',
+  withdrawnDraft: 'cancelled',
+  cancelAfterConfirm: false,
+  signed: true,
+  shipmentLines: false,
+};
+/** How Gelato behaves, its own account and its sandbox alike. */
+const GELATO_WAYS: Ways = {
+  losingNextCreate: gelatoLosingNextCreate,
+  duplicateCreate: gelatoDuplicate,
+  duplicateExternalId: 'accepted',
+  withdrawnDraft: 'deleted',
+  cancelAfterConfirm: true,
+  signed: false,
+  shipmentLines: true,
+};
+
 const harnesses: Record<string, Harness> = {
   printful: {
     async connect() {
@@ -223,9 +273,7 @@ const harnesses: Record<string, Harness> = {
       const callback = new URL(answer.headers.get('location') as string);
       const done = await client.get(callback.pathname + callback.search);
       expect(done.headers.location).toBe('/integrations?printful=connected');
-      const account = await printer('printful').account(ws);
-      expect(account).not.toBeNull();
-      return account as PrinterAccount;
+      return accountOf('printful', ws);
     },
     async tick() {
       await fake.orders.tick();
@@ -239,19 +287,13 @@ const harnesses: Record<string, Harness> = {
         .where(and(eq(integrations.workspaceId, account.workspaceId), eq(integrations.platform, 'printful')));
     },
     creates: async () => printfulCreates(fake),
-    losingNextCreate: printfulLosingNextCreate,
-    duplicateCreate: printfulDuplicate,
-    duplicateExternalId: 'refused',
-    withdrawnDraft: 'deleted',
-    cancelAfterConfirm: true,
-    signed: true,
+    ...PRINTFUL_WAYS,
+    shipInParts: async () => fake.orders.shipInParts(),
   },
   sandbox: {
     async connect() {
       const { ws } = await workspace();
-      const account = await printer('sandbox').account(ws);
-      expect(account).not.toBeNull();
-      return account as PrinterAccount;
+      return accountOf('sandbox', ws);
     },
     async tick() {
       await t.deps.printfulSandbox.tick();
@@ -260,12 +302,8 @@ const harnesses: Record<string, Harness> = {
     // The built-in sandbox's tokens are the app's own, per workspace: they never expire.
     expireToken: null,
     creates: async () => printfulCreates(await t.deps.printfulSandbox.server()),
-    losingNextCreate: printfulLosingNextCreate,
-    duplicateCreate: printfulDuplicate,
-    duplicateExternalId: 'refused',
-    withdrawnDraft: 'deleted',
-    cancelAfterConfirm: true,
-    signed: true,
+    ...PRINTFUL_WAYS,
+    shipInParts: async () => (await t.deps.printfulSandbox.server()).orders.shipInParts(),
   },
   printify: {
     async connect() {
@@ -274,9 +312,7 @@ const harnesses: Record<string, Harness> = {
       const r = await client.post('/api/printify/connect', { token, currency: 'USD' });
       expect(r.statusCode).toBe(200);
       expect(r.json()).toMatchObject({ connected: true, sandbox: false });
-      const account = await printer('printify').account(ws);
-      expect(account).not.toBeNull();
-      return account as PrinterAccount;
+      return accountOf('printify', ws);
     },
     async tick() {
       await fakePrintify.tick();
@@ -285,21 +321,15 @@ const harnesses: Record<string, Harness> = {
     // A personal access token lasts a year; the OAuth app's is refreshed by its own test (printify-oauth.api).
     expireToken: null,
     creates: async () => printifyCreates(fakePrintify),
-    losingNextCreate: printifyLosingNextCreate,
-    duplicateCreate: printifyDuplicate,
-    duplicateExternalId: 'accepted',
-    withdrawnDraft: 'cancelled',
-    cancelAfterConfirm: false,
-    signed: true,
+    ...PRINTIFY_WAYS,
+    shipInParts: async () => fakePrintify.shipInParts(),
   },
   'printify-sandbox': {
     async connect() {
       const { client, ws } = await workspace();
       const r = await client.post('/api/printify/sandbox', {});
       expect(r.json()).toMatchObject({ connected: true, sandbox: true });
-      const account = await printer('printify-sandbox').account(ws);
-      expect(account).not.toBeNull();
-      return account as PrinterAccount;
+      return accountOf('printify-sandbox', ws);
     },
     async tick() {
       await t.deps.printifySandbox.tick();
@@ -308,12 +338,8 @@ const harnesses: Record<string, Harness> = {
     // The built-in sandbox's tokens are the app's own, per workspace: they never expire.
     expireToken: null,
     creates: async () => printifyCreates(await t.deps.printifySandbox.server()),
-    losingNextCreate: printifyLosingNextCreate,
-    duplicateCreate: printifyDuplicate,
-    duplicateExternalId: 'accepted',
-    withdrawnDraft: 'cancelled',
-    cancelAfterConfirm: false,
-    signed: true,
+    ...PRINTIFY_WAYS,
+    shipInParts: async () => (await t.deps.printifySandbox.server()).shipInParts(),
   },
   gelato: {
     async connect() {
@@ -331,9 +357,7 @@ const harnesses: Record<string, Harness> = {
         email: 'me@example.com',
       });
       expect(done.json()).toMatchObject({ connected: true, sandbox: false });
-      const account = await printer('gelato').account(ws);
-      expect(account).not.toBeNull();
-      return account as PrinterAccount;
+      return accountOf('gelato', ws);
     },
     async tick() {
       await fakeGelato.tick();
@@ -342,12 +366,8 @@ const harnesses: Record<string, Harness> = {
     // An account API key: it does not expire.
     expireToken: null,
     creates: async () => gelatoCreates(fakeGelato),
-    losingNextCreate: gelatoLosingNextCreate,
-    duplicateCreate: gelatoDuplicate,
-    duplicateExternalId: 'accepted',
-    withdrawnDraft: 'deleted',
-    cancelAfterConfirm: true,
-    signed: false,
+    ...GELATO_WAYS,
+    shipInParts: async () => fakeGelato.shipInParts(),
     dashboard: (url) => fakeGelato.setWebhookUrl(GELATO_KEY, url),
   },
   'gelato-sandbox': {
@@ -355,9 +375,7 @@ const harnesses: Record<string, Harness> = {
       const { client, ws } = await workspace();
       const done = await client.post('/api/gelato/connect', { mode: 'sandbox', email: 'me@example.com' });
       expect(done.json()).toMatchObject({ connected: true, sandbox: true });
-      const account = await printer('gelato-sandbox').account(ws);
-      expect(account).not.toBeNull();
-      return account as PrinterAccount;
+      return accountOf('gelato-sandbox', ws);
     },
     async tick() {
       await t.deps.gelatoSandbox.tick();
@@ -366,12 +384,8 @@ const harnesses: Record<string, Harness> = {
     // The built-in sandbox's keys are the app's own, per workspace: they never expire.
     expireToken: null,
     creates: async () => gelatoCreates(await t.deps.gelatoSandbox.server()),
-    losingNextCreate: gelatoLosingNextCreate,
-    duplicateCreate: gelatoDuplicate,
-    duplicateExternalId: 'accepted',
-    withdrawnDraft: 'deleted',
-    cancelAfterConfirm: true,
-    signed: false,
+    ...GELATO_WAYS,
+    shipInParts: async () => (await t.deps.gelatoSandbox.server()).shipInParts(),
   },
 };
 
@@ -694,6 +708,34 @@ describe.each(Object.keys(harnesses))('%s', (id) => {
     }
     await h.tick();
     expect((await printer(id).shipments(account, o.id))[0]?.delivered).toBe(true);
+  });
+
+  it('an order shipped in two parcels: each shipment names the lines it carries, when the printer says (#27.6)', async () => {
+    const base = input();
+    const first = base.items[0] as PrintOrderInput['items'][number];
+    const two = {
+      ...base,
+      items: [first, { ...first, quantity: 1, name: 'Sunset Tee (2)', externalId: `${base.externalId}-2` }],
+    };
+    await h.shipInParts();
+    const o = await printer(id).placeOrder(account, two);
+    await printer(id).confirm(account, o.id);
+    let list = await printer(id).shipments(account, o.id);
+    for (let i = 0; i < 8 && list.length < 2; i++) {
+      await h.tick();
+      list = await printer(id).shipments(account, o.id);
+    }
+    expect(list).toHaveLength(2);
+    expect(new Set(list.map((s) => s.trackingNumber)).size).toBe(2);
+    if (h.shipmentLines) {
+      expect(list.map((s) => s.lines)).toEqual([
+        [{ lineId: `${base.externalId}-1`, quantity: 2 }],
+        [{ lineId: `${base.externalId}-2`, quantity: 1 }],
+      ]);
+    } else {
+      // The printer does not say: each shipment stands for every line not yet sent (fulfilment.ts).
+      expect(list.every((s) => s.lines === undefined)).toBe(true);
+    }
   });
 
   it('token expiry: an expired access token is refreshed before the next call, which succeeds', async () => {

@@ -21,8 +21,7 @@ import { ORDER_JOBS, queuedPrinterEvent } from '../src/modules/orders/order-jobs
 import { pollPrinterOrders } from '../src/modules/orders/printer-poll';
 import { printfulSandboxTickJob } from '../src/modules/printful/printful-sandbox.jobs';
 import { shopifyWebhookJob } from '../src/modules/shopify/shopify-webhooks';
-import { insertDesign, solidPng } from './fixtures/designs';
-import { waitFor } from './fixtures/store-products';
+import { connectShopifySandbox, teeDesign, waitFor } from './fixtures/store-products';
 import { createTestApp, type TestApp, type TestClient } from './helpers';
 
 /**
@@ -55,21 +54,8 @@ type Seller = { client: TestClient; shop: string; storeId: string; productId: st
 /** A workspace with a connected sandbox shop and a tee pushed to it (two sizes). */
 async function seller(typed: string, confirmation: 'automatic' | 'manual' | 'delay' = 'automatic'): Promise<Seller> {
   const client = t.client();
-  const start = await client.get(`/auth/shopify/start?shop=${typed}`);
-  const relayed = await client.get(start.headers.location as string);
-  const back = new URL(relayed.headers.location as string);
-  expect((await client.get(back.pathname + back.search)).headers.location).toBe('/integrations?connected=shopify');
-  const storeId = (await client.get('/api/integrations')).json<{ id: string }[]>()[0]?.id as string;
-
-  const ws = await client.workspaceId(t.deps.db);
-  const { id: designId } = await insertDesign(t.deps, ws, await solidPng(300, 300, { r: 200, g: 30, b: 30 }));
-  const mockup = await client.post('/api/mockups', {
-    designId,
-    productType: 'tshirt',
-    templateId: 'tshirt-front',
-    adjustments: { scale: 80, rotation: 0, x: 0, y: 0, opacity: 100 },
-  });
-  expect(mockup.statusCode, mockup.body).toBe(201);
+  const storeId = await connectShopifySandbox(client, typed);
+  const { designId, mockup } = await teeDesign(t, client, { r: 200, g: 30, b: 30 }, 80);
   const created = await client.post('/api/products', {
     title: 'Sunset Tee',
     description: 'A warm sunset.',
@@ -80,7 +66,7 @@ async function seller(typed: string, confirmation: 'automatic' | 'manual' | 'del
       { option: 'Medium', price: 26 },
     ],
     designId,
-    mockupId: mockup.json().id,
+    mockupId: await mockup(),
     status: 'ready',
   });
   expect(created.statusCode, created.body).toBe(201);
@@ -206,6 +192,38 @@ describe('a paid order becomes one Printful order and a shipped parcel', () => {
     expect((await s.client.get(`/api/orders?status=delivered`)).json().items).toHaveLength(1);
     expect((await s.client.get(`/api/orders?status=failed`)).json()).toMatchObject({ items: [], total: 0 });
     expect((await s.client.get(`/api/orders/${order.id}`)).json().id).toBe(order.id);
+  }, 120_000);
+
+  it('an order the printer ships in two parcels: each store line is fulfilled with its own tracking number (#27.6)', async () => {
+    const s = await seller('parts-shop.myshopify.com');
+    (await t.deps.printfulSandbox.server()).orders.shipInParts();
+    const placed = await place(s, [
+      { sku: s.skus[0] as string, quantity: 2 },
+      { sku: s.skus[1] as string, quantity: 1 },
+    ]);
+    const remote = await waitFor(
+      async () => (await shopify.orders.orders(s.shop)).find((o) => String(o.id) === placed.remoteOrderId),
+      (o) => (o?.fulfillments.length ?? 0) >= 2,
+    );
+    const [small, medium] = remote?.lineItems ?? [];
+    // One fulfilment per parcel, each with only the line it carries, all of it, and the parcel's own number.
+    expect(remote?.fulfillments.map((f) => f.lines)).toEqual([
+      [{ lineItemId: small?.id, quantity: 2 }],
+      [{ lineItemId: medium?.id, quantity: 1 }],
+    ]);
+    const numbers = remote?.fulfillments.map((f) => f.trackingInfo.number) ?? [];
+    expect(new Set(numbers).size).toBe(2);
+    expect(remote?.fulfillmentOrders.map((fo) => fo.status)).toEqual(['CLOSED']);
+    // The numbers are the printer's two parcels', and the order keeps both store fulfilments.
+    const order = (await listOrders(s))[0] as TOrder;
+    expect(order.failureReason).toBeNull();
+    const [row] = await t.deps.db.select().from(orders).where(eq(orders.id, order.id));
+    const sandbox = t.deps.printers.get('sandbox');
+    const account = await sandbox?.account(row?.workspaceId as string);
+    const parcels = account ? await sandbox?.shipments(account, row?.printfulOrderId as string) : [];
+    expect(numbers).toEqual(parcels?.map((p) => p.trackingNumber));
+    expect(Object.keys(row?.storeShipments ?? {})).toEqual(parcels?.map((p) => p.id));
+    expect(row?.storeFulfillmentId?.split(',')).toHaveLength(2);
   }, 120_000);
 
   it('the same webhook twice, and a crash between "created at Printful" and "saved", give one Printful order', async () => {

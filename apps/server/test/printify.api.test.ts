@@ -14,8 +14,7 @@ import { startWorkers } from '../src/jobs/workers';
 import { ORDER_JOBS } from '../src/modules/orders/order-jobs';
 import { printifySandboxTickJob } from '../src/modules/printify/printify-sandbox.jobs';
 import { shopifyWebhookJob } from '../src/modules/shopify/shopify-webhooks';
-import { insertDesign, solidPng } from './fixtures/designs';
-import { waitFor } from './fixtures/store-products';
+import { connectShopifySandbox, teeDesign, waitFor } from './fixtures/store-products';
 import { createTestApp, type TestApp, type TestClient } from './helpers';
 
 /**
@@ -165,20 +164,8 @@ describe('GET /api/providers/:provider/products', () => {
 /** A workspace with the Shopify sandbox shop and a Printify tee (two variants) pushed to it. */
 async function printifySeller(typed: string) {
   const client = t.client();
-  const start = await client.get(`/auth/shopify/start?shop=${typed}`);
-  const relayed = await client.get(start.headers.location as string);
-  const back = new URL(relayed.headers.location as string);
-  await client.get(back.pathname + back.search);
-  const storeId = (await client.get('/api/integrations')).json<{ id: string }[]>()[0]?.id as string;
-  const ws = await client.workspaceId(t.deps.db);
-  const { id: designId } = await insertDesign(t.deps, ws, await solidPng(300, 300, { r: 30, g: 90, b: 200 }));
-  const mockup = await client.post('/api/mockups', {
-    designId,
-    productType: 'tshirt',
-    templateId: 'tshirt-front',
-    adjustments: { scale: 80, rotation: 0, x: 0, y: 0, opacity: 100 },
-  });
-  expect(mockup.statusCode, mockup.body).toBe(201);
+  const storeId = await connectShopifySandbox(client, typed);
+  const { designId, mockup } = await teeDesign(t, client, { r: 30, g: 90, b: 200 }, 80);
   const body = {
     title: 'Ocean Tee',
     description: 'Waves.',
@@ -191,7 +178,7 @@ async function printifySeller(typed: string) {
       { catalogVariantId: 17392, price: 22 },
     ],
     designId,
-    mockupId: mockup.json().id,
+    mockupId: await mockup(),
     status: 'ready',
   };
   return { client, storeId, body };

@@ -1,4 +1,11 @@
-import type { TGelatoSandboxOrder, TOrder, TOrderPage, TProductDetail, TProductQuotes } from '@podforge/contract';
+import type {
+  TGelatoSandboxOrder,
+  TOrder,
+  TOrderPage,
+  TPrinterQuote,
+  TProductDetail,
+  TProductQuotes,
+} from '@podforge/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fulfillmentWebhooks, integrations } from '../src/db/schema';
@@ -9,8 +16,7 @@ import { printerExternalId } from '../src/modules/orders/fulfilment';
 import { ORDER_JOBS } from '../src/modules/orders/order-jobs';
 import { printfulSandboxTickJob } from '../src/modules/printful/printful-sandbox.jobs';
 import { shopifyWebhookJob } from '../src/modules/shopify/shopify-webhooks';
-import { insertDesign, solidPng } from './fixtures/designs';
-import { waitFor } from './fixtures/store-products';
+import { connectShopifySandbox, teeDesign, waitFor } from './fixtures/store-products';
 import { createTestApp, type TestApp, type TestClient } from './helpers';
 
 /**
@@ -42,19 +48,8 @@ type Seller = { client: TestClient; storeId: string; productId: string; skus: st
 /** A workspace with a sandbox shop, a white tee (S, M) pushed to it, and the Gelato sandbox connected. */
 async function seller(typed: string): Promise<Seller> {
   const client = t.client();
-  const start = await client.get(`/auth/shopify/start?shop=${typed}`);
-  const relayed = await client.get(start.headers.location as string);
-  const back = new URL(relayed.headers.location as string);
-  await client.get(back.pathname + back.search);
-  const store = (await client.get('/api/integrations')).json<{ id: string; externalId?: string }[]>()[0];
-  const ws = await client.workspaceId(t.deps.db);
-  const { id: designId } = await insertDesign(t.deps, ws, await solidPng(300, 300, { r: 20, g: 90, b: 200 }));
-  const mockup = await client.post('/api/mockups', {
-    designId,
-    productType: 'tshirt',
-    templateId: 'tshirt-front',
-    adjustments: { scale: 80, rotation: 0, x: 0, y: 0, opacity: 100 },
-  });
+  const storeId = await connectShopifySandbox(client, typed);
+  const { designId, mockup } = await teeDesign(t, client, { r: 20, g: 90, b: 200 }, 80);
   const created = await client.post('/api/products', {
     title: 'Wave Tee',
     description: 'A blue wave.',
@@ -65,7 +60,7 @@ async function seller(typed: string): Promise<Seller> {
       { option: 'Medium', price: 25 },
     ],
     designId,
-    mockupId: mockup.json().id,
+    mockupId: await mockup(),
     status: 'ready',
   });
   expect(created.statusCode, created.body).toBe(201);
@@ -77,13 +72,10 @@ async function seller(typed: string): Promise<Seller> {
   ).toBe(200);
   const connected = await client.post('/api/gelato/connect', { mode: 'sandbox', email: 'seller@example.com' });
   expect(connected.statusCode, connected.body).toBe(200);
-  const [row] = await t.deps.db
-    .select()
-    .from(integrations)
-    .where(eq(integrations.id, store?.id as string));
+  const [row] = await t.deps.db.select().from(integrations).where(eq(integrations.id, storeId));
   return {
     client,
-    storeId: store?.id as string,
+    storeId: storeId,
     productId,
     skus: detail.variants.map((v) => v.sku as string),
     shop: row?.externalId as string,
@@ -125,6 +117,30 @@ describe('quotes across printers', () => {
     expect((await s.client.get(`/api/products/${s.productId}/quotes?country=USA`)).statusCode).toBe(400);
     expect((await t.client().get(`/api/products/${s.productId}/quotes?country=US`)).statusCode).toBe(404);
   }, 120_000);
+});
+
+describe('a blank not yet saved is quoted by the printer its orders would go to', () => {
+  it('answers the network’s printer’s own cost and shipping for one catalogue variant; bad input names the field', async () => {
+    const client = t.client();
+    // A fresh workspace: no printer of its own, so Printful's built-in sandbox (what its orders would go to).
+    const res = await client.get(
+      '/api/quotes/blank?network=printful&catalogProductId=71&catalogVariantId=71001&country=US',
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    const q = res.json<TPrinterQuote>();
+    expect(q).toMatchObject({ ok: true, provider: 'sandbox', currency: 'USD', shipping: '4.75' });
+    expect(q.ok && q.total).toBe(q.ok && (Number(q.products) + Number(q.shipping)).toFixed(2));
+
+    const unknown = await client.get(
+      '/api/quotes/blank?network=printful&catalogProductId=71&catalogVariantId=1&country=US',
+    );
+    expect(unknown.json()).toMatchObject({ ok: false, provider: 'sandbox' });
+    const bad = await client.get(
+      '/api/quotes/blank?network=acme&catalogProductId=71&catalogVariantId=71001&country=US',
+    );
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error).toMatch(/network/);
+  }, 60_000);
 });
 
 describe('the routing rule picks each order’s printer', () => {

@@ -1,4 +1,4 @@
-import type { TIntegration, TPushState, TWooSandboxProducts } from '@podforge/contract';
+import type { TIntegration, TWooSandboxProducts } from '@podforge/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { integrations, orders as ordersTable, products, publications } from '../src/db/schema';
@@ -7,6 +7,7 @@ import { startWorker } from '../src/jobs/workers';
 import { storePushJob } from '../src/modules/products/store-push';
 import { twoColourTee as makeTee } from './fixtures/store-products';
 import { createTestApp, type TestApp, type TestClient } from './helpers';
+import { settledPush, withoutPushWait } from './support/pushes';
 
 /**
  * WooCommerce: a real store (the fake at its address through WOOCOMMERCE_STORE_BASE_URL) and the built-in sandbox
@@ -170,17 +171,8 @@ describe('WooCommerce push', () => {
     const store = await connectSandbox(client);
     const product = await twoColourTee(client, 'Queued Woo Tee');
     const host = new URL((await storeUrl(store.id)) as string).host;
-    const settled = async () => {
-      for (let i = 0; i < 600; i++) {
-        const { pushes } = (await client.get(`/api/products/${product.id}/pushes`)).json<{ pushes: TPushState[] }>();
-        const mine = pushes.find((p) => p.integrationId === store.id);
-        if (mine && mine.state !== 'running') return mine;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      throw new Error('the push did not settle');
-    };
-    t.deps.config.storePushWaitSeconds = 0;
-    try {
+    const settled = () => settledPush(client, product.id, store.id);
+    await withoutPushWait(t, async () => {
       sandbox.failNextCreateAfterCreating();
       const first = await client.post(`/api/upload/woocommerce/${product.id}`, { integrationId: store.id });
       expect(first.statusCode, first.body).toBe(202);
@@ -198,9 +190,7 @@ describe('WooCommerce push', () => {
       const made = sandbox.products(host).filter((p) => p.name === 'Queued Woo Tee');
       expect(made).toHaveLength(1);
       expect(done.remoteProductId).toBe(String(made[0]?.id));
-    } finally {
-      t.deps.config.storePushWaitSeconds = 25;
-    }
+    });
   }, 90_000);
 
   it('Update in store reprices the same product', async () => {

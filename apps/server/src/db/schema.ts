@@ -467,6 +467,12 @@ export const publications = pgTable(
     /** Edits made in the store since the push, e.g. ['price', 'title']; read at remoteCheckedAt. */
     remoteChanges: text('remote_changes').array(),
     remoteCheckedAt: timestamp('remote_checked_at', { withTimezone: true }),
+    /**
+     * What the store made of an accepted listing (Amazon: ACCEPTED is not listed): processing, live, not buyable or
+     * gone, with the store's issues in its words; read in the background and by notification (null: not read yet).
+     */
+    listingState: text('listing_state', { enum: ['processing', 'live', 'not_buyable', 'gone'] }),
+    listingIssues: text('listing_issues').array(),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -557,8 +563,10 @@ export const orders = pgTable(
     carrier: text('carrier'),
     trackingNumber: text('tracking_number'),
     trackingUrl: text('tracking_url'),
-    /** The store fulfilment made from the shipment (its id), so it is made once. */
+    /** The store fulfilments made from the shipments (their ids, comma-separated), so each is made once. */
     storeFulfillmentId: text('store_fulfillment_id'),
+    /** Each printer shipment sent to the store: the printer's shipment id -> the store's id for it. */
+    storeShipments: jsonb('store_shipments').$type<Record<string, string>>().notNull().default({}),
     orderedAt: timestamp('ordered_at', { withTimezone: true }).notNull(),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

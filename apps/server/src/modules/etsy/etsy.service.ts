@@ -42,7 +42,7 @@ import {
   updateStoreInWorkspace,
   upsertStoreConnection,
 } from '../stores/store-connections.repository';
-import { OrderIntakeSlot, type StoreOrderIntake, type StorePlatform } from '../stores/store-platform';
+import { StoreOrderSource, type StorePlatform } from '../stores/store-platform';
 import type {
   IntegrationRow,
   PublishContext,
@@ -128,7 +128,7 @@ export type EtsyOAuthOutcome = { outcome: 'connected' | 'setup' | 'invalid_state
  * StorePlatform for 'etsy'). With ETSY_API_KEY and ETSY_SHARED_SECRET it talks to Etsy; without them to the
  * built-in sandbox, the fake Etsy the tests use, started in this process and kept in the database.
  */
-export class EtsyService implements StorePlatform {
+export class EtsyService extends StoreOrderSource implements StorePlatform {
   readonly platform = 'etsy' as const;
   readonly sandboxMode: boolean;
   /** Replaceable (tests put a client with a virtual clock or sleep here). */
@@ -139,9 +139,9 @@ export class EtsyService implements StorePlatform {
   /** Set before first use to change the sandbox (tests raise its rate limits: they run faster than a second). */
   sandboxOptions: { limits?: { perSecond: number; perDay: number } } = {};
   /** Told when a shop may have orders to read now (connected, a sandbox test order): the orders module's reader. */
-  private readonly orderListeners: ((row: IntegrationRow) => Promise<void>)[] = [];
 
   constructor(private readonly deps: Deps) {
+    super();
     const etsy = deps.config.etsy;
     this.sandboxMode = etsy === null;
     if (etsy) {
@@ -293,26 +293,6 @@ export class EtsyService implements StorePlatform {
   private async markConnected(row: IntegrationRow) {
     await updateStoreInWorkspace(this.deps.db, row, { status: 'connected', verifiedAt: this.deps.now() });
     await this.ordersToRead(row);
-  }
-
-  private readonly orderIntake = new OrderIntakeSlot();
-
-  /** Where the shop's receipts, once read (etsy-receipts.ts), are handed: the order intake. */
-  onOrders(intake: StoreOrderIntake): void {
-    this.orderIntake.set(intake);
-  }
-
-  intake(): StoreOrderIntake {
-    return this.orderIntake.get();
-  }
-
-  /** Adds a reader of the shops' orders (etsy-receipts.ts registers it), told when a shop may have orders now. */
-  onOrdersToRead(listener: (row: IntegrationRow) => Promise<void>) {
-    this.orderListeners.push(listener);
-  }
-
-  private async ordersToRead(row: IntegrationRow) {
-    for (const listener of this.orderListeners) await listener(row);
   }
 
   /** The scope is among those the connection was granted. */

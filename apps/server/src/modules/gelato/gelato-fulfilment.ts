@@ -12,14 +12,16 @@ import {
 import { GelatoError } from '../../integrations/gelato/client';
 import { combinedStatus, costOf, fileTypeOf, gelatoAddress } from '../../integrations/gelato/mapping';
 import type { CatalogSourceImpl } from '../catalog/catalog.service';
-import type {
-  FulfilmentProvider,
-  PrinterAccount,
-  PrinterOrder,
-  PrinterQuote,
-  PrinterShipment,
-  PrintOrderInput,
-  QuoteInput,
+import { AccountPrinter } from '../printers/account-printer';
+import {
+  type FulfilmentProvider,
+  hasLine,
+  type PrinterAccount,
+  type PrinterOrder,
+  type PrinterQuote,
+  type PrinterShipment,
+  type PrintOrderInput,
+  type QuoteInput,
 } from '../printers/fulfilment-provider';
 
 /**
@@ -68,28 +70,12 @@ type GelatoWebhook = {
 
 const FOLLOWED = ['order_status_updated', 'order_item_status_updated', 'order_item_tracking_code_updated'];
 
-export class GelatoFulfilment implements FulfilmentProvider {
-  readonly id: string;
-  readonly name: string;
-  readonly fallback = false;
-  readonly needsPublicUrl: boolean;
-  readonly network = 'gelato';
-  readonly sandbox: boolean;
-
-  constructor(private readonly options: GelatoFulfilmentOptions) {
-    this.id = options.id;
-    this.sandbox = options.sandbox;
-    this.name = options.name;
-    this.needsPublicUrl = options.needsPublicUrl;
-  }
-
-  async account(workspaceId: string): Promise<GelatoAccount | null> {
-    const conn = await this.options.connection(workspaceId);
-    return conn ? { ...conn, provider: this.id, workspaceId } : null;
-  }
-
-  catalogue(workspaceId: string) {
-    return this.options.catalogue(workspaceId);
+export class GelatoFulfilment
+  extends AccountPrinter<GelatoAccount, GelatoFulfilmentOptions>
+  implements FulfilmentProvider
+{
+  constructor(options: GelatoFulfilmentOptions) {
+    super(options, 'gelato');
   }
 
   /** The order with every part Gelato split it into; null when Gelato has none by this id. */
@@ -263,13 +249,21 @@ export class GelatoFulfilment implements FulfilmentProvider {
   async shipments(account: PrinterAccount, id: string): Promise<PrinterShipment[]> {
     const parts = (await this.parts(account as GelatoAccount, id)) ?? [];
     return parts.flatMap((p) =>
-      (p.shipment?.packages ?? []).map((pkg) => ({
-        id: pkg.id,
-        carrier: p.shipment?.shipmentMethodName ?? null,
-        trackingNumber: pkg.trackingCode || null,
-        trackingUrl: pkg.trackingUrl || null,
-        delivered: p.fulfillmentStatus === 'delivered',
-      })),
+      (p.shipment?.packages ?? []).map((pkg) => {
+        // A package names Gelato's item ids; each item carries our line id as its `itemReferenceId`, all of it.
+        const lines = (pkg.orderItemIds ?? []).map((itemId) => {
+          const item = p.items.find((i) => i.id === itemId);
+          return { lineId: item?.itemReferenceId ?? null, quantity: item?.quantity ?? 0 };
+        });
+        return {
+          id: pkg.id,
+          carrier: p.shipment?.shipmentMethodName ?? null,
+          trackingNumber: pkg.trackingCode || null,
+          trackingUrl: pkg.trackingUrl || null,
+          delivered: p.fulfillmentStatus === 'delivered',
+          ...(lines.length > 0 && lines.every(hasLine) ? { lines } : {}),
+        };
+      }),
     );
   }
 

@@ -1,7 +1,7 @@
-import { createHmac, randomBytes } from 'node:crypto';
 import type { TGelatoSandboxOrder } from '@podforge/contract';
-import type { FastifyInstance } from 'fastify';
-import type { Db } from '../../db/db';
+import { and, asc, eq, inArray, isNotNull, lte } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { gelatoSandboxOrders, gelatoSandboxWebhooks } from '../../db/schema';
 import type { GOrder } from '../../integrations/gelato/api';
 import { GelatoClient } from '../../integrations/gelato/client';
 import {
@@ -12,18 +12,18 @@ import {
 } from '../../integrations/gelato/fake-server';
 import { costOf } from '../../integrations/gelato/mapping';
 import type { TokenCipher } from '../../lib/crypto';
-import * as repo from './gelato.repository';
+import { PrinterSandbox } from '../printers/printer-sandbox';
 
 /**
  * The built-in Gelato sandbox: the fake Gelato the tests use, started in this process on 127.0.0.1 on first use,
  * its orders and webhook URL in the app's database (a restart loses nothing; any instance moves them on). A
- * workspace that connects it reaches it with an API key derived from a per-process key (never stored). What it
- * fetches (print files) and sends (webhooks) goes through the app itself (`inject`), as Printful's sandbox does.
+ * workspace that connects it reaches it with an API key derived from a per-process key (never stored). The shared
+ * part (credential, reaching the app through `inject`) is `PrinterSandbox`.
  */
 
 const KEY_PREFIX = 'gelsandbox_';
 
-type Row = repo.SandboxOrderRow;
+type Row = typeof gelatoSandboxOrders.$inferSelect;
 
 export function dbGelatoStore(
   db: Db,
@@ -46,108 +46,108 @@ export function dbGelatoStore(
   const at = (ms: number | null) => (ms === null ? null : new Date(ms));
   return {
     async insert(list) {
-      await repo.insertSandboxOrders(
-        db,
-        list.map((o) => ({
-          id: o.order.id,
-          account: o.account,
-          orderReferenceId: o.order.orderReferenceId,
-          body: seal(o.order),
-          nextAt: at(o.nextAt),
-        })),
-      );
+      await db.transaction(async (tx) => {
+        for (const o of list) {
+          await tx.insert(gelatoSandboxOrders).values({
+            id: o.order.id,
+            account: o.account,
+            orderReferenceId: o.order.orderReferenceId,
+            body: seal(o.order),
+            nextAt: at(o.nextAt),
+          });
+        }
+      });
     },
     async get(account, id) {
-      const row = await repo.sandboxOrder(db, account, id);
+      const [row] = await db
+        .select()
+        .from(gelatoSandboxOrders)
+        .where(and(eq(gelatoSandboxOrders.account, account), eq(gelatoSandboxOrders.id, id)));
       return row ? open(row) : null;
     },
     async list(account) {
-      return (await repo.sandboxOrdersOf(db, account)).map(open);
+      const rows = await db
+        .select()
+        .from(gelatoSandboxOrders)
+        .where(eq(gelatoSandboxOrders.account, account))
+        .orderBy(asc(gelatoSandboxOrders.createdAt));
+      return rows.map(open);
     },
     async byReference(account, refs) {
       if (refs.length === 0) return [];
-      return (await repo.sandboxOrdersOf(db, account, refs)).map(open);
+      const rows = await db
+        .select()
+        .from(gelatoSandboxOrders)
+        .where(and(eq(gelatoSandboxOrders.account, account), inArray(gelatoSandboxOrders.orderReferenceId, refs)))
+        .orderBy(asc(gelatoSandboxOrders.createdAt));
+      return rows.map(open);
     },
     async save(o) {
-      await repo.saveSandboxOrder(db, o.order.id, { body: seal(o.order), nextAt: at(o.nextAt) });
+      await db
+        .update(gelatoSandboxOrders)
+        .set({ body: seal(o.order), nextAt: at(o.nextAt) })
+        .where(eq(gelatoSandboxOrders.id, o.order.id));
     },
     async remove(o) {
-      await repo.removeSandboxOrder(db, o.order.id);
+      await db.delete(gelatoSandboxOrders).where(eq(gelatoSandboxOrders.id, o.order.id));
     },
     async claimDue(now) {
-      return (await repo.claimDueSandboxOrders(db, new Date(now))).map((r) => ({ ...open(r), nextAt: null }));
+      // Taken in one statement: two instances ticking at once never move one order twice.
+      const due = db
+        .select({ id: gelatoSandboxOrders.id })
+        .from(gelatoSandboxOrders)
+        .where(and(isNotNull(gelatoSandboxOrders.nextAt), lte(gelatoSandboxOrders.nextAt, new Date(now))))
+        .for('update', { skipLocked: true });
+      const rows = await db
+        .update(gelatoSandboxOrders)
+        .set({ nextAt: null })
+        .where(inArray(gelatoSandboxOrders.id, due))
+        .returning();
+      return rows.map((r) => ({ ...open(r), nextAt: null }));
     },
     async webhookUrl(account) {
-      return repo.sandboxWebhookUrl(db, account);
+      const [row] = await db.select().from(gelatoSandboxWebhooks).where(eq(gelatoSandboxWebhooks.account, account));
+      return row?.url ?? null;
     },
     async setWebhookUrl(account, url) {
-      await repo.setSandboxWebhookUrl(db, account, url);
+      if (!url) {
+        await db.delete(gelatoSandboxWebhooks).where(eq(gelatoSandboxWebhooks.account, account));
+        return;
+      }
+      await db
+        .insert(gelatoSandboxWebhooks)
+        .values({ account, url })
+        .onConflictDoUpdate({ target: gelatoSandboxWebhooks.account, set: { url } });
     },
   };
 }
 
-type Inject = FastifyInstance['inject'];
-
-export class GelatoSandbox {
-  private started: Promise<FakeGelato> | null = null;
-  private inject: Inject | null = null;
-  private readonly key = randomBytes(32);
-  private clientCache: GelatoClient | null = null;
-  /** Set by the job wiring: asks for a tick at this instant. */
-  onSchedule: (at: Date) => void = () => {};
-
+export class GelatoSandbox extends PrinterSandbox<FakeGelato, GelatoClient> {
   constructor(
     private readonly deps: { db: Db; cipher: TokenCipher; now: () => Date; shipSeconds: number; retryDelayMs?: number },
-  ) {}
-
-  attach(app: { inject: Inject }) {
-    this.inject = app.inject.bind(app);
+  ) {
+    super(KEY_PREFIX);
   }
 
+  /** The API key of a workspace's sandbox account. */
   apiKeyFor(workspaceId: string): string {
-    return `${KEY_PREFIX}${workspaceId}.${createHmac('sha256', this.key).update(workspaceId).digest('hex').slice(0, 32)}`;
+    return this.tokenFor(workspaceId);
   }
 
-  private accountOf(key: string): string | null {
-    if (!key.startsWith(KEY_PREFIX)) return null;
-    const [workspaceId] = key.slice(KEY_PREFIX.length).split('.');
-    return workspaceId && this.apiKeyFor(workspaceId) === key ? workspaceId : null;
+  protected start(): Promise<FakeGelato> {
+    return startFakeGelato({
+      now: () => this.deps.now().getTime(),
+      apiKeys: (key) => this.accountOf(key),
+      store: dbGelatoStore(this.deps.db, this.deps.cipher),
+      delays: this.delays(this.deps.shipSeconds),
+      retryDelayMs: this.deps.retryDelayMs ?? 5000,
+      schedule: (at) => this.onSchedule(at),
+      ...this.app,
+    });
   }
 
-  private local(url: string) {
-    const u = new URL(url);
-    return u.pathname + u.search;
-  }
-
-  server(): Promise<FakeGelato> {
-    this.started ??= (async () => {
-      const ms = this.deps.shipSeconds * 1000;
-      return startFakeGelato({
-        now: () => this.deps.now().getTime(),
-        apiKeys: (key) => this.accountOf(key),
-        store: dbGelatoStore(this.deps.db, this.deps.cipher),
-        delays: { production: Math.round(ms / 6), ship: ms, deliver: ms * 2 },
-        retryDelayMs: this.deps.retryDelayMs ?? 5000,
-        schedule: (at) => this.onSchedule(at),
-        fetchFile: async (url) => {
-          if (!this.inject) return false;
-          const r = await this.inject({ method: 'GET', url: this.local(url) });
-          return r.statusCode === 200 && String(r.headers['content-type'] ?? '').startsWith('image/');
-        },
-        post: async (url, body, headers) => {
-          if (!this.inject) throw new Error('the sandbox is not attached to the app');
-          const r = await this.inject({ method: 'POST', url: this.local(url), payload: body, headers });
-          if (r.statusCode >= 300) throw new Error(`webhook answered ${r.statusCode}`);
-        },
-      });
-    })();
-    return this.started;
-  }
-
-  async client(): Promise<GelatoClient> {
-    const fake = await this.server();
-    this.clientCache ??= new GelatoClient({ orderBase: fake.url, productBase: fake.url, shipmentBase: fake.url });
-    return this.clientCache;
+  protected connect(fake: FakeGelato): GelatoClient {
+    return new GelatoClient({ orderBase: fake.url, productBase: fake.url, shipmentBase: fake.url });
   }
 
   /** The dashboard's webhook setting, for the sandbox account of this workspace. */
@@ -181,10 +181,5 @@ export class GelatoSandbox {
         trackingUrl: p.trackingUrl,
       })),
     }));
-  }
-
-  async close() {
-    const fake = await this.started;
-    await fake?.close();
   }
 }

@@ -1,23 +1,20 @@
 import { and, eq } from 'drizzle-orm';
-import type { Db } from '../../db/db';
+import type { Db } from '../../db/client';
 import { integrations } from '../../db/schema';
 
-/**
- * Printer connections (`integrations` rows of kind 'fulfillment'): one per printer network and workspace. A
- * reconnect replaces the row; the printer's adapter keeps what else it needs beside it.
- */
-
+/** A printer network a workspace connects one account of (its own, or the built-in sandbox). */
+export type PrinterPlatform = 'printful' | 'printify' | 'gelato';
 export type PrinterConnectionRow = typeof integrations.$inferSelect;
-export type PrinterConnectionValues = Omit<
-  typeof integrations.$inferInsert,
-  'id' | 'workspaceId' | 'kind' | 'platform' | 'createdAt'
->;
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+const ofWorkspace = (workspaceId: string, platform: PrinterPlatform) =>
+  and(eq(integrations.workspaceId, workspaceId), eq(integrations.platform, platform));
 
 /** The workspace's connection to this printer (only a connected one with `connectedOnly`), or null. */
 export async function printerConnection(
   db: Db,
   workspaceId: string,
-  platform: string,
+  platform: PrinterPlatform,
   options: { connectedOnly?: boolean } = {},
 ): Promise<PrinterConnectionRow | null> {
   const [row] = await db
@@ -25,8 +22,7 @@ export async function printerConnection(
     .from(integrations)
     .where(
       and(
-        eq(integrations.workspaceId, workspaceId),
-        eq(integrations.platform, platform),
+        ofWorkspace(workspaceId, platform),
         eq(integrations.kind, 'fulfillment'),
         options.connectedOnly ? eq(integrations.status, 'connected') : undefined,
       ),
@@ -35,32 +31,38 @@ export async function printerConnection(
   return row ?? null;
 }
 
-/** Replaces the workspace's connection to this printer with a new row, in one transaction. */
+/**
+ * Replaces the workspace's connection to this printer (one per workspace: reconnecting replaces the old one) in one
+ * transaction, with what `also` writes beside it; answers the new row's id.
+ */
 export async function replacePrinterConnection(
   db: Db,
   workspaceId: string,
-  platform: string,
-  values: PrinterConnectionValues,
-): Promise<void> {
-  await db.transaction(async (tx) => {
-    await tx
-      .delete(integrations)
-      .where(and(eq(integrations.workspaceId, workspaceId), eq(integrations.platform, platform)));
-    await tx.insert(integrations).values({ workspaceId, kind: 'fulfillment', platform, ...values });
+  platform: PrinterPlatform,
+  values: Omit<typeof integrations.$inferInsert, 'workspaceId' | 'kind' | 'platform'>,
+  also?: (tx: Tx, id: string) => Promise<void>,
+): Promise<string> {
+  return db.transaction(async (tx) => {
+    await tx.delete(integrations).where(ofWorkspace(workspaceId, platform));
+    const [row] = await tx
+      .insert(integrations)
+      .values({ ...values, workspaceId, kind: 'fulfillment', platform })
+      .returning({ id: integrations.id });
+    const id = (row as { id: string }).id;
+    await also?.(tx, id);
+    return id;
   });
 }
 
-export async function deletePrinterConnection(db: Db, workspaceId: string, platform: string): Promise<void> {
-  await db
-    .delete(integrations)
-    .where(and(eq(integrations.workspaceId, workspaceId), eq(integrations.platform, platform)));
+export async function deletePrinterConnection(db: Db, workspaceId: string, platform: PrinterPlatform): Promise<void> {
+  await db.delete(integrations).where(ofWorkspace(workspaceId, platform));
 }
 
-/** Changes the connection (its chosen shop, renewed tokens, an error), scoped by its workspace. */
+/** Changes a connection row of this workspace (the shop chosen, tokens refreshed, marked broken). */
 export async function updatePrinterConnection(
   db: Db,
   row: Pick<PrinterConnectionRow, 'id' | 'workspaceId'>,
-  set: Partial<PrinterConnectionValues>,
+  set: Partial<typeof integrations.$inferInsert>,
 ): Promise<void> {
   await db
     .update(integrations)

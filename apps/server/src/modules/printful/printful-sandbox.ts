@@ -1,22 +1,19 @@
-import { createHmac, randomBytes } from 'node:crypto';
 import type { TPrintfulSandboxOrder } from '@podforge/contract';
-import type { FastifyInstance } from 'fastify';
-import type { Db } from '../../db/db';
+import { and, asc, eq, inArray, isNotNull, lte, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { printfulSandboxOrders, printfulSandboxWebhooks } from '../../db/schema';
 import { PrintfulClient } from '../../integrations/printful/client';
 import type { PfOrder, PrintfulOrderStore, StoredOrder } from '../../integrations/printful/fake-orders';
 import { type FakePrintful, startFakePrintful } from '../../integrations/printful/fake-server';
 import type { TokenCipher } from '../../lib/crypto';
-import * as repo from './printful.repository';
+import { PrinterSandbox } from '../printers/printer-sandbox';
 
 /**
  * The built-in Printful sandbox: with no Printful account connected, a workspace's orders go here. It is the fake
  * Printful the tests use, started in this process on 127.0.0.1 on first use, with its orders and webhook settings
  * in the app's database (a restart loses nothing; any instance can move them on). Its store for a workspace is the
  * workspace id, reached with a token derived from a per-process key (never stored).
- *
- * Like the Shopify sandbox, what it fetches from the app (print files) and sends to it (webhooks) goes through the
- * app itself (`inject`), since the app's public address is unknown to it; each is still a full HTTP request through
- * the real routes (signed URL checked, webhook signature checked).
+ * The shared part (credential, reaching the app through `inject`) is `PrinterSandbox`.
  */
 
 const TOKEN_PREFIX = 'pfsandbox_';
@@ -39,7 +36,7 @@ function openOrder(cipher: TokenCipher, body: Record<string, unknown>): PfOrder 
 }
 
 export function dbOrderStore(db: Db, cipher: TokenCipher): PrintfulOrderStore {
-  const toStored = (r: repo.SandboxOrderRow): StoredOrder => ({
+  const toStored = (r: typeof printfulSandboxOrders.$inferSelect): StoredOrder => ({
     id: r.id,
     storeId: r.storeId,
     externalId: r.externalId,
@@ -48,58 +45,95 @@ export function dbOrderStore(db: Db, cipher: TokenCipher): PrintfulOrderStore {
   });
   return {
     async insert(storeId, externalId, build) {
-      let made: { id: number; order: PfOrder } | undefined;
-      const existing = await repo.insertSandboxOrder(db, storeId, externalId, (id) => {
-        const order = build(id);
-        made = { id, order };
-        return { body: sealOrder(cipher, order), status: order.status };
+      return db.transaction(async (tx) => {
+        const [existing] = await tx
+          .select()
+          .from(printfulSandboxOrders)
+          .where(and(eq(printfulSandboxOrders.storeId, storeId), eq(printfulSandboxOrders.externalId, externalId)));
+        if (existing) return toStored(existing);
+        const [row] = await tx
+          .insert(printfulSandboxOrders)
+          .values({ storeId, externalId, status: 'draft', body: {} })
+          .onConflictDoNothing()
+          .returning();
+        if (!row) {
+          const [winner] = await tx
+            .select()
+            .from(printfulSandboxOrders)
+            .where(and(eq(printfulSandboxOrders.storeId, storeId), eq(printfulSandboxOrders.externalId, externalId)));
+          if (!winner) throw new Error('sandbox order vanished');
+          return toStored(winner);
+        }
+        const order = build(row.id);
+        await tx
+          .update(printfulSandboxOrders)
+          .set({ body: sealOrder(cipher, order), status: order.status })
+          .where(eq(printfulSandboxOrders.id, row.id));
+        return { id: row.id, storeId, externalId, order, nextAt: null };
       });
-      if (existing) return toStored(existing);
-      const { id, order } = made as unknown as { id: number; order: PfOrder };
-      return { id, storeId, externalId, order, nextAt: null };
     },
     async get(storeId, ref) {
-      const row = await repo.sandboxOrder(db, storeId, ref);
+      const [row] = await db
+        .select()
+        .from(printfulSandboxOrders)
+        .where(
+          and(
+            eq(printfulSandboxOrders.storeId, storeId),
+            ref.id !== undefined
+              ? eq(printfulSandboxOrders.id, Number.isInteger(ref.id) ? ref.id : -1)
+              : eq(printfulSandboxOrders.externalId, ref.externalId ?? ''),
+          ),
+        );
       return row ? toStored(row) : null;
     },
     async save(o) {
-      await repo.saveSandboxOrder(db, o.id, {
-        body: sealOrder(cipher, o.order),
-        status: o.order.status,
-        nextAt: o.nextAt,
-      });
+      await db
+        .update(printfulSandboxOrders)
+        .set({ body: sealOrder(cipher, o.order), status: o.order.status, nextAt: o.nextAt })
+        .where(eq(printfulSandboxOrders.id, o.id));
     },
     async remove(o) {
-      await repo.removeSandboxOrder(db, o.id);
+      await db.delete(printfulSandboxOrders).where(eq(printfulSandboxOrders.id, o.id));
     },
     async list(storeId) {
-      return (await repo.sandboxOrdersOf(db, storeId)).map(toStored);
+      const rows = await db
+        .select()
+        .from(printfulSandboxOrders)
+        .where(eq(printfulSandboxOrders.storeId, storeId))
+        .orderBy(asc(printfulSandboxOrders.id));
+      return rows.map(toStored);
     },
     async claimDue(now) {
-      return (await repo.claimDueSandboxOrders(db, now)).map((r) => ({ ...toStored(r), nextAt: null }));
+      // Taken in one statement: two instances ticking at once never move one order twice.
+      const due = db
+        .select({ id: printfulSandboxOrders.id })
+        .from(printfulSandboxOrders)
+        .where(and(isNotNull(printfulSandboxOrders.nextAt), lte(printfulSandboxOrders.nextAt, now)))
+        .for('update', { skipLocked: true });
+      const rows = await db
+        .update(printfulSandboxOrders)
+        .set({ nextAt: null })
+        .where(inArray(printfulSandboxOrders.id, due))
+        .returning();
+      return rows.map((r) => ({ ...toStored(r), nextAt: null }));
     },
     async webhook(storeId) {
-      const row = await repo.sandboxWebhook(db, storeId);
+      const [row] = await db.select().from(printfulSandboxWebhooks).where(eq(printfulSandboxWebhooks.storeId, storeId));
       if (!row) return null;
       const secretKey = cipher.isSealed(row.secretKey) ? cipher.decrypt(row.secretKey) : row.secretKey;
       return { url: row.url, events: row.events, secretKey, publicKey: row.publicKey };
     },
     async setWebhook(storeId, config) {
-      await repo.setSandboxWebhook(db, storeId, { ...config, secretKey: cipher.encrypt(config.secretKey) });
+      const sealed = { ...config, secretKey: cipher.encrypt(config.secretKey) };
+      await db
+        .insert(printfulSandboxWebhooks)
+        .values({ storeId, ...sealed })
+        .onConflictDoUpdate({ target: printfulSandboxWebhooks.storeId, set: sealed });
     },
   };
 }
 
-type Inject = FastifyInstance['inject'];
-
-export class PrintfulSandbox {
-  private started: Promise<FakePrintful> | null = null;
-  private inject: Inject | null = null;
-  private readonly key = randomBytes(32);
-  private clientCache: PrintfulClient | null = null;
-  /** Set by the job wiring: asks for a tick at this instant. */
-  onSchedule: (at: Date) => void = () => {};
-
+export class PrintfulSandbox extends PrinterSandbox<FakePrintful, PrintfulClient> {
   constructor(
     private readonly deps: {
       db: Db;
@@ -109,59 +143,25 @@ export class PrintfulSandbox {
       /** Seconds from confirmation to shipping; production starts at a sixth of it, delivery at twice it. */
       shipSeconds: number;
     },
-  ) {}
-
-  /** The app the sandbox fetches print files from and sends webhooks to. */
-  attach(app: { inject: Inject }) {
-    this.inject = app.inject.bind(app);
+  ) {
+    super(TOKEN_PREFIX);
   }
 
-  tokenFor(workspaceId: string): string {
-    return `${TOKEN_PREFIX}${workspaceId}.${createHmac('sha256', this.key).update(workspaceId).digest('hex').slice(0, 32)}`;
+  protected start(): Promise<FakePrintful> {
+    return startFakePrintful({
+      now: () => this.deps.now().getTime(),
+      sandboxStore: (token) => this.accountOf(token),
+      orders: {
+        store: dbOrderStore(this.deps.db, this.deps.cipher),
+        delays: this.delays(this.deps.shipSeconds),
+        schedule: (at) => this.onSchedule(at),
+        ...this.app,
+      },
+    });
   }
 
-  private storeOf(token: string): string | null {
-    if (!token.startsWith(TOKEN_PREFIX)) return null;
-    const [workspaceId] = token.slice(TOKEN_PREFIX.length).split('.');
-    return workspaceId && this.tokenFor(workspaceId) === token ? workspaceId : null;
-  }
-
-  /** The path and query of a URL the app serves (the sandbox reaches the app through inject). */
-  private local(url: string) {
-    const u = new URL(url);
-    return u.pathname + u.search;
-  }
-
-  server(): Promise<FakePrintful> {
-    this.started ??= (async () => {
-      const ms = this.deps.shipSeconds * 1000;
-      return startFakePrintful({
-        now: () => this.deps.now().getTime(),
-        sandboxStore: (token) => this.storeOf(token),
-        orders: {
-          store: dbOrderStore(this.deps.db, this.deps.cipher),
-          delays: { production: Math.round(ms / 6), ship: ms, deliver: ms * 2 },
-          schedule: (at) => this.onSchedule(at),
-          fetchFile: async (url) => {
-            if (!this.inject) return false;
-            const r = await this.inject({ method: 'GET', url: this.local(url) });
-            return r.statusCode === 200 && String(r.headers['content-type'] ?? '').startsWith('image/');
-          },
-          post: async (url, body, headers) => {
-            if (!this.inject) throw new Error('the sandbox is not attached to the app');
-            const r = await this.inject({ method: 'POST', url: this.local(url), payload: body, headers });
-            if (r.statusCode >= 300) throw new Error(`webhook answered ${r.statusCode}`);
-          },
-        },
-      });
-    })();
-    return this.started;
-  }
-
-  async client(): Promise<PrintfulClient> {
-    const fake = await this.server();
-    this.clientCache ??= new PrintfulClient({ apiBase: fake.url, oauthBase: fake.url });
-    return this.clientCache;
+  protected connect(fake: FakePrintful): PrintfulClient {
+    return new PrintfulClient({ apiBase: fake.url, oauthBase: fake.url });
   }
 
   /** Moves every due sandbox order one step on. */
@@ -187,11 +187,12 @@ export class PrintfulSandbox {
         costs: order.costs ? { currency: order.costs.currency, total: order.costs.total } : null,
       }));
   }
-
-  async close() {
-    const fake = await this.started;
-    await fake?.close();
-  }
 }
 
-export const sandboxOrderCount = (db: Db, workspaceId: string) => repo.sandboxOrderCount(db, workspaceId);
+export const sandboxOrderCount = async (db: Db, workspaceId: string) =>
+  (
+    await db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(printfulSandboxOrders)
+      .where(eq(printfulSandboxOrders.storeId, workspaceId))
+  )[0]?.n ?? 0;

@@ -11,14 +11,12 @@ import { consumeOAuthState, issueOAuthState } from '../../lib/oauth-states';
 import { bundledCatalog, type CatalogListing, type CatalogSourceImpl } from '../catalog/catalog.service';
 import {
   deletePrinterConnection,
-  type PrinterConnectionRow,
   printerConnection,
   replacePrinterConnection,
   updatePrinterConnection,
 } from '../printers/printer-connections.repository';
+import { PrinterTokens } from '../printers/printer-tokens';
 
-/** Refresh this long before the access token's expiry, so a call never goes out with a dying token. */
-const REFRESH_MARGIN_MS = 5 * 60_000;
 const CATALOG_TTL_MS = 10 * 60_000;
 /** Printful's v2 placements give print areas in inches; files are prepared at 150 DPI. */
 const PRINT_DPI = 150;
@@ -57,7 +55,7 @@ export function toPrintfulAppError(error: unknown): never {
 export class PrintfulService {
   client: PrintfulClient;
   private readonly cache: TtlCache;
-  private readonly refreshing = new Map<string, Promise<string>>();
+  private readonly tokens: PrinterTokens;
 
   constructor(private readonly deps: Deps) {
     const { config } = deps;
@@ -68,10 +66,16 @@ export class PrintfulService {
       clientSecret: config.printfulClientSecret,
     });
     this.cache = new TtlCache(CATALOG_TTL_MS, () => deps.now().getTime());
+    this.tokens = new PrinterTokens({
+      ...deps,
+      name: 'Printful',
+      refresh: (refreshToken) => this.client.refresh(refreshToken),
+      isRefusal: (error) => error instanceof PrintfulError,
+    });
   }
 
   /** The workspace's Printful row (only a connected one with `connectedOnly`), or null. */
-  private async connection(workspaceId: string, options: { connectedOnly?: boolean } = {}) {
+  private connection(workspaceId: string, options: { connectedOnly?: boolean } = {}) {
     return printerConnection(this.deps.db, workspaceId, 'printful', options);
   }
 
@@ -122,16 +126,16 @@ export class PrintfulService {
       // One store: it is the one. Several: the seller chooses (the token is kept, the connection pending until then).
       const choose = (stores.result?.length ?? 0) > 1;
       const store = choose ? undefined : stores.result?.[0];
-      const { cipher, db, now } = this.deps;
+      const { cipher } = this.deps;
       // One Printful connection per workspace: reconnecting replaces the old one.
-      await replacePrinterConnection(db, workspaceId, 'printful', {
+      await replacePrinterConnection(this.deps.db, workspaceId, 'printful', {
         externalId: store ? String(store.id) : 'printful',
         storeName: choose ? null : (store?.name ?? 'Printful'),
         accessTokenEnc: cipher.encrypt(tokens.accessToken),
         refreshTokenEnc: tokens.refreshToken ? cipher.encrypt(tokens.refreshToken) : null,
         tokenExpiresAt: tokens.expiresAt,
         status: choose ? 'pending' : 'connected',
-        verifiedAt: choose ? null : now(),
+        verifiedAt: choose ? null : this.deps.now(),
       });
       return choose ? 'choose_store' : 'connected';
     } catch (error) {
@@ -174,34 +178,7 @@ export class PrintfulService {
   async accessToken(workspaceId: string): Promise<string | null> {
     const row = await this.connection(workspaceId);
     if (row?.status !== 'connected' || !row.accessTokenEnc) return this.deps.config.printfulToken ?? null;
-    const expiresAt = row.tokenExpiresAt?.getTime();
-    if (expiresAt === undefined || expiresAt - REFRESH_MARGIN_MS > this.deps.now().getTime()) {
-      return this.deps.cipher.decrypt(row.accessTokenEnc);
-    }
-    // Refresh tokens rotate: two refreshes with the same one would break the second, so share one per workspace.
-    const existing = this.refreshing.get(workspaceId);
-    if (existing) return existing;
-    const promise = this.refreshRow(row).finally(() => this.refreshing.delete(workspaceId));
-    this.refreshing.set(workspaceId, promise);
-    return promise;
-  }
-
-  private async refreshRow(row: PrinterConnectionRow): Promise<string> {
-    const { cipher, db } = this.deps;
-    if (!row.refreshTokenEnc) throw upstreamError('Printful authorisation expired; reconnect Printful');
-    try {
-      const tokens = await this.client.refresh(cipher.decrypt(row.refreshTokenEnc));
-      await updatePrinterConnection(db, row, {
-        accessTokenEnc: cipher.encrypt(tokens.accessToken),
-        refreshTokenEnc: tokens.refreshToken ? cipher.encrypt(tokens.refreshToken) : row.refreshTokenEnc,
-        tokenExpiresAt: tokens.expiresAt,
-      });
-      return tokens.accessToken;
-    } catch (error) {
-      if (!(error instanceof PrintfulError)) throw error;
-      await updatePrinterConnection(db, row, { status: 'error' });
-      throw upstreamError('Printful authorisation expired; reconnect Printful on the Integrations page');
-    }
+    return this.tokens.token({ ...row, accessTokenEnc: row.accessTokenEnc });
   }
 
   /**

@@ -26,6 +26,7 @@ import {
   statusOf,
 } from '../../integrations/printify/mapping';
 import type { CatalogSourceImpl } from '../catalog/catalog.service';
+import { AccountPrinter } from '../printers/account-printer';
 import type {
   FulfilmentProvider,
   PrinterAccount,
@@ -56,30 +57,14 @@ export type PrintifyFulfilmentOptions = {
   catalogue(workspaceId: string): Promise<CatalogSourceImpl>;
 };
 
-export class PrintifyFulfilment implements FulfilmentProvider {
-  readonly id: string;
-  readonly name: string;
-  readonly network = 'printify';
-  readonly fallback = false;
-  readonly needsPublicUrl: boolean;
-  readonly sandbox: boolean;
+export class PrintifyFulfilment
+  extends AccountPrinter<PrintifyAccount, PrintifyFulfilmentOptions>
+  implements FulfilmentProvider
+{
   /** The first print provider Printify lists for a blueprint (the one Podforge's catalogue shows), per blueprint. */
   private readonly providerOf = new Map<number, Promise<number>>();
-
-  constructor(private readonly options: PrintifyFulfilmentOptions) {
-    this.id = options.id;
-    this.name = options.name;
-    this.needsPublicUrl = options.needsPublicUrl;
-    this.sandbox = options.sandbox;
-  }
-
-  async account(workspaceId: string): Promise<PrintifyAccount | null> {
-    const conn = await this.options.connection(workspaceId);
-    return conn ? { ...conn, provider: this.id, workspaceId } : null;
-  }
-
-  catalogue(workspaceId: string) {
-    return this.options.catalogue(workspaceId);
+  constructor(options: PrintifyFulfilmentOptions) {
+    super(options, 'printify');
   }
 
   private toOrder(o: PfyOrder, externalId: string, currency: string): PrinterOrder {

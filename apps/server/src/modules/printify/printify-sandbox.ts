@@ -1,21 +1,21 @@
-import { createHmac, randomBytes } from 'node:crypto';
 import type { TPrintifySandboxOrder } from '@podforge/contract';
-import type { FastifyInstance } from 'fastify';
-import type { Db } from '../../db/db';
+import { and, asc, eq, inArray, isNotNull, lte } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { printifySandboxRecords } from '../../db/schema';
 import type { PfyOrder } from '../../integrations/printify/api';
 import { PrintifyClient } from '../../integrations/printify/client';
 import { type FakePrintify, startFakePrintify } from '../../integrations/printify/fake-server';
 import type { FakeRecord, PrintifyFakeStore, RecordKind } from '../../integrations/printify/fake-store';
 import { statusOf } from '../../integrations/printify/mapping';
 import type { TokenCipher } from '../../lib/crypto';
-import * as repo from './printify.repository';
+import { PrinterSandbox } from '../printers/printer-sandbox';
 
 /**
  * The built-in Printify sandbox: the fake Printify the tests use, started in this process on 127.0.0.1 on first
  * use, with its orders, products, uploads and webhooks in the app's database (a restart loses nothing; any instance
  * moves them on). A workspace that chose it has one shop, the workspace id, reached with a token derived from a
- * per-process key (never stored). Like the Printful sandbox, what it fetches from the app (print files) and sends
- * to it (webhooks) goes through the app itself (`inject`), still as full HTTP requests through the real routes.
+ * per-process key (never stored). The shared part
+ * (credential, reaching the app through `inject`) is `PrinterSandbox`.
  */
 
 const TOKEN_PREFIX = 'pfysandbox_';
@@ -42,43 +42,56 @@ function open(cipher: TokenCipher, body: Record<string, unknown>): Record<string
 }
 
 export function dbFakeStore(db: Db, cipher: TokenCipher): PrintifyFakeStore {
-  const toRecord = (r: repo.SandboxRecordRow): FakeRecord => ({
+  const t = printifySandboxRecords;
+  const toRecord = (r: typeof t.$inferSelect): FakeRecord => ({
     kind: r.kind,
     shopId: r.shopId,
     id: r.id,
     body: open(cipher, r.body),
     nextAt: r.nextAt,
   });
+  const where = (kind: RecordKind, shopId: string, id: string) =>
+    and(eq(t.kind, kind), eq(t.shopId, shopId), eq(t.id, id));
   return {
     async put(record) {
-      await repo.putSandboxRecord(db, { ...record, body: seal(cipher, record.kind, record.body) });
+      const body = seal(cipher, record.kind, record.body);
+      await db
+        .insert(t)
+        .values({ kind: record.kind, shopId: record.shopId, id: record.id, body, nextAt: record.nextAt })
+        .onConflictDoUpdate({ target: [t.kind, t.shopId, t.id], set: { body, nextAt: record.nextAt } });
     },
     async get(kind, shopId, id) {
-      const row = await repo.sandboxRecord(db, kind, shopId, id);
+      const [row] = await db
+        .select()
+        .from(t)
+        .where(where(kind, shopId, id));
       return row ? toRecord(row) : null;
     },
     async list(kind, shopId) {
-      return (await repo.sandboxRecordsOf(db, kind, shopId)).map(toRecord);
+      const rows = await db
+        .select()
+        .from(t)
+        .where(and(eq(t.kind, kind), eq(t.shopId, shopId)))
+        .orderBy(asc(t.seq));
+      return rows.map(toRecord);
     },
     async remove(kind, shopId, id) {
-      await repo.removeSandboxRecord(db, kind, shopId, id);
+      await db.delete(t).where(where(kind, shopId, id));
     },
     async claimDue(now) {
-      return (await repo.claimDueSandboxRecords(db, now)).map(toRecord);
+      // Taken in one statement: two instances ticking at once never move one order twice.
+      const due = db
+        .select({ seq: t.seq })
+        .from(t)
+        .where(and(isNotNull(t.nextAt), lte(t.nextAt, now)))
+        .for('update', { skipLocked: true });
+      const rows = await db.update(t).set({ nextAt: null }).where(inArray(t.seq, due)).returning();
+      return rows.map(toRecord);
     },
   };
 }
 
-type Inject = FastifyInstance['inject'];
-
-export class PrintifySandbox {
-  private started: Promise<FakePrintify> | null = null;
-  private inject: Inject | null = null;
-  private readonly key = randomBytes(32);
-  private clientCache: PrintifyClient | null = null;
-  /** Set by the job wiring: asks for a tick at this instant. */
-  onSchedule: (at: Date) => void = () => {};
-
+export class PrintifySandbox extends PrinterSandbox<FakePrintify, PrintifyClient> {
   constructor(
     private readonly deps: {
       db: Db;
@@ -87,55 +100,23 @@ export class PrintifySandbox {
       /** Seconds from production to shipping; production starts at a sixth of it, delivery at twice it. */
       shipSeconds: number;
     },
-  ) {}
-
-  attach(app: { inject: Inject }) {
-    this.inject = app.inject.bind(app);
+  ) {
+    super(TOKEN_PREFIX);
   }
 
-  tokenFor(workspaceId: string): string {
-    return `${TOKEN_PREFIX}${workspaceId}.${createHmac('sha256', this.key).update(workspaceId).digest('hex').slice(0, 32)}`;
+  protected start(): Promise<FakePrintify> {
+    return startFakePrintify({
+      now: () => this.deps.now().getTime(),
+      sandboxAccount: (token) => this.accountOf(token),
+      store: dbFakeStore(this.deps.db, this.deps.cipher),
+      delays: this.delays(this.deps.shipSeconds),
+      schedule: (at) => this.onSchedule(at),
+      ...this.app,
+    });
   }
 
-  private accountOf(token: string): string | null {
-    if (!token.startsWith(TOKEN_PREFIX)) return null;
-    const [workspaceId] = token.slice(TOKEN_PREFIX.length).split('.');
-    return workspaceId && this.tokenFor(workspaceId) === token ? workspaceId : null;
-  }
-
-  private local(url: string) {
-    const u = new URL(url);
-    return u.pathname + u.search;
-  }
-
-  server(): Promise<FakePrintify> {
-    this.started ??= (async () => {
-      const ms = this.deps.shipSeconds * 1000;
-      return startFakePrintify({
-        now: () => this.deps.now().getTime(),
-        sandboxAccount: (token) => this.accountOf(token),
-        store: dbFakeStore(this.deps.db, this.deps.cipher),
-        delays: { production: Math.round(ms / 6), ship: ms, deliver: ms * 2 },
-        schedule: (at) => this.onSchedule(at),
-        fetchFile: async (url) => {
-          if (!this.inject) return false;
-          const r = await this.inject({ method: 'GET', url: this.local(url) });
-          return r.statusCode === 200 && String(r.headers['content-type'] ?? '').startsWith('image/');
-        },
-        post: async (url, body, headers) => {
-          if (!this.inject) throw new Error('the sandbox is not attached to the app');
-          const r = await this.inject({ method: 'POST', url: this.local(url), payload: body, headers });
-          if (r.statusCode >= 300) throw new Error(`webhook answered ${r.statusCode}`);
-        },
-      });
-    })();
-    return this.started;
-  }
-
-  async client(): Promise<PrintifyClient> {
-    const fake = await this.server();
-    this.clientCache ??= new PrintifyClient({ apiBase: fake.url });
-    return this.clientCache;
+  protected connect(fake: FakePrintify): PrintifyClient {
+    return new PrintifyClient({ apiBase: fake.url });
   }
 
   /** The connection a workspace's sandbox orders use: its one shop is the workspace. */
@@ -171,10 +152,5 @@ export class PrintifySandbox {
         })),
       };
     });
-  }
-
-  async close() {
-    const fake = await this.started;
-    await fake?.close();
   }
 }

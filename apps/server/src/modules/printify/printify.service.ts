@@ -14,14 +14,12 @@ import {
   replacePrinterConnection,
   updatePrinterConnection,
 } from '../printers/printer-connections.repository';
+import { PrinterTokens } from '../printers/printer-tokens';
 import { printifyCatalogue } from './printify-catalogue';
 import type { PrintifySandbox } from './printify-sandbox';
 
 type Deps = { db: Db; cipher: TokenCipher; config: Config; now: () => Date; sandbox: PrintifySandbox };
 type Row = PrinterConnectionRow;
-
-/** Refresh this long before the OAuth access token (6 hours) expires. */
-const REFRESH_MARGIN_MS = 5 * 60_000;
 
 /**
  * The workspace's Printify connection: a personal access token (Printify: My Profile -> Connections; valid a year,
@@ -30,7 +28,7 @@ const REFRESH_MARGIN_MS = 5 * 60_000;
  */
 export class PrintifyService {
   readonly client: PrintifyClient;
-  private readonly refreshing = new Map<string, Promise<string>>();
+  private readonly tokens: PrinterTokens;
 
   constructor(private readonly deps: Deps) {
     this.client = new PrintifyClient({
@@ -38,39 +36,18 @@ export class PrintifyService {
       oauthBase: deps.config.printifyOauthBase,
       appId: deps.config.printifyAppId,
     });
+    this.tokens = new PrinterTokens({
+      ...deps,
+      name: 'Printify',
+      refresh: (refreshToken) => this.client.refresh(refreshToken),
+      isRefusal: (error) => error instanceof PrintifyError,
+    });
   }
 
-  /** The row's access token, refreshed first when an OAuth token is about to expire (a personal token never is). */
+  /** The row's access token, refreshed first when an OAuth token (6 hours) is about to expire (a personal token never is). */
   private async token(row: Row): Promise<string> {
     if (!row.accessTokenEnc) throw conflict('Connect Printify first');
-    const expiresAt = row.tokenExpiresAt?.getTime();
-    if (expiresAt === undefined || expiresAt - REFRESH_MARGIN_MS > this.deps.now().getTime()) {
-      return this.deps.cipher.decrypt(row.accessTokenEnc);
-    }
-    // One refresh per workspace at a time: a refresh token is spent by its use.
-    const running = this.refreshing.get(row.workspaceId);
-    if (running) return running;
-    const promise = this.refreshRow(row).finally(() => this.refreshing.delete(row.workspaceId));
-    this.refreshing.set(row.workspaceId, promise);
-    return promise;
-  }
-
-  private async refreshRow(row: Row): Promise<string> {
-    const { cipher, db } = this.deps;
-    if (!row.refreshTokenEnc) throw upstreamError('Printify authorisation expired; reconnect Printify');
-    try {
-      const tokens = await this.client.refresh(cipher.decrypt(row.refreshTokenEnc));
-      await updatePrinterConnection(db, row, {
-        accessTokenEnc: cipher.encrypt(tokens.accessToken),
-        refreshTokenEnc: tokens.refreshToken ? cipher.encrypt(tokens.refreshToken) : row.refreshTokenEnc,
-        tokenExpiresAt: tokens.expiresAt,
-      });
-      return tokens.accessToken;
-    } catch (error) {
-      if (!(error instanceof PrintifyError)) throw error;
-      await updatePrinterConnection(db, row, { status: 'error' });
-      throw upstreamError('Printify authorisation expired; reconnect Printify on the Integrations page');
-    }
+    return this.tokens.token({ ...row, accessTokenEnc: row.accessTokenEnc });
   }
 
   /** Starts the app flow: a single-use state bound to this workspace (with the billing currency chosen). */
@@ -98,17 +75,12 @@ export class PrintifyService {
       const tokens = await this.client.exchangeCode(query.code);
       const shops = await listShops(this.client, tokens.accessToken);
       const shop = shops.length === 1 ? shops[0] : undefined;
-      const { db, cipher, now } = this.deps;
-      await replacePrinterConnection(db, workspaceId, 'printify', {
-        externalId: shop ? String(shop.id) : 'printify',
-        storeName: shop?.title ?? null,
+      const { cipher } = this.deps;
+      await this.replace(workspaceId, shop, {
         accessTokenEnc: cipher.encrypt(tokens.accessToken),
         refreshTokenEnc: tokens.refreshToken ? cipher.encrypt(tokens.refreshToken) : null,
         tokenExpiresAt: tokens.expiresAt,
-        status: shop ? 'connected' : 'pending',
-        verifiedAt: shop ? now() : null,
         billingCurrency: data.currency ?? 'USD',
-        sandbox: false,
       });
       return shop ? 'connected' : 'choose_shop';
     } catch (error) {
@@ -117,8 +89,24 @@ export class PrintifyService {
     }
   }
 
-  private async row(workspaceId: string): Promise<Row | null> {
+  private row(workspaceId: string): Promise<Row | null> {
     return printerConnection(this.deps.db, workspaceId, 'printify');
+  }
+
+  /** Replaces the workspace's Printify row with the seller's own account: connected to its shop, or pending a choice. */
+  private async replace(
+    workspaceId: string,
+    shop: { id: number | string; title: string } | undefined,
+    values: { accessTokenEnc: string; billingCurrency: string } & Partial<Row>,
+  ) {
+    await replacePrinterConnection(this.deps.db, workspaceId, 'printify', {
+      ...values,
+      externalId: shop ? String(shop.id) : 'printify',
+      storeName: shop?.title ?? null,
+      status: shop ? 'connected' : 'pending',
+      verifiedAt: shop ? this.deps.now() : null,
+      sandbox: false,
+    });
   }
 
   async status(workspaceId: string): Promise<TPrintifyStatus> {
@@ -168,15 +156,9 @@ export class PrintifyService {
         ? shops[0]
         : undefined;
     if (input.shopId && !shop) throw badRequest(`Printify shop ${input.shopId} is not one of this account's shops`);
-    const { db, cipher, now } = this.deps;
-    await replacePrinterConnection(db, workspaceId, 'printify', {
-      externalId: shop ? String(shop.id) : 'printify',
-      storeName: shop?.title ?? null,
-      accessTokenEnc: cipher.encrypt(input.token),
-      status: shop ? 'connected' : 'pending',
-      verifiedAt: shop ? now() : null,
+    await this.replace(workspaceId, shop, {
+      accessTokenEnc: this.deps.cipher.encrypt(input.token),
       billingCurrency: input.currency,
-      sandbox: false,
     });
     return this.status(workspaceId);
   }
@@ -201,12 +183,11 @@ export class PrintifyService {
 
   /** Orders of Printify products go to the built-in Printify sandbox (nothing printed, nothing charged). */
   async useSandbox(workspaceId: string): Promise<TPrintifyStatus> {
-    const { db, now } = this.deps;
-    await replacePrinterConnection(db, workspaceId, 'printify', {
+    await replacePrinterConnection(this.deps.db, workspaceId, 'printify', {
       externalId: workspaceId,
       storeName: 'Printify Sandbox',
       status: 'connected',
-      verifiedAt: now(),
+      verifiedAt: this.deps.now(),
       billingCurrency: 'USD',
       sandbox: true,
     });

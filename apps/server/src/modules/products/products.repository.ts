@@ -165,6 +165,8 @@ export type ListedPublication = Pick<
   | 'remoteState'
   | 'remoteChanges'
   | 'remoteCheckedAt'
+  | 'listingState'
+  | 'listingIssues'
 >;
 export type ListedProduct = {
   row: Omit<ProductRow, 'searchText'>;
@@ -192,7 +194,8 @@ const publicationsJson = sql<
 >`(SELECT coalesce(json_agg(json_build_object(
     'integrationId', pb.integration_id, 'storeName', i.store_name, 'error', pb.error,
     'status', pb.status, 'publishedAt', pb.published_at, 'remoteUrl', pb.remote_url, 'platform', i.platform,
-    'remoteState', pb.remote_state, 'remoteChanges', pb.remote_changes, 'remoteCheckedAt', pb.remote_checked_at
+    'remoteState', pb.remote_state, 'remoteChanges', pb.remote_changes, 'remoteCheckedAt', pb.remote_checked_at,
+    'listingState', pb.listing_state, 'listingIssues', pb.listing_issues
   ) ORDER BY pb.published_at), '[]'::json)
   FROM publications pb JOIN integrations i ON i.id = pb.integration_id WHERE pb.product_id = ${productId})`;
 

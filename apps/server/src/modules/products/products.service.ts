@@ -145,6 +145,7 @@ export function toProduct(
       error: p.error,
       changesNotInStore:
         p.status === 'published' && p.publishedAt !== null && p.publishedAt.getTime() < row.contentUpdatedAt.getTime(),
+      listing: p.listingState ? { state: p.listingState, issues: p.listingIssues ?? [] } : null,
     })),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),

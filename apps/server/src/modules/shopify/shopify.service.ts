@@ -47,7 +47,7 @@ import {
   updateStoresByIds,
   upsertStoreConnection,
 } from '../stores/store-connections.repository';
-import { OrderIntakeSlot, type StoreOrderIntake, type StorePlatform } from '../stores/store-platform';
+import { StoreOrderSource, type StorePlatform } from '../stores/store-platform';
 import type { IntegrationRow, PublishContext, PublishOutcome, StoreListing, Tracking } from '../stores/store-publisher';
 import { databaseFakeShopifyStore } from './sandbox-store';
 import { checkListings, onProductDeleted, onProductUpdated, storesOfShop } from './shopify-drift';
@@ -225,7 +225,7 @@ export function listingInput(
  * SHOPIFY_API_SECRET it talks to real shops; without them to the built-in sandbox, the fake Shopify the tests use,
  * started in this process on first use. The client code is the same; only base URLs and credentials differ.
  */
-export class ShopifyService implements StorePlatform {
+export class ShopifyService extends StoreOrderSource implements StorePlatform {
   readonly platform = 'shopify' as const;
   readonly sandboxMode: boolean;
   /** Replaceable (tests put a client with a virtual clock here). */
@@ -235,6 +235,7 @@ export class ShopifyService implements StorePlatform {
   readonly tokens: ShopifyTokens;
 
   constructor(private readonly deps: Deps) {
+    super();
     const { config } = deps;
     this.sandboxMode = config.shopify === null;
     if (config.shopify) {
@@ -501,7 +502,7 @@ export class ShopifyService implements StorePlatform {
     const token = await this.token(row);
     const client = await this.getClient();
     const orders = await this.readOrders(row, new Date(Date.now() - SYNC_READ_DAYS * 24 * 3600_000));
-    const { created } = await this.orderIntake.get().take({ store: row, orders, via: 'sync' });
+    const { created } = await this.intake().take({ store: row, orders, via: 'sync' });
     // Listings deleted, archived or edited in the store since they were pushed (drift, shopify-drift.ts).
     const listings = await checkListings(this.deps, row.id, (ids) => client.listings(row.externalId, token, ids)).catch(
       (e) =>
@@ -542,13 +543,6 @@ export class ShopifyService implements StorePlatform {
           }
         : null,
     );
-  }
-
-  private readonly orderIntake = new OrderIntakeSlot();
-
-  /** Where webhooks (orders/paid, orders/cancelled, the redact topics) and Sync hand the shop's orders. */
-  onOrders(intake: StoreOrderIntake): void {
-    this.orderIntake.set(intake);
   }
 
   /** The port's order read: the shop's recent orders (as Sync reads them), paid or cancelled, changed since `since`. */
@@ -865,7 +859,7 @@ export class ShopifyService implements StorePlatform {
   registerWebhooks(registry: ShopifyWebhookRegistry) {
     registerOrderTopics(registry, {
       storesOfShop: (shop) => this.storesOfShop(shop),
-      intake: () => this.orderIntake.get(),
+      intake: () => this.intake(),
     });
     const forget = async (event: ShopifyWebhookEvent) => this.forgetShop(event);
     registry.on('app/uninstalled', forget);

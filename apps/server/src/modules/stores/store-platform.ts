@@ -57,17 +57,32 @@ export interface StoreOrderIntake {
   erase(stores: IntegrationRow[], what: BuyerErasure): Promise<void>;
 }
 
-/** An adapter's slot for the intake: answers it, or fails loudly when the app was built without one. */
-export class OrderIntakeSlot {
-  private intake: StoreOrderIntake | null = null;
+/**
+ * What every store adapter has for orders, extended by each: the slot of the intake it hands them to (answers it, or
+ * fails loudly when the app was built without one), and the readers told when a store may have orders now (an
+ * adapter whose orders are read, not pushed, e.g. Etsy and Amazon: its job's module registers one).
+ */
+export abstract class StoreOrderSource {
+  private orderIntake: StoreOrderIntake | null = null;
+  private readonly orderReaders: ((row: IntegrationRow) => Promise<void>)[] = [];
 
-  set(intake: StoreOrderIntake) {
-    this.intake = intake;
+  /** Where the store's orders, whichever way they come, are handed: the order intake (set once, at build). */
+  onOrders(intake: StoreOrderIntake): void {
+    this.orderIntake = intake;
   }
 
-  get(): StoreOrderIntake {
-    if (!this.intake) throw new Error('No order intake: the app registers one when it is built (deps.ts)');
-    return this.intake;
+  intake(): StoreOrderIntake {
+    if (!this.orderIntake) throw new Error('No order intake: the app registers one when it is built (deps.ts)');
+    return this.orderIntake;
+  }
+
+  /** Adds a reader of the stores' orders, told when a store may have orders now (connected, reconnected). */
+  onOrdersToRead(reader: (row: IntegrationRow) => Promise<void>) {
+    this.orderReaders.push(reader);
+  }
+
+  protected async ordersToRead(row: IntegrationRow) {
+    for (const reader of this.orderReaders) await reader(row);
   }
 }
 

@@ -42,7 +42,7 @@ import {
   upsertStoreConnection,
 } from '../stores/store-connections.repository';
 import { storeImagePath } from '../stores/store-images';
-import { OrderIntakeSlot, type StoreOrderIntake, type StorePlatform } from '../stores/store-platform';
+import { StoreOrderSource, type StorePlatform } from '../stores/store-platform';
 import type {
   IntegrationRow,
   PublishContext,
@@ -94,23 +94,18 @@ const isPrivateHost = (host: string) =>
  * A seller without a store connects the built-in sandbox store: the fake WooCommerce the tests use, started in this
  * process and kept in the database.
  */
-export class WooCommerceService implements StorePlatform {
+export class WooCommerceService extends StoreOrderSource implements StorePlatform {
   readonly platform = 'woocommerce' as const;
   private sandbox: Promise<FakeWoo> | null = null;
   private sandboxState: SandboxState<WooFakeState> | null = null;
   private clientInstance: WooClientType | null = null;
-  private readonly orderIntake = new OrderIntakeSlot();
   /** This app's own address once it listens (pictures are fetched from it when APP_URL is not set). */
   selfUrl: string | null = null;
   readonly media: WooMedia;
 
   constructor(private readonly deps: Deps) {
+    super();
     this.media = new WooMedia(deps.db, () => this.client());
-  }
-
-  /** Where verified order deliveries go (the order intake, modules/orders). */
-  onOrders(intake: StoreOrderIntake): void {
-    this.orderIntake.set(intake);
   }
 
   sandboxServer(): Promise<FakeWoo> {
@@ -608,7 +603,7 @@ export class WooCommerceService implements StorePlatform {
     if (key && (await webhookEventSeen(this.deps.db, 'woocommerce', key))) return;
     const incoming = fromWooOrder(order, this.deps.now());
     if (incoming && (PAID.includes(incoming.status) || incoming.cancelled)) {
-      await this.orderIntake.get().take({ store: row, orders: [incoming], via: 'delivered' });
+      await this.intake().take({ store: row, orders: [incoming], via: 'delivered' });
     }
     if (key) {
       await rememberWebhookEvent(this.deps.db, { source: 'woocommerce', eventId: key, topic });

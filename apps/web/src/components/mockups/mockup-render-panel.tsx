@@ -113,6 +113,7 @@ export function MockupRenderPanel({
       <MockupPreview
         productType={productType}
         design={design}
+        colors={colors}
         onChange={setSelection}
         fullSize={mockups.find((m) => m.id === selectedMockupId) ?? null}
       />

@@ -15,6 +15,7 @@ import { useUpdateProduct } from '@/api/products/update-product';
 import { FALLBACK_SETTINGS, useWorkspaceSettings } from '@/api/settings/get-settings';
 import { CatalogVariantMatrix } from '@/components/pricing/catalog-variant-matrix';
 import { PricingEditor, type PricingRow } from '@/components/pricing/pricing-editor';
+import { quotedBlank, useShippingLine } from '@/components/pricing/shipping-line';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { inputClass } from '@/components/ui/input';
@@ -111,6 +112,13 @@ function EditForm({ product, onClose }: { product: TProductDetail; onClose: () =
   const settingsQuery = useWorkspaceSettings();
   const settings = settingsQuery.data ?? FALLBACK_SETTINGS;
   const fee = storeFeeFor(settings, FEE_PLATFORM);
+  const shipping = useShippingLine(
+    quotedBlank(
+      product.provider,
+      product.catalogProductId,
+      choices.map((c) => c.catalogVariantId),
+    ),
+  );
   const id = useId();
 
   const catalogById = new Map((catalog.data?.variants ?? []).map((v) => [v.id, v]));
@@ -297,6 +305,7 @@ function EditForm({ product, onClose }: { product: TProductDetail; onClose: () =
           fee={fee}
           platformLabel={platformLabel('shopify')}
           targetMargin={settings.targetMargin}
+          shipping={shipping}
           onPriceChange={(rowId, price) => setPrices({ [rowId]: price })}
           onPricesChange={setPrices}
         />
