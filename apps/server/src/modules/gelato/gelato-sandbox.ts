@@ -1,7 +1,5 @@
 import type { TGelatoSandboxOrder } from '@podforge/contract';
-import { and, asc, eq, inArray, isNotNull, lte } from 'drizzle-orm';
-import type { Db } from '../../db/client';
-import { gelatoSandboxOrders, gelatoSandboxWebhooks } from '../../db/schema';
+import type { Db } from '../../db/db';
 import type { GOrder } from '../../integrations/gelato/api';
 import { GelatoClient } from '../../integrations/gelato/client';
 import {
@@ -13,6 +11,7 @@ import {
 import { costOf } from '../../integrations/gelato/mapping';
 import type { TokenCipher } from '../../lib/crypto';
 import { PrinterSandbox } from '../printers/printer-sandbox';
+import * as repo from './gelato.repository';
 
 /**
  * The built-in Gelato sandbox: the fake Gelato the tests use, started in this process on 127.0.0.1 on first use,
@@ -23,7 +22,7 @@ import { PrinterSandbox } from '../printers/printer-sandbox';
 
 const KEY_PREFIX = 'gelsandbox_';
 
-type Row = typeof gelatoSandboxOrders.$inferSelect;
+type Row = repo.SandboxOrderRow;
 
 export function dbGelatoStore(
   db: Db,
@@ -46,78 +45,42 @@ export function dbGelatoStore(
   const at = (ms: number | null) => (ms === null ? null : new Date(ms));
   return {
     async insert(list) {
-      await db.transaction(async (tx) => {
-        for (const o of list) {
-          await tx.insert(gelatoSandboxOrders).values({
-            id: o.order.id,
-            account: o.account,
-            orderReferenceId: o.order.orderReferenceId,
-            body: seal(o.order),
-            nextAt: at(o.nextAt),
-          });
-        }
-      });
+      await repo.insertSandboxOrders(
+        db,
+        list.map((o) => ({
+          id: o.order.id,
+          account: o.account,
+          orderReferenceId: o.order.orderReferenceId,
+          body: seal(o.order),
+          nextAt: at(o.nextAt),
+        })),
+      );
     },
     async get(account, id) {
-      const [row] = await db
-        .select()
-        .from(gelatoSandboxOrders)
-        .where(and(eq(gelatoSandboxOrders.account, account), eq(gelatoSandboxOrders.id, id)));
+      const row = await repo.sandboxOrder(db, account, id);
       return row ? open(row) : null;
     },
     async list(account) {
-      const rows = await db
-        .select()
-        .from(gelatoSandboxOrders)
-        .where(eq(gelatoSandboxOrders.account, account))
-        .orderBy(asc(gelatoSandboxOrders.createdAt));
-      return rows.map(open);
+      return (await repo.sandboxOrdersOf(db, account)).map(open);
     },
     async byReference(account, refs) {
       if (refs.length === 0) return [];
-      const rows = await db
-        .select()
-        .from(gelatoSandboxOrders)
-        .where(and(eq(gelatoSandboxOrders.account, account), inArray(gelatoSandboxOrders.orderReferenceId, refs)))
-        .orderBy(asc(gelatoSandboxOrders.createdAt));
-      return rows.map(open);
+      return (await repo.sandboxOrdersOf(db, account, refs)).map(open);
     },
     async save(o) {
-      await db
-        .update(gelatoSandboxOrders)
-        .set({ body: seal(o.order), nextAt: at(o.nextAt) })
-        .where(eq(gelatoSandboxOrders.id, o.order.id));
+      await repo.saveSandboxOrder(db, o.order.id, { body: seal(o.order), nextAt: at(o.nextAt) });
     },
     async remove(o) {
-      await db.delete(gelatoSandboxOrders).where(eq(gelatoSandboxOrders.id, o.order.id));
+      await repo.removeSandboxOrder(db, o.order.id);
     },
     async claimDue(now) {
-      // Taken in one statement: two instances ticking at once never move one order twice.
-      const due = db
-        .select({ id: gelatoSandboxOrders.id })
-        .from(gelatoSandboxOrders)
-        .where(and(isNotNull(gelatoSandboxOrders.nextAt), lte(gelatoSandboxOrders.nextAt, new Date(now))))
-        .for('update', { skipLocked: true });
-      const rows = await db
-        .update(gelatoSandboxOrders)
-        .set({ nextAt: null })
-        .where(inArray(gelatoSandboxOrders.id, due))
-        .returning();
-      return rows.map((r) => ({ ...open(r), nextAt: null }));
+      return (await repo.claimDueSandboxOrders(db, new Date(now))).map((r) => ({ ...open(r), nextAt: null }));
     },
     async webhookUrl(account) {
-      const [row] = await db.select().from(gelatoSandboxWebhooks).where(eq(gelatoSandboxWebhooks.account, account));
-      return row?.url ?? null;
+      return repo.sandboxWebhookUrl(db, account);
     },
     async setWebhookUrl(account, url) {
-      if (!url) {
-        await db.delete(gelatoSandboxWebhooks).where(eq(gelatoSandboxWebhooks.account, account));
-        return;
-      }
-      await db
-        .insert(gelatoSandboxWebhooks)
-        .values({ account, url })
-        .onConflictDoUpdate({ target: gelatoSandboxWebhooks.account, set: { url } });
+      await repo.setSandboxWebhookUrl(db, account, url);
     },
   };
 }

@@ -1,6 +1,12 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, lte } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { fulfillmentWebhooks, gelatoCatalogIds, storeSettings } from '../../db/schema';
+import {
+  fulfillmentWebhooks,
+  gelatoCatalogIds,
+  gelatoSandboxOrders,
+  gelatoSandboxWebhooks,
+  storeSettings,
+} from '../../db/schema';
 import {
   deletePrinterConnection,
   printerConnection,
@@ -71,4 +77,77 @@ export async function catalogIdsOf(db: Db, uids: string[]): Promise<Map<string, 
 export async function catalogUidsOf(db: Db, ids: number[]): Promise<Map<number, string>> {
   const rows = await db.select().from(gelatoCatalogIds).where(inArray(gelatoCatalogIds.id, ids));
   return new Map(rows.map((r) => [r.id, r.uid]));
+}
+
+// The built-in Gelato sandbox: its orders (the body sealed by the sandbox) and each account's webhook URL
+
+export type SandboxOrderRow = typeof gelatoSandboxOrders.$inferSelect;
+export type NewSandboxOrder = typeof gelatoSandboxOrders.$inferInsert;
+
+/** Inserts these orders together. */
+export async function insertSandboxOrders(db: Db, rows: NewSandboxOrder[]): Promise<void> {
+  await db.transaction(async (tx) => {
+    for (const row of rows) await tx.insert(gelatoSandboxOrders).values(row);
+  });
+}
+
+export async function sandboxOrder(db: Db, account: string, id: string): Promise<SandboxOrderRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(gelatoSandboxOrders)
+    .where(and(eq(gelatoSandboxOrders.account, account), eq(gelatoSandboxOrders.id, id)));
+  return row;
+}
+
+/** The account's orders, oldest first (only those of these order references, when given). */
+export async function sandboxOrdersOf(db: Db, account: string, references?: string[]): Promise<SandboxOrderRow[]> {
+  return db
+    .select()
+    .from(gelatoSandboxOrders)
+    .where(
+      and(
+        eq(gelatoSandboxOrders.account, account),
+        references ? inArray(gelatoSandboxOrders.orderReferenceId, references) : undefined,
+      ),
+    )
+    .orderBy(asc(gelatoSandboxOrders.createdAt));
+}
+
+export async function saveSandboxOrder(
+  db: Db,
+  id: string,
+  set: { body: Record<string, unknown>; nextAt: Date | null },
+): Promise<void> {
+  await db.update(gelatoSandboxOrders).set(set).where(eq(gelatoSandboxOrders.id, id));
+}
+
+export async function removeSandboxOrder(db: Db, id: string): Promise<void> {
+  await db.delete(gelatoSandboxOrders).where(eq(gelatoSandboxOrders.id, id));
+}
+
+/** The orders due to move on, taken in one statement: two instances ticking at once never move one order twice. */
+export async function claimDueSandboxOrders(db: Db, now: Date): Promise<SandboxOrderRow[]> {
+  const due = db
+    .select({ id: gelatoSandboxOrders.id })
+    .from(gelatoSandboxOrders)
+    .where(and(isNotNull(gelatoSandboxOrders.nextAt), lte(gelatoSandboxOrders.nextAt, now)))
+    .for('update', { skipLocked: true });
+  return db.update(gelatoSandboxOrders).set({ nextAt: null }).where(inArray(gelatoSandboxOrders.id, due)).returning();
+}
+
+export async function sandboxWebhookUrl(db: Db, account: string): Promise<string | null> {
+  const [row] = await db.select().from(gelatoSandboxWebhooks).where(eq(gelatoSandboxWebhooks.account, account));
+  return row?.url ?? null;
+}
+
+/** Sets the account's webhook URL, or forgets it (null). */
+export async function setSandboxWebhookUrl(db: Db, account: string, url: string | null): Promise<void> {
+  if (!url) {
+    await db.delete(gelatoSandboxWebhooks).where(eq(gelatoSandboxWebhooks.account, account));
+    return;
+  }
+  await db
+    .insert(gelatoSandboxWebhooks)
+    .values({ account, url })
+    .onConflictDoUpdate({ target: gelatoSandboxWebhooks.account, set: { url } });
 }

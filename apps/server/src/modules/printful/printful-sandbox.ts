@@ -1,12 +1,11 @@
 import type { TPrintfulSandboxOrder } from '@podforge/contract';
-import { and, asc, eq, inArray, isNotNull, lte, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
-import { printfulSandboxOrders, printfulSandboxWebhooks } from '../../db/schema';
+import type { Db } from '../../db/db';
 import { PrintfulClient } from '../../integrations/printful/client';
 import type { PfOrder, PrintfulOrderStore, StoredOrder } from '../../integrations/printful/fake-orders';
 import { type FakePrintful, startFakePrintful } from '../../integrations/printful/fake-server';
 import type { TokenCipher } from '../../lib/crypto';
 import { PrinterSandbox } from '../printers/printer-sandbox';
+import * as repo from './printful.repository';
 
 /**
  * The built-in Printful sandbox: with no Printful account connected, a workspace's orders go here. It is the fake
@@ -36,7 +35,7 @@ function openOrder(cipher: TokenCipher, body: Record<string, unknown>): PfOrder 
 }
 
 export function dbOrderStore(db: Db, cipher: TokenCipher): PrintfulOrderStore {
-  const toStored = (r: typeof printfulSandboxOrders.$inferSelect): StoredOrder => ({
+  const toStored = (r: repo.SandboxOrderRow): StoredOrder => ({
     id: r.id,
     storeId: r.storeId,
     externalId: r.externalId,
@@ -45,90 +44,44 @@ export function dbOrderStore(db: Db, cipher: TokenCipher): PrintfulOrderStore {
   });
   return {
     async insert(storeId, externalId, build) {
-      return db.transaction(async (tx) => {
-        const [existing] = await tx
-          .select()
-          .from(printfulSandboxOrders)
-          .where(and(eq(printfulSandboxOrders.storeId, storeId), eq(printfulSandboxOrders.externalId, externalId)));
-        if (existing) return toStored(existing);
-        const [row] = await tx
-          .insert(printfulSandboxOrders)
-          .values({ storeId, externalId, status: 'draft', body: {} })
-          .onConflictDoNothing()
-          .returning();
-        if (!row) {
-          const [winner] = await tx
-            .select()
-            .from(printfulSandboxOrders)
-            .where(and(eq(printfulSandboxOrders.storeId, storeId), eq(printfulSandboxOrders.externalId, externalId)));
-          if (!winner) throw new Error('sandbox order vanished');
-          return toStored(winner);
-        }
-        const order = build(row.id);
-        await tx
-          .update(printfulSandboxOrders)
-          .set({ body: sealOrder(cipher, order), status: order.status })
-          .where(eq(printfulSandboxOrders.id, row.id));
-        return { id: row.id, storeId, externalId, order, nextAt: null };
+      let made: { id: number; order: PfOrder } | undefined;
+      const existing = await repo.insertSandboxOrder(db, storeId, externalId, (id) => {
+        const order = build(id);
+        made = { id, order };
+        return { body: sealOrder(cipher, order), status: order.status };
       });
+      if (existing) return toStored(existing);
+      const { id, order } = made as unknown as { id: number; order: PfOrder };
+      return { id, storeId, externalId, order, nextAt: null };
     },
     async get(storeId, ref) {
-      const [row] = await db
-        .select()
-        .from(printfulSandboxOrders)
-        .where(
-          and(
-            eq(printfulSandboxOrders.storeId, storeId),
-            ref.id !== undefined
-              ? eq(printfulSandboxOrders.id, Number.isInteger(ref.id) ? ref.id : -1)
-              : eq(printfulSandboxOrders.externalId, ref.externalId ?? ''),
-          ),
-        );
+      const row = await repo.sandboxOrder(db, storeId, ref);
       return row ? toStored(row) : null;
     },
     async save(o) {
-      await db
-        .update(printfulSandboxOrders)
-        .set({ body: sealOrder(cipher, o.order), status: o.order.status, nextAt: o.nextAt })
-        .where(eq(printfulSandboxOrders.id, o.id));
+      await repo.saveSandboxOrder(db, o.id, {
+        body: sealOrder(cipher, o.order),
+        status: o.order.status,
+        nextAt: o.nextAt,
+      });
     },
     async remove(o) {
-      await db.delete(printfulSandboxOrders).where(eq(printfulSandboxOrders.id, o.id));
+      await repo.removeSandboxOrder(db, o.id);
     },
     async list(storeId) {
-      const rows = await db
-        .select()
-        .from(printfulSandboxOrders)
-        .where(eq(printfulSandboxOrders.storeId, storeId))
-        .orderBy(asc(printfulSandboxOrders.id));
-      return rows.map(toStored);
+      return (await repo.sandboxOrdersOf(db, storeId)).map(toStored);
     },
     async claimDue(now) {
-      // Taken in one statement: two instances ticking at once never move one order twice.
-      const due = db
-        .select({ id: printfulSandboxOrders.id })
-        .from(printfulSandboxOrders)
-        .where(and(isNotNull(printfulSandboxOrders.nextAt), lte(printfulSandboxOrders.nextAt, now)))
-        .for('update', { skipLocked: true });
-      const rows = await db
-        .update(printfulSandboxOrders)
-        .set({ nextAt: null })
-        .where(inArray(printfulSandboxOrders.id, due))
-        .returning();
-      return rows.map((r) => ({ ...toStored(r), nextAt: null }));
+      return (await repo.claimDueSandboxOrders(db, now)).map((r) => ({ ...toStored(r), nextAt: null }));
     },
     async webhook(storeId) {
-      const [row] = await db.select().from(printfulSandboxWebhooks).where(eq(printfulSandboxWebhooks.storeId, storeId));
+      const row = await repo.sandboxWebhook(db, storeId);
       if (!row) return null;
       const secretKey = cipher.isSealed(row.secretKey) ? cipher.decrypt(row.secretKey) : row.secretKey;
       return { url: row.url, events: row.events, secretKey, publicKey: row.publicKey };
     },
     async setWebhook(storeId, config) {
-      const sealed = { ...config, secretKey: cipher.encrypt(config.secretKey) };
-      await db
-        .insert(printfulSandboxWebhooks)
-        .values({ storeId, ...sealed })
-        .onConflictDoUpdate({ target: printfulSandboxWebhooks.storeId, set: sealed });
+      await repo.setSandboxWebhook(db, storeId, { ...config, secretKey: cipher.encrypt(config.secretKey) });
     },
   };
 }
@@ -189,10 +142,4 @@ export class PrintfulSandbox extends PrinterSandbox<FakePrintful, PrintfulClient
   }
 }
 
-export const sandboxOrderCount = async (db: Db, workspaceId: string) =>
-  (
-    await db
-      .select({ n: sql<number>`count(*)::int` })
-      .from(printfulSandboxOrders)
-      .where(eq(printfulSandboxOrders.storeId, workspaceId))
-  )[0]?.n ?? 0;
+export const sandboxOrderCount = (db: Db, workspaceId: string) => repo.sandboxOrderCount(db, workspaceId);

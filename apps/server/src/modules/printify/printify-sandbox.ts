@@ -1,7 +1,5 @@
 import type { TPrintifySandboxOrder } from '@podforge/contract';
-import { and, asc, eq, inArray, isNotNull, lte } from 'drizzle-orm';
-import type { Db } from '../../db/client';
-import { printifySandboxRecords } from '../../db/schema';
+import type { Db } from '../../db/db';
 import type { PfyOrder } from '../../integrations/printify/api';
 import { PrintifyClient } from '../../integrations/printify/client';
 import { type FakePrintify, startFakePrintify } from '../../integrations/printify/fake-server';
@@ -9,6 +7,7 @@ import type { FakeRecord, PrintifyFakeStore, RecordKind } from '../../integratio
 import { statusOf } from '../../integrations/printify/mapping';
 import type { TokenCipher } from '../../lib/crypto';
 import { PrinterSandbox } from '../printers/printer-sandbox';
+import * as repo from './printify.repository';
 
 /**
  * The built-in Printify sandbox: the fake Printify the tests use, started in this process on 127.0.0.1 on first
@@ -42,51 +41,29 @@ function open(cipher: TokenCipher, body: Record<string, unknown>): Record<string
 }
 
 export function dbFakeStore(db: Db, cipher: TokenCipher): PrintifyFakeStore {
-  const t = printifySandboxRecords;
-  const toRecord = (r: typeof t.$inferSelect): FakeRecord => ({
+  const toRecord = (r: repo.SandboxRecordRow): FakeRecord => ({
     kind: r.kind,
     shopId: r.shopId,
     id: r.id,
     body: open(cipher, r.body),
     nextAt: r.nextAt,
   });
-  const where = (kind: RecordKind, shopId: string, id: string) =>
-    and(eq(t.kind, kind), eq(t.shopId, shopId), eq(t.id, id));
   return {
     async put(record) {
-      const body = seal(cipher, record.kind, record.body);
-      await db
-        .insert(t)
-        .values({ kind: record.kind, shopId: record.shopId, id: record.id, body, nextAt: record.nextAt })
-        .onConflictDoUpdate({ target: [t.kind, t.shopId, t.id], set: { body, nextAt: record.nextAt } });
+      await repo.putSandboxRecord(db, { ...record, body: seal(cipher, record.kind, record.body) });
     },
     async get(kind, shopId, id) {
-      const [row] = await db
-        .select()
-        .from(t)
-        .where(where(kind, shopId, id));
+      const row = await repo.sandboxRecord(db, kind, shopId, id);
       return row ? toRecord(row) : null;
     },
     async list(kind, shopId) {
-      const rows = await db
-        .select()
-        .from(t)
-        .where(and(eq(t.kind, kind), eq(t.shopId, shopId)))
-        .orderBy(asc(t.seq));
-      return rows.map(toRecord);
+      return (await repo.sandboxRecordsOf(db, kind, shopId)).map(toRecord);
     },
     async remove(kind, shopId, id) {
-      await db.delete(t).where(where(kind, shopId, id));
+      await repo.removeSandboxRecord(db, kind, shopId, id);
     },
     async claimDue(now) {
-      // Taken in one statement: two instances ticking at once never move one order twice.
-      const due = db
-        .select({ seq: t.seq })
-        .from(t)
-        .where(and(isNotNull(t.nextAt), lte(t.nextAt, now)))
-        .for('update', { skipLocked: true });
-      const rows = await db.update(t).set({ nextAt: null }).where(inArray(t.seq, due)).returning();
-      return rows.map(toRecord);
+      return (await repo.claimDueSandboxRecords(db, now)).map(toRecord);
     },
   };
 }
