@@ -14,10 +14,8 @@ import {
   type TAmazonSettingsBody,
   type TSandboxOrderInput,
 } from '@podforge/contract';
-import { and, asc, eq, gt, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
-import { integrations, productVariants, publications, storeSettings } from '../../db/schema';
 import {
   AmazonClient,
   AmazonError,
@@ -51,6 +49,7 @@ import { findIntegration } from '../integrations/integrations.repository';
 import type { IncomingOrder } from '../stores/incoming-order';
 import { SandboxState, sandboxOwnerTag } from '../stores/sandbox-state';
 import {
+  connectedStoresOfExternalId,
   publishedListingsOfProduct,
   saveStoreSettings,
   storeConnection,
@@ -69,6 +68,7 @@ import type {
   StoreListing,
   Tracking,
 } from '../stores/store-publisher';
+import { publishedFamilies, publishedFamiliesOfSku, saveListingState } from './amazon.repository';
 
 /** The browser-facing consent step of the sandbox, relayed by the app (see amazon.routes.ts). */
 export const AMAZON_SANDBOX_CONNECT_PREFIX = '/auth/amazon/sandbox';
@@ -325,17 +325,9 @@ export class AmazonService extends StoreOrderSource implements StorePlatform {
     }
   }
 
-  /** The Amazon store rows matching `conditions`. */
-  private amazonRows(...conditions: SQL[]) {
-    return this.deps.db
-      .select()
-      .from(integrations)
-      .where(and(eq(integrations.platform, 'amazon'), ...conditions));
-  }
-
   /** The sellers a notification is for: every connected store of that seller id (a seller may be in two workspaces). */
   private storesOfSeller(sellerId: string) {
-    return this.amazonRows(eq(integrations.externalId, sellerId), eq(integrations.status, 'connected'));
+    return connectedStoresOfExternalId(this.deps.db, 'amazon', sellerId);
   }
 
   /** ORDER_CHANGE from the queue: the order read (Orders 2026-01-01 getOrder) and handed to the order intake. */
@@ -363,26 +355,7 @@ export class AmazonService extends StoreOrderSource implements StorePlatform {
   async familiesOfSku(sellerId: string, sku: string): Promise<{ integrationId: string; publicationId: string }[]> {
     const out: { integrationId: string; publicationId: string }[] = [];
     for (const store of await this.storesOfSeller(sellerId)) {
-      const rows = await this.deps.db
-        .select({ id: publications.id })
-        .from(publications)
-        .where(
-          and(
-            eq(publications.workspaceId, store.workspaceId),
-            eq(publications.integrationId, store.id),
-            eq(publications.status, 'published'),
-            or(
-              eq(publications.remoteProductId, sku),
-              inArray(
-                publications.productId,
-                this.deps.db
-                  .select({ id: productVariants.productId })
-                  .from(productVariants)
-                  .where(and(eq(productVariants.workspaceId, store.workspaceId), eq(productVariants.sku, sku))),
-              ),
-            ),
-          ),
-        );
+      const rows = await publishedFamiliesOfSku(this.deps.db, store, sku);
       for (const row of rows) out.push({ integrationId: store.id, publicationId: row.id });
     }
     return out;
@@ -413,19 +386,7 @@ export class AmazonService extends StoreOrderSource implements StorePlatform {
           ? 'processing'
           : 'not_buyable';
     const issues = found?.issues ?? [];
-    await this.deps.db
-      .update(publications)
-      .set({ listingState: state, listingIssues: issues })
-      .where(
-        and(
-          eq(publications.id, pub.id),
-          eq(publications.workspaceId, store.workspaceId),
-          or(
-            sql`${publications.listingState} IS DISTINCT FROM ${state}`,
-            sql`${publications.listingIssues} IS DISTINCT FROM ${sql.param(issues, publications.listingIssues)}`,
-          ),
-        ),
-      );
+    await saveListingState(this.deps.db, { id: pub.id, workspaceId: store.workspaceId }, state, issues);
     return { state, issues };
   }
 
@@ -439,20 +400,7 @@ export class AmazonService extends StoreOrderSource implements StorePlatform {
     limit: number,
     publicationId?: string,
   ): Promise<{ next: string | null; processing: boolean }> {
-    const pubs = await this.deps.db
-      .select({ id: publications.id, remoteProductId: publications.remoteProductId })
-      .from(publications)
-      .where(
-        and(
-          eq(publications.workspaceId, store.workspaceId),
-          eq(publications.integrationId, store.id),
-          eq(publications.status, 'published'),
-          after ? gt(publications.id, after) : undefined,
-          publicationId ? eq(publications.id, publicationId) : undefined,
-        ),
-      )
-      .orderBy(asc(publications.id))
-      .limit(limit + 1);
+    const pubs = await publishedFamilies(this.deps.db, store, { after, limit: limit + 1, publicationId });
     let processing = false;
     for (const pub of pubs.slice(0, limit)) {
       const result = await this.refreshListing(store, pub);
@@ -950,11 +898,10 @@ export class AmazonService extends StoreOrderSource implements StorePlatform {
   // ----- sandbox -----
 
   private sandboxRows(workspaceId: string) {
-    return this.amazonRows(
-      eq(integrations.workspaceId, workspaceId),
-      eq(integrations.sandbox, true),
-      inArray(integrations.status, ['connected', 'pending', 'error']),
-    );
+    return storesOfWorkspace(this.deps.db, workspaceId, 'amazon', {
+      sandbox: true,
+      statuses: ['connected', 'pending', 'error'],
+    });
   }
 
   /** `GET /api/amazon/sandbox/listings`: every SKU the workspace's sandbox sellers hold, as Amazon holds it. */

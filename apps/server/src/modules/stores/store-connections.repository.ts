@@ -373,3 +373,17 @@ export function publishedListingsOfProduct(
       ),
     );
 }
+
+/** Every connected store of a platform with this store id, in any workspace (a notification names the seller). */
+export function connectedStoresOfExternalId(db: Db, platform: string, externalId: string): Promise<IntegrationRow[]> {
+  return db
+    .select()
+    .from(integrations)
+    .where(
+      and(
+        eq(integrations.platform, platform),
+        eq(integrations.externalId, externalId),
+        eq(integrations.status, 'connected'),
+      ),
+    );
+}
