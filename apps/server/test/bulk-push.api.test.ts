@@ -1,7 +1,7 @@
 import type { TBulkJob, TIntegration } from '@podforge/contract';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bulkRuns, schedules } from '../src/db/schema';
+import { bulkRuns, integrations, schedules } from '../src/db/schema';
 import type { AppDeps } from '../src/deps';
 import type { FakeEtsy } from '../src/integrations/etsy/fake-server';
 import { type FakeShopify, startFakeShopify } from '../src/integrations/shopify/fake-server';
@@ -166,6 +166,33 @@ describe('bulk runs: store pushes and schedules', () => {
     expect(job.items[0]?.pushes[0]?.status).toBe('pushed');
     expect(etsy.listings()).toHaveLength(listed + 1);
   }, 120_000);
+
+  it('waits out a WooCommerce host’s short limit instead of failing the push', async () => {
+    const connect = await client.post('/api/woocommerce/connect', { sandbox: true });
+    expect(connect.statusCode, connect.body).toBe(201);
+    const woo = (await client.get('/api/integrations'))
+      .json<TIntegration[]>()
+      .find((i) => i.platform === 'woocommerce' && i.isConnected);
+    if (!woo) throw new Error('no WooCommerce store');
+    const fake = await t.deps.woocommerce.sandboxServer();
+    const designIds = await designsOf(t.deps, workspaceId, 2);
+    // The host (a security plugin) limits the next calls for a second.
+    fake.rateLimitNext(2, 1);
+    const res = await client.post('/api/bulk', {
+      designIds,
+      catalogProductIds: [TEE],
+      colors: ['Black'],
+      pricing: { markupPercent: 60 },
+      stores: [woo.id],
+    });
+    expect(res.statusCode, res.body).toBe(202);
+    const job = last(await follow(client, res.json<TBulkJob>().jobId));
+    expect(job.pushFailures).toEqual([]);
+    expect(job.items.map((i) => i.pushes[0]?.status)).toEqual(['pushed', 'pushed']);
+    const [row] = await t.deps.db.select().from(integrations).where(eq(integrations.id, woo.id));
+    const host = new URL(row?.externalId ?? '').host;
+    expect(fake.products(host)).toHaveLength(2);
+  }, 60_000);
 
   it('schedules each product’s upload instead when a time is given', async () => {
     const [designId] = await designsOf(t.deps, workspaceId, 1);

@@ -443,7 +443,7 @@ export async function runBulk(deps: BulkDeps, workspaceId: string, runId: string
   const makers = Promise.all(Array.from({ length: RUN_PARALLELISM }, worker)).finally(() => {
     making = false;
   });
-  await Promise.all([makers, pusher()]);
+  await Promise.all([makers, input.stores?.length ? pusher() : null]);
   if (stopping()) throw new Error('The bulk job was stopped; it resumes when it runs again');
   await finishRunIfSettled(deps.db, run.id, deps.now());
 }
