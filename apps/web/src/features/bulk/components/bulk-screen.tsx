@@ -3,6 +3,7 @@ import { platformLabel, SCHEDULE_PAST_MESSAGE, scheduleIsPast } from '@podforge/
 import { useState } from 'react';
 import { useDesigns } from '@/api/designs/get-designs';
 import { useConnectedStores } from '@/api/integrations/get-integrations';
+import { ScheduleSwitch } from '@/components/schedules/schedule-switch';
 import { ScheduleTimeFields } from '@/components/schedules/schedule-time-fields';
 import { StorePicker } from '@/components/stores/store-picker';
 import { Button } from '@/components/ui/button';
@@ -183,17 +184,7 @@ export function BulkScreen({ now = () => new Date() }: { now?: () => Date }) {
             <p className="text-sm text-muted-foreground">No store is connected; connect one in Integrations.</p>
           )}
           {chosenStores.length ? (
-            <label className="flex items-center gap-3 text-sm font-medium">
-              <input
-                type="checkbox"
-                role="switch"
-                aria-checked={scheduling}
-                className="h-4 w-4 accent-brand-600"
-                checked={scheduling}
-                onChange={(e) => setScheduling(e.target.checked)}
-              />
-              Schedule the uploads
-            </label>
+            <ScheduleSwitch checked={scheduling} onChange={setScheduling} label="Schedule the uploads" />
           ) : null}
           {chosenStores.length && scheduling ? (
             <div className="grid gap-3 sm:grid-cols-2">
