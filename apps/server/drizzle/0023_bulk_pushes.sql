@@ -14,6 +14,7 @@ CREATE TABLE "bulk_pushes" (
 );
 --> statement-breakpoint
 ALTER TABLE "bulk_runs" ADD COLUMN "error" text;--> statement-breakpoint
+ALTER TABLE "bulk_runs" ADD COLUMN "started_at" timestamp with time zone DEFAULT now() NOT NULL;--> statement-breakpoint
 ALTER TABLE "bulk_pushes" ADD CONSTRAINT "bulk_pushes_workspace_id_workspaces_id_fk" FOREIGN KEY ("workspace_id") REFERENCES "public"."workspaces"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "bulk_pushes" ADD CONSTRAINT "bulk_pushes_run_id_bulk_runs_id_fk" FOREIGN KEY ("run_id") REFERENCES "public"."bulk_runs"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "bulk_pushes" ADD CONSTRAINT "bulk_pushes_item_id_bulk_items_id_fk" FOREIGN KEY ("item_id") REFERENCES "public"."bulk_items"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint

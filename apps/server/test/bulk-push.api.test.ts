@@ -1,13 +1,13 @@
 import type { TBulkJob, TIntegration } from '@podforge/contract';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bulkRuns, integrations, schedules } from '../src/db/schema';
+import { bulkPushes, bulkRuns, integrations, schedules } from '../src/db/schema';
 import type { AppDeps } from '../src/deps';
 import type { FakeEtsy } from '../src/integrations/etsy/fake-server';
 import { type FakeShopify, startFakeShopify } from '../src/integrations/shopify/fake-server';
 import { jobIdOf } from '../src/jobs/define-job';
 import { startWorker } from '../src/jobs/workers';
-import { bulkCreateJob } from '../src/modules/bulk/bulk.service';
+import { bulkCreateJob, runBulk } from '../src/modules/bulk/bulk.service';
 import { storePushJob } from '../src/modules/products/store-push';
 import { insertDesign, solidPng } from './fixtures/designs';
 import { createTestApp, type TestApp, type TestClient } from './helpers';
@@ -166,6 +166,32 @@ describe('bulk runs: store pushes and schedules', () => {
     expect(job.items[0]?.pushes[0]?.status).toBe('pushed');
     expect(etsy.listings()).toHaveLength(listed + 1);
   }, 120_000);
+
+  it('a run resumed after its process died mid-push finds the listing made and pushes nothing twice', async () => {
+    const [designId] = await designsOf(t.deps, workspaceId, 1);
+    const res = await client.post('/api/bulk', {
+      designIds: [designId],
+      catalogProductIds: [TEE],
+      colors: ['Black'],
+      pricing: { markupPercent: 60 },
+      stores: [shopifyStore.id],
+    });
+    const jobId = res.json<TBulkJob>().jobId;
+    const first = last(await follow(client, jobId));
+    expect(first.items[0]?.pushes[0]?.status).toBe('pushed');
+    const listed = (await shopify.products('bulk-shop.myshopify.com')).length;
+    const sets = shopify.calls.filter((c) => c.field === 'productSet').length;
+    expect(sets).toBeGreaterThan(0);
+    // As a process that died after the store push but before recording it leaves the run.
+    await t.deps.db.update(bulkPushes).set({ status: 'pushing', finishedAt: null }).where(eq(bulkPushes.runId, jobId));
+    await t.deps.db.update(bulkRuns).set({ status: 'running', finishedAt: null }).where(eq(bulkRuns.id, jobId));
+    await runBulk(t.deps, workspaceId, jobId);
+    const job = (await client.get(`/api/bulk/${jobId}`)).json<TBulkJob>();
+    expect(job).toMatchObject({ status: 'done', pushFailures: [] });
+    expect(job.items[0]?.pushes[0]?.status).toBe('pushed');
+    expect(await shopify.products('bulk-shop.myshopify.com')).toHaveLength(listed);
+    expect(shopify.calls.filter((c) => c.field === 'productSet')).toHaveLength(sets);
+  }, 60_000);
 
   it('waits out a WooCommerce host’s short limit instead of failing the push', async () => {
     const connect = await client.post('/api/woocommerce/connect', { sandbox: true });

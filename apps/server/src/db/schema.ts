@@ -808,6 +808,8 @@ export const bulkRuns = pgTable('bulk_runs', {
     .default('running'),
   error: text('error'),
   attempt: integer('attempt').notNull().default(1),
+  /** When the current attempt was started (the run, or its last retry): the pace of its making is reckoned from it. */
+  startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
   createdAt: createdAt(),
   finishedAt: timestamp('finished_at', { withTimezone: true }),
 });

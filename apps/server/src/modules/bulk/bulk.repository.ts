@@ -197,7 +197,7 @@ export async function markFailed(db: Db, itemId: string, error: string): Promise
     .where(and(eq(bulkItems.id, itemId), isNull(bulkItems.productId)));
 }
 
-/** Done once no item is left to make and no push of a made product is left to make. */
+/** Done once no item is left to make and no push of a made product (not deleted since) is left to make. */
 export async function finishRunIfSettled(db: Db, runId: string, now: Date): Promise<void> {
   await db
     .update(bulkRuns)
@@ -206,7 +206,7 @@ export async function finishRunIfSettled(db: Db, runId: string, now: Date): Prom
       and(
         eq(bulkRuns.id, runId),
         sql`not exists (select 1 from ${bulkItems} where ${bulkItems.runId} = ${runId} and ${bulkItems.status} in ('pending', 'running'))`,
-        sql`not exists (select 1 from ${bulkPushes} join ${bulkItems} on ${bulkItems.id} = ${bulkPushes.itemId} where ${bulkPushes.runId} = ${runId} and ${bulkItems.status} = 'done' and ${bulkPushes.status} in ('pending', 'pushing'))`,
+        sql`not exists (select 1 from ${bulkPushes} join ${bulkItems} on ${bulkItems.id} = ${bulkPushes.itemId} where ${bulkPushes.runId} = ${runId} and ${bulkItems.status} = 'done' and ${bulkItems.productId} is not null and ${bulkPushes.status} in ('pending', 'pushing'))`,
       ),
     );
 }
@@ -234,7 +234,13 @@ export async function requeueFailed(db: Db, workspaceId: string, runId: string):
     if (items.length === 0 && pushes.length === 0 && was?.status !== 'failed') return null;
     const [run] = await tx
       .update(bulkRuns)
-      .set({ status: 'running', error: null, finishedAt: null, attempt: sql`${bulkRuns.attempt} + 1` })
+      .set({
+        status: 'running',
+        error: null,
+        finishedAt: null,
+        startedAt: sql`now()`,
+        attempt: sql`${bulkRuns.attempt} + 1`,
+      })
       .where(and(eq(bulkRuns.id, runId), eq(bulkRuns.workspaceId, workspaceId)))
       .returning();
     return run ?? null;

@@ -262,22 +262,26 @@ async function checkStores(deps: BulkDeps, workspaceId: string, input: StartInpu
 type PushView = Awaited<ReturnType<typeof pushesOf>>[number];
 
 /**
- * When what is left should be done, at the pace this run kept: its products made so far (wall clock from the run's
- * start, the parallel renders included) and each store's pushes (their mean time; pushes go one at a time, so the
+ * When what is left should be done, at the pace this run kept: its products made so far (wall clock from the start
+ * of its current attempt, the parallel renders included) and each store's pushes (their mean time; pushes go one at a time, so the
  * stores' times add up). Null when nothing is left, or a pace that is needed is not known yet (nothing made, or
  * no push to that store finished).
  */
 export function expectedFinish(run: BulkRunRow, items: BulkItemRow[], pushes: PushView[], now: Date): Date | null {
   if (run.status !== 'running') return null;
-  const made = items.filter((i) => i.status === 'done');
+  const start = run.startedAt.getTime();
+  // Made by this attempt (a retry's pace is its own).
+  const made = items.filter((i) => i.status === 'done' && i.updatedAt.getTime() >= start);
   const toMake = items.filter((i) => i.status === 'pending' || i.status === 'running').length;
   let makeMs = 0;
   if (toMake > 0) {
     if (made.length === 0) return null;
     const last = Math.max(...made.map((i) => i.updatedAt.getTime()));
-    makeMs = (toMake * Math.max(0, last - run.createdAt.getTime())) / made.length;
+    makeMs = (toMake * (last - start)) / made.length;
   }
-  const failedItems = new Set(items.filter((i) => i.status === 'failed').map((i) => i.id));
+  const failedItems = new Set(
+    items.filter((i) => i.status === 'failed' || (i.status === 'done' && !i.productId)).map((i) => i.id),
+  );
   const byStore = new Map<string, { left: number; spent: number; pushed: number }>();
   for (const { push } of pushes) {
     const store = byStore.get(push.integrationId) ?? { left: 0, spent: 0, pushed: 0 };
