@@ -186,6 +186,9 @@ export const bulkCreateJob = defineJob({
   },
 });
 
+/** How long a run may be running before its job is sent (the moment between recording it and sending). */
+const SEND_GRACE_MS = 60_000;
+
 const runJobId = (run: BulkRunRow) => jobIdOf(`bulk:${run.id}:${run.attempt}`);
 
 /**
@@ -196,6 +199,8 @@ async function settleAbandoned(deps: BulkDeps, run: BulkRunRow): Promise<BulkRun
   if (run.status !== 'running') return run;
   const state = await deps.jobs.state(bulkCreateJob.name, runJobId(run));
   if (state === 'created' || state === 'retry' || state === 'active') return run;
+  // A run (or retry) just recorded may not have sent its job yet.
+  if (state === null && deps.now().getTime() - run.startedAt.getTime() < SEND_GRACE_MS) return run;
   const reason =
     state === 'failed'
       ? 'The bulk job stopped after its retries with work left; retry to carry on where it stopped'
