@@ -81,6 +81,13 @@ const shop = {
 } as TIntegration;
 const etsyShop = { ...shop, id: 's2', platform: 'etsy', name: 'SunsetEtsy' } as TIntegration;
 
+/** What the screen reads besides the job: the designs, the connected stores and the blanks. */
+const screenRoutes = (stores: TIntegration[] = []) => ({
+  '/api/designs': () => json(designs),
+  '/api/integrations': () => json(stores),
+  'GET /api/printful/products': () => json({ items: blanks, page: 1, pageSize: 100, total: 2, totalPages: 1 }),
+});
+
 describe('BulkScreen', () => {
   it('previews the grid, starts the job, follows each product and retries the failed one', async () => {
     const running = job(
@@ -106,9 +113,7 @@ describe('BulkScreen', () => {
     );
     let polls = 0;
     const fetch = fakeFetch({
-      '/api/designs': () => json(designs),
-      '/api/integrations': () => json([]),
-      'GET /api/printful/products': () => json({ items: blanks, page: 1, pageSize: 100, total: 2, totalPages: 1 }),
+      ...screenRoutes(),
       'POST /api/bulk': () => json(running, 202),
       'GET /api/bulk/job-1': () => json(polls++ === 0 ? running : withFailure),
       'POST /api/bulk/job-1/retry': () => json(retried, 202),
@@ -154,9 +159,7 @@ describe('BulkScreen', () => {
     vi.stubGlobal(
       'fetch',
       fakeFetch({
-        '/api/designs': () => json(designs),
-        '/api/integrations': () => json([]),
-        'GET /api/printful/products': () => json({ items: blanks, page: 1, pageSize: 100, total: 2, totalPages: 1 }),
+        ...screenRoutes(),
         'POST /api/bulk': () =>
           json({ error: 'pricing: Glossy Mug White / 11oz: price 3.00 is below its base cost of 5.95' }, 400),
       }),
@@ -217,9 +220,7 @@ describe('BulkScreen', () => {
     );
     let polls = 0;
     const fetch = fakeFetch({
-      '/api/designs': () => json(designs),
-      '/api/integrations': () => json([shop, etsyShop]),
-      'GET /api/printful/products': () => json({ items: blanks, page: 1, pageSize: 100, total: 2, totalPages: 1 }),
+      ...screenRoutes([shop, etsyShop]),
       'POST /api/bulk': () => json(running, 202),
       'GET /api/bulk/job-1': () => json(polls++ === 0 ? running : withFailure),
       'POST /api/bulk/job-1/retry': () => json(retried, 202),
@@ -270,9 +271,7 @@ describe('BulkScreen', () => {
       { error: 'The bulk job stopped after its retries with work left; retry to carry on where it stopped' },
     );
     const fetch = fakeFetch({
-      '/api/designs': () => json(designs),
-      '/api/integrations': () => json([]),
-      'GET /api/printful/products': () => json({ items: blanks, page: 1, pageSize: 100, total: 2, totalPages: 1 }),
+      ...screenRoutes(),
       'POST /api/bulk': () => json(stopped, 202),
       'GET /api/bulk/job-1': () => json(stopped),
       'POST /api/bulk/job-1/retry': () => json({ ...stopped, status: 'running', error: null }, 202),
