@@ -126,6 +126,7 @@ function EditForm({ product, onClose }: { product: TProductDetail; onClose: () =
       product.catalogProductId,
       choices.map((c) => c.catalogVariantId),
     ),
+    catalog.data?.currency,
   );
   const id = useId();
 
