@@ -76,6 +76,11 @@ export class JobQueue {
     return (await this.start()).send(name, data, options);
   }
 
+  /** A job's state ('created', 'retry', 'active', 'completed', 'cancelled', 'failed'), or null once it is gone. */
+  async state(name: QueueName, id: string): Promise<string | null> {
+    return (await (await this.start()).getJobById(name, id))?.state ?? null;
+  }
+
   async cancel(name: QueueName, id: string): Promise<void> {
     await (await this.start()).cancel(name, id);
   }

@@ -28,7 +28,8 @@ export function quotedBlank(
   return { network: known as TFulfilmentNetwork, catalogProductId, catalogVariantId: variantId };
 }
 
-export function useShippingLine(blank: QuotedBlank | null): ShippingLine {
+/** `currency`: the catalogue's (base costs and prices); a quote in another is not subtracted (no rate is invented). */
+export function useShippingLine(blank: QuotedBlank | null, currency?: string): ShippingLine {
   const [country, setCountry] = useState('US');
   const code = country.trim().toUpperCase();
   const quote = useBlankQuote(blank, code);
@@ -46,5 +47,12 @@ export function useShippingLine(blank: QuotedBlank | null): ShippingLine {
   }
   const q = quote.data;
   if (!q.ok) return { ...base, state: 'unknown', reason: `${q.name}: ${q.reason}` };
+  if (currency && q.currency !== currency) {
+    return {
+      ...base,
+      state: 'unknown',
+      reason: `${q.name} quotes shipping in ${q.currency}, prices are in ${currency}`,
+    };
+  }
   return { ...base, state: 'quoted', amount: Number(q.shipping), currency: q.currency, printer: q.name };
 }

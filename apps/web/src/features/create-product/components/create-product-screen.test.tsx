@@ -252,9 +252,11 @@ describe('CreateProductScreen (simple flow)', () => {
       async: true,
     });
     // The render in the editor's colour is picked; the seller can pick another.
-    expect(screen.getByRole('button', { name: 'Use the white mockup' })).toHaveAttribute('aria-pressed', 'true');
-    fireEvent.click(screen.getByRole('button', { name: 'Use the black mockup' }));
-    expect(screen.getByRole('button', { name: 'Use the black mockup' })).toHaveAttribute('aria-pressed', 'true');
+    // Each render is named by the blank's catalogue colour, its picture by design, view and colour (#28).
+    expect(screen.getByRole('button', { name: 'Use the White mockup' })).toHaveAttribute('aria-pressed', 'true');
+    expect(screen.getByRole('img', { name: 'Mockup: retro-sunset.png on Front, Black' })).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Use the Black mockup' }));
+    expect(screen.getByRole('button', { name: 'Use the Black mockup' })).toHaveAttribute('aria-pressed', 'true');
 
     fireEvent.click(screen.getByRole('button', { name: 'Create Product' }));
     expect(await screen.findByText('Product Created')).toBeInTheDocument();

@@ -92,6 +92,7 @@ export function PricingStep({ state, update, pricing, onBack, onDone }: Props) {
       printer.productId,
       variants.map((v) => v.catalogVariantId),
     ),
+    catalog?.currency,
   );
   const colorNames = pricing.enabledColors.map((c) => c.name);
   const withoutMockup = state.mockups.length > 0 ? colorNames.filter((c) => !state.colorMockups[c]) : [];

@@ -68,7 +68,7 @@ afterEach(() => vi.unstubAllGlobals());
 
 describe('EditProductDialog', () => {
   it('opens the whole product: listing, colours and sizes, prices, placement and mockups', async () => {
-    const { fetch } = setup({ 'GET /api/products/p1': () => json(detail()) });
+    const { fetch, user } = setup({ 'GET /api/products/p1': () => json(detail()) });
     expect(await dialog().findByLabelText('Title')).toHaveValue('Cat Tee');
     expect(dialog().getByLabelText('Description')).toHaveValue('Soft.');
     expect(dialog().getByLabelText('Tags')).toHaveValue('cats');
@@ -84,6 +84,11 @@ describe('EditProductDialog', () => {
     // 12.99 - 9.25 - 4.75 - 0.68 = -1.69.
     expect(await within(rows[0] as HTMLElement).findByText('$4.75')).toHaveAttribute('data-testid', 'shipping');
     expect(within(rows[0] as HTMLElement).getByTestId('profit')).toHaveTextContent('-$1.69');
+    // The fees of the store the sale is made in: Etsy's 9.5% + 0.45 of 12.99 is 1.68, so 12.99 - 9.25 - 4.75 - 1.68.
+    expect(dialog().getByRole('combobox', { name: 'Sold on' })).toHaveValue('shopify');
+    await user.selectOptions(dialog().getByRole('combobox', { name: 'Sold on' }), 'etsy');
+    expect(within(rows[0] as HTMLElement).getByTestId('store-fee')).toHaveTextContent('$1.68');
+    expect(within(rows[0] as HTMLElement).getByTestId('profit')).toHaveTextContent('-$2.69');
     const asked = fetch.calls.find((c) => c.url.pathname === '/api/quotes/blank')?.url.searchParams;
     expect(Object.fromEntries(asked ?? [])).toEqual({
       network: 'printful',
