@@ -1,5 +1,6 @@
 import { expect, test } from '../support/fixtures';
 import { makePng } from '../support/png';
+import { connectSandboxShop, uploadedProduct } from '../support/store-flows';
 
 // The server runs without SHOPIFY_API_KEY (see global-setup): stores connect to the built-in sandbox.
 test('connects the sandbox Shopify store and uploads a product to it from My Products', async ({ page }) => {
@@ -9,9 +10,10 @@ test('connects the sandbox Shopify store and uploads a product to it from My Pro
 
   // A draft product made through the API, in this page's workspace (the request shares its cookie).
   await page.goto('/integrations');
-  const created = await page.request.post('/api/products', {
-    multipart: {
-      file: { name: 'sunset.png', mimeType: 'image/png', buffer: makePng(400, 400, () => [240, 120, 30, 255]) },
+  await uploadedProduct(
+    page,
+    { name: 'sunset.png', rgb: [240, 120, 30] },
+    {
       title,
       description: 'A warm sunset on soft cotton.',
       price: '24.99',
@@ -22,8 +24,7 @@ test('connects the sandbox Shopify store and uploads a product to it from My Pro
         { option: 'Large', price: 26.99, sku: 'SUN-L' },
       ]),
     },
-  });
-  expect(created.status(), await created.text()).toBe(201);
+  );
 
   // Store Platforms: the domain is checked, then the browser goes through the (relayed) approval and back.
   const domain = page.getByLabel('Store domain');
@@ -116,9 +117,7 @@ test('pushes a 2-colour product a buyer can see and buy, updates it in the store
   expect(created.status(), await created.text()).toBe(201);
 
   // Connect a sandbox store.
-  await page.getByLabel('Store domain').fill(shop);
-  await page.getByRole('button', { name: 'Connect', exact: true }).first().click();
-  await expect(page.getByText('Shopify Connected', { exact: true })).toBeVisible();
+  await connectSandboxShop(page, shop);
 
   // Push it from My Products.
   await page.goto('/?tab=my-products');

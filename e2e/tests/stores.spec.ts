@@ -1,50 +1,8 @@
-import type { Page } from '@playwright/test';
 import { expect, test } from '../support/fixtures';
-import { makePng } from '../support/png';
+import { approveOrdersByHand, twoColourTee } from '../support/store-flows';
 
 // The server runs without ETSY_API_KEY (see global-setup): Etsy connects to the built-in sandbox shop, and
 // WooCommerce offers its sandbox store.
-
-/** A ready tee in Black and Navy (a rendered picture each, Navy the main one), made through the API in this workspace. */
-async function twoColourTee(page: Page, title: string): Promise<string> {
-  const design = await page.request.post('/api/designs/upload', {
-    multipart: {
-      file: { name: 'wave.png', mimeType: 'image/png', buffer: makePng(600, 600, () => [30, 120, 240, 255]) },
-    },
-  });
-  expect(design.status(), await design.text()).toBe(201);
-  const designId = (await design.json()).id as string;
-  const mockup = async (color: string) => {
-    const res = await page.request.post('/api/mockups', {
-      data: {
-        designId,
-        productType: 'tshirt',
-        templateId: 'tshirt-front',
-        color,
-        adjustments: { scale: 80, rotation: 0, x: 0, y: 0, opacity: 100 },
-      },
-    });
-    expect(res.status(), await res.text()).toBe(201);
-    return (await res.json()).id as string;
-  };
-  const black = await mockup('black');
-  const navy = await mockup('navy');
-  const product = await page.request.post('/api/products', {
-    data: {
-      title,
-      description: 'A cool wave on soft cotton.',
-      productType: 'tshirt',
-      price: 24,
-      tags: ['wave', 'ocean tee'],
-      designId,
-      mockupId: navy,
-      mockupIds: [black, navy],
-      status: 'ready',
-    },
-  });
-  expect(product.status(), await product.text()).toBe(201);
-  return (await product.json()).id as string;
-}
 
 test('connects the Etsy sandbox shop, uploads from My Products (the listing active with its variations), and a sale there is printed and shipped', async ({
   page,
@@ -52,7 +10,12 @@ test('connects the Etsy sandbox shop, uploads from My Products (the listing acti
   test.setTimeout(120_000);
   const title = `Wave Tee ${Date.now().toString(36)}`;
   await page.goto('/integrations');
-  await twoColourTee(page, title);
+  await twoColourTee(page, {
+    title,
+    description: 'A cool wave on soft cotton.',
+    tags: ['wave', 'ocean tee'],
+    file: { name: 'wave.png', rgb: [30, 120, 240] },
+  });
 
   const etsy = page.getByTestId('store-etsy');
   await etsy.getByRole('button', { name: 'Connect Etsy' }).click();
@@ -78,10 +41,7 @@ test('connects the Etsy sandbox shop, uploads from My Products (the listing acti
   );
 
   // A sale in the sandbox shop: Podforge reads the shop's receipts at once, and the order goes to the printer.
-  const manual = await page.request.patch('/api/settings', {
-    data: { orderConfirmation: { mode: 'manual', delayMinutes: 60 } },
-  });
-  expect(manual.status()).toBe(200);
+  await approveOrdersByHand(page);
   const form = page.getByRole('form', { name: /Place a test order/ });
   const variant = form.getByLabel('Variant');
   const navyM = await variant.locator('option', { hasText: `${title} - Navy / M` }).getAttribute('value');
@@ -100,7 +60,12 @@ test('connects the WooCommerce sandbox store and uploads through Upload to Store
   test.setTimeout(120_000);
   const title = `Woo Wave Tee ${Date.now().toString(36)}`;
   await page.goto('/integrations');
-  const productId = await twoColourTee(page, title);
+  const productId = await twoColourTee(page, {
+    title,
+    description: 'A cool wave on soft cotton.',
+    tags: ['wave', 'ocean tee'],
+    file: { name: 'wave.png', rgb: [30, 120, 240] },
+  });
 
   const woo = page.getByTestId('store-woocommerce');
   await woo.getByRole('button', { name: 'Use the sandbox store' }).click();
