@@ -44,6 +44,7 @@ import type { Storage } from '../../storage/storage';
 import { findIntegration } from '../integrations/integrations.repository';
 import type { IncomingOrder } from '../stores/incoming-order';
 import { SandboxState, sandboxOwnerTag } from '../stores/sandbox-state';
+import { disconnectStore, FORGET_OAUTH_TOKENS } from '../stores/store-connections.repository';
 import { storeImagePath } from '../stores/store-images';
 import { StoreOrderSource, type StorePlatform } from '../stores/store-platform';
 import type {
@@ -249,18 +250,7 @@ export class AmazonService extends StoreOrderSource implements StorePlatform {
   }
 
   async disconnect(workspaceId: string, id: string) {
-    const row = await this.store(workspaceId, id);
-    await this.deps.db
-      .update(integrations)
-      .set({
-        status: 'disconnected',
-        accessTokenEnc: null,
-        refreshTokenEnc: null,
-        tokenExpiresAt: null,
-        verifiedAt: null,
-      })
-      .where(and(eq(integrations.id, row.id), eq(integrations.workspaceId, workspaceId)));
-    return { success: true as const, integrationId: row.id };
+    return disconnectStore(this.deps.db, await this.store(workspaceId, id), FORGET_OAUTH_TOKENS);
   }
 
   store(workspaceId: string, id: string): Promise<IntegrationRow> {

@@ -33,7 +33,13 @@ import { findIntegration } from '../integrations/integrations.repository';
 import type { IncomingOrder } from '../stores/incoming-order';
 import { resumeOrCreate } from '../stores/resume-or-create';
 import { SandboxState, sandboxOwnerTag } from '../stores/sandbox-state';
-import { setStoreProblem, storeConnection, storesOfWorkspace } from '../stores/store-connections.repository';
+import {
+  disconnectStore,
+  FORGET_OAUTH_TOKENS,
+  setStoreProblem,
+  storeConnection,
+  storesOfWorkspace,
+} from '../stores/store-connections.repository';
 import { StoreOrderSource, type StorePlatform } from '../stores/store-platform';
 import type {
   IntegrationRow,
@@ -590,18 +596,7 @@ export class EtsyService extends StoreOrderSource implements StorePlatform {
   }
 
   async disconnect(workspaceId: string, id: string) {
-    const row = await this.store(workspaceId, id);
-    await this.deps.db
-      .update(integrations)
-      .set({
-        status: 'disconnected',
-        accessTokenEnc: null,
-        refreshTokenEnc: null,
-        tokenExpiresAt: null,
-        verifiedAt: null,
-      })
-      .where(and(eq(integrations.id, row.id), eq(integrations.workspaceId, workspaceId)));
-    return { success: true as const, integrationId: row.id };
+    return disconnectStore(this.deps.db, await this.store(workspaceId, id), FORGET_OAUTH_TOKENS);
   }
 
   private async taxonomyId(token: string, productType: string): Promise<number | null> {

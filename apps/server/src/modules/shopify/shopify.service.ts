@@ -37,7 +37,7 @@ import { findIntegration } from '../integrations/integrations.repository';
 import type { VariantRow } from '../products/products.repository';
 import type { IncomingOrder } from '../stores/incoming-order';
 import { sandboxOwnerTag } from '../stores/sandbox-state';
-import { publishedRemoteIds, storesOfWorkspace } from '../stores/store-connections.repository';
+import { disconnectStore, publishedRemoteIds, storesOfWorkspace } from '../stores/store-connections.repository';
 import { StoreOrderSource, type StorePlatform } from '../stores/store-platform';
 import type { IntegrationRow, PublishContext, PublishOutcome, StoreListing, Tracking } from '../stores/store-publisher';
 import { databaseFakeShopifyStore } from './sandbox-store';
@@ -523,12 +523,7 @@ export class ShopifyService extends StoreOrderSource implements StorePlatform {
 
   /** Forgets the token; the row stays (its publications and orders keep their history) as disconnected. */
   async disconnect(workspaceId: string, id: string) {
-    const row = await this.store(workspaceId, id);
-    await this.deps.db
-      .update(integrations)
-      .set(forgottenTokens)
-      .where(and(eq(integrations.id, row.id), eq(integrations.workspaceId, workspaceId)));
-    return { success: true as const, integrationId: row.id };
+    return disconnectStore(this.deps.db, await this.store(workspaceId, id), forgottenTokens);
   }
 
   /**

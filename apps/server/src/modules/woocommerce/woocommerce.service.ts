@@ -31,7 +31,7 @@ import { findIntegration } from '../integrations/integrations.repository';
 import type { IncomingOrder } from '../stores/incoming-order';
 import { resumeOrCreate } from '../stores/resume-or-create';
 import { SandboxState } from '../stores/sandbox-state';
-import { publishedRemoteIds, storesOfWorkspace } from '../stores/store-connections.repository';
+import { disconnectStore, publishedRemoteIds, storesOfWorkspace } from '../stores/store-connections.repository';
 import { storeImagePath } from '../stores/store-images';
 import { StoreOrderSource, type StorePlatform } from '../stores/store-platform';
 import type {
@@ -308,12 +308,11 @@ export class WooCommerceService extends StoreOrderSource implements StorePlatfor
   }
 
   async disconnect(workspaceId: string, id: string) {
-    const row = await this.store(workspaceId, id);
-    await this.deps.db
-      .update(integrations)
-      .set({ status: 'disconnected', accessTokenEnc: null, verifiedAt: null })
-      .where(and(eq(integrations.id, row.id), eq(integrations.workspaceId, workspaceId)));
-    return { success: true as const, integrationId: row.id };
+    return disconnectStore(this.deps.db, await this.store(workspaceId, id), {
+      status: 'disconnected',
+      accessTokenEnc: null,
+      verifiedAt: null,
+    });
   }
 
   /** The public base the store downloads pictures from: APP_URL, else (sandbox only) this app's own address. */
