@@ -23,18 +23,16 @@ export async function uploadedProduct(
   return (await created.json()).id as string;
 }
 
-/**
- * A ready tee in Black and Navy (a rendered picture each, Navy the main one), made through the API in this workspace:
- * its id.
- */
-export async function twoColourTee(
+/** A solid design uploaded in this page's workspace, and its t-shirt-front mockup at `scale` in a colour (its id). */
+export async function uploadedDesign(
   page: Page,
-  product: { title: string; description: string; tags: string[]; file: { name: string; rgb: Rgb } },
-): Promise<string> {
-  const [r, g, b] = product.file.rgb;
+  file: { name: string; rgb: Rgb; size: number },
+  scale: number,
+): Promise<{ designId: string; mockup: (color: string) => Promise<string> }> {
+  const [r, g, b] = file.rgb;
   const design = await page.request.post('/api/designs/upload', {
     multipart: {
-      file: { name: product.file.name, mimeType: 'image/png', buffer: makePng(600, 600, () => [r, g, b, 255]) },
+      file: { name: file.name, mimeType: 'image/png', buffer: makePng(file.size, file.size, () => [r, g, b, 255]) },
     },
   });
   expect(design.status(), await design.text()).toBe(201);
@@ -46,12 +44,24 @@ export async function twoColourTee(
         productType: 'tshirt',
         templateId: 'tshirt-front',
         color,
-        adjustments: { scale: 80, rotation: 0, x: 0, y: 0, opacity: 100 },
+        adjustments: { scale, rotation: 0, x: 0, y: 0, opacity: 100 },
       },
     });
     expect(res.status(), await res.text()).toBe(201);
     return (await res.json()).id as string;
   };
+  return { designId, mockup };
+}
+
+/**
+ * A ready tee in Black and Navy (a rendered picture each, Navy the main one), made through the API in this workspace:
+ * its id.
+ */
+export async function twoColourTee(
+  page: Page,
+  product: { title: string; description: string; tags: string[]; file: { name: string; rgb: Rgb } },
+): Promise<string> {
+  const { designId, mockup } = await uploadedDesign(page, { ...product.file, size: 600 }, 80);
   const black = await mockup('black');
   const navy = await mockup('navy');
   const created = await page.request.post('/api/products', {

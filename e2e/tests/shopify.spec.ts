@@ -1,6 +1,5 @@
 import { expect, test } from '../support/fixtures';
-import { makePng } from '../support/png';
-import { connectSandboxShop, uploadedProduct } from '../support/store-flows';
+import { connectSandboxShop, uploadedDesign, uploadedProduct } from '../support/store-flows';
 
 // The server runs without SHOPIFY_API_KEY (see global-setup): stores connect to the built-in sandbox.
 test('connects the sandbox Shopify store and uploads a product to it from My Products', async ({ page }) => {
@@ -69,26 +68,11 @@ test('pushes a 2-colour product a buyer can see and buy, updates it in the store
   await page.goto('/integrations');
 
   // A product on the Bella + Canvas 3001 in Black and Red, S and M, with one mockup per colour (via the API).
-  const design = await page.request.post('/api/designs/upload', {
-    multipart: {
-      file: { name: 'sun.png', mimeType: 'image/png', buffer: makePng(400, 400, () => [250, 200, 40, 255]) },
-    },
-  });
-  expect(design.status(), await design.text()).toBe(201);
-  const designId = (await design.json()).id as string;
-  const mockupOf = async (color: string) => {
-    const res = await page.request.post('/api/mockups', {
-      data: {
-        designId,
-        productType: 'tshirt',
-        templateId: 'tshirt-front',
-        color,
-        adjustments: { scale: 100, rotation: 0, x: 0, y: 0, opacity: 100 },
-      },
-    });
-    expect(res.status(), await res.text()).toBe(201);
-    return (await res.json()).id as string;
-  };
+  const { designId, mockup: mockupOf } = await uploadedDesign(
+    page,
+    { name: 'sun.png', rgb: [250, 200, 40], size: 400 },
+    100,
+  );
   const black = await mockupOf('black');
   const red = await mockupOf('red');
   const detail = await (await page.request.get('/api/printful/products/71')).json();
