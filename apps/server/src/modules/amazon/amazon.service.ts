@@ -38,13 +38,13 @@ import {
 import { attributeProblems } from '../../integrations/amazon/product-type-schema';
 import type { TokenCipher } from '../../lib/crypto';
 import { AppError, badRequest, conflict, upstreamError } from '../../lib/errors';
-import { consumeOAuthState, issueOAuthState, peekOAuthState } from '../../lib/oauth-states';
+import { consumeOAuthState, issueOAuthState, pendingFlowOf } from '../../lib/oauth-states';
 import type { UrlSigner } from '../../lib/signed-urls';
 import type { Storage } from '../../storage/storage';
 import { findIntegration } from '../integrations/integrations.repository';
 import type { IncomingOrder } from '../stores/incoming-order';
 import { SandboxState, sandboxOwnerTag } from '../stores/sandbox-state';
-import { disconnectStore, FORGET_OAUTH_TOKENS } from '../stores/store-connections.repository';
+import { disconnectStore, FORGET_OAUTH_TOKENS, saveStoreConnection } from '../stores/store-connections.repository';
 import { storeImagePath } from '../stores/store-images';
 import { StoreOrderSource, type StorePlatform } from '../stores/store-platform';
 import type {
@@ -201,10 +201,7 @@ export class AmazonService extends StoreOrderSource implements StorePlatform {
   }
 
   async isOwnPendingFlow(workspaceId: string, query: URLSearchParams): Promise<boolean> {
-    const state = query.get('state');
-    if (!state) return false;
-    const data = await peekOAuthState<FlowData>(this.stateScope(workspaceId), state);
-    return data !== null && data.redirectUri === query.get('redirect_uri');
+    return (await pendingFlowOf<FlowData>(this.stateScope(workspaceId), query)) !== null;
   }
 
   /** The callback: state (single use, this workspace), the code exchanged for tokens, the seller's store row. */
@@ -230,14 +227,7 @@ export class AmazonService extends StoreOrderSource implements StorePlatform {
         verifiedAt: this.deps.now(),
         sandbox: this.sandboxMode,
       };
-      const [row] = await db
-        .insert(integrations)
-        .values({ workspaceId, kind: 'store', platform: 'amazon', externalId: sellerId, ...values })
-        .onConflictDoUpdate({
-          target: [integrations.workspaceId, integrations.platform, integrations.externalId],
-          set: values,
-        })
-        .returning();
+      const row = await saveStoreConnection(db, { workspaceId, platform: 'amazon', externalId: sellerId }, values);
       if (!row) return { outcome: 'failed' };
       const previous = await this.settings(row);
       await this.saveSettings(row, { ...previous, sellerId, marketplaceId: market?.id ?? DEFAULT_AMAZON_MARKETPLACE });

@@ -27,7 +27,7 @@ import { type EtsyFakeState, type FakeEtsy, startFakeEtsy } from '../../integrat
 import { fromEtsyReceipt } from '../../integrations/etsy/mapping';
 import type { TokenCipher } from '../../lib/crypto';
 import { AppError, badRequest, conflict, upstreamError } from '../../lib/errors';
-import { consumeOAuthState, issueOAuthState, peekOAuthState } from '../../lib/oauth-states';
+import { consumeOAuthState, issueOAuthState, pendingFlowOf } from '../../lib/oauth-states';
 import type { Storage } from '../../storage/storage';
 import { findIntegration } from '../integrations/integrations.repository';
 import type { IncomingOrder } from '../stores/incoming-order';
@@ -36,6 +36,7 @@ import { SandboxState, sandboxOwnerTag } from '../stores/sandbox-state';
 import {
   disconnectStore,
   FORGET_OAUTH_TOKENS,
+  saveStoreConnection,
   setStoreProblem,
   storeConnection,
   storesOfWorkspace,
@@ -215,10 +216,7 @@ export class EtsyService extends StoreOrderSource implements StorePlatform {
 
   /** The sandbox relay hands on an approval only for a flow this workspace started, to its own callback. */
   async isOwnPendingFlow(workspaceId: string, query: URLSearchParams): Promise<boolean> {
-    const state = query.get('state');
-    if (!state) return false;
-    const data = await peekOAuthState<FlowData>(this.stateScope(workspaceId), state);
-    return data !== null && data.redirectUri === query.get('redirect_uri');
+    return (await pendingFlowOf<FlowData>(this.stateScope(workspaceId), query)) !== null;
   }
 
   /**
@@ -253,14 +251,7 @@ export class EtsyService extends StoreOrderSource implements StorePlatform {
         verifiedAt: null,
         sandbox: this.sandboxMode,
       };
-      const [row] = await db
-        .insert(integrations)
-        .values({ workspaceId, kind: 'store', platform: 'etsy', externalId: shopId, ...values })
-        .onConflictDoUpdate({
-          target: [integrations.workspaceId, integrations.platform, integrations.externalId],
-          set: values,
-        })
-        .returning();
+      const row = await saveStoreConnection(db, { workspaceId, platform: 'etsy', externalId: shopId }, values);
       if (!row) return { outcome: 'failed' };
       const [shipping, processing, partners] = await Promise.all([
         client.shippingProfiles(tokens.accessToken, shopId),

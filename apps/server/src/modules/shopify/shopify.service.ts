@@ -31,13 +31,18 @@ import {
 } from '../../integrations/shopify/orders-client';
 import type { TokenCipher } from '../../lib/crypto';
 import { AppError, badRequest, conflict, upstreamError } from '../../lib/errors';
-import { consumeOAuthState, issueOAuthState, peekOAuthState } from '../../lib/oauth-states';
+import { consumeOAuthState, issueOAuthState, pendingFlowOf } from '../../lib/oauth-states';
 import type { Storage } from '../../storage/storage';
 import { findIntegration } from '../integrations/integrations.repository';
 import type { VariantRow } from '../products/products.repository';
 import type { IncomingOrder } from '../stores/incoming-order';
 import { sandboxOwnerTag } from '../stores/sandbox-state';
-import { disconnectStore, publishedRemoteIds, storesOfWorkspace } from '../stores/store-connections.repository';
+import {
+  disconnectStore,
+  publishedRemoteIds,
+  saveStoreConnection,
+  storesOfWorkspace,
+} from '../stores/store-connections.repository';
 import { StoreOrderSource, type StorePlatform } from '../stores/store-platform';
 import type { IntegrationRow, PublishContext, PublishOutcome, StoreListing, Tracking } from '../stores/store-publisher';
 import { databaseFakeShopifyStore } from './sandbox-store';
@@ -397,11 +402,8 @@ export class ShopifyService extends StoreOrderSource implements StorePlatform {
    * state, shop and callback URL), so the relay can never send anyone to an address of an attacker's choosing.
    */
   async isOwnPendingFlow(workspaceId: string, shop: string, query: URLSearchParams): Promise<boolean> {
-    const state = query.get('state');
-    if (!state) return false;
-    const data = await peekOAuthState<FlowData>(this.stateScope(workspaceId), state);
-    if (!data) return false;
-    return data.shop === shop && data.redirectUri === query.get('redirect_uri');
+    const data = await pendingFlowOf<FlowData>(this.stateScope(workspaceId), query);
+    return data?.shop === shop;
   }
 
   /** The callback: state (single use, this workspace), shop, hmac, then the code for a token. */
@@ -431,13 +433,7 @@ export class ShopifyService extends StoreOrderSource implements StorePlatform {
         // A new connection starts without a problem; what the subscriptions below meet is recorded anew.
         problem: null,
       };
-      await db
-        .insert(integrations)
-        .values({ workspaceId, kind: 'store', platform: 'shopify', externalId: shop, ...values })
-        .onConflictDoUpdate({
-          target: [integrations.workspaceId, integrations.platform, integrations.externalId],
-          set: values,
-        });
+      await saveStoreConnection(db, { workspaceId, platform: 'shopify', externalId: shop }, values);
       const problem = await this.subscribeWebhooks(client, shop, grant.accessToken);
       if (problem) {
         await db

@@ -162,3 +162,23 @@ export async function disconnectStore(
     .where(and(eq(integrations.id, row.id), eq(integrations.workspaceId, row.workspaceId)));
   return { success: true as const, integrationId: row.id };
 }
+
+/**
+ * Saves a store connection (OAuth callback, keys checked): a new row for this workspace's store, or the one it had
+ * (unique per workspace, platform and the store's id) updated with `values`. Answers the row.
+ */
+export async function saveStoreConnection(
+  db: Db,
+  store: { workspaceId: string; platform: string; externalId: string },
+  values: Omit<typeof integrations.$inferInsert, 'workspaceId' | 'kind' | 'platform' | 'externalId'>,
+): Promise<IntegrationRow | undefined> {
+  const [row] = await db
+    .insert(integrations)
+    .values({ ...store, kind: 'store', ...values })
+    .onConflictDoUpdate({
+      target: [integrations.workspaceId, integrations.platform, integrations.externalId],
+      set: values,
+    })
+    .returning();
+  return row;
+}

@@ -31,7 +31,12 @@ import { findIntegration } from '../integrations/integrations.repository';
 import type { IncomingOrder } from '../stores/incoming-order';
 import { resumeOrCreate } from '../stores/resume-or-create';
 import { SandboxState } from '../stores/sandbox-state';
-import { disconnectStore, publishedRemoteIds, storesOfWorkspace } from '../stores/store-connections.repository';
+import {
+  disconnectStore,
+  publishedRemoteIds,
+  saveStoreConnection,
+  storesOfWorkspace,
+} from '../stores/store-connections.repository';
 import { storeImagePath } from '../stores/store-images';
 import { StoreOrderSource, type StorePlatform } from '../stores/store-platform';
 import type {
@@ -231,14 +236,11 @@ export class WooCommerceService extends StoreOrderSource implements StorePlatfor
       verifiedAt: now(),
       sandbox,
     };
-    const [row] = await db
-      .insert(integrations)
-      .values({ workspaceId, kind: 'store', platform: 'woocommerce', externalId: creds.storeUrl, ...values })
-      .onConflictDoUpdate({
-        target: [integrations.workspaceId, integrations.platform, integrations.externalId],
-        set: values,
-      })
-      .returning();
+    const row = await saveStoreConnection(
+      db,
+      { workspaceId, platform: 'woocommerce', externalId: creds.storeUrl },
+      values,
+    );
     if (!row) throw upstreamError('The store could not be saved');
     const [previous] = await db
       .select({ data: storeSettings.data })
