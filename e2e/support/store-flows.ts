@@ -81,6 +81,14 @@ export async function twoColourTee(
   return (await created.json()).id as string;
 }
 
+/** The wave tee the store specs sell (Black and Navy). */
+export const waveTee = (title: string) => ({
+  title,
+  description: 'A cool wave on soft cotton.',
+  tags: ['wave', 'ocean tee'],
+  file: { name: 'wave.png', rgb: [30, 120, 240] as Rgb },
+});
+
 /** Orders wait for the seller's approval (Settings: order confirmation manual). */
 export async function approveOrdersByHand(page: Page): Promise<void> {
   const manual = await page.request.patch('/api/settings', {

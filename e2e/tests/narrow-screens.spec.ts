@@ -96,3 +96,20 @@ for (const screen of SCREENS) {
     }
   });
 }
+
+// The one route outside the app's shell: an invite link opened on a phone by someone not yet in the workspace.
+test('/invite/:token fits 390 px', async ({ page, browser, baseURL }) => {
+  const invite = await page.request.post('/api/workspace/invites', { data: { role: 'editor' } });
+  expect(invite.status(), await invite.text()).toBe(201);
+  const { url } = (await invite.json()) as { url: string };
+  const phone = await browser.newContext({ baseURL, viewport: { width: 390, height: 844 } });
+  try {
+    const invited = await phone.newPage();
+    await invited.goto(url);
+    await expect(invited.getByRole('heading', { level: 1, name: 'Join a Podforge workspace' })).toBeVisible();
+    await expect(invited.getByRole('button', { name: 'Join workspace' })).toBeVisible();
+    expect(await widthOf(invited), 'the invite page is wider than the phone').toBeLessThanOrEqual(390);
+  } finally {
+    await phone.close();
+  }
+});

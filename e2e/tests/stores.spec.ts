@@ -1,5 +1,5 @@
 import { expect, test } from '../support/fixtures';
-import { approveOrdersByHand, twoColourTee } from '../support/store-flows';
+import { approveOrdersByHand, twoColourTee, waveTee } from '../support/store-flows';
 
 // The server runs without ETSY_API_KEY (see global-setup): Etsy connects to the built-in sandbox shop, and
 // WooCommerce offers its sandbox store.
@@ -10,12 +10,7 @@ test('connects the Etsy sandbox shop, uploads from My Products (the listing acti
   test.setTimeout(120_000);
   const title = `Wave Tee ${Date.now().toString(36)}`;
   await page.goto('/integrations');
-  await twoColourTee(page, {
-    title,
-    description: 'A cool wave on soft cotton.',
-    tags: ['wave', 'ocean tee'],
-    file: { name: 'wave.png', rgb: [30, 120, 240] },
-  });
+  await twoColourTee(page, waveTee(title));
 
   const etsy = page.getByTestId('store-etsy');
   await etsy.getByRole('button', { name: 'Connect Etsy' }).click();
@@ -60,12 +55,7 @@ test('connects the WooCommerce sandbox store and uploads through Upload to Store
   test.setTimeout(120_000);
   const title = `Woo Wave Tee ${Date.now().toString(36)}`;
   await page.goto('/integrations');
-  const productId = await twoColourTee(page, {
-    title,
-    description: 'A cool wave on soft cotton.',
-    tags: ['wave', 'ocean tee'],
-    file: { name: 'wave.png', rgb: [30, 120, 240] },
-  });
+  const productId = await twoColourTee(page, waveTee(title));
 
   const woo = page.getByTestId('store-woocommerce');
   await woo.getByRole('button', { name: 'Use the sandbox store' }).click();

@@ -105,6 +105,17 @@ const ZEnv = z.object({
   AMAZON_LWA_BASE: z.url().default('https://api.amazon.com'),
   /** `{region}` is na, eu or fe. */
   AMAZON_API_BASE: z.string().default('https://sellingpartnerapi-{region}.amazon.com'),
+  /** The app's SQS queue Amazon delivers SP-API notifications to (ORDER_CHANGE, LISTINGS_ITEM_ISSUES_CHANGE). */
+  AMAZON_SQS_QUEUE_URL: z.url().optional(),
+  /** Another SQS endpoint than the queue URL's own host (a local SQS); the queue URL's host by default. */
+  AMAZON_SQS_ENDPOINT: z.url().optional(),
+  /** The queue's region; by default read from the queue URL's host (sqs.<region>.amazonaws.com). */
+  AMAZON_SQS_REGION: z.string().optional(),
+  /** How long one ReceiveMessage waits for a message (SQS long polling, 0 to 20 seconds). */
+  AMAZON_SQS_WAIT_SECONDS: z.coerce.number().int().min(0).max(20).default(20),
+  /** The app's AWS credentials for the queue (else the AWS SDK's default chain: instance role, profile). */
+  AWS_ACCESS_KEY_ID: z.string().optional(),
+  AWS_SECRET_ACCESS_KEY: z.string().optional(),
   WOOCOMMERCE_STORE_BASE_URL: z
     .string()
     .refine(
@@ -263,6 +274,18 @@ export type Config = {
     lwaBase: string;
     apiBase: string;
   } | null;
+  /**
+   * The SQS queue Amazon's notifications arrive in (its ARN is what the destination names); null: no notifications,
+   * orders and listing issues are read by polling only (they are polled anyway).
+   */
+  amazonSqs: {
+    queueUrl: string;
+    queueArn: string;
+    region: string;
+    endpoint?: string;
+    credentials?: { accessKeyId: string; secretAccessKey: string };
+    waitSeconds: number;
+  } | null;
 };
 
 function webauthnOf(
@@ -402,5 +425,30 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             apiBase: e.AMAZON_API_BASE,
           }
         : null,
+    amazonSqs: e.AMAZON_SQS_QUEUE_URL ? amazonSqsOf(e) : null,
+  };
+}
+
+/** The queue's ARN from its URL (https://sqs.<region>.amazonaws.com/<account>/<name>), as the destination names it. */
+function amazonSqsOf(e: z.infer<typeof ZEnv>): NonNullable<Config['amazonSqs']> {
+  const url = new URL(e.AMAZON_SQS_QUEUE_URL ?? '');
+  const [account, name] = url.pathname.split('/').filter(Boolean);
+  const region = e.AMAZON_SQS_REGION ?? /^sqs\.([a-z0-9-]+)\.amazonaws\.com$/.exec(url.hostname)?.[1];
+  if (!account || !name || !/^\d{12}$/.test(account))
+    throw new Error(
+      'Invalid configuration: AMAZON_SQS_QUEUE_URL must be a queue URL, https://sqs.<region>.amazonaws.com/<account>/<queue>',
+    );
+  if (!region) throw new Error('Invalid configuration: set AMAZON_SQS_REGION (the queue URL does not name its region)');
+  if (Boolean(e.AWS_ACCESS_KEY_ID) !== Boolean(e.AWS_SECRET_ACCESS_KEY))
+    throw new Error('Invalid configuration: set both AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or neither');
+  return {
+    queueUrl: e.AMAZON_SQS_QUEUE_URL ?? '',
+    queueArn: `arn:aws:sqs:${region}:${account}:${name}`,
+    region,
+    ...(e.AMAZON_SQS_ENDPOINT ? { endpoint: e.AMAZON_SQS_ENDPOINT } : {}),
+    ...(e.AWS_ACCESS_KEY_ID && e.AWS_SECRET_ACCESS_KEY
+      ? { credentials: { accessKeyId: e.AWS_ACCESS_KEY_ID, secretAccessKey: e.AWS_SECRET_ACCESS_KEY } }
+      : {}),
+    waitSeconds: e.AMAZON_SQS_WAIT_SECONDS,
   };
 }

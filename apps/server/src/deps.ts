@@ -12,6 +12,7 @@ import { secretFromConfigOrFile } from './lib/secrets';
 import { UrlSigner } from './lib/signed-urls';
 import { AiModelStatus } from './modules/ai/ai-model-status';
 import { AmazonService } from './modules/amazon/amazon.service';
+import { registerAmazonListingChecks } from './modules/amazon/amazon-listings';
 import { registerAmazonReads } from './modules/amazon/amazon-orders';
 import { bundledCatalog } from './modules/catalog/catalog.service';
 import { PDF_RENDERER, SVG_SANITISER } from './modules/designs/design-decode-kind';
@@ -213,5 +214,7 @@ export function createDeps(options: BuildAppOptions): AppDeps {
   registerEtsyReads(deps);
   // Amazon sellers' orders: read by a recurring job (searchOrders), and at once on connect or a sandbox test order.
   registerAmazonReads(deps);
+  // Amazon listings: their issues read by a recurring job, and soon after a push Amazon accepted.
+  registerAmazonListingChecks(deps);
   return deps;
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { ZAiError, ZAnalyzedImageContent } from '@podforge/contract';
+import { DESIGN_MAX_BYTES, DESIGN_MAX_LABEL, ZAiError, ZAnalyzedImageContent } from '@podforge/contract';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -149,10 +149,10 @@ describe('POST /api/ai/analyze-image, offline', () => {
     expect(text.statusCode).toBe(415);
     expect(text.json().error).toBe('cat.png is not a PNG, JPEG, SVG or PDF file (checked by its content)');
 
-    const big = Buffer.concat([await redOnTransparent(), Buffer.alloc(10 * 1024 * 1024)]);
+    const big = Buffer.concat([await redOnTransparent(), Buffer.alloc(DESIGN_MAX_BYTES)]);
     const tooLarge = await post(client, { filename: 'big.png', content: big });
     expect(tooLarge.statusCode).toBe(413);
-    expect(tooLarge.json().error).toBe('big.png is larger than 10 MB');
+    expect(tooLarge.json().error).toBe(`big.png is larger than ${DESIGN_MAX_LABEL}`);
 
     const none = await post(client, null, { productType: 'tshirt' });
     expect(none.statusCode).toBe(400);

@@ -23,6 +23,7 @@ import { ORDER_JOBS } from '../src/modules/orders/order-jobs';
 import { printfulSandboxTickJob } from '../src/modules/printful/printful-sandbox.jobs';
 import { storePushJob } from '../src/modules/products/store-push';
 import type { PushProduct } from '../src/modules/stores/store-publisher';
+import { connectAmazon } from './fixtures/amazon';
 import { twoColourTee as makeTee, waitFor as waitUntil } from './fixtures/store-products';
 import { createTestApp, type TestApp, type TestClient } from './helpers';
 
@@ -58,20 +59,7 @@ afterAll(async () => {
 const waitFor = <T>(read: () => Promise<T>, done: (value: T) => boolean) => waitUntil(read, done, 120_000);
 
 /** start -> the app's sandbox relay -> the fake's consent -> our callback. */
-async function connect(client: TestClient, marketplace = US): Promise<TIntegration> {
-  const start = await client.get(`/auth/amazon/start?marketplace=${marketplace}`);
-  expect(start.statusCode).toBe(302);
-  const consent = new URL(start.headers.location as string, APP);
-  const relay = await client.get(consent.pathname + consent.search);
-  const callback = new URL(relay.headers.location as string);
-  const done = await client.get(callback.pathname + callback.search);
-  expect(done.headers.location).toBe('/integrations?connected=amazon');
-  const store = (await client.get('/api/integrations'))
-    .json<TIntegration[]>()
-    .find((i) => i.platform === 'amazon' && i.isConnected);
-  if (!store) throw new Error('no connected Amazon seller');
-  return store;
-}
+const connect = (client: TestClient, marketplace = US) => connectAmazon(client, APP, marketplace);
 
 const settle = async (client: TestClient, storeId: string, body: Record<string, unknown>) => {
   const res = await client.post(`/api/amazon/${storeId}/settings`, body);

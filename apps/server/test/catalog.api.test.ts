@@ -46,7 +46,11 @@ describe('bundled catalogue: GET /api/printful/products', () => {
       heightPx: 2400,
       dpi: 150,
     });
-    expect(tee?.mockupUrls[0]).toBe('/templates/catalog/products/71/white.png');
+    // First the product's own picture (its colour range), then each colour's, as Printful's API lists them.
+    expect(tee?.mockupUrls.slice(0, 2)).toEqual([
+      '/templates/catalog/products/71/range.png',
+      '/templates/catalog/products/71/white.png',
+    ]);
     const first = await products();
     expect(first.items).toHaveLength(12);
     expect(first.totalPages).toBe(Math.ceil(first.total / 12));
@@ -209,5 +213,20 @@ describe('bundled catalogue: categories and Shopify templates', () => {
     expect((await client.get('/templates/catalog/products/71/navy.svg')).statusCode).toBe(404);
     expect((await client.get('/templates/catalog/products/181/white.png')).statusCode).toBe(404);
     expect((await client.get('/templates/catalog/products/99999/white.png')).statusCode).toBe(404);
+    // Every picture of the catalogue is rendered here: on a shared, busy machine that takes more than 30 s.
+  }, 120_000);
+
+  it('gives each product its own picture: its colours, so two tees no longer show the same white tee (#28)', async () => {
+    const page = await products('?category=t-shirts&pageSize=100');
+    const firsts = page.items.map((p) => p.mockupUrls[0]);
+    expect(new Set(firsts).size).toBe(firsts.length);
+    const bella = (await client.get('/templates/catalog/products/71/range.png')).rawPayload;
+    const gildan = (await client.get('/templates/catalog/products/438/range.png')).rawPayload;
+    expect(bella.subarray(1, 4).toString()).toBe('PNG');
+    expect(bella.equals(gildan)).toBe(false);
+    const { info } = await sharp(bella).toBuffer({ resolveWithObject: true });
+    expect([info.width, info.height]).toEqual([600, 750]);
+    // A product of one colour has no range: its colour's picture is its own.
+    expect((await client.get('/templates/catalog/products/19/range.png')).statusCode).toBe(404);
   });
 });

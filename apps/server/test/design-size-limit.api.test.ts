@@ -29,6 +29,8 @@ const ROUTES: { url: string; field: string; extra: TextPart[] }[] = [
       { field: 'productType', value: 'poster' },
     ],
   },
+  // Quick create's Generate Content sends the uploaded design itself for analysis: the same limit (#28).
+  { url: '/api/ai/analyze-image', field: 'image', extra: [{ field: 'productType', value: 'tshirt' }] },
 ];
 
 async function send(route: (typeof ROUTES)[number], bytes: number) {

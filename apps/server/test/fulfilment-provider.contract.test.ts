@@ -66,6 +66,10 @@ type Harness = {
   signed: boolean;
   /** Where the printer's own settings send webhooks when they are not set by API (Gelato's dashboard). */
   dashboard?(url: string): Promise<void>;
+  /** The printer's next order of several items ships in parts (one parcel per item). */
+  shipInParts(): Promise<void>;
+  /** Whether the printer says which items a shipment carries (Printify's order shipments do not). */
+  shipmentLines: boolean;
 };
 
 type RequestingClient = { request(...args: never[]): Promise<unknown> };
@@ -221,7 +225,13 @@ async function accountOf(id: string, ws: string): Promise<PrinterAccount> {
 
 type Ways = Pick<
   Harness,
-  'losingNextCreate' | 'duplicateCreate' | 'duplicateExternalId' | 'withdrawnDraft' | 'cancelAfterConfirm' | 'signed'
+  | 'losingNextCreate'
+  | 'duplicateCreate'
+  | 'duplicateExternalId'
+  | 'withdrawnDraft'
+  | 'cancelAfterConfirm'
+  | 'signed'
+  | 'shipmentLines'
 >;
 /** How Printful behaves, its own account and its sandbox alike. */
 const PRINTFUL_WAYS: Ways = {
@@ -231,6 +241,7 @@ const PRINTFUL_WAYS: Ways = {
   withdrawnDraft: 'deleted',
   cancelAfterConfirm: true,
   signed: true,
+  shipmentLines: true,
 };
 /** How Printify behaves, its own account and its sandbox alike. */
 const PRINTIFY_WAYS: Ways = {
@@ -240,6 +251,7 @@ const PRINTIFY_WAYS: Ways = {
   withdrawnDraft: 'cancelled',
   cancelAfterConfirm: false,
   signed: true,
+  shipmentLines: false,
 };
 /** How Gelato behaves, its own account and its sandbox alike. */
 const GELATO_WAYS: Ways = {
@@ -249,6 +261,7 @@ const GELATO_WAYS: Ways = {
   withdrawnDraft: 'deleted',
   cancelAfterConfirm: true,
   signed: false,
+  shipmentLines: true,
 };
 
 const harnesses: Record<string, Harness> = {
@@ -275,6 +288,7 @@ const harnesses: Record<string, Harness> = {
     },
     creates: async () => printfulCreates(fake),
     ...PRINTFUL_WAYS,
+    shipInParts: async () => fake.orders.shipInParts(),
   },
   sandbox: {
     async connect() {
@@ -289,6 +303,7 @@ const harnesses: Record<string, Harness> = {
     expireToken: null,
     creates: async () => printfulCreates(await t.deps.printfulSandbox.server()),
     ...PRINTFUL_WAYS,
+    shipInParts: async () => (await t.deps.printfulSandbox.server()).orders.shipInParts(),
   },
   printify: {
     async connect() {
@@ -307,6 +322,7 @@ const harnesses: Record<string, Harness> = {
     expireToken: null,
     creates: async () => printifyCreates(fakePrintify),
     ...PRINTIFY_WAYS,
+    shipInParts: async () => fakePrintify.shipInParts(),
   },
   'printify-sandbox': {
     async connect() {
@@ -323,6 +339,7 @@ const harnesses: Record<string, Harness> = {
     expireToken: null,
     creates: async () => printifyCreates(await t.deps.printifySandbox.server()),
     ...PRINTIFY_WAYS,
+    shipInParts: async () => (await t.deps.printifySandbox.server()).shipInParts(),
   },
   gelato: {
     async connect() {
@@ -350,6 +367,7 @@ const harnesses: Record<string, Harness> = {
     expireToken: null,
     creates: async () => gelatoCreates(fakeGelato),
     ...GELATO_WAYS,
+    shipInParts: async () => fakeGelato.shipInParts(),
     dashboard: (url) => fakeGelato.setWebhookUrl(GELATO_KEY, url),
   },
   'gelato-sandbox': {
@@ -367,6 +385,7 @@ const harnesses: Record<string, Harness> = {
     expireToken: null,
     creates: async () => gelatoCreates(await t.deps.gelatoSandbox.server()),
     ...GELATO_WAYS,
+    shipInParts: async () => (await t.deps.gelatoSandbox.server()).shipInParts(),
   },
 };
 
@@ -689,6 +708,34 @@ describe.each(Object.keys(harnesses))('%s', (id) => {
     }
     await h.tick();
     expect((await printer(id).shipments(account, o.id))[0]?.delivered).toBe(true);
+  });
+
+  it('an order shipped in two parcels: each shipment names the lines it carries, when the printer says (#27.6)', async () => {
+    const base = input();
+    const first = base.items[0] as PrintOrderInput['items'][number];
+    const two = {
+      ...base,
+      items: [first, { ...first, quantity: 1, name: 'Sunset Tee (2)', externalId: `${base.externalId}-2` }],
+    };
+    await h.shipInParts();
+    const o = await printer(id).placeOrder(account, two);
+    await printer(id).confirm(account, o.id);
+    let list = await printer(id).shipments(account, o.id);
+    for (let i = 0; i < 8 && list.length < 2; i++) {
+      await h.tick();
+      list = await printer(id).shipments(account, o.id);
+    }
+    expect(list).toHaveLength(2);
+    expect(new Set(list.map((s) => s.trackingNumber)).size).toBe(2);
+    if (h.shipmentLines) {
+      expect(list.map((s) => s.lines)).toEqual([
+        [{ lineId: `${base.externalId}-1`, quantity: 2 }],
+        [{ lineId: `${base.externalId}-2`, quantity: 1 }],
+      ]);
+    } else {
+      // The printer does not say: each shipment stands for every line not yet sent (fulfilment.ts).
+      expect(list.every((s) => s.lines === undefined)).toBe(true);
+    }
   });
 
   it('token expiry: an expired access token is refreshed before the next call, which succeeds', async () => {

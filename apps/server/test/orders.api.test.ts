@@ -181,6 +181,38 @@ describe('a paid order becomes one Printful order and a shipped parcel', () => {
     expect((await s.client.get(`/api/orders/${order.id}`)).json().id).toBe(order.id);
   }, 120_000);
 
+  it('an order the printer ships in two parcels: each store line is fulfilled with its own tracking number (#27.6)', async () => {
+    const s = await seller('parts-shop.myshopify.com');
+    (await t.deps.printfulSandbox.server()).orders.shipInParts();
+    const placed = await place(s, [
+      { sku: s.skus[0] as string, quantity: 2 },
+      { sku: s.skus[1] as string, quantity: 1 },
+    ]);
+    const remote = await waitFor(
+      async () => (await shopify.orders.orders(s.shop)).find((o) => String(o.id) === placed.remoteOrderId),
+      (o) => (o?.fulfillments.length ?? 0) >= 2,
+    );
+    const [small, medium] = remote?.lineItems ?? [];
+    // One fulfilment per parcel, each with only the line it carries, all of it, and the parcel's own number.
+    expect(remote?.fulfillments.map((f) => f.lines)).toEqual([
+      [{ lineItemId: small?.id, quantity: 2 }],
+      [{ lineItemId: medium?.id, quantity: 1 }],
+    ]);
+    const numbers = remote?.fulfillments.map((f) => f.trackingInfo.number) ?? [];
+    expect(new Set(numbers).size).toBe(2);
+    expect(remote?.fulfillmentOrders.map((fo) => fo.status)).toEqual(['CLOSED']);
+    // The numbers are the printer's two parcels', and the order keeps both store fulfilments.
+    const order = (await listOrders(s))[0] as TOrder;
+    expect(order.failureReason).toBeNull();
+    const [row] = await t.deps.db.select().from(orders).where(eq(orders.id, order.id));
+    const sandbox = t.deps.printers.get('sandbox');
+    const account = await sandbox?.account(row?.workspaceId as string);
+    const parcels = account ? await sandbox?.shipments(account, row?.printfulOrderId as string) : [];
+    expect(numbers).toEqual(parcels?.map((p) => p.trackingNumber));
+    expect(Object.keys(row?.storeShipments ?? {})).toEqual(parcels?.map((p) => p.id));
+    expect(row?.storeFulfillmentId?.split(',')).toHaveLength(2);
+  }, 120_000);
+
   it('the same webhook twice, and a crash between "created at Printful" and "saved", give one Printful order', async () => {
     const s = await seller('twice-shop.myshopify.com');
     shopify.orders.duplicateNextWebhook();

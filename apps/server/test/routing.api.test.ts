@@ -1,4 +1,4 @@
-import type { TGelatoSandboxOrder, TOrder, TOrderPage, TProductQuotes } from '@podforge/contract';
+import type { TGelatoSandboxOrder, TOrder, TOrderPage, TPrinterQuote, TProductQuotes } from '@podforge/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fulfillmentWebhooks } from '../src/db/schema';
@@ -96,6 +96,30 @@ describe('quotes across printers', () => {
     expect((await s.client.get(`/api/products/${s.productId}/quotes?country=USA`)).statusCode).toBe(400);
     expect((await t.client().get(`/api/products/${s.productId}/quotes?country=US`)).statusCode).toBe(404);
   }, 120_000);
+});
+
+describe('a blank not yet saved is quoted by the printer its orders would go to', () => {
+  it('answers the network’s printer’s own cost and shipping for one catalogue variant; bad input names the field', async () => {
+    const client = t.client();
+    // A fresh workspace: no printer of its own, so Printful's built-in sandbox (what its orders would go to).
+    const res = await client.get(
+      '/api/quotes/blank?network=printful&catalogProductId=71&catalogVariantId=71001&country=US',
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    const q = res.json<TPrinterQuote>();
+    expect(q).toMatchObject({ ok: true, provider: 'sandbox', currency: 'USD', shipping: '4.75' });
+    expect(q.ok && q.total).toBe(q.ok && (Number(q.products) + Number(q.shipping)).toFixed(2));
+
+    const unknown = await client.get(
+      '/api/quotes/blank?network=printful&catalogProductId=71&catalogVariantId=1&country=US',
+    );
+    expect(unknown.json()).toMatchObject({ ok: false, provider: 'sandbox' });
+    const bad = await client.get(
+      '/api/quotes/blank?network=acme&catalogProductId=71&catalogVariantId=71001&country=US',
+    );
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error).toMatch(/network/);
+  }, 60_000);
 });
 
 describe('the routing rule picks each order’s printer', () => {

@@ -86,4 +86,15 @@ describe('protected customer data not approved (issue #27, 3)', () => {
       expect.arrayContaining(['ORDERS_PAID', 'ORDERS_CANCELLED']),
     );
   });
+
+  it('an order Sync read without its address takes the address on the next read, once Shopify gives it', async () => {
+    const before = (await client.get('/api/orders?page=1')).json<TOrderPage>();
+    expect(before.items[0]?.addressErased).toBe(true);
+    const [store] = (await client.get('/api/integrations')).json<TIntegration[]>();
+    const res = await client.get(`/api/shopify/sync?shop=${store?.id}`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ ordersRead: 1, ordersNew: 0 });
+    const after = (await client.get('/api/orders?page=1')).json<TOrderPage>();
+    expect(after.items.map((o) => [o.id, o.addressErased])).toEqual([[before.items[0]?.id, false]]);
+  });
 });

@@ -26,7 +26,7 @@ import { createTestApp, type TestApp, type TestClient } from './helpers';
 
 const APP = 'http://podforge.test';
 const HOUR = 3600_000;
-/** The app's clock: moved forward to make tokens expire. */
+/** The app's clock: moved forward (never back) to make tokens expire. */
 let offsetMs = 0;
 /** Time the clients waited (a rate limit's wait moves the app's clock on rather than sleeping). */
 let waitedMs = 0;
@@ -495,6 +495,10 @@ describe.each(Object.keys(harnesses) as StorePlatformId[])('StorePlatform: %s', 
     storeId = (await h.connect(client)).id;
     workspaceId = await client.workspaceId(t.deps.db);
   });
+  // The clock moved forward for this store's tests goes back for the next store's (whose tokens and buckets are new).
+  afterAll(() => {
+    offsetMs = 0;
+  });
 
   it('connects a store its adapter accepts products for, and verifies the connection', async () => {
     expect((await store()).status).toBe('connected');
@@ -732,13 +736,9 @@ describe.each(Object.keys(harnesses) as StorePlatformId[])('StorePlatform: %s', 
 
   it('refreshes an expiring access token before it calls, and the call succeeds (keys that never expire: kept)', async () => {
     const before = await store();
-    offsetMs = 2 * HOUR;
+    offsetMs += 2 * HOUR;
     const product = tee();
-    try {
-      await publish(product);
-    } finally {
-      offsetMs = 0;
-    }
+    await publish(product);
     const after = await store();
     if (h.tokensExpire) {
       expect(after.accessTokenEnc).not.toBe(before.accessTokenEnc);
@@ -749,5 +749,26 @@ describe.each(Object.keys(harnesses) as StorePlatformId[])('StorePlatform: %s', 
       expect(after.tokenExpiresAt).toBeNull();
     }
     expect(await h.remote(after, skusOf(product))).toHaveLength(1);
+  });
+
+  it('tracking days after the order: an expired access token is refreshed first, and the store takes it (#27.2)', async () => {
+    const product = tee();
+    await publish(product);
+    const since = new Date(Date.now() - 5_000);
+    const remoteOrderId = await h.placeOrder(await store(), product.variants[0]?.sku ?? '');
+    const read = (await adapter.readOrders(await store(), since)).find((o) => o.remoteOrderId === remoteOrderId);
+    const before = await store();
+    // The printer ships three days later: the hour-long access token of the connection ran out long ago.
+    // (The app's clock only moves forward: a clock turned back would find tokens and rate buckets from the future.)
+    offsetMs += 72 * HOUR;
+    const tracking = {
+      carrier: 'USPS',
+      number: `9400${Date.now()}`,
+      url: null,
+      lines: (read?.lines ?? []).map((l) => ({ remoteLineId: l.remoteLineId })),
+    };
+    expect(await adapter.sendTracking(await store(), remoteOrderId, tracking)).toBeTruthy();
+    expect(await h.trackingOf(await store(), remoteOrderId)).toEqual([tracking.number]);
+    if (h.tokensExpire) expect((await store()).accessTokenEnc).not.toBe(before.accessTokenEnc);
   });
 });

@@ -116,6 +116,18 @@ export const ZProduct = z.object({
       url: z.string().nullable(),
       error: z.string().nullable(),
       changesNotInStore: z.boolean(),
+      /**
+       * What the store made of the published listing since accepting it (Amazon: ACCEPTED is not listed), read in the
+       * background and on the store's notification: processing, live, not buyable (with the store's issues in its
+       * words) or gone. Null until first read, and for stores that list what they accept.
+       */
+      listing: z
+        .object({
+          state: z.enum(['processing', 'live', 'not_buyable', 'gone']),
+          issues: z.array(z.string()),
+        })
+        .nullable()
+        .optional(),
     }),
   ),
   /**

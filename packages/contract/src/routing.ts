@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FULFILMENT_NETWORKS } from './plain/printers';
 import { ROUTING_MODES } from './plain/routing';
 
 export const ZRoutingRule = z
@@ -26,6 +27,20 @@ export const ZQuotesQuery = z.object({
   quantity: z.coerce.number().int().min(1).max(100).default(1),
 });
 export type TQuotesQuery = z.infer<typeof ZQuotesQuery>;
+
+/**
+ * `GET /api/quotes/blank?network=printful&catalogProductId=71&catalogVariantId=4012&country=US`: one catalogue
+ * variant of a printer network (a product not yet saved: the price editor's shipping line), quoted by the printer its
+ * orders would go to (the network's connected account, else its built-in sandbox).
+ */
+export const ZBlankQuoteQuery = z.object({
+  network: z.enum(FULFILMENT_NETWORKS),
+  catalogProductId: z.coerce.number().int().positive(),
+  catalogVariantId: z.string().trim().min(1).max(100),
+  country: ZQuotesQuery.shape.country,
+  quantity: z.coerce.number().int().min(1).max(100).default(1),
+});
+export type TBlankQuoteQuery = z.infer<typeof ZBlankQuoteQuery>;
 
 export const ZPrinterQuote = z.discriminatedUnion('ok', [
   z.object({

@@ -164,6 +164,13 @@ export const ZAmazonSettings = z.object({
   gtinExempt: z.boolean(),
   handlingDays: z.number().int(),
   missing: z.array(z.string()),
+  /**
+   * Amazon's notifications of the seller (ORDER_CHANGE, LISTINGS_ITEM_ISSUES_CHANGE) to the app's queue: subscribed,
+   * not configured on this server (orders and listings are polled; they are polled anyway), or failed with why.
+   */
+  notifications: z
+    .object({ state: z.enum(['subscribed', 'polling', 'failed']), problem: z.string().nullable() })
+    .optional(),
 });
 export type TAmazonSettings = z.infer<typeof ZAmazonSettings>;
 

@@ -467,6 +467,12 @@ export const publications = pgTable(
     /** Edits made in the store since the push, e.g. ['price', 'title']; read at remoteCheckedAt. */
     remoteChanges: text('remote_changes').array(),
     remoteCheckedAt: timestamp('remote_checked_at', { withTimezone: true }),
+    /**
+     * What the store made of an accepted listing (Amazon: ACCEPTED is not listed): processing, live, not buyable or
+     * gone, with the store's issues in its words; read in the background and by notification (null: not read yet).
+     */
+    listingState: text('listing_state', { enum: ['processing', 'live', 'not_buyable', 'gone'] }),
+    listingIssues: text('listing_issues').array(),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -557,8 +563,10 @@ export const orders = pgTable(
     carrier: text('carrier'),
     trackingNumber: text('tracking_number'),
     trackingUrl: text('tracking_url'),
-    /** The store fulfilment made from the shipment (its id), so it is made once. */
+    /** The store fulfilments made from the shipments (their ids, comma-separated), so each is made once. */
     storeFulfillmentId: text('store_fulfillment_id'),
+    /** Each printer shipment sent to the store: the printer's shipment id -> the store's id for it. */
+    storeShipments: jsonb('store_shipments').$type<Record<string, string>>().notNull().default({}),
     orderedAt: timestamp('ordered_at', { withTimezone: true }).notNull(),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -802,10 +810,14 @@ export const bulkRuns = pgTable('bulk_runs', {
   id: uuid('id').primaryKey().defaultRandom(),
   workspaceId: workspaceId(),
   request: jsonb('request').notNull(),
-  status: text('status', { enum: ['running', 'done'] })
+  /** 'failed': its job gave up (retries spent, or it died) with products still to make or push; `error` says why. */
+  status: text('status', { enum: ['running', 'done', 'failed'] })
     .notNull()
     .default('running'),
+  error: text('error'),
   attempt: integer('attempt').notNull().default(1),
+  /** When the current attempt was started (the run, or its last retry): the pace of its making is reckoned from it. */
+  startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
   createdAt: createdAt(),
   finishedAt: timestamp('finished_at', { withTimezone: true }),
 });
@@ -842,5 +854,41 @@ export const bulkItems = pgTable(
   (t) => [
     uniqueIndex('bulk_items_run_design_blank_idx').on(t.runId, t.designId, t.catalogProductId),
     index('bulk_items_run_position_idx').on(t.runId, t.position),
+  ],
+);
+
+/**
+ * One store push (or scheduled upload) of a bulk item's product: pending until the product is made, then pushed
+ * through the store push job, one at a time per run. `startedAt`/`finishedAt` time each push: the run's pace per
+ * store, from which its expected finish is reckoned.
+ */
+export const bulkPushes = pgTable(
+  'bulk_pushes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    workspaceId: workspaceId(),
+    runId: uuid('run_id')
+      .notNull()
+      .references(() => bulkRuns.id, { onDelete: 'cascade' }),
+    itemId: uuid('item_id')
+      .notNull()
+      .references(() => bulkItems.id, { onDelete: 'cascade' }),
+    integrationId: uuid('integration_id')
+      .notNull()
+      .references(() => integrations.id, { onDelete: 'cascade' }),
+    /** The store's place in the seller's list: pushes of one product go in that order. */
+    position: integer('position').notNull(),
+    status: text('status', { enum: ['pending', 'pushing', 'pushed', 'scheduled', 'failed'] })
+      .notNull()
+      .default('pending'),
+    remoteUrl: text('remote_url'),
+    scheduleId: uuid('schedule_id'),
+    error: text('error'),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('bulk_pushes_item_store_idx').on(t.itemId, t.integrationId),
+    index('bulk_pushes_run_idx').on(t.runId),
   ],
 );

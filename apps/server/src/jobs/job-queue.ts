@@ -25,6 +25,12 @@ export const QUEUES = {
   etsyReceipts: 'etsy-receipts',
   /** A connected Amazon seller's orders read into orders (modules/orders/amazon-orders.ts). */
   amazonOrders: 'amazon-orders',
+  /** A connected Amazon seller's live listings read again for Amazon's issues (modules/amazon/amazon-listings.ts). */
+  amazonListings: 'amazon-listings',
+  /** The app's SQS queue of Amazon notifications, long-polled (modules/amazon/amazon-notifications.ts). */
+  amazonSqs: 'amazon-sqs',
+  /** One Amazon notification taken from the queue, worked once (its NotificationId is the job id). */
+  amazonNotification: 'amazon-notification',
   /** A bulk run's products (modules/bulk): one job per run, resumed where it stopped. */
   bulkCreate: 'bulk-create',
 } as const;
@@ -68,6 +74,11 @@ export class JobQueue {
   /** Adds a job; with `id`, sending the same id again adds nothing (pg-boss answers null). */
   async send(name: QueueName, data: object, options: SendOptions): Promise<string | null> {
     return (await this.start()).send(name, data, options);
+  }
+
+  /** A job's state ('created', 'retry', 'active', 'completed', 'cancelled', 'failed'), or null once it is gone. */
+  async state(name: QueueName, id: string): Promise<string | null> {
+    return (await (await this.start()).getJobById(name, id))?.state ?? null;
   }
 
   async cancel(name: QueueName, id: string): Promise<void> {

@@ -1,3 +1,5 @@
+import { amazonListingsJob } from '../modules/amazon/amazon-listings';
+import { amazonNotificationJob, amazonSqsJob } from '../modules/amazon/amazon-notifications';
 import { amazonOrdersJob } from '../modules/amazon/amazon-orders';
 import { bulkCreateJob } from '../modules/bulk/bulk.service';
 import { etsyReceiptsJob } from '../modules/etsy/etsy-receipts';
@@ -22,5 +24,8 @@ export const JOBS = [
   etsyReceiptsJob,
   printerPollJob,
   amazonOrdersJob,
+  amazonListingsJob,
+  amazonNotificationJob,
+  amazonSqsJob,
   bulkCreateJob,
 ] as const;

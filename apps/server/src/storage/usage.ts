@@ -1,8 +1,7 @@
-import { eq, sql } from 'drizzle-orm';
-import type { Db } from '../db/client';
-import { storedFiles } from '../db/schema';
+import type { Db } from '../db/db';
 import { payloadTooLarge } from '../lib/errors';
 import type { Storage } from './storage';
+import { forgetStoredFile, recordStoredFile, storageUsed } from './stored-files.repository';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -21,10 +20,7 @@ export function meteredStorage(storage: Storage, db: Db): Storage {
   const record = async (key: string, bytes: number) => {
     const workspaceId = workspaceOfKey(key);
     if (!workspaceId) return;
-    // Only for a workspace that exists (a test may store under any id).
-    await db.execute(sql`INSERT INTO stored_files (key, workspace_id, bytes)
-      SELECT ${key}, id, ${bytes} FROM workspaces WHERE id = ${workspaceId}
-      ON CONFLICT (key) DO UPDATE SET bytes = excluded.bytes`);
+    await recordStoredFile(db, key, workspaceId, bytes);
   };
   const metered: Storage = {
     async put(key, body, contentType) {
@@ -36,7 +32,7 @@ export function meteredStorage(storage: Storage, db: Db): Storage {
     read: (key) => storage.read(key),
     async delete(key) {
       await storage.delete(key);
-      if (workspaceOfKey(key)) await db.delete(storedFiles).where(eq(storedFiles.key, key));
+      if (workspaceOfKey(key)) await forgetStoredFile(db, key);
     },
     list: (prefix) => storage.list(prefix),
   };
@@ -50,19 +46,6 @@ export function meteredStorage(storage: Storage, db: Db): Storage {
   }
   if (localPath) metered.localPath = (key) => localPath.call(storage, key);
   return metered;
-}
-
-/** The query of the bytes a workspace has stored (a subquery of the dashboard's figures). */
-export function storageUsedQuery(db: Db, workspaceId: string) {
-  return db
-    .select({ used: sql<string | null>`sum(${storedFiles.bytes})` })
-    .from(storedFiles)
-    .where(eq(storedFiles.workspaceId, workspaceId));
-}
-
-export async function storageUsed(db: Db, workspaceId: string): Promise<number> {
-  const [row] = await storageUsedQuery(db, workspaceId);
-  return Number(row?.used ?? 0);
 }
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toLocaleString('en-US', { maximumFractionDigits: 1 })} MB`;

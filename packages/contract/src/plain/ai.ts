@@ -1,3 +1,4 @@
+import { DESIGN_MAX_BYTES } from './designs';
 /** Spec section 9, 'Component': the simple create flow's choices. */
 export const AI_PRODUCT_TYPES = ['tshirt', 'hoodie', 'mug', 'poster', 'sticker', 'tote', 'phone_case'] as const;
 export const AI_AUDIENCES = ['men', 'women', 'kids', 'teens', 'adults', 'unisex'] as const;
@@ -28,8 +29,11 @@ export const AI_AUDIENCE_LABELS: Record<(typeof AI_AUDIENCES)[number], string> =
 export const AI_PAGE_PRODUCT_TYPES = ['T-Shirt', 'Hoodie', 'Mug', 'Poster', 'Phone Case', 'Tote Bag'] as const;
 export const AI_PAGE_PLATFORMS = ['Shopify', 'Etsy', 'Amazon', 'General'] as const;
 
-/** The simple flow's and wizard's design limit (spec section 9) applies to the image sent for analysis too. */
-export const ANALYZE_IMAGE_MAX_BYTES = 10 * 1024 * 1024;
+/**
+ * The design limit applies to the image sent for analysis too: quick create sends the uploaded design itself, so a
+ * lower cap here refused designs the upload took (#28: one file limit everywhere).
+ */
+export const ANALYZE_IMAGE_MAX_BYTES = DESIGN_MAX_BYTES;
 
 export const IMAGE_ORIENTATIONS = ['square', 'portrait', 'landscape'] as const;
 /** Which garment colours the design shows up on: light ones (a dark design), dark ones (a light design), or both. */

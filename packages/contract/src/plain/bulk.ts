@@ -4,6 +4,8 @@ import { priceForMargin, priceProblem } from './pricing';
 export const BULK_DESIGNS_MAX = 100;
 export const BULK_BLANKS_MAX = 10;
 export const BULK_COLORS_MAX = 20;
+/** The most stores one bulk run pushes each product to. */
+export const BULK_STORES_MAX = 10;
 
 /** How a bulk run prices every variant from its base cost. */
 export type TBulkPricing = { markupPercent: number } | { marginPercent: number } | { fixed: number };

@@ -26,7 +26,7 @@ export const DEFAULT_TARGET_MARGIN = 30;
 export type VariantEconomics = {
   /** The store's fee on one sale. */
   fee: number;
-  /** Price minus base cost minus fee. */
+  /** Price minus base cost minus shipping minus fee. */
   profit: number;
   /** Profit as a percentage of the price (0 when the price is 0). */
   margin: number;
@@ -34,12 +34,13 @@ export type VariantEconomics = {
 
 /**
  * The one profit formula (#28), used by the price editor, Orders, the Dashboard and quotes: the price less what the
- * printer charges (items and shipping, as quoted or billed) less the store's fee on that price.
+ * printer charges (the items' base cost and the shipping, as quoted; or the order's bill, shipping included) less the
+ * store's fee on that price.
  */
-export function variantEconomics(price: number, baseCost: number, fee: TStoreFee): VariantEconomics {
+export function variantEconomics(price: number, baseCost: number, fee: TStoreFee, shipping = 0): VariantEconomics {
   const priceC = cents(price);
   const feeC = Math.round((priceC * fee.percent) / 100) + cents(fee.fixed);
-  const profitC = priceC - cents(baseCost) - feeC;
+  const profitC = priceC - cents(baseCost) - cents(shipping) - feeC;
   return {
     fee: fromCents(feeC),
     profit: fromCents(profitC),

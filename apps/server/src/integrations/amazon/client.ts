@@ -1,5 +1,5 @@
 import type { ValidateFunction } from 'ajv';
-import { OPERATION_LIMITS } from './limits';
+import { type AmazonNotificationType, NOTIFICATIONS_SCOPE, OPERATION_LIMITS } from './limits';
 import { compileProductType, productTypeAjv } from './product-type-schema';
 
 /**
@@ -96,6 +96,14 @@ export type AmazonOrder = {
   packages?: { packageReferenceId: string; carrier?: string; trackingNumber?: string }[];
 };
 
+export type AmazonDestination = { destinationId: string; name: string; resource: { sqs?: { arn: string } } };
+export type AmazonSubscription = {
+  subscriptionId: string;
+  payloadVersion: string;
+  destinationId: string;
+  processingDirective?: unknown;
+};
+
 export type ProductTypeDefinition = {
   productType: string;
   version: string;
@@ -112,6 +120,8 @@ export class AmazonClient {
   /** Product type schemas by version and checksum (their links live minutes; the schema changes with its version). */
   private readonly definitions = new Map<string, ProductTypeDefinition>();
   private metaSchemaAdded = false;
+  /** The app's grantless access tokens (destinations), by scope: the app's, not a seller's. */
+  private readonly grantless = new Map<string, LwaTokens>();
 
   constructor(readonly options: AmazonClientOptions) {}
 
@@ -158,6 +168,15 @@ export class AmazonClient {
 
   refresh(refreshToken: string): Promise<LwaTokens> {
     return this.lwa({ grant_type: 'refresh_token', refresh_token: refreshToken });
+  }
+
+  /** The application's own token for grantless operations (client_credentials with a scope), kept until near its end. */
+  async grantlessToken(scope: string): Promise<string> {
+    const known = this.grantless.get(scope);
+    if (known && known.expiresAt.getTime() - 60_000 > this.now()) return known.accessToken;
+    const tokens = await this.lwa({ grant_type: 'client_credentials', scope });
+    this.grantless.set(scope, tokens);
+    return tokens.accessToken;
   }
 
   /** Waits for a token of the operation's bucket (per seller), or answers 429 when the wait is too long. */
@@ -433,5 +452,73 @@ export class AmazonClient {
       path: `/orders/v0/orders/${encodeURIComponent(orderId)}/shipmentConfirmation`,
       body,
     });
+  }
+
+  // ----- Notifications v1 -----
+
+  /** The app's destinations (grantless): one naming the queue's ARN is used again rather than made twice. */
+  async getDestinations(region: string): Promise<AmazonDestination[]> {
+    const token = await this.grantlessToken(NOTIFICATIONS_SCOPE);
+    const answer = await this.call<{ payload?: AmazonDestination[] }>(token, {
+      region,
+      sellerId: 'app',
+      operationId: 'getDestinations',
+      method: 'GET',
+      path: '/notifications/v1/destinations',
+    });
+    return answer.payload ?? [];
+  }
+
+  /** A destination for an SQS queue by its ARN (grantless: the application's, shared by its sellers). */
+  async createDestination(region: string, name: string, arn: string): Promise<AmazonDestination> {
+    const token = await this.grantlessToken(NOTIFICATIONS_SCOPE);
+    const answer = await this.call<{ payload: AmazonDestination }>(token, {
+      region,
+      sellerId: 'app',
+      operationId: 'createDestination',
+      method: 'POST',
+      path: '/notifications/v1/destinations',
+      body: { name, resourceSpecification: { sqs: { arn } } },
+    });
+    return answer.payload;
+  }
+
+  /** The seller's subscription of a type and payload version, or null when it has none (404). */
+  async getSubscription(
+    token: string,
+    at: { region: string; sellerId: string },
+    type: AmazonNotificationType,
+    payloadVersion: string,
+  ): Promise<AmazonSubscription | null> {
+    try {
+      const answer = await this.call<{ payload?: AmazonSubscription }>(token, {
+        ...at,
+        operationId: 'getSubscription',
+        method: 'GET',
+        path: `/notifications/v1/subscriptions/${type}`,
+        query: { payloadVersion },
+      });
+      return answer.payload ?? null;
+    } catch (error) {
+      if (error instanceof AmazonError && error.status === 404) return null;
+      throw error;
+    }
+  }
+
+  /** The seller subscribed to a notification type, delivered to a destination (the seller's token). */
+  async createSubscription(
+    token: string,
+    at: { region: string; sellerId: string },
+    type: AmazonNotificationType,
+    body: { payloadVersion: string; destinationId: string; processingDirective?: Record<string, unknown> },
+  ): Promise<AmazonSubscription> {
+    const answer = await this.call<{ payload: AmazonSubscription }>(token, {
+      ...at,
+      operationId: 'createSubscription',
+      method: 'POST',
+      path: `/notifications/v1/subscriptions/${type}`,
+      body,
+    });
+    return answer.payload;
   }
 }

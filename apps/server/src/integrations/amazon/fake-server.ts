@@ -3,7 +3,14 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AMAZON_MARKETPLACES } from '@podforge/contract';
 import { FAKE_META_SCHEMA, FAKE_PRODUCT_TYPES, PROPERTY_GROUPS } from './fake-product-types';
-import { AMAZON_CARRIER_CODES, OPERATION_LIMITS } from './limits';
+import {
+  AMAZON_CARRIER_CODES,
+  type AmazonNotificationType,
+  NOTIFICATION_PAYLOAD_VERSIONS,
+  NOTIFICATIONS_SCOPE,
+  OPERATION_LIMITS,
+} from './limits';
+import { readNotification } from './notifications';
 import { type MatchedOperation, SpApiModels } from './openapi-validator';
 import { attributeProblems, compileProductType, productTypeAjv } from './product-type-schema';
 
@@ -11,7 +18,10 @@ import { attributeProblems, compileProductType, productTypeAjv } from './product
  * A local Amazon (apis-next.md H): Login with Amazon (the consent page, `POST /auth/o2/token` with the
  * authorization-code and refresh-token grants) and the Selling Partner API calls Podforge makes: Product Type
  * Definitions (2020-09-01, the schema behind a short-lived link), Listings Items (2021-08-01: PUT, PATCH, DELETE,
- * GET), Orders 2026-01-01 (searchOrders, getOrder) and v0 confirmShipment.
+ * GET), Orders 2026-01-01 (searchOrders, getOrder) and v0 confirmShipment, and Notifications v1: destinations (grantless,
+ * with the app's client_credentials token) and the seller's subscriptions. A subscribed seller's order changes
+ * (ORDER_CHANGE) and listing issue changes (LISTINGS_ITEM_ISSUES_CHANGE) are delivered to the destination's SQS queue
+ * through `deliver`, each checked first against Amazon's schema of that notification.
  *
  * Strict where Amazon is: every request is checked against Amazon's own OpenAPI model of its operation (Ajv,
  * `openapi-validator.ts`) and refused 400 with Amazon's error envelope; attributes are checked against the product
@@ -85,9 +95,23 @@ export type AmazonFakeState = {
   /** `login`: whom the consent page signed in (the built-in sandbox names its workspace's seller). */
   sellers: { sellerId: string; name: string; login: string; exemptBrands: string[]; authorizedAt: number }[];
   refreshTokens: Record<string, { sellerId: string }>;
-  accessTokens: Record<string, { sellerId: string; expiresAt: number }>;
+  /** `sellerId` is '' for the app's grantless tokens, which carry their `scope`. */
+  accessTokens: Record<string, { sellerId: string; expiresAt: number; scope?: string }>;
   listings: Record<string, FakeListingItem>;
   orders: Record<string, FakeAmazonOrder>;
+  /** The application's destinations (state kept before notifications existed has none). */
+  destinations?: Record<string, { destinationId: string; name: string; arn: string }>;
+  subscriptions?: Record<
+    string,
+    {
+      subscriptionId: string;
+      sellerId: string;
+      notificationType: AmazonNotificationType;
+      payloadVersion: string;
+      destinationId: string;
+      processingDirective?: unknown;
+    }
+  >;
 };
 
 export type FakeAmazonOptions = {
@@ -103,6 +127,8 @@ export type FakeAmazonOptions = {
   exemptBrands?: string[];
   /** Download each listing's pictures when processing it, as Amazon does (off where the app's URLs are not served). */
   fetchImages?: boolean;
+  /** Puts a notification's body in the SQS queue of that ARN (Amazon's delivery); absent, nothing is delivered. */
+  deliver?: (arn: string, body: string) => Promise<void>;
 };
 
 export type FakeAmazon = {
@@ -133,6 +159,12 @@ export type FakeAmazon = {
   /** The seller removes the app's authorization in Seller Central: its refresh tokens stop working. */
   revokeAuthorization(sellerId: string): Promise<void>;
   calls: { method: string; path: string; status: number; operationId: string | null }[];
+  /** Each notification delivered (or that could not be: `error`). */
+  deliveries: { notificationType: string; arn: string; notificationId: string; error?: string }[];
+  subscriptions(sellerId?: string): NonNullable<AmazonFakeState['subscriptions']>[string][];
+  /** The seller's subscriptions deleted (as deleteSubscriptionById does): nothing is delivered for it any more. */
+  unsubscribe(sellerId: string): Promise<void>;
+  destinations(): NonNullable<AmazonFakeState['destinations']>[string][];
   close(): Promise<void>;
 };
 
@@ -141,7 +173,10 @@ const MODELS = [
   'definitionsProductTypes_2020-09-01.json',
   'orders_2026-01-01.json',
   'ordersV0.json',
+  'notifications.json',
 ];
+/** The Notifications operations called with the application's grantless token, not a seller's. */
+const GRANTLESS = new Set(['createDestination', 'getDestinations', 'getDestination', 'deleteDestination']);
 let sharedModels: SpApiModels | null = null;
 const models = () => {
   sharedModels ??= new SpApiModels(MODELS);
@@ -154,6 +189,7 @@ const INPUT_CODE: Record<string, string> = {
   'definitionsProductTypes_2020-09-01.json': 'InvalidInput',
   'orders_2026-01-01.json': 'InvalidInput',
   'ordersV0.json': 'InvalidInput',
+  'notifications.json': 'InvalidInput',
 };
 
 class Refusal extends Error {
@@ -168,7 +204,16 @@ class Refusal extends Error {
 }
 
 export function emptyAmazonState(): AmazonFakeState {
-  return { nextId: 1000, sellers: [], refreshTokens: {}, accessTokens: {}, listings: {}, orders: {} };
+  return {
+    nextId: 1000,
+    sellers: [],
+    refreshTokens: {},
+    accessTokens: {},
+    listings: {},
+    orders: {},
+    destinations: {},
+    subscriptions: {},
+  };
 }
 
 const ACCESS_TOKEN_SECONDS = 3600;
@@ -183,6 +228,11 @@ export async function startFakeAmazon(options: FakeAmazonOptions = {}): Promise<
   const now = options.now ?? Date.now;
   const processingMs = options.processingMs ?? 0;
   const state: AmazonFakeState = options.state ? structuredClone(options.state) : emptyAmazonState();
+  state.destinations ??= {};
+  state.subscriptions ??= {};
+  const destinations = state.destinations;
+  const subscriptions = state.subscriptions;
+  const deliveries: FakeAmazon['deliveries'] = [];
   const codes = new Map<string, { sellerId: string; redirectUri: string; expiresAt: number }>();
   const schemaLinks = new Map<string, { productType: string; expiresAt: number }>();
   const buckets = new Map<string, { tokens: number; at: number }>();
@@ -254,7 +304,116 @@ export async function startFakeAmazon(options: FakeAmazonOptions = {}): Promise<
         'Access to requested resource is denied.',
         'The access token you provided has expired.',
       );
+    if (!known.sellerId)
+      throw new Refusal(
+        403,
+        'Unauthorized',
+        'Access to requested resource is denied.',
+        "A grantless token is for grantless operations only; this operation needs the selling partner's authorization.",
+      );
     return known.sellerId;
+  };
+
+  /** A grantless operation's caller: the application's client_credentials token with the notifications scope. */
+  const appOfToken = (req: http.IncomingMessage) => {
+    const known = state.accessTokens[String(req.headers['x-amz-access-token'] ?? '')];
+    if (!known || known.expiresAt <= now() || known.sellerId || known.scope !== NOTIFICATIONS_SCOPE)
+      throw new Refusal(
+        403,
+        'Unauthorized',
+        'Access to requested resource is denied.',
+        `This is a grantless operation: call it with a client_credentials token of scope ${NOTIFICATIONS_SCOPE}.`,
+      );
+    return 'app';
+  };
+
+  // ----- notifications (Amazon's delivery to the destination's queue) -----
+  const notify = async (sellerId: string, notificationType: AmazonNotificationType, payload: unknown) => {
+    for (const sub of Object.values(subscriptions)) {
+      if (sub.sellerId !== sellerId || sub.notificationType !== notificationType) continue;
+      const destination = destinations[sub.destinationId];
+      if (!destination) continue;
+      const notificationId = randomUUID();
+      const message = {
+        NotificationVersion: '1.0',
+        NotificationType: notificationType,
+        PayloadVersion: sub.payloadVersion,
+        EventTime: iso(),
+        Payload: payload,
+        NotificationMetadata: {
+          ApplicationId: applicationId,
+          SubscriptionId: sub.subscriptionId,
+          PublishTime: iso(),
+          NotificationId: notificationId,
+        },
+      };
+      const body = JSON.stringify(message);
+      const read = readNotification(body);
+      if ('problem' in read) throw new Error(`The fake's notification does not fit Amazon's schema: ${read.problem}`);
+      const delivery: FakeAmazon['deliveries'][number] = { notificationType, arn: destination.arn, notificationId };
+      deliveries.push(delivery);
+      try {
+        if (!options.deliver) throw new Error('no delivery configured');
+        await options.deliver(destination.arn, body);
+      } catch (error) {
+        // As on Amazon, a queue that refuses the message (no permission, gone) fails the delivery, not the change.
+        delivery.error = (error as Error).message;
+      }
+    }
+  };
+  const ORDER_STATUS: Record<FakeAmazonOrder['status'], string> = {
+    PENDING: 'Pending',
+    UNSHIPPED: 'Unshipped',
+    PARTIALLY_SHIPPED: 'PartiallyShipped',
+    SHIPPED: 'Shipped',
+    CANCELLED: 'Canceled',
+  };
+  const orderChanged = (o: FakeAmazonOrder) => {
+    const shipped = (id: string) =>
+      o.packages
+        .flatMap((p) => p.items)
+        .filter((i) => i.orderItemId === id)
+        .reduce((t, i) => t + i.quantity, 0);
+    const items = o.items.map((i) => ({
+      OrderItemId: i.orderItemId,
+      SellerSKU: i.sku,
+      SupplySourceId: null,
+      OrderItemStatus: shipped(i.orderItemId) >= i.quantity ? 'Shipped' : 'Unshipped',
+      Quantity: i.quantity,
+      QuantityShipped: shipped(i.orderItemId),
+    }));
+    return notify(o.sellerId, 'ORDER_CHANGE', {
+      OrderChangeNotification: {
+        NotificationLevel: 'OrderLevel',
+        SellerId: o.sellerId,
+        AmazonOrderId: o.orderId,
+        OrderChangeType: 'OrderStatusChange',
+        OrderChangeTrigger: { TimeOfOrderChange: o.lastUpdatedTime, ChangeReason: 'Order status changed' },
+        Summary: {
+          MarketplaceId: o.marketplaceId,
+          OrderStatus: ORDER_STATUS[o.status],
+          PurchaseDate: o.createdTime,
+          DestinationPostalCode: o.status === 'PENDING' ? null : o.address.postalCode,
+          FulfillmentType: 'MFN',
+          OrderType: 'StandardOrder',
+          NumberOfItemsShipped: items.reduce((t, i) => t + i.QuantityShipped, 0),
+          NumberOfItemsUnshipped: items.reduce((t, i) => t + i.Quantity - i.QuantityShipped, 0),
+          OrderItems: items,
+        },
+      },
+    });
+  };
+  const issuesChanged = (item: FakeListingItem) => {
+    const severities = [...new Set(item.issues.map((i) => i.severity).filter((x) => x !== 'INFO'))];
+    const actions = [...new Set(item.issues.flatMap((i) => i.enforcements?.actions.map((a) => a.action) ?? []))];
+    return notify(item.sellerId, 'LISTINGS_ITEM_ISSUES_CHANGE', {
+      SellerId: item.sellerId,
+      MarketplaceId: item.marketplaceId,
+      ...(item.asin ? { Asin: item.asin } : {}),
+      Sku: item.sku,
+      Severities: severities.length > 0 ? severities : ['NONE'],
+      ...(actions.length > 0 ? { EnforcementActions: actions } : {}),
+    });
   };
 
   // ----- processing (what Amazon does after ACCEPTED) -----
@@ -319,6 +478,7 @@ export async function startFakeAmazon(options: FakeAmazonOptions = {}): Promise<
   };
   const processDue = async (force = false) => {
     const due = Object.values(state.listings).filter((i) => i.processAt !== null && (force || i.processAt <= now()));
+    const changed: FakeListingItem[] = [];
     for (const item of due) {
       // Claimed before the pictures are fetched, so a call meanwhile does not process it twice.
       const claimed = item.processAt;
@@ -327,9 +487,12 @@ export async function startFakeAmazon(options: FakeAmazonOptions = {}): Promise<
       // Submitted again while its pictures were fetched: the newer submission is processed later.
       if (item.processAt !== null || state.listings[key(item.sellerId, item.sku)] !== item) continue;
       item.processAt = claimed;
+      const before = JSON.stringify(item.issues);
       process(item, found);
+      if (JSON.stringify(item.issues) !== before) changed.push(item);
     }
     if (due.length > 0) await persist();
+    for (const item of changed) await issuesChanged(item);
   };
 
   // ----- views -----
@@ -677,6 +840,100 @@ export async function startFakeAmazon(options: FakeAmazonOptions = {}): Promise<
       return { status: 200, body: { order: orderView(order, included(ctx.query, [])) } };
     },
 
+    async getDestinations(ctx) {
+      appOfToken(ctx.req);
+      return {
+        status: 200,
+        body: {
+          payload: Object.values(destinations).map((d) => ({
+            destinationId: d.destinationId,
+            name: d.name,
+            resource: { sqs: { arn: d.arn } },
+          })),
+        },
+      };
+    },
+
+    async createDestination(ctx) {
+      appOfToken(ctx.req);
+      const body = ctx.body as {
+        name: string;
+        resourceSpecification: { sqs?: { arn: string }; eventBridge?: unknown };
+      };
+      const spec = body.resourceSpecification;
+      if (Boolean(spec.sqs) === Boolean(spec.eventBridge))
+        throw new Refusal(
+          400,
+          'InvalidInput',
+          'Invalid Input',
+          'resourceSpecification needs exactly one of sqs and eventBridge',
+        );
+      if (!spec.sqs) throw new Refusal(400, 'InvalidInput', 'EventBridge destinations are not served by this sandbox');
+      const arn = spec.sqs.arn;
+      if (Object.values(destinations).some((d) => d.arn === arn))
+        throw new Refusal(409, 'Conflict', 'A destination for this resource already exists', arn);
+      const destinationId = randomUUID();
+      destinations[destinationId] = { destinationId, name: body.name, arn };
+      await persist();
+      return { status: 200, body: { payload: { destinationId, name: body.name, resource: { sqs: { arn } } } } };
+    },
+
+    async getSubscription(ctx) {
+      const sellerId = sellerOfToken(ctx.req);
+      const type = ctx.op.pathParams.notificationType ?? '';
+      const version = ctx.query.get('payloadVersion');
+      const sub = Object.values(subscriptions).find(
+        (s) => s.sellerId === sellerId && s.notificationType === type && (!version || s.payloadVersion === version),
+      );
+      if (!sub) throw new Refusal(404, 'NotFound', `No ${type} subscription found`);
+      const { sellerId: _seller, notificationType: _type, ...view } = sub;
+      return { status: 200, body: { payload: view } };
+    },
+
+    async createSubscription(ctx) {
+      const sellerId = sellerOfToken(ctx.req);
+      const type = ctx.op.pathParams.notificationType ?? '';
+      const body = ctx.body as { payloadVersion: string; destinationId: string; processingDirective?: unknown };
+      const supported = NOTIFICATION_PAYLOAD_VERSIONS[type as AmazonNotificationType];
+      if (!supported) throw new Refusal(400, 'InvalidInput', `Notification type ${type} is not served by this sandbox`);
+      if (body.payloadVersion !== supported)
+        throw new Refusal(
+          400,
+          'InvalidInput',
+          'Invalid Input',
+          `payloadVersion ${body.payloadVersion} is not supported for ${type} (use ${supported})`,
+        );
+      if (!destinations[body.destinationId])
+        throw new Refusal(400, 'InvalidInput', 'Invalid Input', `destinationId ${body.destinationId} does not exist`);
+      if (
+        Object.values(subscriptions).some(
+          (s) => s.sellerId === sellerId && s.notificationType === type && s.payloadVersion === body.payloadVersion,
+        )
+      )
+        throw new Refusal(409, 'Conflict', `A ${type} subscription of payload version ${body.payloadVersion} exists`);
+      const subscriptionId = randomUUID();
+      subscriptions[subscriptionId] = {
+        subscriptionId,
+        sellerId,
+        notificationType: type as AmazonNotificationType,
+        payloadVersion: body.payloadVersion,
+        destinationId: body.destinationId,
+        ...(body.processingDirective ? { processingDirective: body.processingDirective } : {}),
+      };
+      await persist();
+      return {
+        status: 200,
+        body: {
+          payload: {
+            subscriptionId,
+            payloadVersion: body.payloadVersion,
+            destinationId: body.destinationId,
+            ...(body.processingDirective ? { processingDirective: body.processingDirective } : {}),
+          },
+        },
+      };
+    },
+
     async confirmShipment(ctx) {
       const sellerId = sellerOfToken(ctx.req);
       const order = state.orders[ctx.op.pathParams.orderId ?? ''];
@@ -750,6 +1007,7 @@ export async function startFakeAmazon(options: FakeAmazonOptions = {}): Promise<
       order.status = all ? 'SHIPPED' : 'PARTIALLY_SHIPPED';
       order.lastUpdatedTime = iso();
       await persist();
+      await orderChanged(order);
       return { status: 204 };
     },
   };
@@ -826,6 +1084,19 @@ export async function startFakeAmazon(options: FakeAmazonOptions = {}): Promise<
         );
       return issue(known.sellerId, refreshToken);
     }
+    if (grant === 'client_credentials') {
+      // Grantless: the application's own token, for the scope asked (no seller, no refresh token).
+      const scope = form.get('scope') ?? '';
+      if (scope !== NOTIFICATIONS_SCOPE)
+        return bad(400, 'invalid_scope', `The scope ${scope || '(none)'} is not valid`);
+      const accessToken = `Atza|${randomBytes(24).toString('base64url')}`;
+      state.accessTokens[accessToken] = { sellerId: '', scope, expiresAt: now() + ACCESS_TOKEN_SECONDS * 1000 };
+      await persist();
+      return {
+        status: 200,
+        body: { access_token: accessToken, scope, token_type: 'bearer', expires_in: ACCESS_TOKEN_SECONDS },
+      };
+    }
     return bad(400, 'unsupported_grant_type', `grant_type ${grant} is not supported`);
   };
 
@@ -883,7 +1154,7 @@ export async function startFakeAmazon(options: FakeAmazonOptions = {}): Promise<
         const handler = handlers[op.operationId];
         if (!handler) throw new Refusal(404, 'NotFound', `${op.operationId} is not served by this sandbox`);
         // Who calls is checked before the quota is spent, the quota before the input.
-        const sellerId = sellerOfToken(req);
+        const sellerId = GRANTLESS.has(op.operationId) ? appOfToken(req) : sellerOfToken(req);
         const rate = take(sellerId, op.operationId);
         const problems = models().validateRequest(op, url.searchParams, body);
         if (problems) throw new Refusal(400, INPUT_CODE[op.model] ?? 'InvalidInput', 'Invalid Input', problems);
@@ -958,6 +1229,7 @@ export async function startFakeAmazon(options: FakeAmazonOptions = {}): Promise<
       };
       state.orders[orderId] = placed;
       await persist();
+      await orderChanged(placed);
       return structuredClone(placed);
     },
     async payOrder(orderId) {
@@ -966,6 +1238,7 @@ export async function startFakeAmazon(options: FakeAmazonOptions = {}): Promise<
       order.status = 'UNSHIPPED';
       order.lastUpdatedTime = iso();
       await persist();
+      await orderChanged(order);
       return structuredClone(order);
     },
     async cancelOrder(orderId) {
@@ -974,6 +1247,7 @@ export async function startFakeAmazon(options: FakeAmazonOptions = {}): Promise<
       order.status = 'CANCELLED';
       order.lastUpdatedTime = iso();
       await persist();
+      await orderChanged(order);
       return structuredClone(order);
     },
     failNextPutAfterApplying: () => {
@@ -993,6 +1267,13 @@ export async function startFakeAmazon(options: FakeAmazonOptions = {}): Promise<
       await persist();
     },
     calls,
+    deliveries,
+    subscriptions: (sellerId) => Object.values(subscriptions).filter((x) => !sellerId || x.sellerId === sellerId),
+    destinations: () => Object.values(destinations),
+    async unsubscribe(sellerId) {
+      for (const [id, sub] of Object.entries(subscriptions)) if (sub.sellerId === sellerId) delete subscriptions[id];
+      await persist();
+    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

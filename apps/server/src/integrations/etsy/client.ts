@@ -6,8 +6,10 @@ import { createHash, randomBytes } from 'node:crypto';
  * `Authorization: Bearer <user_id.token>`. Base URLs, fetch, clock and sleep are injectable so the same code talks to
  * Etsy and to the local fake (the sandbox).
  *
- * Rate limits: a 429 waits for `retry-after` and tries again (a few times); a wait longer than `maxWaitMs` means the
- * day's budget is spent, and that is reported (status 429) instead of waited out.
+ * Rate limits: calls are paced to `perSecond` (Etsy's default limit per app, 10, unless told otherwise) over any
+ * second, so pushes one after another stay under the QPS limit rather than meeting it; a 429 all the same waits for
+ * `retry-after` and tries again (a few times); a wait longer than `maxWaitMs` means the day's budget is spent, and
+ * that is reported (status 429) instead of waited out.
  */
 
 export class EtsyError extends Error {
@@ -39,7 +41,12 @@ export type EtsyClientOptions = {
   maxRateLimitRetries?: number;
   /** The longest single wait; a longer retry-after is the day's budget spent. */
   maxWaitMs?: number;
+  /** Calls sent in any second at most (Etsy's per-app QPS limit; 10 by default, its documented default). */
+  perSecond?: number;
 };
+
+/** Over a second and this margin: a call's arrival at Etsy may lag its sending. */
+const PACE_WINDOW_MS = 1050;
 
 export type EtsyTokens = { accessToken: string; refreshToken: string; expiresAt: Date };
 export type EtsyListing = {
@@ -194,10 +201,28 @@ export class EtsyClient {
   private readonly now: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
 
+  /** When the last `perSecond` calls were sent, oldest first, and the turn of the next call waiting to be sent. */
+  private readonly sent: number[] = [];
+  private turn: Promise<void> = Promise.resolve();
+
   constructor(readonly options: EtsyClientOptions) {
     this.fetchImpl = options.fetch ?? fetch;
     this.now = options.now ?? Date.now;
     this.sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+  }
+
+  /** Waits until a call may be sent without going over `perSecond` in any window (real time, in turn). */
+  private pace(): Promise<void> {
+    const limit = this.options.perSecond ?? 10;
+    const mine = this.turn.then(async () => {
+      const oldest = this.sent.length >= limit ? (this.sent[this.sent.length - limit] ?? 0) : null;
+      const wait = oldest === null ? 0 : oldest + PACE_WINDOW_MS - Date.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      this.sent.push(Date.now());
+      if (this.sent.length > limit) this.sent.splice(0, this.sent.length - limit);
+    });
+    this.turn = mine;
+    return mine;
   }
 
   authorizeUrl(input: { state: string; challenge: string; redirectUri: string }): string {
@@ -286,6 +311,7 @@ export class EtsyClient {
         payload = body.multipart;
       }
       let response: Response;
+      await this.pace();
       try {
         response = await this.fetchImpl(url, { method, headers, ...(payload !== undefined ? { body: payload } : {}) });
       } catch {

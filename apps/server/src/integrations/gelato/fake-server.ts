@@ -114,6 +114,8 @@ export type FakeGelato = {
   holdNext(): void;
   /** The next file checks fail (the order fails in `uploading`). */
   failNextDownloads(n?: number): void;
+  /** The next `n` orders of several items to ship go in one package per item, each with its own tracking code. */
+  shipInParts(n?: number): void;
   /** Moves every due order one step on; answers how many moved. */
   tick(): Promise<number>;
   close(): Promise<void>;
@@ -245,6 +247,7 @@ export async function startFakeGelato(options: FakeGelatoOptions = {}): Promise<
   let retryAfter = 1;
   let hold = false;
   let failDownloads = 0;
+  let shipInParts = 0;
 
   const iso = (t = now()) => new Date(t).toISOString().replace('Z', '+00:00');
   const later = (ms: number) => {
@@ -386,9 +389,11 @@ export async function startFakeGelato(options: FakeGelatoOptions = {}): Promise<
   async function announce(s: StoredGelatoOrder) {
     const o = s.order;
     const shipped = ['shipped', 'in_transit', 'delivered'].includes(o.fulfillmentStatus);
-    const pkg = o.shipment?.packages[0];
-    const fulfillments =
-      shipped && pkg
+    // Each item's tracking is its own package's.
+    const packageOf = (itemId: string) => o.shipment?.packages.find((p) => p.orderItemIds.includes(itemId));
+    const fulfillments = (itemId: string) => {
+      const pkg = packageOf(itemId);
+      return shipped && pkg
         ? [
             {
               trackingCode: pkg.trackingCode,
@@ -399,6 +404,7 @@ export async function startFakeGelato(options: FakeGelatoOptions = {}): Promise<
             },
           ]
         : [];
+    };
     const tag = randomUUID().replace(/-/g, '').slice(0, 13);
     await deliver(s.account, {
       id: `os_${tag}`,
@@ -410,7 +416,7 @@ export async function startFakeGelato(options: FakeGelatoOptions = {}): Promise<
       items: o.items.map((i) => ({
         itemReferenceId: i.itemReferenceId,
         fulfillmentStatus: i.fulfillmentStatus,
-        fulfillments,
+        fulfillments: fulfillments(i.id),
       })),
     });
     for (const i of o.items) {
@@ -426,6 +432,7 @@ export async function startFakeGelato(options: FakeGelatoOptions = {}): Promise<
         comment: '',
         created: iso(),
       });
+      const pkg = packageOf(i.id);
       if (o.fulfillmentStatus === 'shipped' && pkg) {
         await deliver(s.account, {
           id: `tc_${tag}${i.itemReferenceId}`.slice(0, 40),
@@ -480,16 +487,19 @@ export async function startFakeGelato(options: FakeGelatoOptions = {}): Promise<
     setStatus(o, next);
     if (next === 'in_production') o.financialStatus = 'paid';
     if (next === 'shipped' && o.shipment) {
-      const code = `GT${String(Math.floor(Math.random() * 1e10)).padStart(10, '0')}`;
-      o.shipment.packages = [
-        {
+      // One package with every item, or (shipInParts) one package per item, each with its own tracking code.
+      const split = shipInParts > 0 && o.items.length > 1;
+      if (split) shipInParts -= 1;
+      o.shipment.packages = (split ? o.items.map((i) => [i.id]) : [o.items.map((i) => i.id)]).map((orderItemIds) => {
+        const code = `GT${String(Math.floor(Math.random() * 1e10)).padStart(10, '0')}`;
+        return {
           id: randomUUID(),
-          orderItemIds: o.items.map((i) => i.id),
+          orderItemIds,
           trackingCode: code,
           trackingUrl: `https://tracking.gelato.com/${code}`,
-        },
-      ];
-      o.shipment.packagesCount = 1;
+        };
+      });
+      o.shipment.packagesCount = o.shipment.packages.length;
     }
     s.nextAt =
       next === 'passed' || next === 'in_production'
@@ -789,6 +799,9 @@ export async function startFakeGelato(options: FakeGelatoOptions = {}): Promise<
     },
     failNextDownloads(n = 1) {
       failDownloads = n;
+    },
+    shipInParts(n = 1) {
+      shipInParts = n;
     },
     async tick() {
       const due = await store.claimDue(now());

@@ -193,6 +193,12 @@ export class OpenApiRequestValidator {
     return null;
   }
 
+  /** The operationId the document has for this method and path, or null (such a request would not be checked). */
+  operationOf(method: string, pathname: string): string | null {
+    const found = this.match(method, pathname);
+    return found ? (found.op.operationId ?? found.key) : null;
+  }
+
   /** Path-level and operation-level parameters, the operation's winning by name and place. */
   private parameters(item: Record<string, Json>, op: Operation): Parameter[] {
     const all = [...(Array.isArray(item.parameters) ? item.parameters : []), ...(op.parameters ?? [])]

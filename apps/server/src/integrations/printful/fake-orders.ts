@@ -50,12 +50,20 @@ export type PfShipment = {
   delivery_status: string;
   shipped_at: string;
   delivered_at: string | null;
+  /** OpenAPI ShipmentItem: which of the order's items (and how many) this parcel carries. */
+  shipment_items: {
+    id: number;
+    order_item_id: number;
+    order_item_external_id: string | null;
+    order_item_name: string | null;
+    quantity: number;
+  }[];
 };
 export type PfOrder = {
   id: number;
   external_id: string;
   store_id: string;
-  status: 'draft' | 'pending' | 'failed' | 'canceled' | 'inprocess' | 'onhold' | 'fulfilled';
+  status: 'draft' | 'pending' | 'failed' | 'canceled' | 'inprocess' | 'onhold' | 'partial' | 'fulfilled';
   shipping: string;
   created_at: string;
   updated_at: string;
@@ -77,6 +85,8 @@ export type PfOrder = {
    */
   costs_pending_reads?: number;
   costs_ready_at?: string;
+  /** Each item ships in its own parcel (`shipInParts`), as when items come from different facilities. Kept, never answered. */
+  ship_in_parts?: boolean;
 };
 export type StoredOrder = { id: number; storeId: string; externalId: string; order: PfOrder; nextAt: Date | null };
 export type WebhookConfig = { url: string; events: string[]; secretKey: string; publicKey: string };
@@ -182,6 +192,7 @@ export function createFakeOrders(options: FakeOrdersOptions = {}) {
   const fetchFile = options.fetchFile ?? fetchImage;
   const post = options.post ?? postWebhook;
   let failDownloads = 0;
+  let shipInParts = 0;
   const deliveries: { storeId: string; type: string; body: string }[] = [];
 
   const iso = () => new Date(now()).toISOString();
@@ -220,7 +231,14 @@ export function createFakeOrders(options: FakeOrdersOptions = {}) {
 
   /** The order as Printful answers it: costs null while they are calculated (OpenAPI Costs, all nullable). */
   const publicOrder = (o: PfOrder) => {
-    const { shipments: _s, failure_reason: _f, costs_pending_reads: _r, costs_ready_at: _a, ...rest } = o;
+    const {
+      shipments: _s,
+      failure_reason: _f,
+      costs_pending_reads: _r,
+      costs_ready_at: _a,
+      ship_in_parts: _p,
+      ...rest
+    } = o;
     if (!calculating(o)) return rest;
     const pending = Object.fromEntries(Object.keys(o.costs).map((k) => [k, null]));
     return { ...rest, costs: { ...pending, calculation_status: 'calculating' } };
@@ -313,9 +331,18 @@ export function createFakeOrders(options: FakeOrdersOptions = {}) {
       await store.save(row);
       return sendWebhook(row, 'order_updated', { order: orderData(o) });
     }
-    if (o.status === 'inprocess') {
+    if (o.status === 'inprocess' || o.status === 'partial') {
+      if (o.shipments.length === 0 && shipInParts > 0 && o.order_items.length > 1) {
+        shipInParts -= 1;
+        o.ship_in_parts = true;
+      }
+      // What is still to ship: every item at once, or (in parts) the next one; 'partial' until all have gone.
+      const sent = new Set(o.shipments.flatMap((s) => s.shipment_items.map((i) => i.order_item_id)));
+      const waiting = o.order_items.filter((i) => !sent.has(i.id));
+      const parcel = o.ship_in_parts ? waiting.slice(0, 1) : waiting;
+      const shipmentId = o.id * 10 + o.shipments.length + 1;
       const shipment: PfShipment = {
-        id: o.id * 10 + o.shipments.length + 1,
+        id: shipmentId,
         ...CARRIER,
         tracking_number: `9400${String(o.id).padStart(6, '0')}${randomBytes(4).readUInt32BE(0) % 100000}`,
         tracking_url: '',
@@ -323,12 +350,20 @@ export function createFakeOrders(options: FakeOrdersOptions = {}) {
         delivery_status: 'in_transit',
         shipped_at: iso(),
         delivered_at: null,
+        shipment_items: parcel.map((i, n) => ({
+          id: shipmentId * 100 + n + 1,
+          order_item_id: i.id,
+          order_item_external_id: i.external_id ?? null,
+          order_item_name: i.name ?? null,
+          quantity: i.quantity,
+        })),
       };
       shipment.tracking_url = `https://tools.usps.com/go/TrackConfirmAction?tLabels=${shipment.tracking_number}`;
       o.shipments.push(shipment);
-      o.status = 'fulfilled';
+      const all = parcel.length === waiting.length;
+      o.status = all ? 'fulfilled' : 'partial';
       o.updated_at = iso();
-      row.nextAt = later(delays.deliver);
+      row.nextAt = later(all ? delays.deliver : delays.ship);
       await store.save(row);
       return sendWebhook(row, 'shipment_sent', {
         shipment: {
@@ -574,6 +609,13 @@ export function createFakeOrders(options: FakeOrdersOptions = {}) {
       const due = await store.claimDue(new Date(now()));
       for (const row of due) await step(row);
       return due.length;
+    },
+    /**
+     * The next `n` orders of several items to ship send each item in its own shipment (Printful splits an order
+     * whose items come from different facilities): the order is `partial` until the last one has gone.
+     */
+    shipInParts(n = 1) {
+      shipInParts = n;
     },
     /** The next `n` print file downloads fail, as when Printful cannot reach the URL. */
     failNextDownloads(n = 1) {

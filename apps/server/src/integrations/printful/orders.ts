@@ -38,7 +38,7 @@ export type PrintfulOrder = {
   external_id: string;
   status: string;
   recipient?: { name?: string; zip?: string };
-  order_items?: { external_id?: string | null; catalog_variant_id?: number; quantity?: number }[];
+  order_items?: { id?: number; external_id?: string | null; catalog_variant_id?: number; quantity?: number }[];
   /** OpenAPI Costs: every amount null while `calculation_status` is 'calculating'. */
   costs?: { currency: string | null; total: string | null; calculation_status?: string } | null;
 };
@@ -52,6 +52,8 @@ export type PrintfulShipment = {
   shipment_status: string;
   delivery_status: string | null;
   delivered_at?: string | null;
+  /** OpenAPI ShipmentItem: the order's items this parcel carries (our `external_id` of each), with how many. */
+  shipment_items?: { order_item_id: number; order_item_external_id?: string | null; quantity: number }[];
 };
 
 /** Who calls: the client, the token, and for an account-level token the store (X-PF-Store-Id). */

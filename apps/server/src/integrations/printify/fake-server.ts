@@ -104,6 +104,11 @@ export type FakePrintify = {
   declineNext(): void;
   /** The next order sent to production finds no valid payment method. */
   failNextPayment(): void;
+  /**
+   * The next `n` orders of several line items to ship send each item in its own shipment (the order is
+   * `partially-fulfilled` until the last); as in Printify's order object, a shipment lists no items.
+   */
+  shipInParts(n?: number): void;
   tick(): Promise<number>;
   deliveries: { topic: string; url: string; body: string; ok: boolean }[];
   store: PrintifyFakeStore;
@@ -131,6 +136,7 @@ export async function startFakePrintify(options: FakePrintifyOptions = {}): Prom
   const deliveries: FakePrintify['deliveries'] = [];
   let throttle = 0;
   let failPayment = 0;
+  let shipInParts = 0;
   let decline = false;
   /** OAuth codes and refresh tokens -> the account they act for. */
   const codes = new Map<string, string>();
@@ -306,14 +312,15 @@ export async function startFakePrintify(options: FakePrintifyOptions = {}): Prom
   });
 
   // ---- orders ---------------------------------------------------------------------------------------------------
-  type Stored = PfyOrder & { external_id: string; images: string[]; issue?: string | null };
+  /** `in_parts`: each line item ships on its own (`shipInParts`); kept, never answered. */
+  type Stored = PfyOrder & { external_id: string; images: string[]; issue?: string | null; in_parts?: boolean };
 
   async function saveOrder(shopId: string, o: Stored, nextAt: Date | null) {
     await store.put({ kind: 'order', shopId, id: o.id, body: o as unknown as Record<string, unknown>, nextAt });
   }
 
   const publicOrder = (o: Stored): PfyOrder => {
-    const { images: _i, issue: _x, external_id: _e, ...rest } = o;
+    const { images: _i, issue: _x, external_id: _e, in_parts: _p, ...rest } = o;
     return rest;
   };
 
@@ -340,7 +347,15 @@ export async function startFakePrintify(options: FakePrintifyOptions = {}): Prom
       await saveOrder(shopId, o, later(delays.ship));
       return deliver(shopId, 'order:updated', orderResource(o, shopId));
     }
-    if (o.status === 'in-production') {
+    if (o.status === 'in-production' || o.status === 'partially-fulfilled') {
+      if (o.shipments.length === 0 && shipInParts > 0 && o.line_items.length > 1) {
+        shipInParts -= 1;
+        o.in_parts = true;
+      }
+      // Every line item at once, or (in parts) the next one: 'partially-fulfilled' until the last has gone.
+      const waiting = o.line_items.filter((li) => li.status !== 'fulfilled');
+      const parcel = o.in_parts ? waiting.slice(0, 1) : waiting;
+      const all = parcel.length === waiting.length;
       const number = `9400${randomBytes(8).readBigUInt64BE(0).toString().slice(0, 18)}`;
       const shipment: PfyShipment = {
         carrier: 'usps',
@@ -349,10 +364,10 @@ export async function startFakePrintify(options: FakePrintifyOptions = {}): Prom
         delivered_at: null,
       };
       o.shipments.push(shipment);
-      o.status = 'fulfilled';
-      o.fulfilled_at = t;
-      for (const li of o.line_items) li.status = 'fulfilled';
-      await saveOrder(shopId, o, later(delays.deliver));
+      o.status = all ? 'fulfilled' : 'partially-fulfilled';
+      if (all) o.fulfilled_at = t;
+      for (const li of parcel) li.status = 'fulfilled';
+      await saveOrder(shopId, o, later(all ? delays.deliver : delays.ship));
       await deliver(
         shopId,
         'order:shipment:created',
@@ -1073,6 +1088,9 @@ export async function startFakePrintify(options: FakePrintifyOptions = {}): Prom
     },
     failNextPayment() {
       failPayment += 1;
+    },
+    shipInParts(n = 1) {
+      shipInParts = n;
     },
     async tick() {
       const due = await store.claimDue(new Date(now()));

@@ -79,6 +79,11 @@ export type WooClientOptions = {
   /** The base URL requests go to for a store's https address: the address itself for real stores. */
   baseFor?: (storeUrl: string) => string;
   fetch?: typeof fetch;
+  sleep?: (ms: number) => Promise<void>;
+  /** A host's 429s waited out per call before its refusal is answered. */
+  maxRateLimitRetries?: number;
+  /** The longest `Retry-After` waited out; a longer one is answered at once (the host says to come back later). */
+  maxWaitMs?: number;
 };
 
 /** `X-WC-Webhook-Signature`: base64 HMAC-SHA256 of the raw body with the webhook's secret. */
@@ -91,12 +96,14 @@ export function verifyWooSignature(raw: Buffer, header: string | undefined, secr
 
 export class WooClient {
   private readonly fetchImpl: typeof fetch;
+  private readonly sleep: (ms: number) => Promise<void>;
 
   /** Stores whose host strips the Authorization header: their keys go in the query string (see `request`). */
   private readonly strippingHosts = new Set<string>();
 
   constructor(readonly options: WooClientOptions = {}) {
     this.fetchImpl = options.fetch ?? fetch;
+    this.sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
   }
 
   private base(storeUrl: string): string {
@@ -176,20 +183,30 @@ export class WooClient {
     const url = `${this.base(storeUrl)}${path}`;
     const auth = Buffer.from(`${opts.user}:${opts.password}`).toString('base64');
     let response: Response;
-    try {
-      response = await this.fetchImpl(url, {
-        method,
-        headers: {
-          ...(opts.basic === false ? {} : { Authorization: `Basic ${auth}` }),
-          Accept: 'application/json',
-          ...(opts.payload ? { 'Content-Type': opts.payload.contentType, ...opts.payload.headers } : {}),
-        },
-        ...(opts.payload
-          ? { body: typeof opts.payload.body === 'string' ? opts.payload.body : new Uint8Array(opts.payload.body) }
-          : {}),
-      });
-    } catch {
-      throw new WooError(502, `${new URL(storeUrl).host} could not be reached`);
+    for (let attempt = 0; ; attempt++) {
+      try {
+        response = await this.fetchImpl(url, {
+          method,
+          headers: {
+            ...(opts.basic === false ? {} : { Authorization: `Basic ${auth}` }),
+            Accept: 'application/json',
+            ...(opts.payload ? { 'Content-Type': opts.payload.contentType, ...opts.payload.headers } : {}),
+          },
+          ...(opts.payload
+            ? { body: typeof opts.payload.body === 'string' ? opts.payload.body : new Uint8Array(opts.payload.body) }
+            : {}),
+        });
+      } catch {
+        throw new WooError(502, `${new URL(storeUrl).host} could not be reached`);
+      }
+      // WooCommerce has no limit of its own; a host or a security plugin may (429 with Retry-After in seconds). A
+      // short one is waited out (the request did nothing); a long one is the host's refusal, answered as it is.
+      if (response.status !== 429 || attempt >= (this.options.maxRateLimitRetries ?? 3)) break;
+      const seconds = Number(response.headers.get('retry-after') ?? '1');
+      const waitMs = Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : 1000;
+      if (waitMs > (this.options.maxWaitMs ?? 30_000)) break;
+      await response.body?.cancel();
+      await this.sleep(waitMs);
     }
     const json = (await response.json().catch(() => null)) as (T & { code?: unknown; message?: unknown }) | null;
     if (!response.ok) {

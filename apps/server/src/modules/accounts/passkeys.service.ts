@@ -7,12 +7,12 @@ import {
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
-import { and, asc, eq, gt, isNull, lt } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../../config';
-import type { Db } from '../../db/client';
-import { authChallenges, members, passkeys } from '../../db/schema';
+import type { Db } from '../../db/db';
 import { AppError, badRequest } from '../../lib/errors';
+import type { ChallengePurpose, MemberRow, PasskeyRow } from './accounts.repository';
+import * as repo from './accounts.repository';
 
 /** A challenge must be answered within this long, once. */
 const CHALLENGE_TTL_MS = 5 * 60 * 1000;
@@ -54,12 +54,10 @@ async function storeChallenge(
   db: Db,
   now: Date,
   challenge: string,
-  purpose: 'registration' | 'login',
+  purpose: ChallengePurpose,
   sessionId: string | null,
 ) {
-  // Old unanswered challenges go as new ones come, so the table stays small.
-  await db.delete(authChallenges).where(lt(authChallenges.expiresAt, now));
-  await db.insert(authChallenges).values({
+  await repo.storeChallenge(db, now, {
     challenge,
     purpose,
     sessionId,
@@ -72,26 +70,15 @@ async function consumeChallenge(
   db: Db,
   now: Date,
   challenge: string,
-  purpose: 'registration' | 'login',
+  purpose: ChallengePurpose,
   sessionId: string | null,
 ): Promise<void> {
-  const used = await db
-    .delete(authChallenges)
-    .where(
-      and(
-        eq(authChallenges.challenge, challenge),
-        eq(authChallenges.purpose, purpose),
-        gt(authChallenges.expiresAt, now),
-        sessionId === null ? isNull(authChallenges.sessionId) : eq(authChallenges.sessionId, sessionId),
-      ),
-    )
-    .returning({ challenge: authChallenges.challenge });
-  if (used.length === 0) {
+  if (!(await repo.consumeChallenge(db, now, challenge, purpose, sessionId))) {
     throw new AppError(400, ErrorCode.BadRequest, 'This passkey request expired or was already used: start again.');
   }
 }
 
-const toPasskey = (row: typeof passkeys.$inferSelect): TPasskey => ({
+const toPasskey = (row: PasskeyRow): TPasskey => ({
   id: row.id,
   name: row.name,
   createdAt: row.createdAt.toISOString(),
@@ -99,37 +86,22 @@ const toPasskey = (row: typeof passkeys.$inferSelect): TPasskey => ({
 });
 
 export async function listPasskeys(db: Db, memberId: string): Promise<TPasskey[]> {
-  const rows = await db.select().from(passkeys).where(eq(passkeys.memberId, memberId)).orderBy(asc(passkeys.createdAt));
-  return rows.map(toPasskey);
+  return (await repo.passkeysOf(db, memberId)).map(toPasskey);
 }
 
 export async function renamePasskey(db: Db, memberId: string, id: string, name: string): Promise<TPasskey> {
-  const [row] = await db
-    .update(passkeys)
-    .set({ name })
-    .where(and(eq(passkeys.id, id), eq(passkeys.memberId, memberId)))
-    .returning();
-  if (!row) throw new AppError(404, ErrorCode.NotFound, 'Passkey not found');
-  return toPasskey(row);
+  return toPasskey(await repo.renamePasskey(db, memberId, id, name));
 }
 
 export async function removePasskey(db: Db, memberId: string, id: string): Promise<void> {
-  const deleted = await db
-    .delete(passkeys)
-    .where(and(eq(passkeys.id, id), eq(passkeys.memberId, memberId)))
-    .returning({ id: passkeys.id });
-  if (deleted.length === 0) throw new AppError(404, ErrorCode.NotFound, 'Passkey not found');
+  await repo.deletePasskey(db, memberId, id);
 }
 
 type Caller = { workspaceId: string; memberId: string; sessionId: string };
 
 export async function registrationOptions(db: Db, now: Date, rp: RelyingParty, caller: Caller) {
-  const [member] = await db.select().from(members).where(eq(members.id, caller.memberId));
-  if (!member) throw new AppError(404, ErrorCode.NotFound, 'Member not found');
-  const existing = await db
-    .select({ credentialId: passkeys.credentialId, transports: passkeys.transports })
-    .from(passkeys)
-    .where(eq(passkeys.memberId, caller.memberId));
+  const member = await repo.findMember(db, caller.memberId);
+  const existing = await repo.passkeysOf(db, caller.memberId);
   const label = member.name ?? `${member.role} of workspace ${caller.workspaceId.slice(0, 8)}`;
   const options = await generateRegistrationOptions({
     rpName: RP_NAME,
@@ -174,19 +146,15 @@ export async function verifyRegistration(
   }
   if (!verified.verified) throw badRequest('The passkey could not be verified');
   const { credential } = verified.registrationInfo;
-  const [row] = await db
-    .insert(passkeys)
-    .values({
-      workspaceId: caller.workspaceId,
-      memberId: caller.memberId,
-      credentialId: credential.id,
-      publicKey: Buffer.from(credential.publicKey).toString('base64url'),
-      counter: credential.counter,
-      transports: credential.transports ?? null,
-      name: input.name,
-    })
-    .onConflictDoNothing({ target: passkeys.credentialId })
-    .returning();
+  const row = await repo.insertPasskey(db, {
+    workspaceId: caller.workspaceId,
+    memberId: caller.memberId,
+    credentialId: credential.id,
+    publicKey: Buffer.from(credential.publicKey).toString('base64url'),
+    counter: credential.counter,
+    transports: credential.transports ?? null,
+    name: input.name,
+  });
   if (!row) throw new AppError(409, ErrorCode.Conflict, 'This passkey is already registered');
   return toPasskey(row);
 }
@@ -204,15 +172,11 @@ export async function verifyLogin(
   now: Date,
   rp: RelyingParty,
   input: { response: Record<string, unknown> },
-): Promise<{ id: string; workspaceId: string; role: (typeof members.$inferSelect)['role'] }> {
+): Promise<{ id: string; workspaceId: string; role: MemberRow['role'] }> {
   const response = input.response as unknown as AuthenticationResponseJSON;
   const challenge = challengeOf(response);
   await consumeChallenge(db, now, challenge, 'login', null);
-  const [found] = await db
-    .select({ passkey: passkeys, member: members })
-    .from(passkeys)
-    .innerJoin(members, eq(members.id, passkeys.memberId))
-    .where(eq(passkeys.credentialId, response.id));
+  const found = await repo.passkeyWithMember(db, response.id);
   if (!found) {
     throw new AppError(
       401,
@@ -242,9 +206,6 @@ export async function verifyLogin(
   }
   if (!verified.verified) throw new AppError(401, ErrorCode.Unauthorized, 'The passkey sign-in failed');
   // The library refused a counter that did not move forward (a cloned authenticator); the new one is kept.
-  await db
-    .update(passkeys)
-    .set({ counter: verified.authenticationInfo.newCounter, lastUsedAt: now })
-    .where(eq(passkeys.id, found.passkey.id));
+  await repo.recordPasskeyUse(db, found.passkey.id, verified.authenticationInfo.newCounter, now);
   return { id: found.member.id, workspaceId: found.member.workspaceId, role: found.member.role };
 }

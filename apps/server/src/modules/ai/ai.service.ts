@@ -16,10 +16,8 @@ import {
   type ZGenerateTagsRequest,
   type ZGenerateTitleRequest,
 } from '@podforge/contract';
-import { desc, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { Db } from '../../db/client';
-import { aiGenerations } from '../../db/schema';
+import type { Db } from '../../db/db';
 import { listingFacts } from '../../integrations/ai/listing-facts';
 import { applyMarketplaceRules } from '../../integrations/ai/marketplace-rules';
 import { AiProviderError, type ContentDraft, type ContentRequest } from '../../integrations/ai/provider';
@@ -28,7 +26,7 @@ import { BUNDLED_PRODUCTS } from '../../integrations/printful/catalog/bundled';
 import { AppError, notFound } from '../../lib/errors';
 import { getDesignRow } from '../designs/designs.service';
 import type { AiDeps } from './ai.deps';
-import { aiCreditsUsed, creatorCreditsUsed } from './ai-credits';
+import { aiCreditsUsed, creatorCreditsUsed, generationRows, insertGeneration, lockCredits } from './ai.repository';
 
 export type GenerateContentInput =
   | ({ kind: 'design' } & z.infer<typeof ZGenerateContentFromDesign>)
@@ -66,7 +64,7 @@ async function checkAddressCredits(deps: AiDeps, db: Db, workspaceId: string, cr
   const { creatorKey } = await creatorCreditsUsed(db, workspaceId, deps.now());
   if (!creatorKey) return;
   // Parallel calls from workspaces of one address take turns too.
-  if (lock) await db.execute(sql`select pg_advisory_xact_lock(hashtext(${`ai-credits-address:${creatorKey}`}))`);
+  if (lock) await lockCredits(db, `ai-credits-address:${creatorKey}`);
   const { used } = await creatorCreditsUsed(db, workspaceId, deps.now());
   if (used + credits > cap) throw addressQuotaExceeded(cap);
 }
@@ -167,11 +165,11 @@ export async function chargeGeneration(
   generation: { kind: TAiGeneration['kind']; request: unknown; result: unknown; credits: number },
 ): Promise<number> {
   const allowance = deps.config.aiMonthlyCredits;
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`ai-credits:${workspaceId}`}))`);
+  await lockCredits(tx, `ai-credits:${workspaceId}`);
   const used = await aiCreditsUsed(tx, workspaceId, deps.now());
   if (used + generation.credits > allowance) throw quotaExceeded(allowance);
   await checkAddressCredits(deps, tx, workspaceId, generation.credits, true);
-  await tx.insert(aiGenerations).values({
+  await insertGeneration(tx, {
     workspaceId,
     kind: generation.kind,
     provider: deps.ai.name,
@@ -395,12 +393,7 @@ function summaryOf(kind: string, request: unknown, result: unknown): string {
 }
 
 export async function listGenerations(deps: AiDeps, workspaceId: string, limit: number): Promise<TAiGeneration[]> {
-  const rows = await deps.db
-    .select()
-    .from(aiGenerations)
-    .where(eq(aiGenerations.workspaceId, workspaceId))
-    .orderBy(desc(aiGenerations.createdAt), desc(aiGenerations.id))
-    .limit(limit);
+  const rows = await generationRows(deps.db, workspaceId, limit);
   return rows.map((row) => ({
     id: row.id,
     kind: (AI_GENERATION_KINDS as readonly string[]).includes(row.kind)

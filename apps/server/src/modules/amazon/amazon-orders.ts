@@ -10,8 +10,9 @@ import type { AmazonService } from './amazon.service';
 
 /**
  * Amazon orders in, the adapter's side of the StorePlatform port (Orders 2026-01-01 searchOrders by
- * `lastUpdatedAfter`). Amazon's ORDER_CHANGE notification goes to the seller's own SQS queue or EventBridge bus, and
- * whether every new order emits one was disputed, so polling is the source of truth: a durable job (`amazon-orders`)
+ * `lastUpdatedAfter`). Amazon's ORDER_CHANGE notification reaches only an SQS queue or EventBridge bus (taken from the
+ * app's queue when AMAZON_SQS_QUEUE_URL is set, amazon-notifications.ts), and whether every new order emits one was
+ * disputed, so polling is the source of truth and always on: a durable job (`amazon-orders`)
  * reads each connected seller every AMAZON_ORDER_READ_MINUTES (searchOrders allows a call every 3 minutes, 20 at
  * once), and at once when it is connected or a sandbox test order is placed. Each read hands what the port's
  * `readOrders` answers to the orders module's one intake.

@@ -14,10 +14,10 @@ import {
   type TAmazonSettingsBody,
   type TSandboxOrderInput,
 } from '@podforge/contract';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
-import { integrations, publications, storeSettings } from '../../db/schema';
+import { integrations, productVariants, publications, storeSettings } from '../../db/schema';
 import {
   AmazonClient,
   AmazonError,
@@ -25,7 +25,11 @@ import {
   type ProductTypeDefinition,
 } from '../../integrations/amazon/client';
 import { type AmazonFakeState, type FakeAmazon, startFakeAmazon } from '../../integrations/amazon/fake-server';
-import { AMAZON_CARRIER_CODES } from '../../integrations/amazon/limits';
+import {
+  AMAZON_CARRIER_CODES,
+  type AmazonNotificationType,
+  NOTIFICATION_PAYLOAD_VERSIONS,
+} from '../../integrations/amazon/limits';
 import {
   type AmazonListingSettings,
   apparelSize,
@@ -35,7 +39,9 @@ import {
   MAX_SKU_LENGTH,
   themeOf,
 } from '../../integrations/amazon/mapping';
+import type { AmazonNotification } from '../../integrations/amazon/notifications';
 import { attributeProblems } from '../../integrations/amazon/product-type-schema';
+import { NotificationQueue } from '../../integrations/amazon/sqs';
 import type { TokenCipher } from '../../lib/crypto';
 import { AppError, badRequest, conflict, upstreamError } from '../../lib/errors';
 import { consumeOAuthState, issueOAuthState, pendingFlowOf } from '../../lib/oauth-states';
@@ -73,7 +79,10 @@ type AmazonSettings = {
   brand?: string | null;
   gtinExempt?: boolean;
   handlingDays?: number;
+  /** The seller's notification subscriptions (by type), or why they could not be made. */
+  notifications?: { destinationId?: string; subscriptions?: Record<string, string>; problem?: string };
 };
+export type ListingStateName = 'processing' | 'live' | 'not_buyable' | 'gone';
 type FlowData = { redirectUri: string; marketplaceId: string };
 type Deps = { db: Db; cipher: TokenCipher; config: Config; now: () => Date; storage: Storage; urlSigner: UrlSigner };
 type At = { region: string; sellerId: string; marketplaceId: string };
@@ -105,6 +114,8 @@ export class AmazonService extends StoreOrderSource implements StorePlatform {
   sandboxOptions: { processingMs?: number; fetchImages?: boolean } = {};
   private sandbox: Promise<FakeAmazon> | null = null;
   private sandboxState: SandboxState<AmazonFakeState> | null = null;
+  private readonly listingListeners: ((row: IntegrationRow) => Promise<void>)[] = [];
+  private queue: NotificationQueue | null = null;
 
   constructor(private readonly deps: Deps) {
     super();
@@ -143,6 +154,12 @@ export class AmazonService extends StoreOrderSource implements StorePlatform {
         now: () => this.deps.now().getTime(),
         // The sandbox downloads the pictures from this app, as Amazon would from APP_URL.
         fetchImages: this.sandboxOptions.fetchImages ?? true,
+        // Amazon delivers to the destination's queue; the sandbox can reach only this app's own queue.
+        deliver: async (arn, body) => {
+          const queue = this.notificationQueue();
+          if (!queue || arn !== this.deps.config.amazonSqs?.queueArn) throw new Error(`No access to the queue ${arn}`);
+          await queue.send(body);
+        },
       });
     })();
     return this.sandbox;
@@ -164,7 +181,16 @@ export class AmazonService extends StoreOrderSource implements StorePlatform {
     return this.client;
   }
 
+  /** The app's queue of Amazon notifications (AMAZON_SQS_QUEUE_URL), or null when notifications are not configured. */
+  notificationQueue(): NotificationQueue | null {
+    const sqs = this.deps.config.amazonSqs;
+    if (!sqs) return null;
+    this.queue ??= new NotificationQueue(sqs);
+    return this.queue;
+  }
+
   async close() {
+    this.queue?.close();
     const fake = await this.sandbox?.catch(() => null);
     await fake?.close();
     await this.sandboxState?.flush();
@@ -231,12 +257,197 @@ export class AmazonService extends StoreOrderSource implements StorePlatform {
       if (!row) return { outcome: 'failed' };
       const previous = await this.settings(row);
       await this.saveSettings(row, { ...previous, sellerId, marketplaceId: market?.id ?? DEFAULT_AMAZON_MARKETPLACE });
+      await this.subscribe(row);
       await this.ordersToRead(row);
       return { outcome: 'connected', integrationId: row.id };
     } catch (error) {
       if (error instanceof AmazonError) return { outcome: 'failed' };
       throw error;
     }
+  }
+
+  // ----- notifications -----
+
+  /**
+   * With a queue configured, the seller is subscribed to ORDER_CHANGE and LISTINGS_ITEM_ISSUES_CHANGE delivered to
+   * it: the app's destination for the queue's ARN (grantless; found among the app's destinations, else created),
+   * then each subscription the seller does not have yet. A failure is kept on the settings and does not stop the
+   * connection: orders and listings are polled anyway.
+   */
+  async subscribe(row: IntegrationRow): Promise<void> {
+    const sqs = this.deps.config.amazonSqs;
+    if (!sqs) return;
+    const s = await this.settings(row);
+    try {
+      const { token, at, client } = await this.context(row);
+      const known = (await client.getDestinations(at.region)).find((d) => d.resource.sqs?.arn === sqs.queueArn);
+      const destination = known ?? (await client.createDestination(at.region, 'Podforge notifications', sqs.queueArn));
+      const subscriptions: Record<string, string> = {};
+      for (const [type, payloadVersion] of Object.entries(NOTIFICATION_PAYLOAD_VERSIONS)) {
+        const t = type as AmazonNotificationType;
+        const existing = await client.getSubscription(token, at, t, payloadVersion);
+        const sub =
+          existing?.destinationId === destination.destinationId
+            ? existing
+            : await client.createSubscription(token, at, t, {
+                payloadVersion,
+                destinationId: destination.destinationId,
+                // Only the changes Podforge acts on: an order's status (new, paid, cancelled, shipped).
+                ...(t === 'ORDER_CHANGE'
+                  ? {
+                      processingDirective: {
+                        eventFilter: { eventFilterType: 'ORDER_CHANGE', orderChangeTypes: ['OrderStatusChange'] },
+                      },
+                    }
+                  : {}),
+              });
+        subscriptions[t] = sub.subscriptionId;
+      }
+      await this.saveSettings(row, {
+        ...s,
+        notifications: { destinationId: destination.destinationId, subscriptions },
+      });
+    } catch (error) {
+      const reason =
+        error instanceof AmazonError ? `${error.message}${error.details ? ` (${error.details})` : ''}` : String(error);
+      await this.saveSettings(row, { ...s, notifications: { problem: `Amazon notifications not set up: ${reason}` } });
+    }
+  }
+
+  /** The Amazon store rows matching `conditions`. */
+  private amazonRows(...conditions: SQL[]) {
+    return this.deps.db
+      .select()
+      .from(integrations)
+      .where(and(eq(integrations.platform, 'amazon'), ...conditions));
+  }
+
+  /** The sellers a notification is for: every connected store of that seller id (a seller may be in two workspaces). */
+  private storesOfSeller(sellerId: string) {
+    return this.amazonRows(eq(integrations.externalId, sellerId), eq(integrations.status, 'connected'));
+  }
+
+  /** ORDER_CHANGE from the queue: the order read (Orders 2026-01-01 getOrder) and handed to the order intake. */
+  async takeOrderChange(notification: AmazonNotification): Promise<void> {
+    if (notification.NotificationType === 'ORDER_CHANGE') {
+      const change = notification.Payload.OrderChangeNotification;
+      // Orders Amazon fulfils are not ours to print.
+      if (change.Summary.FulfillmentType !== 'MFN') return;
+      for (const store of await this.storesOfSeller(change.SellerId)) {
+        const { token, at, client } = await this.context(store);
+        if (change.Summary.MarketplaceId !== at.marketplaceId) continue;
+        const order = await client.getOrder(token, at, change.AmazonOrderId, [
+          'RECIPIENT',
+          'FULFILLMENT',
+          'PROCEEDS',
+          'BUYER',
+        ]);
+        const incoming = fromAmazonOrder(order);
+        if (incoming) await this.intake().take({ store, orders: [incoming], via: 'delivered' });
+      }
+    }
+  }
+
+  /** The published listing families holding a SKU of a seller (LISTINGS_ITEM_ISSUES_CHANGE names one SKU). */
+  async familiesOfSku(sellerId: string, sku: string): Promise<{ integrationId: string; publicationId: string }[]> {
+    const out: { integrationId: string; publicationId: string }[] = [];
+    for (const store of await this.storesOfSeller(sellerId)) {
+      const rows = await this.deps.db
+        .select({ id: publications.id })
+        .from(publications)
+        .where(
+          and(
+            eq(publications.workspaceId, store.workspaceId),
+            eq(publications.integrationId, store.id),
+            eq(publications.status, 'published'),
+            or(
+              eq(publications.remoteProductId, sku),
+              inArray(
+                publications.productId,
+                this.deps.db
+                  .select({ id: productVariants.productId })
+                  .from(productVariants)
+                  .where(and(eq(productVariants.workspaceId, store.workspaceId), eq(productVariants.sku, sku))),
+              ),
+            ),
+          ),
+        );
+      for (const row of rows) out.push({ integrationId: store.id, publicationId: row.id });
+    }
+    return out;
+  }
+
+  // ----- listing states (background) -----
+
+  /** Adds a checker of a seller's listings (amazon-listings.ts), told when a push has just been accepted. */
+  onListingsToCheck(listener: (row: IntegrationRow) => Promise<void>) {
+    this.listingListeners.push(listener);
+  }
+
+  /**
+   * One listing family's state as Amazon holds it now, stored on its publication (the product's Amazon copy) when it
+   * changed, so My Products shows it and open screens follow (the publication's write moves the events stream).
+   */
+  async refreshListing(
+    store: IntegrationRow,
+    pub: { id: string; remoteProductId: string | null },
+  ): Promise<{ state: ListingStateName; issues: string[] } | null> {
+    if (!pub.remoteProductId) return null;
+    const found = await this.listingState(store, pub.remoteProductId);
+    const state: ListingStateName = !found
+      ? 'gone'
+      : found.buyable
+        ? 'live'
+        : found.processing && found.issues.length === 0
+          ? 'processing'
+          : 'not_buyable';
+    const issues = found?.issues ?? [];
+    await this.deps.db
+      .update(publications)
+      .set({ listingState: state, listingIssues: issues })
+      .where(
+        and(
+          eq(publications.id, pub.id),
+          eq(publications.workspaceId, store.workspaceId),
+          or(
+            sql`${publications.listingState} IS DISTINCT FROM ${state}`,
+            sql`${publications.listingIssues} IS DISTINCT FROM ${sql.param(issues, publications.listingIssues)}`,
+          ),
+        ),
+      );
+    return { state, issues };
+  }
+
+  /**
+   * A batch of a seller's published listing families, by publication id after `after`: each read (Amazon's
+   * getListingsItem per SKU, within its rate) and stored. Answers where to go on from, and whether one is processing.
+   */
+  async refreshListings(
+    store: IntegrationRow,
+    after: string | null,
+    limit: number,
+    publicationId?: string,
+  ): Promise<{ next: string | null; processing: boolean }> {
+    const pubs = await this.deps.db
+      .select({ id: publications.id, remoteProductId: publications.remoteProductId })
+      .from(publications)
+      .where(
+        and(
+          eq(publications.workspaceId, store.workspaceId),
+          eq(publications.integrationId, store.id),
+          eq(publications.status, 'published'),
+          after ? gt(publications.id, after) : undefined,
+          publicationId ? eq(publications.id, publicationId) : undefined,
+        ),
+      )
+      .orderBy(asc(publications.id))
+      .limit(limit + 1);
+    let processing = false;
+    for (const pub of pubs.slice(0, limit)) {
+      const result = await this.refreshListing(store, pub);
+      if (result?.state === 'processing') processing = true;
+    }
+    return { next: pubs.length > limit ? (pubs[limit - 1]?.id ?? null) : null, processing };
   }
 
   async disconnect(workspaceId: string, id: string) {
@@ -271,6 +482,11 @@ export class AmazonService extends StoreOrderSource implements StorePlatform {
       gtinExempt: s.gtinExempt ?? false,
       handlingDays: s.handlingDays ?? AMAZON_DEFAULT_HANDLING_DAYS,
       missing: this.settingsProblems(s),
+      notifications: !this.deps.config.amazonSqs
+        ? { state: 'polling', problem: null }
+        : s.notifications?.subscriptions
+          ? { state: 'subscribed', problem: null }
+          : { state: 'failed', problem: s.notifications?.problem ?? 'Amazon notifications are not set up yet' },
     };
   }
 
@@ -488,6 +704,7 @@ export class AmazonService extends StoreOrderSource implements StorePlatform {
 
   async publish(ctx: PublishContext): Promise<PublishOutcome> {
     const { remoteProductId } = await this.send(ctx);
+    for (const listener of this.listingListeners) await listener(ctx.store);
     const market = amazonMarketplace((await this.settings(ctx.store)).marketplaceId ?? DEFAULT_AMAZON_MARKETPLACE);
     return { remoteProductId, remoteUrl: this.remoteUrl(remoteProductId, market?.sellerCentral ?? '') };
   }
@@ -498,7 +715,7 @@ export class AmazonService extends StoreOrderSource implements StorePlatform {
 
   /** The SKUs of a family as Amazon holds it: the parent's children (relationships), or the one standalone SKU. */
   private async skusOf(token: string, at: At, client: AmazonClient, remoteProductId: string) {
-    const head = await client.getListingsItem(token, at, remoteProductId, ['summaries', 'relationships']);
+    const head = await client.getListingsItem(token, at, remoteProductId, ['summaries', 'relationships', 'issues']);
     if (!head) return null;
     const children = (head.relationships?.[0]?.relationships ?? []).flatMap((r) => r.childSkus ?? []);
     return { head, children };
@@ -578,7 +795,9 @@ export class AmazonService extends StoreOrderSource implements StorePlatform {
     let buyable = false;
     let processing = false;
     for (const sku of skus) {
-      const item = await client.getListingsItem(token, at, sku, ['summaries', 'issues']);
+      // The family's head was read with its issues already.
+      const item =
+        sku === remoteProductId ? found.head : await client.getListingsItem(token, at, sku, ['summaries', 'issues']);
       if (!item) continue;
       const status = item.summaries?.[0]?.status ?? [];
       if (status.includes('BUYABLE')) buyable = true;
@@ -607,18 +826,12 @@ export class AmazonService extends StoreOrderSource implements StorePlatform {
     for (const { pub, store } of rows) {
       if (!pub.remoteProductId || store.status !== 'connected') continue;
       try {
-        const state = await this.listingState(store, pub.remoteProductId);
+        const state = await this.refreshListing(store, pub);
         listings.push({
           integrationId: store.id,
           storeName: store.storeName ?? store.externalId,
           remoteProductId: pub.remoteProductId,
-          state: !state
-            ? 'gone'
-            : state.buyable
-              ? 'live'
-              : state.processing && state.issues.length === 0
-                ? 'processing'
-                : 'not_buyable',
+          state: state?.state ?? 'gone',
           issues: state?.issues ?? [],
         });
       } catch (error) {
@@ -658,8 +871,8 @@ export class AmazonService extends StoreOrderSource implements StorePlatform {
   }
 
   /**
-   * The shipment confirmed on Amazon (v0 confirmShipment: carrier code, tracking number, the order's unshipped
-   * items), once: the order's packages are read first, and one already holding this tracking number (a retry after
+   * The shipment confirmed on Amazon (v0 confirmShipment: carrier code, tracking number, the parcel's items or else
+   * the order's unshipped items), once: the order's packages are read first, and one already holding this tracking number (a retry after
    * a lost answer) is the one answered. A carrier Amazon does not list goes as `Other` with its name.
    */
   async sendTracking(row: IntegrationRow, remoteOrderId: string, tracking: Tracking): Promise<string> {
@@ -669,11 +882,15 @@ export class AmazonService extends StoreOrderSource implements StorePlatform {
       const order = await client.getOrder(token, at, remoteOrderId, ['FULFILLMENT', 'PACKAGES']);
       const known = (order.packages ?? []).find((p) => p.trackingNumber === tracking.number);
       if (known) return `package:${known.packageReferenceId}`;
+      // This parcel's items when the printer said which (a split shipment), else every item still unshipped.
+      const carried = tracking.lines ? new Map(tracking.lines.map((l) => [l.remoteLineId, l.quantity])) : null;
       const items = order.orderItems
-        .map((i) => ({
-          orderItemId: i.orderItemId,
-          quantity: i.fulfillment?.quantityUnfulfilled ?? i.quantityOrdered,
-        }))
+        .filter((i) => !carried || carried.has(i.orderItemId))
+        .map((i) => {
+          const open = i.fulfillment?.quantityUnfulfilled ?? i.quantityOrdered;
+          const wanted = carried?.get(i.orderItemId);
+          return { orderItemId: i.orderItemId, quantity: wanted === undefined ? open : Math.min(wanted, open) };
+        })
         .filter((i) => i.quantity > 0);
       if (items.length === 0)
         throw conflict(`Amazon order ${remoteOrderId} is already confirmed as shipped with other tracking`);
@@ -733,18 +950,12 @@ export class AmazonService extends StoreOrderSource implements StorePlatform {
 
   // ----- sandbox -----
 
-  private async sandboxRows(workspaceId: string) {
-    return this.deps.db
-      .select()
-      .from(integrations)
-      .where(
-        and(
-          eq(integrations.workspaceId, workspaceId),
-          eq(integrations.platform, 'amazon'),
-          eq(integrations.sandbox, true),
-          inArray(integrations.status, ['connected', 'pending', 'error']),
-        ),
-      );
+  private sandboxRows(workspaceId: string) {
+    return this.amazonRows(
+      eq(integrations.workspaceId, workspaceId),
+      eq(integrations.sandbox, true),
+      inArray(integrations.status, ['connected', 'pending', 'error']),
+    );
   }
 
   /** `GET /api/amazon/sandbox/listings`: every SKU the workspace's sandbox sellers hold, as Amazon holds it. */
@@ -829,6 +1040,7 @@ export class AmazonService extends StoreOrderSource implements StorePlatform {
         `SKU ${unknown.sku} is not buyable on Amazon yet (push the product there, and wait until Amazon has processed it)`,
       );
     const a = input.address ?? DEFAULT_TEST_ADDRESS;
+    const deliveredBefore = fake.deliveries.length;
     const order = await fake.placeOrder(row.externalId, marketplaceId, {
       lines: input.lines,
       address: {
@@ -841,7 +1053,11 @@ export class AmazonService extends StoreOrderSource implements StorePlatform {
         countryCode: a.countryCode,
       },
     });
-    await this.ordersToRead(row);
+    // A seller subscribed to ORDER_CHANGE with the app's queue has the order delivered; else it is read at once.
+    const delivered = fake.deliveries
+      .slice(deliveredBefore)
+      .some((d) => d.notificationType === 'ORDER_CHANGE' && !d.error);
+    if (!delivered) await this.ordersToRead(row);
     const total = order.items.reduce((t, i) => t + Number(i.price) * i.quantity, 0).toFixed(2);
     return { remoteOrderId: order.orderId, name: order.orderId, total, currency: order.currency };
   }

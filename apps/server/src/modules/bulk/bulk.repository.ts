@@ -1,9 +1,10 @@
-import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { bulkItems, bulkRuns, designs, products } from '../../db/schema';
+import { bulkItems, bulkPushes, bulkRuns, designs, integrations, products } from '../../db/schema';
 
 export type BulkRunRow = typeof bulkRuns.$inferSelect;
 export type BulkItemRow = typeof bulkItems.$inferSelect;
+export type BulkPushRow = typeof bulkPushes.$inferSelect;
 export type BulkListing = NonNullable<BulkItemRow['listing']>;
 
 /** The ids of `ids` that are designs of the workspace. */
@@ -15,22 +16,105 @@ export async function existingDesignIds(db: Db, workspaceId: string, ids: string
   return new Set(rows.map((r) => r.id));
 }
 
-/** The run and one item per design x blank, in one transaction. */
+/** The run, one item per design x blank and one push per item and store, in one transaction. */
 export async function insertRun(
   db: Db,
   workspaceId: string,
   request: unknown,
   pairs: { designId: string; catalogProductId: number }[],
+  storeIds: string[],
 ): Promise<BulkRunRow> {
   return db.transaction(async (tx) => {
     const [run] = await tx.insert(bulkRuns).values({ workspaceId, request }).returning();
     if (!run) throw new Error('bulk run insert returned nothing');
-    await tx
+    const items = await tx
       .insert(bulkItems)
       .values(pairs.map((p, position) => ({ workspaceId, runId: run.id, position, ...p })))
-      .onConflictDoNothing();
+      .onConflictDoNothing()
+      .returning({ id: bulkItems.id });
+    if (storeIds.length > 0) {
+      await tx
+        .insert(bulkPushes)
+        .values(
+          items.flatMap((item) =>
+            storeIds.map((integrationId, position) => ({
+              workspaceId,
+              runId: run.id,
+              itemId: item.id,
+              integrationId,
+              position,
+            })),
+          ),
+        )
+        .onConflictDoNothing();
+    }
     return run;
   });
+}
+
+/** A run's pushes with their store's platform and name. */
+export function pushesOf(db: Db, runId: string) {
+  return db
+    .select({ push: bulkPushes, platform: integrations.platform, storeName: integrations.storeName })
+    .from(bulkPushes)
+    .innerJoin(integrations, eq(integrations.id, bulkPushes.integrationId))
+    .where(eq(bulkPushes.runId, runId))
+    .orderBy(asc(bulkPushes.position));
+}
+
+/** The run's next push to make: of a made product, in the order the products were listed, then the stores. */
+export async function nextPush(db: Db, runId: string): Promise<(BulkPushRow & { productId: string }) | null> {
+  const [row] = await db
+    .select({ push: bulkPushes, productId: bulkItems.productId, position: bulkItems.position })
+    .from(bulkPushes)
+    .innerJoin(bulkItems, eq(bulkItems.id, bulkPushes.itemId))
+    .where(
+      and(
+        eq(bulkPushes.runId, runId),
+        inArray(bulkPushes.status, ['pending', 'pushing']),
+        eq(bulkItems.status, 'done'),
+        isNotNull(bulkItems.productId),
+      ),
+    )
+    .orderBy(asc(bulkItems.position), asc(bulkPushes.position))
+    .limit(1);
+  return row?.productId ? { ...row.push, productId: row.productId } : null;
+}
+
+/** A push under way (its start kept when a resumed run takes it up again). */
+export async function markPushing(db: Db, pushId: string, now: Date): Promise<void> {
+  await db
+    .update(bulkPushes)
+    .set({ status: 'pushing', startedAt: sql`coalesce(${bulkPushes.startedAt}, ${now.toISOString()}::timestamptz)` })
+    .where(eq(bulkPushes.id, pushId));
+}
+
+export async function settlePushRow(
+  db: Db,
+  pushId: string,
+  outcome:
+    | { status: 'pushed'; remoteUrl: string | null }
+    | { status: 'scheduled'; scheduleId: string }
+    | { status: 'failed'; error: string },
+  now: Date,
+): Promise<void> {
+  await db
+    .update(bulkPushes)
+    .set({ ...outcome, ...(outcome.status === 'failed' ? {} : { error: null }), finishedAt: now })
+    .where(eq(bulkPushes.id, pushId));
+}
+
+/** The job gave up with work left: the run says so (only while it is still running under that attempt). */
+export async function failRun(db: Db, runId: string, attempt: number, error: string, now: Date): Promise<void> {
+  await db
+    .update(bulkRuns)
+    .set({ status: 'failed', error, finishedAt: now })
+    .where(and(eq(bulkRuns.id, runId), eq(bulkRuns.status, 'running'), eq(bulkRuns.attempt, attempt)));
+}
+
+/** Every run still running, in any workspace (the sweep at start-up). */
+export function runningRuns(db: Db): Promise<BulkRunRow[]> {
+  return db.select().from(bulkRuns).where(eq(bulkRuns.status, 'running'));
 }
 
 export async function findRun(db: Db, workspaceId: string, runId: string): Promise<BulkRunRow | null> {
@@ -113,7 +197,7 @@ export async function markFailed(db: Db, itemId: string, error: string): Promise
     .where(and(eq(bulkItems.id, itemId), isNull(bulkItems.productId)));
 }
 
-/** Done once no item is left to make. */
+/** Done once no item is left to make and no push of a made product (not deleted since) is left to make. */
 export async function finishRunIfSettled(db: Db, runId: string, now: Date): Promise<void> {
   await db
     .update(bulkRuns)
@@ -122,11 +206,15 @@ export async function finishRunIfSettled(db: Db, runId: string, now: Date): Prom
       and(
         eq(bulkRuns.id, runId),
         sql`not exists (select 1 from ${bulkItems} where ${bulkItems.runId} = ${runId} and ${bulkItems.status} in ('pending', 'running'))`,
+        sql`not exists (select 1 from ${bulkPushes} join ${bulkItems} on ${bulkItems.id} = ${bulkPushes.itemId} where ${bulkPushes.runId} = ${runId} and ${bulkItems.status} = 'done' and ${bulkItems.productId} is not null and ${bulkPushes.status} in ('pending', 'pushing'))`,
       ),
     );
 }
 
-/** Failed items back to pending and the run running again under its next attempt; null when nothing failed. */
+/**
+ * Failed items and pushes back to pending and the run running again under its next attempt; null when nothing
+ * failed (a run whose job gave up always goes again: it has work left).
+ */
 export async function requeueFailed(db: Db, workspaceId: string, runId: string): Promise<BulkRunRow | null> {
   return db.transaction(async (tx) => {
     const items = await tx
@@ -134,10 +222,25 @@ export async function requeueFailed(db: Db, workspaceId: string, runId: string):
       .set({ status: 'pending', error: null, updatedAt: sql`now()` })
       .where(and(eq(bulkItems.runId, runId), eq(bulkItems.workspaceId, workspaceId), eq(bulkItems.status, 'failed')))
       .returning({ id: bulkItems.id });
-    if (items.length === 0) return null;
+    const pushes = await tx
+      .update(bulkPushes)
+      .set({ status: 'pending', error: null, startedAt: null, finishedAt: null })
+      .where(and(eq(bulkPushes.runId, runId), eq(bulkPushes.workspaceId, workspaceId), eq(bulkPushes.status, 'failed')))
+      .returning({ id: bulkPushes.id });
+    const [was] = await tx
+      .select({ status: bulkRuns.status })
+      .from(bulkRuns)
+      .where(and(eq(bulkRuns.id, runId), eq(bulkRuns.workspaceId, workspaceId)));
+    if (items.length === 0 && pushes.length === 0 && was?.status !== 'failed') return null;
     const [run] = await tx
       .update(bulkRuns)
-      .set({ status: 'running', finishedAt: null, attempt: sql`${bulkRuns.attempt} + 1` })
+      .set({
+        status: 'running',
+        error: null,
+        finishedAt: null,
+        startedAt: sql`now()`,
+        attempt: sql`${bulkRuns.attempt} + 1`,
+      })
       .where(and(eq(bulkRuns.id, runId), eq(bulkRuns.workspaceId, workspaceId)))
       .returning();
     return run ?? null;

@@ -5,11 +5,15 @@ import {
   ErrorCode,
   mockupProductType,
   PRODUCT_VARIANTS_MAX,
+  platformLabel,
+  SCHEDULE_PAST_MESSAGE,
+  scheduleIsPast,
   type TBulkJob,
   type TCatalogProductDetail,
   type TMockupProductType,
   type TProductType,
   type TStoreFee,
+  type TStorePlatform,
   type TVariantChoice,
   variantLabel,
   ZCreateProduct,
@@ -19,7 +23,7 @@ import { z } from 'zod';
 import { defineJob, jobIdOf, sendJob } from '../../jobs/define-job';
 import { QUEUES } from '../../jobs/job-queue';
 import { wakeWorkers } from '../../jobs/workers';
-import { AppError, badRequest, conflict, notFound } from '../../lib/errors';
+import { AppError, badRequest, conflict, notFound, notImplemented } from '../../lib/errors';
 import { machineCacheDir } from '../../lib/machine-cache';
 import { TEMPLATE_SETS } from '../../lib/mockup-templates';
 import { generateContent, productTypeOf } from '../ai/ai.service';
@@ -28,27 +32,40 @@ import { getDesignRow } from '../designs/designs.service';
 import { TemplateStore } from '../mockups/mockup-render';
 import { createMockup } from '../mockups/mockups.service';
 import { catalogColours, matchCatalogColour } from '../products/product-variants';
+import { publicationsOf } from '../products/products.repository';
 import { insertProduct, prepareCreate } from '../products/products.service';
+import { settledPush } from '../products/store-push';
+import { pushToStore } from '../schedules/schedules.jobs';
+import { productSchedules } from '../schedules/schedules.repository';
+import { createSchedule, MAX_DAYS_AHEAD, scheduledInstant } from '../schedules/schedules.service';
 import { getSettings } from '../settings/settings.routes';
+import { findStoreConnections, storeConnection } from '../stores/store-connections.repository';
 import type { BulkDeps } from './bulk.deps';
 import {
   type BulkItemRow,
+  type BulkPushRow,
   type BulkRunRow,
   claimItem,
   deleteRun,
   existingDesignIds,
+  failRun,
   findRun,
   finishRunIfSettled,
   insertRun,
   itemsOf,
   markDone,
   markFailed,
+  markPushing,
+  nextPush,
   productExists,
+  pushesOf,
   recordListing,
   recordMockup,
   recordPlannedProduct,
   recordProduct,
   requeueFailed,
+  runningRuns,
+  settlePushRow,
 } from './bulk.repository';
 
 /**
@@ -58,6 +75,12 @@ import {
  * colour's mockup, the listing text, the product's id before its insert, then the product), so a job killed mid-run
  * and run again carries on and makes nothing twice. The product itself is made by the single create flow's
  * `prepareCreate` + `insertProduct`, its mockups by `createMockup`, its text by the AI service's `generateContent`.
+ *
+ * With stores chosen, each made product is pushed to each store by the same job, one push at a time, through the
+ * upload path a seller's Upload button takes (`pushToStore`: the port's `problems` first, then the `store-push`
+ * job); with a schedule, its upload is scheduled instead (`createSchedule`). So a run never has two pushes in any
+ * store at once, and each client keeps its store's own limits (Shopify's cost bucket, Etsy's calls per second). A
+ * push's outcome is a `bulk_pushes` row; a resumed run finds a push the store already has before pushing again.
  */
 
 type StartInput = z.output<typeof ZStartBulk>;
@@ -157,15 +180,37 @@ export const bulkCreateJob = defineJob({
   retry: { retryLimit: 5, retryDelay: 2, expireInSeconds: 3600 },
   workers: { count: 1, pollingIntervalSeconds: 1, batchSize: 1 },
   handle: (deps: BulkDeps, job) => runBulk(deps, job.data.workspaceId, job.data.runId, job.signal),
+  /** At start-up: a run whose job gave up or was lost while no server ran says so. */
+  started: async (deps: BulkDeps) => {
+    for (const run of await runningRuns(deps.db)) await settleAbandoned(deps, run);
+  },
 });
 
+/** How long a run may be running before its job is sent (the moment between recording it and sending). */
+const SEND_GRACE_MS = 60_000;
+
+const runJobId = (run: BulkRunRow) => jobIdOf(`bulk:${run.id}:${run.attempt}`);
+
+/**
+ * A running run whose job is no longer waiting or at work (pg-boss failed it once its retries were spent, or it is
+ * gone) will never move: it is failed with the reason, and the seller's retry carries on from where it stopped.
+ */
+async function settleAbandoned(deps: BulkDeps, run: BulkRunRow): Promise<BulkRunRow> {
+  if (run.status !== 'running') return run;
+  const state = await deps.jobs.state(bulkCreateJob.name, runJobId(run));
+  if (state === 'created' || state === 'retry' || state === 'active') return run;
+  // A run (or retry) just recorded may not have sent its job yet.
+  if (state === null && deps.now().getTime() - run.startedAt.getTime() < SEND_GRACE_MS) return run;
+  const reason =
+    state === 'failed'
+      ? 'The bulk job stopped after its retries with work left; retry to carry on where it stopped'
+      : 'The bulk job ended with work left; retry to carry on where it stopped';
+  await failRun(deps.db, run.id, run.attempt, reason, deps.now());
+  return (await findRun(deps.db, run.workspaceId, run.id)) ?? run;
+}
+
 async function sendRun(deps: BulkDeps, run: BulkRunRow): Promise<void> {
-  await sendJob(
-    deps.jobs,
-    bulkCreateJob,
-    { workspaceId: run.workspaceId, runId: run.id },
-    { id: jobIdOf(`bulk:${run.id}:${run.attempt}`) },
-  );
+  await sendJob(deps.jobs, bulkCreateJob, { workspaceId: run.workspaceId, runId: run.id }, { id: runJobId(run) });
   if (deps.config.jobsWorker) await wakeWorkers(deps.jobs, bulkCreateJob);
 }
 
@@ -177,10 +222,11 @@ export async function startBulk(deps: BulkDeps, workspaceId: string, input: Star
     throw new AppError(404, ErrorCode.NotFound, `designIds: design ${missing.join(', ')} not found`);
   }
   await planBlanks(deps, workspaceId, input);
+  const storeIds = await checkStores(deps, workspaceId, input);
   const pairs = input.designIds.flatMap((designId) =>
     input.catalogProductIds.map((catalogProductId) => ({ designId, catalogProductId })),
   );
-  const run = await insertRun(deps.db, workspaceId, input, pairs);
+  const run = await insertRun(deps.db, workspaceId, input, pairs, storeIds);
   try {
     await sendRun(deps, run);
   } catch (error) {
@@ -192,14 +238,113 @@ export async function startBulk(deps: BulkDeps, workspaceId: string, input: Star
   return getBulk(deps, workspaceId, run.id);
 }
 
+/**
+ * The stores to push to (404 for one not the workspace's, 409 for one not connected, 501 for a platform with no
+ * adapter) and the schedule (400 when in the past, or without stores); answers the stores' ids.
+ */
+async function checkStores(deps: BulkDeps, workspaceId: string, input: StartInput): Promise<string[]> {
+  const ids = input.stores ?? [];
+  if (input.schedule) {
+    if (ids.length === 0) throw badRequest('schedule: choose the stores to push to');
+    const { scheduledDate, scheduledTime, timeZone } = input.schedule;
+    const at = scheduledInstant(scheduledDate, scheduledTime, timeZone);
+    if (scheduleIsPast(at, deps.now())) throw badRequest(`schedule: ${SCHEDULE_PAST_MESSAGE}`);
+    if (at.getTime() > deps.now().getTime() + MAX_DAYS_AHEAD * 86_400_000) {
+      throw badRequest(`schedule: uploads can be scheduled up to ${MAX_DAYS_AHEAD} days ahead`);
+    }
+  }
+  for (const store of await findStoreConnections(deps.db, workspaceId, ids)) {
+    const name = store.storeName ?? platformLabel(store.platform);
+    if (!deps.stores.get(store.platform))
+      throw notImplemented(`stores: ${platformLabel(store.platform)} is not available yet`);
+    if (store.status !== 'connected' || store.verifiedAt === null) {
+      throw conflict(`stores: ${name} is not connected; reconnect it in Integrations first`);
+    }
+  }
+  return ids;
+}
+
+type PushView = Awaited<ReturnType<typeof pushesOf>>[number];
+
+/**
+ * When what is left should be done, at the pace this run kept: its products made so far (wall clock from the start
+ * of its current attempt, the parallel renders included) and each store's pushes (their mean time; pushes go one at a time, so the
+ * stores' times add up). Null when nothing is left, or a pace that is needed is not known yet (nothing made, or
+ * no push to that store finished).
+ */
+export function expectedFinish(run: BulkRunRow, items: BulkItemRow[], pushes: PushView[], now: Date): Date | null {
+  if (run.status !== 'running') return null;
+  const start = run.startedAt.getTime();
+  // Made by this attempt (a retry's pace is its own).
+  const made = items.filter((i) => i.status === 'done' && i.updatedAt.getTime() >= start);
+  const toMake = items.filter((i) => i.status === 'pending' || i.status === 'running').length;
+  let makeMs = 0;
+  if (toMake > 0) {
+    if (made.length === 0) return null;
+    const last = Math.max(...made.map((i) => i.updatedAt.getTime()));
+    makeMs = (toMake * (last - start)) / made.length;
+  }
+  const failedItems = new Set(
+    items.filter((i) => i.status === 'failed' || (i.status === 'done' && !i.productId)).map((i) => i.id),
+  );
+  const byStore = new Map<string, { left: number; spent: number; pushed: number }>();
+  for (const { push } of pushes) {
+    const store = byStore.get(push.integrationId) ?? { left: 0, spent: 0, pushed: 0 };
+    byStore.set(push.integrationId, store);
+    if ((push.status === 'pending' || push.status === 'pushing') && !failedItems.has(push.itemId)) store.left++;
+    if ((push.status === 'pushed' || push.status === 'scheduled') && push.startedAt && push.finishedAt) {
+      store.spent += push.finishedAt.getTime() - push.startedAt.getTime();
+      store.pushed++;
+    }
+  }
+  let pushMs = 0;
+  let cycleMs = 0;
+  for (const store of byStore.values()) {
+    if (store.left === 0) continue;
+    if (store.pushed === 0) return null;
+    pushMs += (store.left * store.spent) / store.pushed;
+    cycleMs += store.spent / store.pushed;
+  }
+  if (toMake === 0 && pushMs === 0) return null;
+  // The last product's pushes come after it is made.
+  return new Date(now.getTime() + Math.max(makeMs + cycleMs, pushMs));
+}
+
 /** `GET /api/bulk/:jobId`. */
 export async function getBulk(deps: BulkDeps, workspaceId: string, runId: string): Promise<TBulkJob> {
-  const run = await findRun(deps.db, workspaceId, runId);
-  if (!run) throw notFound('Bulk job');
+  const found = await findRun(deps.db, workspaceId, runId);
+  if (!found) throw notFound('Bulk job');
+  const run = await settleAbandoned(deps, found);
   const items = await itemsOf(deps.db, run.id);
+  const pushes = await pushesOf(deps.db, run.id);
+  const input = run.request as StartInput;
+  const schedule = input.schedule;
+  const pushesOfItem = (itemId: string) =>
+    pushes
+      .filter((p) => p.push.itemId === itemId)
+      .map(({ push, platform, storeName }) => ({
+        integrationId: push.integrationId,
+        platform,
+        storeName,
+        status: push.status,
+        remoteUrl: push.remoteUrl,
+        error: push.error,
+      }));
+  const productOf = new Map(items.map((i) => [i.id, i.productId]));
   return {
     jobId: run.id,
     status: run.status,
+    error: run.error,
+    expectedFinishAt: expectedFinish(run, items, pushes, deps.now())?.toISOString() ?? null,
+    scheduledFor: schedule
+      ? scheduledInstant(schedule.scheduledDate, schedule.scheduledTime, schedule.timeZone).toISOString()
+      : null,
+    pushFailures: pushes.flatMap(({ push }) => {
+      const productId = productOf.get(push.itemId);
+      return push.status === 'failed' && productId
+        ? [{ productId, integrationId: push.integrationId, error: push.error ?? 'Failed' }]
+        : [];
+    }),
     done: items.filter((i) => i.status === 'done').length,
     total: items.length,
     productIds: items.flatMap((i) => (i.status === 'done' && i.productId ? [i.productId] : [])),
@@ -214,14 +359,19 @@ export async function getBulk(deps: BulkDeps, workspaceId: string, runId: string
       status: i.status,
       productId: i.productId,
       error: i.error,
+      pushes: pushesOfItem(i.id),
     })),
   };
 }
 
-/** `POST /api/bulk/:jobId/retry`: the failed items made again by a new job of the run (409 while it runs). */
+/**
+ * `POST /api/bulk/:jobId/retry`: the failed items made and the failed pushes pushed again by a new job of the run,
+ * or a run whose job gave up carried on (409 while it runs).
+ */
 export async function retryBulk(deps: BulkDeps, workspaceId: string, runId: string): Promise<TBulkJob> {
-  const run = await findRun(deps.db, workspaceId, runId);
-  if (!run) throw notFound('Bulk job');
+  const found = await findRun(deps.db, workspaceId, runId);
+  if (!found) throw notFound('Bulk job');
+  const run = await settleAbandoned(deps, found);
   if (run.status === 'running') throw conflict('The bulk job is still running; retry its failures once it is done');
   const requeued = await requeueFailed(deps.db, workspaceId, runId);
   if (!requeued) throw conflict('The bulk job has no failures to retry');
@@ -269,6 +419,7 @@ export async function runBulk(deps: BulkDeps, workspaceId: string, runId: string
     planError = error;
   }
   const stopping = () => signal?.aborted === true || closing.has(deps);
+  let making = true;
   let next = 0;
   const worker = async () => {
     while (next < todo.length && !stopping()) {
@@ -288,9 +439,85 @@ export async function runBulk(deps: BulkDeps, workspaceId: string, runId: string
       }
     }
   };
-  await Promise.all(Array.from({ length: RUN_PARALLELISM }, worker));
+  // Pushes go one at a time, as products are made, in the order they were listed.
+  const pusher = async () => {
+    while (!stopping()) {
+      const stillMaking = making;
+      const push = await nextPush(deps.db, run.id);
+      if (push) await makePush(deps, workspaceId, input, push, stopping);
+      else if (stillMaking) await new Promise((resolve) => setTimeout(resolve, PUSH_POLL_MS));
+      else break;
+    }
+  };
+  const makers = Promise.all(Array.from({ length: RUN_PARALLELISM }, worker)).finally(() => {
+    making = false;
+  });
+  await Promise.all([makers, input.stores?.length ? pusher() : null]);
   if (stopping()) throw new Error('The bulk job was stopped; it resumes when it runs again');
   await finishRunIfSettled(deps.db, run.id, deps.now());
+}
+
+/** How often the pusher looks for a product made meanwhile. */
+const PUSH_POLL_MS = 250;
+/** A push still running in the store push job after the upload call's own wait is followed this long. */
+const PUSH_SETTLE_MS = 10 * 60_000;
+
+/**
+ * One product to one store: scheduled (once: a schedule a run that died already made is found), or pushed through
+ * the upload path (once: a product the store already has, or is being pushed to, is not pushed again). A refusal
+ * (the platform's listing rules, a store gone, a spent day budget) fails this push only, with its reason.
+ */
+async function makePush(
+  deps: BulkDeps,
+  workspaceId: string,
+  input: StartInput,
+  push: BulkPushRow & { productId: string },
+  stopping: () => boolean,
+): Promise<void> {
+  await markPushing(deps.db, push.id, deps.now());
+  const { productId } = push;
+  try {
+    const store = await storeConnection(deps.db, workspaceId, push.integrationId);
+    if (!store) throw conflict('The store is no longer connected');
+    const platform = store.platform as TStorePlatform;
+    if (input.schedule) {
+      const made = (await productSchedules(deps.db, workspaceId, productId)).find(
+        (s) => s.integrationId === store.id && s.status !== 'failed',
+      );
+      const scheduleId =
+        made?.id ??
+        (
+          await createSchedule(deps, workspaceId, {
+            productId,
+            platform,
+            integrationId: store.id,
+            ...input.schedule,
+            status: 'pending',
+          })
+        ).id;
+      await settlePushRow(deps.db, push.id, { status: 'scheduled', scheduleId }, deps.now());
+      return;
+    }
+    const publication = async () =>
+      ((await publicationsOf(deps.db, [productId])).get(productId) ?? []).find((p) => p.integrationId === store.id);
+    const before = await publication();
+    if (before?.status === 'processing') {
+      await settledPush(deps, { workspaceId, productId, integrationId: store.id }, PUSH_SETTLE_MS);
+    } else if (before?.status !== 'published') {
+      await pushToStore(deps)({ workspaceId, productId, platform, integrationId: store.id });
+    }
+    await settlePushRow(
+      deps.db,
+      push.id,
+      { status: 'pushed', remoteUrl: (await publication())?.remoteUrl ?? null },
+      deps.now(),
+    );
+  } catch (error) {
+    // A closing server leaves the push as it is: the job runs again and finds what the store has.
+    if (stopping()) return;
+    if (!(error instanceof AppError)) deps.jobs.log.error({ err: error, pushId: push.id }, 'bulk push failed');
+    await settlePushRow(deps.db, push.id, { status: 'failed', error: messageOf(error) }, deps.now());
+  }
 }
 
 /** One design x blank: its colours' mockups, its listing text, then its product; each step recorded once done. */

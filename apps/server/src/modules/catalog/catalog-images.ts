@@ -76,6 +76,29 @@ export function photoSvg(spec: PhotoSpec, label?: string): string {
   }, svg);
 }
 
+/** The most colours a product's range picture shows (3 x 3). */
+export const RANGE_MAX_COLOURS = 9;
+
+/**
+ * Where each colour of a range picture sits: a grid of 4:5 tiles as large as fit the picture, centred. Products
+ * differ in their colours, so each product's picture is its own (#28: every tee showed the same white tee).
+ */
+export function rangeTiles(count: number): { left: number; top: number; width: number; height: number }[] {
+  const n = Math.min(count, RANGE_MAX_COLOURS);
+  const cols = Math.ceil(Math.sqrt(n));
+  const rows = Math.ceil(n / cols);
+  const width = Math.floor(Math.min(CATALOG_IMAGE_WIDTH / cols, ((CATALOG_IMAGE_HEIGHT / rows) * 4) / 5));
+  const height = Math.floor((width * 5) / 4);
+  const x0 = Math.floor((CATALOG_IMAGE_WIDTH - cols * width) / 2);
+  const y0 = Math.floor((CATALOG_IMAGE_HEIGHT - rows * height) / 2);
+  return Array.from({ length: n }, (_, i) => ({
+    left: x0 + (i % cols) * width,
+    top: y0 + Math.floor(i / cols) * height,
+    width,
+    height,
+  }));
+}
+
 /**
  * PNG renders cached on disk under `dir/v<template version>.<catalogue version>` (they survive restarts), keyed by
  * what they show, so products sharing a colour share a render. Concurrent requests for one render share the job.
@@ -88,6 +111,34 @@ export class CatalogImageStore {
   private file(spec: PhotoSpec): string {
     const name = [spec.view, spec.hex.slice(1), spec.accent?.slice(1)].filter(Boolean).join('-');
     return path.join(this.dir, `v${TEMPLATE_DRAWING_VERSION}.${CATALOG_IMAGE_VERSION}`, `${name}.png`);
+  }
+
+  /**
+   * A product's colour range (its catalogue colours, at most 9, in catalogue order) as one picture: each colour's
+   * own render, tiled. The Product Picker's card picture.
+   */
+  rangePng(productId: number, specs: readonly PhotoSpec[]): Promise<Buffer> {
+    const file = path.join(this.dir, `v${TEMPLATE_DRAWING_VERSION}.${CATALOG_IMAGE_VERSION}`, `range-${productId}.png`);
+    return this.cache.getOrRender(file, async () => {
+      const tiles = rangeTiles(specs.length);
+      const layers = await Promise.all(
+        // Each tile drawn at its own size: a range costs about what one full-size picture does.
+        tiles.map(async (tile, i) => ({
+          input: await sharp(Buffer.from(photoSvg(specs[i] as PhotoSpec)), { density: (72 * tile.width) / 400 })
+            .resize(tile.width, tile.height)
+            .png()
+            .toBuffer(),
+          left: tile.left,
+          top: tile.top,
+        })),
+      );
+      return sharp({
+        create: { width: CATALOG_IMAGE_WIDTH, height: CATALOG_IMAGE_HEIGHT, channels: 3, background: '#eef0f3' },
+      })
+        .composite(layers)
+        .png({ compressionLevel: 9, adaptiveFiltering: true })
+        .toBuffer();
+    });
   }
 
   png(spec: PhotoSpec): Promise<Buffer> {

@@ -6,7 +6,9 @@ import {
   BUNDLED_CATEGORIES,
   categoryType,
   findSeed,
+  hasRangeImage,
   isPhotoType,
+  PRODUCT_RANGE_FILE,
   productImageFile,
 } from '../../integrations/printful/catalog/bundled';
 import { renderProductSvg } from '../../integrations/printful/catalog/product-image';
@@ -15,7 +17,7 @@ import { notFound } from '../../lib/errors';
 import { parseInput } from '../../lib/validate';
 import type { CatalogDeps } from './catalog.deps';
 import { listCatalogCategories, listCatalogTemplates } from './catalog.service';
-import { CatalogImageStore, photoSpec, photoSvg } from './catalog-images';
+import { CatalogImageStore, photoSpec, photoSvg, RANGE_MAX_COLOURS } from './catalog-images';
 
 const ZProductImageParams = z.object({
   id: z.coerce.number().int().min(1),
@@ -48,6 +50,14 @@ export async function catalogRoutes(app: FastifyInstance, { deps }: { deps: Cata
   app.get('/templates/catalog/products/:id/:file', async (request, reply) => {
     const { id, file } = parseInput(ZProductImageParams, request.params, 'params');
     const seed = findSeed(id);
+    if (seed && file === PRODUCT_RANGE_FILE && hasRangeImage(seed)) {
+      const specs = seed.colours
+        .slice(0, RANGE_MAX_COLOURS)
+        .map(([, hex]) => photoSpec(seed, hex))
+        .filter((spec): spec is NonNullable<typeof spec> => spec !== null);
+      const png = await images.rangePng(seed.id, specs);
+      return reply.header('Content-Type', 'image/png').header('Cache-Control', 'public, max-age=86400').send(png);
+    }
     const colour = seed?.colours.find(([name]) => productImageFile(seed.type, name) === file);
     if (!seed || !colour) throw notFound('Image');
     const spec = photoSpec(seed, colour[1]);

@@ -5,17 +5,16 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { DESIGN_MAX_BYTES, type TDesign, type TDesignType } from '@podforge/contract';
-import { and, desc, eq, inArray } from 'drizzle-orm';
-import type { Db } from '../../db/client';
-import { designs, mockups } from '../../db/schema';
+import type { Db } from '../../db/db';
 import { AppError, badRequest, notFound, payloadTooLarge } from '../../lib/errors';
 import { putLocalFile } from '../../storage/storage';
 import { assertStorageRoom } from '../../storage/usage';
 import { DESIGN_DECODE } from './design-decode-kind';
 import { type DecodedDesign, EXTENSION, inspectDesignFile, MIME } from './design-files';
 import type { DesignsDeps } from './designs.deps';
+import type { DesignRow, NewDesignRow } from './designs.repository';
+import * as repo from './designs.repository';
 
-type DesignRow = typeof designs.$inferSelect;
 export type DesignFileKind = 'original' | 'print' | 'thumbnail';
 
 export function toDesign(row: DesignRow): TDesign {
@@ -171,7 +170,7 @@ export async function createDesigns(
       }
       processed.push({ type, decoded });
     }
-    const rows: (typeof designs.$inferInsert)[] = [];
+    const rows: NewDesignRow[] = [];
     for (const [i, { type, decoded }] of processed.entries()) {
       const input = inputs[i] as DesignFileInput;
       const id = randomUUID();
@@ -219,7 +218,7 @@ export async function createDesigns(
     signal?.throwIfAborted();
     t = lap(timings, 'store', t);
     created = await deps.db.transaction(async (tx) => {
-      const inserted = await tx.insert(designs).values(rows).returning();
+      const inserted = await repo.insertDesigns(tx, rows);
       // Insert order is not promised by RETURNING: answer in the order of the inputs.
       const byId = new Map(inserted.map((row) => [row.id, row]));
       const made = rows.map((r) => {
@@ -238,10 +237,7 @@ export async function createDesigns(
   } catch (error) {
     if (created) {
       const ids = created.map((d) => d.id);
-      await deps.db
-        .delete(designs)
-        .where(and(eq(designs.workspaceId, workspaceId), inArray(designs.id, ids)))
-        .catch(() => {});
+      await repo.deleteDesigns(deps.db, workspaceId, ids).catch(() => {});
     }
     await Promise.allSettled(stored.map((key) => deps.storage.delete(key)));
     throw error;
@@ -286,44 +282,21 @@ export async function withStoredDesignFile<T>(
 }
 
 export async function listDesigns(deps: DesignsDeps, workspaceId: string, limit: number): Promise<TDesign[]> {
-  const rows = await deps.db
-    .select()
-    .from(designs)
-    .where(eq(designs.workspaceId, workspaceId))
-    .orderBy(desc(designs.createdAt), desc(designs.id))
-    .limit(limit);
-  return rows.map(toDesign);
+  return (await repo.listDesignRows(deps.db, workspaceId, limit)).map(toDesign);
 }
 
 /** A design of the workspace, or 404 (another workspace's is "not found", never "forbidden"). */
 export async function getDesignRow(deps: Pick<DesignsDeps, 'db'>, workspaceId: string, id: string): Promise<DesignRow> {
-  const [row] = await deps.db
-    .select()
-    .from(designs)
-    .where(and(eq(designs.id, id), eq(designs.workspaceId, workspaceId)));
-  if (!row) throw notFound('Design');
-  return row;
+  return repo.findDesign(deps.db, workspaceId, id);
 }
 
 export async function deleteDesign(deps: DesignsDeps, workspaceId: string, id: string): Promise<void> {
   // Its mockups' rows go with it (cascade); their files must too, or they would stay stored, unreachable, counted
   // against the workspace's storage quota.
-  const mockupFiles = await deps.db
-    .select({ storageKey: mockups.storageKey, previewKey: mockups.previewKey })
-    .from(mockups)
-    .where(and(eq(mockups.designId, id), eq(mockups.workspaceId, workspaceId)));
-  const [row] = await deps.db
-    .delete(designs)
-    .where(and(eq(designs.id, id), eq(designs.workspaceId, workspaceId)))
-    .returning();
-  if (!row) throw notFound('Design');
-  const keys = [
-    row.originalKey,
-    row.printKey,
-    row.thumbnailKey,
-    row.workingKey,
-    ...mockupFiles.flatMap((m) => [m.storageKey, m.previewKey]),
-  ].filter((k): k is string => !!k);
+  const { row, mockupKeys } = await repo.deleteDesign(deps.db, workspaceId, id);
+  const keys = [row.originalKey, row.printKey, row.thumbnailKey, row.workingKey, ...mockupKeys].filter(
+    (k): k is string => !!k,
+  );
   await Promise.all(keys.map((key) => deps.storage.delete(key)));
 }
 

@@ -183,6 +183,8 @@ export class EtsyService extends StoreOrderSource implements StorePlatform {
       apiBase: fake.url,
       connectBase: ETSY_SANDBOX_CONNECT_PREFIX,
       tokenBase: fake.url,
+      // Paced to the sandbox's own limit (tests raise it).
+      ...(this.sandboxOptions.limits ? { perSecond: this.sandboxOptions.limits.perSecond } : {}),
     });
     return this.client;
   }

@@ -13,14 +13,15 @@ import { GelatoError } from '../../integrations/gelato/client';
 import { combinedStatus, costOf, fileTypeOf, gelatoAddress } from '../../integrations/gelato/mapping';
 import type { CatalogSourceImpl } from '../catalog/catalog.service';
 import { AccountPrinter } from '../printers/account-printer';
-import type {
-  FulfilmentProvider,
-  PrinterAccount,
-  PrinterOrder,
-  PrinterQuote,
-  PrinterShipment,
-  PrintOrderInput,
-  QuoteInput,
+import {
+  type FulfilmentProvider,
+  hasLine,
+  type PrinterAccount,
+  type PrinterOrder,
+  type PrinterQuote,
+  type PrinterShipment,
+  type PrintOrderInput,
+  type QuoteInput,
 } from '../printers/fulfilment-provider';
 
 /**
@@ -248,13 +249,21 @@ export class GelatoFulfilment
   async shipments(account: PrinterAccount, id: string): Promise<PrinterShipment[]> {
     const parts = (await this.parts(account as GelatoAccount, id)) ?? [];
     return parts.flatMap((p) =>
-      (p.shipment?.packages ?? []).map((pkg) => ({
-        id: pkg.id,
-        carrier: p.shipment?.shipmentMethodName ?? null,
-        trackingNumber: pkg.trackingCode || null,
-        trackingUrl: pkg.trackingUrl || null,
-        delivered: p.fulfillmentStatus === 'delivered',
-      })),
+      (p.shipment?.packages ?? []).map((pkg) => {
+        // A package names Gelato's item ids; each item carries our line id as its `itemReferenceId`, all of it.
+        const lines = (pkg.orderItemIds ?? []).map((itemId) => {
+          const item = p.items.find((i) => i.id === itemId);
+          return { lineId: item?.itemReferenceId ?? null, quantity: item?.quantity ?? 0 };
+        });
+        return {
+          id: pkg.id,
+          carrier: p.shipment?.shipmentMethodName ?? null,
+          trackingNumber: pkg.trackingCode || null,
+          trackingUrl: pkg.trackingUrl || null,
+          delivered: p.fulfillmentStatus === 'delivered',
+          ...(lines.length > 0 && lines.every(hasLine) ? { lines } : {}),
+        };
+      }),
     );
   }
 

@@ -16,12 +16,11 @@ import {
   type TMockupTemplate,
   type TPrintReadiness,
 } from '@podforge/contract';
-import { and, asc, eq } from 'drizzle-orm';
-import { designs, mockupBatches, mockups } from '../../db/schema';
 import { badRequest, notFound } from '../../lib/errors';
 import { TEMPLATE_HEIGHT, TEMPLATE_SETS, TEMPLATE_WIDTH } from '../../lib/mockup-templates';
 import { assertStorageRoom } from '../../storage/usage';
 import { getCatalogProductDetail } from '../catalog/catalog.service';
+import type { DesignRow } from '../designs/designs.repository';
 import { getDesignRow, withStoredDesignFile } from '../designs/designs.service';
 import { MOCKUP_LAYER } from './layer-job';
 import {
@@ -36,6 +35,7 @@ import {
   type TemplateStore,
 } from './mockup-render';
 import type { MockupsDeps } from './mockups.deps';
+import * as repo from './mockups.repository';
 import type { PixelCache } from './pixel-cache';
 
 type Deps = Pick<MockupsDeps, 'db' | 'storage' | 'now' | 'config' | 'decodePool'> & {
@@ -70,8 +70,6 @@ export function listTemplates(productTypeInput: string | undefined): {
     })),
   };
 }
-
-type DesignRow = typeof designs.$inferSelect;
 
 /**
  * The design placed for a mockup. From its working copy (at most 2000 px a side, a PNG the decode pool wrote at
@@ -120,7 +118,7 @@ function resolveColor(productType: TMockupProductType, color: string | undefined
   return found.id;
 }
 
-const toDto = (row: typeof mockups.$inferSelect): TMockup => ({
+const toDto = (row: repo.MockupRow): TMockup => ({
   id: row.id,
   templateId: row.templateId,
   color: row.color,
@@ -153,25 +151,21 @@ async function renderAndStore(
       deps.storage.put(storageKey, out.png, 'image/png'),
       deps.storage.put(previewKey, out.preview, 'image/jpeg'),
     ]);
-    const [row] = await deps.db
-      .insert(mockups)
-      .values({
-        id,
-        workspaceId,
-        designId: design.id,
-        productType,
-        templateId,
-        color: colorId,
-        adjustments,
-        batchId: batch?.id ?? null,
-        batchPosition: batch?.position ?? null,
-        storageKey,
-        previewKey,
-        width: out.width,
-        height: out.height,
-      })
-      .returning();
-    if (!row) throw new Error('mockup insert returned nothing');
+    const row = await repo.insertMockup(deps.db, {
+      id,
+      workspaceId,
+      designId: design.id,
+      productType,
+      templateId,
+      color: colorId,
+      adjustments,
+      batchId: batch?.id ?? null,
+      batchPosition: batch?.position ?? null,
+      storageKey,
+      previewKey,
+      width: out.width,
+      height: out.height,
+    });
     return toDto(row);
   } catch (error) {
     // No file without its row.
@@ -234,11 +228,12 @@ export async function startMockupBatch(
   // Every template of a set shares one design area and size, so the design layer is prepared once.
   const layer = await designLayer(deps, row, mockupPlacement(productType, row, input.adjustments));
 
-  const [batch] = await deps.db
-    .insert(mockupBatches)
-    .values({ workspaceId, designId: row.id, productType, total: tasks.length })
-    .returning();
-  if (!batch) throw new Error('batch insert returned nothing');
+  const batch = await repo.insertMockupBatch(deps.db, {
+    workspaceId,
+    designId: row.id,
+    productType,
+    total: tasks.length,
+  });
 
   let next = 0;
   let failed = false;
@@ -254,7 +249,7 @@ export async function startMockupBatch(
     }
   };
   const finish = (status: 'done' | 'failed', error: string | null) =>
-    deps.db.update(mockupBatches).set({ status, error, finishedAt: deps.now() }).where(eq(mockupBatches.id, batch.id));
+    repo.finishMockupBatch(deps.db, batch.id, { status, error, finishedAt: deps.now() });
   const finished = Promise.all(Array.from({ length: BATCH_PARALLELISM }, worker)).then(
     () => finish('done', null),
     async (error: unknown) => {
@@ -271,16 +266,7 @@ export async function startMockupBatch(
 }
 
 export async function getMockupBatch(deps: Deps, workspaceId: string, batchId: string): Promise<TMockupBatchJob> {
-  const [batch] = await deps.db
-    .select()
-    .from(mockupBatches)
-    .where(and(eq(mockupBatches.id, batchId), eq(mockupBatches.workspaceId, workspaceId)));
-  if (!batch) throw notFound('Mockup job');
-  const rows = await deps.db
-    .select()
-    .from(mockups)
-    .where(and(eq(mockups.batchId, batch.id), eq(mockups.workspaceId, workspaceId)))
-    .orderBy(asc(mockups.batchPosition));
+  const { batch, rows } = await repo.findMockupBatch(deps.db, workspaceId, batchId);
   let { status, error } = batch;
   const lastActivity = Math.max(batch.createdAt.getTime(), ...rows.map((r) => r.createdAt.getTime()));
   if (status === 'running' && deps.now().getTime() - lastActivity > STALLED_AFTER_MS) {
@@ -296,11 +282,7 @@ export async function getMockupFile(
   id: string,
   which: 'file' | 'preview',
 ): Promise<{ data: Buffer; type: 'image/png' | 'image/jpeg' }> {
-  const [row] = await deps.db
-    .select()
-    .from(mockups)
-    .where(and(eq(mockups.id, id), eq(mockups.workspaceId, workspaceId)));
-  if (!row) throw notFound('Mockup');
+  const row = await repo.findMockup(deps.db, workspaceId, id);
   const key = which === 'file' ? row.storageKey : row.previewKey;
   const data = await deps.storage.read(key);
   if (!data) throw notFound('Mockup file');
@@ -314,11 +296,7 @@ export async function getPrintReadiness(
   input: { designId: string; productType: string; scale: number; catalogProductId?: number | undefined },
 ): Promise<TPrintReadiness> {
   const productType = mockupProductType(input.productType);
-  const [row] = await deps.db
-    .select()
-    .from(designs)
-    .where(and(eq(designs.id, input.designId), eq(designs.workspaceId, workspaceId)));
-  if (!row) throw notFound('Design');
+  const row = await getDesignRow(deps, workspaceId, input.designId);
   // Measured on the catalogue placement the print file is drawn for (the product's blank, else the type's default).
   const catalogId = input.catalogProductId ?? DEFAULT_CATALOG_PRODUCT[input.productType];
   const detail =

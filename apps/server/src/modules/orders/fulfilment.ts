@@ -7,6 +7,7 @@ import type {
   FulfilmentProvider,
   PrinterAccount,
   PrinterEvent,
+  PrinterShipment,
   PrintOrderInput,
 } from '../printers/fulfilment-provider';
 import { getRule, routeOrder } from '../routing/routing.service';
@@ -24,6 +25,7 @@ import {
   pinPrinter,
   printerNetworksOfOrder,
   printerWebhookOf,
+  recordStoreShipment,
   setPrinterWebhookSecret,
   updateOrder,
 } from './orders.repository';
@@ -368,7 +370,7 @@ export async function applyPrinterEvent(
   deps: OrdersDeps,
   workspaceId: string,
   received: PrinterEvent,
-): Promise<{ fulfilInStore: string | null }> {
+): Promise<{ fulfilInStore: string | null; shipments?: string }> {
   let event = received;
   const ref = event.order;
   if (!ref?.id && !ref?.externalId) return { fulfilInStore: null };
@@ -421,6 +423,11 @@ export async function applyPrinterEvent(
     };
     if (delivered && (await move('delivered', tracking))) return { fulfilInStore: order.id };
     if (await move('shipped', tracking)) return { fulfilInStore: order.id };
+    // Shipped already: a later parcel (an order shipped in parts) still goes to the store, with its own lines.
+    const unsent = unsentShipments(order, list);
+    if (['shipped', 'delivered'].includes(current) && unsent.length > 0) {
+      return { fulfilInStore: order.id, shipments: unsent.map((s) => s.id).join(',') };
+    }
     return { fulfilInStore: null };
   };
 
@@ -431,10 +438,47 @@ export async function applyPrinterEvent(
   return { fulfilInStore: null };
 }
 
-/** The store's fulfilment with carrier, tracking number and URL (the customer is notified), made once. */
+/**
+ * The printer's shipments the store has not been sent yet. An order whose tracking went to the store before shipments
+ * were sent one by one (`storeShipments` empty, a store id kept) has had its one fulfilment: nothing is left.
+ */
+function unsentShipments(order: OrderRow, list: PrinterShipment[]): PrinterShipment[] {
+  const sent = order.storeShipments ?? {};
+  if (order.storeFulfillmentId && Object.keys(sent).length === 0) return [];
+  return list.filter((s) => !(s.id in sent));
+}
+
+/**
+ * The store's fulfilment of each shipment with its carrier, tracking number and URL (the customer is notified),
+ * each made once. A shipment that names its lines fulfils those lines, as many as it carries; one that does not
+ * (the printer does not say) fulfils all our lines still open, so after one such shipment the next ones have
+ * nothing left to send. No shipment read (an order moved to shipped by its status alone): the order's tracking.
+ */
 export async function fulfilInStore(deps: OrdersDeps, orderId: string) {
   const order = await loadOrder(deps, orderId);
-  if (!order || order.storeFulfillmentId || !['shipped', 'delivered'].includes(order.status)) return;
+  if (!order || !['shipped', 'delivered'].includes(order.status)) return;
+  // The printer's parcels; a printer no longer connected leaves the order's own tracking to send.
+  const printer = order.printfulOrderId
+    ? await printerFor(deps, order.workspaceId, order.fulfillmentProvider).catch((error: unknown) => {
+        if (error instanceof OrderProblem) return null;
+        throw error;
+      })
+    : null;
+  const list = printer ? await printer.adapter.shipments(printer.account, order.printfulOrderId as string) : [];
+  const shipments: PrinterShipment[] =
+    list.length > 0
+      ? list
+      : [
+          {
+            id: 'order',
+            carrier: order.carrier,
+            trackingNumber: order.trackingNumber,
+            trackingUrl: order.trackingUrl,
+            delivered: false,
+          },
+        ];
+  const unsent = unsentShipments(order, shipments);
+  if (unsent.length === 0) return;
   const store = await storeConnection(deps.db, order.workspaceId, order.integrationId);
   if (!store?.accessTokenEnc || store.status !== 'connected') {
     throw new OrderProblem('The store is not connected: the tracking could not be sent to it');
@@ -442,12 +486,23 @@ export async function fulfilInStore(deps: OrdersDeps, orderId: string) {
   // The platform's adapter (StorePlatform.sendTracking) sends it the store's way, once.
   const platform = deps.stores.get(store.platform);
   if (!platform) throw new OrderProblem(`${store.platform} stores cannot take tracking`);
-  const id = await platform.sendTracking(store, order.remoteOrderId, {
-    carrier: order.carrier,
-    number: order.trackingNumber,
-    url: order.trackingUrl,
-  });
-  await updateOrder(deps.db, order.id, { storeFulfillmentId: id, updatedAt: deps.now() });
+  const sent = new Set(Object.keys(order.storeShipments ?? {}));
+  for (const shipment of unsent) {
+    // A shipment that does not name its lines took every open line: after one, nothing is left for the next.
+    const tookAll = [...sent].some((id) => !shipments.find((s) => s.id === id)?.lines);
+    const id = tookAll
+      ? ''
+      : await platform.sendTracking(store, order.remoteOrderId, {
+          carrier: shipment.carrier,
+          number: shipment.trackingNumber,
+          url: shipment.trackingUrl,
+          ...(shipment.lines
+            ? { lines: shipment.lines.map((l) => ({ remoteLineId: l.lineId, quantity: l.quantity })) }
+            : {}),
+        });
+    await recordStoreShipment(deps.db, order.id, shipment.id, id, deps.now());
+    sent.add(shipment.id);
+  }
 }
 
 /** When the store could not take the tracking: the order stays shipped and says so. */

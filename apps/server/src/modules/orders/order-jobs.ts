@@ -105,8 +105,8 @@ export const printerEventJob = defineJob({
   handle: async (deps: OrdersDeps, job) => {
     const event = queuedPrinterEvent(deps, job.data.event);
     if (!event) return;
-    const { fulfilInStore: orderId } = await applyPrinterEvent(deps, job.data.workspaceId, event);
-    if (orderId) await enqueue.storeFulfil(deps, orderId);
+    const { fulfilInStore: orderId, shipments } = await applyPrinterEvent(deps, job.data.workspaceId, event);
+    if (orderId) await enqueue.storeFulfil(deps, orderId, shipments);
   },
 });
 
@@ -141,8 +141,14 @@ export const enqueue = {
     ),
   cancel: (deps: OrdersDeps, orderId: string, why: string) =>
     sendJob(deps.jobs, orderCancelJob, { orderId, why }, { id: jobId(`cancel:${orderId}`) }),
-  storeFulfil: (deps: OrdersDeps, orderId: string) =>
-    sendJob(deps.jobs, storeFulfilJob, { orderId }, { id: jobId(`store-fulfil:${orderId}`) }),
+  /** The order's first shipments to the store; `shipments` (their ids) names a later parcel's, a job of its own. */
+  storeFulfil: (deps: OrdersDeps, orderId: string, shipments?: string) =>
+    sendJob(
+      deps.jobs,
+      storeFulfilJob,
+      { orderId },
+      { id: jobId(shipments ? `store-fulfil:${orderId}:${shipments}` : `store-fulfil:${orderId}`) },
+    ),
   printerEvent: (deps: OrdersDeps, data: { workspaceId: string; event: PrinterEvent }, eventKey: string) =>
     sendJob(deps.jobs, printerEventJob, data, { id: jobId(`printer-event:${eventKey}`) }),
 };

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, inArray, isNotNull, isNull, or, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, isNotNull, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { fulfillmentWebhooks, orderLines, orders, products, productVariants, publications } from '../../db/schema';
 import { findInWorkspace } from '../../lib/find-in-workspace';
@@ -216,6 +216,14 @@ export function insertOrderOnce(
         .from(orders)
         .where(and(eq(orders.integrationId, order.integrationId), eq(orders.remoteOrderId, order.remoteOrderId)));
       if (!existing) throw new Error('order vanished');
+      // A store that withheld the buyer (an app not yet approved for protected customer data) gives them on a
+      // later read: the order takes them then, so it can still be printed. An address we hold is never replaced.
+      if (order.shippingAddressEnc) {
+        await tx
+          .update(orders)
+          .set({ shippingAddressEnc: order.shippingAddressEnc, remoteCustomerId: order.remoteCustomerId })
+          .where(and(eq(orders.id, existing.id), isNull(orders.shippingAddressEnc)));
+      }
       return { ...existing, created: false };
     }
     if (lines.length) await tx.insert(orderLines).values(lines.map((l) => ({ ...l, orderId: row.id })));
@@ -241,6 +249,21 @@ export async function updateOrder(
     .where(and(eq(orders.id, orderId), guard))
     .returning({ id: orders.id });
   return changed.length > 0;
+}
+
+/**
+ * One printer shipment sent to the store, kept beside the others (merged in the row, so two jobs recording two
+ * shipments at once both stay); `store_fulfillment_id` lists every store id made so far.
+ */
+export async function recordStoreShipment(db: Db, orderId: string, shipmentId: string, storeId: string, at: Date) {
+  await db
+    .update(orders)
+    .set({
+      storeShipments: sql`${orders.storeShipments} || jsonb_build_object(${shipmentId}::text, ${storeId}::text)`,
+      storeFulfillmentId: sql`nullif(concat_ws(',', nullif(${orders.storeFulfillmentId}, ''), nullif(${storeId}::text, '')), '')`,
+      updatedAt: at,
+    })
+    .where(eq(orders.id, orderId));
 }
 
 /** Buyer data of these stores' orders erased (a store's privacy request). */

@@ -39,12 +39,12 @@ async function pollOne(deps: OrdersDeps, order: OrderRow): Promise<boolean> {
   const printer = await printerFor(deps, order.workspaceId, order.fulfillmentProvider);
   const at = await printer.adapter.order(printer.account, { id: printerOrderId });
   if (!at || at.status === 'draft') return false;
-  const { fulfilInStore } = await applyPrinterEvent(
+  const { fulfilInStore, shipments } = await applyPrinterEvent(
     deps,
     order.workspaceId,
     eventOf(printer.adapter.name, printerOrderId, at.status),
   );
-  if (fulfilInStore) await enqueue.storeFulfil(deps, fulfilInStore);
+  if (fulfilInStore) await enqueue.storeFulfil(deps, fulfilInStore, shipments);
   const after = await orderById(deps.db, order.id);
   return after?.status !== order.status;
 }

@@ -1,9 +1,10 @@
 import { ErrorCode, ZCreatePrintFile } from '@podforge/contract';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { AppError, notFound } from '../../lib/errors';
+import { AppError } from '../../lib/errors';
 import { parseInput } from '../../lib/validate';
 import type { PrintFilesDeps } from './print-files.deps';
+import { findSignedProduct } from './print-files.repository';
 import { createPrintFile, ensurePrintFile, printFilePath } from './print-files.service';
 
 const ZSignedParams = z.object({ productId: z.uuid(), file: z.string().regex(/^[a-z0-9_-]{1,40}\.png$/) });
@@ -23,8 +24,7 @@ export async function printFilesRoutes(app: FastifyInstance, { deps }: { deps: P
         verdict === 'expired' ? 'This print file link has expired' : 'This print file link is not valid',
       );
     }
-    const row = await deps.db.query.products.findFirst({ where: (p, { eq }) => eq(p.id, productId) });
-    if (!row) throw notFound('Product');
+    const row = await findSignedProduct(deps.db, productId);
     const { png } = await ensurePrintFile(deps, row, placement);
     return reply
       .header('Content-Type', 'image/png')

@@ -8,8 +8,7 @@ import {
   type TMockupProductType,
   type TPrintFile,
 } from '@podforge/contract';
-import { and, eq } from 'drizzle-orm';
-import { type designs, printFiles, type products } from '../../db/schema';
+import type { designs, products } from '../../db/schema';
 import { notFound } from '../../lib/errors';
 import { putLocalFile } from '../../storage/storage';
 import { getCatalogProductDetail } from '../catalog/catalog.service';
@@ -17,6 +16,7 @@ import { getDesignRow, tempFilePath, withStoredDesignFile } from '../designs/des
 import { catalogueFor } from '../printers/printer-catalogue';
 import { PRINT_FILE } from './print-file-job';
 import type { PrintFilesDeps } from './print-files.deps';
+import * as repo from './print-files.repository';
 
 type DesignRow = typeof designs.$inferSelect;
 /** A product as print files are drawn for it (the products module's row). */
@@ -79,8 +79,7 @@ export async function ensurePrintFile(
   const fingerprint = createHash('sha256')
     .update(JSON.stringify([design.id, design.printKey, product.productType, spec, adjustments, 'print-file-v1']))
     .digest('hex');
-  const where = and(eq(printFiles.productId, product.id), eq(printFiles.placement, placement));
-  const [stored] = await deps.db.select().from(printFiles).where(where);
+  const stored = await repo.findPrintFile(deps.db, product.id, placement);
   if (stored?.fingerprint === fingerprint) {
     const png = await deps.storage.read(stored.storageKey);
     if (png) return { png, spec };
@@ -95,9 +94,9 @@ export async function ensurePrintFile(
     { widthPx: spec.width, heightPx: spec.height },
     storageKey,
   );
-  await deps.db
-    .insert(printFiles)
-    .values({
+  await repo.upsertPrintFile(
+    deps.db,
+    {
       workspaceId: product.workspaceId,
       productId: product.id,
       placement,
@@ -106,22 +105,17 @@ export async function ensurePrintFile(
       width: spec.width,
       height: spec.height,
       dpi: spec.dpi,
-    })
-    .onConflictDoUpdate({
-      target: [printFiles.productId, printFiles.placement],
-      set: { fingerprint, storageKey, width: spec.width, height: spec.height, dpi: spec.dpi, createdAt: deps.now() },
-    });
+    },
+    deps.now(),
+  );
   if (stored && stored.storageKey !== storageKey) await deps.storage.delete(stored.storageKey).catch(() => {});
   return { png: out.png, spec };
 }
 
 /** Removes a product's stored print files (the product is being deleted). */
 export async function deletePrintFiles(deps: PrintFilesDeps, productId: string, workspaceId: string): Promise<void> {
-  const rows = await deps.db
-    .select({ storageKey: printFiles.storageKey })
-    .from(printFiles)
-    .where(and(eq(printFiles.productId, productId), eq(printFiles.workspaceId, workspaceId)));
-  await Promise.allSettled(rows.map((r) => deps.storage.delete(r.storageKey)));
+  const keys = await repo.printFileKeysOf(deps.db, workspaceId, productId);
+  await Promise.allSettled(keys.map((key) => deps.storage.delete(key)));
 }
 
 /**

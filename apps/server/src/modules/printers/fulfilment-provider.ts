@@ -68,13 +68,25 @@ export type PrinterOrder = {
   cost: { total: string; currency: string } | null;
 };
 
+/** One line of ours in a shipment: our id of the line (`PrintItem.externalId`, the store's line id) and how many. */
+export type ShipmentLine = { lineId: string; quantity: number };
+
 export type PrinterShipment = {
   id: string;
   carrier: string | null;
   trackingNumber: string | null;
   trackingUrl: string | null;
   delivered: boolean;
+  /**
+   * The lines this parcel carries, mapped back to ours from the printer's own item list (Printful's
+   * `shipment_items`, Gelato's `packages[].orderItemIds`); absent when the printer does not say (Printify's order
+   * shipments list no items): then the shipment stands for all our lines not yet sent.
+   */
+  lines?: ShipmentLine[];
 };
+
+/** A shipment line whose item the adapter could map to one of ours. */
+export const hasLine = (l: { lineId: string | null; quantity: number }): l is ShipmentLine => l.lineId !== null;
 
 /**
  * A verified webhook in our words (what a job keeps: no address). `to: 'shipped'` reads the shipments;

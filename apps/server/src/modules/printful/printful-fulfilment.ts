@@ -17,14 +17,16 @@ import {
 } from '../../integrations/printful/orders';
 import type { CatalogSourceImpl } from '../catalog/catalog.service';
 import { AccountPrinter } from '../printers/account-printer';
-import type {
-  FulfilmentProvider,
-  PrinterAccount,
-  PrinterEvent,
-  PrinterOrder,
-  PrinterQuote,
-  PrintOrderInput,
-  QuoteInput,
+import {
+  type FulfilmentProvider,
+  hasLine,
+  type PrinterAccount,
+  type PrinterEvent,
+  type PrinterOrder,
+  type PrinterQuote,
+  type PrinterShipment,
+  type PrintOrderInput,
+  type QuoteInput,
 } from '../printers/fulfilment-provider';
 
 /**
@@ -305,15 +307,30 @@ export class PrintfulFulfilment
     }
   }
 
-  async shipments(account: PrinterAccount, id: string) {
-    return (await shipments(account as Account, id)).map((s) => ({
-      id: String(s.id),
-      carrier: s.carrier ?? null,
-      trackingNumber: s.tracking_number ?? null,
-      trackingUrl: s.tracking_url ?? null,
-      // OpenAPI Shipment: delivery_status 'delivered', and delivered_at once it is.
-      delivered: s.delivery_status === 'delivered' || Boolean(s.delivered_at),
-    }));
+  async shipments(account: PrinterAccount, id: string): Promise<PrinterShipment[]> {
+    // Parcels that left (OpenAPI Shipment.shipment_status); one pending, packaged, on hold or cancelled has no
+    // tracking for the buyer yet, or never will.
+    const list = (await shipments(account as Account, id)).filter((s) =>
+      ['shipped', 'returned'].includes(s.shipment_status),
+    );
+    // A shipment item names our line by its `order_item_external_id`; one without it is found by Printful's item id.
+    const needsOrder = list.some((s) => s.shipment_items?.some((i) => !i.order_item_external_id));
+    const items = needsOrder ? ((await findOrder(account as Account, id))?.order_items ?? []) : [];
+    const lineOf = (i: { order_item_id: number; order_item_external_id?: string | null }) =>
+      i.order_item_external_id ?? items.find((o) => o.id === i.order_item_id)?.external_id ?? null;
+    return list.map((s) => {
+      const lines = (s.shipment_items ?? []).map((i) => ({ lineId: lineOf(i), quantity: i.quantity }));
+      return {
+        id: String(s.id),
+        carrier: s.carrier ?? null,
+        trackingNumber: s.tracking_number ?? null,
+        trackingUrl: s.tracking_url ?? null,
+        // OpenAPI Shipment: delivery_status 'delivered', and delivered_at once it is.
+        delivered: s.delivery_status === 'delivered' || Boolean(s.delivered_at),
+        // Only when every item is one of our lines: else the shipment says nothing we can pass on.
+        ...(lines.length > 0 && lines.every(hasLine) ? { lines } : {}),
+      };
+    });
   }
 
   setWebhook(account: PrinterAccount, url: string) {

@@ -1,8 +1,7 @@
 import { missingForReady, type TProductStatus } from '@podforge/contract';
-import { and, eq, inArray } from 'drizzle-orm';
-import { products, publications } from '../../db/schema';
+import type { publications } from '../../db/schema';
 import { conflict } from '../../lib/errors';
-import type { DbOrTx, ProductRow } from './products.repository';
+import { type DbOrTx, isPublishedSomewhere, moveStatus, type ProductRow } from './products.repository';
 
 /**
  * The product status machine (design.md 'Product status'), in one place:
@@ -28,12 +27,7 @@ export function assertSellerMayEdit(row: ProductRow, statusChange: boolean): voi
 
 /** Claims the product for a push: processing, if it still has the status read. False when someone else moved it. */
 export async function claimForPush(db: DbOrTx, row: ProductRow, now: Date): Promise<boolean> {
-  const [claimed] = await db
-    .update(products)
-    .set({ status: 'processing', updatedAt: now })
-    .where(and(eq(products.id, row.id), eq(products.workspaceId, row.workspaceId), eq(products.status, row.status)))
-    .returning({ id: products.id });
-  return Boolean(claimed);
+  return moveStatus(db, row, row.status, 'processing', now);
 }
 
 /** A push ended: live when the product is published in any store, else back to the status it had. */
@@ -44,26 +38,8 @@ export async function settlePush(
   now: Date,
 ): Promise<TProductStatus> {
   const status = (await isPublishedSomewhere(db, row)) ? 'live' : previous;
-  await db
-    .update(products)
-    .set({ status, updatedAt: now })
-    .where(and(eq(products.id, row.id), eq(products.workspaceId, row.workspaceId), eq(products.status, 'processing')));
+  await moveStatus(db, row, 'processing', status, now);
   return status;
-}
-
-async function isPublishedSomewhere(db: DbOrTx, row: Pick<ProductRow, 'id' | 'workspaceId'>): Promise<boolean> {
-  const [published] = await db
-    .select({ id: publications.id })
-    .from(publications)
-    .where(
-      and(
-        eq(publications.productId, row.id),
-        eq(publications.workspaceId, row.workspaceId),
-        inArray(publications.status, ['published']),
-      ),
-    )
-    .limit(1);
-  return Boolean(published);
 }
 
 /**
@@ -78,10 +54,7 @@ export async function afterListingRemoved(
 ): Promise<TProductStatus> {
   if (row.status !== 'live' || (await isPublishedSomewhere(db, row))) return row.status;
   const status = missingForReady(ready).length === 0 ? 'ready' : 'draft';
-  await db
-    .update(products)
-    .set({ status, updatedAt: now })
-    .where(and(eq(products.id, row.id), eq(products.workspaceId, row.workspaceId), eq(products.status, 'live')));
+  await moveStatus(db, row, 'live', status, now);
   return status;
 }
 

@@ -1,5 +1,5 @@
-import { and, asc, count, desc, eq, getTableColumns, inArray, type SQL, sql, sum } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import { and, asc, count, desc, eq, getTableColumns, gt, inArray, ne, type SQL, sql, sum } from 'drizzle-orm';
+import type { Db, DbOrTx, Tx } from '../../db/db';
 import {
   integrations,
   mockups,
@@ -16,8 +16,7 @@ import { findInWorkspace } from '../../lib/find-in-workspace';
  * scoped by workspace; a row of another workspace is "not found".
  */
 
-export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
-export type DbOrTx = Db | Tx;
+export type { DbOrTx, Tx };
 export type ProductRow = typeof products.$inferSelect;
 export type VariantRow = typeof productVariants.$inferSelect;
 export type MockupRow = typeof mockups.$inferSelect;
@@ -166,6 +165,8 @@ export type ListedPublication = Pick<
   | 'remoteState'
   | 'remoteChanges'
   | 'remoteCheckedAt'
+  | 'listingState'
+  | 'listingIssues'
 >;
 export type ListedProduct = {
   row: Omit<ProductRow, 'searchText'>;
@@ -193,7 +194,8 @@ const publicationsJson = sql<
 >`(SELECT coalesce(json_agg(json_build_object(
     'integrationId', pb.integration_id, 'storeName', i.store_name, 'error', pb.error,
     'status', pb.status, 'publishedAt', pb.published_at, 'remoteUrl', pb.remote_url, 'platform', i.platform,
-    'remoteState', pb.remote_state, 'remoteChanges', pb.remote_changes, 'remoteCheckedAt', pb.remote_checked_at
+    'remoteState', pb.remote_state, 'remoteChanges', pb.remote_changes, 'remoteCheckedAt', pb.remote_checked_at,
+    'listingState', pb.listing_state, 'listingIssues', pb.listing_issues
   ) ORDER BY pb.published_at), '[]'::json)
   FROM publications pb JOIN integrations i ON i.id = pb.integration_id WHERE pb.product_id = ${productId})`;
 
@@ -257,4 +259,180 @@ export async function listProductPage(
       })),
     })),
   };
+}
+
+/**
+ * Moves the product from the status it is expected to have to another (a conditional update, so two instances never
+ * both move it). False when it no longer had that status.
+ */
+export async function moveStatus(
+  db: DbOrTx,
+  row: Pick<ProductRow, 'id' | 'workspaceId'>,
+  from: ProductRow['status'],
+  to: ProductRow['status'],
+  now: Date,
+): Promise<boolean> {
+  const [moved] = await db
+    .update(products)
+    .set({ status: to, updatedAt: now })
+    .where(and(eq(products.id, row.id), eq(products.workspaceId, row.workspaceId), eq(products.status, from)))
+    .returning({ id: products.id });
+  return Boolean(moved);
+}
+
+/** Whether the product is published in any store. */
+export async function isPublishedSomewhere(db: DbOrTx, row: Pick<ProductRow, 'id' | 'workspaceId'>): Promise<boolean> {
+  const [published] = await db
+    .select({ id: publications.id })
+    .from(publications)
+    .where(
+      and(
+        eq(publications.productId, row.id),
+        eq(publications.workspaceId, row.workspaceId),
+        inArray(publications.status, ['published']),
+      ),
+    )
+    .limit(1);
+  return Boolean(published);
+}
+
+export type NewProduct = typeof products.$inferInsert;
+
+export async function insertProductRow(db: DbOrTx, values: NewProduct): Promise<ProductRow> {
+  const [inserted] = await db.insert(products).values(values).returning();
+  if (!inserted) throw new Error('product insert returned no row');
+  return inserted;
+}
+
+export async function updateProductRow(
+  db: DbOrTx,
+  workspaceId: string,
+  id: string,
+  set: Partial<Omit<NewProduct, 'id' | 'workspaceId'>>,
+): Promise<void> {
+  await db
+    .update(products)
+    .set(set)
+    .where(and(eq(products.id, id), eq(products.workspaceId, workspaceId)));
+}
+
+export async function productExists(db: DbOrTx, workspaceId: string, id: string): Promise<boolean> {
+  const rows = await db
+    .select({ id: products.id })
+    .from(products)
+    .where(and(eq(products.id, id), eq(products.workspaceId, workspaceId)));
+  return rows.length > 0;
+}
+
+/** Deletes the product; its variants, links, print file rows, publications and schedules go with it (cascade). */
+export async function deleteProductRow(db: DbOrTx, workspaceId: string, id: string): Promise<void> {
+  await db.delete(products).where(and(eq(products.id, id), eq(products.workspaceId, workspaceId)));
+}
+
+/** Whether any of the product's publications moved since `since` (a push of it is still at work). */
+export async function publicationMovedSince(
+  db: DbOrTx,
+  row: Pick<ProductRow, 'id' | 'workspaceId'>,
+  since: Date,
+): Promise<boolean> {
+  const [recent] = await db
+    .select({ id: publications.id })
+    .from(publications)
+    .where(
+      and(
+        eq(publications.productId, row.id),
+        eq(publications.workspaceId, row.workspaceId),
+        gt(publications.updatedAt, since),
+      ),
+    )
+    .limit(1);
+  return Boolean(recent);
+}
+
+// Publications: one product in one store, written by its store push.
+
+export type PublicationKey = { workspaceId: string; productId: string; integrationId: string };
+type PublicationSet = Partial<
+  Omit<typeof publications.$inferInsert, 'id' | 'workspaceId' | 'productId' | 'integrationId'>
+>;
+
+const publicationWhere = ({ workspaceId, productId, integrationId }: PublicationKey) =>
+  and(
+    eq(publications.workspaceId, workspaceId),
+    eq(publications.productId, productId),
+    eq(publications.integrationId, integrationId),
+  );
+
+export async function findPublication(
+  db: DbOrTx,
+  key: PublicationKey,
+): Promise<typeof publications.$inferSelect | null> {
+  const [row] = await db.select().from(publications).where(publicationWhere(key));
+  return row ?? null;
+}
+
+/** Marks the product's publication in the store queued (a new row, or the existing one with its error cleared). */
+export async function queuePublication(db: DbOrTx, key: PublicationKey, queued: PublicationSet): Promise<void> {
+  await db
+    .insert(publications)
+    .values({ ...key, ...queued })
+    .onConflictDoUpdate({
+      target: [publications.productId, publications.integrationId],
+      set: { ...queued, error: null, errorStatus: null, errorCode: null, errorDetails: null },
+    });
+}
+
+/** Changes the publication if it is still the given job's (its progress, the listing id it recorded). */
+export async function updatePublicationOfJob(
+  db: DbOrTx,
+  id: string,
+  jobId: string,
+  set: PublicationSet,
+): Promise<void> {
+  await db
+    .update(publications)
+    .set(set)
+    .where(and(eq(publications.id, id), eq(publications.jobId, jobId)));
+}
+
+/** Locks the product's row for the rest of the transaction (pushes of one product settling at once take turns). */
+export async function lockProduct(tx: Tx, workspaceId: string, productId: string): Promise<void> {
+  await tx
+    .select({ id: products.id })
+    .from(products)
+    .where(and(eq(products.id, productId), eq(products.workspaceId, workspaceId)))
+    .for('update');
+}
+
+/**
+ * Writes a push's end on its publication (`set`, or the row deleted when the listing was removed) if the row is
+ * still that job's and processing. False when it was not (another job took it over).
+ */
+export async function settlePublication(
+  db: DbOrTx,
+  key: PublicationKey,
+  jobId: string,
+  change: PublicationSet | 'delete',
+): Promise<boolean> {
+  const where = and(publicationWhere(key), eq(publications.jobId, jobId), eq(publications.status, 'processing'));
+  const moved =
+    change === 'delete'
+      ? await db.delete(publications).where(where).returning({ id: publications.id })
+      : await db.update(publications).set(change).where(where).returning({ id: publications.id });
+  return moved.length > 0;
+}
+
+/** The statuses of the product's other publications that are processing or published. */
+export async function otherActivePublications(db: DbOrTx, key: PublicationKey): Promise<{ status: string }[]> {
+  return db
+    .select({ status: publications.status })
+    .from(publications)
+    .where(
+      and(
+        eq(publications.productId, key.productId),
+        eq(publications.workspaceId, key.workspaceId),
+        ne(publications.integrationId, key.integrationId),
+        inArray(publications.status, ['processing', 'published']),
+      ),
+    );
 }

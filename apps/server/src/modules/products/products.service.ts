@@ -24,14 +24,14 @@ import {
   type ZProductListQuery,
   type ZUpdateProduct,
 } from '@podforge/contract';
-import { and, eq, gt } from 'drizzle-orm';
 import type { z } from 'zod';
-import { designs, type integrations, products, publications } from '../../db/schema';
+import type { integrations } from '../../db/schema';
 import { AppError, badRequest, conflict, notFound, notImplemented } from '../../lib/errors';
 import { TEMPLATE_SETS } from '../../lib/mockup-templates';
 import { ReadCache } from '../../lib/read-cache';
 import { UUID } from '../../lib/uuid';
 import { getCatalogProductDetail } from '../catalog/catalog.service';
+import { findDesign } from '../designs/designs.repository';
 import { deletePrintFiles, printFilesOf } from '../print-files/print-files.service';
 import { catalogueFor } from '../printers/printer-catalogue';
 import { findStoreConnections, storesOfWorkspace } from '../stores/store-connections.repository';
@@ -48,8 +48,10 @@ import {
 import type { ProductsDeps } from './products.deps';
 import {
   type DbOrTx,
+  deleteProductRow,
   findMockups,
   findProduct,
+  insertProductRow,
   type ListedLink,
   type ListedProduct,
   type ListedPublication,
@@ -60,9 +62,12 @@ import {
   type NewMockupLink,
   type NewVariant,
   type ProductRow,
+  productExists,
+  publicationMovedSince,
   publicationsOf,
   replaceMockupLinks,
   replaceVariants,
+  updateProductRow,
   variantsOf,
 } from './products.repository';
 import { assertPushable } from './push-product';
@@ -140,6 +145,7 @@ export function toProduct(
       error: p.error,
       changesNotInStore:
         p.status === 'published' && p.publishedAt !== null && p.publishedAt.getTime() < row.contentUpdatedAt.getTime(),
+      listing: p.listingState ? { state: p.listingState, issues: p.listingIssues ?? [] } : null,
     })),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
@@ -206,11 +212,7 @@ export async function listProducts(
 }
 
 async function assertDesign(deps: ProductsDeps, workspaceId: string, designId: string) {
-  const [row] = await deps.db
-    .select({ id: designs.id })
-    .from(designs)
-    .where(and(eq(designs.id, designId), eq(designs.workspaceId, workspaceId)));
-  if (!row) throw notFound('Design');
+  await findDesign(deps.db, workspaceId, designId);
 }
 
 /** The catalogue product a product is printed on: the one named, else its type's default; null for none. */
@@ -383,28 +385,24 @@ export async function insertProduct(
 ): Promise<TProduct> {
   const row = await deps.db.transaction(async (tx) => {
     const now = deps.now();
-    const [inserted] = await tx
-      .insert(products)
-      .values({
-        id: prepared.id,
-        workspaceId,
-        title: input.title,
-        description: input.description,
-        price: lowestPrice(prepared.variants).toFixed(2),
-        tags: input.tags,
-        productType: input.productType,
-        status: input.status,
-        designId,
-        catalogProductId: prepared.detail?.id ?? null,
-        provider: input.provider,
-        placements: prepared.placements,
-        adjustments: prepared.adjustments,
-        createdAt: now,
-        updatedAt: now,
-        contentUpdatedAt: now,
-      })
-      .returning();
-    if (!inserted) throw new Error('product insert returned no row');
+    const inserted = await insertProductRow(tx, {
+      id: prepared.id,
+      workspaceId,
+      title: input.title,
+      description: input.description,
+      price: lowestPrice(prepared.variants).toFixed(2),
+      tags: input.tags,
+      productType: input.productType,
+      status: input.status,
+      designId,
+      catalogProductId: prepared.detail?.id ?? null,
+      provider: input.provider,
+      placements: prepared.placements,
+      adjustments: prepared.adjustments,
+      createdAt: now,
+      updatedAt: now,
+      contentUpdatedAt: now,
+    });
     await replaceVariants(tx, workspaceId, inserted.id, prepared.variants);
     await replaceMockupLinks(tx, workspaceId, inserted.id, prepared.links);
     return inserted;
@@ -485,23 +483,20 @@ export async function updateProduct(
   const [main] = sentLinks && mainId ? await findMockups(deps.db, workspaceId, [mainId]) : [];
   await deps.db.transaction(async (tx) => {
     const now = deps.now();
-    await tx
-      .update(products)
-      .set({
-        ...(input.title !== undefined ? { title: input.title } : {}),
-        ...(input.description !== undefined ? { description: input.description } : {}),
-        ...(input.tags !== undefined ? { tags: input.tags } : {}),
-        ...(input.productType !== undefined ? { productType: input.productType } : {}),
-        ...(input.status !== undefined ? { status: input.status } : {}),
-        ...(variants ? { price: lowestPrice(variants).toFixed(2) } : {}),
-        ...(catalogChanged ? { catalogProductId: detail?.id ?? null, provider } : {}),
-        ...(catalogChanged || input.placement ? { placements: placementsOf(detail, input.placement) } : {}),
-        ...(main ? { adjustments: main.adjustments } : {}),
-        designId,
-        updatedAt: now,
-        ...(contentChanged ? { contentUpdatedAt: now } : {}),
-      })
-      .where(and(eq(products.id, id), eq(products.workspaceId, workspaceId)));
+    await updateProductRow(tx, workspaceId, id, {
+      ...(input.title !== undefined ? { title: input.title } : {}),
+      ...(input.description !== undefined ? { description: input.description } : {}),
+      ...(input.tags !== undefined ? { tags: input.tags } : {}),
+      ...(input.productType !== undefined ? { productType: input.productType } : {}),
+      ...(input.status !== undefined ? { status: input.status } : {}),
+      ...(variants ? { price: lowestPrice(variants).toFixed(2) } : {}),
+      ...(catalogChanged ? { catalogProductId: detail?.id ?? null, provider } : {}),
+      ...(catalogChanged || input.placement ? { placements: placementsOf(detail, input.placement) } : {}),
+      ...(main ? { adjustments: main.adjustments } : {}),
+      designId,
+      updatedAt: now,
+      ...(contentChanged ? { contentUpdatedAt: now } : {}),
+    });
     if (variants) await replaceVariants(tx, workspaceId, id, variants);
     if (sentLinks) await replaceMockupLinks(tx, workspaceId, id, sentLinks);
   });
@@ -552,13 +547,7 @@ export async function deleteProduct(
       if (pub?.status === 'processing' && pub.jobId === jobId) return 'running';
       settled.push(pub);
     }
-    const productLeft = async () =>
-      (
-        await deps.db
-          .select({ id: products.id })
-          .from(products)
-          .where(and(eq(products.id, id), eq(products.workspaceId, workspaceId)))
-      ).length > 0;
+    const productLeft = () => productExists(deps.db, workspaceId, id);
     // Every listing removed (their rows gone): the last job is deleting the product (its print files first).
     if (settled.every((pub) => pub === null)) {
       const until = Date.now() + deps.config.storePushWaitSeconds * 1000;
@@ -572,7 +561,7 @@ export async function deleteProduct(
   await deletePrintFiles(deps, id, workspaceId);
   // Variants, links, print file rows, publications and schedules go with it (cascade); mockups and the design stay
   // in the library.
-  await deps.db.delete(products).where(and(eq(products.id, id), eq(products.workspaceId, workspaceId)));
+  await deleteProductRow(deps.db, workspaceId, id);
   return 'deleted';
 }
 
@@ -589,7 +578,7 @@ export async function duplicateProduct(deps: ProductsDeps, workspaceId: string, 
   const copyId = randomUUID();
   await deps.db.transaction(async (tx) => {
     const now = deps.now();
-    await tx.insert(products).values({
+    await insertProductRow(tx, {
       id: copyId,
       workspaceId,
       title: `${row.title.slice(0, PRODUCT_TITLE_MAX - COPY_SUFFIX.length).trimEnd()}${COPY_SUFFIX}`,
@@ -663,17 +652,7 @@ function storesByIds(deps: ProductsDeps, workspaceId: string, ids: string[]): Pr
 
 /** Whether a push of this product has been in flight so long that its process must have ended. */
 async function pushIsStale(deps: ProductsDeps, row: ProductRow): Promise<boolean> {
-  const [recent] = await deps.db
-    .select({ id: publications.id })
-    .from(publications)
-    .where(
-      and(
-        eq(publications.productId, row.id),
-        eq(publications.workspaceId, row.workspaceId),
-        gt(publications.updatedAt, new Date(deps.now().getTime() - STALE_PUSH_MS)),
-      ),
-    )
-    .limit(1);
+  const recent = await publicationMovedSince(deps.db, row, new Date(deps.now().getTime() - STALE_PUSH_MS));
   return !recent && row.updatedAt.getTime() <= deps.now().getTime() - STALE_PUSH_MS;
 }
 

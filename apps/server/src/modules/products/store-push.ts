@@ -8,10 +8,9 @@ import {
   type TStoreUploadResult,
   ZProductStatus,
 } from '@podforge/contract';
-import { and, eq, inArray, ne } from 'drizzle-orm';
 import type { JobWithMetadata } from 'pg-boss';
 import { z } from 'zod';
-import { type integrations, products, publications } from '../../db/schema';
+import type { integrations, publications } from '../../db/schema';
 import { defineJob, sendJob } from '../../jobs/define-job';
 import { QUEUES } from '../../jobs/job-queue';
 import { startWorker, wakeWorkers } from '../../jobs/workers';
@@ -22,7 +21,17 @@ import type { StorePlatform } from '../stores/store-platform';
 import { type PublishContext, refusalOf } from '../stores/store-publisher';
 import { claimForPush, type PushableStatus, settlePush } from './product-status';
 import type { ProductsDeps } from './products.deps';
-import { findProduct, type ProductRow } from './products.repository';
+import {
+  deleteProductRow,
+  findProduct,
+  findPublication,
+  lockProduct,
+  otherActivePublications,
+  type ProductRow,
+  queuePublication,
+  settlePublication,
+  updatePublicationOfJob,
+} from './products.repository';
 import { loadPushProduct } from './push-product';
 
 /** A publication row: one product in one store. */
@@ -78,19 +87,8 @@ export const storePushJob = defineJob({
   handle: (deps: ProductsDeps, job) => runPush(deps, job),
 });
 
-const publicationWhere = (workspaceId: string, productId: string, integrationId: string) =>
-  and(
-    eq(publications.workspaceId, workspaceId),
-    eq(publications.productId, productId),
-    eq(publications.integrationId, integrationId),
-  );
-
 async function publicationOf(deps: ProductsDeps, workspaceId: string, productId: string, integrationId: string) {
-  const [row] = await deps.db
-    .select()
-    .from(publications)
-    .where(publicationWhere(workspaceId, productId, integrationId));
-  return row ?? null;
+  return findPublication(deps.db, { workspaceId, productId, integrationId });
 }
 
 /** Marks the publication processing under a new job id and sends the job; answers the id. */
@@ -98,18 +96,8 @@ async function queuePush(deps: ProductsDeps, job: StorePushJob): Promise<string>
   const jobId = randomUUID();
   const now = deps.now();
   const queued = { status: 'processing' as const, jobId, progress: 'Queued', updatedAt: now };
-  await deps.db
-    .insert(publications)
-    .values({
-      workspaceId: job.workspaceId,
-      productId: job.productId,
-      integrationId: job.integrationId,
-      ...queued,
-    })
-    .onConflictDoUpdate({
-      target: [publications.productId, publications.integrationId],
-      set: { ...queued, error: null, errorStatus: null, errorCode: null, errorDetails: null },
-    });
+  const { workspaceId, productId, integrationId } = job;
+  await queuePublication(deps.db, { workspaceId, productId, integrationId }, queued);
   try {
     // A server that does not listen (app.inject) starts this instance's push workers on its first push.
     if (deps.config.jobsWorker) await startWorker(deps, storePushJob);
@@ -262,65 +250,38 @@ type Failed = { ok: false; failure: Failure };
 async function settle(deps: ProductsDeps, job: StorePushJob, jobId: string, outcome: Outcome): Promise<void> {
   const at = deps.now();
   const deleteProduct = await deps.db.transaction(async (tx) => {
-    await tx
-      .select({ id: products.id })
-      .from(products)
-      .where(and(eq(products.id, job.productId), eq(products.workspaceId, job.workspaceId)))
-      .for('update');
-    const where = and(
-      publicationWhere(job.workspaceId, job.productId, job.integrationId),
-      eq(publications.jobId, jobId),
-      eq(publications.status, 'processing'),
-    );
-    let moved: { id: string }[];
+    await lockProduct(tx, job.workspaceId, job.productId);
+    let moved: boolean;
     if (!outcome.ok) {
-      moved = await tx
-        .update(publications)
-        .set({
-          // An update or removal that failed leaves the listing as it was: still published.
-          status: job.mode === 'create' ? 'failed' : 'published',
-          error: outcome.failure.message,
-          errorStatus: outcome.failure.status,
-          errorCode: outcome.failure.code,
-          errorDetails: outcome.failure.details ?? null,
-          progress: null,
-          updatedAt: at,
-        })
-        .where(where)
-        .returning({ id: publications.id });
+      moved = await settlePublication(tx, job, jobId, {
+        // An update or removal that failed leaves the listing as it was: still published.
+        status: job.mode === 'create' ? 'failed' : 'published',
+        error: outcome.failure.message,
+        errorStatus: outcome.failure.status,
+        errorCode: outcome.failure.code,
+        errorDetails: outcome.failure.details ?? null,
+        progress: null,
+        updatedAt: at,
+      });
     } else if ('removed' in outcome) {
-      moved = await tx.delete(publications).where(where).returning({ id: publications.id });
+      moved = await settlePublication(tx, job, jobId, 'delete');
     } else {
-      moved = await tx
-        .update(publications)
-        .set({
-          status: 'published',
-          remoteProductId: outcome.remoteProductId,
-          remoteUrl: outcome.remoteUrl,
-          ...(outcome.remoteVariants ? { remoteVariants: outcome.remoteVariants } : {}),
-          error: null,
-          errorStatus: null,
-          errorCode: null,
-          errorDetails: null,
-          progress: null,
-          publishedAt: at,
-          updatedAt: at,
-        })
-        .where(where)
-        .returning({ id: publications.id });
+      moved = await settlePublication(tx, job, jobId, {
+        status: 'published',
+        remoteProductId: outcome.remoteProductId,
+        remoteUrl: outcome.remoteUrl,
+        ...(outcome.remoteVariants ? { remoteVariants: outcome.remoteVariants } : {}),
+        error: null,
+        errorStatus: null,
+        errorCode: null,
+        errorDetails: null,
+        progress: null,
+        publishedAt: at,
+        updatedAt: at,
+      });
     }
-    if (moved.length === 0) return false;
-    const others = await tx
-      .select({ status: publications.status })
-      .from(publications)
-      .where(
-        and(
-          eq(publications.productId, job.productId),
-          eq(publications.workspaceId, job.workspaceId),
-          ne(publications.integrationId, job.integrationId),
-          inArray(publications.status, ['processing', 'published']),
-        ),
-      );
+    if (!moved) return false;
+    const others = await otherActivePublications(tx, job);
     if (others.some((p) => p.status === 'processing')) return false;
     // The last removal of a product being deleted: nothing of it is listed any more.
     if (job.mode === 'remove' && outcome.ok && others.length === 0 && !job.keepProduct) return true;
@@ -330,9 +291,7 @@ async function settle(deps: ProductsDeps, job: StorePushJob, jobId: string, outc
   if (deleteProduct) {
     await deletePrintFiles(deps, job.productId, job.workspaceId);
     // Variants, links, print file rows, publications and schedules go with it (cascade); mockups and the design stay.
-    await deps.db
-      .delete(products)
-      .where(and(eq(products.id, job.productId), eq(products.workspaceId, job.workspaceId)));
+    await deleteProductRow(deps.db, job.workspaceId, job.productId);
   }
 }
 
@@ -354,7 +313,6 @@ async function pushRemote(
     throw conflict(`${store.storeName ?? platformLabel(store.platform)} is not connected any more`);
   }
   if (!publisher) throw conflict(`${platformLabel(store.platform)} is not available yet`);
-  const where = and(eq(publications.id, pub.id), eq(publications.jobId, jobId));
   const ctx: PublishContext = {
     workspaceId: job.workspaceId,
     store,
@@ -362,7 +320,7 @@ async function pushRemote(
     remoteProductId: pub.remoteProductId,
     startedAt: pub.updatedAt,
     saveRemoteId: async (remoteProductId) => {
-      await deps.db.update(publications).set({ remoteProductId, updatedAt: deps.now() }).where(where);
+      await updatePublicationOfJob(deps.db, pub.id, jobId, { remoteProductId, updatedAt: deps.now() });
     },
     progress: report,
   };
@@ -392,10 +350,7 @@ export async function runPush(deps: ProductsDeps, job: JobWithMetadata<StorePush
     if (!store) throw conflict('The store is no longer connected');
     publisher = deps.stores.get(store.platform);
     const report = async (step: string) => {
-      await deps.db
-        .update(publications)
-        .set({ progress: step, updatedAt: deps.now() })
-        .where(and(eq(publications.id, pub.id), eq(publications.jobId, job.id)));
+      await updatePublicationOfJob(deps.db, pub.id, job.id, { progress: step, updatedAt: deps.now() });
     };
     outcome = await pushRemote(deps, data, job.id, pub, product, store, publisher, report);
   } catch (error) {

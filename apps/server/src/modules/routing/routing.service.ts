@@ -1,4 +1,4 @@
-import type { TPrinterQuote, TProductQuotes, TQuotesQuery, TRoutingRule } from '@podforge/contract';
+import type { TBlankQuoteQuery, TPrinterQuote, TProductQuotes, TQuotesQuery, TRoutingRule } from '@podforge/contract';
 import { badRequest, notFound } from '../../lib/errors';
 import { type Blank, matchBlanks, productFamily } from '../printers/blank-match';
 import type { FulfilmentProvider, PrinterAccount, QuoteInput } from '../printers/fulfilment-provider';
@@ -99,6 +99,43 @@ export async function productQuotes(
     },
   });
   return { country: query.country, variantId: variant.id, quantity: query.quantity, quotes };
+}
+
+/**
+ * One catalogue variant quoted by the printer an order of it would go to (the network's own account, else its
+ * sandbox): the price editor's shipping line before the product is saved. No printer of the network: a reason.
+ */
+export async function blankQuote(
+  deps: RoutingDeps,
+  workspaceId: string,
+  query: TBlankQuoteQuery,
+): Promise<TPrinterQuote> {
+  const found = await deps.printers.forWorkspace(workspaceId, query.network);
+  if (!found) {
+    return {
+      ok: false,
+      provider: query.network,
+      name: query.network,
+      reason: 'No printer of this network is connected',
+    };
+  }
+  const base = { provider: found.provider.id, name: found.provider.name };
+  try {
+    const q = await found.provider.quote(found.account, {
+      recipient: { countryCode: query.country },
+      items: [
+        {
+          catalogProductId: query.catalogProductId,
+          catalogVariantId: query.catalogVariantId,
+          quantity: query.quantity,
+        },
+      ],
+    });
+    return { ...base, ok: true, ...q };
+  } catch (error) {
+    const text = deps.printers.explain(error)?.text ?? (error as Error).message;
+    return { ...base, ok: false, reason: `No quote: ${text}` };
+  }
 }
 
 type Quoted = Extract<TPrinterQuote, { ok: true }>;

@@ -21,7 +21,7 @@ import {
 type CreateInput = z.output<typeof ZCreateSchedule>;
 
 /** How far ahead a push may be scheduled. */
-const MAX_DAYS_AHEAD = 366;
+export const MAX_DAYS_AHEAD = 366;
 
 export function toSchedule(row: ScheduleRow): TSchedule {
   return {

@@ -5,16 +5,15 @@ import {
   type TWorkspaceSettings,
   ZUpdateWorkspaceSettings,
 } from '@podforge/contract';
-import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { Db } from '../../db/client';
-import { workspaceSettings } from '../../db/schema';
+import type { Db } from '../../db/db';
 import { parseInput } from '../../lib/validate';
 import type { SettingsDeps } from './settings.deps';
+import { saveSettings, settingsRow } from './settings.repository';
 
 /** The workspace's settings (pricing, order confirmation), with the defaults for what it never set. */
 export async function getSettings(db: Db, workspaceId: string): Promise<TWorkspaceSettings> {
-  const [row] = await db.select().from(workspaceSettings).where(eq(workspaceSettings.workspaceId, workspaceId));
+  const row = await settingsRow(db, workspaceId);
   return {
     targetMargin: row?.targetMargin == null ? DEFAULT_TARGET_MARGIN : Number(row.targetMargin),
     storeFees: { ...DEFAULT_STORE_FEES, ...(row?.storeFees ?? {}) },
@@ -42,10 +41,7 @@ export async function settingsRoutes(app: FastifyInstance, { deps }: { deps: Set
       orderDelayMinutes: next.orderConfirmation.delayMinutes,
       updatedAt: deps.now(),
     };
-    await deps.db
-      .insert(workspaceSettings)
-      .values({ workspaceId: request.workspaceId, ...values })
-      .onConflictDoUpdate({ target: workspaceSettings.workspaceId, set: values });
+    await saveSettings(deps.db, request.workspaceId, values);
     return next;
   });
 }

@@ -49,6 +49,8 @@ function renderTab(tab: TabId | null, params: URLSearchParams, goTo: (id: TabId)
           step={params.get('step')}
           focus={params.get('focus')}
           designId={params.get('designId')}
+          product={params.get('product')}
+          category={params.get('category')}
           onProductCreated={() => goTo('my-products')}
         />
       );

@@ -37,7 +37,7 @@ export function AiModelsSummary({ enabled = true }: { enabled?: boolean }) {
   if (data.provider === 'offline') {
     return (
       <p className="mt-1 text-slate-600" data-testid="ai-models">
-        The built-in offline writer (the server has no OpenAI API key).
+        The built-in offline writer (this Podforge has no OpenAI account linked).
       </p>
     );
   }

@@ -16,7 +16,11 @@ const set = (productType: 'tshirt' | 'mug', ids: string[]) => ({
     width: 2000,
     height: 2500,
     designArea: DESIGN_AREAS[productType],
-    colors: [{ id: 'white', name: 'White', hex: '#fff' }],
+    colors: [
+      { id: 'white', name: 'White', hex: '#fff' },
+      { id: 'heather-grey', name: 'Heather Grey', hex: '#9b9ea3' },
+      { id: 'royal-blue', name: 'Royal Blue', hex: '#2851a3' },
+    ],
   })),
 });
 
@@ -114,5 +118,26 @@ describe('MockupPreview', () => {
 
   it('names the download after the product type and a timestamp', () => {
     expect(mockupFileName('mug', new Date(2026, 10, 22, 9, 5, 7))).toBe('mockup-mug-20261122-090507.png');
+  });
+
+  it('offers only the blank’s catalogue colours, by their catalogue names, drawn in the nearest template colour (#28)', async () => {
+    const changes: { color: string }[] = [];
+    renderWithProviders(
+      <MockupPreview
+        productType="tshirt"
+        design={null}
+        colors={[
+          { name: 'White', hex: '#ffffff' },
+          { name: 'Athletic Heather', hex: '#cececc' },
+        ]}
+        onChange={(s) => changes.push(s)}
+      />,
+    );
+    const colour = screen.getByRole('combobox', { name: 'Colour' });
+    await waitFor(() => expect(colour).not.toBeDisabled());
+    // Not the template's Heather Grey nor its Royal Blue, which this blank does not come in.
+    expect([...colour.querySelectorAll('option')].map((o) => o.textContent)).toEqual(['White', 'Athletic Heather']);
+    fireEvent.change(colour, { target: { value: 'Athletic Heather' } });
+    await waitFor(() => expect(changes.at(-1)?.color).toBe('heather-grey'));
   });
 });

@@ -12,6 +12,7 @@ import { useMockupTemplates } from '@/api/mockups/get-mockup-templates';
 import { Button } from '@/components/ui/button';
 import { NativeSelect } from '@/components/ui/native-select';
 import { toast } from '@/components/ui/use-toast';
+import { nearestColor } from '@/lib/colors';
 import { PrintReadinessBadge } from './print-readiness-badge';
 import { useLoadedImage } from './use-loaded-image';
 
@@ -25,7 +26,27 @@ type Props = {
   onChange?: (selection: MockupSelection) => void;
   /** The picked server render (2000x2500), offered next to the canvas download; null before one is rendered. */
   fullSize?: { url: string; width: number; height: number } | null;
+  /**
+   * The blank's catalogue colours: the Colour choice offers only these, by their catalogue names, each drawn in the
+   * template colour nearest its hex. Without them, the template's own colours.
+   */
+  colors?: readonly { name: string; hex: string }[];
 };
+
+/** The colours the Colour choice offers: the blank's (each with its nearest template colour) or the template's. */
+function colourChoices(
+  template: TMockupTemplate | null,
+  colors: readonly { name: string; hex: string }[] | undefined,
+): { value: string; name: string; templateColor: string }[] {
+  if (!template) return [];
+  if (!colors || colors.length === 0) {
+    return template.colors.map((c) => ({ value: c.id, name: c.name, templateColor: c.id }));
+  }
+  return colors.flatMap((c) => {
+    const match = nearestColor(c.hex, template.colors);
+    return match ? [{ value: c.name, name: c.name, templateColor: match.id }] : [];
+  });
+}
 
 const SLIDERS: { key: keyof MockupAdjustments; label: string; unit: string }[] = [
   { key: 'scale', label: 'Scale', unit: '%' },
@@ -48,7 +69,7 @@ export function mockupFileName(productType: string, now = new Date()): string {
 /**
  * The mockup editor: the design on a real template, placed with the shared geometry the server renders with.
  */
-export function MockupPreview({ productType, design, onChange, fullSize }: Props) {
+export function MockupPreview({ productType, design, onChange, fullSize, colors }: Props) {
   const templatesQuery = useMockupTemplates(productType);
   const templates: TMockupTemplate[] = templatesQuery.data?.templates ?? [];
   const [templateId, setTemplateId] = useState<string | null>(null);
@@ -65,7 +86,9 @@ export function MockupPreview({ productType, design, onChange, fullSize }: Props
   }, [productType]);
 
   const template = templates.find((t) => t.id === templateId) ?? templates[0] ?? null;
-  const colorId = template?.colors.find((c) => c.id === color)?.id ?? template?.colors[0]?.id ?? null;
+  const choices = colourChoices(template, colors);
+  const choice = choices.find((c) => c.value === color) ?? choices[0] ?? null;
+  const colorId = choice?.templateColor ?? null;
   const templateUrl =
     template && colorId ? template.previewUrl.replace(/\/[^/]+\.preview\.png$/, `/${colorId}.preview.png`) : null;
   const templateImage = useLoadedImage(templateUrl);
@@ -187,9 +210,9 @@ export function MockupPreview({ productType, design, onChange, fullSize }: Props
         </label>
         <label className="block space-y-1 text-sm font-medium">
           <span>Colour</span>
-          <NativeSelect value={colorId ?? ''} onChange={(e) => setColor(e.target.value)} disabled={!template}>
-            {template?.colors.map((c) => (
-              <option key={c.id} value={c.id}>
+          <NativeSelect value={choice?.value ?? ''} onChange={(e) => setColor(e.target.value)} disabled={!template}>
+            {choices.map((c) => (
+              <option key={c.value} value={c.value}>
                 {c.name}
               </option>
             ))}

@@ -108,11 +108,26 @@ export function MockupRenderPanel({
     );
   };
 
+  // A render's colour in the seller's words: the catalogue colours drawn in it, else the template colour's name.
+  const shown = templates.data?.templates.find((t) => t.id === selection?.templateId) ?? templates.data?.templates[0];
+  const byTemplateColor = colors && shown ? templateColorsFor(colors, shown.colors) : {};
+  const colourLabel = (templateColor: string | null) => {
+    if (!templateColor) return 'default colour';
+    const names = Object.entries(byTemplateColor)
+      .filter(([, id]) => id === templateColor)
+      .map(([name]) => name);
+    return names.length > 0
+      ? names.join(' / ')
+      : (shown?.colors.find((c) => c.id === templateColor)?.name ?? templateColor.replace(/-/g, ' '));
+  };
+  const what = `${design.name ?? 'Design'} on ${shown?.name ?? productType}`;
+
   return (
     <div className="space-y-6">
       <MockupPreview
         productType={productType}
         design={design}
+        colors={colors}
         onChange={setSelection}
         fullSize={mockups.find((m) => m.id === selectedMockupId) ?? null}
       />
@@ -172,7 +187,7 @@ export function MockupRenderPanel({
                       <button
                         type="button"
                         aria-pressed={picked}
-                        aria-label={`Use the ${m.color ?? 'default'} mockup`}
+                        aria-label={`Use the ${colourLabel(m.color)} mockup`}
                         data-testid="mockup-result"
                         disabled={generate.isPending}
                         onClick={() => onMockupsChange(mockups, m.id)}
@@ -183,15 +198,13 @@ export function MockupRenderPanel({
                       >
                         <img
                           src={m.previewUrl}
-                          alt={`Mockup, ${m.color ?? 'default'}`}
+                          alt={`Mockup: ${what}, ${colourLabel(m.color)}`}
                           className="w-full bg-slate-50"
                         />
                         {picked && (
                           <CheckCircle2 className="absolute top-1 right-1 h-5 w-5 rounded-full bg-white text-brand-600" />
                         )}
-                        <span className="block truncate px-1 py-1 text-xs capitalize text-slate-600">
-                          {m.color?.replace(/-/g, ' ') ?? 'Default'}
-                        </span>
+                        <span className="block truncate px-1 py-1 text-xs text-slate-600">{colourLabel(m.color)}</span>
                       </button>
                     </li>
                   );

@@ -1,11 +1,16 @@
+import { saleEconomics } from '@podforge/contract/plain';
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { PricingEditor, type PricingRow } from './pricing-editor';
+import type { ShippingLine } from './shipping-line';
 
 const shopifyFee = { percent: 2.9, fixed: 0.3 };
+const country = { country: 'US', onCountryChange: () => {} };
+/** A printer that ships for free: the figures below are the price, the base cost and the fee alone. */
+const freeShipping: ShippingLine = { ...country, state: 'quoted', amount: 0, currency: 'USD', printer: 'Printful' };
 
-function Harness({ initial }: { initial: PricingRow[] }) {
+function Harness({ initial, shipping = freeShipping }: { initial: PricingRow[]; shipping?: ShippingLine }) {
   const [rows, setRows] = useState(initial);
   return (
     <PricingEditor
@@ -13,6 +18,7 @@ function Harness({ initial }: { initial: PricingRow[] }) {
       fee={shopifyFee}
       platformLabel="Shopify"
       targetMargin={30}
+      shipping={shipping}
       onPriceChange={(id, price) => setRows((rs) => rs.map((r) => (r.id === id ? { ...r, price } : r)))}
       onPricesChange={(prices) => setRows((rs) => rs.map((r) => ({ ...r, price: prices[r.id] ?? r.price })))}
     />
@@ -91,5 +97,45 @@ describe('PricingEditor', () => {
     expect(screen.getByTestId('profit')).toHaveTextContent('—');
     expect(screen.getByTestId('margin')).toHaveTextContent('—');
     expect(screen.queryByTestId('margin-warning')).toBeNull();
+  });
+
+  it('subtracts the printer’s quoted shipping, so its promise equals the order’s profit for the same sale (#28)', () => {
+    const quoted: ShippingLine = {
+      ...country,
+      state: 'quoted',
+      amount: 4.75,
+      currency: 'USD',
+      printer: 'Printful Sandbox',
+    };
+    render(<Harness initial={rows} shipping={quoted} />);
+    expect(screen.getByTestId('shipping-note')).toHaveTextContent("$4.75 for one item, Printful Sandbox's quote");
+    const first = within(row(0));
+    expect(first.getByTestId('shipping')).toHaveTextContent('$4.75');
+    expect(first.getByTestId('store-fee')).toHaveTextContent('$1.02');
+    // 24.99 - 9.95 - 4.75 - 1.02 = 9.27: what Orders shows when that sale's printer bill is 9.95 + 4.75.
+    expect(first.getByTestId('profit')).toHaveTextContent('$9.27');
+    const order = saleEconomics(
+      { revenue: 24.99, cost: 9.95 + 4.75, currency: 'USD', costCurrency: 'USD' },
+      shopifyFee,
+    );
+    expect(order.profit).toBe(9.27);
+    expect(first.getByTestId('margin')).toHaveTextContent('37.1%');
+
+    // Prices from a margin keep it after the shipping too: (9.95 + 4.75 + 0.30) / 0.571 = 26.27 -> 26.99.
+    fireEvent.change(screen.getByLabelText('Margin (%)'), { target: { value: '40' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Set prices from margin' }));
+    expect(first.getByLabelText('Price of Black / S')).toHaveValue('26.99');
+  });
+
+  it('promises no profit while the shipping is not quoted, and says why', () => {
+    render(
+      <Harness initial={rows} shipping={{ ...country, state: 'unknown', reason: 'Printful: No quote: timeout' }} />,
+    );
+    expect(screen.getByTestId('shipping-note')).toHaveTextContent('No shipping quote (Printful: No quote: timeout)');
+    expect(within(row(0)).getByTestId('shipping')).toHaveTextContent('—');
+    expect(within(row(0)).getByTestId('profit')).toHaveTextContent('—');
+    expect(within(row(0)).getByTestId('margin')).toHaveTextContent('—');
+    fireEvent.click(screen.getByRole('button', { name: 'Set prices from margin' }));
+    expect(screen.getByRole('alert')).toHaveTextContent('need the shipping quote first');
   });
 });

@@ -45,6 +45,8 @@ export type PrinterPanelProps = {
   extraFields?: ReactNode;
   /** Whether the extra fields are filled in, when Connect and the sandbox need them (Gelato's contact email). */
   extraReady?: boolean;
+  /** What is missing while `extraReady` is false, said under the buttons it keeps disabled. */
+  extraMissing?: string;
   /** More of the connected account (e.g. the webhook URL to enter in the printer's dashboard). */
   connectedDetails?: ReactNode;
   /** Shown instead of the form while the seller must choose (e.g. one of the account's shops). */
@@ -65,7 +67,9 @@ export function PrinterPanel(props: PrinterPanelProps) {
   const [busy, setBusy] = useState<'connect' | 'sandbox' | 'disconnect' | null>(null);
   const [confirming, setConfirming] = useState(false);
   const fieldId = useId();
+  const missingId = useId();
   const ready = props.extraReady ?? true;
+  const waiting = !ready && props.extraMissing ? missingId : undefined;
 
   const run = async (what: 'connect' | 'sandbox' | 'disconnect', call: () => Promise<unknown>, done: string) => {
     setBusy(what);
@@ -162,7 +166,12 @@ export function PrinterPanel(props: PrinterPanelProps) {
       />
       <p className="text-xs text-slate-500">{credential.help}</p>
       {!props.oauth && props.extraFields}
-      <Button type="submit" className="w-full" disabled={busy !== null || !secret.trim() || !ready}>
+      <Button
+        type="submit"
+        className="w-full"
+        disabled={busy !== null || !secret.trim() || !ready}
+        aria-describedby={waiting}
+      >
         {busy === 'connect' ? 'Connecting...' : 'Connect'}
       </Button>
       <Button
@@ -170,10 +179,16 @@ export function PrinterPanel(props: PrinterPanelProps) {
         variant="outline"
         className="w-full"
         disabled={busy !== null || !ready}
+        aria-describedby={waiting}
         onClick={() => void run('sandbox', props.onUseSandbox, `${name} Sandbox in Use`)}
       >
         {busy === 'sandbox' ? 'Starting...' : `Use the ${name} Sandbox`}
       </Button>
+      {waiting && (
+        <p id={missingId} className="text-xs text-amber-700" data-testid="printer-missing">
+          {props.extraMissing}
+        </p>
+      )}
     </form>
   );
 }

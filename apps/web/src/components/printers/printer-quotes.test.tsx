@@ -38,7 +38,8 @@ describe('PrinterQuotes', () => {
     });
     vi.stubGlobal('fetch', fetch);
     const user = userEvent.setup();
-    renderWithProviders(<PrinterQuotes productId="p1" />);
+    const sale = { price: 24.99, fee: { percent: 2.9, fixed: 0.3 }, storeLabel: 'Shopify' };
+    renderWithProviders(<PrinterQuotes productId="p1" sale={sale} />);
     // Nothing is asked until the seller asks.
     expect(fetch.calls).toHaveLength(0);
     const country = screen.getByLabelText("Buyer's country");
@@ -48,7 +49,8 @@ describe('PrinterQuotes', () => {
     const table = await screen.findByTestId('printer-quotes');
     expect(fetch.calls[0]?.url.search).toBe('?country=JP');
     const [, printful, gelato] = within(table).getAllByRole('row');
-    expect(printful).toHaveTextContent('Printful sandbox9.25 USD4.75 USD14.00 USD7–14 days');
+    // Profit by the price editor's and Orders' formula: 24.99 - 9.25 - 4.75 - (0.72 + 0.30) = 9.97 (#28).
+    expect(printful).toHaveTextContent('Printful sandbox9.25 USD4.75 USD14.00 USD$9.977–14 days');
     expect(gelato).toHaveTextContent('Gelato sandboxNo quote: Gelato: cannot be delivered to JP');
   });
 });

@@ -4,6 +4,13 @@ import { Toaster } from './toaster';
 import { TOAST_DURATION, toast } from './use-toast';
 
 describe('Toaster', () => {
+  it('shows toasts under the header, away from the step buttons at the bottom, and lets clicks through its empty area (#28)', () => {
+    render(<Toaster />);
+    const viewport = screen.getByTestId('toast-viewport');
+    expect(viewport).toHaveClass('pointer-events-none', 'top-16');
+    expect(viewport.className).not.toMatch(/bottom-0/);
+  });
+
   it('shows one toast at a time: a new toast replaces the visible one', async () => {
     render(<Toaster />);
     act(() => {

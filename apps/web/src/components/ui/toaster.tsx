@@ -41,7 +41,12 @@ export function Toaster() {
           </ToastPrimitive.Close>
         </ToastPrimitive.Root>
       ))}
-      <ToastPrimitive.Viewport className="fixed top-0 right-0 z-[100] flex max-h-screen w-full flex-col p-4 sm:bottom-0 sm:top-auto md:max-w-[420px]" />
+      {/* Under the sticky header, top right: the step actions (Continue, Upload Product, Create Product) sit at the
+          bottom, where toasts used to cover them. The empty viewport lets clicks through; only a toast takes them. */}
+      <ToastPrimitive.Viewport
+        className="pointer-events-none fixed top-16 right-0 z-[100] flex max-h-[calc(100vh-4rem)] w-full flex-col p-4 md:max-w-[420px]"
+        data-testid="toast-viewport"
+      />
     </ToastPrimitive.Provider>
   );
 }

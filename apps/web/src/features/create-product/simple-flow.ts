@@ -29,6 +29,8 @@ export type SimpleFlowState = {
   /** The one picked: the product's main picture. */
   mockup: TMockup | null;
   productId: string | null;
+  /** The catalogue product picked in the Product Picker (`?product=&category=`), kept for a new design too. */
+  picked?: { product: number; category: number | null } | null;
 };
 
 export const INITIAL_FLOW: SimpleFlowState = {
@@ -38,6 +40,7 @@ export const INITIAL_FLOW: SimpleFlowState = {
   mockups: [],
   mockup: null,
   productId: null,
+  picked: null,
 };
 
 /** Spec section 4: an upload enables content, content enables the mockup, a created product enables store upload. */

@@ -16,6 +16,9 @@ export const productImageFile = (type: CatalogType, colour: string) =>
   `${slug(colour)}.${isPhotoType(type) ? 'png' : 'svg'}`;
 export const productImageUrl = (productId: number, type: CatalogType, colour: string) =>
   `/templates/catalog/products/${productId}/${productImageFile(type, colour)}`;
+/** The product's colour range as one picture (photo kinds with several colours): its Product Picker card. */
+export const PRODUCT_RANGE_FILE = 'range.png';
+export const hasRangeImage = (seed: ProductSeed) => isPhotoType(seed.type) && seed.colours.length > 1;
 export const categoryImageUrl = (categoryId: number) => `/templates/catalog/categories/${categoryId}.svg`;
 
 function toProduct(seed: ProductSeed): TCatalogProduct {
@@ -41,7 +44,11 @@ function toProduct(seed: ProductSeed): TCatalogProduct {
     description: seed.description,
     basePrice,
     currency: 'USD',
-    mockupUrls: seed.colours.map(([colour]) => productImageUrl(seed.id, seed.type, colour)),
+    // First the product's own picture (its colour range; tees share one drawing, not their colours), then each colour.
+    mockupUrls: [
+      ...(hasRangeImage(seed) ? [`/templates/catalog/products/${seed.id}/${PRODUCT_RANGE_FILE}`] : []),
+      ...seed.colours.map(([colour]) => productImageUrl(seed.id, seed.type, colour)),
+    ],
     variantCount: variants.length,
     variants,
     sizes: seed.sizes.map(([size]) => size),

@@ -16,8 +16,8 @@ export const bulkJobQueryOptions = (jobId: string) =>
   queryOptions({
     queryKey: ['bulk', jobId],
     queryFn: ({ signal }) => api.get<TBulkJob>(`/api/bulk/${encodeURIComponent(jobId)}`, signal),
-    // Asked again while the job runs, and not once it is done.
-    refetchInterval: (query) => (query.state.data?.status === 'done' ? false : BULK_POLL_MS),
+    // Asked again while the job runs, and not once it is done or failed.
+    refetchInterval: (query) => (query.state.data && query.state.data.status !== 'running' ? false : BULK_POLL_MS),
     staleTime: 0,
   });
 
@@ -34,7 +34,7 @@ export function useStartBulk() {
   });
 }
 
-/** `POST /api/bulk/:jobId/retry`: the failed products made again. */
+/** `POST /api/bulk/:jobId/retry`: the failed products made and the failed pushes pushed again. */
 export function useRetryBulk() {
   const queryClient = useQueryClient();
   return useMutation({

@@ -1,6 +1,11 @@
-import type { TBulkItem, TBulkPricing, TCatalogProduct, TDesign } from '@podforge/contract';
+import type { TBulkItem, TBulkJob, TBulkPricing, TBulkPush, TCatalogProduct, TDesign } from '@podforge/contract';
+import { platformLabel, SCHEDULE_PAST_MESSAGE, scheduleIsPast } from '@podforge/contract/plain';
 import { useState } from 'react';
 import { useDesigns } from '@/api/designs/get-designs';
+import { useConnectedStores } from '@/api/integrations/get-integrations';
+import { ScheduleSwitch } from '@/components/schedules/schedule-switch';
+import { ScheduleTimeFields } from '@/components/schedules/schedule-time-fields';
+import { StorePicker } from '@/components/stores/store-picker';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { NativeSelect } from '@/components/ui/native-select';
@@ -22,6 +27,18 @@ const ITEM_STATUS: Record<TBulkItem['status'], string> = {
   failed: 'Failed',
 };
 
+const PUSH_STATUS: Record<TBulkPush['status'], string> = {
+  pending: 'waiting',
+  pushing: 'pushing',
+  pushed: 'live',
+  scheduled: 'scheduled',
+  failed: 'failed',
+};
+
+const RUN_STATUS: Record<TBulkJob['status'], string> = { running: 'Working', done: 'Finished', failed: 'Stopped' };
+
+const clock = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 const toggle = <T,>(list: T[], value: T) => (list.includes(value) ? list.filter((v) => v !== value) : [...list, value]);
@@ -33,12 +50,18 @@ function pricingOf(kind: RuleKind, amount: number): TBulkPricing {
 
 /**
  * Bulk creation (#32): designs x blanks in one job. The seller picks designs and blanks (and colours, the price
- * rule and the status), sees how many products that makes, starts the job, and follows each product; failed ones
- * can be made again.
+ * rule and the status, and stores to push each product to, now or at a set time), sees how many products that
+ * makes, starts the job, and follows each product and its pushes with the time the run should finish; failed
+ * products and pushes can be retried.
  */
-export function BulkScreen() {
+export function BulkScreen({ now = () => new Date() }: { now?: () => Date }) {
   const designs = useDesigns();
   const blanks = useBlanks();
+  const { stores } = useConnectedStores();
+  const [storeIds, setStoreIds] = useState<string[]>([]);
+  const [scheduling, setScheduling] = useState(false);
+  const [date, setDate] = useState('');
+  const [time, setTime] = useState('');
   const [designIds, setDesignIds] = useState<string[]>([]);
   const [blankIds, setBlankIds] = useState<number[]>([]);
   const [colors, setColors] = useState<string[]>([]);
@@ -54,7 +77,11 @@ export function BulkScreen() {
   const colourChoices = [...new Set(chosenBlanks.flatMap((b) => b.colors.map((c) => c.name)))];
   const total = designIds.length * blankIds.length;
   const amountNumber = Number(amount);
-  const canStart = total > 0 && amount.trim() !== '' && Number.isFinite(amountNumber) && !start.isPending;
+  const chosenStores = storeIds.filter((id) => stores.some((s) => s.id === id));
+  const schedulePast = scheduling && Boolean(date && time) && scheduleIsPast(new Date(`${date}T${time}`), now());
+  const scheduleReady = !scheduling || (chosenStores.length > 0 && Boolean(date && time) && !schedulePast);
+  const canStart =
+    total > 0 && amount.trim() !== '' && Number.isFinite(amountNumber) && scheduleReady && !start.isPending;
 
   const designName = new Map((designs.data ?? []).map((d) => [d.id, d.name]));
   const blankName = new Map((blanks.data?.items ?? []).map((b) => [b.id, b.name]));
@@ -67,6 +94,16 @@ export function BulkScreen() {
         ...(colors.length ? { colors: colors.filter((c) => colourChoices.includes(c)) } : {}),
         pricing: pricingOf(ruleKind, amountNumber),
         status,
+        ...(chosenStores.length ? { stores: chosenStores } : {}),
+        ...(chosenStores.length && scheduling
+          ? {
+              schedule: {
+                scheduledDate: date,
+                scheduledTime: time,
+                timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+              },
+            }
+          : {}),
       },
       { onSuccess: (started) => setJobId(started.jobId) },
     );
@@ -132,6 +169,35 @@ export function BulkScreen() {
           </CardContent>
         </Card>
       </div>
+      <Card>
+        <CardHeader>
+          <CardTitle>Stores</CardTitle>
+          <CardDescription>
+            Optional: each product is pushed to the chosen stores as soon as it is made, one push at a time so each
+            store's limits are kept, or scheduled for a date and time.
+          </CardDescription>
+        </CardHeader>
+        <CardContent className="space-y-4">
+          {stores.length ? (
+            <StorePicker stores={stores} selected={chosenStores} onChange={setStoreIds} />
+          ) : (
+            <p className="text-sm text-muted-foreground">No store is connected; connect one in Integrations.</p>
+          )}
+          {chosenStores.length ? (
+            <ScheduleSwitch checked={scheduling} onChange={setScheduling} label="Schedule the uploads" />
+          ) : null}
+          {chosenStores.length && scheduling ? (
+            <div className="grid gap-3 sm:grid-cols-2">
+              <ScheduleTimeFields date={date} time={time} now={now()} onDateChange={setDate} onTimeChange={setTime} />
+            </div>
+          ) : null}
+          {schedulePast ? (
+            <p role="alert" className="text-sm text-red-600">
+              {SCHEDULE_PAST_MESSAGE}
+            </p>
+          ) : null}
+        </CardContent>
+      </Card>
       <Card>
         <CardHeader>
           <CardTitle>Colours, prices and status</CardTitle>
@@ -201,46 +267,81 @@ export function BulkScreen() {
           </Button>
         </CardContent>
       </Card>
-      {job.data ? (
-        <Card>
-          <CardHeader>
-            <CardTitle>Progress</CardTitle>
-            <CardDescription role="status" data-testid="bulk-progress">
-              {job.data.status === 'done' ? 'Finished' : 'Working'}: {job.data.done} of {job.data.total} products made
-              {job.data.failures.length ? `, ${job.data.failures.length} failed` : ''}
-            </CardDescription>
-          </CardHeader>
-          <CardContent className="space-y-3">
-            <ul className="space-y-1" aria-label="Products of this bulk job">
-              {job.data.items.map((item) => (
-                <li key={`${item.designId}-${item.catalogProductId}`} className="flex flex-wrap gap-2 text-sm">
-                  <span>
-                    {designName.get(item.designId) ?? item.designId} on{' '}
-                    {blankName.get(item.catalogProductId) ?? `blank ${item.catalogProductId}`}
-                  </span>
-                  <span className="font-medium">{ITEM_STATUS[item.status]}</span>
-                  {item.error ? <span className="text-red-600">{item.error}</span> : null}
-                </li>
-              ))}
-            </ul>
-            {job.data.status === 'done' && job.data.failures.length ? (
-              <Button
-                type="button"
-                variant="outline"
-                disabled={retry.isPending}
-                onClick={() => retry.mutate(job.data.jobId)}
-              >
-                Retry {job.data.failures.length} failed
-              </Button>
-            ) : null}
-            {retry.isError ? (
-              <p role="alert" className="text-sm text-red-600">
-                {serverReason(retry.error) ?? 'The failed products could not be queued again; please try again.'}
-              </p>
-            ) : null}
-          </CardContent>
-        </Card>
-      ) : null}
+      {job.data ? <BulkProgress job={job.data} designName={designName} blankName={blankName} retry={retry} /> : null}
     </div>
+  );
+}
+
+/** The run as it goes: each product and its pushes, the expected finish, why it stopped, and the retry. */
+function BulkProgress({
+  job,
+  designName,
+  blankName,
+  retry,
+}: {
+  job: TBulkJob;
+  designName: Map<string, string>;
+  blankName: Map<number, string>;
+  retry: ReturnType<typeof useRetryBulk>;
+}) {
+  const failed = job.failures.length + job.pushFailures.length;
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Progress</CardTitle>
+        <CardDescription role="status" data-testid="bulk-progress">
+          {RUN_STATUS[job.status]}: {job.done} of {job.total} products made
+          {job.failures.length ? `, ${job.failures.length} failed` : ''}
+          {job.pushFailures.length
+            ? `, ${job.pushFailures.length} ${job.pushFailures.length === 1 ? 'push' : 'pushes'} failed`
+            : ''}
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="space-y-3">
+        {job.expectedFinishAt ? (
+          <p className="text-sm" data-testid="bulk-expected-finish">
+            Expected to finish around {clock(job.expectedFinishAt)}
+          </p>
+        ) : null}
+        {job.scheduledFor ? (
+          <p className="text-sm" data-testid="bulk-scheduled-for">
+            Uploads scheduled for {clock(job.scheduledFor)}
+          </p>
+        ) : null}
+        {job.error ? (
+          <p role="alert" className="text-sm text-red-600">
+            {job.error}
+          </p>
+        ) : null}
+        <ul className="space-y-1" aria-label="Products of this bulk job">
+          {job.items.map((item) => (
+            <li key={`${item.designId}-${item.catalogProductId}`} className="flex flex-wrap gap-2 text-sm">
+              <span>
+                {designName.get(item.designId) ?? item.designId} on{' '}
+                {blankName.get(item.catalogProductId) ?? `blank ${item.catalogProductId}`}
+              </span>
+              <span className="font-medium">{ITEM_STATUS[item.status]}</span>
+              {item.error ? <span className="text-red-600">{item.error}</span> : null}
+              {item.pushes.map((push) => (
+                <span key={push.integrationId} className={push.status === 'failed' ? 'text-red-600' : 'text-slate-600'}>
+                  {push.storeName ?? platformLabel(push.platform)}: {PUSH_STATUS[push.status]}
+                  {push.error ? ` (${push.error})` : ''}
+                </span>
+              ))}
+            </li>
+          ))}
+        </ul>
+        {job.status !== 'running' && (failed || job.status === 'failed') ? (
+          <Button type="button" variant="outline" disabled={retry.isPending} onClick={() => retry.mutate(job.jobId)}>
+            {failed ? `Retry ${failed} failed` : 'Retry'}
+          </Button>
+        ) : null}
+        {retry.isError ? (
+          <p role="alert" className="text-sm text-red-600">
+            {serverReason(retry.error) ?? 'The failed products could not be queued again; please try again.'}
+          </p>
+        ) : null}
+      </CardContent>
+    </Card>
   );
 }

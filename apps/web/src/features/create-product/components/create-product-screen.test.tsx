@@ -252,9 +252,11 @@ describe('CreateProductScreen (simple flow)', () => {
       async: true,
     });
     // The render in the editor's colour is picked; the seller can pick another.
-    expect(screen.getByRole('button', { name: 'Use the white mockup' })).toHaveAttribute('aria-pressed', 'true');
-    fireEvent.click(screen.getByRole('button', { name: 'Use the black mockup' }));
-    expect(screen.getByRole('button', { name: 'Use the black mockup' })).toHaveAttribute('aria-pressed', 'true');
+    // Each render is named by the blank's catalogue colour, its picture by design, view and colour (#28).
+    expect(screen.getByRole('button', { name: 'Use the White mockup' })).toHaveAttribute('aria-pressed', 'true');
+    expect(screen.getByRole('img', { name: 'Mockup: retro-sunset.png on Front, Black' })).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Use the Black mockup' }));
+    expect(screen.getByRole('button', { name: 'Use the Black mockup' })).toHaveAttribute('aria-pressed', 'true');
 
     fireEvent.click(screen.getByRole('button', { name: 'Create Product' }));
     expect(await screen.findByText('Product Created')).toBeInTheDocument();
@@ -274,6 +276,8 @@ describe('CreateProductScreen (simple flow)', () => {
         { option: 'XL', price: 26.99, sku: 'XL' },
         { option: '2XL', price: 28.99, sku: '2XL' },
       ],
+      // The blank it said it prints on, sent rather than left to the server.
+      catalogProductId: 71,
       status: 'draft',
     });
     // Spec: the dashboard switches to My Products, the product id is kept (Upload to Stores opens) and the flow
@@ -284,6 +288,52 @@ describe('CreateProductScreen (simple flow)', () => {
     expect(JSON.parse(sessionStorage.getItem(SIMPLE_FLOW_STORAGE_KEY) ?? '{}').productId).toBe(PRODUCT_ID);
     // The whole journey with real polling takes about 1.5 s alone; a busy shared machine needed more than 5 s.
   }, 15_000);
+
+  it('prints on the blank picked in the Product Picker (?product=), says so, sends it, and the switch keeps it (#28)', async () => {
+    const gildan = { ...catalogTee, id: 438, type: 'tshirt', name: 'Unisex Heavy Cotton Tee | Gildan 5000' };
+    Object.assign(gildan, { brand: 'Gildan', model: '5000' });
+    sessionStorage.setItem(
+      SIMPLE_FLOW_STORAGE_KEY,
+      JSON.stringify({
+        step: 'mockup',
+        design,
+        content: {
+          title: 'Retro Sunset Tee',
+          description: 'Warm.',
+          tags: ['retro'],
+          price: 24.99,
+          variants: [{ option: 'S', price: 24.99, sku: 'S' }],
+          productType: 'tshirt',
+          platform: 'shopify',
+        },
+        mockups: [mockup('white')],
+        mockup: mockup('white'),
+        productId: null,
+      }),
+    );
+    const calls = stubApi({
+      'GET /api/mockups/templates?productType=tshirt': () => json(templates),
+      'GET /api/printful/products/438': () => json(gildan),
+      'POST /api/products': () => json({ id: PRODUCT_ID, title: 'Retro Sunset Tee', status: 'draft' }, 201),
+    });
+    renderFlow({ product: '438', category: '24' });
+    expect(await screen.findByTestId('blank-product')).toHaveTextContent(
+      'Printed on Unisex Heavy Cotton Tee | Gildan 5000 (Gildan 5000).',
+    );
+    const ways = screen.getByRole('navigation', { name: 'Ways to create a product' });
+    expect(within(ways).getByRole('link', { name: 'Guided wizard' })).toHaveAttribute(
+      'href',
+      '/create?product=438&category=24',
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Create Product' }));
+    expect(await screen.findByText('Product Created')).toBeInTheDocument();
+    expect(calls.find((c) => c.method === 'POST')?.body).toMatchObject({
+      catalogProductId: 438,
+      productType: 'tshirt',
+    });
+    // Never the default shirt.
+    expect(calls.some((c) => c.url.pathname === '/api/printful/products/71')).toBe(false);
+  });
 
   it('refuses a file over the one design limit (50 MB) and a file of another type in the browser', async () => {
     const calls = stubApi({ 'GET /api/designs': () => json([]) });

@@ -9,6 +9,7 @@ import { Button } from '@/components/ui/button';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError } from '@/lib/api-client';
 import { INITIAL_FLOW, isStepEnabled, type SimpleFlowStep, stepFromQuery } from '../simple-flow';
+import { usePickedBlank } from '../use-picked-blank';
 import { useSimpleFlow } from '../use-simple-flow';
 import { StepIndicator } from './step-indicator';
 import { UploadDesignStep } from './upload-design-step';
@@ -31,24 +32,42 @@ type Props = {
   designId?: string | null;
   /** Spec section 4: after creation the dashboard switches to My Products (the shell knows where that is). */
   onProductCreated?: () => void;
+  /** From `?product=&category=`: the catalogue product picked in the Product Picker (or the wizard). */
+  product?: string | null;
+  category?: string | null;
+};
+
+const positive = (text: string | null | undefined) => {
+  const n = Number(text);
+  return text && Number.isInteger(n) && n > 0 ? n : null;
 };
 
 /** Spec section 2 'Simple create flow': Upload Design, Generate Content, Preview Mockup, Upload to Stores. */
-export function CreateProductScreen({ step, focus, designId = null, onProductCreated }: Props) {
+export function CreateProductScreen({ step, focus, designId = null, onProductCreated, product, category }: Props) {
   const { state, update, reset } = useSimpleFlow();
+  const pickedProduct = positive(product);
+  // A blank picked in the Product Picker (or the wizard) is the one this flow prints on.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a new pick in the URL changes the kept one.
+  useEffect(() => {
+    if (pickedProduct !== null) update({ picked: { product: pickedProduct, category: positive(category) } });
+  }, [pickedProduct]);
+  const picked =
+    pickedProduct !== null ? { product: pickedProduct, category: positive(category) } : (state.picked ?? null);
+  const blank = usePickedBlank(picked?.product ?? null, state.content?.productType ?? null);
   const handedOver = useDesign(designId && designId !== state.design?.id ? designId : null);
   const create = useCreateProduct();
 
   const chooseDesign = (design: TDesign) => {
     // A new design starts a new product: its listing, mockup and product belong to the old one.
     if (design.id === state.design?.id) update({ step: 'content' });
-    else update({ ...INITIAL_FLOW, design, step: 'content' });
+    else update({ ...INITIAL_FLOW, picked: state.picked ?? null, design, step: 'content' });
   };
 
   // 'Process Design' hands a design over in the URL.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the handed-over design arrives.
   useEffect(() => {
-    if (handedOver.data) update({ ...INITIAL_FLOW, design: handedOver.data, step: 'content' });
+    if (handedOver.data)
+      update({ ...INITIAL_FLOW, picked: state.picked ?? null, design: handedOver.data, step: 'content' });
   }, [handedOver.data]);
 
   // `?step=` opens that step when the progress allows it.
@@ -84,6 +103,7 @@ export function CreateProductScreen({ step, focus, designId = null, onProductCre
         tags: content.tags,
         productType: content.productType,
         variants: content.variants,
+        ...(blank.catalogProductId !== null ? { catalogProductId: blank.catalogProductId } : {}),
         status: 'draft',
       },
       {
@@ -122,7 +142,7 @@ export function CreateProductScreen({ step, focus, designId = null, onProductCre
             Upload a design, generate the listing with AI, preview the mockup and upload it to your stores.
           </p>
           <div className="mt-3">
-            <CreateModeSwitch active="quick" />
+            <CreateModeSwitch active="quick" picked={picked} />
           </div>
         </div>
         {(state.design || state.productId) && (
@@ -185,6 +205,7 @@ export function CreateProductScreen({ step, focus, designId = null, onProductCre
             mockups={state.mockups}
             mockup={state.mockup}
             creating={create.isPending}
+            blank={blank}
             onMockups={(mockups, mockup) => update({ mockups, mockup })}
             onCreate={onCreate}
             onBack={() => update({ step: 'content' })}

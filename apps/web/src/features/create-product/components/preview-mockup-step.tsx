@@ -1,11 +1,12 @@
 import type { TDesign, TMockup } from '@podforge/contract';
-import { DEFAULT_CATALOG_PRODUCT, mockupProductType } from '@podforge/contract/plain';
+import { AI_PRODUCT_TYPE_LABELS, mockupProductType } from '@podforge/contract/plain';
 import { Loader2 } from 'lucide-react';
 import { useState } from 'react';
-import { useCatalogProduct } from '@/api/catalog/get-catalog-product';
 import { MockupRenderPanel } from '@/components/mockups/mockup-render-panel';
 import { Button } from '@/components/ui/button';
+import { catalogColors } from '@/lib/variant-pricing';
 import type { ListingContent } from '../simple-flow';
+import type { usePickedBlank } from '../use-picked-blank';
 
 type Props = {
   design: TDesign;
@@ -14,6 +15,8 @@ type Props = {
   mockups: TMockup[];
   mockup: TMockup | null;
   creating: boolean;
+  /** The blank it is printed on: the one picked in the Product Picker, else the type's default. */
+  blank: ReturnType<typeof usePickedBlank>;
   onMockups: (mockups: TMockup[], chosen: TMockup | null) => void;
   onCreate: () => void;
   onBack: () => void;
@@ -23,16 +26,31 @@ type Props = {
  * Spec section 2 'Preview Mockup': the seller places the design in the editor, the server renders the chosen view
  * with that exact placement, and the picked render becomes the product's mockup.
  */
-export function PreviewMockupStep({ design, content, mockups, mockup, creating, onMockups, onCreate, onBack }: Props) {
+export function PreviewMockupStep({
+  design,
+  content,
+  mockups,
+  mockup,
+  creating,
+  blank: picked,
+  onMockups,
+  onCreate,
+  onBack,
+}: Props) {
   const [rendering, setRendering] = useState(false);
-  // The server makes the product on the type's default blank; saying which is cheap and honest.
-  const blank = useCatalogProduct(DEFAULT_CATALOG_PRODUCT[content.productType] ?? null);
+  const { blank, mismatch } = picked;
   const renders = mockups.length > 0 ? mockups : mockup ? [mockup] : [];
   return (
     <div className="space-y-6">
       {blank.data && (
         <p className="text-sm text-slate-600" data-testid="blank-product">
           Printed on <span className="font-medium">{blank.data.name}</span> ({blank.data.brand} {blank.data.model}).
+        </p>
+      )}
+      {mismatch && (
+        <p className="text-sm text-amber-700" role="status" data-testid="blank-mismatch">
+          The product you picked, {mismatch.name}, is not a {AI_PRODUCT_TYPE_LABELS[content.productType]}: this listing
+          is printed on the blank above.
         </p>
       )}
       <MockupRenderPanel
@@ -42,6 +60,8 @@ export function PreviewMockupStep({ design, content, mockups, mockup, creating, 
         selectedMockupId={mockup?.id ?? null}
         onMockupsChange={(next, selectedId) => onMockups(next, next.find((m) => m.id === selectedId) ?? null)}
         onBusyChange={setRendering}
+        // The blank's own colours and names: the preview offers only what it comes in.
+        colors={blank.data ? catalogColors(blank.data.variants) : undefined}
       />
       <div className="flex flex-wrap items-center justify-between gap-3">
         <Button variant="outline" onClick={onBack}>

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { useConnectedStores } from '@/api/integrations/get-integrations';
 import { useUploadToStores } from '@/api/products/upload-to-stores';
+import { ScheduleSwitch } from '@/components/schedules/schedule-switch';
 import { ScheduleTimeFields } from '@/components/schedules/schedule-time-fields';
 import { ScheduledUploads } from '@/components/schedules/scheduled-uploads';
 import { useScheduleStores } from '@/components/schedules/use-schedule-stores';
@@ -126,17 +127,7 @@ export function UploadToStoresStep({ productId, now = () => new Date() }: { prod
           <p className="text-sm text-slate-600" data-testid="stores-selected">
             {chosen.length} of {stores.length} stores selected
           </p>
-          <label className="flex items-center gap-3 text-sm font-medium">
-            <input
-              type="checkbox"
-              role="switch"
-              aria-checked={scheduling}
-              className="h-4 w-4 accent-brand-600"
-              checked={scheduling}
-              onChange={(e) => setScheduling(e.target.checked)}
-            />
-            Schedule Upload
-          </label>
+          <ScheduleSwitch checked={scheduling} onChange={setScheduling} label="Schedule Upload" />
           {scheduling && (
             <div className="grid gap-3 sm:grid-cols-2">
               <ScheduleTimeFields

@@ -540,9 +540,25 @@ describe('Pricing step', () => {
     },
   };
   const store = storeIntegration({ id: 'int-1', storeName: 'demo.myshopify.com', name: 'Demo Shop' });
+  /** A printer quoting free shipping keeps the figures below to price, base cost and fee (the editor's own test
+   * covers a shipping line); the wizard asks it for the template's product and the first offered variant. */
+  const freeShipping = {
+    ok: true,
+    provider: 'sandbox',
+    name: 'Printful Sandbox',
+    currency: 'USD',
+    products: '9.25',
+    shipping: '0.00',
+    total: '9.25',
+    shippingMethod: null,
+    minDeliveryDays: null,
+    maxDeliveryDays: null,
+  };
   const catalogRoutes = {
     'GET /api/printful/products/71': () => json(catalogTee),
     'GET /api/settings': () => json(settings),
+    'GET /api/quotes/blank?network=printful&catalogProductId=71&catalogVariantId=4011&country=US': () =>
+      json(freeShipping),
   };
   const rows = () => screen.getAllByTestId('pricing-row');
 
@@ -667,6 +683,17 @@ describe('Pricing step', () => {
     });
   });
 
+  it('selects the stores of the platform picked in step 1 at the end; the seller can change it (#28)', async () => {
+    seed({ ...ready, platform: 'etsy' });
+    const etsy = storeIntegration({ id: 'int-3', platform: 'etsy', storeName: 'SunShop', name: 'Sun Shop' });
+    setup('/create/pricing', { 'GET /api/integrations': () => json([store, etsy]), ...catalogRoutes });
+    const etsyBox = await screen.findByRole('checkbox', { name: /Sun Shop/ });
+    expect(etsyBox).toBeChecked();
+    expect(screen.getByRole('checkbox', { name: /Demo Shop/ })).not.toBeChecked();
+    fireEvent.click(etsyBox);
+    expect(etsyBox).not.toBeChecked();
+  });
+
   it('pushes to each selected store; a refusal shows the reason and a retry does not create the product twice', async () => {
     seed(ready);
     let pushes = 0;
@@ -692,7 +719,8 @@ describe('Pricing step', () => {
         });
       },
     });
-    fireEvent.click(await screen.findByRole('checkbox', { name: /Demo Shop/ }));
+    // The platform picked in step 1 (Shopify) is selected already (#28).
+    expect(await screen.findByRole('checkbox', { name: /Demo Shop/ })).toBeChecked();
     expect(screen.queryByRole('checkbox', { name: /Other/ })).toBeNull();
     await screen.findAllByTestId('pricing-row');
     fireEvent.click(screen.getByRole('button', { name: 'Upload Product' }));

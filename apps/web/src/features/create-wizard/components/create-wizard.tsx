@@ -10,7 +10,7 @@ import { cn } from '@/lib/utils';
 import { usePickedProduct } from '../use-picked-product';
 import { useWizardCatalog } from '../use-wizard-catalog';
 import { useWizardState } from '../use-wizard-state';
-import { canContinue, productTypeFor, type WizardState } from '../wizard-state';
+import { canContinue, productTypeFor, type WizardState, wizardPrinter } from '../wizard-state';
 import { WIZARD_STEPS, type WizardStepId } from '../wizard-steps';
 import { DesignStep } from './design-step';
 import { DetailsStep } from './details-step';
@@ -80,7 +80,14 @@ export function CreateWizard({ step }: { step: WizardStepId }) {
         <h1 className="text-2xl font-bold tracking-tight">Create Product</h1>
         <p className="text-slate-500">Five steps from catalogue product to store listing.</p>
         <div className="mt-3">
-          <CreateModeSwitch active="wizard" />
+          <CreateModeSwitch
+            active="wizard"
+            picked={
+              state.selectedTemplate && wizardPrinter(state).provider === 'printful'
+                ? { product: state.selectedTemplate.id, category: state.selectedCategory?.id ?? null }
+                : null
+            }
+          />
         </div>
       </div>
       <ol className="flex flex-wrap gap-2" aria-label="Wizard steps">

@@ -10,6 +10,7 @@ import { productListsKey } from '@/api/products/get-products';
 import { updateProduct } from '@/api/products/update-product';
 import { uploadToStores } from '@/api/products/upload-to-stores';
 import { PricingEditor, type PricingRow } from '@/components/pricing/pricing-editor';
+import { quotedBlank, useShippingLine } from '@/components/pricing/shipping-line';
 import { StorePicker } from '@/components/stores/store-picker';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
@@ -58,7 +59,9 @@ export function PricingStep({ state, update, pricing, onBack, onDone }: Props) {
   const catalog = pricing.catalog.data;
   const integrations = useConnectedStores();
   const { stores } = integrations;
-  const [selected, setSelected] = useState<string[]>([]);
+  // Until the seller changes it, the stores of the platform picked in step 1 are selected.
+  const [chosen, setSelected] = useState<string[] | null>(null);
+  const selected = chosen ?? stores.filter((s) => s.platform === state.platform).map((s) => s.id);
   const [refusal, setRefusal] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -82,6 +85,15 @@ export function PricingStep({ state, update, pricing, onBack, onDone }: Props) {
         variants: s.pricing.variants.map((c) => ({ ...c, price: prices[String(c.catalogVariantId)] ?? c.price })),
       },
     }));
+  const printer = wizardPrinter(state);
+  const shipping = useShippingLine(
+    quotedBlank(
+      printer.provider,
+      printer.productId,
+      variants.map((v) => v.catalogVariantId),
+    ),
+    catalog?.currency,
+  );
   const colorNames = pricing.enabledColors.map((c) => c.name);
   const withoutMockup = state.mockups.length > 0 ? colorNames.filter((c) => !state.colorMockups[c]) : [];
 
@@ -188,6 +200,7 @@ export function PricingStep({ state, update, pricing, onBack, onDone }: Props) {
               fee={pricing.fee}
               platformLabel={pricing.feeLabel}
               targetMargin={pricing.settings.targetMargin}
+              shipping={shipping}
               onPriceChange={(id, price) => setPrices({ [id]: price })}
               onPricesChange={setPrices}
             />

@@ -65,6 +65,17 @@ function AmazonSettingsForm({ store }: { store: TIntegration }) {
         );
       }}
     >
+      {data.notifications?.state === 'subscribed' && (
+        <p className="text-sm text-slate-600">
+          Amazon tells Podforge of new orders and listing issues as they happen (Podforge checks Amazon regularly too).
+        </p>
+      )}
+      {data.notifications?.state === 'failed' && (
+        <p className="text-sm text-amber-800">
+          {data.notifications.problem}. Podforge still checks Amazon for new orders and listing issues every few
+          minutes.
+        </p>
+      )}
       {data.missing.length > 0 && (
         <ul className="space-y-1 text-sm text-amber-800" aria-label="What Amazon still needs">
           {data.missing.map((m) => (
@@ -201,8 +212,8 @@ export function AmazonCard({ onNavigate }: { onNavigate: (url: string) => void }
         )}
         {stores.some((s) => s.sandbox) && (
           <p className="text-xs text-slate-500">
-            Sandbox: the server has no Amazon SP-API app, so Amazon connects to a local practice seller. Nothing reaches
-            Amazon.
+            Practice account: this Podforge is not linked to an Amazon seller app yet, so Amazon connects to a practice
+            seller account here. Nothing is listed on Amazon and no buyer sees it.
           </p>
         )}
       </div>

@@ -141,6 +141,10 @@ describe('AmazonCard', () => {
       gtinExempt: false,
       handlingDays: 5,
       missing: ['Amazon needs the brand printed on your products.'],
+      notifications: {
+        state: 'failed',
+        problem: 'Amazon notifications not set up: Access to requested resource is denied',
+      },
     };
     const fetch = fakeFetch({
       '/api/integrations': () => json([store]),
@@ -153,6 +157,9 @@ describe('AmazonCard', () => {
     renderWithProviders(<AmazonCard onNavigate={vi.fn()} />);
     const form = within(await screen.findByRole('form', { name: 'Amazon listing settings' }));
     expect(form.getByText('Amazon needs the brand printed on your products.')).toBeInTheDocument();
+    expect(
+      form.getByText(/notifications not set up: Access to requested resource is denied\. Podforge still checks/),
+    ).toBeInTheDocument();
     expect(form.getByRole('button', { name: 'Save settings' })).toBeDisabled();
     await user.selectOptions(form.getByRole('combobox', { name: 'Marketplace' }), 'A1PA6795UKMFR9');
     await user.type(form.getByRole('textbox', { name: 'Brand' }), 'Generic');

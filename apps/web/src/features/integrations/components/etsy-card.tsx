@@ -163,7 +163,8 @@ export function EtsyCard({ onNavigate }: { onNavigate: (url: string) => void }) 
         )}
         {stores.some((s) => s.sandbox) && (
           <p className="text-xs text-slate-500">
-            Sandbox: the server has no ETSY_API_KEY, so Etsy connects to a local practice shop. Nothing reaches Etsy.
+            Practice shop: this Podforge is not linked to an Etsy app yet, so Etsy connects to a practice shop here.
+            Nothing is listed on Etsy and no buyer sees it.
           </p>
         )}
       </div>

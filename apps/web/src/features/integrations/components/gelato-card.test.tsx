@@ -11,6 +11,18 @@ afterEach(() => vi.unstubAllGlobals());
 const OFF = { connected: false, sandbox: false, email: null, webhookUrl: null };
 
 describe('GelatoCard', () => {
+  it('says why Use the Gelato Sandbox waits: the contact email, which enables it once typed (#28)', async () => {
+    vi.stubGlobal('fetch', fakeFetch({ '/api/gelato/status': () => json(OFF) }));
+    const user = userEvent.setup();
+    renderWithProviders(<GelatoCard />);
+    const sandbox = await screen.findByRole('button', { name: 'Use the Gelato Sandbox' });
+    expect(sandbox).toBeDisabled();
+    expect(sandbox).toHaveAccessibleDescription(/Enter the contact email first/);
+    await user.type(screen.getByLabelText(/Contact email/), 'me@shop.test');
+    expect(sandbox).toBeEnabled();
+    expect(screen.queryByTestId('printer-missing')).toBeNull();
+  });
+
   it('connects with an API key and a contact email; a refused key shows Gelato’s reason and keeps the form', async () => {
     let status: object = OFF;
     let tries = 0;

@@ -81,6 +81,7 @@ export function GelatoCard() {
           </label>
         }
         extraReady={email.trim().length > 0}
+        extraMissing="Enter the contact email first: Gelato puts it on every shipping address, the sandbox's too."
         connectedDetails={details}
         sandboxHref="/integrations/gelato-sandbox"
         onConnect={(apiKey) => connect.mutateAsync({ mode: 'live', apiKey, email: email.trim() })}

@@ -34,6 +34,15 @@ const SETUP = {
 };
 
 describe('EtsyCard', () => {
+  it('says in a seller’s words that a sandbox shop is a practice shop, naming no server setting (#28)', async () => {
+    vi.stubGlobal('fetch', fakeFetch({ '/api/integrations': () => json([store({ isConnected: true })]) }));
+    renderWithProviders(<EtsyCard onNavigate={vi.fn()} />);
+    expect(await screen.findByText(/Practice shop: this Podforge is not linked to an Etsy app yet/)).toHaveTextContent(
+      'Nothing is listed on Etsy and no buyer sees it.',
+    );
+    expect(document.body).not.toHaveTextContent(/ETSY_API_KEY|server has no/);
+  });
+
   it('connects through /auth/etsy/start and toasts the outcome', async () => {
     vi.stubGlobal('fetch', fakeFetch({ '/api/integrations': () => json([]) }));
     const navigate = vi.fn();

@@ -84,6 +84,8 @@ describe('StorePlatforms', () => {
     const shopify = await screen.findByTestId('store-shopify', {}, { timeout: 2000 });
 
     const amazon = screen.getByTestId('store-amazon');
+    // Cards are as tall as their content: the short Amazon card is not stretched to its row-mate's height (#28).
+    expect(screen.getByTestId('store-platforms')).toHaveClass('items-start');
     await user.selectOptions(within(amazon).getByRole('combobox', { name: 'Sell on' }), 'A1F83G8C2ARO7P');
     await user.click(within(amazon).getByRole('button', { name: 'Connect Amazon' }));
     expect(navigate).toHaveBeenCalledWith('/auth/amazon/start?marketplace=A1F83G8C2ARO7P');

@@ -273,7 +273,9 @@ export function StorePlatforms({ onNavigate = goTo }: { onNavigate?: (url: strin
     );
   }
   return (
-    <div className="mt-4 grid gap-4 md:grid-cols-2">
+    // Each card as tall as its own content: a short card (Amazon beside WooCommerce's settings) is not stretched
+    // into empty space.
+    <div className="mt-4 grid items-start gap-4 md:grid-cols-2" data-testid="store-platforms">
       <ShopifyCard onNavigate={onNavigate} />
       <EtsyCard onNavigate={onNavigate} />
       <AmazonCard onNavigate={onNavigate} />

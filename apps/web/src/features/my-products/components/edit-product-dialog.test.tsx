@@ -29,11 +29,26 @@ const WHITE = 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa';
 const BLACK = 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb';
 const store = storeIntegration({ id: 'int-1', storeName: 'demo.myshopify.com', name: 'Demo Shop', sandbox: true });
 
+/** What Printful's sandbox quotes for one tee to the US (its flat first-item rate). */
+const sandboxQuote = {
+  ok: true,
+  provider: 'sandbox',
+  name: 'Printful Sandbox',
+  currency: 'USD',
+  products: '9.25',
+  shipping: '4.75',
+  total: '14.00',
+  shippingMethod: 'Flat Rate',
+  minDeliveryDays: 3,
+  maxDeliveryDays: 5,
+};
+
 const onClose = vi.fn();
 function setup(routes: Parameters<typeof fakeFetch>[0]) {
   const fetch = fakeFetch({
     'GET /api/printful/products/71': () => json(catalogTee),
     'GET /api/settings': () => json(settings),
+    'GET /api/quotes/blank': () => json(sandboxQuote),
     ...routes,
   });
   vi.stubGlobal('fetch', fetch);
@@ -53,7 +68,7 @@ afterEach(() => vi.unstubAllGlobals());
 
 describe('EditProductDialog', () => {
   it('opens the whole product: listing, colours and sizes, prices, placement and mockups', async () => {
-    setup({ 'GET /api/products/p1': () => json(detail()) });
+    const { fetch, user } = setup({ 'GET /api/products/p1': () => json(detail()) });
     expect(await dialog().findByLabelText('Title')).toHaveValue('Cat Tee');
     expect(dialog().getByLabelText('Description')).toHaveValue('Soft.');
     expect(dialog().getByLabelText('Tags')).toHaveValue('cats');
@@ -65,6 +80,22 @@ describe('EditProductDialog', () => {
     expect(within(rows[0] as HTMLElement).getByTestId('margin-warning')).toHaveTextContent(
       'Below your 30% target margin.',
     );
+    // The printer's shipping as quoted for the product's first variant, subtracted as an order's bill is (#28):
+    // 12.99 - 9.25 - 4.75 - 0.68 = -1.69.
+    expect(await within(rows[0] as HTMLElement).findByText('$4.75')).toHaveAttribute('data-testid', 'shipping');
+    expect(within(rows[0] as HTMLElement).getByTestId('profit')).toHaveTextContent('-$1.69');
+    // The fees of the store the sale is made in: Etsy's 9.5% + 0.45 of 12.99 is 1.68, so 12.99 - 9.25 - 4.75 - 1.68.
+    expect(dialog().getByRole('combobox', { name: 'Sold on' })).toHaveValue('shopify');
+    await user.selectOptions(dialog().getByRole('combobox', { name: 'Sold on' }), 'etsy');
+    expect(within(rows[0] as HTMLElement).getByTestId('store-fee')).toHaveTextContent('$1.68');
+    expect(within(rows[0] as HTMLElement).getByTestId('profit')).toHaveTextContent('-$2.69');
+    const asked = fetch.calls.find((c) => c.url.pathname === '/api/quotes/blank')?.url.searchParams;
+    expect(Object.fromEntries(asked ?? [])).toEqual({
+      network: 'printful',
+      catalogProductId: '71',
+      catalogVariantId: '4011',
+      country: 'US',
+    });
     expect(dialog().getByRole('combobox', { name: 'Printed at' })).toHaveValue('front');
     expect(dialog().getByRole('option', { name: 'Back print (1800 x 2400 px at 150 DPI)' })).toBeInTheDocument();
     expect(dialog().getByRole('radio', { name: 'Main picture: White' })).toBeChecked();

@@ -5,7 +5,14 @@ import {
   type TVariantChoice,
   ZUpdateProduct,
 } from '@podforge/contract';
-import { PRODUCT_DESCRIPTION_MAX, PRODUCT_TITLE_MAX, platformLabel, variantLabel } from '@podforge/contract/plain';
+import {
+  PRODUCT_DESCRIPTION_MAX,
+  PRODUCT_TITLE_MAX,
+  platformLabel,
+  STORE_PLATFORMS,
+  type TStorePlatform,
+  variantLabel,
+} from '@podforge/contract/plain';
 import { useQuery } from '@tanstack/react-query';
 import { Loader2 } from 'lucide-react';
 import { type ChangeEvent, type FormEvent, type ReactNode, useId, useState } from 'react';
@@ -15,6 +22,7 @@ import { useUpdateProduct } from '@/api/products/update-product';
 import { FALLBACK_SETTINGS, useWorkspaceSettings } from '@/api/settings/get-settings';
 import { CatalogVariantMatrix } from '@/components/pricing/catalog-variant-matrix';
 import { PricingEditor, type PricingRow } from '@/components/pricing/pricing-editor';
+import { quotedBlank, useShippingLine } from '@/components/pricing/shipping-line';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { inputClass } from '@/components/ui/input';
@@ -30,9 +38,6 @@ const FIELDS = ['title', 'description', 'tags', 'variants'] as const;
 type Field = (typeof FIELDS)[number];
 /** `form`: a refusal of the contract that no field above shows (placement, mockups). */
 type Errors = Partial<Record<Field | 'form', string>>;
-
-/** Prices are estimated for Shopify, the one store that takes products today. */
-const FEE_PLATFORM = 'shopify';
 
 /**
  * Edit the whole product: listing, the catalogue colours and sizes it offers, their prices, the placement printed
@@ -110,7 +115,19 @@ function EditForm({ product, onClose }: { product: TProductDetail; onClose: () =
   const catalog = useCatalogProduct(product.catalogProductId);
   const settingsQuery = useWorkspaceSettings();
   const settings = settingsQuery.data ?? FALLBACK_SETTINGS;
-  const fee = storeFeeFor(settings, FEE_PLATFORM);
+  // The fees of the store a sale is made in: the first the product is in, else Shopify; the seller can compare.
+  const [feePlatform, setFeePlatform] = useState<TStorePlatform>(
+    STORE_PLATFORMS.find((p) => p === product.storeCopies[0]?.platform) ?? 'shopify',
+  );
+  const fee = storeFeeFor(settings, feePlatform);
+  const shipping = useShippingLine(
+    quotedBlank(
+      product.provider,
+      product.catalogProductId,
+      choices.map((c) => c.catalogVariantId),
+    ),
+    catalog.data?.currency,
+  );
   const id = useId();
 
   const catalogById = new Map((catalog.data?.variants ?? []).map((v) => [v.id, v]));
@@ -292,11 +309,22 @@ function EditForm({ product, onClose }: { product: TProductDetail; onClose: () =
       )}
 
       <Section title="Prices">
+        <label className="flex max-w-xs items-center gap-2 text-sm">
+          <span className="shrink-0 font-medium">Sold on</span>
+          <NativeSelect value={feePlatform} onChange={(e) => setFeePlatform(e.target.value as TStorePlatform)}>
+            {STORE_PLATFORMS.map((p) => (
+              <option key={p} value={p}>
+                {platformLabel(p)}
+              </option>
+            ))}
+          </NativeSelect>
+        </label>
         <PricingEditor
           rows={rows}
           fee={fee}
-          platformLabel={platformLabel('shopify')}
+          platformLabel={platformLabel(feePlatform)}
           targetMargin={settings.targetMargin}
+          shipping={shipping}
           onPriceChange={(rowId, price) => setPrices({ [rowId]: price })}
           onPricesChange={setPrices}
         />

@@ -587,7 +587,8 @@ describe('MyProductsScreen', () => {
     });
     const stale = rowOf((await screen.findByText('Stale Tee')).textContent ?? '');
     expect(stale.getByTestId('store-out-of-date')).toHaveTextContent('Store copy out of date');
-    expect(await stale.findByRole('button', { name: 'Update in store' })).toBeEnabled();
+    // The row's action names its product (#28: accessible names on every row action).
+    expect(await stale.findByRole('button', { name: 'Update Stale Tee in store' })).toBeEnabled();
     expect(rowOf('Fresh Tee').queryByTestId('store-out-of-date')).not.toBeInTheDocument();
   });
 

@@ -1,9 +1,12 @@
 import type { TProduct } from '@podforge/contract';
+import { platformLabel } from '@podforge/contract/plain';
 import { useProduct } from '@/api/products/get-product';
+import { FALLBACK_SETTINGS, useWorkspaceSettings } from '@/api/settings/get-settings';
 import { PrinterQuotes } from '@/components/printers/printer-quotes';
 import { ScheduleSection } from '@/components/schedules/schedule-dialog';
 import { Dialog } from '@/components/ui/dialog';
 import { StatusBadge } from '@/components/ui/status-badge';
+import { storeFeeFor } from '@/lib/variant-pricing';
 import { formatPrice, productTypeLabel } from '../product-format';
 import { ProductThumbnail } from './product-thumbnail';
 
@@ -15,6 +18,9 @@ export function PreviewProductDialog({ product: listed, onClose }: { product: TP
   // The main mockup at its preview size: what buyers see first.
   const main = product.mockups.find((m) => m.main) ?? product.mockups[0] ?? null;
   const printFiles = data?.printFiles ?? [];
+  const settings = useWorkspaceSettings().data ?? FALLBACK_SETTINGS;
+  // The fee of the store it is live on first, else Shopify's (as the price editor estimates).
+  const platform = product.liveOn?.[0] ?? 'shopify';
   return (
     <Dialog title="Product Preview" onClose={onClose} className="w-[min(44rem,calc(100vw-2rem))]">
       <div className="grid gap-5 sm:grid-cols-[14rem_1fr]" data-testid="product-preview">
@@ -93,7 +99,14 @@ export function PreviewProductDialog({ product: listed, onClose }: { product: TP
       {product.variants.length > 0 && (
         <>
           <h4 className="mt-5 mb-2 text-sm font-semibold">Printers for the first variant</h4>
-          <PrinterQuotes productId={product.id} />
+          <PrinterQuotes
+            productId={product.id}
+            sale={{
+              price: product.variants[0]?.price ?? product.price,
+              fee: storeFeeFor(settings, platform),
+              storeLabel: platformLabel(platform),
+            }}
+          />
         </>
       )}
       <h4 className="mt-5 mb-2 text-sm font-semibold">Scheduled uploads</h4>

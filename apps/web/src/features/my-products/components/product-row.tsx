@@ -219,9 +219,7 @@ export function ProductRow({ product, onEdit, onPreview, onDelete }: Props) {
             </a>
           </Button>
         )}
-        {product.storeCopies.some((c) => c.platform === 'amazon' && c.status === 'published') && (
-          <AmazonListingState productId={product.id} />
-        )}
+        <AmazonListingState copies={product.storeCopies} />
         {product.status === 'processing' ? (
           <Button size="sm" disabled>
             <Loader2 className="animate-spin" aria-hidden="true" /> Processing...

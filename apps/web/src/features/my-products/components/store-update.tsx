@@ -79,7 +79,12 @@ export function StoreUpdate({
       ) : (
         <div className="flex flex-wrap items-end gap-2">
           {stores.length > 1 && <StoreSelect stores={stores} value={storeId ?? ''} onChange={setChosen} />}
-          <Button onClick={onUpdate} disabled={!store || updateInStore.isPending}>
+          <Button
+            onClick={onUpdate}
+            disabled={!store || updateInStore.isPending}
+            // In a row of My Products the name says whose store copy it updates.
+            aria-label={compact ? `Update ${product.title} in store` : undefined}
+          >
             {updateInStore.isPending ? <Loader2 className="animate-spin" /> : <RefreshCw />}
             {updateInStore.isPending ? 'Updating...' : 'Update in store'}
           </Button>

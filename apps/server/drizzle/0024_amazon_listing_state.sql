@@ -1,0 +1,2 @@
+ALTER TABLE "publications" ADD COLUMN "listing_state" text;--> statement-breakpoint
+ALTER TABLE "publications" ADD COLUMN "listing_issues" text[];

@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import type { Config } from '../../config';
+import type { Db } from '../../db/client';
+import { readNotification } from '../../integrations/amazon/notifications';
+import { defineJob, jobIdOf, sendJob } from '../../jobs/define-job';
+import { type JobQueue, QUEUES } from '../../jobs/job-queue';
+import { wakeWorkers } from '../../jobs/workers';
+import type { AmazonService } from './amazon.service';
+import { queueFamilyCheck } from './amazon-listings';
+
+/**
+ * Amazon's notifications, when AMAZON_SQS_QUEUE_URL is set (SP-API delivers only to SQS or EventBridge). On connect
+ * the seller is subscribed to ORDER_CHANGE and LISTINGS_ITEM_ISSUES_CHANGE with the app's destination for the queue
+ * (AmazonService.subscribe). `amazon-sqs` long-polls the queue (ReceiveMessage, up to AMAZON_SQS_WAIT_SECONDS), and
+ * each message, checked against Amazon's schema of its type, becomes one `amazon-notification` job whose id is the
+ * notification's NotificationId, before it is deleted from the queue: a message delivered twice (SQS is at least
+ * once) adds no second job, and a crash between the two leaves the message to come back, not lost. A message that is
+ * no notification of ours is logged and deleted. The `amazon-notification` job reads the order (getOrder) into the
+ * one order intake, or queues a read of the SKU's listing family (amazon-listings.ts), whose issues go onto its
+ * publication. Polling (amazon-orders.ts,
+ * amazon-listings.ts) stays on: a notification only makes things sooner.
+ */
+
+export type AmazonNotificationDeps = {
+  db: Db;
+  jobs: JobQueue;
+  now: () => Date;
+  config: Pick<Config, 'amazonSqs'>;
+  amazon: AmazonService;
+};
+
+/** One receive per window; the next run's id is the next window's, so a restarted chain joins the running one. */
+const RECEIVE_WINDOW_MS = 2_000;
+
+const queueReceive = (deps: AmazonNotificationDeps) => {
+  const window = Math.floor(deps.now().getTime() / RECEIVE_WINDOW_MS) + 1;
+  return sendJob(
+    deps.jobs,
+    amazonSqsJob,
+    {},
+    { id: jobIdOf(`amazon-sqs:${window}`), startAfter: new Date(window * RECEIVE_WINDOW_MS) },
+  );
+};
+
+/** Takes what the queue holds now (waiting up to the long-poll time); answers how many messages it took. */
+export async function receiveAmazonNotifications(deps: AmazonNotificationDeps): Promise<number> {
+  const queue = deps.amazon.notificationQueue();
+  if (!queue || !deps.config.amazonSqs) return 0;
+  const messages = await queue.receive(deps.config.amazonSqs.waitSeconds);
+  for (const message of messages) {
+    const read = readNotification(message.body);
+    if ('problem' in read) {
+      deps.jobs.log.error(
+        { problem: read.problem },
+        'Amazon SQS message is not a notification Podforge reads; deleted',
+      );
+    } else {
+      const id = read.notification.NotificationMetadata.NotificationId;
+      await sendJob(
+        deps.jobs,
+        amazonNotificationJob,
+        { notification: read.notification },
+        { id: jobIdOf(`amazon-notification:${id}`) },
+      );
+    }
+    await queue.delete(message.receiptHandle);
+  }
+  if (messages.length > 0) await wakeWorkers(deps.jobs, amazonNotificationJob);
+  return messages.length;
+}
+
+export const amazonSqsJob = defineJob({
+  name: QUEUES.amazonSqs,
+  payload: z.object({}),
+  retry: { retryLimit: 5, retryDelay: 10, retryBackoff: true, expireInSeconds: 120 },
+  workers: { pollingIntervalSeconds: 1, batchSize: 1 },
+  handle: async (deps: AmazonNotificationDeps) => {
+    try {
+      await receiveAmazonNotifications(deps);
+    } finally {
+      if (deps.config.amazonSqs) await queueReceive(deps);
+    }
+  },
+  started: async (deps: AmazonNotificationDeps) => {
+    if (deps.config.amazonSqs) await queueReceive(deps);
+  },
+});
+
+export const amazonNotificationJob = defineJob({
+  name: QUEUES.amazonNotification,
+  // Checked again against Amazon's schema when taken (the stored job is the message as it came).
+  payload: z.object({ notification: z.record(z.string(), z.unknown()) }),
+  retry: { retryLimit: 5, retryDelay: 30, retryBackoff: true },
+  // A receive brings up to 10 at once (a family's children change together): taken together, they are one read.
+  workers: { pollingIntervalSeconds: 1, batchSize: 10 },
+  handle: async (deps: AmazonNotificationDeps, job) => {
+    const read = readNotification(JSON.stringify(job.data.notification));
+    if ('problem' in read) throw new Error(`Amazon notification unreadable: ${read.problem}`);
+    const n = read.notification;
+    if (n.NotificationType === 'ORDER_CHANGE') return deps.amazon.takeOrderChange(n);
+    // The SKU's family is read again (its children's notifications of one change come as one read).
+    for (const family of await deps.amazon.familiesOfSku(n.Payload.SellerId, n.Payload.Sku))
+      await queueFamilyCheck(deps, family.integrationId, family.publicationId);
+  },
+});
