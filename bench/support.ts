@@ -7,6 +7,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { stale } from '../scripts/build-freshness.mjs';
 
 export const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const serverEntry = path.join(repo, 'apps/server/dist/main.js');
@@ -20,27 +21,16 @@ export const percentile = (xs: number[], p: number) =>
 export const ms = (x: number) => `${x.toFixed(0)} ms`;
 export const verdict = (met: boolean) => (met ? 'met' : 'NOT met');
 
-function newest(dir: string): number {
-  let stat: fs.Stats;
-  try {
-    stat = fs.statSync(dir);
-  } catch {
-    return 0;
-  }
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let latest = stat.mtimeMs;
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    if (['node_modules', 'dist', '.tsbuild', 'data'].includes(entry.name)) continue;
-    latest = Math.max(latest, newest(path.join(dir, entry.name)));
-  }
-  return latest;
-}
-
 /** Builds the server when its build is missing or older than its sources (as `npm start` does). */
 export function ensureServerBuilt() {
   const sources = ['apps/server/src', 'apps/server/drizzle', 'apps/server/tsup.config.ts', 'packages/contract/src'];
-  const built = newest(serverEntry);
-  if (built > 0 && sources.every((s) => newest(path.join(repo, s)) <= built)) return;
+  if (
+    !stale(
+      serverEntry,
+      sources.map((s) => path.join(repo, s)),
+    )
+  )
+    return;
   execSync('npm run build -w @podforge/server', { cwd: repo, stdio: 'inherit' });
 }
 

@@ -1,35 +1,12 @@
 // `npm start`: builds the web app and the server only when a build is missing or older than its sources (the
 // README's first command still sets up a fresh machine), then runs the server in this process's place.
 import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { stale } from './build-freshness.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const at = (...p) => path.join(root, ...p);
-
-/** The newest modification time under `dir` (0 when it does not exist), skipping build and dependency folders. */
-function newest(dir) {
-  let stat;
-  try {
-    stat = fs.statSync(dir);
-  } catch {
-    return 0;
-  }
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let latest = stat.mtimeMs;
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    if (['node_modules', 'dist', '.tsbuild', 'data'].includes(entry.name)) continue;
-    latest = Math.max(latest, newest(path.join(dir, entry.name)));
-  }
-  return latest;
-}
-
-/** When a built file is older than any source it is built from. */
-const stale = (built, sources) => {
-  const builtAt = newest(built);
-  return builtAt === 0 || sources.some((s) => newest(s) > builtAt);
-};
 
 const contract = [at('packages/contract/src'), at('packages/contract/package.json')];
 const targets = [

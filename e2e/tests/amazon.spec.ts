@@ -1,48 +1,7 @@
-import type { Page } from '@playwright/test';
 import { expect, test } from '../support/fixtures';
-import { makePng } from '../support/png';
+import { approveOrdersByHand, twoColourTee } from '../support/store-flows';
 
 // The server runs without an SP-API application (see global-setup): Amazon connects to the built-in sandbox seller.
-
-/** A ready tee in Black and Navy (a rendered picture each), made through the API in this workspace. */
-async function twoColourTee(page: Page, title: string): Promise<void> {
-  const design = await page.request.post('/api/designs/upload', {
-    multipart: {
-      file: { name: 'sun.png', mimeType: 'image/png', buffer: makePng(600, 600, () => [240, 160, 30, 255]) },
-    },
-  });
-  expect(design.status(), await design.text()).toBe(201);
-  const designId = (await design.json()).id as string;
-  const mockup = async (color: string) => {
-    const res = await page.request.post('/api/mockups', {
-      data: {
-        designId,
-        productType: 'tshirt',
-        templateId: 'tshirt-front',
-        color,
-        adjustments: { scale: 80, rotation: 0, x: 0, y: 0, opacity: 100 },
-      },
-    });
-    expect(res.status(), await res.text()).toBe(201);
-    return (await res.json()).id as string;
-  };
-  const black = await mockup('black');
-  const navy = await mockup('navy');
-  const product = await page.request.post('/api/products', {
-    data: {
-      title,
-      description: 'A warm sun on soft cotton. Printed to order.',
-      productType: 'tshirt',
-      price: 24,
-      tags: ['sun', 'summer tee'],
-      designId,
-      mockupId: navy,
-      mockupIds: [black, navy],
-      status: 'ready',
-    },
-  });
-  expect(product.status(), await product.text()).toBe(201);
-}
 
 test('connects the Amazon sandbox seller, lists a tee as a variation family, and a sale there is printed and its shipment confirmed', async ({
   page,
@@ -50,7 +9,12 @@ test('connects the Amazon sandbox seller, lists a tee as a variation family, and
   test.setTimeout(150_000);
   const title = `Sun Tee ${Date.now().toString(36)}`;
   await page.goto('/integrations');
-  await twoColourTee(page, title);
+  await twoColourTee(page, {
+    title,
+    description: 'A warm sun on soft cotton. Printed to order.',
+    tags: ['sun', 'summer tee'],
+    file: { name: 'sun.png', rgb: [240, 160, 30] },
+  });
 
   const amazon = page.getByTestId('store-amazon');
   await amazon.getByRole('combobox', { name: 'Sell on' }).selectOption({ label: 'Amazon.com' });
@@ -80,10 +44,7 @@ test('connects the Amazon sandbox seller, lists a tee as a variation family, and
   await expect(navyM).toContainText('999 / 5 days');
   await expect(navyM).toContainText('Buyable', { timeout: 20_000 });
 
-  const manual = await page.request.patch('/api/settings', {
-    data: { orderConfirmation: { mode: 'manual', delayMinutes: 60 } },
-  });
-  expect(manual.status()).toBe(200);
+  await approveOrdersByHand(page);
   const form = page.getByRole('form', { name: /Place a test order/ });
   const variant = form.getByLabel('Variant');
   const option = await variant.locator('option', { hasText: `${title} - Navy / m` }).getAttribute('value');

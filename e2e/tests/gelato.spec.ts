@@ -1,5 +1,11 @@
 import { expect, test } from '../support/fixtures';
-import { makePng } from '../support/png';
+import {
+  approveOrdersByHand,
+  connectSandboxShop,
+  placeShopifyTestOrder,
+  publishToShopify,
+  uploadedProduct,
+} from '../support/store-flows';
 
 // Issue #29: a product sold in the Shopify sandbox is printed by the built-in Gelato sandbox, chosen by the
 // workspace's routing rule, approved, and shipped with tracking; the order says which printer and why.
@@ -11,9 +17,10 @@ test('a Shopify sandbox order goes to the Gelato sandbox by the routing rule, is
   const title = `Gelato Tee ${Date.now().toString(36)}`;
 
   await page.goto('/integrations');
-  const created = await page.request.post('/api/products', {
-    multipart: {
-      file: { name: 'wave.png', mimeType: 'image/png', buffer: makePng(400, 400, () => [20, 160, 90, 255]) },
+  const productId = await uploadedProduct(
+    page,
+    { name: 'wave.png', rgb: [20, 160, 90] },
+    {
       title,
       description: 'Printed near the buyer.',
       price: '25.00',
@@ -21,14 +28,8 @@ test('a Shopify sandbox order goes to the Gelato sandbox by the routing rule, is
       tags: JSON.stringify(['gelato']),
       variants: JSON.stringify([{ option: 'Medium', price: 25 }]),
     },
-  });
-  expect(created.status(), await created.text()).toBe(201);
-  const productId = (await created.json()).id as string;
-  expect(
-    (
-      await page.request.patch('/api/settings', { data: { orderConfirmation: { mode: 'manual', delayMinutes: 60 } } })
-    ).status(),
-  ).toBe(200);
+  );
+  await approveOrdersByHand(page);
 
   // The Gelato card: the built-in sandbox, with the contact email Gelato requires.
   const gelato = page.getByTestId('fulfillment-gelato');
@@ -45,19 +46,9 @@ test('a Shopify sandbox order goes to the Gelato sandbox by the routing rule, is
     .toBe('gelato-sandbox');
 
   // The sandbox store, the product pushed to it, and a test order.
-  await page.getByLabel('Store domain').fill(shop);
-  await page.getByRole('button', { name: 'Connect', exact: true }).first().click();
-  await expect(page.getByText('Shopify Connected', { exact: true })).toBeVisible();
-  const stores = await (await page.request.get('/api/integrations')).json();
-  const store = stores.find((s: { platform: string }) => s.platform === 'shopify');
-  const pushed = await page.request.post(`/api/products/${productId}/publish`, {
-    data: { integrationIds: [store.id] },
-  });
-  expect(pushed.status(), await pushed.text()).toBe(200);
-  await page.goto('/integrations/shopify-sandbox');
-  const form = page.getByRole('form', { name: /Place a test order/ });
-  await form.getByRole('button', { name: 'Place test order' }).click();
-  await expect(form.getByText(/Test order #\d+ placed/)).toBeVisible();
+  await connectSandboxShop(page, shop);
+  await publishToShopify(page, productId);
+  const form = await placeShopifyTestOrder(page);
 
   // Orders: the Gelato draft waits for approval; approved, Gelato prints and ships it.
   await form.getByRole('link', { name: 'Orders tab' }).click();

@@ -1,5 +1,11 @@
 import { expect, test } from '../support/fixtures';
-import { makePng } from '../support/png';
+import {
+  approveOrdersByHand,
+  connectSandboxShop,
+  placeShopifyTestOrder,
+  publishToShopify,
+  uploadedProduct,
+} from '../support/store-flows';
 
 // The whole loop on one machine: the built-in Shopify sandbox takes a test order, the built-in Printful Sandbox
 // prints and ships it, and the Orders tab and the dashboard show it.
@@ -11,9 +17,10 @@ test('a test order in the sandbox shop is approved, printed and shipped with tra
   const title = `Parcel Tee ${Date.now().toString(36)}`;
 
   await page.goto('/integrations');
-  const created = await page.request.post('/api/products', {
-    multipart: {
-      file: { name: 'parcel.png', mimeType: 'image/png', buffer: makePng(400, 400, () => [30, 120, 240, 255]) },
+  const productId = await uploadedProduct(
+    page,
+    { name: 'parcel.png', rgb: [30, 120, 240] },
+    {
       title,
       description: 'Printed when it sells.',
       price: '25.00',
@@ -21,31 +28,16 @@ test('a test order in the sandbox shop is approved, printed and shipped with tra
       tags: JSON.stringify(['parcel']),
       variants: JSON.stringify([{ option: 'Medium', price: 25 }]),
     },
-  });
-  expect(created.status(), await created.text()).toBe(201);
-  const productId = (await created.json()).id as string;
-  const manual = await page.request.patch('/api/settings', {
-    data: { orderConfirmation: { mode: 'manual', delayMinutes: 60 } },
-  });
-  expect(manual.status()).toBe(200);
+  );
+  await approveOrdersByHand(page);
 
   // Connect the sandbox store and push the product to it.
-  await page.getByLabel('Store domain').fill(shop);
-  await page.getByRole('button', { name: 'Connect', exact: true }).first().click();
-  await expect(page.getByText('Shopify Connected', { exact: true })).toBeVisible();
+  await connectSandboxShop(page, shop);
   await expect(page.getByTestId('printful-sandbox-note')).toBeVisible();
-  const stores = await (await page.request.get('/api/integrations')).json();
-  const pushed = await page.request.post(`/api/products/${productId}/publish`, {
-    data: { integrationIds: [stores[0].id] },
-  });
-  expect(pushed.status(), await pushed.text()).toBe(200);
+  await publishToShopify(page, productId);
 
   // The Shopify Sandbox page: Place a test order.
-  await page.goto('/integrations/shopify-sandbox');
-  const form = page.getByRole('form', { name: /Place a test order/ });
-  await form.getByLabel('Quantity').fill('2');
-  await form.getByRole('button', { name: 'Place test order' }).click();
-  await expect(form.getByText(/Test order #\d+ placed/)).toBeVisible();
+  const form = await placeShopifyTestOrder(page, 2);
 
   // The Orders tab: the order waits for approval; approving sends it to the printer, which ships it.
   await form.getByRole('link', { name: 'Orders tab' }).click();

@@ -1,5 +1,11 @@
 import { expect, test } from '../support/fixtures';
-import { makePng } from '../support/png';
+import {
+  approveOrdersByHand,
+  connectSandboxShop,
+  placeShopifyTestOrder,
+  publishToShopify,
+  uploadedProduct,
+} from '../support/store-flows';
 
 // Printify beside Printful (#29): the seller chooses the built-in Printify Sandbox on the Printify card, makes a
 // product on a Printify blank, sells it in the Shopify sandbox; the order goes to Printify (its sandbox) once, waits
@@ -17,9 +23,10 @@ test('a Printify product sold in the sandbox shop is printed by the Printify San
   await expect(printify.getByText('Sandbox', { exact: true })).toBeVisible();
   await expect(printify.getByRole('link', { name: 'See what it received' })).toBeVisible();
 
-  const created = await page.request.post('/api/products', {
-    multipart: {
-      file: { name: 'pfy.png', mimeType: 'image/png', buffer: makePng(400, 400, () => [200, 60, 30, 255]) },
+  const productId = await uploadedProduct(
+    page,
+    { name: 'pfy.png', rgb: [200, 60, 30] },
+    {
       title,
       description: 'Printed by Printify.',
       price: '25.00',
@@ -29,29 +36,13 @@ test('a Printify product sold in the sandbox shop is printed by the Printify San
       tags: JSON.stringify(['printify']),
       variants: JSON.stringify([{ catalogVariantId: 17391, price: 25 }]),
     },
-  });
-  expect(created.status(), await created.text()).toBe(201);
-  const productId = (await created.json()).id as string;
-  const manual = await page.request.patch('/api/settings', {
-    data: { orderConfirmation: { mode: 'manual', delayMinutes: 60 } },
-  });
-  expect(manual.status()).toBe(200);
+  );
+  await approveOrdersByHand(page);
 
-  await page.getByLabel('Store domain').fill(shop);
-  await page.getByRole('button', { name: 'Connect', exact: true }).first().click();
-  await expect(page.getByText('Shopify Connected', { exact: true })).toBeVisible();
-  const stores = await (await page.request.get('/api/integrations')).json();
-  const store = stores.find((s: { kind: string }) => s.kind === 'store');
-  const pushed = await page.request.post(`/api/products/${productId}/publish`, {
-    data: { integrationIds: [store.id] },
-  });
-  expect(pushed.status(), await pushed.text()).toBe(200);
+  await connectSandboxShop(page, shop);
+  await publishToShopify(page, productId);
 
-  await page.goto('/integrations/shopify-sandbox');
-  const form = page.getByRole('form', { name: /Place a test order/ });
-  await form.getByLabel('Quantity').fill('2');
-  await form.getByRole('button', { name: 'Place test order' }).click();
-  await expect(form.getByText(/Test order #\d+ placed/)).toBeVisible();
+  const form = await placeShopifyTestOrder(page, 2);
 
   await form.getByRole('link', { name: 'Orders tab' }).click();
   const order = page.getByTestId('order').first();

@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from '../support/fixtures';
-import { twoColourTee } from '../support/products';
+import { connectSandboxShop, twoColourTee, waveTee } from '../support/store-flows';
 
 /**
  * Issue 28, point 2: one profit formula. A tee live in two sandbox stores (Shopify and Etsy) sells one Navy / M in
@@ -48,12 +48,10 @@ test('the price editor’s promise, each store’s order and the dashboard show 
   test.setTimeout(180_000);
   const title = `Profit Tee ${Date.now().toString(36)}`;
   await page.goto('/integrations');
-  const productId = await twoColourTee(page, title);
+  const productId = await twoColourTee(page, waveTee(title));
 
   // Two stores: the Shopify and the Etsy sandboxes.
-  await page.getByLabel('Store domain').fill(`profit-${Date.now().toString(36)}.myshopify.com`);
-  await page.getByRole('button', { name: 'Connect', exact: true }).first().click();
-  await expect(page.getByText('Shopify Connected', { exact: true })).toBeVisible();
+  await connectSandboxShop(page, `profit-${Date.now().toString(36)}.myshopify.com`);
   await page.getByTestId('store-etsy').getByRole('button', { name: 'Connect Etsy' }).click();
   await expect(page.getByText('Etsy Connected', { exact: true })).toBeVisible();
   const stores = (await (await page.request.get('/api/integrations')).json()) as { id: string }[];

@@ -1,5 +1,5 @@
 import { expect, test } from '../support/fixtures';
-import { makePng } from '../support/png';
+import { connectSandboxShop, uploadedProduct } from '../support/store-flows';
 
 // The server runs without SHOPIFY_API_KEY (see global-setup): stores connect to the built-in sandbox.
 test('schedules a product from My Products and follows it until it shows completed', async ({ page }) => {
@@ -9,9 +9,10 @@ test('schedules a product from My Products and follows it until it shows complet
   const title = `Scheduled Sunset Tee ${Date.now().toString(36)}`;
 
   await page.goto('/integrations');
-  const created = await page.request.post('/api/products', {
-    multipart: {
-      file: { name: 'sunset.png', mimeType: 'image/png', buffer: makePng(400, 400, () => [240, 120, 30, 255]) },
+  await uploadedProduct(
+    page,
+    { name: 'sunset.png', rgb: [240, 120, 30] },
+    {
       title,
       description: 'A warm sunset on soft cotton.',
       price: '24.99',
@@ -19,11 +20,8 @@ test('schedules a product from My Products and follows it until it shows complet
       tags: JSON.stringify(['sunset']),
       variants: JSON.stringify([{ option: 'Small', price: 24.99, sku: 'SUN-S' }]),
     },
-  });
-  expect(created.status(), await created.text()).toBe(201);
-  await page.getByLabel('Store domain').fill(shop);
-  await page.getByRole('button', { name: 'Connect', exact: true }).first().click();
-  await expect(page.getByText('Shopify Connected', { exact: true })).toBeVisible();
+  );
+  await connectSandboxShop(page, shop);
 
   await page.goto('/?tab=my-products');
   const row = page.getByTestId('product-row').filter({ hasText: title });

@@ -1,5 +1,5 @@
 import { expect, test } from '../support/fixtures';
-import { makePng } from '../support/png';
+import { connectSandboxShop, uploadedDesign, uploadedProduct } from '../support/store-flows';
 
 // The server runs without SHOPIFY_API_KEY (see global-setup): stores connect to the built-in sandbox.
 test('connects the sandbox Shopify store and uploads a product to it from My Products', async ({ page }) => {
@@ -9,9 +9,10 @@ test('connects the sandbox Shopify store and uploads a product to it from My Pro
 
   // A draft product made through the API, in this page's workspace (the request shares its cookie).
   await page.goto('/integrations');
-  const created = await page.request.post('/api/products', {
-    multipart: {
-      file: { name: 'sunset.png', mimeType: 'image/png', buffer: makePng(400, 400, () => [240, 120, 30, 255]) },
+  await uploadedProduct(
+    page,
+    { name: 'sunset.png', rgb: [240, 120, 30] },
+    {
       title,
       description: 'A warm sunset on soft cotton.',
       price: '24.99',
@@ -22,8 +23,7 @@ test('connects the sandbox Shopify store and uploads a product to it from My Pro
         { option: 'Large', price: 26.99, sku: 'SUN-L' },
       ]),
     },
-  });
-  expect(created.status(), await created.text()).toBe(201);
+  );
 
   // Store Platforms: the domain is checked, then the browser goes through the (relayed) approval and back.
   const domain = page.getByLabel('Store domain');
@@ -68,26 +68,11 @@ test('pushes a 2-colour product a buyer can see and buy, updates it in the store
   await page.goto('/integrations');
 
   // A product on the Bella + Canvas 3001 in Black and Red, S and M, with one mockup per colour (via the API).
-  const design = await page.request.post('/api/designs/upload', {
-    multipart: {
-      file: { name: 'sun.png', mimeType: 'image/png', buffer: makePng(400, 400, () => [250, 200, 40, 255]) },
-    },
-  });
-  expect(design.status(), await design.text()).toBe(201);
-  const designId = (await design.json()).id as string;
-  const mockupOf = async (color: string) => {
-    const res = await page.request.post('/api/mockups', {
-      data: {
-        designId,
-        productType: 'tshirt',
-        templateId: 'tshirt-front',
-        color,
-        adjustments: { scale: 100, rotation: 0, x: 0, y: 0, opacity: 100 },
-      },
-    });
-    expect(res.status(), await res.text()).toBe(201);
-    return (await res.json()).id as string;
-  };
+  const { designId, mockup: mockupOf } = await uploadedDesign(
+    page,
+    { name: 'sun.png', rgb: [250, 200, 40], size: 400 },
+    100,
+  );
   const black = await mockupOf('black');
   const red = await mockupOf('red');
   const detail = await (await page.request.get('/api/printful/products/71')).json();
@@ -116,9 +101,7 @@ test('pushes a 2-colour product a buyer can see and buy, updates it in the store
   expect(created.status(), await created.text()).toBe(201);
 
   // Connect a sandbox store.
-  await page.getByLabel('Store domain').fill(shop);
-  await page.getByRole('button', { name: 'Connect', exact: true }).first().click();
-  await expect(page.getByText('Shopify Connected', { exact: true })).toBeVisible();
+  await connectSandboxShop(page, shop);
 
   // Push it from My Products.
   await page.goto('/?tab=my-products');

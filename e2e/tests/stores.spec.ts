@@ -1,5 +1,5 @@
 import { expect, test } from '../support/fixtures';
-import { twoColourTee } from '../support/products';
+import { approveOrdersByHand, twoColourTee, waveTee } from '../support/store-flows';
 
 // The server runs without ETSY_API_KEY (see global-setup): Etsy connects to the built-in sandbox shop, and
 // WooCommerce offers its sandbox store.
@@ -10,7 +10,7 @@ test('connects the Etsy sandbox shop, uploads from My Products (the listing acti
   test.setTimeout(120_000);
   const title = `Wave Tee ${Date.now().toString(36)}`;
   await page.goto('/integrations');
-  await twoColourTee(page, title);
+  await twoColourTee(page, waveTee(title));
 
   const etsy = page.getByTestId('store-etsy');
   await etsy.getByRole('button', { name: 'Connect Etsy' }).click();
@@ -36,10 +36,7 @@ test('connects the Etsy sandbox shop, uploads from My Products (the listing acti
   );
 
   // A sale in the sandbox shop: Podforge reads the shop's receipts at once, and the order goes to the printer.
-  const manual = await page.request.patch('/api/settings', {
-    data: { orderConfirmation: { mode: 'manual', delayMinutes: 60 } },
-  });
-  expect(manual.status()).toBe(200);
+  await approveOrdersByHand(page);
   const form = page.getByRole('form', { name: /Place a test order/ });
   const variant = form.getByLabel('Variant');
   const navyM = await variant.locator('option', { hasText: `${title} - Navy / M` }).getAttribute('value');
@@ -58,7 +55,7 @@ test('connects the WooCommerce sandbox store and uploads through Upload to Store
   test.setTimeout(120_000);
   const title = `Woo Wave Tee ${Date.now().toString(36)}`;
   await page.goto('/integrations');
-  const productId = await twoColourTee(page, title);
+  const productId = await twoColourTee(page, waveTee(title));
 
   const woo = page.getByTestId('store-woocommerce');
   await woo.getByRole('button', { name: 'Use the sandbox store' }).click();

@@ -130,6 +130,23 @@ describe('Etsy connect (OAuth 2 with PKCE)', () => {
     expect(relay.headers.location).toBe('/integrations?etsy_error=failed');
   });
 
+  it('disconnect forgets the tokens and keeps the shop (its listings name it); another workspace gets 404', async () => {
+    const client = t.client();
+    const store = await connect(client);
+    expect((await t.client().post(`/api/etsy/disconnect/${store.id}`, {})).statusCode).toBe(404);
+    const res = await client.post(`/api/etsy/disconnect/${store.id}`, {});
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ success: true, integrationId: store.id });
+    const [row] = await t.deps.db.select().from(integrations).where(eq(integrations.id, store.id));
+    expect(row).toMatchObject({
+      status: 'disconnected',
+      accessTokenEnc: null,
+      refreshTokenEnc: null,
+      tokenExpiresAt: null,
+      verifiedAt: null,
+    });
+  });
+
   it('the fake refuses a key without its shared secret, as Etsy does since 2026', async () => {
     const res = await fetch(`${fake.url}/v3/application/users/me`, { headers: { 'x-api-key': fake.keystring } });
     expect(res.status).toBe(403);

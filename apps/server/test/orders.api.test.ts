@@ -1,9 +1,8 @@
-import type { TOrder, TOrderPage, TOrderStatus, TPrintfulSandboxOrder, TProductDetail } from '@podforge/contract';
+import type { TOrder, TOrderPage, TOrderStatus, TPrintfulSandboxOrder } from '@podforge/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   fulfillmentWebhooks,
-  integrations,
   orders,
   printfulSandboxOrders,
   printfulSandboxWebhooks,
@@ -21,8 +20,8 @@ import { ORDER_JOBS, queuedPrinterEvent } from '../src/modules/orders/order-jobs
 import { pollPrinterOrders } from '../src/modules/orders/printer-poll';
 import { printfulSandboxTickJob } from '../src/modules/printful/printful-sandbox.jobs';
 import { shopifyWebhookJob } from '../src/modules/shopify/shopify-webhooks';
-import { connectShopifySandbox, teeDesign, waitFor } from './fixtures/store-products';
-import { createTestApp, type TestApp, type TestClient } from './helpers';
+import { type ShopifySeller, shopifySeller, waitFor } from './fixtures/store-products';
+import { createTestApp, type TestApp } from './helpers';
 
 /**
  * A sale becomes a parcel, on the built-in sandboxes (no Shopify or Printful account): a paid test order in the
@@ -49,38 +48,26 @@ afterEach(() => {
   faults.afterPrinterCreate = null;
 });
 
-type Seller = { client: TestClient; shop: string; storeId: string; productId: string; skus: string[] };
+type Seller = ShopifySeller;
 
 /** A workspace with a connected sandbox shop and a tee pushed to it (two sizes). */
-async function seller(typed: string, confirmation: 'automatic' | 'manual' | 'delay' = 'automatic'): Promise<Seller> {
-  const client = t.client();
-  const storeId = await connectShopifySandbox(client, typed);
-  const { designId, mockup } = await teeDesign(t, client, { r: 200, g: 30, b: 30 }, 80);
-  const created = await client.post('/api/products', {
-    title: 'Sunset Tee',
-    description: 'A warm sunset.',
-    productType: 'tshirt',
-    price: 24,
-    variants: [
-      { option: 'Small', price: 24 },
-      { option: 'Medium', price: 26 },
-    ],
-    designId,
-    mockupId: await mockup(),
-    status: 'ready',
-  });
-  expect(created.statusCode, created.body).toBe(201);
-  const productId = created.json().id as string;
-  const pushed = await client.post(`/api/upload/shopify/${productId}`, {});
-  expect(pushed.statusCode, pushed.body).toBe(200);
-  const detail = (await client.get(`/api/products/${productId}`)).json<TProductDetail>();
-  const skus = detail.variants.map((v) => v.sku as string);
-  const set = await client.patch('/api/settings', { orderConfirmation: { mode: confirmation, delayMinutes: 60 } });
-  expect(set.statusCode, set.body).toBe(200);
-  // The workspace's own sandbox shop of that name (another workspace typing it gets another shop).
-  const [row] = await t.deps.db.select().from(integrations).where(eq(integrations.id, storeId));
-  return { client, shop: row?.externalId as string, storeId, productId, skus };
-}
+const seller = (typed: string, confirmation: 'automatic' | 'manual' | 'delay' = 'automatic'): Promise<Seller> =>
+  shopifySeller(
+    t,
+    t.client(),
+    typed,
+    { r: 200, g: 30, b: 30 },
+    {
+      title: 'Sunset Tee',
+      description: 'A warm sunset.',
+      price: 24,
+      variants: [
+        { option: 'Small', price: 24 },
+        { option: 'Medium', price: 26 },
+      ],
+    },
+    confirmation,
+  );
 
 async function place(s: Seller, lines: { sku: string; quantity: number }[]) {
   const res = await s.client.post('/api/shopify/sandbox/orders', { integrationId: s.storeId, lines });

@@ -1,14 +1,7 @@
-import type {
-  TGelatoSandboxOrder,
-  TOrder,
-  TOrderPage,
-  TPrinterQuote,
-  TProductDetail,
-  TProductQuotes,
-} from '@podforge/contract';
+import type { TGelatoSandboxOrder, TOrder, TOrderPage, TPrinterQuote, TProductQuotes } from '@podforge/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fulfillmentWebhooks, integrations } from '../src/db/schema';
+import { fulfillmentWebhooks } from '../src/db/schema';
 import type { FakeShopify } from '../src/integrations/shopify/fake-server';
 import { startWorkers } from '../src/jobs/workers';
 import { gelatoSandboxTickJob } from '../src/modules/gelato/gelato-sandbox.jobs';
@@ -16,8 +9,8 @@ import { printerExternalId } from '../src/modules/orders/fulfilment';
 import { ORDER_JOBS } from '../src/modules/orders/order-jobs';
 import { printfulSandboxTickJob } from '../src/modules/printful/printful-sandbox.jobs';
 import { shopifyWebhookJob } from '../src/modules/shopify/shopify-webhooks';
-import { connectShopifySandbox, teeDesign, waitFor } from './fixtures/store-products';
-import { createTestApp, type TestApp, type TestClient } from './helpers';
+import { type ShopifySeller, shopifySeller, waitFor } from './fixtures/store-products';
+import { createTestApp, type TestApp } from './helpers';
 
 /**
  * Point 5 of #29: `GET /api/products/:id/quotes` asks every connected printer (here the built-in Printful and
@@ -43,43 +36,29 @@ afterAll(async () => {
   await t.close();
 });
 
-type Seller = { client: TestClient; storeId: string; productId: string; skus: string[]; shop: string };
+type Seller = ShopifySeller;
 
 /** A workspace with a sandbox shop, a white tee (S, M) pushed to it, and the Gelato sandbox connected. */
 async function seller(typed: string): Promise<Seller> {
   const client = t.client();
-  const storeId = await connectShopifySandbox(client, typed);
-  const { designId, mockup } = await teeDesign(t, client, { r: 20, g: 90, b: 200 }, 80);
-  const created = await client.post('/api/products', {
-    title: 'Wave Tee',
-    description: 'A blue wave.',
-    productType: 'tshirt',
-    price: 25,
-    variants: [
-      { option: 'Small', price: 25 },
-      { option: 'Medium', price: 25 },
-    ],
-    designId,
-    mockupId: await mockup(),
-    status: 'ready',
-  });
-  expect(created.statusCode, created.body).toBe(201);
-  const productId = created.json().id as string;
-  expect((await client.post(`/api/upload/shopify/${productId}`, {})).statusCode).toBe(200);
-  const detail = (await client.get(`/api/products/${productId}`)).json<TProductDetail>();
-  expect(
-    (await client.patch('/api/settings', { orderConfirmation: { mode: 'automatic', delayMinutes: 60 } })).statusCode,
-  ).toBe(200);
+  const made = await shopifySeller(
+    t,
+    client,
+    typed,
+    { r: 20, g: 90, b: 200 },
+    {
+      title: 'Wave Tee',
+      description: 'A blue wave.',
+      price: 25,
+      variants: [
+        { option: 'Small', price: 25 },
+        { option: 'Medium', price: 25 },
+      ],
+    },
+  );
   const connected = await client.post('/api/gelato/connect', { mode: 'sandbox', email: 'seller@example.com' });
   expect(connected.statusCode, connected.body).toBe(200);
-  const [row] = await t.deps.db.select().from(integrations).where(eq(integrations.id, storeId));
-  return {
-    client,
-    storeId: storeId,
-    productId,
-    skus: detail.variants.map((v) => v.sku as string),
-    shop: row?.externalId as string,
-  };
+  return made;
 }
 
 const quotes = async (s: Seller, query: string) => {

@@ -45,32 +45,94 @@ function luminance(hex: string): number {
   return (0.299 * ((n >> 16) & 255) + 0.587 * ((n >> 8) & 255) + 0.114 * (n & 255)) / 255;
 }
 
+/** A gradient's stops as a table: offset, colour (black or white), opacity, each as it stands in the SVG. */
+type Stops = readonly (readonly [offset: string, color: '#000' | '#fff', opacity: string])[];
+
+const stopTags = (stops: Stops) =>
+  stops.map(([offset, color, opacity]) => `<stop offset="${offset}" stop-color="${color}" stop-opacity="${opacity}"/>`);
+
+/** `<linearGradient>` from x1 y1 to x2 y2 ("0 0 1 0": left to right), one stop a line. */
+function linearGradient(id: string, direction: string, stops: Stops): string {
+  const [x1, y1, x2, y2] = direction.split(' ');
+  return `<linearGradient id="${id}" x1="${x1}" y1="${y1}" x2="${x2}" y2="${y2}">
+    ${stopTags(stops).join('\n    ')}
+  </linearGradient>`;
+}
+
+function radialGradient(id: string, stops: Stops): string {
+  return `<radialGradient id="${id}">
+    ${stopTags(stops).join('\n    ')}
+  </radialGradient>`;
+}
+
+/** The shading gradients the drawings share (svgDoc's and garmentDefs'), one table each. */
+const SIDE_SHADE: Stops = [
+  ['0', '#000', '0.38'],
+  ['0.22', '#000', '0.06'],
+  ['0.5', '#000', '0'],
+  ['0.78', '#000', '0.08'],
+  ['1', '#000', '0.42'],
+];
+const TOP_LIGHT: Stops = [
+  ['0', '#fff', '0.22'],
+  ['0.45', '#fff', '0'],
+  ['1', '#000', '0.18'],
+];
+const CYLINDER: Stops = [
+  ['0', '#000', '0.45'],
+  ['0.18', '#000', '0.08'],
+  ['0.32', '#fff', '0.35'],
+  ['0.4', '#fff', '0.05'],
+  ['0.75', '#000', '0.1'],
+  ['1', '#000', '0.5'],
+];
+const FLOOR_SHADOW: Stops = [
+  ['0', '#000', '0.42'],
+  ['0.55', '#000', '0.16'],
+  ['1', '#000', '0'],
+];
+const SOFT_SHADOW: Stops = [
+  ['0', '#000', '0.16'],
+  ['0.7', '#000', '0.08'],
+  ['1', '#000', '0'],
+];
+const BODY_SHADE: Stops = [
+  ['0', '#000', '0.30'],
+  ['0.12', '#000', '0.10'],
+  ['0.3', '#000', '0'],
+  ['0.42', '#fff', '0.10'],
+  ['0.6', '#000', '0'],
+  ['0.86', '#000', '0.10'],
+  ['1', '#000', '0.34'],
+];
+const BODY_LIGHT: Stops = [
+  ['0', '#fff', '0.12'],
+  ['0.35', '#fff', '0'],
+  ['0.8', '#000', '0.04'],
+  ['1', '#000', '0.16'],
+];
+const SLEEVE_SHADE_L: Stops = [
+  ['0', '#000', '0.34'],
+  ['0.45', '#000', '0.02'],
+  ['0.7', '#fff', '0.06'],
+  ['1', '#000', '0.2'],
+];
+const SLEEVE_SHADE_R: Stops = [
+  ['0', '#000', '0.38'],
+  ['0.45', '#000', '0.04'],
+  ['0.7', '#fff', '0.04'],
+  ['1', '#000', '0.22'],
+];
+
 function svgDoc(body: string, backdrop: { from: string; to: string }): string {
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${TEMPLATE_WIDTH}" height="${TEMPLATE_HEIGHT}" viewBox="0 0 400 500">
 <defs>
   <radialGradient id="backdrop" cx="50%" cy="38%" r="75%">
     <stop offset="0" stop-color="${backdrop.from}"/><stop offset="1" stop-color="${backdrop.to}"/>
   </radialGradient>
-  <linearGradient id="sideShade" x1="0" y1="0" x2="1" y2="0">
-    <stop offset="0" stop-color="#000" stop-opacity="0.38"/>
-    <stop offset="0.22" stop-color="#000" stop-opacity="0.06"/>
-    <stop offset="0.5" stop-color="#000" stop-opacity="0"/>
-    <stop offset="0.78" stop-color="#000" stop-opacity="0.08"/>
-    <stop offset="1" stop-color="#000" stop-opacity="0.42"/>
-  </linearGradient>
-  <linearGradient id="topLight" x1="0" y1="0" x2="0" y2="1">
-    <stop offset="0" stop-color="#fff" stop-opacity="0.22"/>
-    <stop offset="0.45" stop-color="#fff" stop-opacity="0"/>
-    <stop offset="1" stop-color="#000" stop-opacity="0.18"/>
-  </linearGradient>
-  <linearGradient id="cylinder" x1="0" y1="0" x2="1" y2="0">
-    <stop offset="0" stop-color="#000" stop-opacity="0.45"/>
-    <stop offset="0.18" stop-color="#000" stop-opacity="0.08"/>
-    <stop offset="0.32" stop-color="#fff" stop-opacity="0.35"/>
-    <stop offset="0.4" stop-color="#fff" stop-opacity="0.05"/>
-    <stop offset="0.75" stop-color="#000" stop-opacity="0.1"/>
-    <stop offset="1" stop-color="#000" stop-opacity="0.5"/>
-  </linearGradient>
+  ${linearGradient('sideShade', '0 0 1 0', SIDE_SHADE)}
+  ${linearGradient('topLight', '0 0 0 1', TOP_LIGHT)}
+  ${linearGradient('cylinder', '0 0 1 0', CYLINDER)}
   <filter id="soft" x="-20%" y="-20%" width="140%" height="140%"><feGaussianBlur stdDeviation="2.2"/></filter>
   <filter id="shadow" x="-30%" y="-30%" width="160%" height="160%"><feGaussianBlur stdDeviation="9"/></filter>
 </defs>
@@ -109,43 +171,12 @@ function garmentDefs(clips: Record<string, string>): string {
   <pattern id="ribH" width="10" height="2.2" patternUnits="userSpaceOnUse">
     <rect width="10" height="1.1" fill="#000" fill-opacity="0.09"/><rect y="1.1" width="10" height="1.1" fill="#fff" fill-opacity="0.05"/>
   </pattern>
-  <radialGradient id="floorShadow">
-    <stop offset="0" stop-color="#000" stop-opacity="0.42"/>
-    <stop offset="0.55" stop-color="#000" stop-opacity="0.16"/>
-    <stop offset="1" stop-color="#000" stop-opacity="0"/>
-  </radialGradient>
-  <radialGradient id="softShadow">
-    <stop offset="0" stop-color="#000" stop-opacity="0.16"/>
-    <stop offset="0.7" stop-color="#000" stop-opacity="0.08"/>
-    <stop offset="1" stop-color="#000" stop-opacity="0"/>
-  </radialGradient>
-  <linearGradient id="bodyShade" x1="0" y1="0" x2="1" y2="0">
-    <stop offset="0" stop-color="#000" stop-opacity="0.30"/>
-    <stop offset="0.12" stop-color="#000" stop-opacity="0.10"/>
-    <stop offset="0.3" stop-color="#000" stop-opacity="0"/>
-    <stop offset="0.42" stop-color="#fff" stop-opacity="0.10"/>
-    <stop offset="0.6" stop-color="#000" stop-opacity="0"/>
-    <stop offset="0.86" stop-color="#000" stop-opacity="0.10"/>
-    <stop offset="1" stop-color="#000" stop-opacity="0.34"/>
-  </linearGradient>
-  <linearGradient id="bodyLight" x1="0" y1="0" x2="0" y2="1">
-    <stop offset="0" stop-color="#fff" stop-opacity="0.12"/>
-    <stop offset="0.35" stop-color="#fff" stop-opacity="0"/>
-    <stop offset="0.8" stop-color="#000" stop-opacity="0.04"/>
-    <stop offset="1" stop-color="#000" stop-opacity="0.16"/>
-  </linearGradient>
-  <linearGradient id="sleeveShadeL" x1="0" y1="0" x2="1" y2="0">
-    <stop offset="0" stop-color="#000" stop-opacity="0.34"/>
-    <stop offset="0.45" stop-color="#000" stop-opacity="0.02"/>
-    <stop offset="0.7" stop-color="#fff" stop-opacity="0.06"/>
-    <stop offset="1" stop-color="#000" stop-opacity="0.2"/>
-  </linearGradient>
-  <linearGradient id="sleeveShadeR" x1="1" y1="0" x2="0" y2="0">
-    <stop offset="0" stop-color="#000" stop-opacity="0.38"/>
-    <stop offset="0.45" stop-color="#000" stop-opacity="0.04"/>
-    <stop offset="0.7" stop-color="#fff" stop-opacity="0.04"/>
-    <stop offset="1" stop-color="#000" stop-opacity="0.22"/>
-  </linearGradient>
+  ${radialGradient('floorShadow', FLOOR_SHADOW)}
+  ${radialGradient('softShadow', SOFT_SHADOW)}
+  ${linearGradient('bodyShade', '0 0 1 0', BODY_SHADE)}
+  ${linearGradient('bodyLight', '0 0 0 1', BODY_LIGHT)}
+  ${linearGradient('sleeveShadeL', '0 0 1 0', SLEEVE_SHADE_L)}
+  ${linearGradient('sleeveShadeR', '1 0 0 0', SLEEVE_SHADE_R)}
   ${Object.entries(clips)
     .map(([id, d]) => `<clipPath id="${id}"><path d="${d}"/></clipPath>`)
     .join('\n  ')}

@@ -49,3 +49,18 @@ export async function peekOAuthState<T>(scope: Scope, state: string): Promise<T 
   const [row] = await scope.db.select().from(oauthStates).where(matching(scope, state));
   return fresh(row, scope.now) ? ((row?.data ?? {}) as T) : null;
 }
+
+/**
+ * The flow a sandbox approval relay is asked to hand on (its `state` and `redirect_uri` in `query`): what it
+ * remembered when it is one this workspace started and has not used, to that same callback; else null. A relay hands
+ * the browser a redirect only then, so it never sends anyone to an address of an attacker's choosing.
+ */
+export async function pendingFlowOf<T extends { redirectUri?: string }>(
+  scope: Scope,
+  query: URLSearchParams,
+): Promise<T | null> {
+  const state = query.get('state');
+  if (!state) return null;
+  const data = await peekOAuthState<T>(scope, state);
+  return data !== null && data.redirectUri === query.get('redirect_uri') ? data : null;
+}

@@ -1,3 +1,5 @@
+import { apiUrl, jsonCall } from '../json-call';
+
 /**
  * Printful API client (apis.md section B). Base URLs, fetch, clock and sleep are injectable so the same code runs
  * against api.printful.com and the local fake, and rate-limit waits take no time in tests.
@@ -193,15 +195,11 @@ export class PrintfulClient {
     token: string,
     options: { query?: Record<string, string | undefined>; body?: unknown; storeId?: string | undefined } = {},
   ): Promise<T> {
-    const url = new URL(path, this.options.apiBase);
-    for (const [key, value] of Object.entries(options.query ?? {})) {
-      if (value !== undefined) url.searchParams.set(key, value);
-    }
-    for (let attempt = 0; ; attempt++) {
-      await this.limiter.take();
-      let response: Response;
-      try {
-        response = await this.fetchImpl(url, {
+    const url = apiUrl(this.options.apiBase, path, options.query);
+    return jsonCall<T>({
+      take: () => this.limiter.take(),
+      send: () =>
+        this.fetchImpl(url, {
           method,
           headers: {
             Authorization: `Bearer ${token}`,
@@ -211,27 +209,20 @@ export class PrintfulClient {
             ...(options.body === undefined ? {} : { 'Content-Type': 'application/json' }),
           },
           ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
-        });
-      } catch {
-        throw new PrintfulError(502, 'Printful could not be reached');
-      }
-      if (response.status === 429) {
-        await response.body?.cancel();
-        const wait = retryAfterMs(response.headers, this.now());
-        this.limiter.blockFor(wait);
-        if (attempt < this.maxRetries) continue;
-        throw new PrintfulError(429, 'Printful is rate limiting requests; try again in a minute');
-      }
+        }),
+      maxRetries: this.maxRetries,
+      waitMs: (response) => retryAfterMs(response.headers, this.now()),
+      block: (ms) => this.limiter.blockFor(ms),
       // The server's own count wins over ours: an empty bucket means wait for its reset.
-      if (response.headers.get('x-ratelimit-remaining') === '0')
-        this.limiter.blockFor(retryAfterMs(response.headers, this.now()));
-      if (response.status === 204) return null as T;
-      const json = (await response.json().catch(() => null)) as unknown;
-      if (!response.ok) {
-        throw new PrintfulError(response.status, printfulErrorMessage(json, `Printful answered ${response.status}`));
-      }
-      if (json === null) throw new PrintfulError(502, 'Printful sent an unreadable answer');
-      return json as T;
-    }
+      onAnswer: (response) => {
+        if (response.headers.get('x-ratelimit-remaining') === '0')
+          this.limiter.blockFor(retryAfterMs(response.headers, this.now()));
+      },
+      emptyIsNull: true,
+      unreachable: () => new PrintfulError(502, 'Printful could not be reached'),
+      limited: () => new PrintfulError(429, 'Printful is rate limiting requests; try again in a minute'),
+      refused: (status, json) => new PrintfulError(status, printfulErrorMessage(json, `Printful answered ${status}`)),
+      unreadable: () => new PrintfulError(502, 'Printful sent an unreadable answer'),
+    });
   }
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type http from 'node:http';
+import { fetchImage, postWebhook } from '../fake-printer-net';
 import { PRODUCT_SEEDS } from './catalog/products';
 import { signPrintfulWebhook } from './orders';
 
@@ -188,25 +189,8 @@ export function createFakeOrders(options: FakeOrdersOptions = {}) {
   const store = options.store ?? memoryOrderStore();
   const now = options.now ?? Date.now;
   const delays = { production: 5_000, ship: 20_000, deliver: 60_000, ...options.delays };
-  const fetchFile =
-    options.fetchFile ??
-    (async (url: string) => {
-      try {
-        const r = await fetch(url);
-        const type = r.headers.get('content-type') ?? '';
-        await r.body?.cancel();
-        return r.ok && type.startsWith('image/');
-      } catch {
-        return false;
-      }
-    });
-  const post =
-    options.post ??
-    (async (url: string, body: string, headers: Record<string, string>) => {
-      const r = await fetch(url, { method: 'POST', body, headers });
-      await r.body?.cancel();
-      if (!r.ok) throw new Error(`webhook answered ${r.status}`);
-    });
+  const fetchFile = options.fetchFile ?? fetchImage;
+  const post = options.post ?? postWebhook;
   let failDownloads = 0;
   let shipInParts = 0;
   const deliveries: { storeId: string; type: string; body: string }[] = [];

@@ -1,3 +1,4 @@
+import { apiUrl, jsonCall } from '../json-call';
 import { RateLimiter } from '../printful/client';
 
 /**
@@ -139,16 +140,15 @@ export class PrintifyClient {
     token: string,
     options: { query?: Record<string, string | undefined>; body?: unknown } = {},
   ): Promise<T> {
-    const url = new URL(path, this.options.apiBase);
-    for (const [key, value] of Object.entries(options.query ?? {})) {
-      if (value !== undefined) url.searchParams.set(key, value);
-    }
-    for (let attempt = 0; ; attempt++) {
-      await this.limiter.take();
-      if (isCatalog(path)) await this.catalogLimiter.take();
-      let response: Response;
-      try {
-        response = await this.fetchImpl(url, {
+    const url = apiUrl(this.options.apiBase, path, options.query);
+    const limiter = isCatalog(path) ? this.catalogLimiter : this.limiter;
+    return jsonCall<T>({
+      take: async () => {
+        await this.limiter.take();
+        if (isCatalog(path)) await this.catalogLimiter.take();
+      },
+      send: () =>
+        this.fetchImpl(url, {
           method,
           headers: {
             Authorization: `Bearer ${token}`,
@@ -157,25 +157,21 @@ export class PrintifyClient {
             ...(options.body === undefined ? {} : { 'Content-Type': 'application/json;charset=utf-8' }),
           },
           ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
-        });
-      } catch {
-        throw new PrintifyError(502, 'Printify could not be reached');
-      }
-      if (response.status === 429) {
-        await response.body?.cancel();
+        }),
+      maxRetries: this.maxRetries,
+      waitMs: (response, attempt) => {
         const retryAfter = Number(response.headers.get('retry-after') ?? '');
-        const wait = Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : this.backoffMs * 2 ** attempt;
-        (isCatalog(path) ? this.catalogLimiter : this.limiter).blockFor(wait);
-        if (attempt < this.maxRetries) continue;
-        throw new PrintifyError(429, 'Printify is rate limiting requests; try again in a minute');
-      }
-      const json = (await response.json().catch(() => null)) as unknown;
-      if (!response.ok) {
-        const { message, code } = printifyErrorMessage(json, `Printify answered ${response.status}`);
-        throw new PrintifyError(response.status, message, code);
-      }
-      if (json === null) throw new PrintifyError(502, 'Printify sent an unreadable answer');
-      return json as T;
-    }
+        return Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : this.backoffMs * 2 ** attempt;
+      },
+      block: (ms) => limiter.blockFor(ms),
+      emptyIsNull: false,
+      unreachable: () => new PrintifyError(502, 'Printify could not be reached'),
+      limited: () => new PrintifyError(429, 'Printify is rate limiting requests; try again in a minute'),
+      refused: (status, json) => {
+        const { message, code } = printifyErrorMessage(json, `Printify answered ${status}`);
+        return new PrintifyError(status, message, code);
+      },
+      unreadable: () => new PrintifyError(502, 'Printify sent an unreadable answer'),
+    });
   }
 }

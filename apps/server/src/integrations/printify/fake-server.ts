@@ -1,6 +1,7 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { fetchImage, postWebhook } from '../fake-printer-net';
 import type { PfyOrder, PfyProduct, PfyShipment } from './api';
 import { type FakeRecord, memoryFakeStore, type PrintifyFakeStore } from './fake-store';
 import { type FixtureBlueprint, type FixtureProvider, PRINTIFY_BLUEPRINTS } from './fixtures';
@@ -126,24 +127,8 @@ export async function startFakePrintify(options: FakePrintifyOptions = {}): Prom
   const store = options.store ?? memoryFakeStore();
   const delays = { production: 5_000, ship: 20_000, deliver: 60_000, ...options.delays };
   const limits = { global: 600, catalog: 100, publish: 200, ...options.rateLimits };
-  const fetchFile =
-    options.fetchFile ??
-    (async (url: string) => {
-      try {
-        const r = await fetch(url);
-        await r.body?.cancel();
-        return r.ok && (r.headers.get('content-type') ?? '').startsWith('image/');
-      } catch {
-        return false;
-      }
-    });
-  const post =
-    options.post ??
-    (async (url: string, body: string, headers: Record<string, string>) => {
-      const r = await fetch(url, { method: 'POST', body, headers });
-      await r.body?.cancel();
-      if (!r.ok) throw new Error(`webhook answered ${r.status}`);
-    });
+  const fetchFile = options.fetchFile ?? fetchImage;
+  const post = options.post ?? postWebhook;
   const accounts = new Map<string, Account>();
   const tokens = new Map<string, Token>();
   const windows = new Map<string, number[]>();

@@ -4,11 +4,11 @@ import {
   ZAmazonSettingsBody,
   ZAmazonStartQuery,
   ZIntegrationIdParams,
-  ZSandboxOrderInput,
 } from '@podforge/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { parseInput } from '../../lib/validate';
+import { registerStoreRoutes } from '../stores/store-routes';
 import type { AmazonDeps } from './amazon.deps';
 import { AMAZON_SANDBOX_CONNECT_PREFIX } from './amazon.service';
 
@@ -79,10 +79,7 @@ export async function amazonRoutes(app: FastifyInstance, { deps }: { deps: Amazo
     return amazon.updateSettings(request.workspaceId, id, body);
   });
 
-  app.post('/api/amazon/disconnect/:id', async (request) => {
-    const { id } = parseInput(ZIntegrationIdParams, request.params, 'params');
-    return amazon.disconnect(request.workspaceId, id);
-  });
+  registerStoreRoutes(app, 'amazon', amazon);
 
   app.get('/api/amazon/products/:productId/listings', async (request) => {
     const { productId } = parseInput(ZProductIdParams, request.params, 'params');
@@ -92,9 +89,4 @@ export async function amazonRoutes(app: FastifyInstance, { deps }: { deps: Amazo
   app.get('/api/amazon/sandbox/listings', async (request) => amazon.sandboxListings(request.workspaceId));
 
   app.get('/api/amazon/sandbox/orders', async (request) => amazon.sandboxOrders(request.workspaceId));
-
-  app.post('/api/amazon/sandbox/orders', async (request, reply) => {
-    const input = parseInput(ZSandboxOrderInput, request.body, 'body');
-    return reply.status(201).send(await amazon.placeSandboxOrder(request.workspaceId, input));
-  });
 }

@@ -42,7 +42,7 @@ import { attributeProblems } from '../../integrations/amazon/product-type-schema
 import { NotificationQueue } from '../../integrations/amazon/sqs';
 import type { TokenCipher } from '../../lib/crypto';
 import { AppError, badRequest, conflict, upstreamError } from '../../lib/errors';
-import { consumeOAuthState, issueOAuthState, peekOAuthState } from '../../lib/oauth-states';
+import { consumeOAuthState, issueOAuthState, pendingFlowOf } from '../../lib/oauth-states';
 import type { UrlSigner } from '../../lib/signed-urls';
 import type { Storage } from '../../storage/storage';
 import { findIntegration } from '../integrations/integrations.repository';
@@ -50,6 +50,8 @@ import type { IncomingOrder } from '../stores/incoming-order';
 import { SandboxState, sandboxOwnerTag } from '../stores/sandbox-state';
 import {
   connectedStoresOfExternalId,
+  disconnectStore,
+  FORGET_OAUTH_TOKENS,
   publishedListingsOfProduct,
   saveStoreSettings,
   storeConnection,
@@ -235,10 +237,7 @@ export class AmazonService extends StoreOrderSource implements StorePlatform {
   }
 
   async isOwnPendingFlow(workspaceId: string, query: URLSearchParams): Promise<boolean> {
-    const state = query.get('state');
-    if (!state) return false;
-    const data = await peekOAuthState<FlowData>(this.stateScope(workspaceId), state);
-    return data !== null && data.redirectUri === query.get('redirect_uri');
+    return (await pendingFlowOf<FlowData>(this.stateScope(workspaceId), query)) !== null;
   }
 
   /** The callback: state (single use, this workspace), the code exchanged for tokens, the seller's store row. */
@@ -410,15 +409,7 @@ export class AmazonService extends StoreOrderSource implements StorePlatform {
   }
 
   async disconnect(workspaceId: string, id: string) {
-    const row = await this.store(workspaceId, id);
-    await updateStoreInWorkspace(this.deps.db, row, {
-      status: 'disconnected',
-      accessTokenEnc: null,
-      refreshTokenEnc: null,
-      tokenExpiresAt: null,
-      verifiedAt: null,
-    });
-    return { success: true as const, integrationId: row.id };
+    return disconnectStore(this.deps.db, await this.store(workspaceId, id), FORGET_OAUTH_TOKENS);
   }
 
   store(workspaceId: string, id: string): Promise<IntegrationRow> {

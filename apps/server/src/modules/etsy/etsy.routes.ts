@@ -1,8 +1,7 @@
-import { ZEtsySetupBody, ZIntegrationIdParams, ZSandboxOrderInput } from '@podforge/contract';
+import { ZEtsySetupBody, ZIntegrationIdParams } from '@podforge/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { z } from 'zod';
-import { notFound } from '../../lib/errors';
 import { parseInput } from '../../lib/validate';
+import { registerStoreRoutes } from '../stores/store-routes';
 import type { EtsyDeps } from './etsy.deps';
 import { ETSY_SANDBOX_CONNECT_PREFIX } from './etsy.service';
 
@@ -17,8 +16,6 @@ const flatQuery = (query: unknown): Record<string, string> =>
       Array.isArray(v) ? String(v[0]) : String(v ?? ''),
     ]),
   );
-
-const ZImageParams = z.object({ imageId: z.coerce.number().int().positive() });
 
 export async function etsyRoutes(app: FastifyInstance, { deps }: { deps: EtsyDeps }) {
   const etsy = deps.etsy;
@@ -63,22 +60,7 @@ export async function etsyRoutes(app: FastifyInstance, { deps }: { deps: EtsyDep
     return etsy.saveSetup(request.workspaceId, id, body);
   });
 
-  app.post('/api/etsy/disconnect/:id', async (request) => {
-    const { id } = parseInput(ZIntegrationIdParams, request.params, 'params');
-    return etsy.disconnect(request.workspaceId, id);
-  });
+  registerStoreRoutes(app, 'etsy', etsy);
 
   app.get('/api/etsy/sandbox/listings', async (request) => etsy.sandboxListings(request.workspaceId));
-
-  app.post('/api/etsy/sandbox/orders', async (request, reply) => {
-    const input = parseInput(ZSandboxOrderInput, request.body, 'body');
-    return reply.status(201).send(await etsy.placeSandboxOrder(request.workspaceId, input));
-  });
-
-  app.get('/api/etsy/sandbox/images/:imageId', async (request, reply) => {
-    const { imageId } = parseInput(ZImageParams, request.params, 'params');
-    const bytes = await etsy.sandboxImage(request.workspaceId, imageId);
-    if (!bytes) throw notFound('Image');
-    return reply.header('Content-Type', 'image/png').header('Cache-Control', 'private, max-age=300').send(bytes);
-  });
 }

@@ -25,13 +25,15 @@ import { type EtsyFakeState, type FakeEtsy, startFakeEtsy } from '../../integrat
 import { fromEtsyReceipt } from '../../integrations/etsy/mapping';
 import type { TokenCipher } from '../../lib/crypto';
 import { AppError, badRequest, conflict, upstreamError } from '../../lib/errors';
-import { consumeOAuthState, issueOAuthState, peekOAuthState } from '../../lib/oauth-states';
+import { consumeOAuthState, issueOAuthState, pendingFlowOf } from '../../lib/oauth-states';
 import type { Storage } from '../../storage/storage';
 import { findIntegration } from '../integrations/integrations.repository';
 import type { IncomingOrder } from '../stores/incoming-order';
 import { resumeOrCreate } from '../stores/resume-or-create';
 import { SandboxState, sandboxOwnerTag } from '../stores/sandbox-state';
 import {
+  disconnectStore,
+  FORGET_OAUTH_TOKENS,
   publishedRemoteIds,
   sandboxListingsOf,
   saveStoreSettings,
@@ -219,10 +221,7 @@ export class EtsyService extends StoreOrderSource implements StorePlatform {
 
   /** The sandbox relay hands on an approval only for a flow this workspace started, to its own callback. */
   async isOwnPendingFlow(workspaceId: string, query: URLSearchParams): Promise<boolean> {
-    const state = query.get('state');
-    if (!state) return false;
-    const data = await peekOAuthState<FlowData>(this.stateScope(workspaceId), state);
-    return data !== null && data.redirectUri === query.get('redirect_uri');
+    return (await pendingFlowOf<FlowData>(this.stateScope(workspaceId), query)) !== null;
   }
 
   /**
@@ -580,15 +579,7 @@ export class EtsyService extends StoreOrderSource implements StorePlatform {
   }
 
   async disconnect(workspaceId: string, id: string) {
-    const row = await this.store(workspaceId, id);
-    await updateStoreInWorkspace(this.deps.db, row, {
-      status: 'disconnected',
-      accessTokenEnc: null,
-      refreshTokenEnc: null,
-      tokenExpiresAt: null,
-      verifiedAt: null,
-    });
-    return { success: true as const, integrationId: row.id };
+    return disconnectStore(this.deps.db, await this.store(workspaceId, id), FORGET_OAUTH_TOKENS);
   }
 
   private async taxonomyId(token: string, productType: string): Promise<number | null> {

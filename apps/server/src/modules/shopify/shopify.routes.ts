@@ -10,6 +10,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isValidShopDomain } from '../../integrations/shopify/hmac';
 import { AppError } from '../../lib/errors';
 import { parseInput } from '../../lib/validate';
+import { registerStoreRoutes } from '../stores/store-routes';
 import type { ShopifyDeps } from './shopify.deps';
 import { SANDBOX_AUTHORIZE_PREFIX, WEBHOOK_PATH } from './shopify.service';
 import { recordWebhook } from './shopify-webhooks';
@@ -108,10 +109,8 @@ export async function shopifyRoutes(app: FastifyInstance, { deps }: { deps: Shop
     return reply.status(201).send(await shopify.placeSandboxOrder(request.workspaceId, input));
   });
 
-  app.post('/api/shopify/disconnect/:id', async (request) => {
-    const { id } = parseInput(ZIntegrationIdParams, request.params, 'params');
-    return shopify.disconnect(request.workspaceId, id);
-  });
+  // Its sandbox orders route (above) also points the sandbox's webhooks at this app: only disconnect is shared.
+  registerStoreRoutes(app, 'shopify', { disconnect: (workspaceId, id) => shopify.disconnect(workspaceId, id) });
 
   app.get('/api/shopify/sandbox/products', async (request) => shopify.sandboxProducts(request.workspaceId));
 

@@ -30,7 +30,7 @@ import {
 } from '../../integrations/shopify/orders-client';
 import type { TokenCipher } from '../../lib/crypto';
 import { AppError, badRequest, conflict, upstreamError } from '../../lib/errors';
-import { consumeOAuthState, issueOAuthState, peekOAuthState } from '../../lib/oauth-states';
+import { consumeOAuthState, issueOAuthState, pendingFlowOf } from '../../lib/oauth-states';
 import type { Storage } from '../../storage/storage';
 import { findIntegration } from '../integrations/integrations.repository';
 import { ourRemoteLineIds } from '../orders/orders.repository';
@@ -38,6 +38,7 @@ import type { VariantRow } from '../products/products.repository';
 import type { IncomingOrder } from '../stores/incoming-order';
 import { sandboxOwnerTag } from '../stores/sandbox-state';
 import {
+  disconnectStore,
   ensureSandboxWebhookSecret,
   markTokenRejected,
   publishedRemoteIds,
@@ -393,11 +394,8 @@ export class ShopifyService extends StoreOrderSource implements StorePlatform {
    * state, shop and callback URL), so the relay can never send anyone to an address of an attacker's choosing.
    */
   async isOwnPendingFlow(workspaceId: string, shop: string, query: URLSearchParams): Promise<boolean> {
-    const state = query.get('state');
-    if (!state) return false;
-    const data = await peekOAuthState<FlowData>(this.stateScope(workspaceId), state);
-    if (!data) return false;
-    return data.shop === shop && data.redirectUri === query.get('redirect_uri');
+    const data = await pendingFlowOf<FlowData>(this.stateScope(workspaceId), query);
+    return data?.shop === shop;
   }
 
   /** The callback: state (single use, this workspace), shop, hmac, then the code for a token. */
@@ -487,9 +485,7 @@ export class ShopifyService extends StoreOrderSource implements StorePlatform {
 
   /** Forgets the token; the row stays (its publications and orders keep their history) as disconnected. */
   async disconnect(workspaceId: string, id: string) {
-    const row = await this.store(workspaceId, id);
-    await updateStoreInWorkspace(this.deps.db, row, forgottenTokens);
-    return { success: true as const, integrationId: row.id };
+    return disconnectStore(this.deps.db, await this.store(workspaceId, id), forgottenTokens);
   }
 
   /**

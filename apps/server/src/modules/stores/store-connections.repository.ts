@@ -141,6 +141,28 @@ export function storesOfWorkspace(
     .orderBy(asc(integrations.createdAt), asc(integrations.id));
 }
 
+/** What a disconnected OAuth store (Etsy, Amazon) clears: its tokens. The row stays: its products' copies name it. */
+export const FORGET_OAUTH_TOKENS = {
+  status: 'disconnected',
+  accessTokenEnc: null,
+  refreshTokenEnc: null,
+  tokenExpiresAt: null,
+  verifiedAt: null,
+} as const;
+
+/** Disconnects a store (found in its workspace): `forget` is set on its row. Answers the route's reply. */
+export async function disconnectStore(
+  db: Db,
+  row: IntegrationRow,
+  forget: Partial<typeof integrations.$inferInsert>,
+): Promise<{ success: true; integrationId: string }> {
+  await db
+    .update(integrations)
+    .set(forget)
+    .where(and(eq(integrations.id, row.id), eq(integrations.workspaceId, row.workspaceId)));
+  return { success: true as const, integrationId: row.id };
+}
+
 // A connection's tokens and state, by the row's id (the adapters' token handling and connect steps)
 
 export type StoreConnectionSet = Partial<Omit<typeof integrations.$inferInsert, 'id' | 'workspaceId'>>;

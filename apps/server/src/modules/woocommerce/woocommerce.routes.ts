@@ -1,13 +1,13 @@
 import type { AddressInfo } from 'node:net';
-import { ErrorCode, ZIntegrationIdParams, ZSandboxOrderInput, ZWooConnectBody } from '@podforge/contract';
+import { ErrorCode, ZIntegrationIdParams, ZWooConnectBody } from '@podforge/contract';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { verifyWooSignature } from '../../integrations/woocommerce/client';
 import { AppError, notFound } from '../../lib/errors';
 import { parseInput } from '../../lib/validate';
+import { registerStoreRoutes } from '../stores/store-routes';
 import type { WooCommerceDeps } from './woocommerce.deps';
 
-const ZImageParams = z.object({ imageId: z.coerce.number().int().positive() });
 const ZStoreImageParams = z.object({ file: z.string().regex(/^[0-9a-f-]{36}\.png$/i) });
 
 export async function woocommerceRoutes(app: FastifyInstance, { deps }: { deps: WooCommerceDeps }) {
@@ -28,24 +28,9 @@ export async function woocommerceRoutes(app: FastifyInstance, { deps }: { deps: 
     return reply.status(201).send(result);
   });
 
-  app.post('/api/woocommerce/disconnect/:id', async (request) => {
-    const { id } = parseInput(ZIntegrationIdParams, request.params, 'params');
-    return woo.disconnect(request.workspaceId, id);
-  });
+  registerStoreRoutes(app, 'woocommerce', woo);
 
   app.get('/api/woocommerce/sandbox/products', async (request) => woo.sandboxProducts(request.workspaceId));
-
-  app.post('/api/woocommerce/sandbox/orders', async (request, reply) => {
-    const input = parseInput(ZSandboxOrderInput, request.body, 'body');
-    return reply.status(201).send(await woo.placeSandboxOrder(request.workspaceId, input));
-  });
-
-  app.get('/api/woocommerce/sandbox/images/:imageId', async (request, reply) => {
-    const { imageId } = parseInput(ZImageParams, request.params, 'params');
-    const bytes = await woo.sandboxImage(request.workspaceId, imageId);
-    if (!bytes) throw notFound('Image');
-    return reply.header('Content-Type', 'image/png').header('Cache-Control', 'private, max-age=300').send(bytes);
-  });
 
   // A product picture for a store to download: signed, no cookie needed.
   app.get('/api/store-images/:file', async (request, reply) => {

@@ -32,13 +32,13 @@ import { resumeOrCreate } from '../stores/resume-or-create';
 import { SandboxState } from '../stores/sandbox-state';
 import {
   deleteStoreConnection,
+  disconnectStore,
   mergeStoreSettings,
   publishedRemoteIds,
   sandboxListingsOf,
   storeSettingsOf,
   storesOfWorkspace,
   storeWithSettings,
-  updateStoreInWorkspace,
   upsertStoreConnection,
 } from '../stores/store-connections.repository';
 import { storeImagePath } from '../stores/store-images';
@@ -294,9 +294,11 @@ export class WooCommerceService extends StoreOrderSource implements StorePlatfor
   }
 
   async disconnect(workspaceId: string, id: string) {
-    const row = await this.store(workspaceId, id);
-    await updateStoreInWorkspace(this.deps.db, row, { status: 'disconnected', accessTokenEnc: null, verifiedAt: null });
-    return { success: true as const, integrationId: row.id };
+    return disconnectStore(this.deps.db, await this.store(workspaceId, id), {
+      status: 'disconnected',
+      accessTokenEnc: null,
+      verifiedAt: null,
+    });
   }
 
   /** The public base the store downloads pictures from: APP_URL, else (sandbox only) this app's own address. */

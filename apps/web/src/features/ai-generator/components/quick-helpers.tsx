@@ -1,5 +1,5 @@
 import { Loader2, Wand2 } from 'lucide-react';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { CopyButton } from '@/components/ui/copy-button';
@@ -10,6 +10,53 @@ import { useGenerateDescription } from '../api/generate-description';
 import { useGenerateTags } from '../api/generate-tags';
 import { useGenerateTitle } from '../api/generate-title';
 import { TagList } from './tag-list';
+
+/** One labelled text field of the helpers (`wide` takes the rest of its row). */
+function HelperField({
+  label,
+  value,
+  onChange,
+  placeholder,
+  wide = false,
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  placeholder: string;
+  wide?: boolean;
+}) {
+  return (
+    <label className={`block ${wide ? 'flex-1 ' : ''}space-y-1 text-sm font-medium`}>
+      <span>{label}</span>
+      <input
+        className={inputClass}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        placeholder={placeholder}
+      />
+    </label>
+  );
+}
+
+/** A helper's Generate button: a wand, or a spinner while its call runs. */
+function GenerateButton({
+  pending,
+  disabled,
+  onClick,
+  children,
+}: {
+  pending: boolean;
+  disabled: boolean;
+  onClick: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <Button variant="outline" disabled={disabled} onClick={onClick}>
+      {pending ? <Loader2 className="animate-spin" /> : <Wand2 />}
+      {children}
+    </Button>
+  );
+}
 
 /**
  * The quick helpers (spec section 7: generate-title, generate-description, generate-tags), one credit each. They
@@ -38,7 +85,6 @@ export function QuickHelpers() {
     });
   };
   const busy = titleCall.isPending || descriptionCall.isPending || tagsCall.isPending;
-  const spinner = (pending: boolean) => (pending ? <Loader2 className="animate-spin" /> : <Wand2 />);
 
   return (
     <Card>
@@ -48,36 +94,12 @@ export function QuickHelpers() {
       </CardHeader>
       <CardContent className="space-y-4">
         <div className="grid gap-3 sm:grid-cols-3">
-          <label className="block space-y-1 text-sm font-medium">
-            <span>Topic</span>
-            <input
-              className={inputClass}
-              value={topic}
-              onChange={(e) => setTopic(e.target.value)}
-              placeholder="e.g. space cat"
-            />
-          </label>
-          <label className="block space-y-1 text-sm font-medium">
-            <span>Helper style</span>
-            <input
-              className={inputClass}
-              value={style}
-              onChange={(e) => setStyle(e.target.value)}
-              placeholder="e.g. playful"
-            />
-          </label>
-          <label className="block space-y-1 text-sm font-medium">
-            <span>Helper audience</span>
-            <input
-              className={inputClass}
-              value={audience}
-              onChange={(e) => setAudience(e.target.value)}
-              placeholder="e.g. gamers"
-            />
-          </label>
+          <HelperField label="Topic" value={topic} onChange={setTopic} placeholder="e.g. space cat" />
+          <HelperField label="Helper style" value={style} onChange={setStyle} placeholder="e.g. playful" />
+          <HelperField label="Helper audience" value={audience} onChange={setAudience} placeholder="e.g. gamers" />
         </div>
-        <Button
-          variant="outline"
+        <GenerateButton
+          pending={titleCall.isPending}
           disabled={busy || !topic.trim()}
           onClick={() => {
             setError(null);
@@ -87,9 +109,8 @@ export function QuickHelpers() {
             );
           }}
         >
-          {spinner(titleCall.isPending)}
           Generate Title
-        </Button>
+        </GenerateButton>
 
         <div className="space-y-1">
           <div className="flex items-center justify-between">
@@ -100,17 +121,14 @@ export function QuickHelpers() {
           </div>
           <input id="quick-title" className={inputClass} value={title} onChange={(e) => setTitle(e.target.value)} />
         </div>
-        <label className="block space-y-1 text-sm font-medium">
-          <span>Details for the description</span>
-          <input
-            className={inputClass}
-            value={details}
-            onChange={(e) => setDetails(e.target.value)}
-            placeholder="e.g. a cat floating past Saturn"
-          />
-        </label>
-        <Button
-          variant="outline"
+        <HelperField
+          label="Details for the description"
+          value={details}
+          onChange={setDetails}
+          placeholder="e.g. a cat floating past Saturn"
+        />
+        <GenerateButton
+          pending={descriptionCall.isPending}
           disabled={busy || !title.trim()}
           onClick={() => {
             setError(null);
@@ -120,9 +138,8 @@ export function QuickHelpers() {
             );
           }}
         >
-          {spinner(descriptionCall.isPending)}
           Generate Description
-        </Button>
+        </GenerateButton>
         {description && (
           <div className="space-y-1">
             <div className="flex items-center justify-between">
@@ -135,17 +152,9 @@ export function QuickHelpers() {
           </div>
         )}
         <div className="flex flex-wrap items-end gap-3">
-          <label className="block flex-1 space-y-1 text-sm font-medium">
-            <span>Category</span>
-            <input
-              className={inputClass}
-              value={category}
-              onChange={(e) => setCategory(e.target.value)}
-              placeholder="e.g. Mugs"
-            />
-          </label>
-          <Button
-            variant="outline"
+          <HelperField label="Category" wide value={category} onChange={setCategory} placeholder="e.g. Mugs" />
+          <GenerateButton
+            pending={tagsCall.isPending}
             disabled={busy || !title.trim()}
             onClick={() => {
               setError(null);
@@ -155,9 +164,8 @@ export function QuickHelpers() {
               );
             }}
           >
-            {spinner(tagsCall.isPending)}
             Generate Tags
-          </Button>
+          </GenerateButton>
         </div>
         {tags.length > 0 && (
           <div className="flex items-start gap-2">

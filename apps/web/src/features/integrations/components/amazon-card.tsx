@@ -6,14 +6,14 @@ import {
   platformLabel,
 } from '@podforge/contract/plain';
 import { Package } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { useEffect, useState } from 'react';
 import { usePlatformStores } from '@/api/integrations/get-integrations';
 import { Button } from '@/components/ui/button';
 import { inputClass } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
 import { toast } from '@/components/ui/use-toast';
 import { useAmazonSettings, useSaveAmazonSettings } from '../api/stores';
+import { type AddressNoticeReader, useAddressNotice } from './address-notice';
 import { ConnectionBadge, IntegrationCard } from './integration-card';
 import { errorText, StoreRow } from './store-row';
 
@@ -144,45 +144,31 @@ function AmazonSettingsForm({ store }: { store: TIntegration }) {
   );
 }
 
-/** Toasts the Login with Amazon callback's outcome once, then drops it from the address. */
-function useAmazonConnectOutcome() {
-  const [params, setParams] = useSearchParams();
-  const connected = params.get('connected');
+/** The Login with Amazon callback's outcome in the address. */
+const AMAZON_OUTCOME: AddressNoticeReader = (params) => {
   const failure = params.get('amazon_error');
-  const shown = useRef(false);
-  useEffect(() => {
-    if (connected !== 'amazon' && !failure) return;
-    if (!shown.current) {
-      shown.current = true;
-      toast(
-        connected === 'amazon'
-          ? {
-              title: 'Amazon Connected',
-              description: 'Set your brand and GTIN exemption to list products.',
-              variant: 'success',
-            }
-          : {
-              title: 'Amazon Not Connected',
-              description: CONNECT_ERRORS[failure ?? ''] ?? CONNECT_ERRORS.failed,
-              variant: 'destructive',
-            },
-      );
-    }
-    setParams(
-      (prev) => {
-        const next = new URLSearchParams(prev);
-        if (next.get('connected') === 'amazon') next.delete('connected');
-        next.delete('amazon_error');
-        return next;
-      },
-      { replace: true },
-    );
-  }, [connected, failure, setParams]);
-}
+  if (params.get('connected') === 'amazon') {
+    return {
+      title: 'Amazon Connected',
+      description: 'Set your brand and GTIN exemption to list products.',
+      variant: 'success',
+    };
+  }
+  if (!failure) return null;
+  return {
+    title: 'Amazon Not Connected',
+    description: CONNECT_ERRORS[failure] ?? CONNECT_ERRORS.failed,
+    variant: 'destructive',
+  };
+};
+const DROP_AMAZON = (params: URLSearchParams) => {
+  if (params.get('connected') === 'amazon') params.delete('connected');
+  params.delete('amazon_error');
+};
 
 /** Amazon: Login with Amazon for a marketplace (the built-in sandbox seller when the server has no SP-API app). */
 export function AmazonCard({ onNavigate }: { onNavigate: (url: string) => void }) {
-  useAmazonConnectOutcome();
+  useAddressNotice(AMAZON_OUTCOME, DROP_AMAZON);
   const { stores, isError } = usePlatformStores('amazon');
   const [marketplace, setMarketplace] = useState(DEFAULT_AMAZON_MARKETPLACE);
   const anyConnected = stores.some((s) => s.isConnected);

@@ -1,13 +1,13 @@
 import type { TIntegration } from '@podforge/contract';
 import { platformLabel } from '@podforge/contract/plain';
 import { Store } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { useEffect, useState } from 'react';
 import { usePlatformStores } from '@/api/integrations/get-integrations';
 import { Button } from '@/components/ui/button';
 import { NativeSelect } from '@/components/ui/native-select';
 import { toast } from '@/components/ui/use-toast';
 import { useEtsySetup, useSaveEtsySetup } from '../api/stores';
+import { type AddressNoticeReader, useAddressNotice } from './address-notice';
 import { ConnectionBadge, IntegrationCard } from './integration-card';
 import { errorText, StoreRow } from './store-row';
 
@@ -105,45 +105,31 @@ function EtsySetupForm({ store }: { store: TIntegration }) {
   );
 }
 
-/** Toasts the Etsy callback's outcome once, then drops it from the address. */
-function useEtsyConnectOutcome() {
-  const [params, setParams] = useSearchParams();
-  const connected = params.get('connected');
+/** The Etsy callback's outcome in the address. */
+const ETSY_OUTCOME: AddressNoticeReader = (params) => {
   const failure = params.get('etsy_error');
-  const setup = params.get('etsy_setup');
-  const shown = useRef(false);
-  useEffect(() => {
-    if (connected !== 'etsy' && !failure && !setup) return;
-    if (!shown.current) {
-      shown.current = true;
-      toast(
-        connected === 'etsy'
-          ? { title: 'Etsy Connected', description: 'Your shop is ready for uploads.', variant: 'success' }
-          : setup
-            ? { title: 'Almost There', description: 'Choose the shop’s shipping and processing profiles.' }
-            : {
-                title: 'Etsy Not Connected',
-                description: CONNECT_ERRORS[failure ?? ''] ?? CONNECT_ERRORS.failed,
-                variant: 'destructive',
-              },
-      );
-    }
-    setParams(
-      (prev) => {
-        const next = new URLSearchParams(prev);
-        if (next.get('connected') === 'etsy') next.delete('connected');
-        next.delete('etsy_error');
-        next.delete('etsy_setup');
-        return next;
-      },
-      { replace: true },
-    );
-  }, [connected, failure, setup, setParams]);
-}
+  if (params.get('connected') === 'etsy') {
+    return { title: 'Etsy Connected', description: 'Your shop is ready for uploads.', variant: 'success' };
+  }
+  if (params.get('etsy_setup')) {
+    return { title: 'Almost There', description: 'Choose the shop’s shipping and processing profiles.' };
+  }
+  if (!failure) return null;
+  return {
+    title: 'Etsy Not Connected',
+    description: CONNECT_ERRORS[failure] ?? CONNECT_ERRORS.failed,
+    variant: 'destructive',
+  };
+};
+const DROP_ETSY = (params: URLSearchParams) => {
+  if (params.get('connected') === 'etsy') params.delete('connected');
+  params.delete('etsy_error');
+  params.delete('etsy_setup');
+};
 
 /** Etsy: connect by OAuth (the built-in sandbox shop when the server has no ETSY_API_KEY), up to five shops. */
 export function EtsyCard({ onNavigate }: { onNavigate: (url: string) => void }) {
-  useEtsyConnectOutcome();
+  useAddressNotice(ETSY_OUTCOME, DROP_ETSY);
   const { stores, isError } = usePlatformStores('etsy');
   const anyConnected = stores.some((s) => s.isConnected);
   // A shop's problem (a connection made before Podforge asked for the order scopes) is fixed by connecting it again.

@@ -1,6 +1,12 @@
 import { Card } from '@/components/ui/card';
 import { useEtsySandbox } from '../api/stores';
-import { SandboxLoadState, SandboxPageHeader } from './sandbox-page';
+import {
+  SandboxLoadState,
+  SandboxPageHeader,
+  SandboxProductTitle,
+  SandboxStore,
+  SandboxVariantTable,
+} from './sandbox-page';
 import { TestOrderForm } from './test-order-form';
 
 /**
@@ -23,93 +29,79 @@ export function EtsySandboxScreen() {
         <p className="text-sm text-slate-600">No sandbox shop is connected. Connect Etsy on the Integrations page.</p>
       ) : (
         data.shops.map((shop) => (
-          <section key={shop.integrationId} aria-label={shop.name} className="space-y-3">
-            <h2 className="text-lg font-semibold">{shop.name}</h2>
-            {shop.listings.length === 0 ? (
-              <p className="text-sm text-slate-600">Nothing was pushed to this shop yet.</p>
-            ) : (
-              <ul className="grid gap-4 lg:grid-cols-2">
-                {shop.listings.map((listing) => {
-                  const colors = [
-                    ...new Set(
-                      listing.inventory.products.flatMap((p) =>
-                        p.property_values.filter((v) => v.property_name === 'Color').map((v) => v.values[0] ?? ''),
-                      ),
-                    ),
-                  ];
-                  return (
-                    <li key={listing.listing_id} id={String(listing.listing_id)}>
-                      <Card className="space-y-3 p-4" data-testid="etsy-sandbox-listing">
-                        <div className="flex items-start justify-between gap-2">
-                          <h3 className="font-semibold">{listing.title}</h3>
-                          <span className="rounded-full bg-green-100 px-2 py-0.5 text-xs text-green-800">
-                            {listing.state}
-                          </span>
-                        </div>
-                        <p className="text-sm text-slate-700">From ${listing.price}</p>
-                        {listing.images.length > 0 && (
-                          <div className="flex gap-2 overflow-x-auto">
-                            {listing.images.map((image) => {
-                              const color = listing.variation_images.find((v) => v.image_id === image.listing_image_id);
-                              return (
-                                <figure key={image.listing_image_id} className="w-24 shrink-0">
-                                  <img
-                                    src={image.url_fullxfull}
-                                    alt={`${listing.title}${color ? `, ${color.value}` : `, view ${image.rank}`}`}
-                                    className="h-28 w-24 rounded border border-slate-200 object-cover"
-                                  />
-                                  <figcaption className="text-center text-xs text-slate-500">
-                                    {color?.value ?? `Picture ${image.rank}`}
-                                  </figcaption>
-                                </figure>
-                              );
-                            })}
-                          </div>
-                        )}
-                        {colors.length > 0 && <p className="text-xs text-slate-600">Colours: {colors.join(', ')}</p>}
-                        {listing.tags.length > 0 && (
-                          <p className="text-xs text-slate-600">Tags: {listing.tags.join(', ')}</p>
-                        )}
-                        <table className="w-full text-left text-sm">
-                          <thead>
-                            <tr className="text-slate-500">
-                              <th className="font-medium">Variation</th>
-                              <th className="font-medium">Price</th>
-                              <th className="font-medium">SKU</th>
-                            </tr>
-                          </thead>
-                          <tbody>
-                            {listing.inventory.products.map((p) => (
-                              <tr key={p.sku} data-testid="etsy-sandbox-variation">
-                                <td>{p.property_values.map((v) => v.values.join(' ')).join(' / ')}</td>
-                                <td>{p.offerings[0]?.price ?? '-'}</td>
-                                <td>{p.sku || '-'}</td>
-                              </tr>
-                            ))}
-                          </tbody>
-                        </table>
-                      </Card>
-                    </li>
-                  );
-                })}
-              </ul>
-            )}
-            <TestOrderForm
-              integrationId={shop.integrationId}
-              storeName={shop.name}
-              platform="etsy"
-              variants={shop.listings
-                .filter((listing) => listing.state === 'active')
-                .flatMap((listing) =>
-                  listing.inventory.products
-                    .filter((p) => p.sku)
-                    .map((p) => ({
-                      sku: p.sku,
-                      label: `${listing.title} - ${p.property_values.map((v) => v.values.join(' ')).join(' / ')} (${p.offerings[0]?.price ?? '-'})`,
-                    })),
-                )}
-            />
-          </section>
+          <SandboxStore
+            key={shop.integrationId}
+            name={shop.name}
+            empty={shop.listings.length === 0}
+            noun="shop"
+            order={
+              <TestOrderForm
+                integrationId={shop.integrationId}
+                storeName={shop.name}
+                platform="etsy"
+                variants={shop.listings
+                  .filter((listing) => listing.state === 'active')
+                  .flatMap((listing) =>
+                    listing.inventory.products
+                      .filter((p) => p.sku)
+                      .map((p) => ({
+                        sku: p.sku,
+                        label: `${listing.title} - ${p.property_values.map((v) => v.values.join(' ')).join(' / ')} (${p.offerings[0]?.price ?? '-'})`,
+                      })),
+                  )}
+              />
+            }
+          >
+            {shop.listings.map((listing) => {
+              const colors = [
+                ...new Set(
+                  listing.inventory.products.flatMap((p) =>
+                    p.property_values.filter((v) => v.property_name === 'Color').map((v) => v.values[0] ?? ''),
+                  ),
+                ),
+              ];
+              return (
+                <li key={listing.listing_id} id={String(listing.listing_id)}>
+                  <Card className="space-y-3 p-4" data-testid="etsy-sandbox-listing">
+                    <SandboxProductTitle title={listing.title} state={listing.state} />
+                    <p className="text-sm text-slate-700">From ${listing.price}</p>
+                    {listing.images.length > 0 && (
+                      <div className="flex gap-2 overflow-x-auto">
+                        {listing.images.map((image) => {
+                          const color = listing.variation_images.find((v) => v.image_id === image.listing_image_id);
+                          return (
+                            <figure key={image.listing_image_id} className="w-24 shrink-0">
+                              <img
+                                src={image.url_fullxfull}
+                                alt={`${listing.title}${color ? `, ${color.value}` : `, view ${image.rank}`}`}
+                                className="h-28 w-24 rounded border border-slate-200 object-cover"
+                              />
+                              <figcaption className="text-center text-xs text-slate-500">
+                                {color?.value ?? `Picture ${image.rank}`}
+                              </figcaption>
+                            </figure>
+                          );
+                        })}
+                      </div>
+                    )}
+                    {colors.length > 0 && <p className="text-xs text-slate-600">Colours: {colors.join(', ')}</p>}
+                    {listing.tags.length > 0 && (
+                      <p className="text-xs text-slate-600">Tags: {listing.tags.join(', ')}</p>
+                    )}
+                    <SandboxVariantTable columns={['Variation', 'Price', 'SKU']}>
+                      {listing.inventory.products.map((p) => (
+                        <tr key={p.sku} data-testid="etsy-sandbox-variation">
+                          <td>{p.property_values.map((v) => v.values.join(' ')).join(' / ')}</td>
+                          <td>{p.offerings[0]?.price ?? '-'}</td>
+                          <td>{p.sku || '-'}</td>
+                        </tr>
+                      ))}
+                    </SandboxVariantTable>
+                  </Card>
+                </li>
+              );
+            })}
+          </SandboxStore>
         ))
       )}
     </div>

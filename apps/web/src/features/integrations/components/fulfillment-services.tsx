@@ -1,6 +1,5 @@
 import { Printer } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Skeleton } from '@/components/ui/skeleton';
@@ -9,6 +8,7 @@ import { ApiError } from '@/lib/api-client';
 import { useDisconnectPrintful } from '../api/disconnect-printful';
 import { usePrintfulStatus } from '../api/get-printful-status';
 import { useChoosePrintfulStore, usePrintfulStores } from '../api/printful-stores';
+import { outcomeParam, useAddressNotice } from './address-notice';
 import { GelatoCard } from './gelato-card';
 import { IntegrationBadge, IntegrationCard } from './integration-card';
 import { PrinterRouting } from './printer-routing';
@@ -186,30 +186,11 @@ function PrintfulCard() {
   );
 }
 
+const PRINTFUL_OUTCOME = outcomeParam('printful', OUTCOMES);
+const DROP_PRINTFUL = (params: URLSearchParams) => params.delete('printful');
+
 export function FulfillmentServices() {
-  const [params, setParams] = useSearchParams();
-  const outcome = params.get('printful');
-
-  const shown = useRef(false);
-
-  useEffect(() => {
-    if (!outcome) return;
-    const notice = OUTCOMES[outcome];
-    if (notice && !shown.current) {
-      shown.current = true;
-      // The Toaster picks up toasts raised before it subscribed (see use-toast.ts).
-      toast(notice);
-    }
-    // Shown once: a reload must not repeat it.
-    setParams(
-      (prev) => {
-        const next = new URLSearchParams(prev);
-        next.delete('printful');
-        return next;
-      },
-      { replace: true },
-    );
-  }, [outcome, setParams]);
+  useAddressNotice(PRINTFUL_OUTCOME, DROP_PRINTFUL);
 
   return (
     <>

@@ -1,7 +1,6 @@
 import { PRINTIFY_BILLING_CURRENCIES } from '@podforge/contract/plain';
 import { Factory } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { useState } from 'react';
 import { useFulfilmentProviders } from '@/api/printers/get-fulfilment-providers';
 import { PrinterBadge, PrinterPanel } from '@/components/printers/printer-panel';
 import { Button } from '@/components/ui/button';
@@ -15,6 +14,7 @@ import {
   usePrintifyStatus,
   useUsePrintifySandbox,
 } from '../api/printify';
+import { outcomeParam, useAddressNotice } from './address-notice';
 import { IntegrationCard } from './integration-card';
 
 /** What the app flow's callback reports back in `?printify=` (see printify.routes.ts). */
@@ -51,28 +51,8 @@ const OUTCOMES: Record<string, { title: string; description: string; variant: 's
   },
 };
 
-/** Shows the app flow's outcome once, then drops it from the address. */
-function useOAuthOutcome() {
-  const [params, setParams] = useSearchParams();
-  const outcome = params.get('printify');
-  const shown = useRef(false);
-  useEffect(() => {
-    if (!outcome) return;
-    const notice = OUTCOMES[outcome];
-    if (notice && !shown.current) {
-      shown.current = true;
-      toast(notice);
-    }
-    setParams(
-      (prev) => {
-        const next = new URLSearchParams(prev);
-        next.delete('printify');
-        return next;
-      },
-      { replace: true },
-    );
-  }, [outcome, setParams]);
-}
+const PRINTIFY_OUTCOME = outcomeParam('printify', OUTCOMES);
+const DROP_PRINTIFY = (params: URLSearchParams) => params.delete('printify');
 
 /** Printify: a personal access token (with the currency the account bills in), or the built-in Printify Sandbox. */
 export function PrintifyCard() {
@@ -83,7 +63,7 @@ export function PrintifyCard() {
   const sandbox = useUsePrintifySandbox();
   const disconnect = useDisconnectPrintify();
   const [currency, setCurrency] = useState<(typeof PRINTIFY_BILLING_CURRENCIES)[number]>('USD');
-  useOAuthOutcome();
+  useAddressNotice(PRINTIFY_OUTCOME, DROP_PRINTIFY);
   const state = providers.data?.providers.find((p) => p.id === 'printify');
   const shops = status.data?.shops;
 

@@ -1,8 +1,8 @@
 import type { TIntegration, TShopifySyncResult } from '@podforge/contract';
 import { platformLabel, SHOPIFY_DOMAIN_PATTERN, shopifyDomainMessage } from '@podforge/contract/plain';
 import { ShoppingBag } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
 import { usePlatformStores } from '@/api/integrations/get-integrations';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
@@ -10,6 +10,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError } from '@/lib/api-client';
 import { useDisconnectShopify, useShopifyConnectOptions, useSyncShopify, validateShopifyDomain } from '../api/shopify';
+import { type AddressNoticeReader, useAddressNotice } from './address-notice';
 import { AmazonCard } from './amazon-card';
 import { EtsyCard } from './etsy-card';
 import { ConnectionBadge, IntegrationCard, StoreStatusBadges } from './integration-card';
@@ -234,43 +235,29 @@ function ShopifyCard({ onNavigate }: { onNavigate: (url: string) => void }) {
   );
 }
 
-/** Toasts the OAuth callback's outcome once, then drops it from the address. */
-function useConnectOutcome() {
-  const [params, setParams] = useSearchParams();
-  const connected = params.get('connected');
+/** The Shopify OAuth callback's outcome in the address. */
+const SHOPIFY_OUTCOME: AddressNoticeReader = (params) => {
   const failure = params.get('shopify_error');
-  const shown = useRef(false);
-  useEffect(() => {
-    if (connected !== 'shopify' && !failure) return;
-    if (!shown.current) {
-      shown.current = true;
-      toast(
-        connected === 'shopify'
-          ? { title: 'Shopify Connected', description: 'Your store is ready for uploads.', variant: 'success' }
-          : {
-              title: 'Shopify Not Connected',
-              description: CONNECT_ERRORS[failure ?? ''] ?? CONNECT_ERRORS.failed,
-              variant: 'destructive',
-            },
-      );
-    }
-    setParams(
-      (prev) => {
-        const next = new URLSearchParams(prev);
-        next.delete('connected');
-        next.delete('shopify_error');
-        return next;
-      },
-      { replace: true },
-    );
-  }, [connected, failure, setParams]);
-}
+  if (params.get('connected') === 'shopify') {
+    return { title: 'Shopify Connected', description: 'Your store is ready for uploads.', variant: 'success' };
+  }
+  if (!failure) return null;
+  return {
+    title: 'Shopify Not Connected',
+    description: CONNECT_ERRORS[failure] ?? CONNECT_ERRORS.failed,
+    variant: 'destructive',
+  };
+};
+const DROP_SHOPIFY = (params: URLSearchParams) => {
+  params.delete('connected');
+  params.delete('shopify_error');
+};
 
 const goTo = (url: string) => window.location.assign(url);
 
 export function StorePlatforms({ onNavigate = goTo }: { onNavigate?: (url: string) => void }) {
   const [loading, setLoading] = useState(true);
-  useConnectOutcome();
+  useAddressNotice(SHOPIFY_OUTCOME, DROP_SHOPIFY);
   useEffect(() => {
     const timer = setTimeout(() => setLoading(false), STORE_SKELETON_MS);
     return () => clearTimeout(timer);

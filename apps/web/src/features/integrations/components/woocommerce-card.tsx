@@ -11,6 +11,35 @@ import { errorText, StoreRow } from './store-row';
 
 const FIELD = 'h-10 w-full rounded-md border border-slate-300 px-3 text-sm';
 
+/** A labelled one-line field of the connect form (never autofilled: these are a store's credentials). */
+function Field({
+  label,
+  value,
+  onChange,
+  type,
+  placeholder,
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  type?: 'password';
+  placeholder?: string;
+}) {
+  return (
+    <label className="block text-sm font-medium">
+      {label}
+      <input
+        className={FIELD}
+        type={type}
+        placeholder={placeholder}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        autoComplete="off"
+      />
+    </label>
+  );
+}
+
 /**
  * WooCommerce: the store's https address and REST keys (Read/Write), checked by the server before saving; optionally
  * a WordPress username and application password, so pictures are uploaded to the store's media library (WooCommerce's
@@ -57,37 +86,15 @@ function ConnectForm() {
   return (
     <div className="space-y-3">
       <form className="space-y-2" onSubmit={submit} noValidate aria-label="Connect a WooCommerce store">
-        <label className="block text-sm font-medium">
-          Store address
-          <input
-            className={FIELD}
-            placeholder="https://shop.example.com"
-            value={storeUrl}
-            onChange={(e) => setStoreUrl(e.target.value)}
-            autoComplete="off"
-          />
-        </label>
-        <label className="block text-sm font-medium">
-          Consumer key
-          <input
-            className={FIELD}
-            placeholder="ck_..."
-            value={consumerKey}
-            onChange={(e) => setKey(e.target.value)}
-            autoComplete="off"
-          />
-        </label>
-        <label className="block text-sm font-medium">
-          Consumer secret
-          <input
-            className={FIELD}
-            type="password"
-            placeholder="cs_..."
-            value={consumerSecret}
-            onChange={(e) => setSecret(e.target.value)}
-            autoComplete="off"
-          />
-        </label>
+        <Field label="Store address" placeholder="https://shop.example.com" value={storeUrl} onChange={setStoreUrl} />
+        <Field label="Consumer key" placeholder="ck_..." value={consumerKey} onChange={setKey} />
+        <Field
+          label="Consumer secret"
+          type="password"
+          placeholder="cs_..."
+          value={consumerSecret}
+          onChange={setSecret}
+        />
         <fieldset className="space-y-2 rounded-md border border-slate-200 p-2">
           <legend className="px-1 text-xs font-medium text-slate-600">Pictures (optional)</legend>
           <p className="text-xs text-slate-500">
@@ -95,26 +102,14 @@ function ConnectForm() {
             application passwords (Users &gt; Profile &gt; Application Passwords). Without them the store downloads the
             pictures from this app, which then needs a public https address.
           </p>
-          <label className="block text-sm font-medium">
-            WordPress username
-            <input
-              className={FIELD}
-              value={wpUsername}
-              onChange={(e) => setWpUsername(e.target.value)}
-              autoComplete="off"
-            />
-          </label>
-          <label className="block text-sm font-medium">
-            Application password
-            <input
-              className={FIELD}
-              type="password"
-              placeholder="xxxx xxxx xxxx xxxx xxxx xxxx"
-              value={wpAppPassword}
-              onChange={(e) => setWpAppPassword(e.target.value)}
-              autoComplete="off"
-            />
-          </label>
+          <Field label="WordPress username" value={wpUsername} onChange={setWpUsername} />
+          <Field
+            label="Application password"
+            type="password"
+            placeholder="xxxx xxxx xxxx xxxx xxxx xxxx"
+            value={wpAppPassword}
+            onChange={setWpAppPassword}
+          />
         </fieldset>
         {message && (
           <p role="alert" className="text-sm text-red-600">
