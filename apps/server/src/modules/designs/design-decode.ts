@@ -162,6 +162,7 @@ export async function decodeDesign(job: DesignDecodeJob): Promise<DecodedDesign>
         workingPath,
         thumbnailPath,
         originalPath,
+        vector: false,
         timings,
       };
     }
@@ -186,7 +187,16 @@ export async function decodeDesign(job: DesignDecodeJob): Promise<DecodedDesign>
         throw new DesignRefusal(`${name} is not a valid SVG image: it could not be rendered (${width}x${height})`);
       }
       await workingCopyAndThumbnail(printPath, workingPath, thumbnailPath);
-      return { width: info.width, height: info.height, printPath, workingPath, thumbnailPath, originalPath };
+      // Vector: a print file draws the sanitised original again at its own size (print-file-render.ts).
+      return {
+        width: info.width,
+        height: info.height,
+        printPath,
+        workingPath,
+        thumbnailPath,
+        originalPath,
+        vector: true,
+      };
     }
 
     let rendered: RenderedPage;
@@ -205,7 +215,7 @@ export async function decodeDesign(job: DesignDecodeJob): Promise<DecodedDesign>
       throw error;
     }
     // The page's pixels, decoded once: the print PNG and the working copy are drawn from them side by side.
-    const { pixels, width, height } = rendered;
+    const { pixels, width, height, vector } = rendered;
     const page = () => sharp(pixels, { raw: { width, height, channels: 4 } });
     await Promise.all([
       timed(timings, 'print', page().png(FAST_PNG).toFile(printPath)),
@@ -219,7 +229,7 @@ export async function decodeDesign(job: DesignDecodeJob): Promise<DecodedDesign>
           .then(() => timed(timings, 'thumbnail', THUMBNAIL(workingPath, thumbnailPath))),
       ),
     ]);
-    return { width, height, printPath, workingPath, thumbnailPath, originalPath: null, timings };
+    return { width, height, printPath, workingPath, thumbnailPath, originalPath: null, vector, timings };
   } catch (error) {
     if (error instanceof DesignLimitError) throw new DesignRefusal(error.message);
     throw error;

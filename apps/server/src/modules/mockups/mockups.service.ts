@@ -2,12 +2,11 @@ import { randomUUID } from 'node:crypto';
 import {
   DEFAULT_CATALOG_PRODUCT,
   DESIGN_AREAS,
-  effectiveDpi,
   type MockupAdjustments,
   mockupProductType,
   type Placement,
   printAreaFor,
-  printReadinessLevel,
+  printReadiness,
   type TCreateMockup,
   type TCreateMockupBatch,
   type TMockup,
@@ -327,7 +326,14 @@ export async function getPrintReadiness(
       : await getCatalogProductDetail(await deps.printful.catalogFor(workspaceId), catalogId);
   const placement = detail?.placements[0];
   const area = DESIGN_AREAS[productType];
-  const dpi = effectiveDpi({ area, design: row, scale: input.scale, productType, print: placement });
+  const rating = printReadiness({
+    area,
+    design: row,
+    scale: input.scale,
+    productType,
+    print: placement,
+    vector: row.vector,
+  });
   const fallback = printAreaFor(productType);
   const printArea = placement
     ? {
@@ -344,5 +350,5 @@ export async function getPrintReadiness(
         widthPx: fallback.widthPx,
         heightPx: fallback.heightPx,
       };
-  return { dpi, ...printReadinessLevel(dpi), printArea };
+  return { ...rating, printArea };
 }
