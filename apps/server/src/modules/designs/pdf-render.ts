@@ -71,14 +71,20 @@ parentPort.on('message', async (job) => {
         parentPort.postMessage({ id: job.id, ok: false, over: { pages: doc.numPages, width: base.width, height: base.height } });
         return;
       }
-      const scale = Math.min(job.maxSide / Math.max(base.width, base.height), job.maxDpi / 72);
+      // Whether the page is vector, from its operators (read before drawing only when the size depends on it).
+      const imageOps = new Set(job.imageOps.map((name) => pdfjs.OPS[name]));
+      const isVector = (ops) => !ops.some((op) => imageOps.has(op));
+      const early = job.vectorMaxSide ? isVector((await page.getOperatorList()).fnArray) : null;
+      const maxSide = early ? Math.min(job.maxSide, job.vectorMaxSide) : job.maxSide;
+      const scale = Math.min(maxSide / Math.max(base.width, base.height), job.maxDpi / 72);
       const viewport = page.getViewport({ scale });
       const width = Math.max(1, Math.floor(viewport.width));
       const height = Math.max(1, Math.floor(viewport.height));
       const { canvas, context } = doc.canvasFactory.create(width, height);
       await page.render({ canvasContext: context, canvas, viewport, background: 'rgba(0,0,0,0)' }).promise;
-      const imageOps = new Set(job.imageOps.map((name) => pdfjs.OPS[name]));
-      const vector = !(await page.getOperatorList()).fnArray.some((op) => imageOps.has(op));
+      // Else the operators the render just read (its display intent's list, kept by the page), read again if missing.
+      const drawn = [...(page._intentStates?.values() ?? [])].find((state) => state.operatorList?.lastChunk);
+      const vector = early ?? isVector(drawn ? drawn.operatorList.fnArray : (await page.getOperatorList()).fnArray);
       // The page's pixels (RGBA, not premultiplied, row after row), handed over without another copy. Read through
       // the context: the canvas's own data() answers them over white, losing the page's transparency.
       const image = context.getImageData(0, 0, width, height);
@@ -220,6 +226,11 @@ export async function renderPdfFirstPage(
     maxSide?: number;
     /** Default PDF_UPLOAD_MAX_DPI; a print file of a vector page passes Infinity to draw it at exactly maxSide. */
     maxDpi?: number;
+    /**
+     * A vector page is drawn at most this many pixels a side instead (an upload's: its print files are drawn from
+     * the PDF itself, so its stored PNG need only be the working copy); its operators are then read before drawing.
+     */
+    vectorMaxSide?: number;
     limits?: { pages: number; pageSide: number };
   } = {},
 ): Promise<RenderedPage> {
@@ -230,6 +241,7 @@ export async function renderPdfFirstPage(
       maxSide: options.maxSide ?? PDF_RENDER_MAX_SIDE,
       maxDpi: options.maxDpi ?? PDF_UPLOAD_MAX_DPI,
       imageOps: PDF_IMAGE_OPS,
+      vectorMaxSide: options.vectorMaxSide ?? null,
       limits: options.limits ?? null,
     },
     options.timeoutMs ?? PDF_RENDER_TIMEOUT_MS,
