@@ -32,6 +32,7 @@ import {
   findTemplate,
   mockupPlacement,
   renderDesignRaw,
+  resizeDesignPixels,
   type TemplateStore,
 } from './mockup-render';
 import type { MockupsDeps } from './mockups.deps';
@@ -82,10 +83,24 @@ type DesignRow = typeof designs.$inferSelect;
  */
 async function designLayer(deps: Deps, row: DesignRow, placement: Placement): Promise<DesignLayer | null> {
   const { workingKey } = row;
+  const width = Math.max(1, Math.round(placement.width));
+  const height = Math.max(1, Math.round(placement.height));
+  const size = `${width}x${height}`;
   const make = async (): Promise<DesignLayer> => {
     if (workingKey) {
       const load = () => withStoredDesignFile(deps, workingKey, (inputPath) => decodeDesignPixels(inputPath));
       const pixels = await (deps.designPixels ? deps.designPixels.get(workingKey, load) : load());
+      const { layers } = deps;
+      if (layers && placement.rotation % 90 !== 0) {
+        // The design at this size is kept too: a seller turning it again only turns it (the resize was a third of
+        // a render's CPU).
+        const sized = await layers.get(`${row.id}\n${workingKey}\n${size}`, async () => ({
+          ...(await resizeDesignPixels(pixels, width, height)),
+          left: 0,
+          top: 0,
+        }));
+        return renderDesignRaw(sized, placement, { fade: false });
+      }
       return renderDesignRaw(pixels, placement, { fade: false });
     }
     const raw = await withStoredDesignFile(deps, row.printKey, (inputPath) =>
@@ -97,7 +112,6 @@ async function designLayer(deps: Deps, row: DesignRow, placement: Placement): Pr
   // seller who moves or fades the design, or renders the same placement again, reuses them; where they land, the
   // clip and the opacity are applied here.
   const key = workingKey ?? row.printKey;
-  const size = `${Math.max(1, Math.round(placement.width))}x${Math.max(1, Math.round(placement.height))}`;
   const placed = await (deps.layers
     ? deps.layers.get(`${row.id}\n${key}\n${size}@${placement.rotation}`, make)
     : make());
