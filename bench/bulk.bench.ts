@@ -4,7 +4,6 @@
 // folder (embedded PGlite, local disk), as a listening server runs it. The designs are uploaded first (1500x1800
 // PNGs, so each has its working copy), not timed. Prints the time, the peak memory of this process and its decoders
 // (PSS) and each target beside its figure, with the load average. Not a test.
-import fs from 'node:fs';
 import os from 'node:os';
 import type { TBulkJob } from '@podforge/contract';
 import { count, eq } from 'drizzle-orm';
@@ -13,7 +12,7 @@ import { startWorker } from '../apps/server/src/jobs/workers';
 import { bulkCreateJob } from '../apps/server/src/modules/bulk/bulk.service';
 import { createTestApp } from '../apps/server/test/helpers';
 import { multipart } from '../apps/server/test/support/design-fixtures';
-import { load, ms, printDesignPng, pssOf, verdict } from './support';
+import { load, ms, printDesignPng, treePssOf, verdict } from './support';
 
 const DESIGNS = Number(process.env.BENCH_BULK_DESIGNS ?? 100);
 const BLANKS = [71, 438, 146];
@@ -22,18 +21,7 @@ const COLORS = ['White', 'Black', 'Navy', 'Red', 'Forest', 'Maroon', 'Sand'];
 const PER_BLANK = 5;
 const TARGET = { ms: 3 * 60_000, mb: 1024, designs: 100 };
 
-/** PSS of this process and its children (the decode pool), in bytes. */
-const treePss = () => {
-  let total = 0;
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const ppid = Number(fs.readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]?.split(' ')[1]);
-      if (Number(entry) === process.pid || ppid === process.pid) total += pssOf(Number(entry));
-    } catch {}
-  }
-  return total;
-};
+const treePss = () => treePssOf(process.pid);
 
 const app = await createTestApp();
 try {

@@ -2,9 +2,8 @@
 // the built server (embedded PGlite, local disk). Each seller, for BENCH_SECONDS (60), in a loop: uploads a design
 // (a 1500x1800 PNG of gradients with a light grain, about 2 MB, as a seller's artwork at a t-shirt's size), then
 // places it on a t-shirt three times (POST /api/mockups, each a new placement), thinking 5 to 15 s (random, fixed
-// seed) before every action: 100 sellers ask about 10 calls a second. Prints each call's p50 and p95 beside its target, the load average and the peak memory
-// of the server and its decoders. Not a test.
-import fs from 'node:fs';
+// seed) before every action: 100 sellers ask about 10 calls a second. Prints each call's p50 and p95 beside its
+// target, the load average and the peak memory of the server and its decoders. Not a test.
 import os from 'node:os';
 import path from 'node:path';
 import {
@@ -13,9 +12,9 @@ import {
   ms,
   percentile,
   printDesignPng,
-  pssOf,
   startServer,
   tempDir,
+  treePssOf,
   verdict,
 } from './support';
 
@@ -29,18 +28,7 @@ const design = await printDesignPng(1500, 1800);
 const server = await startServer({ DATA_DIR: path.join(dir, 'data') });
 const pid = server.child.pid ?? 0;
 
-/** PSS of the server and its child processes (the decode pool), in bytes. */
-const treePss = () => {
-  let total = 0;
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const ppid = Number(fs.readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]?.split(' ')[1]);
-      if (Number(entry) === pid || ppid === pid) total += pssOf(Number(entry));
-    } catch {}
-  }
-  return total;
-};
+const treePss = () => treePssOf(pid);
 
 let seed = 42;
 const rand = () => {
