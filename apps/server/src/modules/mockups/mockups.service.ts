@@ -36,7 +36,7 @@ import {
   type TemplateStore,
 } from './mockup-render';
 import type { MockupsDeps } from './mockups.deps';
-import type { PixelCache } from './pixel-cache';
+import { PixelCache } from './pixel-cache';
 
 type Deps = Pick<MockupsDeps, 'db' | 'storage' | 'now' | 'config' | 'decodePool'> & {
   templates: TemplateStore;
@@ -74,6 +74,16 @@ export function listTemplates(productTypeInput: string | undefined): {
 type DesignRow = typeof designs.$inferSelect;
 
 /**
+ * The caches of a caller that brings none (a bulk run's `createMockup`, one colour after another of the same design
+ * and placement): small, as a run makes one product's colours at a time, two products at once. Without them each
+ * colour decoded and placed the design again.
+ */
+const callerCaches = {
+  layers: new PixelCache<DesignLayer>(16 * 1024 * 1024),
+  designPixels: new PixelCache<DesignPixels>(28 * 1024 * 1024),
+};
+
+/**
  * The design placed for a mockup. From its working copy (at most 2000 px a side, a PNG the decode pool wrote at
  * upload, which is all a 2000x2500 mockup shows) it is placed here, with sharp off the event loop, from the decoded
  * pixels this instance keeps (`designPixels`, 48 MB of the designs placed last): the seller's next placement of the
@@ -83,15 +93,16 @@ type DesignRow = typeof designs.$inferSelect;
  */
 async function designLayer(deps: Deps, row: DesignRow, placement: Placement): Promise<DesignLayer | null> {
   const { workingKey } = row;
+  const layers = deps.layers ?? callerCaches.layers;
+  const designPixels = deps.designPixels ?? callerCaches.designPixels;
   const width = Math.max(1, Math.round(placement.width));
   const height = Math.max(1, Math.round(placement.height));
   const size = `${width}x${height}`;
   const make = async (): Promise<DesignLayer> => {
     if (workingKey) {
       const load = () => withStoredDesignFile(deps, workingKey, (inputPath) => decodeDesignPixels(inputPath));
-      const pixels = await (deps.designPixels ? deps.designPixels.get(workingKey, load) : load());
-      const { layers } = deps;
-      if (layers && placement.rotation % 90 !== 0) {
+      const pixels = await designPixels.get(workingKey, load);
+      if (placement.rotation % 90 !== 0) {
         // The design at this size is kept too: a seller turning it again only turns it (the resize was a third of
         // a render's CPU).
         const sized = await layers.get(`${row.id}\n${workingKey}\n${size}`, async () => ({
@@ -112,9 +123,7 @@ async function designLayer(deps: Deps, row: DesignRow, placement: Placement): Pr
   // seller who moves or fades the design, or renders the same placement again, reuses them; where they land, the
   // clip and the opacity are applied here.
   const key = workingKey ?? row.printKey;
-  const placed = await (deps.layers
-    ? deps.layers.get(`${row.id}\n${key}\n${size}@${placement.rotation}`, make)
-    : make());
+  const placed = await layers.get(`${row.id}\n${key}\n${size}@${placement.rotation}`, make);
   const left = Math.round(placement.centerX - placed.width / 2);
   const top = Math.round(placement.centerY - placed.height / 2);
   return clipLayer({ ...placed, left, top }, placement);
