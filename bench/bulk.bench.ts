@@ -23,7 +23,8 @@ const TARGET = { ms: 3 * 60_000, mb: 1024, designs: 100 };
 
 const treePss = () => treePssOf(process.pid);
 
-const app = await createTestApp();
+// 1,500 mockups and 100 designs pass the default 2 GB storage quota of one workspace.
+const app = await createTestApp({ env: { STORAGE_QUOTA_MB: '100000' } });
 try {
   const client = app.client();
   const workspaceId = await client.workspaceId(app.deps.db);
@@ -65,14 +66,15 @@ try {
   const [made] = await app.deps.db.select({ n: count() }).from(mockups).where(eq(mockups.workspaceId, workspaceId));
   const mb = peak / 1024 / 1024;
   const full = DESIGNS >= TARGET.designs;
-  if ((made?.n ?? 0) !== DESIGNS * BLANKS.length * PER_BLANK) console.log('  (NOT the expected mockup count)');
+  const whole = job.failures.length === 0 && (made?.n ?? 0) === DESIGNS * BLANKS.length * PER_BLANK;
+  if (!whole) console.log('  (NOT every product and mockup was made: so the time does not answer the target)');
   console.log(
     `  ${DESIGNS} designs x ${BLANKS.length} blanks x ${PER_BLANK} colours: ${job.done} products (${job.failures.length} failed), ` +
       `${made?.n ?? 0} mockups in ${ms(elapsed)} (${ms(elapsed / Math.max(1, job.done))} a product)  [${load()}]`,
   );
   console.log(
     `  target (#32) 1,500 mockups and 300 products under 3 min -> ${full ? ms(elapsed) : `${ms((elapsed * TARGET.designs) / DESIGNS)} at this pace (${DESIGNS} designs run)`}: ` +
-      `${verdict((elapsed * TARGET.designs) / Math.min(DESIGNS, TARGET.designs) < TARGET.ms)}; memory of the whole process tree under 1 GB -> ${mb.toFixed(0)} MB: ${verdict(mb < TARGET.mb)}`,
+      `${verdict(whole && (elapsed * TARGET.designs) / Math.min(DESIGNS, TARGET.designs) < TARGET.ms)}; memory of the whole process tree under 1 GB -> ${mb.toFixed(0)} MB: ${verdict(mb < TARGET.mb)}`,
   );
   if (job.failures.length > 0) console.log(`  first failure: ${JSON.stringify(job.failures[0])}`);
 } finally {
