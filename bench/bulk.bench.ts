@@ -23,8 +23,8 @@ const TARGET = { ms: 3 * 60_000, mb: 1024, designs: 100 };
 
 const treePss = () => treePssOf(process.pid);
 
-// 1,500 mockups and 100 designs pass the default 2 GB storage quota of one workspace.
-const app = await createTestApp({ env: { STORAGE_QUOTA_MB: '100000' } });
+// 1,500 mockups and 300 listings pass one workspace's default storage quota (2 GB) and AI credits (200).
+const app = await createTestApp({ env: { STORAGE_QUOTA_MB: '100000', AI_MONTHLY_CREDITS: '100000' } });
 try {
   const client = app.client();
   const workspaceId = await client.workspaceId(app.deps.db);
