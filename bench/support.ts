@@ -48,6 +48,19 @@ export const pssOf = (pid: number) => {
   return Number(/^Pss:\s+(\d+) kB/m.exec(rollup)?.[1] ?? 0) * 1024;
 };
 
+/** PSS of a process and its children (e.g. a server and its decode pool), in bytes. */
+export const treePssOf = (pid: number) => {
+  let total = 0;
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const ppid = Number(fs.readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]?.split(' ')[1]);
+      if (Number(entry) === pid || ppid === pid) total += pssOf(Number(entry));
+    } catch {}
+  }
+  return total;
+};
+
 /** CPU time (user + system) a process has used so far, in ms: what other load on the machine does not inflate. */
 export const cpuMsOf = (pid: number) => {
   const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];

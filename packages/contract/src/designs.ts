@@ -12,6 +12,11 @@ export const ZDesign = z.object({
   size: z.number().int(),
   width: z.number().int(),
   height: z.number().int(),
+  /**
+   * Vector art (SVG, or a PDF whose page 1 paints no raster image): print files draw it at their own size, so it is
+   * print-ready at any size (the ready rule, `printReadiness`).
+   */
+  vector: z.boolean(),
   url: z.string(),
   thumbnailUrl: z.string(),
   originalUrl: z.string(),

@@ -91,6 +91,8 @@ export const ZPrintReadiness = z.object({
   dpi: z.number().int(),
   level: z.enum(['ready', 'ok', 'low']),
   label: z.string(),
+  /** A vector design: print-ready at any size, drawn at the print area's own DPI (`printReadiness`). */
+  vector: z.boolean(),
   printArea: z.object({
     name: z.string(),
     widthIn: z.number(),

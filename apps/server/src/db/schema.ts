@@ -163,6 +163,11 @@ export const designs = pgTable(
     thumbnailKey: text('thumbnail_key').notNull(),
     /** The working copy mockups render from (at most 2000 px a side); null for designs stored before it existed. */
     workingKey: text('working_key'),
+    /**
+     * Vector art (SVG, or a PDF whose page 1 paints no raster image): print files draw the original at their own size
+     * and the ready rule rates it print-ready at any size.
+     */
+    vector: boolean('vector').notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [index('designs_workspace_created_idx').on(t.workspaceId, t.createdAt)],

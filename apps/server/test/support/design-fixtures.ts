@@ -18,14 +18,36 @@ export const svgOf = (width: number, height: number, inner = '') =>
     `<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}"><rect width="${width}" height="${height}" fill="#3366cc"/>${inner}</svg>`,
   );
 
-/** A valid one-page PDF with a filled rectangle; the page is `width` x `height` points. */
-export function pdfOf(width: number, height: number): Buffer {
-  const content = `0 0 1 rg 10 10 ${width - 20} ${height - 20} re f`;
+/**
+ * A valid one-page PDF with a blue filled rectangle 10 pt inside its edges; the page is `width` x `height` points.
+ * The margin is painted by nothing (transparent), or with `whitePage` by a white rectangle over the whole page.
+ */
+export function pdfOf(width: number, height: number, options: { whitePage?: boolean } = {}): Buffer {
+  const page = options.whitePage ? `1 1 1 rg 0 0 ${width} ${height} re f ` : '';
+  const content = `${page}0 0 1 rg 10 10 ${width - 20} ${height - 20} re f`;
   const objects = [
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
     `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${width} ${height}] /Contents 4 0 R >>`,
     `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+  ];
+  return Buffer.from(pdfDocument(objects), 'latin1');
+}
+
+/**
+ * A one-page PDF (`side` x `side` points) whose art is one embedded raster image of `pixels` x `pixels` (solid
+ * orange, uncompressed RGB) drawn over the whole page: a raster PDF, rated by its pixels.
+ */
+export function rasterPdfOf(side: number, pixels: number): Buffer {
+  const image = Buffer.alloc(pixels * pixels * 3);
+  for (let i = 0; i < image.length; i += 3) image.set([240, 130, 20], i);
+  const content = `q ${side} 0 0 ${side} 0 0 cm /Im1 Do Q`;
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${side} ${side}] /Contents 4 0 R /Resources << /XObject << /Im1 5 0 R >> >> >>`,
+    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+    `<< /Type /XObject /Subtype /Image /Width ${pixels} /Height ${pixels} /ColorSpace /DeviceRGB /BitsPerComponent 8 /Length ${image.length} >>\nstream\n${image.toString('latin1')}\nendstream`,
   ];
   return Buffer.from(pdfDocument(objects), 'latin1');
 }

@@ -199,6 +199,26 @@ export function printReadinessLevel(dpi: number): { level: PrintReadinessLevel; 
 }
 
 /**
+ * The ready rule: how a design prints at its placed size. A raster design (PNG, JPEG, a PDF with raster images) is
+ * rated by its effective DPI (`effectiveDpi`, `printReadinessLevel`). A vector design (SVG, a PDF whose page paints no
+ * raster image) is print-ready at any size: its print file is drawn from the vector original at the print area's own
+ * pixel size, so its DPI is the print area's.
+ */
+export function printReadiness(options: Parameters<typeof effectiveDpi>[0] & { vector?: boolean | undefined }): {
+  dpi: number;
+  level: PrintReadinessLevel;
+  label: string;
+  vector: boolean;
+} {
+  if (options.vector) {
+    const print = options.print ?? printAreaFor(options.productType);
+    return { dpi: print.dpi, level: 'ready', label: 'Print ready (vector)', vector: true };
+  }
+  const dpi = effectiveDpi(options);
+  return { dpi, ...printReadinessLevel(dpi), vector: false };
+}
+
+/**
  * Effective DPI of a design placed on a product's print area: its pixels over the inches it covers. The part of the
  * design area the placement prints (`printWindow`) stands for its inches, as the print file is drawn; `print` is
  * the catalogue placement, else the product type's default blank's.

@@ -47,28 +47,48 @@ export const DESIGN_WORKING_MAX = 2000;
  */
 export const FAST_PNG = { compressionLevel: 1, adaptiveFiltering: false } as const;
 
-const THUMBNAIL = (input: string, output: string) =>
-  sharp(input, SHARP_INPUT)
-    .resize(DESIGN_THUMBNAIL_MAX, DESIGN_THUMBNAIL_MAX, { fit: 'inside', withoutEnlargement: true })
-    .png()
-    .toFile(output);
-
 /**
- * The working copy, then the thumbnail from it (not from the full print, which would be decoded a second time).
- * `rotate()` applies EXIF orientation, as the print PNG does.
+ * The working copy and the thumbnail from one resize: the design at working size is kept as raw pixels, encoded as
+ * the working PNG and scaled to the thumbnail side by side (the thumbnail was drawn from the working PNG, which
+ * decoded it again). `input` is a file (`rotate()` applies EXIF orientation, as the print PNG does) or a rendered
+ * PDF page's raw pixels.
  */
 async function workingCopyAndThumbnail(
-  input: string,
+  input: string | { pixels: Buffer; width: number; height: number },
   workingPath: string,
   thumbnailPath: string,
   timings: Record<string, number> = {},
 ) {
   let t = performance.now();
-  await writeWorkingCopy(input, workingPath);
-  timings.working = performance.now() - t;
+  const fits = typeof input !== 'string' && Math.max(input.width, input.height) <= DESIGN_WORKING_MAX;
+  const { data, info } = fits
+    ? { data: input.pixels, info: { width: input.width, height: input.height, channels: 4 } }
+    : await (typeof input === 'string'
+        ? sharp(input, SHARP_INPUT).rotate()
+        : sharp(input.pixels, { raw: { width: input.width, height: input.height, channels: 4 } })
+      )
+        .resize(DESIGN_WORKING_MAX, DESIGN_WORKING_MAX, { fit: 'inside', withoutEnlargement: true })
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+  timings.resize = performance.now() - t;
   t = performance.now();
-  await THUMBNAIL(workingPath, thumbnailPath);
-  timings.thumbnail = performance.now() - t;
+  const working = () =>
+    sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels as 1 | 2 | 3 | 4 } });
+  await Promise.all([
+    working()
+      .png(FAST_PNG)
+      .toFile(workingPath)
+      .then(() => {
+        timings.working = performance.now() - t;
+      }),
+    working()
+      .resize(DESIGN_THUMBNAIL_MAX, DESIGN_THUMBNAIL_MAX, { fit: 'inside', withoutEnlargement: true })
+      .png()
+      .toFile(thumbnailPath)
+      .then(() => {
+        timings.thumbnail = performance.now() - t;
+      }),
+  ]);
 }
 
 /** The design's working copy (see DecodedDesign.workingPath), written to `workingPath`. */
@@ -162,6 +182,7 @@ export async function decodeDesign(job: DesignDecodeJob): Promise<DecodedDesign>
         workingPath,
         thumbnailPath,
         originalPath,
+        vector: false,
         timings,
       };
     }
@@ -186,7 +207,16 @@ export async function decodeDesign(job: DesignDecodeJob): Promise<DecodedDesign>
         throw new DesignRefusal(`${name} is not a valid SVG image: it could not be rendered (${width}x${height})`);
       }
       await workingCopyAndThumbnail(printPath, workingPath, thumbnailPath);
-      return { width: info.width, height: info.height, printPath, workingPath, thumbnailPath, originalPath };
+      // Vector: a print file draws the sanitised original again at its own size (print-file-render.ts).
+      return {
+        width: info.width,
+        height: info.height,
+        printPath,
+        workingPath,
+        thumbnailPath,
+        originalPath,
+        vector: true,
+      };
     }
 
     let rendered: RenderedPage;
@@ -195,7 +225,11 @@ export async function decodeDesign(job: DesignDecodeJob): Promise<DecodedDesign>
       rendered = await timed(
         timings,
         'render',
-        renderPdfFirstPage(await fsp.readFile(job.inputPath), { limits: DESIGN_LIMITS.pdf, timeoutMs: 10 * 60_000 }),
+        renderPdfFirstPage(await fsp.readFile(job.inputPath), {
+          limits: DESIGN_LIMITS.pdf,
+          timeoutMs: 10 * 60_000,
+          vectorMaxSide: DESIGN_WORKING_MAX,
+        }),
       );
     } catch (error) {
       if (error instanceof PdfLimitError) checkPdfPages(name, error.pages, error.width, error.height);
@@ -204,22 +238,24 @@ export async function decodeDesign(job: DesignDecodeJob): Promise<DecodedDesign>
       }
       throw error;
     }
-    // The page's pixels, decoded once: the print PNG and the working copy are drawn from them side by side.
-    const { pixels, width, height } = rendered;
-    const page = () => sharp(pixels, { raw: { width, height, channels: 4 } });
+    const { pixels, width, height, vector } = rendered;
+    if (vector) {
+      // A vector page, drawn at the working size: it is its own print PNG (its print files are drawn from the PDF).
+      await workingCopyAndThumbnail({ pixels, width, height }, workingPath, thumbnailPath, timings);
+      return { width, height, printPath: workingPath, workingPath, thumbnailPath, originalPath: null, vector, timings };
+    }
+    // A raster page's pixels, decoded once: the print PNG and the working copy are drawn from them side by side.
     await Promise.all([
-      timed(timings, 'print', page().png(FAST_PNG).toFile(printPath)),
       timed(
         timings,
-        'working',
-        page()
-          .resize(DESIGN_WORKING_MAX, DESIGN_WORKING_MAX, { fit: 'inside', withoutEnlargement: true })
+        'print',
+        sharp(pixels, { raw: { width, height, channels: 4 } })
           .png(FAST_PNG)
-          .toFile(workingPath)
-          .then(() => timed(timings, 'thumbnail', THUMBNAIL(workingPath, thumbnailPath))),
+          .toFile(printPath),
       ),
+      workingCopyAndThumbnail({ pixels, width, height }, workingPath, thumbnailPath, timings),
     ]);
-    return { width, height, printPath, workingPath, thumbnailPath, originalPath: null, timings };
+    return { width, height, printPath, workingPath, thumbnailPath, originalPath: null, vector, timings };
   } catch (error) {
     if (error instanceof DesignLimitError) throw new DesignRefusal(error.message);
     throw error;

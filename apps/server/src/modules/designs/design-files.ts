@@ -43,6 +43,11 @@ export type DecodedDesign = {
   thumbnailPath: string;
   /** The original to store when it is not the uploaded file itself: sanitised SVG, or a resized AI image. */
   originalPath: string | null;
+  /**
+   * The design is vector (an SVG, or a PDF whose page 1 paints no raster image: PDF_IMAGE_OPS in pdf-render.ts): its
+   * stored original is drawn again at a print file's own size, so it is print-ready at any size.
+   */
+  vector: boolean;
   /** Milliseconds per step in the decoder (the upload's Server-Timing header shows them). */
   timings?: Record<string, number>;
 };

@@ -52,17 +52,21 @@ describe('renderPdfFirstPage', () => {
     expect(result.height).toBe(1250);
     expect(result.pixels.length).toBe(833 * 1250 * 4);
     expect(Math.max(result.width, result.height)).toBeLessThanOrEqual(PDF_RENDER_MAX_SIDE);
-    // RGBA, opaque: the page's white margin, and its blue rectangle (the fixture's `0 0 1 rg`).
+    // RGBA: the page's margin, which nothing paints, is transparent; its blue rectangle (the fixture's `0 0 1 rg`)
+    // opaque. Vector: no raster image on the page.
     const at = (x: number, y: number) => [...result.pixels.subarray((y * 833 + x) * 4, (y * 833 + x) * 4 + 4)];
-    expect(at(5, 5)).toEqual([255, 255, 255, 255]);
+    expect(at(5, 5)).toEqual([0, 0, 0, 0]);
     expect(at(416, 625)).toEqual([0, 0, 255, 255]);
+    expect(result.vector).toBe(true);
     const png = await sharp(result.pixels, { raw: { width: 833, height: 1250, channels: 4 } })
       .png()
       .toBuffer();
     expect((await sharp(png).metadata()).format).toBe('png');
 
-    const again = await renderPdfFirstPage(pdfOf(100, 100));
+    // A page that paints itself white keeps its white.
+    const again = await renderPdfFirstPage(pdfOf(100, 100, { whitePage: true }));
     expect([again.width, again.height]).toEqual([416, 416]);
+    expect([...again.pixels.subarray(0, 4)]).toEqual([255, 255, 255, 255]);
     expect(tracked.workers).toHaveLength(1);
     const [entry] = tracked.workers;
     if (!entry) throw new Error('no worker recorded');

@@ -33,8 +33,9 @@ const WARM_PDF = pdfDocument([
 // The worker is inline code, so it runs the same from the TypeScript sources and from the bundle. It loads pdf.js
 // once and renders one PDF per message: loading pdf.js and its in-thread worker module is about 0.9 s of CPU, which
 // a worker per file paid for every PDF (rendering a page is tens of milliseconds). It answers the page's raw RGBA
-// pixels (opaque: the page is drawn on white), which the decoder encodes once with its other copies, rather than a
-// PNG it would decode again.
+// pixels, which the decoder encodes once with its other copies, rather than a PNG it would decode again. The page is
+// drawn on a transparent canvas (pdf.js's own default is white): what the page leaves unpainted stays transparent,
+// and a page that paints a white background keeps it. Whether the page is vector (see PDF_IMAGE_OPS) comes with it.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { pathToFileURL } = require('node:url');
@@ -70,18 +71,26 @@ parentPort.on('message', async (job) => {
         parentPort.postMessage({ id: job.id, ok: false, over: { pages: doc.numPages, width: base.width, height: base.height } });
         return;
       }
-      const scale = Math.min(job.maxSide / Math.max(base.width, base.height), 300 / 72);
+      // Whether the page is vector, from its operators (read before drawing only when the size depends on it).
+      const imageOps = new Set(job.imageOps.map((name) => pdfjs.OPS[name]));
+      const isVector = (ops) => !ops.some((op) => imageOps.has(op));
+      const early = job.vectorMaxSide ? isVector((await page.getOperatorList()).fnArray) : null;
+      const maxSide = early ? Math.min(job.maxSide, job.vectorMaxSide) : job.maxSide;
+      const scale = Math.min(maxSide / Math.max(base.width, base.height), job.maxDpi / 72);
       const viewport = page.getViewport({ scale });
       const width = Math.max(1, Math.floor(viewport.width));
       const height = Math.max(1, Math.floor(viewport.height));
       const { canvas, context } = doc.canvasFactory.create(width, height);
-      context.fillStyle = '#ffffff';
-      context.fillRect(0, 0, width, height);
-      await page.render({ canvasContext: context, canvas, viewport }).promise;
-      // A copy of the canvas's pixels (RGBA, row after row), handed over without another copy.
-      const pixels = new Uint8Array(canvas.data());
+      await page.render({ canvasContext: context, canvas, viewport, background: 'rgba(0,0,0,0)' }).promise;
+      // Else the operators the render just read (its display intent's list, kept by the page), read again if missing.
+      const drawn = [...(page._intentStates?.values() ?? [])].find((state) => state.operatorList?.lastChunk);
+      const vector = early ?? isVector(drawn ? drawn.operatorList.fnArray : (await page.getOperatorList()).fnArray);
+      // The page's pixels (RGBA, not premultiplied, row after row), handed over without another copy. Read through
+      // the context: the canvas's own data() answers them over white, losing the page's transparency.
+      const image = context.getImageData(0, 0, width, height);
+      const pixels = new Uint8Array(image.data.buffer, image.data.byteOffset, image.data.byteLength);
       doc.canvasFactory.destroy({ canvas, context });
-      parentPort.postMessage({ id: job.id, ok: true, pixels, width, height }, [pixels.buffer]);
+      parentPort.postMessage({ id: job.id, ok: true, pixels, width, height, vector }, [pixels.buffer]);
     } finally {
       await doc.destroy();
     }
@@ -97,12 +106,34 @@ type Answer = {
   pixels?: Uint8Array;
   width?: number;
   height?: number;
+  vector?: boolean;
   message?: string;
   over?: { pages: number; width: number; height: number };
 };
 
-/** Page 1 as raw RGBA pixels (opaque), `width` x `height`. */
-export type RenderedPage = { pixels: Buffer; width: number; height: number };
+/**
+ * Page 1 as raw RGBA pixels (not premultiplied; transparent where the page paints nothing), `width` x `height`.
+ * `vector`: the page draws no raster image (PDF_IMAGE_OPS), so it can be drawn again sharp at any size.
+ */
+export type RenderedPage = { pixels: Buffer; width: number; height: number; vector: boolean };
+
+/**
+ * The rule for a vector PDF: page 1's operators (as pdf.js lists them) paint no raster image: no image XObject,
+ * inline image or image mask (a 1-bit stencil, e.g. a scanned page's text). Paths, text in fonts, shadings,
+ * patterns, soft masks and transparency groups are vector. A page with any image, however small, is rated by its
+ * pixels like a PNG.
+ */
+export const PDF_IMAGE_OPS = [
+  'paintImageXObject',
+  'paintImageXObjectRepeat',
+  'paintInlineImageXObject',
+  'paintInlineImageXObjectGroup',
+  'paintImageMaskXObject',
+  'paintImageMaskXObjectGroup',
+  'paintImageMaskXObjectRepeat',
+] as const;
+/** The most an upload's page 1 is drawn at (dots per inch of the page): a print file redraws a vector page larger. */
+export const PDF_UPLOAD_MAX_DPI = 300;
 
 let renderer: Worker | null = null;
 let nextId = 1;
@@ -189,11 +220,30 @@ function ask(message: Record<string, unknown>, timeoutMs: number, transfer: Arra
  */
 export async function renderPdfFirstPage(
   data: Buffer,
-  options: { timeoutMs?: number; maxSide?: number; limits?: { pages: number; pageSide: number } } = {},
+  options: {
+    timeoutMs?: number;
+    /** Longest side in pixels (default PDF_RENDER_MAX_SIDE); the page is scaled to it unless maxDpi stops it first. */
+    maxSide?: number;
+    /** Default PDF_UPLOAD_MAX_DPI; a print file of a vector page passes Infinity to draw it at exactly maxSide. */
+    maxDpi?: number;
+    /**
+     * A vector page is drawn at most this many pixels a side instead (an upload's: its print files are drawn from
+     * the PDF itself, so its stored PNG need only be the working copy); its operators are then read before drawing.
+     */
+    vectorMaxSide?: number;
+    limits?: { pages: number; pageSide: number };
+  } = {},
 ): Promise<RenderedPage> {
   const copy = new Uint8Array(data).buffer;
   const answer = await ask(
-    { data: copy, maxSide: options.maxSide ?? PDF_RENDER_MAX_SIDE, limits: options.limits ?? null },
+    {
+      data: copy,
+      maxSide: options.maxSide ?? PDF_RENDER_MAX_SIDE,
+      maxDpi: options.maxDpi ?? PDF_UPLOAD_MAX_DPI,
+      imageOps: PDF_IMAGE_OPS,
+      vectorMaxSide: options.vectorMaxSide ?? null,
+      limits: options.limits ?? null,
+    },
     options.timeoutMs ?? PDF_RENDER_TIMEOUT_MS,
     [copy],
   );
@@ -204,5 +254,6 @@ export async function renderPdfFirstPage(
     pixels: Buffer.from(pixels.buffer, pixels.byteOffset, pixels.byteLength),
     width: answer.width ?? 0,
     height: answer.height ?? 0,
+    vector: answer.vector ?? false,
   };
 }

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
-import { decodeDesignPixels, mockupPlacement, renderDesignRaw } from './mockup-render';
+import { decodeDesignPixels, mockupPlacement, renderDesignRaw, resizeDesignPixels } from './mockup-render';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'podforge-layer-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -38,6 +38,16 @@ describe('a design placed from its decoded pixels', () => {
     const fromPixels = await renderDesignRaw(await decodeDesignPixels(file), placed(15), { fade: false });
     expect({ ...fromPixels, data: null }).toEqual({ ...fromFile, data: null });
     expect(Buffer.compare(fromPixels.data, fromFile.data)).toBe(0);
+  });
+
+  it('turns pixels already resized to the placed size (a new turn of a kept size) exactly as it places them whole', async () => {
+    const pixels = await decodeDesignPixels(await designFile('kept.png'));
+    const placement = placed(33);
+    const whole = await renderDesignRaw(pixels, placement);
+    const sized = await resizeDesignPixels(pixels, Math.round(placement.width), Math.round(placement.height));
+    const turned = await renderDesignRaw(sized, placement);
+    expect({ ...turned, data: null }).toEqual({ ...whole, data: null });
+    expect(Buffer.compare(turned.data, whole.data)).toBe(0);
   });
 
   it('decodes a greyscale design without alpha to 8-bit RGBA', async () => {

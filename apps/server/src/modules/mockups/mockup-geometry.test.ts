@@ -7,6 +7,7 @@ import {
   intersectRects,
   mockupProductType,
   printAreaFor,
+  printReadiness,
   printReadinessLevel,
   printWindow,
   rotatedBounds,
@@ -100,5 +101,22 @@ describe('mockup geometry', () => {
     expect(printReadinessLevel(299).level).toBe('ok');
     expect(printReadinessLevel(150).label).toBe('OK for most products');
     expect(printReadinessLevel(149)).toEqual({ level: 'low', label: 'Too low for print' });
+  });
+
+  it('rates a vector design print-ready at any size, at the print area DPI; a raster one by its pixels', () => {
+    const area = DESIGN_AREAS.tshirt;
+    const small = { area, design: { width: 100, height: 100 }, scale: 200, productType: 'poster' };
+    expect(printReadiness({ ...small, vector: true })).toEqual({
+      dpi: 300,
+      level: 'ready',
+      label: 'Print ready (vector)',
+      vector: true,
+    });
+    expect(printReadiness(small)).toEqual({
+      dpi: effectiveDpi(small),
+      level: 'low',
+      label: 'Too low for print',
+      vector: false,
+    });
   });
 });

@@ -268,17 +268,23 @@ export async function renderDesignRaw(
 ): Promise<DesignLayer> {
   const width = Math.max(1, Math.round(placement.width));
   const height = Math.max(1, Math.round(placement.height));
-  const input =
-    typeof design === 'string' || Buffer.isBuffer(design)
-      ? sharp(design).ensureAlpha()
-      : sharp(design.data, { raw: { width: design.width, height: design.height, channels: 4 } });
-  let pipeline = input.resize(width, height, { fit: 'fill', kernel: 'lanczos3' });
   const turn = placement.rotation % 360;
   const placed = (out: { data: Buffer; width: number; height: number }): DesignLayer => ({
     ...out,
     left: Math.round(placement.centerX - out.width / 2),
     top: Math.round(placement.centerY - out.height / 2),
   });
+  const sized =
+    typeof design !== 'string' && !Buffer.isBuffer(design) && design.width === width && design.height === height;
+  if (sized && turn % 90 !== 0) {
+    // Pixels already at the placed size (resizeDesignPixels, kept by the mockup service): only turned.
+    return placed(rotateRgba(design, turn, fade ? placement.opacity : 1));
+  }
+  const input =
+    typeof design === 'string' || Buffer.isBuffer(design)
+      ? sharp(design).ensureAlpha()
+      : sharp(design.data, { raw: { width: design.width, height: design.height, channels: 4 } });
+  let pipeline = input.resize(width, height, { fit: 'fill', kernel: 'lanczos3' });
   if (turn % 90 !== 0) {
     // Any other turn in rotateRgba (a fraction of libvips' affine CPU), faded in the same pass.
     const { data, info } = await pipeline.raw().toBuffer({ resolveWithObject: true });
@@ -294,6 +300,16 @@ export async function renderDesignRaw(
     for (let i = 3; i < data.length; i += 4) data[i] = ((data[i] as number) * k + 128) >> 8;
   }
   return placed({ data, width: info.width, height: info.height });
+}
+
+/** Decoded design pixels resized to `width` x `height` as renderDesignRaw resizes them (before its turn). */
+export async function resizeDesignPixels(design: DesignPixels, width: number, height: number): Promise<DesignPixels> {
+  const { data, info } = await sharp(design.data, { raw: { width: design.width, height: design.height, channels: 4 } })
+    .resize(width, height, { fit: 'fill', kernel: 'lanczos3' })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  if (info.channels !== 4) throw new Error('design did not resize to RGBA');
+  return { data, width: info.width, height: info.height };
 }
 
 /**

@@ -2,12 +2,11 @@ import { randomUUID } from 'node:crypto';
 import {
   DEFAULT_CATALOG_PRODUCT,
   DESIGN_AREAS,
-  effectiveDpi,
   type MockupAdjustments,
   mockupProductType,
   type Placement,
   printAreaFor,
-  printReadinessLevel,
+  printReadiness,
   type TCreateMockup,
   type TCreateMockupBatch,
   type TMockup,
@@ -32,11 +31,12 @@ import {
   findTemplate,
   mockupPlacement,
   renderDesignRaw,
+  resizeDesignPixels,
   type TemplateStore,
 } from './mockup-render';
 import type { MockupsDeps } from './mockups.deps';
 import * as repo from './mockups.repository';
-import type { PixelCache } from './pixel-cache';
+import { PixelCache } from './pixel-cache';
 
 type Deps = Pick<MockupsDeps, 'db' | 'storage' | 'now' | 'config' | 'decodePool'> & {
   templates: TemplateStore;
@@ -72,6 +72,16 @@ export function listTemplates(productTypeInput: string | undefined): {
 }
 
 /**
+ * The caches of a caller that brings none (a bulk run's `createMockup`, one colour after another of the same design
+ * and placement): small, as a run makes one product's colours at a time, two products at once. Without them each
+ * colour decoded and placed the design again.
+ */
+const callerCaches = {
+  layers: new PixelCache<DesignLayer>(16 * 1024 * 1024),
+  designPixels: new PixelCache<DesignPixels>(28 * 1024 * 1024),
+};
+
+/**
  * The design placed for a mockup. From its working copy (at most 2000 px a side, a PNG the decode pool wrote at
  * upload, which is all a 2000x2500 mockup shows) it is placed here, with sharp off the event loop, from the decoded
  * pixels this instance keeps (`designPixels`, 48 MB of the designs placed last): the seller's next placement of the
@@ -81,10 +91,25 @@ export function listTemplates(productTypeInput: string | undefined): {
  */
 async function designLayer(deps: Deps, row: DesignRow, placement: Placement): Promise<DesignLayer | null> {
   const { workingKey } = row;
+  const layers = deps.layers ?? callerCaches.layers;
+  const designPixels = deps.designPixels ?? callerCaches.designPixels;
+  const width = Math.max(1, Math.round(placement.width));
+  const height = Math.max(1, Math.round(placement.height));
+  const size = `${width}x${height}`;
   const make = async (): Promise<DesignLayer> => {
     if (workingKey) {
       const load = () => withStoredDesignFile(deps, workingKey, (inputPath) => decodeDesignPixels(inputPath));
-      const pixels = await (deps.designPixels ? deps.designPixels.get(workingKey, load) : load());
+      const pixels = await designPixels.get(workingKey, load);
+      if (placement.rotation % 90 !== 0) {
+        // The design at this size is kept too: a seller turning it again only turns it (the resize was a third of
+        // a render's CPU).
+        const sized = await layers.get(`${row.id}\n${workingKey}\n${size}`, async () => ({
+          ...(await resizeDesignPixels(pixels, width, height)),
+          left: 0,
+          top: 0,
+        }));
+        return renderDesignRaw(sized, placement, { fade: false });
+      }
       return renderDesignRaw(pixels, placement, { fade: false });
     }
     const raw = await withStoredDesignFile(deps, row.printKey, (inputPath) =>
@@ -96,10 +121,7 @@ async function designLayer(deps: Deps, row: DesignRow, placement: Placement): Pr
   // seller who moves or fades the design, or renders the same placement again, reuses them; where they land, the
   // clip and the opacity are applied here.
   const key = workingKey ?? row.printKey;
-  const size = `${Math.max(1, Math.round(placement.width))}x${Math.max(1, Math.round(placement.height))}`;
-  const placed = await (deps.layers
-    ? deps.layers.get(`${row.id}\n${key}\n${size}@${placement.rotation}`, make)
-    : make());
+  const placed = await layers.get(`${row.id}\n${key}\n${size}@${placement.rotation}`, make);
   const left = Math.round(placement.centerX - placed.width / 2);
   const top = Math.round(placement.centerY - placed.height / 2);
   return clipLayer({ ...placed, left, top }, placement);
@@ -305,7 +327,14 @@ export async function getPrintReadiness(
       : await getCatalogProductDetail(await deps.printful.catalogFor(workspaceId), catalogId);
   const placement = detail?.placements[0];
   const area = DESIGN_AREAS[productType];
-  const dpi = effectiveDpi({ area, design: row, scale: input.scale, productType, print: placement });
+  const rating = printReadiness({
+    area,
+    design: row,
+    scale: input.scale,
+    productType,
+    print: placement,
+    vector: row.vector,
+  });
   const fallback = printAreaFor(productType);
   const printArea = placement
     ? {
@@ -322,5 +351,5 @@ export async function getPrintReadiness(
         widthPx: fallback.widthPx,
         heightPx: fallback.heightPx,
       };
-  return { dpi, ...printReadinessLevel(dpi), printArea };
+  return { ...rating, printArea };
 }

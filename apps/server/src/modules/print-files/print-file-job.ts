@@ -1,6 +1,7 @@
 import type { MockupAdjustments, TMockupProductType } from '@podforge/contract';
 import { CHILD_BASE_MB, defineDecodeKind, MB } from '../../decode/decode-kind';
-import { renderPrintFile } from './print-file-render';
+import { PDF_RENDERER } from '../designs/design-decode-kind';
+import { renderPrintFile, type VectorSource } from './print-file-render';
 
 /** A stored design drawn as a print file in the decode pool: the PNG is written to `outPath`. */
 export type PrintFileJob = {
@@ -11,6 +12,8 @@ export type PrintFileJob = {
   designSize: { width: number; height: number };
   adjustments: MockupAdjustments;
   size?: { widthPx: number; heightPx: number };
+  /** A vector design: `inputPath` is its stored original (sanitised SVG or PDF), drawn at the placed size. */
+  vector?: VectorSource['kind'];
 };
 export type PrintFileResult = { width: number; height: number };
 
@@ -21,9 +24,20 @@ export type PrintFileResult = { width: number; height: number };
 export const PRINT_FILE = defineDecodeKind<PrintFileJob, PrintFileResult>({
   name: 'print-file',
   reserveMb: (job, capMb) => (job.size ? CHILD_BASE_MB + (4 * job.size.widthPx * job.size.heightPx * 4) / MB : capMb),
+  // A vector PDF is drawn by pdf.js, loaded in the decoder before the job's clock starts.
+  prepare: (job) => (job.vector === 'pdf' ? PDF_RENDERER : null),
 });
 
 /** Runs in the decode worker (registered in src/decode/decode-worker.ts). */
 export function drawPrintFileInWorker(job: PrintFileJob): Promise<PrintFileResult> {
-  return renderPrintFile(job.productType, job.inputPath, job.designSize, job.adjustments, job.outPath, job.size);
+  const vector = job.vector ? { kind: job.vector, path: job.inputPath } : undefined;
+  return renderPrintFile(
+    job.productType,
+    job.inputPath,
+    job.designSize,
+    job.adjustments,
+    job.outPath,
+    job.size,
+    vector,
+  );
 }

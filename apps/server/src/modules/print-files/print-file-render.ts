@@ -1,3 +1,4 @@
+import fsp from 'node:fs/promises';
 import {
   computePlacement,
   DESIGN_AREAS,
@@ -9,7 +10,8 @@ import {
 } from '@podforge/contract';
 import sharp from 'sharp';
 import { FAST_PNG } from '../designs/design-decode';
-import { renderDesignRaw } from '../mockups/mockup-render';
+import { renderPdfFirstPage } from '../designs/pdf-render';
+import { type DesignPixels, renderDesignRaw } from '../mockups/mockup-render';
 import { rotateRgba, turnedSize, turnSource } from '../mockups/rotate';
 
 const CLEAR = { r: 0, g: 0, b: 0, alpha: 0 };
@@ -19,6 +21,52 @@ const CLEAR = { r: 0, g: 0, b: 0, alpha: 0 };
  * this size (a 4500x5400 t-shirt file is 24.3 million). A 7200x10800 poster goes through libvips, which streams it.
  */
 const JS_TURN_MAX_PIXELS = 32_000_000;
+/**
+ * The most pixels a vector design is drawn at for a print file: its placed size up to this (a t-shirt's 4500x5400
+ * file places it at about 20 million); past it (a poster placed at twice its size) it is drawn at this and resized.
+ */
+export const VECTOR_MAX_PIXELS = 40_000_000;
+
+/** A vector design's stored original (the sanitised SVG, or the PDF), drawn again at each print file's own size. */
+export type VectorSource = { kind: 'svg' | 'pdf'; path: string };
+
+/**
+ * The vector original drawn at `width` x `height` (the placed size, within VECTOR_MAX_PIXELS) as RGBA pixels: what
+ * the steps below resize (by nothing, or by a pixel's rounding) instead of upscaling the stored print PNG.
+ */
+async function drawVector(
+  vector: VectorSource,
+  designSize: { width: number; height: number },
+  width: number,
+  height: number,
+): Promise<DesignPixels> {
+  const fit = Math.min(1, Math.sqrt(VECTOR_MAX_PIXELS / (width * height)));
+  const w = Math.max(1, Math.round(width * fit));
+  const h = Math.max(1, Math.round(height * fit));
+  if (vector.kind === 'pdf') {
+    const page = await renderPdfFirstPage(await fsp.readFile(vector.path), {
+      maxSide: Math.max(w, h),
+      maxDpi: Number.POSITIVE_INFINITY,
+      // The pool's wall-clock limit governs (it kills the whole decoder); this is only a backstop.
+      timeoutMs: 10 * 60_000,
+    });
+    return { data: page.pixels, width: page.width, height: page.height };
+  }
+  // The stored SVG was drawn at 72 DPI for the design's size: drawn at the density that gives the placed size.
+  const density = (72 * w) / Math.max(1, designSize.width);
+  const { data, info } = await sharp(vector.path, { density, limitInputPixels: VECTOR_MAX_PIXELS * 2 })
+    .resize(w, h, { fit: 'fill' })
+    .ensureAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height };
+}
+
+/** A sharp pipeline over a design file or decoded RGBA pixels. */
+const open = (design: string | DesignPixels, options: { sequentialRead?: boolean } = {}) =>
+  typeof design === 'string'
+    ? sharp(design, options)
+    : sharp(design.data, { raw: { width: design.width, height: design.height, channels: 4 } });
 
 /**
  * The placed design alone at the print area's full pixel size, on a transparent background, written as PNG to
@@ -34,11 +82,12 @@ const JS_TURN_MAX_PIXELS = 32_000_000;
  */
 export async function renderPrintFile(
   productType: TMockupProductType,
-  design: string,
+  designFile: string,
   designSize: { width: number; height: number },
   adjustments: MockupAdjustments,
   outPath: string,
   size?: { widthPx: number; heightPx: number },
+  vector?: VectorSource,
 ): Promise<{ width: number; height: number }> {
   const print = size ?? printAreaFor(productType);
   const area = DESIGN_AREAS[productType];
@@ -57,11 +106,15 @@ export async function renderPrintFile(
       .toFile(outPath);
 
   const turn = placement.rotation % 360;
+  // A vector design is drawn at its placed size (sharp at any size); a raster one is resized from its print PNG.
+  const placed = { width: Math.max(1, Math.round(placement.width)), height: Math.max(1, Math.round(placement.height)) };
+  const design: string | DesignPixels = vector
+    ? await drawVector(vector, designSize, placed.width, placed.height)
+    : designFile;
   if (turn % 90 !== 0 || turn === 0) {
     // The same geometry as renderDesignRaw: the design resized to the rounded placement, turned (the canvas grows to
     // round(w|cos| + h|sin|) by round(w|sin| + h|cos|), `turnedSize`), centred on the placement.
-    const width = Math.max(1, Math.round(placement.width));
-    const height = Math.max(1, Math.round(placement.height));
+    const { width, height } = placed;
     const turned = turnedSize(width, height, turn);
     const left = Math.round(placement.centerX - turned.width / 2);
     const top = Math.round(placement.centerY - turned.height / 2);
@@ -86,7 +139,7 @@ export async function renderPrintFile(
         await blank();
         return { width: print.widthPx, height: print.heightPx };
       }
-      const { data, info } = await sharp(design, { sequentialRead: true })
+      const { data, info } = await open(design, { sequentialRead: true })
         .ensureAlpha()
         .resize(width, height, { fit: 'fill', kernel: 'lanczos3' })
         .extract({ left: part.x, top: part.y, width: part.width, height: part.height })
@@ -105,7 +158,7 @@ export async function renderPrintFile(
       return { width: print.widthPx, height: print.heightPx };
     }
     // Unturned, or a cut too large for the JavaScript turn: one libvips pipeline, decode to encode.
-    let pipeline = sharp(design).resize(width, height, { fit: 'fill', kernel: 'lanczos3' });
+    let pipeline = open(design).resize(width, height, { fit: 'fill', kernel: 'lanczos3' });
     if (turn !== 0) pipeline = pipeline.rotate(turn, { background: CLEAR });
     pipeline = pipeline
       .extract({ left: cut.x, top: cut.y, width: cut.width, height: cut.height })
@@ -114,7 +167,7 @@ export async function renderPrintFile(
     else {
       // sharp fades after the margins, in 8 bits (transparent stays transparent), and adds a missing alpha last:
       // an opaque design with no margins and no turn gets its alpha at the placement's opacity instead.
-      const hasAlpha = (await sharp(design).metadata()).hasAlpha;
+      const hasAlpha = typeof design === 'string' ? (await sharp(design).metadata()).hasAlpha : true;
       const extended = turn !== 0 || Object.values(margins).some((m) => m > 0);
       pipeline =
         hasAlpha || extended
@@ -126,13 +179,13 @@ export async function renderPrintFile(
   }
 
   // A quarter turn: sharp turns the resize with it, as the mockup's layer does; placed first, then cropped.
-  const placed = await renderDesignRaw(design, placement);
-  const inside = intersectRects({ x: placed.left, y: placed.top, width: placed.width, height: placed.height }, canvas);
+  const layer = await renderDesignRaw(design, placement);
+  const inside = intersectRects({ x: layer.left, y: layer.top, width: layer.width, height: layer.height }, canvas);
   if (!inside) await blank();
   else {
     // Extract and extend in one pipeline: far cheaper than compositing onto a transparent canvas.
-    await sharp(placed.data, { raw: { width: placed.width, height: placed.height, channels: 4 } })
-      .extract({ left: inside.x - placed.left, top: inside.y - placed.top, width: inside.width, height: inside.height })
+    await sharp(layer.data, { raw: { width: layer.width, height: layer.height, channels: 4 } })
+      .extract({ left: inside.x - layer.left, top: inside.y - layer.top, width: inside.width, height: inside.height })
       .extend({
         left: inside.x,
         top: inside.y,

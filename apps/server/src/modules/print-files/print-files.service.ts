@@ -14,7 +14,7 @@ import { putLocalFile } from '../../storage/storage';
 import { getCatalogProductDetail } from '../catalog/catalog.service';
 import { getDesignRow, tempFilePath, withStoredDesignFile } from '../designs/designs.service';
 import { catalogueFor } from '../printers/printer-catalogue';
-import { PRINT_FILE } from './print-file-job';
+import { PRINT_FILE, type PrintFileJob } from './print-file-job';
 import type { PrintFilesDeps } from './print-files.deps';
 import * as repo from './print-files.repository';
 
@@ -77,7 +77,17 @@ export async function ensurePrintFile(
   const design = await getDesignRow(deps, product.workspaceId, product.designId);
   const adjustments = clampAdjustments(product.adjustments ?? {});
   const fingerprint = createHash('sha256')
-    .update(JSON.stringify([design.id, design.printKey, product.productType, spec, adjustments, 'print-file-v1']))
+    .update(
+      JSON.stringify([
+        design.id,
+        design.printKey,
+        product.productType,
+        spec,
+        adjustments,
+        // A vector design's files are drawn from its original (those drawn before from its print PNG are redrawn).
+        design.vector ? 'print-file-v1-vector' : 'print-file-v1',
+      ]),
+    )
     .digest('hex');
   const stored = await repo.findPrintFile(deps.db, product.id, placement);
   if (stored?.fingerprint === fingerprint) {
@@ -138,7 +148,15 @@ export async function drawPrintFile(
   size?: { widthPx: number; heightPx: number },
   storeAs?: string,
 ): Promise<{ png: Buffer; width: number; height: number }> {
-  return withStoredDesignFile(deps, row.printKey, async (inputPath) => {
+  // A vector design (SVG, vector PDF) is drawn from its original at the print file's size, never upscaled.
+  const vector: PrintFileJob['vector'] = !row.vector
+    ? undefined
+    : row.type === 'svg'
+      ? 'svg'
+      : row.type === 'pdf'
+        ? 'pdf'
+        : undefined;
+  return withStoredDesignFile(deps, vector ? row.originalKey : row.printKey, async (inputPath) => {
     // Under DATA_DIR/tmp, never beside the input: on local disk the input is the stored design itself.
     const outPath = await tempFilePath(deps, 'print-file');
     try {
@@ -152,6 +170,7 @@ export async function drawPrintFile(
           designSize: { width: row.width, height: row.height },
           adjustments,
           ...(size ? { size } : {}),
+          ...(vector ? { vector } : {}),
         },
         { label: row.name, timeLimitMs: Math.max(PRINT_FILE_TIME_LIMIT_MS, deps.config.decode.timeLimitMs) },
       );

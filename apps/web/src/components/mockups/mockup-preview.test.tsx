@@ -63,6 +63,20 @@ describe('MockupPreview', () => {
     await waitFor(() => expect(screen.getByRole('combobox', { name: 'Template' })).toHaveValue('mug-right'));
   });
 
+  it('rates a vector design print-ready at any size (issue 28 point 5), a raster one of the same pixels by them', () => {
+    const { unmount } = renderWithProviders(
+      <MockupPreview productType="tshirt" design={{ url: 'x.svg', width: 100, height: 100, vector: true }} />,
+    );
+    fireEvent.change(screen.getByRole('slider', { name: 'Scale' }), { target: { value: '200' } });
+    expect(screen.getByTestId('print-readiness')).toHaveAttribute('data-level', 'ready');
+    expect(screen.getByTestId('print-readiness')).toHaveTextContent(
+      'Print ready (vector) · sharp at any size, drawn at 150 DPI',
+    );
+    unmount();
+    renderWithProviders(<MockupPreview productType="tshirt" design={{ url: 'x.png', width: 100, height: 100 }} />);
+    expect(screen.getByTestId('print-readiness')).toHaveAttribute('data-level', 'low');
+  });
+
   it('moves sliders within their ranges, nudges with arrow keys and resets', async () => {
     renderWithProviders(<MockupPreview productType="tshirt" design={{ url: 'x.png', width: 4500, height: 5400 }} />);
     const scale = screen.getByRole('slider', { name: 'Scale' });

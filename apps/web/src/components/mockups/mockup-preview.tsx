@@ -16,7 +16,7 @@ import { nearestColor } from '@/lib/colors';
 import { PrintReadinessBadge } from './print-readiness-badge';
 import { useLoadedImage } from './use-loaded-image';
 
-export type MockupDesignSource = { url: string; width: number; height: number; name?: string };
+export type MockupDesignSource = { url: string; width: number; height: number; name?: string; vector?: boolean };
 
 export type MockupSelection = { templateId: string; color: string; adjustments: MockupAdjustments };
 

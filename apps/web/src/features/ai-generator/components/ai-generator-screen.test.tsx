@@ -32,6 +32,7 @@ const designs: TAiDesignResponse = {
       width: 1024,
       height: 1024,
       url: `/api/designs/${DESIGN_ID}/file/print`,
+      vector: true,
       thumbnailUrl: `/api/designs/${DESIGN_ID}/file/thumbnail`,
       originalUrl: `/api/designs/${DESIGN_ID}/file/original`,
       source: 'ai',

@@ -15,6 +15,7 @@ const design = (id: string, name: string): TDesign => ({
   width: 400,
   height: 400,
   url: `/api/designs/${id}/file`,
+  vector: false,
   thumbnailUrl: `/api/designs/${id}/file/thumbnail`,
   originalUrl: `/api/designs/${id}/file/original`,
   source: 'upload',

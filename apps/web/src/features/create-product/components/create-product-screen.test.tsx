@@ -21,6 +21,7 @@ const design: TDesign = {
   width: 4500,
   height: 5400,
   url: `/api/designs/${DESIGN_ID}/file/print`,
+  vector: false,
   thumbnailUrl: `/api/designs/${DESIGN_ID}/file/thumbnail`,
   originalUrl: `/api/designs/${DESIGN_ID}/file/original`,
   source: 'upload',

@@ -16,6 +16,7 @@ const design: TDesign = {
   width: 400,
   height: 500,
   url: `/api/designs/${DESIGN_ID}/file/print`,
+  vector: false,
   thumbnailUrl: `/api/designs/${DESIGN_ID}/file/thumbnail`,
   originalUrl: `/api/designs/${DESIGN_ID}/file/original`,
   source: 'upload',

@@ -15,6 +15,7 @@ const design: TDesign = {
   width: 4500,
   height: 5400,
   url: '/api/designs/11111111-1111-4111-8111-111111111111/file/print',
+  vector: false,
   thumbnailUrl: '/api/designs/11111111-1111-4111-8111-111111111111/file/thumbnail',
   originalUrl: '/api/designs/11111111-1111-4111-8111-111111111111/file/original',
   source: 'upload',
