@@ -399,7 +399,7 @@ export async function applyPrinterEvent(
           : now.status === 'shipped' || now.status === 'cancelled'
             ? {}
             : { failureReason: null };
-    event = { order: event.order, to: now.status, ...reason };
+    event = { order: event.order, to: now.status, ...reason, ...(now.moreToShip ? { moreToShip: true } : {}) };
   }
   const current = order.status as TOrderStatus;
   const move = async (to: TOrderStatus, extra: Partial<OrderRow> = {}) => {
@@ -412,7 +412,8 @@ export async function applyPrinterEvent(
     const printer = await printerFor(deps, workspaceId, order.fulfillmentProvider);
     const list = await printer.adapter.shipments(printer.account, order.printfulOrderId as string);
     const shipment = list.find((s) => s.id === event.shipment?.id) ?? list[list.length - 1];
-    const delivered = list.length > 0 && list.every((s) => s.delivered);
+    // Delivered when every parcel is, and none is still to come (an order shipped in part waits for the rest).
+    const delivered = !event.moreToShip && list.length > 0 && list.every((s) => s.delivered);
     const tracking = {
       carrier: shipment?.carrier ?? null,
       trackingNumber: event.shipment?.trackingNumber ?? shipment?.trackingNumber ?? null,
