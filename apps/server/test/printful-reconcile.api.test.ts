@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
-import type { TOrderStatus } from '@podforge/contract';
+import type { TOrder, TOrderStatus } from '@podforge/contract';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -291,7 +291,7 @@ describe('orders are reconciled by polling: a lost webhook delays, never strands
   });
 
   it('an order Printful ships in parts (`partial`): the poll sends the first parcel with its lines, no webhook needed (#27 point 6)', async () => {
-    const { ws, storeId } = await connectedStore();
+    const { client, ws, storeId } = await connectedStore();
     const [store] = await t.deps.db.select().from(integrations).where(eq(integrations.id, storeId));
     const shop = store?.externalId as string;
     // The buyer's order in the sandbox shop: two lines, as the store numbers them.
@@ -357,6 +357,20 @@ describe('orders are reconciled by polling: a lost webhook delays, never strands
           .where(eq(orders.id, row?.id as string))
       )[0];
     expect((await current())?.status).toBe('shipped');
+    // The order shows that one parcel, its line (the store's line id: this order has no lines of its own here), sent.
+    const shown = await waitFor(
+      async () => (await client.get(`/api/orders/${row?.id}`)).json<TOrder>(),
+      (o) => o.shipments[0]?.sentToStore === true,
+    );
+    expect(shown.shipments).toEqual([
+      {
+        carrier: parcel?.carrier,
+        trackingNumber: parcel?.trackingNumber,
+        trackingUrl: parcel?.trackingUrl,
+        lines: [{ title: `Store line ${small?.id}`, quantity: 2 }],
+        sentToStore: true,
+      },
+    ]);
 
     // The second parcel: the next poll sends it, once; the order is delivered only when both parcels are.
     await t.deps.printfulSandbox.tick();

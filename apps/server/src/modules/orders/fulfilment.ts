@@ -25,6 +25,7 @@ import {
   pinPrinter,
   printerNetworksOfOrder,
   printerWebhookOf,
+  recordPrinterShipments,
   recordStoreShipment,
   setPrinterWebhookSecret,
   updateOrder,
@@ -466,6 +467,19 @@ export async function fulfilInStore(deps: OrdersDeps, orderId: string) {
       })
     : null;
   const list = printer ? await printer.adapter.shipments(printer.account, order.printfulOrderId as string) : [];
+  if (list.length > 0) {
+    await recordPrinterShipments(
+      deps.db,
+      order.id,
+      list.map((s) => ({
+        id: s.id,
+        carrier: s.carrier,
+        trackingNumber: s.trackingNumber,
+        trackingUrl: s.trackingUrl,
+        lines: s.lines ?? null,
+      })),
+    );
+  }
   const shipments: PrinterShipment[] =
     list.length > 0
       ? list
