@@ -235,35 +235,43 @@ async function connectedStore(): Promise<{ client: TestClient; ws: string; store
   return { client, ws, storeId: store?.id as string };
 }
 
+/** An order of ours sent to the sandbox printer (confirmed there), as the submit and confirm jobs leave it. */
+async function sentOrder(o: { ws: string; storeId: string; printerOrderId: string; remoteOrderId?: string }) {
+  const [row] = await t.deps.db
+    .insert(orders)
+    .values({
+      workspaceId: o.ws,
+      integrationId: o.storeId,
+      remoteOrderId: o.remoteOrderId ?? `r-${randomUUID()}`,
+      name: '#1001',
+      currency: 'USD',
+      revenue: '24.00',
+      status: 'sent',
+      fulfillmentProvider: 'sandbox',
+      printfulOrderId: o.printerOrderId,
+      confirmedAt: new Date(),
+      orderedAt: new Date(),
+    })
+    .returning();
+  return row;
+}
+
+const orderRow = async (id?: string) =>
+  (
+    await t.deps.db
+      .select()
+      .from(orders)
+      .where(eq(orders.id, id as string))
+  )[0];
+
 describe('orders are reconciled by polling: a lost webhook delays, never strands, an order (#27 point 5)', () => {
   it('the poll job moves an order whose webhooks were all lost to shipped, then delivered', async () => {
     const { ws, storeId } = await connectedStore();
     const account = (await sandbox().account(ws)) as PrinterAccount;
     const placed = await sandbox().placeOrder(account, orderInput('71001'));
     await sandbox().confirm(account, placed.id);
-    const [row] = await t.deps.db
-      .insert(orders)
-      .values({
-        workspaceId: ws,
-        integrationId: storeId,
-        remoteOrderId: `r-${randomUUID()}`,
-        name: '#1001',
-        currency: 'USD',
-        revenue: '24.00',
-        status: 'sent',
-        fulfillmentProvider: 'sandbox',
-        printfulOrderId: placed.id,
-        confirmedAt: new Date(),
-        orderedAt: new Date(),
-      })
-      .returning();
-    const status = async () =>
-      (
-        await t.deps.db
-          .select()
-          .from(orders)
-          .where(eq(orders.id, row?.id as string))
-      )[0]?.status as TOrderStatus;
+    const row = await sentOrder({ ws, storeId, printerOrderId: placed.id });
+    const status = async () => (await orderRow(row?.id))?.status as TOrderStatus;
 
     // Printed and shipped at the printer; none of its webhooks arrive (the app was down for all their retries).
     lost.length = 0;
@@ -314,22 +322,7 @@ describe('orders are reconciled by polling: a lost webhook delays, never strands
     (await t.deps.printfulSandbox.server()).orders.shipInParts();
     const placed = await sandbox().placeOrder(account, input);
     await sandbox().confirm(account, placed.id);
-    const [row] = await t.deps.db
-      .insert(orders)
-      .values({
-        workspaceId: ws,
-        integrationId: storeId,
-        remoteOrderId: String(paid.id),
-        name: paid.name,
-        currency: 'USD',
-        revenue: '74.00',
-        status: 'sent',
-        fulfillmentProvider: 'sandbox',
-        printfulOrderId: placed.id,
-        confirmedAt: new Date(),
-        orderedAt: new Date(),
-      })
-      .returning();
+    const row = await sentOrder({ ws, storeId, printerOrderId: placed.id, remoteOrderId: String(paid.id) });
 
     // Printed, and the first parcel (the first line) has left: Printful's order is `partial`; its webhooks are lost.
     await t.deps.printfulSandbox.tick();
@@ -349,13 +342,7 @@ describe('orders are reconciled by polling: a lost webhook delays, never strands
     expect(first?.fulfillments.map((f) => [f.lines, f.trackingInfo.number])).toEqual([
       [[{ lineItemId: small?.id, quantity: 2 }], parcel?.trackingNumber],
     ]);
-    const current = async () =>
-      (
-        await t.deps.db
-          .select()
-          .from(orders)
-          .where(eq(orders.id, row?.id as string))
-      )[0];
+    const current = () => orderRow(row?.id);
     expect((await current())?.status).toBe('shipped');
     // The order shows that one parcel, its line (the store's line id: this order has no lines of its own here), sent.
     const shown = await waitFor(
