@@ -412,6 +412,8 @@ export async function applyPrinterEvent(
   const shipped = async () => {
     const printer = await printerFor(deps, workspaceId, order.fulfillmentProvider);
     const list = await printer.adapter.shipments(printer.account, order.printfulOrderId as string);
+    // Shipped in part with no parcel listed yet: nothing to send (a tracking-less fulfilment would take every line).
+    if (event.moreToShip && list.length === 0) return { fulfilInStore: null };
     const shipment = list.find((s) => s.id === event.shipment?.id) ?? list[list.length - 1];
     // Delivered when every parcel is, and none is still to come (an order shipped in part waits for the rest).
     const delivered = !event.moreToShip && list.length > 0 && list.every((s) => s.delivered);

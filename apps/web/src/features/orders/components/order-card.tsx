@@ -166,7 +166,7 @@ function Parcels({ shipments }: { shipments: TOrderShipment[] }) {
                     s.sentToStore ? 'bg-green-50 text-green-700' : 'bg-amber-50 text-amber-700',
                   )}
                 >
-                  {s.sentToStore ? 'Sent to the store' : 'Not sent to the store yet'}
+                  {s.sentToStore ? 'Sent to the store' : 'Tracking not sent to the store'}
                 </span>
               </div>
               <p className="mt-1 break-words text-xs text-slate-500">

@@ -240,7 +240,7 @@ describe('OrdersScreen', () => {
     expect(second?.queryByRole('link')).toBeNull();
     expect(second?.getByText('DHL JD0142')).toBeInTheDocument();
     expect(second?.getByText('1 × Sunset Tee - White / M')).toBeInTheDocument();
-    expect(second?.getByText('Not sent to the store yet')).toBeInTheDocument();
+    expect(second?.getByText('Tracking not sent to the store')).toBeInTheDocument();
   });
 
   it('shows a cost charged in another currency in that currency, and no profit', async () => {
