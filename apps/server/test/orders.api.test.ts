@@ -211,7 +211,63 @@ describe('a paid order becomes one Printful order and a shipped parcel', () => {
     expect(numbers).toEqual(parcels?.map((p) => p.trackingNumber));
     expect(Object.keys(row?.storeShipments ?? {})).toEqual(parcels?.map((p) => p.id));
     expect(row?.storeFulfillmentId?.split(',')).toHaveLength(2);
+    // The Orders screen's order lists both parcels: carrier, number, link, the lines each carried, sent to the store.
+    const shown = await waitFor(
+      async () => (await s.client.get(`/api/orders/${order.id}`)).json<TOrder>(),
+      (o) => o.shipments.length === 2 && o.shipments.every((p) => p.sentToStore),
+    );
+    const [first, second] = order.lines;
+    expect(shown.shipments).toEqual(
+      (parcels ?? []).map((p, n) => ({
+        carrier: p.carrier,
+        trackingNumber: p.trackingNumber,
+        trackingUrl: p.trackingUrl,
+        lines: [n === 0 ? { title: first?.title, quantity: 2 } : { title: second?.title, quantity: 1 }],
+        sentToStore: true,
+      })),
+    );
   }, 120_000);
+
+  it('an order shipped before parcels were kept shows its one tracking as one parcel; an unshipped order none', async () => {
+    const client = t.client();
+    const storeId = await connectShopifySandbox(client, 'kept-shop.myshopify.com');
+    const ws = await client.workspaceId(t.deps.db);
+    const base = {
+      workspaceId: ws,
+      integrationId: storeId,
+      currency: 'USD',
+      revenue: '24.00',
+      fulfillmentProvider: 'sandbox',
+      orderedAt: new Date(),
+    };
+    const [old, fresh] = await t.deps.db
+      .insert(orders)
+      .values([
+        {
+          ...base,
+          remoteOrderId: 'kept-1',
+          name: '#1001',
+          status: 'delivered',
+          carrier: 'USPS',
+          trackingNumber: '9400111',
+          trackingUrl: 'https://tools.usps.com/go/TrackConfirmAction?tLabels=9400111',
+          storeFulfillmentId: '555',
+        },
+        { ...base, remoteOrderId: 'kept-2', name: '#1002', status: 'sent' },
+      ])
+      .returning();
+    const shown = async (id?: string) => (await client.get(`/api/orders/${id}`)).json<TOrder>().shipments;
+    expect(await shown(old?.id)).toEqual([
+      {
+        carrier: 'USPS',
+        trackingNumber: '9400111',
+        trackingUrl: 'https://tools.usps.com/go/TrackConfirmAction?tLabels=9400111',
+        lines: null,
+        sentToStore: true,
+      },
+    ]);
+    expect(await shown(fresh?.id)).toEqual([]);
+  });
 
   it('the same webhook twice, and a crash between "created at Printful" and "saved", give one Printful order', async () => {
     const s = await seller('twice-shop.myshopify.com');

@@ -1,12 +1,14 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
-import type { TOrderStatus } from '@podforge/contract';
+import type { TOrder, TOrderStatus } from '@podforge/contract';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fulfillmentWebhooks, integrations, orders } from '../src/db/schema';
 import { PrintfulClient } from '../src/integrations/printful/client';
 import { type FakePrintful, startFakePrintful } from '../src/integrations/printful/fake-server';
+import type { FakeShopify } from '../src/integrations/shopify/fake-server';
 import { startWorker } from '../src/jobs/workers';
+import { storeFulfilJob } from '../src/modules/orders/order-jobs';
 import { pollPrinterOrders, printerPollJob } from '../src/modules/orders/printer-poll';
 import type { FulfilmentProvider, PrinterAccount, PrintOrderInput } from '../src/modules/printers/fulfilment-provider';
 import { PrintfulFulfilment } from '../src/modules/printful/printful-fulfilment';
@@ -233,35 +235,43 @@ async function connectedStore(): Promise<{ client: TestClient; ws: string; store
   return { client, ws, storeId: store?.id as string };
 }
 
+/** An order of ours sent to the sandbox printer (confirmed there), as the submit and confirm jobs leave it. */
+async function sentOrder(o: { ws: string; storeId: string; printerOrderId: string; remoteOrderId?: string }) {
+  const [row] = await t.deps.db
+    .insert(orders)
+    .values({
+      workspaceId: o.ws,
+      integrationId: o.storeId,
+      remoteOrderId: o.remoteOrderId ?? `r-${randomUUID()}`,
+      name: '#1001',
+      currency: 'USD',
+      revenue: '24.00',
+      status: 'sent',
+      fulfillmentProvider: 'sandbox',
+      printfulOrderId: o.printerOrderId,
+      confirmedAt: new Date(),
+      orderedAt: new Date(),
+    })
+    .returning();
+  return row;
+}
+
+const orderRow = async (id?: string) =>
+  (
+    await t.deps.db
+      .select()
+      .from(orders)
+      .where(eq(orders.id, id as string))
+  )[0];
+
 describe('orders are reconciled by polling: a lost webhook delays, never strands, an order (#27 point 5)', () => {
   it('the poll job moves an order whose webhooks were all lost to shipped, then delivered', async () => {
     const { ws, storeId } = await connectedStore();
     const account = (await sandbox().account(ws)) as PrinterAccount;
     const placed = await sandbox().placeOrder(account, orderInput('71001'));
     await sandbox().confirm(account, placed.id);
-    const [row] = await t.deps.db
-      .insert(orders)
-      .values({
-        workspaceId: ws,
-        integrationId: storeId,
-        remoteOrderId: `r-${randomUUID()}`,
-        name: '#1001',
-        currency: 'USD',
-        revenue: '24.00',
-        status: 'sent',
-        fulfillmentProvider: 'sandbox',
-        printfulOrderId: placed.id,
-        confirmedAt: new Date(),
-        orderedAt: new Date(),
-      })
-      .returning();
-    const status = async () =>
-      (
-        await t.deps.db
-          .select()
-          .from(orders)
-          .where(eq(orders.id, row?.id as string))
-      )[0]?.status as TOrderStatus;
+    const row = await sentOrder({ ws, storeId, printerOrderId: placed.id });
+    const status = async () => (await orderRow(row?.id))?.status as TOrderStatus;
 
     // Printed and shipped at the printer; none of its webhooks arrive (the app was down for all their retries).
     lost.length = 0;
@@ -286,6 +296,83 @@ describe('orders are reconciled by polling: a lost webhook delays, never strands
     expect(await status()).toBe('shipped');
     await pollPrinterOrders(t.deps);
     expect(await status()).toBe('delivered');
+  });
+
+  it('an order Printful ships in parts (`partial`): the poll sends the first parcel with its lines, no webhook needed (#27 point 6)', async () => {
+    const { client, ws, storeId } = await connectedStore();
+    const [store] = await t.deps.db.select().from(integrations).where(eq(integrations.id, storeId));
+    const shop = store?.externalId as string;
+    // The buyer's order in the sandbox shop: two lines, as the store numbers them.
+    const shopify = (await t.deps.shopify.sandboxServer()) as FakeShopify;
+    const paid = await shopify.orders.placePaidOrder(shop, {
+      lines: [
+        { title: 'Sunset Tee - Small', price: '24.00', quantity: 2 },
+        { title: 'Sunset Tee - Medium', price: '26.00', quantity: 1 },
+      ],
+      address: null,
+    });
+    const [small, medium] = paid.lineItems;
+    const account = (await sandbox().account(ws)) as PrinterAccount;
+    const input = orderInput('71001');
+    const item = input.items[0] as PrintOrderInput['items'][number];
+    input.items = [
+      { ...item, quantity: 2, externalId: String(small?.id) },
+      { ...item, catalogVariantId: '71004', quantity: 1, externalId: String(medium?.id) },
+    ];
+    (await t.deps.printfulSandbox.server()).orders.shipInParts();
+    const placed = await sandbox().placeOrder(account, input);
+    await sandbox().confirm(account, placed.id);
+    const row = await sentOrder({ ws, storeId, printerOrderId: placed.id, remoteOrderId: String(paid.id) });
+
+    // Printed, and the first parcel (the first line) has left: Printful's order is `partial`; its webhooks are lost.
+    await t.deps.printfulSandbox.tick();
+    await t.deps.printfulSandbox.tick();
+    const atPrinter = await sandbox().order(account, { id: placed.id });
+    expect(atPrinter).toMatchObject({ status: 'shipped', moreToShip: true });
+    expect(await sandbox().shipments(account, placed.id)).toHaveLength(1);
+
+    // The poll reads the parcel and the store gets its fulfilment: that parcel's line only, with its tracking number.
+    await pollPrinterOrders(t.deps);
+    await startWorker(t.deps, storeFulfilJob, { pollingIntervalSeconds: 0.5 });
+    const first = await waitFor(
+      async () => (await shopify.orders.orders(shop)).find((o) => o.id === paid.id),
+      (o) => (o?.fulfillments.length ?? 0) >= 1,
+    );
+    const [parcel] = await sandbox().shipments(account, placed.id);
+    expect(first?.fulfillments.map((f) => [f.lines, f.trackingInfo.number])).toEqual([
+      [[{ lineItemId: small?.id, quantity: 2 }], parcel?.trackingNumber],
+    ]);
+    const current = () => orderRow(row?.id);
+    expect((await current())?.status).toBe('shipped');
+    // The order shows that one parcel, its line (the store's line id: this order has no lines of its own here), sent.
+    const shown = await waitFor(
+      async () => (await client.get(`/api/orders/${row?.id}`)).json<TOrder>(),
+      (o) => o.shipments[0]?.sentToStore === true,
+    );
+    expect(shown.shipments).toEqual([
+      {
+        carrier: parcel?.carrier,
+        trackingNumber: parcel?.trackingNumber,
+        trackingUrl: parcel?.trackingUrl,
+        lines: [{ title: `Store line ${small?.id}`, quantity: 2 }],
+        sentToStore: true,
+      },
+    ]);
+
+    // The second parcel: the next poll sends it, once; the order is delivered only when both parcels are.
+    await t.deps.printfulSandbox.tick();
+    expect((await sandbox().order(account, { id: placed.id }))?.moreToShip).toBeUndefined();
+    await pollPrinterOrders(t.deps);
+    const both = await waitFor(
+      async () => (await shopify.orders.orders(shop)).find((o) => o.id === paid.id),
+      (o) => (o?.fulfillments.length ?? 0) >= 2,
+    );
+    expect(both?.fulfillments.map((f) => f.lines)).toEqual([
+      [{ lineItemId: small?.id, quantity: 2 }],
+      [{ lineItemId: medium?.id, quantity: 1 }],
+    ]);
+    await pollPrinterOrders(t.deps);
+    expect(Object.keys((await current())?.storeShipments ?? {})).toHaveLength(2);
   });
 });
 

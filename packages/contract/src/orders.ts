@@ -30,6 +30,18 @@ export const ZOrderLine = z.object({
 });
 export type TOrderLine = z.infer<typeof ZOrderLine>;
 
+/** One parcel of the order as the printer shipped it, and whether its tracking reached the store. */
+export const ZOrderShipment = z.object({
+  carrier: z.string().nullable(),
+  trackingNumber: z.string().nullable(),
+  trackingUrl: z.string().nullable(),
+  /** The order's lines in this parcel; null when the printer does not say (the parcel took every line still open). */
+  lines: z.array(z.object({ title: z.string(), quantity: z.number() })).nullable(),
+  /** The store was given this parcel's tracking (a fulfilment was made for it). */
+  sentToStore: z.boolean(),
+});
+export type TOrderShipment = z.infer<typeof ZOrderShipment>;
+
 export const ZOrder = z.object({
   id: z.string(),
   integrationId: z.string(),
@@ -60,6 +72,11 @@ export const ZOrder = z.object({
   carrier: z.string().nullable(),
   trackingNumber: z.string().nullable(),
   trackingUrl: z.string().nullable(),
+  /**
+   * Each parcel, in the printer's order (an order shipped in parts has several); an order shipped before parcels were
+   * kept shows its one tracking as one parcel. Empty until shipped.
+   */
+  shipments: z.array(ZOrderShipment),
   /** The shipping address was erased at the store's request (customers/redact, shop/redact). */
   addressErased: z.boolean(),
   orderedAt: z.string(),

@@ -572,6 +572,22 @@ export const orders = pgTable(
     storeFulfillmentId: text('store_fulfillment_id'),
     /** Each printer shipment sent to the store: the printer's shipment id -> the store's id for it. */
     storeShipments: jsonb('store_shipments').$type<Record<string, string>>().notNull().default({}),
+    /**
+     * The printer's parcels as last read (id, carrier, tracking, the lines each carries by the store's line id; lines
+     * null when the printer does not say), in the printer's order: what the Orders screen shows of each parcel.
+     */
+    printerShipments: jsonb('printer_shipments')
+      .$type<
+        {
+          id: string;
+          carrier: string | null;
+          trackingNumber: string | null;
+          trackingUrl: string | null;
+          lines: { lineId: string; quantity: number }[] | null;
+        }[]
+      >()
+      .notNull()
+      .default([]),
     orderedAt: timestamp('ordered_at', { withTimezone: true }).notNull(),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

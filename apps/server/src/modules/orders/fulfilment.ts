@@ -25,6 +25,7 @@ import {
   pinPrinter,
   printerNetworksOfOrder,
   printerWebhookOf,
+  recordPrinterShipments,
   recordStoreShipment,
   setPrinterWebhookSecret,
   updateOrder,
@@ -399,7 +400,7 @@ export async function applyPrinterEvent(
           : now.status === 'shipped' || now.status === 'cancelled'
             ? {}
             : { failureReason: null };
-    event = { order: event.order, to: now.status, ...reason };
+    event = { order: event.order, to: now.status, ...reason, ...(now.moreToShip ? { moreToShip: true } : {}) };
   }
   const current = order.status as TOrderStatus;
   const move = async (to: TOrderStatus, extra: Partial<OrderRow> = {}) => {
@@ -411,8 +412,11 @@ export async function applyPrinterEvent(
   const shipped = async () => {
     const printer = await printerFor(deps, workspaceId, order.fulfillmentProvider);
     const list = await printer.adapter.shipments(printer.account, order.printfulOrderId as string);
+    // Shipped in part with no parcel listed yet: nothing to send (a tracking-less fulfilment would take every line).
+    if (event.moreToShip && list.length === 0) return { fulfilInStore: null };
     const shipment = list.find((s) => s.id === event.shipment?.id) ?? list[list.length - 1];
-    const delivered = list.length > 0 && list.every((s) => s.delivered);
+    // Delivered when every parcel is, and none is still to come (an order shipped in part waits for the rest).
+    const delivered = !event.moreToShip && list.length > 0 && list.every((s) => s.delivered);
     const tracking = {
       carrier: shipment?.carrier ?? null,
       trackingNumber: event.shipment?.trackingNumber ?? shipment?.trackingNumber ?? null,
@@ -465,6 +469,19 @@ export async function fulfilInStore(deps: OrdersDeps, orderId: string) {
       })
     : null;
   const list = printer ? await printer.adapter.shipments(printer.account, order.printfulOrderId as string) : [];
+  if (list.length > 0) {
+    await recordPrinterShipments(
+      deps.db,
+      order.id,
+      list.map((s) => ({
+        id: s.id,
+        carrier: s.carrier,
+        trackingNumber: s.trackingNumber,
+        trackingUrl: s.trackingUrl,
+        lines: s.lines ?? null,
+      })),
+    );
+  }
   const shipments: PrinterShipment[] =
     list.length > 0
       ? list

@@ -266,6 +266,22 @@ export async function recordStoreShipment(db: Db, orderId: string, shipmentId: s
     .where(eq(orders.id, orderId));
 }
 
+export type KeptShipment = OrderRow['printerShipments'][number];
+
+/**
+ * The printer's parcels as just read, kept for the Orders screen; a read that knows fewer parcels than the one kept
+ * (an older read finishing late) leaves the kept list alone.
+ */
+export async function recordPrinterShipments(db: Db, orderId: string, list: KeptShipment[]) {
+  const next = JSON.stringify(list);
+  await db
+    .update(orders)
+    .set({
+      printerShipments: sql`case when jsonb_array_length(${next}::jsonb) >= jsonb_array_length(${orders.printerShipments}) then ${next}::jsonb else ${orders.printerShipments} end`,
+    })
+    .where(eq(orders.id, orderId));
+}
+
 /** Buyer data of these stores' orders erased (a store's privacy request). */
 /** Keeps the printer the routing rule chose (and why) on an order that has none yet; a second choice loses. */
 export async function pinPrinter(

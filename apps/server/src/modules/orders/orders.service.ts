@@ -5,6 +5,7 @@ import {
   ORDER_STATUS_LABELS,
   type TOrder,
   type TOrderPage,
+  type TOrderShipment,
   type TOrderStatus,
   type TStoreFee,
 } from '@podforge/contract';
@@ -16,7 +17,40 @@ import { getSettings } from '../settings/settings.routes';
 import { storeNames } from '../stores/store-connections.repository';
 import { enqueue } from './order-jobs';
 import type { OrdersDeps } from './orders.deps';
-import { findOrder, lineSources, linesOf, type OrderRow, orderPage, updateOrder } from './orders.repository';
+import {
+  findOrder,
+  lineSources,
+  linesOf,
+  type OrderLineRow,
+  type OrderRow,
+  orderPage,
+  updateOrder,
+} from './orders.repository';
+
+/**
+ * The order's parcels as the printer last listed them, each with the order's lines it carries (by the store's line
+ * id) and whether the store took its tracking. An order shipped before parcels were kept: its one tracking.
+ */
+function shipmentsOf(row: OrderRow, lines: OrderLineRow[]): TOrderShipment[] {
+  const sent = row.storeShipments ?? {};
+  if (row.printerShipments.length === 0) {
+    if (!row.trackingNumber && !row.carrier && !row.trackingUrl) return [];
+    const { carrier, trackingNumber, trackingUrl } = row;
+    return [{ carrier, trackingNumber, trackingUrl, lines: null, sentToStore: Boolean(row.storeFulfillmentId) }];
+  }
+  return row.printerShipments.map((s) => ({
+    carrier: s.carrier,
+    trackingNumber: s.trackingNumber,
+    trackingUrl: s.trackingUrl,
+    lines:
+      s.lines?.map((l) => ({
+        title: lines.find((line) => line.remoteLineId === l.lineId)?.title ?? `Store line ${l.lineId}`,
+        quantity: l.quantity,
+      })) ?? null,
+    // An id recorded empty: the parcel's lines had gone with an earlier one, so the store was not called for it.
+    sentToStore: Boolean(sent[s.id]),
+  }));
+}
 
 /** The Orders screen's operations: list, one order, approve, cancel, retry; every one scoped to the workspace. */
 
@@ -66,6 +100,10 @@ async function toOrders(deps: OrdersDeps, rows: OrderRow[]): Promise<TOrder[]> {
       carrier: r.carrier,
       trackingNumber: r.trackingNumber,
       trackingUrl: r.trackingUrl,
+      shipments: shipmentsOf(
+        r,
+        lines.filter((l) => l.orderId === r.id),
+      ),
       addressErased: r.shippingAddressEnc === null,
       orderedAt: r.orderedAt.toISOString(),
       lines: lines

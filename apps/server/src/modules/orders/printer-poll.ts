@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineJob, sendJob } from '../../jobs/define-job';
 import { QUEUES } from '../../jobs/job-queue';
-import type { PrinterEvent } from '../printers/fulfilment-provider';
+import type { PrinterEvent, PrinterOrder } from '../printers/fulfilment-provider';
 import { applyPrinterEvent, type OrderRow, printerFor } from './fulfilment';
 import { enqueue, jobId } from './order-jobs';
 import type { OrdersDeps } from './orders.deps';
@@ -28,10 +28,12 @@ const BATCH = 200;
 export type PollResult = { read: number; moved: number };
 
 /** The printer's status of one order in our words, as an event the webhook path would apply. */
-function eventOf(name: string, printerOrderId: string, to: PrinterEvent['to']): PrinterEvent {
+function eventOf(name: string, printerOrderId: string, { status: to, moreToShip }: PrinterOrder): PrinterEvent {
+  if (to === 'draft') return { order: { id: printerOrderId } };
   if (to === 'failed') return { order: { id: printerOrderId }, to, failureReason: `${name}: the order failed` };
   if (to === 'on_hold') return { order: { id: printerOrderId }, to, failureReason: `${name}: the order is on hold` };
-  return { order: { id: printerOrderId }, to, failureReason: null };
+  // Shipped in part (Printful's `partial`): the parcels that left are read and sent, the rest come later.
+  return { order: { id: printerOrderId }, to, failureReason: null, ...(moreToShip ? { moreToShip } : {}) };
 }
 
 async function pollOne(deps: OrdersDeps, order: OrderRow): Promise<boolean> {
@@ -42,7 +44,7 @@ async function pollOne(deps: OrdersDeps, order: OrderRow): Promise<boolean> {
   const { fulfilInStore, shipments } = await applyPrinterEvent(
     deps,
     order.workspaceId,
-    eventOf(printer.adapter.name, printerOrderId, at.status),
+    eventOf(printer.adapter.name, printerOrderId, at),
   );
   if (fulfilInStore) await enqueue.storeFulfil(deps, fulfilInStore, shipments);
   const after = await orderById(deps.db, order.id);

@@ -66,6 +66,8 @@ export type PrinterOrder = {
   /** 'draft' until confirmed; then the order's own words (sent, in_production, shipped, cancelled, failed...). */
   status: 'draft' | TOrderStatus;
   cost: { total: string; currency: string } | null;
+  /** Shipped in part: some parcels have left, the rest will follow (Printful's `partial`; status 'shipped'). */
+  moreToShip?: true;
 };
 
 /** One line of ours in a shipment: our id of the line (`PrintItem.externalId`, the store's line id) and how many. */
@@ -97,6 +99,8 @@ export type PrinterEvent = {
   to?: TOrderStatus;
   failureReason?: string | null;
   shipment?: { id?: string; trackingNumber?: string };
+  /** With `to: 'shipped'`: parcels are still to come, so the ones read so far being delivered is not the order's delivery. */
+  moreToShip?: true;
   /**
    * The webhook was not signed (a printer that does not sign them): only its order reference is taken, and where the
    * order stands is read back from the printer (`order`, `shipments`) before anything moves.

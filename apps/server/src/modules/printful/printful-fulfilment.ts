@@ -40,7 +40,8 @@ type Account = PrinterAccount & PrintfulConn;
 const PRINTFUL_STATUS: Record<string, TOrderStatus> = {
   pending: 'sent',
   inprocess: 'in_production',
-  partial: 'in_production',
+  // Some parcels shipped, the rest to follow (OpenAPI Order.status): shipped, so each parcel's tracking goes out.
+  partial: 'shipped',
   onhold: 'on_hold',
   failed: 'failed',
   canceled: 'cancelled',
@@ -62,6 +63,7 @@ const toOrder = (pf: PrintfulOrder): PrinterOrder => ({
   id: String(pf.id),
   externalId: pf.external_id,
   status: pf.status === 'draft' ? 'draft' : (PRINTFUL_STATUS[pf.status] ?? 'sent'),
+  ...(pf.status === 'partial' ? { moreToShip: true as const } : {}),
   cost:
     pf.costs?.total && pf.costs.currency && pf.costs.calculation_status !== 'calculating'
       ? { total: Number(pf.costs.total).toFixed(2), currency: pf.costs.currency }
@@ -132,6 +134,7 @@ export function printerEventOf(body: PrintfulEvent): PrinterEvent | null {
     case 'order_updated': {
       const to = PRINTFUL_STATUS[ref.status ?? ''];
       if (!to) return null;
+      if (ref.status === 'partial') return { order, to, moreToShip: true };
       return to === 'shipped' || to === 'failed' ? { order, to } : { order, to, failureReason: null };
     }
     default:

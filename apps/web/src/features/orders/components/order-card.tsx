@@ -1,4 +1,4 @@
-import type { TOrder } from '@podforge/contract';
+import type { TOrder, TOrderShipment } from '@podforge/contract';
 import {
   canApproveOrder,
   canCancelOrder,
@@ -15,7 +15,7 @@ import { formatMoney, STATUS_STYLES } from './order-format';
 
 type Props = { order: TOrder; busy: boolean; onAction: (action: OrderAction) => void };
 
-/** One store order: status, lines with their mockups, money, what the seller can do, and the tracking link. */
+/** One store order: status, lines with their mockups, money, what the seller can do, and each parcel's tracking. */
 export function OrderCard({ order, busy, onAction }: Props) {
   const money = (amount: string) => formatMoney(amount, order.currency);
   return (
@@ -124,18 +124,60 @@ export function OrderCard({ order, busy, onAction }: Props) {
             Cancel order
           </Button>
         )}
-        {order.trackingUrl && (
-          <a
-            href={order.trackingUrl}
-            target="_blank"
-            rel="noreferrer"
-            className="inline-flex items-center gap-1 text-sm text-brand-600 hover:underline"
-          >
-            Track parcel{order.carrier ? ` (${order.carrier} ${order.trackingNumber ?? ''})` : ''}
-            <ExternalLink className="size-3.5" aria-hidden />
-          </a>
-        )}
       </div>
+
+      {order.shipments.length > 0 && <Parcels shipments={order.shipments} />}
     </Card>
+  );
+}
+
+/** Each parcel the printer shipped: carrier and tracking number (linked when it has a page), its lines, the store. */
+function Parcels({ shipments }: { shipments: TOrderShipment[] }) {
+  return (
+    <section aria-label="Parcels" className="space-y-2">
+      <h4 className="text-sm font-medium">{shipments.length === 1 ? 'Parcel' : `${shipments.length} parcels`}</h4>
+      <ul className="space-y-2">
+        {shipments.map((s, n) => {
+          const label = [s.carrier, s.trackingNumber].filter(Boolean).join(' ') || 'No tracking number';
+          return (
+            <li
+              // biome-ignore lint/suspicious/noArrayIndexKey: parcels carry no id of their own here
+              key={n}
+              className="min-w-0 rounded-md border p-2 text-sm"
+              data-testid="order-shipment"
+            >
+              <div className="flex flex-wrap items-center justify-between gap-2">
+                {s.trackingUrl ? (
+                  <a
+                    href={s.trackingUrl}
+                    target="_blank"
+                    rel="noreferrer"
+                    className="inline-flex min-w-0 items-center gap-1 break-all text-brand-600 hover:underline"
+                  >
+                    Track {label}
+                    <ExternalLink className="size-3.5 shrink-0" aria-hidden />
+                  </a>
+                ) : (
+                  <span className="min-w-0 break-all">{label}</span>
+                )}
+                <span
+                  className={cn(
+                    'rounded-full px-2 py-0.5 text-xs',
+                    s.sentToStore ? 'bg-green-50 text-green-700' : 'bg-amber-50 text-amber-700',
+                  )}
+                >
+                  {s.sentToStore ? 'Sent to the store' : 'Tracking not sent to the store'}
+                </span>
+              </div>
+              <p className="mt-1 break-words text-xs text-slate-500">
+                {s.lines
+                  ? s.lines.map((l) => `${l.quantity} × ${l.title}`).join(', ')
+                  : 'The printer does not say which items it holds'}
+              </p>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
   );
 }

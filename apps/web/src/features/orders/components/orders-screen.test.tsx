@@ -33,6 +33,7 @@ const order = (id: string, over: Partial<TOrder> = {}): TOrder => ({
   carrier: null,
   trackingNumber: null,
   trackingUrl: null,
+  shipments: [],
   addressErased: false,
   orderedAt: '2026-11-23T09:00:00.000Z',
   lines: [
@@ -160,6 +161,15 @@ describe('OrdersScreen', () => {
               carrier: 'USPS',
               trackingNumber: '9400123',
               trackingUrl: 'https://tools.usps.com/go/TrackConfirmAction?tLabels=9400123',
+              shipments: [
+                {
+                  carrier: 'USPS',
+                  trackingNumber: '9400123',
+                  trackingUrl: 'https://tools.usps.com/go/TrackConfirmAction?tLabels=9400123',
+                  lines: null,
+                  sentToStore: true,
+                },
+              ],
             }),
           ]),
         ),
@@ -182,12 +192,55 @@ describe('OrdersScreen', () => {
 
     const second = within(cards[1] as HTMLElement);
     expect(second.getByTestId('order-status')).toHaveTextContent('Shipped');
-    expect(second.getByRole('link', { name: /Track parcel/ })).toHaveAttribute(
+    expect(second.getByRole('link', { name: /Track USPS 9400123/ })).toHaveAttribute(
       'href',
       'https://tools.usps.com/go/TrackConfirmAction?tLabels=9400123',
     );
     expect(second.queryByRole('button', { name: 'Approve' })).toBeNull();
     expect(second.queryByRole('button', { name: 'Cancel order' })).toBeNull();
+  });
+
+  it('shows each parcel of an order shipped in parts: carrier, number (linked when it has a page), lines, store', async () => {
+    setup({
+      'GET /api/orders': () =>
+        json(
+          pageOf([
+            order('4', {
+              status: 'shipped',
+              shipments: [
+                {
+                  carrier: 'USPS',
+                  trackingNumber: '9400111',
+                  trackingUrl: 'https://tools.usps.com/go/TrackConfirmAction?tLabels=9400111',
+                  lines: [{ title: 'Sunset Tee - White / S', quantity: 2 }],
+                  sentToStore: true,
+                },
+                {
+                  carrier: 'DHL',
+                  trackingNumber: 'JD0142',
+                  trackingUrl: null,
+                  lines: [{ title: 'Sunset Tee - White / M', quantity: 1 }],
+                  sentToStore: false,
+                },
+              ],
+            }),
+          ]),
+        ),
+    });
+    const card = within(await screen.findByTestId('order'));
+    expect(card.getByRole('heading', { name: '2 parcels' })).toBeInTheDocument();
+    const [first, second] = card.getAllByTestId('order-shipment').map((el) => within(el));
+    expect(first?.getByRole('link', { name: /Track USPS 9400111/ })).toHaveAttribute(
+      'href',
+      'https://tools.usps.com/go/TrackConfirmAction?tLabels=9400111',
+    );
+    expect(first?.getByText('2 × Sunset Tee - White / S')).toBeInTheDocument();
+    expect(first?.getByText('Sent to the store')).toBeInTheDocument();
+    // No tracking page: the number as text, not a link.
+    expect(second?.queryByRole('link')).toBeNull();
+    expect(second?.getByText('DHL JD0142')).toBeInTheDocument();
+    expect(second?.getByText('1 × Sunset Tee - White / M')).toBeInTheDocument();
+    expect(second?.getByText('Tracking not sent to the store')).toBeInTheDocument();
   });
 
   it('shows a cost charged in another currency in that currency, and no profit', async () => {

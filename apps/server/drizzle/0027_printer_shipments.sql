@@ -1,0 +1,1 @@
+ALTER TABLE "orders" ADD COLUMN "printer_shipments" jsonb DEFAULT '[]'::jsonb NOT NULL;
