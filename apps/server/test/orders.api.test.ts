@@ -20,7 +20,7 @@ import { ORDER_JOBS, queuedPrinterEvent } from '../src/modules/orders/order-jobs
 import { pollPrinterOrders } from '../src/modules/orders/printer-poll';
 import { printfulSandboxTickJob } from '../src/modules/printful/printful-sandbox.jobs';
 import { shopifyWebhookJob } from '../src/modules/shopify/shopify-webhooks';
-import { type ShopifySeller, shopifySeller, waitFor } from './fixtures/store-products';
+import { connectShopifySandbox, type ShopifySeller, shopifySeller, waitFor } from './fixtures/store-products';
 import { createTestApp, type TestApp } from './helpers';
 
 /**
