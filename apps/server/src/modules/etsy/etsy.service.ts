@@ -14,6 +14,7 @@ import { integrations, publications, storeSettings } from '../../db/schema';
 import {
   type DraftListingInput,
   ETSY_SCOPES,
+  type EtsyCallBudget,
   EtsyClient,
   EtsyError,
   type EtsyInventoryInput,
@@ -30,6 +31,7 @@ import { AppError, badRequest, conflict, upstreamError } from '../../lib/errors'
 import { consumeOAuthState, issueOAuthState, peekOAuthState } from '../../lib/oauth-states';
 import type { Storage } from '../../storage/storage';
 import { findIntegration } from '../integrations/integrations.repository';
+import { markBudgetSpent, reserveCallTurn } from '../stores/call-budget.repository';
 import type { IncomingOrder } from '../stores/incoming-order';
 import { resumeOrCreate } from '../stores/resume-or-create';
 import { SandboxState, sandboxOwnerTag } from '../stores/sandbox-state';
@@ -143,8 +145,18 @@ export class EtsyService extends StoreOrderSource implements StorePlatform {
         apiBase: etsy.apiBase,
         connectBase: etsy.connectBase,
         tokenBase: etsy.tokenBase,
+        budget: this.sharedBudget(etsy.apiKey),
       });
     }
+  }
+
+  /** Etsy counts calls per app: the app's budget is kept in the database, shared by every instance. */
+  private sharedBudget(keystring: string): EtsyCallBudget {
+    const key = `etsy:${keystring}`;
+    return {
+      reserve: (perSecond, windowMs) => reserveCallTurn(this.deps.db, key, perSecond, windowMs),
+      spent: (seconds) => markBudgetSpent(this.deps.db, key, seconds),
+    };
   }
 
   /** The sandbox Etsy (null with real credentials), started once with the state the database holds. */
@@ -176,6 +188,7 @@ export class EtsyService extends StoreOrderSource implements StorePlatform {
       apiBase: fake.url,
       connectBase: ETSY_SANDBOX_CONNECT_PREFIX,
       tokenBase: fake.url,
+      budget: this.sharedBudget(ETSY_SANDBOX_KEYSTRING),
       // Paced to the sandbox's own limit (tests raise it).
       ...(this.sandboxOptions.limits ? { perSecond: this.sandboxOptions.limits.perSecond } : {}),
     });
