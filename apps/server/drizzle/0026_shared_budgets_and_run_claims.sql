@@ -4,5 +4,6 @@ CREATE TABLE "call_budgets" (
 	"spent_until" timestamp with time zone
 );
 --> statement-breakpoint
+ALTER TABLE "bulk_runs" ADD COLUMN "slice" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE "bulk_runs" ADD COLUMN "claimed_by" uuid;--> statement-breakpoint
 ALTER TABLE "bulk_runs" ADD COLUMN "claimed_until" timestamp with time zone;

@@ -820,6 +820,8 @@ export const bulkRuns = pgTable('bulk_runs', {
   startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
   createdAt: createdAt(),
   finishedAt: timestamp('finished_at', { withTimezone: true }),
+  /** The slice of the current attempt being worked: each job works a bounded slice of the run, then sends the next. */
+  slice: integer('slice').notNull().default(0),
   /**
    * The job attempt working the run and until when its claim holds (renewed while it works): a second attempt of
    * the job (pg-boss retries one that outlived its expiry) waits for the claim instead of working the run twice.
