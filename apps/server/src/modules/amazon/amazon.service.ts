@@ -323,6 +323,42 @@ export class AmazonService extends StoreOrderSource implements StorePlatform {
     }
   }
 
+  /**
+   * A seller connected before the queue was configured (or whose subscribing failed) subscribed now: the start-up
+   * job's work (`amazon-subscribe`), once per store; a store already subscribed, or not connected, is left alone.
+   */
+  async subscribeIfMissing(row: IntegrationRow): Promise<void> {
+    if (!this.deps.config.amazonSqs || row.status !== 'connected') return;
+    if ((await this.settings(row)).notifications?.subscriptions) return;
+    await this.subscribe(row);
+  }
+
+  /**
+   * On disconnect, the seller's subscriptions deleted (deleteSubscriptionById, grantless), so Amazon stops sending
+   * their notifications to the app's queue. Amazon unreachable does not stop the disconnect: the subscriptions left
+   * stay on the settings with the reason (a notification of a disconnected store does nothing; a reconnect uses them).
+   */
+  private async unsubscribe(row: IntegrationRow): Promise<void> {
+    const s = await this.settings(row);
+    const subscriptions = s.notifications?.subscriptions;
+    if (!subscriptions) return;
+    const market = amazonMarketplace(s.marketplaceId ?? DEFAULT_AMAZON_MARKETPLACE);
+    try {
+      const client = await this.getClient();
+      for (const [type, subscriptionId] of Object.entries(subscriptions)) {
+        await client.deleteSubscription(market?.region ?? 'na', type as AmazonNotificationType, subscriptionId);
+      }
+      const { notifications: _gone, ...rest } = s;
+      await this.saveSettings(row, rest);
+    } catch (error) {
+      const reason = error instanceof AmazonError ? error.message : String(error);
+      await this.saveSettings(row, {
+        ...s,
+        notifications: { ...s.notifications, problem: `Amazon subscriptions not deleted on disconnect: ${reason}` },
+      });
+    }
+  }
+
   /** The Amazon store rows matching `conditions`. */
   private amazonRows(...conditions: SQL[]) {
     return this.deps.db
@@ -461,6 +497,7 @@ export class AmazonService extends StoreOrderSource implements StorePlatform {
 
   async disconnect(workspaceId: string, id: string) {
     const row = await this.store(workspaceId, id);
+    await this.unsubscribe(row);
     await this.deps.db
       .update(integrations)
       .set({

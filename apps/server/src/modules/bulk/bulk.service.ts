@@ -459,7 +459,7 @@ export async function runBulk(deps: BulkDeps, workspaceId: string, runId: string
 /** One slice of a claimed run: items and pushes taken until the slice's time is up, then the next slice sent. */
 async function runSlice(deps: BulkDeps, workspaceId: string, runId: string, owner: string, stopping: () => boolean) {
   const run = await findRun(deps.db, workspaceId, runId);
-  if (!run || run.status !== 'running') return;
+  if (run?.status !== 'running') return;
   const sliceEnds = Date.now() + bulkSlicing.sliceMs;
   const sliceOver = () => Date.now() >= sliceEnds;
   const input = run.request as StartInput;
