@@ -242,14 +242,12 @@ export async function releaseRun(db: Db, runId: string, owner: string): Promise<
     .where(and(eq(bulkRuns.id, runId), eq(bulkRuns.claimedBy, owner)));
 }
 
-/** The run's next slice, by the attempt that holds it: the run as it is now, or null when `owner` lost its claim. */
-export async function nextSlice(db: Db, runId: string, owner: string): Promise<BulkRunRow | null> {
-  const [row] = await db
+/** The run moved from slice `from` to the next, by the attempt that holds it (nothing when `owner` lost its claim). */
+export async function nextSlice(db: Db, runId: string, owner: string, from: number): Promise<void> {
+  await db
     .update(bulkRuns)
-    .set({ slice: sql`${bulkRuns.slice} + 1` })
-    .where(and(eq(bulkRuns.id, runId), eq(bulkRuns.claimedBy, owner), eq(bulkRuns.status, 'running')))
-    .returning();
-  return row ?? null;
+    .set({ slice: from + 1 })
+    .where(and(eq(bulkRuns.id, runId), eq(bulkRuns.claimedBy, owner), eq(bulkRuns.slice, from)));
 }
 
 /**

@@ -513,8 +513,11 @@ async function runSlice(deps: BulkDeps, workspaceId: string, runId: string, owne
   if (stopping()) throw new Error('The bulk job was stopped; it resumes when it runs again');
   if (await finishRunIfSettled(deps.db, run.id, deps.now())) return;
   if (!sliceOver()) return;
-  const following = await nextSlice(deps.db, run.id, owner);
-  if (following) await sendRun(deps, following);
+  // The next slice's job is sent before the run names it, so the run's job is always one pg-boss knows (this one is
+  // active until it returns); it waits for this attempt's claim.
+  const following = { ...run, slice: run.slice + 1 };
+  await sendRun(deps, following);
+  await nextSlice(deps.db, run.id, owner, run.slice);
 }
 
 /** How often the pusher looks for a product made meanwhile. */
