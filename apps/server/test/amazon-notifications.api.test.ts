@@ -7,7 +7,7 @@ import type { FakeAmazon } from '../src/integrations/amazon/fake-server';
 import { type FakeSqs, startFakeSqs } from '../src/integrations/amazon/fake-sqs';
 import { startWorker, startWorkers } from '../src/jobs/workers';
 import { amazonListingsJob } from '../src/modules/amazon/amazon-listings';
-import { amazonNotificationJob, amazonSqsJob } from '../src/modules/amazon/amazon-notifications';
+import { amazonNotificationJob, amazonSqsJob, amazonSubscribeJob } from '../src/modules/amazon/amazon-notifications';
 import { storePushJob } from '../src/modules/products/store-push';
 import { connectAmazon } from './fixtures/amazon';
 import { twoColourTee, waitFor } from './fixtures/store-products';
@@ -122,6 +122,65 @@ describe('subscribing on connect', () => {
       .catch((e) => e);
     expect(asSeller).toMatchObject({ status: 403, details: expect.stringMatching(/grantless/) });
   });
+});
+
+describe('subscriptions of sellers connected before the queue, and on disconnect', () => {
+  const settingsOf = async (id: string) =>
+    (await t.deps.db.select().from(storeSettings).where(eq(storeSettings.integrationId, id)))[0]?.data as
+      | Record<string, unknown>
+      | undefined;
+
+  it(
+    'subscribes at start-up, once, a seller connected before the queue was configured',
+    async () => {
+      const client = t.client();
+      const store = await connect(client);
+      // As a seller connected before AMAZON_SQS_QUEUE_URL was set: no subscription at Amazon, none on the settings.
+      await fake.unsubscribe(store.externalId);
+      await t.deps.db
+        .update(storeSettings)
+        .set({ data: sql`${storeSettings.data} - 'notifications'` })
+        .where(eq(storeSettings.integrationId, store.id));
+      const before = (await client.get(`/api/amazon/${store.id}/settings`)).json<TAmazonSettings>();
+      expect(before.notifications).toMatchObject({
+        state: 'failed',
+        problem: 'Amazon notifications are not set up yet',
+      });
+
+      await startWorker(t.deps, amazonSubscribeJob, { pollingIntervalSeconds: 0.5 });
+      await amazonSubscribeJob.started?.(t.deps);
+      await waitFor(
+        async () => fake.subscriptions(store.externalId).length,
+        (n) => n === 2,
+      );
+      await waitFor(
+        async () => (await client.get(`/api/amazon/${store.id}/settings`)).json<TAmazonSettings>().notifications,
+        (shown) => shown?.state === 'subscribed',
+      );
+      // Started again (another instance, a restart): nothing more is made.
+      await amazonSubscribeJob.started?.(t.deps);
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(fake.subscriptions(store.externalId)).toHaveLength(2);
+      expect(fake.destinations()).toHaveLength(1);
+    },
+    SLOW,
+  );
+
+  it(
+    "deletes the seller's subscriptions on disconnect, and only theirs",
+    async () => {
+      const client = t.client();
+      const leaving = await connect(client);
+      const staying = await connect(t.client());
+      expect(fake.subscriptions(leaving.externalId)).toHaveLength(2);
+      const res = await client.post(`/api/amazon/disconnect/${leaving.id}`, {});
+      expect(res.statusCode, res.body).toBe(200);
+      expect(fake.subscriptions(leaving.externalId)).toEqual([]);
+      expect(fake.subscriptions(staying.externalId)).toHaveLength(2);
+      expect((await settingsOf(leaving.id))?.notifications).toBeUndefined();
+    },
+    SLOW,
+  );
 });
 
 describe('ORDER_CHANGE', () => {

@@ -12,12 +12,13 @@ import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
-import { aiGenerations, bulkItems, mockups, products } from '../src/db/schema';
+import { aiGenerations, bulkItems, bulkRuns, mockups, products } from '../src/db/schema';
 import type { AppDeps } from '../src/deps';
 import { OfflineAiProvider } from '../src/integrations/ai/offline.provider';
 import type { AiProvider } from '../src/integrations/ai/provider';
 import { startWorker } from '../src/jobs/workers';
-import { bulkCreateJob } from '../src/modules/bulk/bulk.service';
+import { claimRun, releaseRun } from '../src/modules/bulk/bulk.repository';
+import { bulkCreateJob, bulkSlicing, runBulk } from '../src/modules/bulk/bulk.service';
 import { insertDesign, solidPng } from './fixtures/designs';
 import { createTestApp, openTestDatabase, type TestApp, TestClient } from './helpers';
 
@@ -302,4 +303,83 @@ describe('bulk creation: restart', () => {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   }, 120_000);
+});
+
+describe('bulk creation: a long run, one attempt at a time', () => {
+  let t: TestApp;
+  let client: TestClient;
+  let workspaceId: string;
+  const saved = { ...bulkSlicing };
+
+  beforeAll(async () => {
+    // No bulk worker yet: the first case runs the job's handler itself.
+    t = await createTestApp({});
+    client = t.client();
+    workspaceId = await client.workspaceId(t.deps.db);
+    bulkSlicing.claimPollMs = 50;
+  });
+  afterAll(async () => {
+    Object.assign(bulkSlicing, saved);
+    await t.close();
+  });
+
+  const runOf = async (id: string) => (await t.deps.db.select().from(bulkRuns).where(eq(bulkRuns.id, id)))[0];
+
+  it('a second attempt waits while the first holds the run, then carries on alone', async () => {
+    const designIds = await designsOf(t.deps, workspaceId, 2);
+    const res = await client.post('/api/bulk', { designIds, catalogProductIds: [MUG], pricing: { markupPercent: 50 } });
+    expect(res.statusCode, res.body).toBe(202);
+    const { jobId } = res.json<TBulkJob>();
+    // The first attempt (a job pg-boss expired and retried while it still works) holds the run.
+    const first = '00000000-0000-4000-a000-000000000001';
+    expect(await claimRun(t.deps.db, jobId, first, 60_000)).toBe(true);
+    let ended = false;
+    const second = runBulk(t.deps, workspaceId, jobId).finally(() => {
+      ended = true;
+    });
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(ended).toBe(false);
+    const items = await t.deps.db.select().from(bulkItems).where(eq(bulkItems.runId, jobId));
+    expect(items.map((i) => i.status)).toEqual(['pending', 'pending']);
+    expect(await runOf(jobId)).toMatchObject({ claimedBy: first });
+    // The first attempt ends: the second takes the run and finishes it, and gives the claim up.
+    await releaseRun(t.deps.db, jobId, first);
+    await second;
+    const job = (await client.get(`/api/bulk/${jobId}`)).json<TBulkJob>();
+    expect(job).toMatchObject({ status: 'done', done: 2, total: 2 });
+    expect(await runOf(jobId)).toMatchObject({ claimedBy: null, claimedUntil: null });
+  }, 60_000);
+
+  it('a claim that lapsed (its process died) is taken over', async () => {
+    const designIds = await designsOf(t.deps, workspaceId, 1);
+    const res = await client.post('/api/bulk', { designIds, catalogProductIds: [MUG], pricing: { markupPercent: 50 } });
+    const { jobId } = res.json<TBulkJob>();
+    expect(await claimRun(t.deps.db, jobId, '00000000-0000-4000-a000-000000000002', 1)).toBe(true);
+    await new Promise((r) => setTimeout(r, 20));
+    await runBulk(t.deps, workspaceId, jobId);
+    expect((await client.get(`/api/bulk/${jobId}`)).json<TBulkJob>()).toMatchObject({ status: 'done', done: 1 });
+  }, 60_000);
+
+  it('works the run in slices, each job sending the next, with no duplicate', async () => {
+    bulkSlicing.sliceMs = 1;
+    try {
+      await startWorker(t.deps, bulkCreateJob, { pollingIntervalSeconds: 0.5 });
+      const designIds = await designsOf(t.deps, workspaceId, 3);
+      const res = await client.post('/api/bulk', {
+        designIds,
+        catalogProductIds: [MUG],
+        pricing: { markupPercent: 50 },
+      });
+      const { jobId } = res.json<TBulkJob>();
+      const job = await settled(client, jobId);
+      expect(job).toMatchObject({ done: 3, total: 3, failures: [] });
+      expect(new Set(job.productIds).size).toBe(3);
+      // One item per slice: three jobs.
+      expect((await runOf(jobId))?.slice).toBe(2);
+      const [made] = await t.deps.db.select({ n: count() }).from(products).where(eq(products.workspaceId, workspaceId));
+      expect(made?.n).toBe(6);
+    } finally {
+      bulkSlicing.sliceMs = saved.sliceMs;
+    }
+  }, 90_000);
 });

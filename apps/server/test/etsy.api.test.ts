@@ -3,10 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { ErrorCode, type TEtsySandboxListings, type TIntegration } from '@podforge/contract';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
-import { integrations, oauthStates, products, publications, schedules } from '../src/db/schema';
+import { callBudgets, integrations, oauthStates, products, publications, schedules } from '../src/db/schema';
 import { EtsyClient } from '../src/integrations/etsy/client';
 import type { FakeEtsy } from '../src/integrations/etsy/fake-server';
 import { sendJob } from '../src/jobs/define-job';
@@ -27,6 +27,10 @@ const APP = 'http://podforge.test';
 let t: TestApp;
 let fake: FakeEtsy;
 const sleeps: number[] = [];
+
+/** The day's budget back: the app remembers a spent day Etsy told it of (in the database, for every instance). */
+const budgetBack = () => t.deps.db.delete(callBudgets);
+afterEach(budgetBack);
 
 beforeAll(async () => {
   t = await createTestApp({ env: { APP_URL: APP } });
@@ -257,6 +261,14 @@ describe('Etsy push', () => {
     expect(pub?.remoteProductId).toMatch(/^\d+$/);
     expect(fake.calls.length).toBeGreaterThan(realCreate);
 
+    // Until the budget is back, no call is sent: the app answers the same without asking Etsy.
+    const calls = fake.calls.length;
+    const early = await client.post(`/api/upload/etsy/${product.id}`, { integrationId: store.id });
+    expect(early.statusCode).toBe(503);
+    expect(early.json().error).toBe("Etsy's daily request budget is spent; try again later");
+    expect(fake.calls.length).toBe(calls);
+
+    await budgetBack();
     const again = await client.post(`/api/upload/etsy/${product.id}`, { integrationId: store.id });
     expect(again.statusCode, again.body).toBe(200);
     expect(again.json().remoteProductId).toBe(pub?.remoteProductId);

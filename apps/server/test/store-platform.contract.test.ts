@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { TIntegration } from '@podforge/contract';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { integrations } from '../src/db/schema';
+import { callBudgets, integrations } from '../src/db/schema';
 import { AmazonClient } from '../src/integrations/amazon/client';
 import { EtsyClient } from '../src/integrations/etsy/client';
 import { ShopifyClient } from '../src/integrations/shopify/client';
@@ -195,7 +195,13 @@ const harnesses: Record<StorePlatformId, Harness> = {
       const fake = await t.deps.etsy.sandboxServer();
       // A wait longer than a push holds on: the day's budget spent.
       fake?.rateLimitNext(1000, 6 * 3600);
-      return { lift: async () => fake?.rateLimitNext(0) };
+      return {
+        lift: async () => {
+          fake?.rateLimitNext(0);
+          // The spent day the app remembered (shared by its instances) is over too.
+          await t.deps.db.delete(callBudgets);
+        },
+      };
     },
     revoked: (store) => ({ ...store, accessTokenEnc: t.deps.cipher.encrypt('12345.revoked') }),
     tokensExpire: true,

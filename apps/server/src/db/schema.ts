@@ -841,6 +841,14 @@ export const bulkRuns = pgTable('bulk_runs', {
   startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
   createdAt: createdAt(),
   finishedAt: timestamp('finished_at', { withTimezone: true }),
+  /** The slice of the current attempt being worked: each job works a bounded slice of the run, then sends the next. */
+  slice: integer('slice').notNull().default(0),
+  /**
+   * The job attempt working the run and until when its claim holds (renewed while it works): a second attempt of
+   * the job (pg-boss retries one that outlived its expiry) waits for the claim instead of working the run twice.
+   */
+  claimedBy: uuid('claimed_by'),
+  claimedUntil: timestamp('claimed_until', { withTimezone: true }),
 });
 
 /**
@@ -913,3 +921,14 @@ export const bulkPushes = pgTable(
     index('bulk_pushes_run_idx').on(t.runId),
   ],
 );
+
+/**
+ * A call budget shared by every instance (not a workspace's: e.g. `etsy:<keystring>`, Etsy's calls per second of
+ * one app): the instants the last calls were given to send at (epoch ms by the database's clock, so instances with
+ * different clocks agree), and until when the service said its daily budget is spent.
+ */
+export const callBudgets = pgTable('call_budgets', {
+  key: text('key').primaryKey(),
+  sent: bigint('sent', { mode: 'number' }).array().notNull().default(sql`'{}'::bigint[]`),
+  spentUntil: timestamp('spent_until', { withTimezone: true }),
+});

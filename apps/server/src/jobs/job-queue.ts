@@ -31,6 +31,8 @@ export const QUEUES = {
   amazonSqs: 'amazon-sqs',
   /** One Amazon notification taken from the queue, worked once (its NotificationId is the job id). */
   amazonNotification: 'amazon-notification',
+  /** A seller connected before the SQS queue was configured, subscribed at start-up (modules/amazon/amazon-notifications.ts). */
+  amazonSubscribe: 'amazon-subscribe',
   /** A bulk run's products (modules/bulk): one job per run, resumed where it stopped. */
   bulkCreate: 'bulk-create',
 } as const;

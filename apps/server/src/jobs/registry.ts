@@ -1,5 +1,5 @@
 import { amazonListingsJob } from '../modules/amazon/amazon-listings';
-import { amazonNotificationJob, amazonSqsJob } from '../modules/amazon/amazon-notifications';
+import { amazonNotificationJob, amazonSqsJob, amazonSubscribeJob } from '../modules/amazon/amazon-notifications';
 import { amazonOrdersJob } from '../modules/amazon/amazon-orders';
 import { bulkCreateJob } from '../modules/bulk/bulk.service';
 import { etsyReceiptsJob } from '../modules/etsy/etsy-receipts';
@@ -27,5 +27,6 @@ export const JOBS = [
   amazonListingsJob,
   amazonNotificationJob,
   amazonSqsJob,
+  amazonSubscribeJob,
   bulkCreateJob,
 ] as const;

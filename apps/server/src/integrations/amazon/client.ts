@@ -505,6 +505,26 @@ export class AmazonClient {
     }
   }
 
+  /**
+   * A subscription deleted by its type and id (grantless: the application's token, so it works after the seller's
+   * tokens are gone); one Amazon no longer has (404) is already what was wanted.
+   */
+  async deleteSubscription(region: string, type: AmazonNotificationType, subscriptionId: string): Promise<void> {
+    const token = await this.grantlessToken(NOTIFICATIONS_SCOPE);
+    try {
+      await this.call(token, {
+        region,
+        sellerId: 'app',
+        operationId: 'deleteSubscriptionById',
+        method: 'DELETE',
+        path: `/notifications/v1/subscriptions/${type}/${encodeURIComponent(subscriptionId)}`,
+      });
+    } catch (error) {
+      if (error instanceof AmazonError && error.status === 404) return;
+      throw error;
+    }
+  }
+
   /** The seller subscribed to a notification type, delivered to a destination (the seller's token). */
   async createSubscription(
     token: string,

@@ -176,7 +176,13 @@ const MODELS = [
   'notifications.json',
 ];
 /** The Notifications operations called with the application's grantless token, not a seller's. */
-const GRANTLESS = new Set(['createDestination', 'getDestinations', 'getDestination', 'deleteDestination']);
+const GRANTLESS = new Set([
+  'createDestination',
+  'getDestinations',
+  'getDestination',
+  'deleteDestination',
+  'deleteSubscriptionById',
+]);
 let sharedModels: SpApiModels | null = null;
 const models = () => {
   sharedModels ??= new SpApiModels(MODELS);
@@ -888,6 +894,19 @@ export async function startFakeAmazon(options: FakeAmazonOptions = {}): Promise<
       if (!sub) throw new Refusal(404, 'NotFound', `No ${type} subscription found`);
       const { sellerId: _seller, notificationType: _type, ...view } = sub;
       return { status: 200, body: { payload: view } };
+    },
+
+    /** Grantless: any subscription of the application, by its type and id; 404 for one that is not there. */
+    async deleteSubscriptionById(ctx) {
+      appOfToken(ctx.req);
+      const type = ctx.op.pathParams.notificationType ?? '';
+      const id = ctx.op.pathParams.subscriptionId ?? '';
+      const sub = subscriptions[id];
+      if (!sub || sub.notificationType !== type)
+        throw new Refusal(404, 'NotFound', `No ${type} subscription with id ${id} found`);
+      delete subscriptions[id];
+      await persist();
+      return { status: 200, body: {} };
     },
 
     async createSubscription(ctx) {

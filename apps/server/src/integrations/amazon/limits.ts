@@ -16,6 +16,7 @@ export const OPERATION_LIMITS: Record<string, { rate: number; burst: number }> =
   getDestinations: { rate: 1, burst: 5 },
   createSubscription: { rate: 1, burst: 5 },
   getSubscription: { rate: 1, burst: 5 },
+  deleteSubscriptionById: { rate: 1, burst: 5 },
 };
 
 /**

@@ -7,9 +7,10 @@ import { createHash, randomBytes } from 'node:crypto';
  * Etsy and to the local fake (the sandbox).
  *
  * Rate limits: calls are paced to `perSecond` (Etsy's default limit per app, 10, unless told otherwise) over any
- * second, so pushes one after another stay under the QPS limit rather than meeting it; a 429 all the same waits for
- * `retry-after` and tries again (a few times); a wait longer than `maxWaitMs` means the day's budget is spent, and
- * that is reported (status 429) instead of waited out.
+ * second (in the budget every instance shares, when given), so pushes one after another stay under the QPS limit
+ * rather than meeting it; a 429 all the same waits for `retry-after` and tries again (a few times); a wait longer
+ * than `maxWaitMs` means the day's budget is spent, and that is reported (status 429) instead of waited out (and
+ * told to the shared budget, so no instance calls again before then).
  */
 
 export class EtsyError extends Error {
@@ -43,7 +44,22 @@ export type EtsyClientOptions = {
   maxWaitMs?: number;
   /** Calls sent in any second at most (Etsy's per-app QPS limit; 10 by default, its documented default). */
   perSecond?: number;
+  /**
+   * The app's budget shared by every instance (Etsy counts calls per app, whichever process sends them): each call
+   * takes its turn there instead of in this process's memory, and a spent day is told to it.
+   */
+  budget?: EtsyCallBudget;
 };
+
+/** Etsy's per-app budget shared by every instance of the server (`modules/stores/call-budget.repository.ts`). */
+export type EtsyCallBudget = {
+  /** The next call's turn among every instance's calls: the wait before sending it, or the day's budget spent. */
+  reserve(perSecond: number, windowMs: number): Promise<{ waitMs: number } | { spentForSeconds: number }>;
+  /** Etsy said the day's budget is spent for `seconds`. */
+  spent(seconds: number): Promise<void>;
+};
+
+const DAY_SPENT = "Etsy's daily request budget is spent; try again later";
 
 /** Over a second and this margin: a call's arrival at Etsy may lag its sending. */
 const PACE_WINDOW_MS = 1050;
@@ -211,9 +227,19 @@ export class EtsyClient {
     this.sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
   }
 
-  /** Waits until a call may be sent without going over `perSecond` in any window (real time, in turn). */
-  private pace(): Promise<void> {
+  /**
+   * Waits until a call may be sent without going over `perSecond` in any window (real time, in turn): in the shared
+   * budget when there is one, else among this process's calls.
+   */
+  private async pace(): Promise<void> {
     const limit = this.options.perSecond ?? 10;
+    const budget = this.options.budget;
+    if (budget) {
+      const turn = await budget.reserve(limit, PACE_WINDOW_MS);
+      if ('spentForSeconds' in turn) throw new EtsyError(429, DAY_SPENT, turn.spentForSeconds);
+      if (turn.waitMs > 0) await new Promise((r) => setTimeout(r, turn.waitMs));
+      return;
+    }
     const mine = this.turn.then(async () => {
       const oldest = this.sent.length >= limit ? (this.sent[this.sent.length - limit] ?? 0) : null;
       const wait = oldest === null ? 0 : oldest + PACE_WINDOW_MS - Date.now();
@@ -322,7 +348,8 @@ export class EtsyClient {
         const seconds = Number(response.headers.get('retry-after'));
         const waitMs = Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 1000;
         if (waitMs > maxWait) {
-          throw new EtsyError(429, "Etsy's daily request budget is spent; try again later", waitMs / 1000);
+          await this.options.budget?.spent(waitMs / 1000);
+          throw new EtsyError(429, DAY_SPENT, waitMs / 1000);
         }
         if (attempt >= maxRetries) throw new EtsyError(429, 'Etsy is limiting requests; try again shortly', seconds);
         await this.sleep(waitMs);

@@ -5,6 +5,7 @@ import { readNotification } from '../../integrations/amazon/notifications';
 import { defineJob, jobIdOf, sendJob } from '../../jobs/define-job';
 import { type JobQueue, QUEUES } from '../../jobs/job-queue';
 import { wakeWorkers } from '../../jobs/workers';
+import { connectedStoresOf, storeOfPlatform } from '../stores/store-connections.repository';
 import type { AmazonService } from './amazon.service';
 import { queueFamilyCheck } from './amazon-listings';
 
@@ -101,5 +102,30 @@ export const amazonNotificationJob = defineJob({
     // The SKU's family is read again (its children's notifications of one change come as one read).
     for (const family of await deps.amazon.familiesOfSku(n.Payload.SellerId, n.Payload.Sku))
       await queueFamilyCheck(deps, family.integrationId, family.publicationId);
+  },
+});
+
+/**
+ * Sellers connected before the queue was configured (or whose subscribing failed) subscribed at start-up: one job
+ * per connected store, by an id naming the store and the queue, so instances starting together or a restart add
+ * none; the handler subscribes only a store whose settings hold no subscriptions (AmazonService.subscribeIfMissing,
+ * which finds a subscription Amazon already has before making one).
+ */
+export const amazonSubscribeJob = defineJob({
+  name: QUEUES.amazonSubscribe,
+  payload: z.object({ integrationId: z.string() }),
+  retry: { retryLimit: 3, retryDelay: 60, retryBackoff: true },
+  workers: { pollingIntervalSeconds: 5, batchSize: 1 },
+  handle: async (deps: AmazonNotificationDeps, job) => {
+    const store = await storeOfPlatform(deps.db, 'amazon', job.data.integrationId);
+    if (store) await deps.amazon.subscribeIfMissing(store);
+  },
+  started: async (deps: AmazonNotificationDeps) => {
+    const sqs = deps.config.amazonSqs;
+    if (!sqs) return;
+    for (const store of await connectedStoresOf(deps.db, 'amazon')) {
+      const id = jobIdOf(`amazon-subscribe:${store.id}:${sqs.queueArn}`);
+      await sendJob(deps.jobs, amazonSubscribeJob, { integrationId: store.id }, { id });
+    }
   },
 });

@@ -324,6 +324,42 @@ export class AmazonService extends StoreOrderSource implements StorePlatform {
     }
   }
 
+  /**
+   * A seller connected before the queue was configured (or whose subscribing failed) subscribed now: the start-up
+   * job's work (`amazon-subscribe`), once per store; a store already subscribed, or not connected, is left alone.
+   */
+  async subscribeIfMissing(row: IntegrationRow): Promise<void> {
+    if (!this.deps.config.amazonSqs || row.status !== 'connected') return;
+    if ((await this.settings(row)).notifications?.subscriptions) return;
+    await this.subscribe(row);
+  }
+
+  /**
+   * On disconnect, the seller's subscriptions deleted (deleteSubscriptionById, grantless), so Amazon stops sending
+   * their notifications to the app's queue. Amazon unreachable does not stop the disconnect: the subscriptions left
+   * stay on the settings with the reason (a notification of a disconnected store does nothing; a reconnect uses them).
+   */
+  private async unsubscribe(row: IntegrationRow): Promise<void> {
+    const s = await this.settings(row);
+    const subscriptions = s.notifications?.subscriptions;
+    if (!subscriptions) return;
+    const market = amazonMarketplace(s.marketplaceId ?? DEFAULT_AMAZON_MARKETPLACE);
+    try {
+      const client = await this.getClient();
+      for (const [type, subscriptionId] of Object.entries(subscriptions)) {
+        await client.deleteSubscription(market?.region ?? 'na', type as AmazonNotificationType, subscriptionId);
+      }
+      const { notifications: _gone, ...rest } = s;
+      await this.saveSettings(row, rest);
+    } catch (error) {
+      const reason = error instanceof AmazonError ? error.message : String(error);
+      await this.saveSettings(row, {
+        ...s,
+        notifications: { ...s.notifications, problem: `Amazon subscriptions not deleted on disconnect: ${reason}` },
+      });
+    }
+  }
+
   /** The sellers a notification is for: every connected store of that seller id (a seller may be in two workspaces). */
   private storesOfSeller(sellerId: string) {
     return connectedStoresOfExternalId(this.deps.db, 'amazon', sellerId);
@@ -409,7 +445,9 @@ export class AmazonService extends StoreOrderSource implements StorePlatform {
   }
 
   async disconnect(workspaceId: string, id: string) {
-    return disconnectStore(this.deps.db, await this.store(workspaceId, id), FORGET_OAUTH_TOKENS);
+    const row = await this.store(workspaceId, id);
+    await this.unsubscribe(row);
+    return disconnectStore(this.deps.db, row, FORGET_OAUTH_TOKENS);
   }
 
   store(workspaceId: string, id: string): Promise<IntegrationRow> {

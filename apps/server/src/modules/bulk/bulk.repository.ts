@@ -198,8 +198,8 @@ export async function markFailed(db: Db, itemId: string, error: string): Promise
 }
 
 /** Done once no item is left to make and no push of a made product (not deleted since) is left to make. */
-export async function finishRunIfSettled(db: Db, runId: string, now: Date): Promise<void> {
-  await db
+export async function finishRunIfSettled(db: Db, runId: string, now: Date): Promise<boolean> {
+  const rows = await db
     .update(bulkRuns)
     .set({ status: 'done', finishedAt: now })
     .where(
@@ -208,7 +208,46 @@ export async function finishRunIfSettled(db: Db, runId: string, now: Date): Prom
         sql`not exists (select 1 from ${bulkItems} where ${bulkItems.runId} = ${runId} and ${bulkItems.status} in ('pending', 'running'))`,
         sql`not exists (select 1 from ${bulkPushes} join ${bulkItems} on ${bulkItems.id} = ${bulkPushes.itemId} where ${bulkPushes.runId} = ${runId} and ${bulkItems.status} = 'done' and ${bulkItems.productId} is not null and ${bulkPushes.status} in ('pending', 'pushing'))`,
       ),
-    );
+    )
+    .returning({ id: bulkRuns.id });
+  return rows.length === 1;
+}
+
+/** Until `ms` from now by the database's clock (the same clock for every instance). */
+const fromNow = (ms: number) => sql`clock_timestamp() + ${String(ms)}::double precision * interval '1 millisecond'`;
+
+/**
+ * The run claimed (or its claim renewed) by one job attempt `owner` for `ms`: true unless another attempt holds a
+ * claim that has not lapsed.
+ */
+export async function claimRun(db: Db, runId: string, owner: string, ms: number): Promise<boolean> {
+  const rows = await db
+    .update(bulkRuns)
+    .set({ claimedBy: owner, claimedUntil: fromNow(ms) })
+    .where(
+      and(
+        eq(bulkRuns.id, runId),
+        sql`(${bulkRuns.claimedUntil} is null or ${bulkRuns.claimedUntil} < clock_timestamp() or ${bulkRuns.claimedBy} = ${owner})`,
+      ),
+    )
+    .returning({ id: bulkRuns.id });
+  return rows.length === 1;
+}
+
+/** The claim of `owner` given up (a claim another attempt took since is left alone). */
+export async function releaseRun(db: Db, runId: string, owner: string): Promise<void> {
+  await db
+    .update(bulkRuns)
+    .set({ claimedBy: null, claimedUntil: null })
+    .where(and(eq(bulkRuns.id, runId), eq(bulkRuns.claimedBy, owner)));
+}
+
+/** The run moved from slice `from` to the next, by the attempt that holds it (nothing when `owner` lost its claim). */
+export async function nextSlice(db: Db, runId: string, owner: string, from: number): Promise<void> {
+  await db
+    .update(bulkRuns)
+    .set({ slice: from + 1 })
+    .where(and(eq(bulkRuns.id, runId), eq(bulkRuns.claimedBy, owner), eq(bulkRuns.slice, from)));
 }
 
 /**

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import {
   bulkPrice,
@@ -46,6 +47,7 @@ import {
   type BulkPushRow,
   type BulkRunRow,
   claimItem,
+  claimRun,
   deleteRun,
   existingDesignIds,
   failRun,
@@ -57,12 +59,14 @@ import {
   markFailed,
   markPushing,
   nextPush,
+  nextSlice,
   productExists,
   pushesOf,
   recordListing,
   recordMockup,
   recordPlannedProduct,
   recordProduct,
+  releaseRun,
   requeueFailed,
   runningRuns,
   settlePushRow,
@@ -189,7 +193,17 @@ export const bulkCreateJob = defineJob({
 /** How long a run may be running before its job is sent (the moment between recording it and sending). */
 const SEND_GRACE_MS = 60_000;
 
-const runJobId = (run: BulkRunRow) => jobIdOf(`bulk:${run.id}:${run.attempt}`);
+/** The job of the run's current attempt and slice (the first slice keeps the id runs were sent under before slices). */
+const runJobId = (run: BulkRunRow) =>
+  jobIdOf(run.slice === 0 ? `bulk:${run.id}:${run.attempt}` : `bulk:${run.id}:${run.attempt}:${run.slice}`);
+
+/**
+ * A long run is safe across pg-boss's expiry (an hour): each job works a slice of the run (`sliceMs` taking new
+ * items and pushes, then the ones under way finish: a push is followed at most PUSH_SETTLE_MS) and sends the next
+ * slice's job; and a job holds the run's claim (renewed every third of `claimMs`) while it works, so a second
+ * attempt (a retry of a job that expired, on any instance) waits for it instead of working the run twice.
+ */
+export const bulkSlicing = { sliceMs: 20 * 60_000, claimMs: 2 * 60_000, claimPollMs: 2000 };
 
 /**
  * A running run whose job is no longer waiting or at work (pg-boss failed it once its retries were spent, or it is
@@ -395,19 +409,59 @@ const messageOf = (error: unknown) =>
 
 /** Servers (their deps) that are closing: their runs take no further item and record no failure. */
 const closing = new WeakSet<object>();
-/** Called as the server starts to close (before its decode pool and queue stop under the running items). */
-export function stopBulkRuns(deps: BulkDeps): void {
+/** The runs each server (its deps) holds the claim of: run id -> the attempt's owner id. */
+const claimsOf = new WeakMap<object, Map<string, string>>();
+/**
+ * Called as the server starts to close (before its decode pool and queue stop under the running items): its runs'
+ * claims are given up, so the next attempt, on another instance or after the restart, takes them at once.
+ */
+export async function stopBulkRuns(deps: BulkDeps): Promise<void> {
   closing.add(deps);
+  for (const [runId, owner] of claimsOf.get(deps) ?? []) await releaseRun(deps.db, runId, owner);
 }
 
 /**
- * The job: makes every item still to make, two at a time; an item that fails is recorded and the rest go on. A
- * closing server (or `signal`, aborted once the queue's grace is spent) takes no further item and leaves the one
- * at work as it is: the job runs again and resumes it.
+ * The job: claims the run (waiting while another attempt holds it), then works a slice of it: makes the items
+ * still to make, two at a time (an item that fails is recorded and the rest go on), and pushes what is made. A
+ * closing server (or `signal`, aborted when the job expired or the queue's grace is spent) takes no further item
+ * and leaves the one at work as it is: the job runs again and resumes it (after this attempt ends, or its server
+ * closed).
  */
 export async function runBulk(deps: BulkDeps, workspaceId: string, runId: string, signal?: AbortSignal): Promise<void> {
+  if (!(await findRun(deps.db, workspaceId, runId))) return;
+  const owner = randomUUID();
+  let lost = false;
+  const stopping = () => lost || signal?.aborted === true || closing.has(deps);
+  while (!(await claimRun(deps.db, runId, owner, bulkSlicing.claimMs))) {
+    if (stopping()) throw new Error('The bulk job was stopped while another attempt worked the run');
+    await new Promise((resolve) => setTimeout(resolve, bulkSlicing.claimPollMs));
+  }
+  const claims = claimsOf.get(deps) ?? new Map<string, string>();
+  claimsOf.set(deps, claims.set(runId, owner));
+  const renew = setInterval(() => {
+    if (closing.has(deps)) return clearInterval(renew);
+    claimRun(deps.db, runId, owner, bulkSlicing.claimMs).then(
+      (held) => {
+        lost ||= !held;
+      },
+      (error: unknown) => deps.jobs.log.warn({ err: error, runId }, 'bulk run claim not renewed'),
+    );
+  }, bulkSlicing.claimMs / 3);
+  try {
+    await runSlice(deps, workspaceId, runId, owner, stopping);
+  } finally {
+    clearInterval(renew);
+    claims.delete(runId);
+    await releaseRun(deps.db, runId, owner);
+  }
+}
+
+/** One slice of a claimed run: items and pushes taken until the slice's time is up, then the next slice sent. */
+async function runSlice(deps: BulkDeps, workspaceId: string, runId: string, owner: string, stopping: () => boolean) {
   const run = await findRun(deps.db, workspaceId, runId);
-  if (!run) return;
+  if (run?.status !== 'running') return;
+  const sliceEnds = Date.now() + bulkSlicing.sliceMs;
+  const sliceOver = () => Date.now() >= sliceEnds;
   const input = run.request as StartInput;
   const todo = (await itemsOf(deps.db, run.id)).filter((i) => i.status === 'pending' || i.status === 'running');
   let plans: Map<number, BlankPlan> | null = null;
@@ -418,11 +472,11 @@ export async function runBulk(deps: BulkDeps, workspaceId: string, runId: string
     // The catalogue changed since the start: every item says why.
     planError = error;
   }
-  const stopping = () => signal?.aborted === true || closing.has(deps);
   let making = true;
   let next = 0;
   const worker = async () => {
-    while (next < todo.length && !stopping()) {
+    // A slice takes at least one item, so every slice moves the run on.
+    while (next < todo.length && !stopping() && (next === 0 || !sliceOver())) {
       const item = todo[next++];
       if (!item) break;
       const claimed = await claimItem(deps.db, item.id);
@@ -441,11 +495,14 @@ export async function runBulk(deps: BulkDeps, workspaceId: string, runId: string
   };
   // Pushes go one at a time, as products are made, in the order they were listed.
   const pusher = async () => {
-    while (!stopping()) {
+    let pushed = 0;
+    while (!stopping() && (pushed === 0 || !sliceOver())) {
       const stillMaking = making;
       const push = await nextPush(deps.db, run.id);
-      if (push) await makePush(deps, workspaceId, input, push, stopping);
-      else if (stillMaking) await new Promise((resolve) => setTimeout(resolve, PUSH_POLL_MS));
+      if (push) {
+        await makePush(deps, workspaceId, input, push, stopping);
+        pushed++;
+      } else if (stillMaking) await new Promise((resolve) => setTimeout(resolve, PUSH_POLL_MS));
       else break;
     }
   };
@@ -454,7 +511,13 @@ export async function runBulk(deps: BulkDeps, workspaceId: string, runId: string
   });
   await Promise.all([makers, input.stores?.length ? pusher() : null]);
   if (stopping()) throw new Error('The bulk job was stopped; it resumes when it runs again');
-  await finishRunIfSettled(deps.db, run.id, deps.now());
+  if (await finishRunIfSettled(deps.db, run.id, deps.now())) return;
+  if (!sliceOver()) return;
+  // The next slice's job is sent before the run names it, so the run's job is always one pg-boss knows (this one is
+  // active until it returns); it waits for this attempt's claim.
+  const following = { ...run, slice: run.slice + 1 };
+  await sendRun(deps, following);
+  await nextSlice(deps.db, run.id, owner, run.slice);
 }
 
 /** How often the pusher looks for a product made meanwhile. */

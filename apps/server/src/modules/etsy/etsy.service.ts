@@ -12,6 +12,7 @@ import type { Db } from '../../db/client';
 import {
   type DraftListingInput,
   ETSY_SCOPES,
+  type EtsyCallBudget,
   EtsyClient,
   EtsyError,
   type EtsyInventoryInput,
@@ -28,6 +29,7 @@ import { AppError, badRequest, conflict, upstreamError } from '../../lib/errors'
 import { consumeOAuthState, issueOAuthState, pendingFlowOf } from '../../lib/oauth-states';
 import type { Storage } from '../../storage/storage';
 import { findIntegration } from '../integrations/integrations.repository';
+import { markBudgetSpent, reserveCallTurn } from '../stores/call-budget.repository';
 import type { IncomingOrder } from '../stores/incoming-order';
 import { resumeOrCreate } from '../stores/resume-or-create';
 import { SandboxState, sandboxOwnerTag } from '../stores/sandbox-state';
@@ -153,8 +155,18 @@ export class EtsyService extends StoreOrderSource implements StorePlatform {
         apiBase: etsy.apiBase,
         connectBase: etsy.connectBase,
         tokenBase: etsy.tokenBase,
+        budget: this.sharedBudget(etsy.apiKey),
       });
     }
+  }
+
+  /** Etsy counts calls per app: the app's budget is kept in the database, shared by every instance. */
+  private sharedBudget(keystring: string): EtsyCallBudget {
+    const key = `etsy:${keystring}`;
+    return {
+      reserve: (perSecond, windowMs) => reserveCallTurn(this.deps.db, key, perSecond, windowMs),
+      spent: (seconds) => markBudgetSpent(this.deps.db, key, seconds),
+    };
   }
 
   /** The sandbox Etsy (null with real credentials), started once with the state the database holds. */
@@ -186,6 +198,7 @@ export class EtsyService extends StoreOrderSource implements StorePlatform {
       apiBase: fake.url,
       connectBase: ETSY_SANDBOX_CONNECT_PREFIX,
       tokenBase: fake.url,
+      budget: this.sharedBudget(ETSY_SANDBOX_KEYSTRING),
       // Paced to the sandbox's own limit (tests raise it).
       ...(this.sandboxOptions.limits ? { perSecond: this.sandboxOptions.limits.perSecond } : {}),
     });
