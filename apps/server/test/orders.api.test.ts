@@ -207,7 +207,7 @@ describe('a paid order becomes one Printful order and a shipped parcel', () => {
     const [row] = await t.deps.db.select().from(orders).where(eq(orders.id, order.id));
     const sandbox = t.deps.printers.get('sandbox');
     const account = await sandbox?.account(row?.workspaceId as string);
-    const parcels = account ? await sandbox?.shipments(account, row?.printfulOrderId as string) : [];
+    const parcels = account ? await sandbox?.shipments(account, row?.printerOrderId as string) : [];
     expect(numbers).toEqual(parcels?.map((p) => p.trackingNumber));
     expect(Object.keys(row?.storeShipments ?? {})).toEqual(parcels?.map((p) => p.id));
     expect(row?.storeFulfillmentId?.split(',')).toHaveLength(2);

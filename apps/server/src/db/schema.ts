@@ -558,7 +558,8 @@ export const orders = pgTable(
     remoteCustomerId: text('remote_customer_id'),
     /** Which printer: 'sandbox' (built-in) or 'printful' (the workspace's own account). */
     fulfillmentProvider: text('fulfillment_provider'),
-    printfulOrderId: text('printful_order_id'),
+    /** The order's id at its printer (any printer; was printful_order_id). */
+    printerOrderId: text('printer_order_id'),
     /** Why this printer took the order (the routing rule and the quotes it compared), in the seller's words. */
     printerReason: text('printer_reason'),
     /** When a 'delay' order is confirmed by itself (unless cancelled first). */

@@ -277,7 +277,7 @@ export async function submitToPrinter(deps: OrdersDeps, orderId: string): Promis
     deps.db,
     order.id,
     {
-      printfulOrderId: String(pf.id),
+      printerOrderId: String(pf.id),
       fulfillmentProvider: printer.provider,
       ...costOf(pf),
       status,
@@ -296,11 +296,11 @@ export async function submitToPrinter(deps: OrdersDeps, orderId: string): Promis
  */
 export async function confirmAtPrinter(deps: OrdersDeps, orderId: string, options: { retry?: boolean } = {}) {
   const order = await loadOrder(deps, orderId);
-  if (!order?.printfulOrderId) return;
+  if (!order?.printerOrderId) return;
   const allowed: string[] = ['received', 'waiting_approval', ...(options.retry ? ['failed'] : [])];
   if (!allowed.includes(order.status)) return;
   const printer = await printerFor(deps, order.workspaceId, order.fulfillmentProvider);
-  const pf = await printer.adapter.confirm(printer.account, order.printfulOrderId);
+  const pf = await printer.adapter.confirm(printer.account, order.printerOrderId);
   await updateOrder(
     deps.db,
     order.id,
@@ -321,9 +321,9 @@ export async function cancelAtPrinter(deps: OrdersDeps, orderId: string, why: st
     );
     return;
   }
-  if (order.printfulOrderId) {
+  if (order.printerOrderId) {
     const printer = await printerFor(deps, order.workspaceId, order.fulfillmentProvider);
-    await printer.adapter.cancel(printer.account, order.printfulOrderId);
+    await printer.adapter.cancel(printer.account, order.printerOrderId);
   }
   await updateOrder(deps.db, order.id, { status: 'cancelled', failureReason: null, updatedAt: deps.now() });
 }
@@ -386,11 +386,11 @@ export async function applyPrinterEvent(
         ? { orderId: ourId }
         : { remoteOrderId: String(ref.externalId) },
   );
-  if (!order?.printfulOrderId) return { fulfilInStore: null };
+  if (!order?.printerOrderId) return { fulfilInStore: null };
   if (event.unverified) {
     // An unsigned webhook names an order; what moves it is what the printer itself says of it now.
     const printer = await printerFor(deps, workspaceId, order.fulfillmentProvider);
-    const now = await printer.adapter.order(printer.account, { id: order.printfulOrderId });
+    const now = await printer.adapter.order(printer.account, { id: order.printerOrderId });
     if (!now || now.status === 'draft') return { fulfilInStore: null };
     const reason =
       now.status === 'failed'
@@ -411,7 +411,7 @@ export async function applyPrinterEvent(
 
   const shipped = async () => {
     const printer = await printerFor(deps, workspaceId, order.fulfillmentProvider);
-    const list = await printer.adapter.shipments(printer.account, order.printfulOrderId as string);
+    const list = await printer.adapter.shipments(printer.account, order.printerOrderId as string);
     // Shipped in part with no parcel listed yet: nothing to send (a tracking-less fulfilment would take every line).
     if (event.moreToShip && list.length === 0) return { fulfilInStore: null };
     const shipment = list.find((s) => s.id === event.shipment?.id) ?? list[list.length - 1];
@@ -462,13 +462,13 @@ export async function fulfilInStore(deps: OrdersDeps, orderId: string) {
   const order = await loadOrder(deps, orderId);
   if (!order || !['shipped', 'delivered'].includes(order.status)) return;
   // The printer's parcels; a printer no longer connected leaves the order's own tracking to send.
-  const printer = order.printfulOrderId
+  const printer = order.printerOrderId
     ? await printerFor(deps, order.workspaceId, order.fulfillmentProvider).catch((error: unknown) => {
         if (error instanceof OrderProblem) return null;
         throw error;
       })
     : null;
-  const list = printer ? await printer.adapter.shipments(printer.account, order.printfulOrderId as string) : [];
+  const list = printer ? await printer.adapter.shipments(printer.account, order.printerOrderId as string) : [];
   if (list.length > 0) {
     await recordPrinterShipments(
       deps.db,

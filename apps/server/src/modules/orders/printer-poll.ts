@@ -37,7 +37,7 @@ function eventOf(name: string, printerOrderId: string, { status: to, moreToShip 
 }
 
 async function pollOne(deps: OrdersDeps, order: OrderRow): Promise<boolean> {
-  const printerOrderId = order.printfulOrderId as string;
+  const printerOrderId = order.printerOrderId as string;
   const printer = await printerFor(deps, order.workspaceId, order.fulfillmentProvider);
   const at = await printer.adapter.order(printer.account, { id: printerOrderId });
   if (!at || at.status === 'draft') return false;
