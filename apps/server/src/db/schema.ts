@@ -1,4 +1,4 @@
-import { MEMBER_ROLES } from '@podforge/contract';
+import { DEFAULT_FULFILMENT_NETWORK, MEMBER_ROLES } from '@podforge/contract';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -190,7 +190,7 @@ export const products = pgTable(
     /** The catalogue product printed (a Printful id, bundled or live); null for an older product with none. */
     catalogProductId: integer('catalog_product_id'),
     /** The printer network the catalogue product is from (contract `FULFILMENT_NETWORKS`): its orders go there. */
-    provider: text('provider').notNull().default('printful'),
+    provider: text('provider').notNull().default(DEFAULT_FULFILMENT_NETWORK),
     /** Where and how the design is printed: [{ placement, technique }]. */
     placements: jsonb('placements')
       .$type<{ placement: string; technique: string }[]>()

@@ -32,7 +32,7 @@ function eventOf(name: string, printerOrderId: string, { status: to, moreToShip 
   if (to === 'draft') return { order: { id: printerOrderId } };
   if (to === 'failed') return { order: { id: printerOrderId }, to, failureReason: `${name}: the order failed` };
   if (to === 'on_hold') return { order: { id: printerOrderId }, to, failureReason: `${name}: the order is on hold` };
-  // Shipped in part (Printful's `partial`): the parcels that left are read and sent, the rest come later.
+  // Shipped in part (the port's `partial`): the parcels that left are read and sent, the rest come later.
   return { order: { id: printerOrderId }, to, failureReason: null, ...(moreToShip ? { moreToShip } : {}) };
 }
 
