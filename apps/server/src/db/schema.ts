@@ -556,7 +556,7 @@ export const orders = pgTable(
     shippingAddressEnc: text('shipping_address_enc'),
     /** The store's customer id, so customers/redact finds the orders to erase. */
     remoteCustomerId: text('remote_customer_id'),
-    /** Which printer: 'sandbox' (built-in) or 'printful' (the workspace's own account). */
+    /** Which printer adapter took the order (contract `PRINTER_PROVIDERS`: a network's own account or its sandbox). */
     fulfillmentProvider: text('fulfillment_provider'),
     /** The order's id at its printer (any printer; was printful_order_id). */
     printerOrderId: text('printer_order_id'),
