@@ -152,6 +152,8 @@ export function createDeps(options: BuildAppOptions): AppDeps {
         needsPublicUrl: true,
         connection: (workspaceId) => printful.orderConnection(workspaceId),
         catalogue: (workspaceId) => printful.catalogFor(workspaceId),
+        // Browsing shows Printful's catalogue with or without the seller's account (the server's token, else bundled).
+        networkCatalogue: (workspaceId) => printful.catalogFor(workspaceId),
       }),
       new PrintfulFulfilment({
         id: 'sandbox',

@@ -815,7 +815,7 @@ describe.each(Object.keys(harnesses))('%s', (id) => {
         revenue: '48.00',
         status: 'sent',
         fulfillmentProvider: id,
-        printfulOrderId: placed.id,
+        printerOrderId: placed.id,
         confirmedAt: new Date(),
         orderedAt: new Date(),
       })

@@ -3,7 +3,7 @@ import type { TGelatoSandboxOrder } from '@podforge/contract';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gelatoSandboxOrders, integrations } from '../src/db/schema';
+import { fulfillmentWebhooks, gelatoSandboxOrders, integrations } from '../src/db/schema';
 import { createOrder, type GelatoConn, getOrder, patchOrder } from '../src/integrations/gelato/api';
 import { GelatoClient, GelatoError } from '../src/integrations/gelato/client';
 import { type FakeGelato, startFakeGelato } from '../src/integrations/gelato/fake-server';
@@ -376,6 +376,18 @@ describe('Gelato connection and the built-in sandbox', () => {
       email: 'seller@example.com',
     });
     expect((await t.client().get('/api/gelato/status')).json()).toMatchObject({ connected: false });
+    // The webhook URL the seller enters in Gelato's dashboard is the one printer route; it takes Gelato's unsigned
+    // deliveries for this configuration, under Gelato's name only.
+    const hook = randomUUID();
+    await t.deps.db
+      .insert(fulfillmentWebhooks)
+      .values({ id: hook, workspaceId: ws, provider: 'gelato', secretEnc: t.deps.cipher.encrypt('unsigned') });
+    const { webhookUrl } = (await client.get('/api/gelato/status')).json<{ webhookUrl: string }>();
+    expect(webhookUrl).toBe(`${APP}/api/webhooks/printers/gelato/${hook}`);
+    const deliver = (url: string) =>
+      t.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json' }, payload: { event: 'x' } });
+    expect((await deliver(webhookUrl.slice(APP.length))).statusCode).toBe(200);
+    expect((await deliver(`/api/webhooks/printers/printify/${hook}`)).statusCode).toBe(401);
     expect((await client.post('/api/gelato/disconnect', {})).json()).toMatchObject({ connected: false });
     expect(await gelato().account(ws)).toBeNull();
     const bad = await client.post('/api/gelato/connect', { mode: 'live', apiKey: KEY, email: 'not-an-email' });

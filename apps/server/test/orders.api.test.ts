@@ -18,6 +18,7 @@ import { startWorkers } from '../src/jobs/workers';
 import { faults, printerExternalId } from '../src/modules/orders/fulfilment';
 import { ORDER_JOBS, queuedPrinterEvent } from '../src/modules/orders/order-jobs';
 import { pollPrinterOrders } from '../src/modules/orders/printer-poll';
+import { printerWebhookPath } from '../src/modules/printers/fulfilment-provider';
 import { printfulSandboxTickJob } from '../src/modules/printful/printful-sandbox.jobs';
 import { shopifyWebhookJob } from '../src/modules/shopify/shopify-webhooks';
 import { connectShopifySandbox, type ShopifySeller, shopifySeller, waitFor } from './fixtures/store-products';
@@ -207,7 +208,7 @@ describe('a paid order becomes one Printful order and a shipped parcel', () => {
     const [row] = await t.deps.db.select().from(orders).where(eq(orders.id, order.id));
     const sandbox = t.deps.printers.get('sandbox');
     const account = await sandbox?.account(row?.workspaceId as string);
-    const parcels = account ? await sandbox?.shipments(account, row?.printfulOrderId as string) : [];
+    const parcels = account ? await sandbox?.shipments(account, row?.printerOrderId as string) : [];
     expect(numbers).toEqual(parcels?.map((p) => p.trackingNumber));
     expect(Object.keys(row?.storeShipments ?? {})).toEqual(parcels?.map((p) => p.id));
     expect(row?.storeFulfillmentId?.split(',')).toHaveLength(2);
@@ -452,8 +453,8 @@ describe('a paid order becomes one Printful order and a shipped parcel', () => {
   });
 });
 
-describe('the Printful webhook receiver', () => {
-  it('takes a signed event once: the same delivery again is answered 200 and changes nothing', async () => {
+describe('the printer webhook receiver', () => {
+  it('takes a signed event once: the same delivery again, at its route or the old alias, is answered 200 and changes nothing', async () => {
     const fake = await t.deps.printfulSandbox.server();
     const sent = fake.orders.deliveries.find((d) => d.type === 'shipment_sent');
     expect(sent).toBeDefined();
@@ -461,31 +462,32 @@ describe('the Printful webhook receiver', () => {
       .select()
       .from(fulfillmentWebhooks)
       .where(eq(fulfillmentWebhooks.workspaceId, sent?.storeId as string));
-    const url = `/api/webhooks/printful/${config?.id}`;
+    // One route for every printer, naming the adapter and the configuration.
+    const url = printerWebhookPath(config?.provider as string, config?.id as string);
+    expect(url).toBe(`/api/webhooks/printers/sandbox/${config?.id}`);
     const secret = t.deps.cipher.decrypt(config?.secretEnc as string);
     const before = await t.deps.db.select().from(webhookEvents);
-    const again = await t.app.inject({
-      method: 'POST',
-      url,
-      headers: {
-        'content-type': 'application/json',
-        'x-pf-webhook-signature': signPrintfulWebhook(sent?.body as string, secret),
-      },
-      payload: sent?.body as string,
-    });
+    const post = (to: string, signWith: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: to,
+        headers: {
+          'content-type': 'application/json',
+          'x-pf-webhook-signature': signPrintfulWebhook(sent?.body as string, signWith),
+        },
+        payload: sent?.body as string,
+      });
+    const again = await post(url, secret);
     expect(again.statusCode).toBe(200);
     expect(await t.deps.db.select().from(webhookEvents)).toHaveLength(before.length);
-    // The same body with a signature of another secret is refused.
-    const forged = await t.app.inject({
-      method: 'POST',
-      url,
-      headers: {
-        'content-type': 'application/json',
-        'x-pf-webhook-signature': signPrintfulWebhook(sent?.body as string, 'not-the-secret'),
-      },
-      payload: sent?.body as string,
-    });
-    expect(forged.statusCode).toBe(401);
+    // The path configurations were set up with before the one route is an alias of it: the same delivery there is
+    // the same duplicate.
+    const alias = await post(`/api/webhooks/printful/${config?.id}`, secret);
+    expect(alias.statusCode).toBe(200);
+    expect(await t.deps.db.select().from(webhookEvents)).toHaveLength(before.length);
+    // The same body with a signature of another secret is refused, and so is another printer's name in the path.
+    expect((await post(url, 'not-the-secret')).statusCode).toBe(401);
+    expect((await post(printerWebhookPath('printify', config?.id as string), secret)).statusCode).toBe(401);
   });
 
   it('still reads an event job queued before the printers port, which carried Printful’s own body', async () => {
@@ -502,14 +504,17 @@ describe('the Printful webhook receiver', () => {
 
   it('answers 401 to a wrong signature or an unknown configuration', async () => {
     const body = JSON.stringify({ type: 'order_failed', data: { order: { id: 1 } } });
-    const unknown = await t.app.inject({
-      method: 'POST',
-      url: '/api/webhooks/printful/00000000-0000-4000-8000-000000000000',
-      headers: { 'content-type': 'application/json', 'x-pf-webhook-signature': 'a'.repeat(64) },
-      payload: body,
-    });
-    expect(unknown.statusCode).toBe(401);
-    expect(unknown.headers['set-cookie']).toBeUndefined();
+    const none = '00000000-0000-4000-8000-000000000000';
+    for (const url of [`/api/webhooks/printful/${none}`, printerWebhookPath('sandbox', none)]) {
+      const unknown = await t.app.inject({
+        method: 'POST',
+        url,
+        headers: { 'content-type': 'application/json', 'x-pf-webhook-signature': 'a'.repeat(64) },
+        payload: body,
+      });
+      expect(unknown.statusCode).toBe(401);
+      expect(unknown.headers['set-cookie']).toBeUndefined();
+    }
   });
 });
 

@@ -248,7 +248,7 @@ async function sentOrder(o: { ws: string; storeId: string; printerOrderId: strin
       revenue: '24.00',
       status: 'sent',
       fulfillmentProvider: 'sandbox',
-      printfulOrderId: o.printerOrderId,
+      printerOrderId: o.printerOrderId,
       confirmedAt: new Date(),
       orderedAt: new Date(),
     })

@@ -66,7 +66,7 @@ export const ZOrder = z.object({
   fulfillmentProvider: z.enum(PRINTER_PROVIDERS).nullable(),
   /** Why this printer took the order (the routing rule and what it compared); null when no rule chose. */
   printerReason: z.string().nullable(),
-  printfulOrderId: z.string().nullable(),
+  printerOrderId: z.string().nullable(),
   confirmAt: z.string().nullable(),
   failureReason: z.string().nullable(),
   carrier: z.string().nullable(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZProductStatus, zPage } from './common';
+import { DEFAULT_FULFILMENT_NETWORK } from './plain/printers';
 import {
   PRODUCT_DESCRIPTION_MAX,
   PRODUCT_PRICE_MAX,
@@ -191,7 +192,7 @@ export const ZCreateProduct = z.object({
   variants: productFields.variants.default([]),
   designId: productFields.designId.optional(),
   catalogProductId: productFields.catalogProductId.optional(),
-  provider: productFields.provider.default('printful'),
+  provider: productFields.provider.default(DEFAULT_FULFILMENT_NETWORK),
   mockupId: productFields.mockupId.optional(),
   mockupIds: productFields.mockupIds.optional(),
   mockupUrl: productFields.mockupUrl.optional(),

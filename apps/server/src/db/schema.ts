@@ -1,4 +1,4 @@
-import { MEMBER_ROLES } from '@podforge/contract';
+import { DEFAULT_FULFILMENT_NETWORK, MEMBER_ROLES } from '@podforge/contract';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -190,7 +190,7 @@ export const products = pgTable(
     /** The catalogue product printed (a Printful id, bundled or live); null for an older product with none. */
     catalogProductId: integer('catalog_product_id'),
     /** The printer network the catalogue product is from (contract `FULFILMENT_NETWORKS`): its orders go there. */
-    provider: text('provider').notNull().default('printful'),
+    provider: text('provider').notNull().default(DEFAULT_FULFILMENT_NETWORK),
     /** Where and how the design is printed: [{ placement, technique }]. */
     placements: jsonb('placements')
       .$type<{ placement: string; technique: string }[]>()
@@ -556,9 +556,10 @@ export const orders = pgTable(
     shippingAddressEnc: text('shipping_address_enc'),
     /** The store's customer id, so customers/redact finds the orders to erase. */
     remoteCustomerId: text('remote_customer_id'),
-    /** Which printer: 'sandbox' (built-in) or 'printful' (the workspace's own account). */
+    /** Which printer adapter took the order (contract `PRINTER_PROVIDERS`: a network's own account or its sandbox). */
     fulfillmentProvider: text('fulfillment_provider'),
-    printfulOrderId: text('printful_order_id'),
+    /** The order's id at its printer (any printer; was printful_order_id). */
+    printerOrderId: text('printer_order_id'),
     /** Why this printer took the order (the routing rule and the quotes it compared), in the seller's words. */
     printerReason: text('printer_reason'),
     /** When a 'delay' order is confirmed by itself (unless cancelled first). */

@@ -7,6 +7,13 @@ import { webhookEvents } from '../db/schema';
  * recognised and dropped. Kept WEBHOOK_MEMORY_MS, then forgotten as new ones arrive.
  */
 
+/**
+ * The source every printer's webhook deliveries are remembered under (their keys name the configuration, so they
+ * never collide). Its value is the first printer's name, as rows written before the printers shared one route have
+ * it: changing it would take a late duplicate of one of those for new.
+ */
+export const PRINTER_WEBHOOK_SOURCE = 'printful';
+
 /** How long a taken webhook delivery is remembered, to recognise a late duplicate. */
 export const WEBHOOK_MEMORY_MS = 30 * 24 * 3600_000;
 

@@ -5,6 +5,11 @@
  */
 export const FULFILMENT_NETWORKS = ['printful', 'printify', 'gelato'] as const;
 export type TFulfilmentNetwork = (typeof FULFILMENT_NETWORKS)[number];
+/**
+ * The network a product is made by when it names none: the one whose catalogue is bundled and whose blanks are each
+ * type's default (`DEFAULT_CATALOG_PRODUCT`); products made before networks were recorded are its.
+ */
+export const DEFAULT_FULFILMENT_NETWORK: TFulfilmentNetwork = 'printful';
 
 /** Printify names no currency anywhere: the seller states the one their Printify account bills in. */
 export const PRINTIFY_BILLING_CURRENCIES = ['USD', 'EUR', 'GBP', 'CAD', 'AUD'] as const;

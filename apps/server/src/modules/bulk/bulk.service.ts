@@ -3,6 +3,7 @@ import path from 'node:path';
 import {
   bulkPrice,
   DEFAULT_ADJUSTMENTS,
+  DEFAULT_FULFILMENT_NETWORK,
   ErrorCode,
   mockupProductType,
   PRODUCT_VARIANTS_MAX,
@@ -32,6 +33,7 @@ import { getCatalogProductDetail } from '../catalog/catalog.service';
 import { getDesignRow } from '../designs/designs.service';
 import { TemplateStore } from '../mockups/mockup-render';
 import { createMockup } from '../mockups/mockups.service';
+import { catalogueFor } from '../printers/printer-catalogue';
 import { catalogColours, matchCatalogColour } from '../products/product-variants';
 import { publicationsOf } from '../products/products.repository';
 import { insertProduct, prepareCreate } from '../products/products.service';
@@ -83,7 +85,7 @@ import {
  * With stores chosen, each made product is pushed to each store by the same job, one push at a time, through the
  * upload path a seller's Upload button takes (`pushToStore`: the port's `problems` first, then the `store-push`
  * job); with a schedule, its upload is scheduled instead (`createSchedule`). So a run never has two pushes in any
- * store at once, and each client keeps its store's own limits (Shopify's cost bucket, Etsy's calls per second). A
+ * store at once, and each client keeps its store's own limits (a cost bucket, calls per second). A
  * push's outcome is a `bulk_pushes` row; a resumed run finds a push the store already has before pushing again.
  */
 
@@ -167,7 +169,7 @@ async function storeFee(deps: BulkDeps, workspaceId: string, platform: string): 
 
 /** Every blank of the run, planned (404 naming an unknown blank). */
 async function planBlanks(deps: BulkDeps, workspaceId: string, input: StartInput): Promise<Map<number, BlankPlan>> {
-  const source = await deps.printful.catalogFor(workspaceId);
+  const source = await catalogueFor(deps, DEFAULT_FULFILMENT_NETWORK, workspaceId);
   const fee = await storeFee(deps, workspaceId, input.platform);
   const plans = new Map<number, BlankPlan>();
   for (const id of input.catalogProductIds) {

@@ -1,3 +1,4 @@
+import { STORE_PLATFORMS } from '@podforge/contract';
 import { describe, expect, it } from 'vitest';
 import type { BulkItemRow, BulkPushRow, BulkRunRow } from './bulk.repository';
 import { expectedFinish } from './bulk.service';
@@ -17,7 +18,7 @@ const push = (itemId: string, store: string, status: BulkPushRow['status'], took
     startedAt: took ? at(took[0]) : null,
     finishedAt: took ? at(took[1]) : null,
   } as BulkPushRow,
-  platform: 'shopify',
+  platform: STORE_PLATFORMS[0],
   storeName: store,
 });
 

@@ -7,6 +7,7 @@ import { groupOf, printAreaOf, productName, productTypeOf } from '../../integrat
 import type { TokenCipher } from '../../lib/crypto';
 import { badRequest, upstreamError } from '../../lib/errors';
 import type { CatalogListing, CatalogSourceImpl } from '../catalog/catalog.service';
+import { printerWebhookPath } from '../printers/fulfilment-provider';
 import {
   catalogIdsOf,
   catalogUidsOf,
@@ -88,7 +89,7 @@ export class GelatoService {
       connected: true,
       sandbox: row.sandbox,
       email: await this.email(row.id),
-      webhookUrl: !row.sandbox && hook && origin ? `${origin}/api/webhooks/printful/${hook}` : null,
+      webhookUrl: !row.sandbox && hook && origin ? `${origin}${printerWebhookPath('gelato', hook)}` : null,
     };
   }
 

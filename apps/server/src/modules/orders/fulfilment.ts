@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { platformLabel, type TOrderStatus } from '@podforge/contract';
+import { DEFAULT_FULFILMENT_NETWORK, platformLabel, type TOrderStatus } from '@podforge/contract';
 import { AppError } from '../../lib/errors';
 import { ensurePrintFile, PRINT_FILE_URL_TTL_SECONDS, printFilePath } from '../print-files/print-files.service';
 import { type Blank, matchBlanks, productFamily } from '../printers/blank-match';
@@ -10,6 +10,7 @@ import type {
   PrinterShipment,
   PrintOrderInput,
 } from '../printers/fulfilment-provider';
+import { printerWebhookPath } from '../printers/fulfilment-provider';
 import { getRule, routeOrder } from '../routing/routing.service';
 import { getSettings } from '../settings/settings.routes';
 import type { ShippingAddress } from '../stores/incoming-order';
@@ -44,7 +45,7 @@ export type { OrderRow };
 
 type Printer = { adapter: FulfilmentProvider; account: PrinterAccount; provider: string };
 
-/** Test switches: a fault between 'Printful order created' and 'saved here', as a crash would leave it. */
+/** Test switches: a fault between 'printer order created' and 'saved here', as a crash would leave it. */
 export const faults: { afterPrinterCreate: (() => void) | null } = { afterPrinterCreate: null };
 
 /** A refusal the seller must act on: the order fails with this reason, no retry by the queue. */
@@ -79,11 +80,12 @@ export async function printerFor(
     if (account) return { adapter: pinned, account, provider: pinned.id };
     throw new OrderProblem(`${pinned.name} is no longer connected; reconnect it to go on`);
   }
-  const found = await deps.printers.forWorkspace(workspaceId, network ?? 'printful');
+  const wanted = network ?? DEFAULT_FULFILMENT_NETWORK;
+  const found = await deps.printers.forWorkspace(workspaceId, wanted);
   if (!found) {
-    const label = platformLabel(network ?? 'printful');
+    const label = platformLabel(wanted);
     throw new OrderProblem(
-      deps.printers.ofNetwork(network ?? 'printful').length === 0
+      deps.printers.ofNetwork(wanted).length === 0
         ? `${label} is not available yet: this order's products are made by ${label}`
         : `Connect ${label} (or its sandbox) on the Integrations page: this order's products are made by ${label}`,
     );
@@ -91,7 +93,10 @@ export async function printerFor(
   return { adapter: found.provider, account: found.account, provider: found.provider.id };
 }
 
-/** The printer network of the order's Podforge lines (their products' `provider`); one network per order. */
+/**
+ * The printer network of the order's Podforge lines (their products' `provider`); one network per order. An order
+ * with no product of ours goes to the contract's default network, the one a product is made by when it names none.
+ */
 async function networkOf(deps: OrdersDeps, order: OrderRow): Promise<string> {
   const networks = await printerNetworksOfOrder(deps.db, order);
   if (networks.length > 1) {
@@ -99,10 +104,10 @@ async function networkOf(deps: OrdersDeps, order: OrderRow): Promise<string> {
       `This order has products of several printers (${networks.map(platformLabel).join(', ')}); Podforge sends an order to one printer`,
     );
   }
-  return networks[0] ?? 'printful';
+  return networks[0] ?? DEFAULT_FULFILMENT_NETWORK;
 }
 
-/** The printer sends this workspace's webhooks to `/api/webhooks/printful/<row id>`, signed with the kept secret. */
+/** The printer sends this workspace's webhooks to its `printerWebhookPath`, signed with the kept secret. */
 async function ensureWebhooks(deps: OrdersDeps, workspaceId: string, printer: Printer) {
   const existing = await printerWebhookOf(deps.db, workspaceId, printer.provider);
   if (existing) return;
@@ -112,7 +117,7 @@ async function ensureWebhooks(deps: OrdersDeps, workspaceId: string, printer: Pr
     );
   }
   const id = randomUUID();
-  const url = `${publicOrigin(deps)}/api/webhooks/printful/${id}`;
+  const url = `${publicOrigin(deps)}${printerWebhookPath(printer.provider, id)}`;
   // No transaction around the call: the sandbox writes to this database itself (PGlite has one connection).
   const secret = await printer.adapter.setWebhook(printer.account, url);
   const inserted = await insertPrinterWebhook(deps.db, {
@@ -127,7 +132,7 @@ async function ensureWebhooks(deps: OrdersDeps, workspaceId: string, printer: Pr
   if (!winner) return;
   const again = await printer.adapter.setWebhook(
     printer.account,
-    `${publicOrigin(deps)}/api/webhooks/printful/${winner.id}`,
+    `${publicOrigin(deps)}${printerWebhookPath(printer.provider, winner.id)}`,
   );
   await setPrinterWebhookSecret(deps.db, winner.id, deps.cipher.encrypt(again));
 }
@@ -238,8 +243,8 @@ async function routedProvider(deps: OrdersDeps, order: OrderRow): Promise<string
 }
 
 /**
- * Our id of an order at the printer: our own order's id, 32 hex digits (Printful allows 32 of [A-Za-z0-9_-], unique
- * in its store; the store's order number is not: two stores sharing one printer store both have order 1).
+ * Our id of an order at the printer: our own order's id, 32 hex digits (fits every printer's external id:
+ * the strictest allows 32 of [A-Za-z0-9_-], unique in its store; the store's order number is not: two stores sharing one printer store both have order 1).
  */
 export const printerExternalId = (orderId: string) => orderId.replace(/-/g, '');
 
@@ -277,7 +282,7 @@ export async function submitToPrinter(deps: OrdersDeps, orderId: string): Promis
     deps.db,
     order.id,
     {
-      printfulOrderId: String(pf.id),
+      printerOrderId: String(pf.id),
       fulfillmentProvider: printer.provider,
       ...costOf(pf),
       status,
@@ -296,11 +301,11 @@ export async function submitToPrinter(deps: OrdersDeps, orderId: string): Promis
  */
 export async function confirmAtPrinter(deps: OrdersDeps, orderId: string, options: { retry?: boolean } = {}) {
   const order = await loadOrder(deps, orderId);
-  if (!order?.printfulOrderId) return;
+  if (!order?.printerOrderId) return;
   const allowed: string[] = ['received', 'waiting_approval', ...(options.retry ? ['failed'] : [])];
   if (!allowed.includes(order.status)) return;
   const printer = await printerFor(deps, order.workspaceId, order.fulfillmentProvider);
-  const pf = await printer.adapter.confirm(printer.account, order.printfulOrderId);
+  const pf = await printer.adapter.confirm(printer.account, order.printerOrderId);
   await updateOrder(
     deps.db,
     order.id,
@@ -321,9 +326,9 @@ export async function cancelAtPrinter(deps: OrdersDeps, orderId: string, why: st
     );
     return;
   }
-  if (order.printfulOrderId) {
+  if (order.printerOrderId) {
     const printer = await printerFor(deps, order.workspaceId, order.fulfillmentProvider);
-    await printer.adapter.cancel(printer.account, order.printfulOrderId);
+    await printer.adapter.cancel(printer.account, order.printerOrderId);
   }
   await updateOrder(deps.db, order.id, { status: 'cancelled', failureReason: null, updatedAt: deps.now() });
 }
@@ -386,11 +391,11 @@ export async function applyPrinterEvent(
         ? { orderId: ourId }
         : { remoteOrderId: String(ref.externalId) },
   );
-  if (!order?.printfulOrderId) return { fulfilInStore: null };
+  if (!order?.printerOrderId) return { fulfilInStore: null };
   if (event.unverified) {
     // An unsigned webhook names an order; what moves it is what the printer itself says of it now.
     const printer = await printerFor(deps, workspaceId, order.fulfillmentProvider);
-    const now = await printer.adapter.order(printer.account, { id: order.printfulOrderId });
+    const now = await printer.adapter.order(printer.account, { id: order.printerOrderId });
     if (!now || now.status === 'draft') return { fulfilInStore: null };
     const reason =
       now.status === 'failed'
@@ -411,7 +416,7 @@ export async function applyPrinterEvent(
 
   const shipped = async () => {
     const printer = await printerFor(deps, workspaceId, order.fulfillmentProvider);
-    const list = await printer.adapter.shipments(printer.account, order.printfulOrderId as string);
+    const list = await printer.adapter.shipments(printer.account, order.printerOrderId as string);
     // Shipped in part with no parcel listed yet: nothing to send (a tracking-less fulfilment would take every line).
     if (event.moreToShip && list.length === 0) return { fulfilInStore: null };
     const shipment = list.find((s) => s.id === event.shipment?.id) ?? list[list.length - 1];
@@ -462,13 +467,13 @@ export async function fulfilInStore(deps: OrdersDeps, orderId: string) {
   const order = await loadOrder(deps, orderId);
   if (!order || !['shipped', 'delivered'].includes(order.status)) return;
   // The printer's parcels; a printer no longer connected leaves the order's own tracking to send.
-  const printer = order.printfulOrderId
+  const printer = order.printerOrderId
     ? await printerFor(deps, order.workspaceId, order.fulfillmentProvider).catch((error: unknown) => {
         if (error instanceof OrderProblem) return null;
         throw error;
       })
     : null;
-  const list = printer ? await printer.adapter.shipments(printer.account, order.printfulOrderId as string) : [];
+  const list = printer ? await printer.adapter.shipments(printer.account, order.printerOrderId as string) : [];
   if (list.length > 0) {
     await recordPrinterShipments(
       deps.db,

@@ -53,7 +53,7 @@ export async function orderOfPrinterRef(
 ): Promise<OrderRow | null> {
   const by =
     'printerOrderId' in ref
-      ? eq(orders.printfulOrderId, ref.printerOrderId)
+      ? eq(orders.printerOrderId, ref.printerOrderId)
       : 'orderId' in ref
         ? eq(orders.id, ref.orderId)
         : eq(orders.remoteOrderId, ref.remoteOrderId);
@@ -77,7 +77,7 @@ export function ordersAtPrinter(
     .from(orders)
     .where(
       and(
-        isNotNull(orders.printfulOrderId),
+        isNotNull(orders.printerOrderId),
         inArray(orders.status, q.statuses),
         or(inArray(orders.status, ['sent', 'in_production', 'on_hold']), gt(orders.updatedAt, q.shippedSince)),
       ),

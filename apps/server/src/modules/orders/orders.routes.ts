@@ -1,10 +1,15 @@
 import { createHash } from 'node:crypto';
 import { ErrorCode, ZOrderIdParams, ZOrderListQuery } from '@podforge/contract';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/errors';
 import { UUID } from '../../lib/uuid';
 import { parseInput } from '../../lib/validate';
-import { forgetOldWebhookEvents, forgetWebhookEvent, rememberWebhookEvent } from '../../lib/webhook-events.repository';
+import {
+  forgetOldWebhookEvents,
+  forgetWebhookEvent,
+  PRINTER_WEBHOOK_SOURCE,
+  rememberWebhookEvent,
+} from '../../lib/webhook-events.repository';
 import { enqueue } from './order-jobs';
 import type { OrdersDeps } from './orders.deps';
 import { printerWebhookById } from './orders.repository';
@@ -35,16 +40,17 @@ export async function ordersRoutes(app: FastifyInstance, { deps }: { deps: Order
     return reply.status(202).send(await retryOrder(deps, request.workspaceId, id));
   });
 
-  // Printful v2 webhooks: signed over their raw bytes with the secret of the configuration this URL names.
+  // Every printer's webhooks, at `printerWebhookPath`: signed (or not) as its adapter says, checked with the secret of
+  // the configuration the URL names; that configuration names the printer, whose adapter reads the event.
   await app.register(async (scope) => {
     scope.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: 1024 * 1024 }, (_req, body, done) =>
       done(null, body),
     );
-    scope.post('/api/webhooks/printful/:id', async (request, reply) => {
+    const receive = async (request: FastifyRequest, reply: FastifyReply, provider: string | null) => {
       const { id } = request.params as { id: string };
       const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-      const config = UUID.test(id) ? await printerWebhookById(deps.db, id) : null;
-      // The configuration names its printer: that adapter checks the signature and reads the event.
+      const found = UUID.test(id) ? await printerWebhookById(deps.db, id) : null;
+      const config = found && (provider === null || found.provider === provider) ? found : null;
       const printer = config ? deps.printers.get(config.provider) : null;
       if (!config || !printer?.verifyWebhook(raw, request.headers, deps.cipher.decrypt(config.secretEnc))) {
         throw new AppError(401, ErrorCode.Unauthorized, 'Webhook signature is not valid');
@@ -62,18 +68,24 @@ export async function ordersRoutes(app: FastifyInstance, { deps }: { deps: Order
         .digest('hex');
       const named = body as { type?: unknown; event?: unknown; object?: unknown };
       const topic = String(named.type ?? named.event ?? named.object);
-      const fresh = await rememberWebhookEvent(deps.db, { source: 'printful', eventId: key, topic });
+      const fresh = await rememberWebhookEvent(deps.db, { source: PRINTER_WEBHOOK_SOURCE, eventId: key, topic });
       if (fresh) {
         await forgetOldWebhookEvents(deps);
         try {
           await enqueue.printerEvent(deps, { workspaceId: config.workspaceId, event: read.event }, key);
         } catch (error) {
-          // Not queued: forget the event so Printful's retry is taken.
-          await forgetWebhookEvent(deps.db, 'printful', key);
+          // Not queued: forget the event so the printer's retry is taken.
+          await forgetWebhookEvent(deps.db, PRINTER_WEBHOOK_SOURCE, key);
           throw error;
         }
       }
       return reply.status(200).send({ ok: true });
-    });
+    };
+    scope.post('/api/webhooks/printers/:provider/:id', (request, reply) =>
+      receive(request, reply, (request.params as { provider: string }).provider),
+    );
+    // Migration alias: configurations made before the one route (set at the printer by API, or entered by the seller
+    // in a printer's dashboard) still send here; the configuration the id names says which printer it is.
+    scope.post('/api/webhooks/printful/:id', (request, reply) => receive(request, reply, null));
   });
 }

@@ -94,7 +94,7 @@ async function toOrders(deps: OrdersDeps, rows: OrderRow[]): Promise<TOrder[]> {
       profit: sale.profit === null ? null : sale.profit.toFixed(2),
       fulfillmentProvider: (r.fulfillmentProvider as TOrder['fulfillmentProvider']) ?? null,
       printerReason: r.printerReason,
-      printfulOrderId: r.printfulOrderId,
+      printerOrderId: r.printerOrderId,
       confirmAt: r.status === 'waiting_approval' ? (r.confirmAt?.toISOString() ?? null) : null,
       failureReason: r.failureReason,
       carrier: r.carrier,
@@ -179,7 +179,7 @@ export async function retryOrder(deps: OrdersDeps, workspaceId: string, id: stri
   const row = await findOrderRow(deps, workspaceId, id);
   if (!canRetryOrder(row.status as TOrderStatus)) throw refuse(row, 'retried');
   const attempt = `retry:${deps.now().getTime()}`;
-  if (row.printfulOrderId) {
+  if (row.printerOrderId) {
     await enqueue.confirm(deps, row.id, { retry: true, attempt });
   } else {
     await updateOrder(deps.db, row.id, { status: 'received', failureReason: null, updatedAt: deps.now() }, 'failed');

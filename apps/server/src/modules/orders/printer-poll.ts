@@ -32,12 +32,12 @@ function eventOf(name: string, printerOrderId: string, { status: to, moreToShip 
   if (to === 'draft') return { order: { id: printerOrderId } };
   if (to === 'failed') return { order: { id: printerOrderId }, to, failureReason: `${name}: the order failed` };
   if (to === 'on_hold') return { order: { id: printerOrderId }, to, failureReason: `${name}: the order is on hold` };
-  // Shipped in part (Printful's `partial`): the parcels that left are read and sent, the rest come later.
+  // Shipped in part (the port's `partial`): the parcels that left are read and sent, the rest come later.
   return { order: { id: printerOrderId }, to, failureReason: null, ...(moreToShip ? { moreToShip } : {}) };
 }
 
 async function pollOne(deps: OrdersDeps, order: OrderRow): Promise<boolean> {
-  const printerOrderId = order.printfulOrderId as string;
+  const printerOrderId = order.printerOrderId as string;
   const printer = await printerFor(deps, order.workspaceId, order.fulfillmentProvider);
   const at = await printer.adapter.order(printer.account, { id: printerOrderId });
   if (!at || at.status === 'draft') return false;

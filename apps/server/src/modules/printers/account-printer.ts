@@ -14,6 +14,8 @@ export type AccountPrinterOptions<A extends PrinterAccount> = {
   /** The workspace's connection (client, token, shop), or null when not connected. */
   connection(workspaceId: string): Promise<Omit<A, 'provider' | 'workspaceId'> | null>;
   catalogue(workspaceId: string): Promise<CatalogSourceImpl>;
+  /** The network's catalogue as sellers browse it (see `FulfilmentProvider.networkCatalogue`). */
+  networkCatalogue?: (workspaceId: string) => Promise<CatalogSourceImpl>;
 };
 
 /**
@@ -27,6 +29,7 @@ export abstract class AccountPrinter<A extends PrinterAccount, O extends Account
   readonly sandbox: boolean;
   readonly fallback: boolean;
   readonly needsPublicUrl: boolean;
+  readonly networkCatalogue?: (workspaceId: string) => Promise<CatalogSourceImpl>;
 
   constructor(
     protected readonly options: O,
@@ -38,6 +41,7 @@ export abstract class AccountPrinter<A extends PrinterAccount, O extends Account
     this.sandbox = options.sandbox ?? false;
     this.fallback = options.fallback ?? false;
     this.needsPublicUrl = options.needsPublicUrl;
+    this.networkCatalogue = options.networkCatalogue;
   }
 
   async account(workspaceId: string): Promise<A | null> {

@@ -1,3 +1,4 @@
+import { DEFAULT_FULFILMENT_NETWORK } from '@podforge/contract';
 import { resolveCategory } from '../catalog/catalog.service';
 import type { FulfilmentProvider } from './fulfilment-provider';
 
@@ -24,7 +25,9 @@ export type BlankMatch =
 
 /** The catalogue family of a product: its printer's (a `provider` column), else the network products began with. */
 export const productFamily = (product: object): string =>
-  'provider' in product && typeof product.provider === 'string' && product.provider ? product.provider : 'printful';
+  'provider' in product && typeof product.provider === 'string' && product.provider
+    ? product.provider
+    : DEFAULT_FULFILMENT_NETWORK;
 
 export const familyOf = (printer: FulfilmentProvider) => printer.network ?? printer.id;
 

@@ -66,7 +66,7 @@ export type PrinterOrder = {
   /** 'draft' until confirmed; then the order's own words (sent, in_production, shipped, cancelled, failed...). */
   status: 'draft' | TOrderStatus;
   cost: { total: string; currency: string } | null;
-  /** Shipped in part: some parcels have left, the rest will follow (Printful's `partial`; status 'shipped'). */
+  /** Shipped in part: some parcels have left, the rest will follow (a printer's `partial`; status 'shipped'). */
   moreToShip?: true;
 };
 
@@ -80,9 +80,9 @@ export type PrinterShipment = {
   trackingUrl: string | null;
   delivered: boolean;
   /**
-   * The lines this parcel carries, mapped back to ours from the printer's own item list (Printful's
-   * `shipment_items`, Gelato's `packages[].orderItemIds`); absent when the printer does not say (Printify's order
-   * shipments list no items): then the shipment stands for all our lines not yet sent.
+   * The lines this parcel carries, mapped back to ours from the printer's own item list (its shipment's items, or
+   * its package's item ids); absent when the printer does not say (its shipments list no items): then the shipment
+   * stands for all our lines not yet sent.
    */
   lines?: ShipmentLine[];
 };
@@ -157,6 +157,12 @@ export interface FulfilmentProvider {
   /** Catalogue: products, variants with ids and costs, placements and print-file specs. */
   catalogue(workspaceId: string): Promise<CatalogSourceImpl>;
   /**
+   * The whole network's catalogue as sellers browse it, whatever the workspace's connection, when that differs from
+   * the chosen adapter's own (a network whose catalogue is readable without the seller's account: live by the
+   * server's token, else a bundled snapshot). Set on at most one adapter of a network; `catalogueFor` takes it first.
+   */
+  readonly networkCatalogue?: (workspaceId: string) => Promise<CatalogSourceImpl>;
+  /**
    * Places the order as a draft, exactly once: a retry (after a lost answer) finds the first one by `externalId`.
    * The draft's `cost` (items and shipping) is the quote: nothing is charged before `confirm`.
    */
@@ -182,6 +188,13 @@ export interface FulfilmentProvider {
   /** An error this adapter threw: whether retrying cannot help, and the seller's words; null when not its own. */
   explain(error: unknown): { final: boolean; text: string } | null;
 }
+
+/**
+ * Where a printer sends a workspace's webhooks: one route for every printer (`orders.routes.ts`), naming the adapter
+ * and the webhook configuration (`fulfillment_webhooks.id`) whose secret signs them.
+ */
+export const printerWebhookPath = (provider: string, configId: string) =>
+  `/api/webhooks/printers/${encodeURIComponent(provider)}/${configId}`;
 
 /** Every printer adapter of the app, by provider id. */
 export class FulfilmentProviders {

@@ -1,9 +1,10 @@
+import type { TFulfilmentNetwork } from '@podforge/contract';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { integrations } from '../../db/schema';
 
 /** A printer network a workspace connects one account of (its own, or the built-in sandbox). */
-export type PrinterPlatform = 'printful' | 'printify' | 'gelato';
+export type PrinterPlatform = TFulfilmentNetwork;
 export type PrinterConnectionRow = typeof integrations.$inferSelect;
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 

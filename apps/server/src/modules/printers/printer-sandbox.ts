@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 type Inject = FastifyInstance['inject'];
 
 /**
- * What every built-in sandbox printer (Printful, Printify, Gelato) shares: its fake is started in this process on
+ * What every built-in sandbox printer (one per network) shares: its fake is started in this process on
  * 127.0.0.1 on first use; a workspace reaches it with a credential derived from a per-process key (never stored),
  * `<prefix><workspaceId>.<hmac>`; what it fetches from the app (print files) and sends to it (webhooks) goes through
  * the app itself (`inject`), since the app's public address is unknown to it, each still a full HTTP request through

@@ -9,7 +9,7 @@ const REFRESH_MARGIN_MS = 5 * 60_000;
 type Tokens = { accessToken: string; refreshToken?: string | null; expiresAt: Date | null };
 
 /**
- * A printer connection's OAuth access token (Printful, Printify): decrypted as kept, or refreshed first when it is
+ * A printer connection's OAuth access token (a network connected by OAuth): decrypted as kept, or refreshed first when it is
  * about to expire (a token without an expiry, a personal one, never is). Refresh tokens rotate: a refresh token is
  * spent by its use, so one refresh per workspace runs at a time and the others wait for it. A refusal marks the
  * connection broken and asks the seller to reconnect.

@@ -22,7 +22,7 @@ export async function printersRoutes(app: FastifyInstance, { deps }: { deps: Pri
     return providerProduct(deps, provider, request.workspaceId, id);
   });
 
-  // The same product in the catalogue detail shape the create flows already read for Printful (variants, colours,
+  // The same product in the catalogue detail shape the create flows already read for the default network (variants, colours,
   // sizes, print areas), so a product can be made on any printer's blank.
   app.get('/api/providers/:provider/catalog/:id', async (request) => {
     const { provider, id } = parseInput(ZProviderProductParams, request.params, 'params');

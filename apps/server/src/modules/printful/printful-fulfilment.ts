@@ -152,6 +152,8 @@ export type PrintfulFulfilmentOptions = {
   /** The workspace's connection (client, token, store), or null when not connected. */
   connection(workspaceId: string): Promise<PrintfulConn | null>;
   catalogue(workspaceId: string): Promise<CatalogSourceImpl>;
+  /** The network's catalogue as sellers browse it (`FulfilmentProvider.networkCatalogue`). */
+  networkCatalogue?: (workspaceId: string) => Promise<CatalogSourceImpl>;
   /** Waits between reads of an order whose costs are still calculating (tests: no wait). */
   sleep?: (ms: number) => Promise<void>;
 };

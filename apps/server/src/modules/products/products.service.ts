@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   DEFAULT_ADJUSTMENTS,
   DEFAULT_CATALOG_PRODUCT,
+  DEFAULT_FULFILMENT_NETWORK,
   missingForReady,
   PRODUCT_TITLE_MAX,
   platformLabel,
@@ -221,12 +222,13 @@ async function resolveCatalog(
   workspaceId: string,
   productType: string,
   catalogProductId: number | null | undefined,
-  provider = 'printful',
+  provider: string = DEFAULT_FULFILMENT_NETWORK,
 ): Promise<TCatalogProductDetail | null> {
-  // A type's default blank is a Printful one; another printer's product names its own.
-  const id = catalogProductId ?? (provider === 'printful' ? DEFAULT_CATALOG_PRODUCT[productType] : undefined);
+  // A type's default blank is the default network's; another network's product names its own.
+  const defaultNetwork = provider === DEFAULT_FULFILMENT_NETWORK;
+  const id = catalogProductId ?? (defaultNetwork ? DEFAULT_CATALOG_PRODUCT[productType] : undefined);
   if (id === undefined) {
-    if (provider !== 'printful')
+    if (!defaultNetwork)
       throw badRequest(`catalogProductId: choose the ${platformLabel(provider)} product to print on`);
     return null;
   }

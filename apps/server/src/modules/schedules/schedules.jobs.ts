@@ -59,7 +59,7 @@ async function runScheduledUpload(deps: SchedulesDeps, job: JobWithMetadata<Sche
     const message = error instanceof Error ? error.message : String(error);
     const wait = budgetWait(error);
     if (wait !== null) {
-      // The store's day budget is spent (Etsy): the upload moves to when it is back, and says so.
+      // The store's day budget is spent (a platform with a daily quota): the upload moves to when it is back, and says so.
       const at = new Date(deps.now().getTime() + wait * 1000);
       await sendJob(deps.jobs, scheduledUploadJob, { scheduleId: row.id }, { startAfter: at });
       await finishSchedule(deps, row.id, {

@@ -141,7 +141,7 @@ export function storesOfWorkspace(
     .orderBy(asc(integrations.createdAt), asc(integrations.id));
 }
 
-/** What a disconnected OAuth store (Etsy, Amazon) clears: its tokens. The row stays: its products' copies name it. */
+/** What a disconnected OAuth store (one whose seller signs in at the platform) clears: its tokens. The row stays: its products' copies name it. */
 export const FORGET_OAUTH_TOKENS = {
   status: 'disconnected',
   accessTokenEnc: null,

@@ -60,7 +60,7 @@ export interface StoreOrderIntake {
 /**
  * What every store adapter has for orders, extended by each: the slot of the intake it hands them to (answers it, or
  * fails loudly when the app was built without one), and the readers told when a store may have orders now (an
- * adapter whose orders are read, not pushed, e.g. Etsy and Amazon: its job's module registers one).
+ * adapter whose orders are read, not pushed (no webhook): its job's module registers one).
  */
 export abstract class StoreOrderSource {
   private orderIntake: StoreOrderIntake | null = null;

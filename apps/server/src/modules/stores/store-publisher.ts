@@ -1,4 +1,4 @@
-import { ErrorCode, platformLabel } from '@podforge/contract';
+import { ErrorCode, platformLabel, type TStorePlatform } from '@podforge/contract';
 import type { integrations } from '../../db/schema';
 import { AppError, conflict } from '../../lib/errors';
 
@@ -48,7 +48,7 @@ export type PublishContext = {
 export type PublishOutcome = { remoteProductId: string; remoteUrl: string; remoteVariants?: Record<string, string> };
 
 /** The platforms a store adapter exists for (the registry's keys). */
-export type StorePlatformId = 'shopify' | 'etsy' | 'woocommerce' | 'amazon';
+export type StorePlatformId = TStorePlatform;
 
 /** The publishing half of the `StorePlatform` port (store-platform.ts). */
 export interface StorePublisher {

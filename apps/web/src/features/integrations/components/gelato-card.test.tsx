@@ -40,7 +40,7 @@ describe('GelatoCard', () => {
           connected: true,
           sandbox: false,
           email: 'me@shop.test',
-          webhookUrl: 'https://app.test/api/webhooks/printful/abc',
+          webhookUrl: 'https://app.test/api/webhooks/printers/gelato/abc',
         };
         return json(status);
       },
@@ -73,7 +73,7 @@ describe('GelatoCard', () => {
     ]);
     // The URL to enter in Gelato's dashboard (Gelato has no API for webhooks).
     expect(within(card).getByTestId('gelato-webhook-url')).toHaveTextContent(
-      'https://app.test/api/webhooks/printful/abc',
+      'https://app.test/api/webhooks/printers/gelato/abc',
     );
   });
 

@@ -27,7 +27,7 @@ const order = (id: string, over: Partial<TOrder> = {}): TOrder => ({
   profit: '38.40',
   fulfillmentProvider: 'sandbox',
   printerReason: null,
-  printfulOrderId: '7001',
+  printerOrderId: '7001',
   confirmAt: null,
   failureReason: null,
   carrier: null,

@@ -1,0 +1,1 @@
+ALTER TABLE "orders" RENAME COLUMN "printful_order_id" TO "printer_order_id";
