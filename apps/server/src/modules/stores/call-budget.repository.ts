@@ -37,7 +37,7 @@ export async function reserveCallTurn(db: Db, key: string, limit: number, window
   });
 }
 
-/** The service said the budget `key` is spent for `seconds` (e.g. Etsy's calls per day): no instance calls until then. */
+/** The service said the budget `key` is spent for `seconds` (e.g. a store's calls per day): no instance calls until then. */
 export async function markBudgetSpent(db: Db, key: string, seconds: number): Promise<void> {
   const until = sql`clock_timestamp() + ${String(seconds)}::double precision * interval '1 second'`;
   await db
