@@ -205,6 +205,12 @@ describe('a paid order becomes one Printful order and a shipped parcel', () => {
     // The numbers are the printer's two parcels', and the order keeps both store fulfilments.
     const order = (await listOrders(s))[0] as TOrder;
     expect(order.failureReason).toBeNull();
+    // The Orders screen's order lists both parcels: carrier, number, link, the lines each carried, sent to the store
+    // (the store holds the second fulfilment a moment before the job records it: wait for the record).
+    const shown = await waitFor(
+      async () => (await s.client.get(`/api/orders/${order.id}`)).json<TOrder>(),
+      (o) => o.shipments.length === 2 && o.shipments.every((p) => p.sentToStore),
+    );
     const [row] = await t.deps.db.select().from(orders).where(eq(orders.id, order.id));
     const sandbox = t.deps.printers.get('sandbox');
     const account = await sandbox?.account(row?.workspaceId as string);
@@ -212,11 +218,6 @@ describe('a paid order becomes one Printful order and a shipped parcel', () => {
     expect(numbers).toEqual(parcels?.map((p) => p.trackingNumber));
     expect(Object.keys(row?.storeShipments ?? {})).toEqual(parcels?.map((p) => p.id));
     expect(row?.storeFulfillmentId?.split(',')).toHaveLength(2);
-    // The Orders screen's order lists both parcels: carrier, number, link, the lines each carried, sent to the store.
-    const shown = await waitFor(
-      async () => (await s.client.get(`/api/orders/${order.id}`)).json<TOrder>(),
-      (o) => o.shipments.length === 2 && o.shipments.every((p) => p.sentToStore),
-    );
     const [first, second] = order.lines;
     expect(shown.shipments).toEqual(
       (parcels ?? []).map((p, n) => ({
