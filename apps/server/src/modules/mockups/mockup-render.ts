@@ -486,10 +486,15 @@ export async function composePreview(template: RawImage, layer: DesignLayer | nu
     return sharp(pixels, { raw }).removeAlpha().resize(MOCKUP_PREVIEW_WIDTH).jpeg(PREVIEW_JPEG).toBuffer();
   }
   const scaled = layer ? await scaleLayer(layer, small.width / template.width) : null;
-  const pixels = scaled ? blendOver(small, scaled) : small.data;
-  return sharp(pixels, { raw: { width: small.width, height: small.height, channels: 3 } })
-    .jpeg(PREVIEW_JPEG)
-    .toBuffer();
+  const raw = { width: small.width, height: small.height, channels: 3 } as const;
+  if (!scaled) return sharp(small.data, { raw }).jpeg(PREVIEW_JPEG).toBuffer();
+  // Into a pooled buffer too, given back once encoded (a fresh megabyte per render added to the collections).
+  const pixels = blendOver(small, scaled, scratch.take(small.data.length));
+  try {
+    return await sharp(pixels, { raw }).jpeg(PREVIEW_JPEG).toBuffer();
+  } finally {
+    scratch.give(pixels);
+  }
 }
 
 /** Composites a prepared layer on a template and encodes the full PNG and the 512 px JPEG preview, side by side. */

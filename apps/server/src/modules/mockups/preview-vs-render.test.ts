@@ -6,6 +6,7 @@ import { computePlacement, DESIGN_AREAS, drawPlacement, MOCKUP_CANVAS } from '@p
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { composeMockup, findTemplate, mockupPlacement, prepareDesignLayer, TemplateStore } from './mockup-render';
+import { scratch } from './scratch-buffers';
 
 // A design with detail and transparency, so misplacement, rotation or opacity errors show in the difference.
 const DESIGN_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="600" height="400">
@@ -79,5 +80,32 @@ describe('preview and server render agree', () => {
       for (let ch = 0; ch < 3; ch++) movedTotal += Math.abs((movedRgba[i + ch] ?? 0) - (server[j + ch] ?? 0));
     }
     expect(movedTotal / (400 * 500 * 3) / 255).toBeGreaterThan(meanDifference * 3);
+  });
+
+  it('renders the same PNG and preview from pooled buffers, whatever they held, two renders at once', async () => {
+    const store = new TemplateStore(dir);
+    const template = findTemplate('tshirt', 'tshirt-front');
+    if (!template) throw new Error('no template');
+    const base = await store.raw('tshirt', template, 'white');
+    const design = await sharp(Buffer.from(DESIGN_SVG)).png().toBuffer();
+    const layerAt = (rotation: number) =>
+      prepareDesignLayer(
+        design,
+        mockupPlacement('tshirt', { width: 600, height: 400 }, { scale: 80, rotation, x: 5, y: 5, opacity: 70 }),
+      );
+    const [a, b] = await Promise.all([layerAt(20), layerAt(-35)]);
+    const alone = [await composeMockup(base, a), await composeMockup(base, b)];
+    // The pool's buffers scribbled over, then both renders at once: each must have a buffer of its own.
+    const dirty = [scratch.take(base.data.length), scratch.take(base.small?.data.length ?? 1)];
+    for (const buffer of dirty) {
+      buffer.fill(0xab);
+      scratch.give(buffer);
+    }
+    const together = await Promise.all([composeMockup(base, a), composeMockup(base, b)]);
+    for (const [i, render] of together.entries()) {
+      expect(render.png.equals(alone[i]?.png ?? Buffer.alloc(0))).toBe(true);
+      expect(render.preview.equals(alone[i]?.preview ?? Buffer.alloc(0))).toBe(true);
+    }
+    expect(together[0]?.preview.equals(together[1]?.preview ?? Buffer.alloc(0))).toBe(false);
   });
 });

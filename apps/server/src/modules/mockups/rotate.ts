@@ -32,38 +32,64 @@ export type PixelRect = { x: number; y: number; width: number; height: number };
  * `offset`, and only `window` of the turned canvas (in canvas pixels) is made. Pixels outside `src` count as
  * transparent, so `src` must hold every pixel the window samples (`turnSource` gives that part).
  */
-export type TurnPart = { full: { width: number; height: number }; offset: { x: number; y: number }; window: PixelRect };
+export type TurnPart = {
+  full: { width: number; height: number };
+  offset: { x: number; y: number };
+  window: PixelRect;
+  /**
+   * Source pixels per pixel of `full` (the resize folded into the turn): `src` is then a part of an image of
+   * `full` x `scale` pixels at `offset` (in that image's pixels), sampled bilinearly as libvips' resize places
+   * pixel centres. Without it, 1.
+   */
+  scale?: { x: number; y: number };
+};
 
-/** Where output pixel (x, y) of a turned canvas samples its image, in image pixel-centre coordinates. */
-function sourceOf(x: number, y: number, image: { width: number; height: number }, degrees: number) {
+/**
+ * Where output pixel (x, y) of a turned canvas samples its image, in image pixel-centre coordinates; with `scale`,
+ * in the pixels of the source that image is `scale` times smaller than.
+ */
+function sourceOf(
+  x: number,
+  y: number,
+  image: { width: number; height: number },
+  degrees: number,
+  scale = { x: 1, y: 1 },
+) {
   const { width: W, height: H } = turnedSize(image.width, image.height, degrees);
   const radians = (degrees * Math.PI) / 180;
   const cos = Math.cos(radians);
   const sin = Math.sin(radians);
   const dx = x + 0.5 - W / 2;
   const dy = y + 0.5 - H / 2;
-  return { x: dx * cos + dy * sin + image.width / 2 - 0.5, y: -dx * sin + dy * cos + image.height / 2 - 0.5 };
+  return {
+    x: (dx * cos + dy * sin + image.width / 2) * scale.x - 0.5,
+    y: (-dx * sin + dy * cos + image.height / 2) * scale.y - 0.5,
+  };
 }
 
 /**
  * The part of an image (of `image`'s size) that `window` of its turned canvas samples, with a pixel of margin for
- * the bilinear neighbours; null when the window samples none of it.
+ * the bilinear neighbours; null when the window samples none of it. With `scale` (TurnPart's), the part of the
+ * source `image` is resized from, in its pixels.
  */
 export function turnSource(
   image: { width: number; height: number },
   degrees: number,
   window: PixelRect,
+  scale = { x: 1, y: 1 },
 ): PixelRect | null {
   const corners = [
-    sourceOf(window.x, window.y, image, degrees),
-    sourceOf(window.x + window.width - 1, window.y, image, degrees),
-    sourceOf(window.x, window.y + window.height - 1, image, degrees),
-    sourceOf(window.x + window.width - 1, window.y + window.height - 1, image, degrees),
+    sourceOf(window.x, window.y, image, degrees, scale),
+    sourceOf(window.x + window.width - 1, window.y, image, degrees, scale),
+    sourceOf(window.x, window.y + window.height - 1, image, degrees, scale),
+    sourceOf(window.x + window.width - 1, window.y + window.height - 1, image, degrees, scale),
   ];
+  const sourceWidth = Math.round(image.width * scale.x);
+  const sourceHeight = Math.round(image.height * scale.y);
   const x0 = Math.max(0, Math.floor(Math.min(...corners.map((c) => c.x))) - 1);
   const y0 = Math.max(0, Math.floor(Math.min(...corners.map((c) => c.y))) - 1);
-  const x1 = Math.min(image.width, Math.ceil(Math.max(...corners.map((c) => c.x))) + 2);
-  const y1 = Math.min(image.height, Math.ceil(Math.max(...corners.map((c) => c.y))) + 2);
+  const x1 = Math.min(sourceWidth, Math.ceil(Math.max(...corners.map((c) => c.x))) + 2);
+  const y1 = Math.min(sourceHeight, Math.ceil(Math.max(...corners.map((c) => c.y))) + 2);
   return x1 > x0 && y1 > y0 ? { x: x0, y: y0, width: x1 - x0, height: y1 - y0 } : null;
 }
 
@@ -99,26 +125,29 @@ export function rotateRgba(src: RgbaImage, degrees: number, alphaScale = 1, part
   const radians = (degrees * Math.PI) / 180;
   const cos = Math.cos(radians);
   const sin = Math.sin(radians);
+  // Source pixels per canvas pixel along a row (x) and down a column (y).
+  const kx = part?.scale?.x ?? 1;
+  const ky = part?.scale?.y ?? 1;
   const k = Math.round(Math.min(1, Math.max(0, alphaScale)) * 256) | 0;
   const opaqueAlpha = ((255 * k + 128) >> 8) << 24;
   const w1 = w - 1;
   const h1 = h - 1;
-  const stepX = Math.round(cos * 65536) | 0;
-  const stepY = Math.round(-sin * 65536) | 0;
+  const stepX = Math.round(cos * kx * 65536) | 0;
+  const stepY = Math.round(-sin * ky * 65536) | 0;
   for (let y = win.y; y < win.y + win.height; y++) {
     // The source position of output pixel (x, y)'s centre, in `src`'s pixel-centre coordinates.
     const dy = y + 0.5 - H / 2;
-    const ax = (0.5 - W / 2) * cos + dy * sin + full.width / 2 - 0.5 - ox;
-    const ay = -(0.5 - W / 2) * sin + dy * cos + full.height / 2 - 0.5 - oy;
-    const [fromX, toX] = span(ax, cos, -1, w, W);
-    const [fromY, toY] = span(ay, -sin, -1, h, W);
+    const ax = ((0.5 - W / 2) * cos + dy * sin + full.width / 2) * kx - 0.5 - ox;
+    const ay = (-(0.5 - W / 2) * sin + dy * cos + full.height / 2) * ky - 0.5 - oy;
+    const [fromX, toX] = span(ax, cos * kx, -1, w, W);
+    const [fromY, toY] = span(ay, -sin * ky, -1, h, W);
     // The row's position is taken where its run of sampled pixels starts and stepped on to the window, as a turn
     // of the whole canvas steps: a window's pixels are the whole turn's (within a level, read from a part).
     const start = Math.max(fromX, fromY) | 0;
     const from = Math.max(start, wx) | 0;
     const to = Math.min(toX, toY, wx + ww) | 0;
-    let sx = (Math.round((ax + start * cos) * 65536) + (from - start) * stepX) | 0;
-    let sy = (Math.round((ay - start * sin) * 65536) + (from - start) * stepY) | 0;
+    let sx = (Math.round((ax + start * cos * kx) * 65536) + (from - start) * stepX) | 0;
+    let sy = (Math.round((ay - start * sin * ky) * 65536) + (from - start) * stepY) | 0;
     let at = ((y - win.y) * ww + from - wx) | 0;
     for (let x = from; x < to; x++, sx = (sx + stepX) | 0, sy = (sy + stepY) | 0, at++) {
       const ix = sx >> 16;

@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pixelBox } from '../../../test/support/pixel-box';
 import { renderDesignRaw } from '../mockups/mockup-render';
-import { renderPrintFile } from './print-file-render';
+import { FOLD_SCALE, renderPrintFile } from './print-file-render';
 
 /**
  * The print file drawn in one pipeline (unturned), turned by rotateRgba from the part it prints, or placed then
@@ -175,5 +175,70 @@ describe('renderPrintFile', () => {
     // A part taken from the wrong place would differ by tens of levels across the file.
     expect(worst).toBeLessThanOrEqual(2);
     expect(off).toBeLessThan(100);
+  });
+
+  it('turns a design near its placed size with the resize folded in: the same picture as resizing, then turning', async () => {
+    // Artwork as sellers upload it: gradients with a light grain inside a disc and a translucent band, transparent
+    // around them, 1.2 times its placed size (so the resize is folded into the turn, FOLD_SCALE).
+    const adj = { scale: 90, rotation: 15, x: 10, y: -5, opacity: 85 };
+    const first = expected(adj);
+    const design = { width: Math.round(first.width * 1.2), height: Math.round(first.height * 1.2) };
+    const scale = design.width / Math.round(first.width);
+    expect(scale).toBeGreaterThanOrEqual(FOLD_SCALE.min);
+    expect(scale).toBeLessThanOrEqual(FOLD_SCALE.max);
+    const pixels = Buffer.alloc(design.width * design.height * 4);
+    let seed = 99;
+    const r = Math.min(design.width, design.height) * 0.45;
+    for (let y = 0; y < design.height; y++) {
+      for (let x = 0; x < design.width; x++) {
+        const dx = x - design.width / 2;
+        const dy = y - design.height / 2;
+        const band = Math.abs(dy - r * 0.6) < r * 0.15;
+        if (dx * dx + dy * dy >= r * r && !band) continue;
+        seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+        const grain = (seed % 3) - 1;
+        const i = (y * design.width + x) * 4;
+        pixels[i] = 40 + Math.round((180 * x) / design.width) + grain;
+        pixels[i + 1] = 200 - Math.round((150 * y) / design.height) + grain;
+        pixels[i + 2] = 90 + Math.round(60 * Math.sin(x / 30) * Math.cos(y / 40)) + grain;
+        pixels[i + 3] = band ? 140 : 255;
+      }
+    }
+    const file = path.join(dir, 'artwork.png');
+    await sharp(pixels, { raw: { width: design.width, height: design.height, channels: 4 } })
+      .png()
+      .toFile(file);
+    const out = path.join(dir, 'folded.png');
+    await renderPrintFile('tshirt', file, design, adj, out, PRINT);
+    const { data, info } = await sharp(out).raw().toBuffer({ resolveWithObject: true });
+    expect([info.width, info.height, info.channels]).toEqual([600, 800, 4]);
+
+    // What the print file drew before: the design resized by libvips (lanczos3) to its placed size, then turned and
+    // faded (renderDesignRaw), on a transparent file.
+    const area = DESIGN_AREAS.tshirt;
+    const window = printWindow(area, PRINT);
+    const placement = computePlacement({
+      area,
+      design,
+      adjustments: adj,
+      factor: PRINT.widthPx / window.width,
+      origin: { x: window.x, y: window.y },
+    });
+    const whole = await renderDesignRaw(file, placement);
+    const want = Buffer.alloc(600 * 800 * 4);
+    for (let y = 0; y < 800; y++) {
+      for (let x = 0; x < 600; x++) {
+        const wx = x - whole.left;
+        const wy = y - whole.top;
+        if (wx < 0 || wy < 0 || wx >= whole.width || wy >= whole.height) continue;
+        whole.data.copy(want, (y * 600 + x) * 4, (wy * whole.width + wx) * 4, (wy * whole.width + wx) * 4 + 4);
+      }
+    }
+    let sum = 0;
+    for (let i = 0; i < data.length; i++) sum += Math.abs((data[i] as number) - (want[i] as number));
+    expect(sum / data.length).toBeLessThan(2);
+    // The same bounds of what shows (lanczos3's faint ringing past the edges, alpha of a few levels, aside).
+    const visible = (_r: number, _g: number, _b: number, a: number) => a >= 8;
+    expect(pixelBox(data, 600, 800, visible)).toEqual(pixelBox(want, 600, 800, visible));
   });
 });
