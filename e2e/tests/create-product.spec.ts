@@ -34,13 +34,14 @@ test('the simple flow turns an upload, an AI listing and a rendered mockup into 
   await page.getByRole('button', { name: 'Use This Content' }).click();
   await expect(currentStep).toContainText('Preview Mockup');
 
-  // The editor shows the mug set; Generate Mockups renders its first view in every colour on the server.
+  // The editor shows the mug set; Generate Mockups renders its first view in every colour the blank comes in (the
+  // White Glossy Mug: white only) on the server.
   await expect(page.getByLabel(/Mockup canvas/)).toHaveAttribute('data-template', 'mug-right');
   await expect(page.getByRole('button', { name: 'Create Product' })).toBeDisabled();
   await page.getByRole('button', { name: 'Generate Mockups' }).click();
   await expect(page.getByTestId('mockup-progress')).toHaveText(/^(\d+) of \1 rendered$/, { timeout: 60_000 });
   const results = page.getByTestId('mockup-result');
-  expect(await results.count()).toBeGreaterThan(1);
+  expect(await results.count()).toBeGreaterThan(0);
   await expect(results.first().locator('img')).toHaveJSProperty('complete', true);
   expect(
     await results
@@ -48,8 +49,8 @@ test('the simple flow turns an upload, an AI listing and a rendered mockup into 
       .locator('img')
       .evaluate((img: HTMLImageElement) => img.naturalWidth),
   ).toBe(512);
-  await results.nth(1).click();
-  await expect(results.nth(1)).toHaveAttribute('aria-pressed', 'true');
+  await results.last().click();
+  await expect(results.last()).toHaveAttribute('aria-pressed', 'true');
 
   await page.getByRole('button', { name: 'Create Product' }).click();
   await expect(page.getByText('Product Created', { exact: true })).toBeVisible();
