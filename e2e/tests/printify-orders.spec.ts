@@ -50,10 +50,7 @@ test('a Printify product sold in the sandbox shop is printed by the Printify San
   await expect(order).toContainText('Printed by Printify Sandbox');
   await order.getByRole('button', { name: 'Approve' }).click();
   await expect(order.getByTestId('order-status')).toHaveText(/Shipped|Delivered/, { timeout: 60_000 });
-  await expect(order.getByRole('link', { name: /^Track / })).toHaveAttribute(
-    'href',
-    /^https:\/\/tools\.usps\.com\//,
-  );
+  await expect(order.getByRole('link', { name: /^Track / })).toHaveAttribute('href', /^https:\/\/tools\.usps\.com\//);
 
   await page.goto('/integrations/printify-sandbox');
   const received = page.getByTestId('printify-sandbox-order');
