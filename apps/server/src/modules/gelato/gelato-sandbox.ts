@@ -10,7 +10,7 @@ import {
 } from '../../integrations/gelato/fake-server';
 import { costOf } from '../../integrations/gelato/mapping';
 import type { TokenCipher } from '../../lib/crypto';
-import { PrinterSandbox } from '../printers/printer-sandbox';
+import { PrinterSandbox, type PrinterSandboxDeps } from '../printers/printer-sandbox';
 import * as repo from './gelato.repository';
 
 /**
@@ -86,9 +86,7 @@ export function dbGelatoStore(
 }
 
 export class GelatoSandbox extends PrinterSandbox<FakeGelato, GelatoClient> {
-  constructor(
-    private readonly deps: { db: Db; cipher: TokenCipher; now: () => Date; shipSeconds: number; retryDelayMs?: number },
-  ) {
+  constructor(private readonly deps: PrinterSandboxDeps & { retryDelayMs?: number }) {
     super(KEY_PREFIX);
   }
 

@@ -1,7 +1,19 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import type { Db } from '../../db/client';
+import type { TokenCipher } from '../../lib/crypto';
 
 type Inject = FastifyInstance['inject'];
+
+/** What a built-in sandbox printer is built with. */
+export type PrinterSandboxDeps = {
+  db: Db;
+  /** Seals the orders' recipients and the webhook secrets at rest. */
+  cipher: TokenCipher;
+  now: () => Date;
+  /** Seconds from confirmation to shipping; production starts at a sixth of it, delivery at twice it. */
+  shipSeconds: number;
+};
 
 /**
  * What every built-in sandbox printer (one per network) shares: its fake is started in this process on

@@ -4,7 +4,7 @@ import { PrintfulClient } from '../../integrations/printful/client';
 import type { PfOrder, PrintfulOrderStore, StoredOrder } from '../../integrations/printful/fake-orders';
 import { type FakePrintful, startFakePrintful } from '../../integrations/printful/fake-server';
 import type { TokenCipher } from '../../lib/crypto';
-import { PrinterSandbox } from '../printers/printer-sandbox';
+import { PrinterSandbox, type PrinterSandboxDeps } from '../printers/printer-sandbox';
 import * as repo from './printful.repository';
 
 /**
@@ -87,16 +87,7 @@ export function dbOrderStore(db: Db, cipher: TokenCipher): PrintfulOrderStore {
 }
 
 export class PrintfulSandbox extends PrinterSandbox<FakePrintful, PrintfulClient> {
-  constructor(
-    private readonly deps: {
-      db: Db;
-      /** Seals the orders' recipients and the webhook secrets at rest. */
-      cipher: TokenCipher;
-      now: () => Date;
-      /** Seconds from confirmation to shipping; production starts at a sixth of it, delivery at twice it. */
-      shipSeconds: number;
-    },
-  ) {
+  constructor(private readonly deps: PrinterSandboxDeps) {
     super(TOKEN_PREFIX);
   }
 

@@ -6,7 +6,7 @@ import { type FakePrintify, startFakePrintify } from '../../integrations/printif
 import type { FakeRecord, PrintifyFakeStore, RecordKind } from '../../integrations/printify/fake-store';
 import { statusOf } from '../../integrations/printify/mapping';
 import type { TokenCipher } from '../../lib/crypto';
-import { PrinterSandbox } from '../printers/printer-sandbox';
+import { PrinterSandbox, type PrinterSandboxDeps } from '../printers/printer-sandbox';
 import * as repo from './printify.repository';
 
 /**
@@ -69,15 +69,7 @@ export function dbFakeStore(db: Db, cipher: TokenCipher): PrintifyFakeStore {
 }
 
 export class PrintifySandbox extends PrinterSandbox<FakePrintify, PrintifyClient> {
-  constructor(
-    private readonly deps: {
-      db: Db;
-      cipher: TokenCipher;
-      now: () => Date;
-      /** Seconds from production to shipping; production starts at a sixth of it, delivery at twice it. */
-      shipSeconds: number;
-    },
-  ) {
+  constructor(private readonly deps: PrinterSandboxDeps) {
     super(TOKEN_PREFIX);
   }
 

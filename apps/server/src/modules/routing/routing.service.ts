@@ -51,13 +51,23 @@ async function quoteAt(
   const base = { provider: printer.id, name: printer.name };
   const match = await matchBlanks(printer, workspaceId, want.blanks);
   if (!match.ok) return { ...base, ok: false, reason: `Cannot make it: ${match.reason}` };
+  return askQuote(deps, printer, account, {
+    recipient: want.recipient,
+    ...(want.currency ? { currency: want.currency } : {}),
+    items: match.items.map((i, n) => ({ ...i, quantity: want.quantities[n] ?? 1 })),
+  });
+}
+
+/** A printer's quote in our words, or why it has none (its error as the seller reads it). */
+async function askQuote(
+  deps: RoutingDeps,
+  printer: FulfilmentProvider,
+  account: PrinterAccount,
+  input: QuoteInput,
+): Promise<TPrinterQuote> {
+  const base = { provider: printer.id, name: printer.name };
   try {
-    const q = await printer.quote(account, {
-      recipient: want.recipient,
-      ...(want.currency ? { currency: want.currency } : {}),
-      items: match.items.map((i, n) => ({ ...i, quantity: want.quantities[n] ?? 1 })),
-    });
-    return { ...base, ok: true, ...q };
+    return { ...base, ok: true, ...(await printer.quote(account, input)) };
   } catch (error) {
     const text = deps.printers.explain(error)?.text ?? (error as Error).message;
     return { ...base, ok: false, reason: `No quote: ${text}` };
@@ -119,23 +129,12 @@ export async function blankQuote(
       reason: 'No printer of this network is connected',
     };
   }
-  const base = { provider: found.provider.id, name: found.provider.name };
-  try {
-    const q = await found.provider.quote(found.account, {
-      recipient: { countryCode: query.country },
-      items: [
-        {
-          catalogProductId: query.catalogProductId,
-          catalogVariantId: query.catalogVariantId,
-          quantity: query.quantity,
-        },
-      ],
-    });
-    return { ...base, ok: true, ...q };
-  } catch (error) {
-    const text = deps.printers.explain(error)?.text ?? (error as Error).message;
-    return { ...base, ok: false, reason: `No quote: ${text}` };
-  }
+  return askQuote(deps, found.provider, found.account, {
+    recipient: { countryCode: query.country },
+    items: [
+      { catalogProductId: query.catalogProductId, catalogVariantId: query.catalogVariantId, quantity: query.quantity },
+    ],
+  });
 }
 
 type Quoted = Extract<TPrinterQuote, { ok: true }>;

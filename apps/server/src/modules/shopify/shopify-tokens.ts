@@ -53,17 +53,6 @@ export function grantColumns(cipher: TokenCipher, grant: TokenGrant, now: Date) 
   };
 }
 
-/** What a store forgets when it is disconnected or the app is uninstalled. */
-export const forgottenTokens = {
-  status: 'disconnected' as const,
-  accessTokenEnc: null,
-  refreshTokenEnc: null,
-  tokenExpiresAt: null,
-  refreshTokenExpiresAt: null,
-  refreshLockedUntil: null,
-  verifiedAt: null,
-};
-
 const storeName = (row: IntegrationRow) => row.storeName ?? row.externalId;
 
 export class ShopifyTokens {

@@ -40,6 +40,7 @@ import { sandboxOwnerTag } from '../stores/sandbox-state';
 import {
   disconnectStore,
   ensureSandboxWebhookSecret,
+  FORGET_OAUTH_TOKENS,
   markTokenRejected,
   publishedRemoteIds,
   sandboxConnectionsOf,
@@ -53,7 +54,7 @@ import type { IntegrationRow, PublishContext, PublishOutcome, StoreListing, Trac
 import { databaseFakeShopifyStore } from './sandbox-store';
 import { checkListings, onProductDeleted, onProductUpdated, storesOfShop } from './shopify-drift';
 import { registerOrderTopics } from './shopify-order-webhooks';
-import { forgottenTokens, grantColumns, ShopifyTokens } from './shopify-tokens';
+import { grantColumns, ShopifyTokens } from './shopify-tokens';
 import type { ShopifyWebhookEvent, ShopifyWebhookRegistry } from './shopify-webhooks';
 
 /** What a Shopify flow's state nonce remembers for the relay and the callback. */
@@ -485,7 +486,7 @@ export class ShopifyService extends StoreOrderSource implements StorePlatform {
 
   /** Forgets the token; the row stays (its publications and orders keep their history) as disconnected. */
   async disconnect(workspaceId: string, id: string) {
-    return disconnectStore(this.deps.db, await this.store(workspaceId, id), forgottenTokens);
+    return disconnectStore(this.deps.db, await this.store(workspaceId, id), FORGET_OAUTH_TOKENS);
   }
 
   /**
@@ -877,7 +878,7 @@ export class ShopifyService extends StoreOrderSource implements StorePlatform {
     );
     if (stores.length === 0) return;
     const ids = stores.map((s) => s.id);
-    await updateStoresByIds(this.deps.db, ids, forgottenTokens);
+    await updateStoresByIds(this.deps.db, ids, FORGET_OAUTH_TOKENS);
     // Orders' addresses are erased by the order intake (shopify-order-webhooks.ts: customers/redact, shop/redact).
   }
 }

@@ -141,25 +141,27 @@ export function storesOfWorkspace(
     .orderBy(asc(integrations.createdAt), asc(integrations.id));
 }
 
-/** What a disconnected OAuth store (one whose seller signs in at the platform) clears: its tokens. The row stays: its products' copies name it. */
+/**
+ * What a disconnected OAuth store (one whose seller signs in at the platform) clears: its tokens and any refresh in
+ * flight. The row stays: its products' copies and orders name it.
+ */
 export const FORGET_OAUTH_TOKENS = {
   status: 'disconnected',
   accessTokenEnc: null,
   refreshTokenEnc: null,
   tokenExpiresAt: null,
+  refreshTokenExpiresAt: null,
+  refreshLockedUntil: null,
   verifiedAt: null,
-} as const;
+} as const satisfies StoreConnectionSet;
 
 /** Disconnects a store (found in its workspace): `forget` is set on its row. Answers the route's reply. */
 export async function disconnectStore(
   db: Db,
   row: IntegrationRow,
-  forget: Partial<typeof integrations.$inferInsert>,
+  forget: StoreConnectionSet,
 ): Promise<{ success: true; integrationId: string }> {
-  await db
-    .update(integrations)
-    .set(forget)
-    .where(and(eq(integrations.id, row.id), eq(integrations.workspaceId, row.workspaceId)));
+  await updateStoreInWorkspace(db, row, forget);
   return { success: true as const, integrationId: row.id };
 }
 
