@@ -98,6 +98,15 @@ export async function approveOrdersByHand(page: Page): Promise<void> {
 }
 
 /** On the Integrations page: connects the Shopify sandbox shop of this name. */
+/**
+ * The Integrations page with its store cards loaded: they replace shorter placeholders above the printer cards, so a
+ * printer card clicked before they settle can move under the pointer.
+ */
+export async function openIntegrations(page: Page): Promise<void> {
+  await page.goto('/integrations');
+  await expect(page.getByTestId('store-platforms')).toBeVisible();
+}
+
 export async function connectSandboxShop(page: Page, shop: string): Promise<void> {
   await page.getByLabel('Store domain').fill(shop);
   await page.getByRole('button', { name: 'Connect', exact: true }).first().click();

@@ -1,4 +1,5 @@
 import { expect, test } from '../support/fixtures';
+import { openIntegrations } from '../support/store-flows';
 
 const cards = (page: import('@playwright/test').Page) => page.getByTestId('catalog-product');
 
@@ -67,7 +68,7 @@ test('the Product Picker shows an 8-card skeleton while loading, then image fall
 test('Printful connects and disconnects through the fake, switching the catalogue to live and back', async ({
   page,
 }) => {
-  await page.goto('/integrations');
+  await openIntegrations(page);
   const printful = page.getByTestId('fulfillment-printful');
   await expect(printful.getByText('Not connected')).toBeVisible();
   // Gelato and Printify are real cards: each offers its own connection and its built-in sandbox.
@@ -93,7 +94,7 @@ test('Printful connects and disconnects through the fake, switching the catalogu
     cards(page).filter({ hasText: 'White Glossy Mug' }).getByRole('img', { name: 'White Glossy Mug' }),
   ).toHaveJSProperty('naturalWidth', 400);
 
-  await page.goto('/integrations');
+  await openIntegrations(page);
   await printful.getByRole('button', { name: 'Disconnect' }).click();
   // Disconnect asks first.
   await page.getByRole('dialog', { name: 'Disconnect Printful?' }).getByRole('button', { name: 'Disconnect' }).click();

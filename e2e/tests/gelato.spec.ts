@@ -2,6 +2,7 @@ import { expect, test } from '../support/fixtures';
 import {
   approveOrdersByHand,
   connectSandboxShop,
+  openIntegrations,
   placeShopifyTestOrder,
   publishToShopify,
   uploadedProduct,
@@ -16,7 +17,7 @@ test('a Shopify sandbox order goes to the Gelato sandbox by the routing rule, is
   const shop = `gelato-${Date.now().toString(36)}.myshopify.com`;
   const title = `Gelato Tee ${Date.now().toString(36)}`;
 
-  await page.goto('/integrations');
+  await openIntegrations(page);
   const productId = await uploadedProduct(
     page,
     { name: 'wave.png', rgb: [20, 160, 90] },

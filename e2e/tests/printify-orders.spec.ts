@@ -2,6 +2,7 @@ import { expect, test } from '../support/fixtures';
 import {
   approveOrdersByHand,
   connectSandboxShop,
+  openIntegrations,
   placeShopifyTestOrder,
   publishToShopify,
   uploadedProduct,
@@ -17,7 +18,7 @@ test('a Printify product sold in the sandbox shop is printed by the Printify San
   const shop = `pfy-${Date.now().toString(36)}.myshopify.com`;
   const title = `Printify Tee ${Date.now().toString(36)}`;
 
-  await page.goto('/integrations');
+  await openIntegrations(page);
   const printify = page.getByTestId('fulfillment-printify');
   await printify.getByRole('button', { name: 'Use the Printify Sandbox' }).click();
   await expect(printify.getByText('Sandbox', { exact: true })).toBeVisible();
