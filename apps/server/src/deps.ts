@@ -98,7 +98,8 @@ export function createDeps(options: BuildAppOptions): AppDeps {
   const urlSigner = new UrlSigner(secretFromConfigOrFile(config.sessionSecret, config.dataDir, 'session.secret'), now);
   const shopify = new ShopifyService({ db: database.db, cipher, config, now, storage });
   const etsy = new EtsyService({ db: database.db, cipher, config, now, storage });
-  const woocommerce = new WooCommerceService({ db: database.db, cipher, config, now, storage, urlSigner });
+  const decodePool = new DecodePool({ ...config.decode, preloadWhenIdle: [SVG_SANITISER, PDF_RENDERER] });
+  const woocommerce = new WooCommerceService({ db: database.db, cipher, config, now, storage, urlSigner, decodePool });
   const amazon = new AmazonService({ db: database.db, cipher, config, now, storage, urlSigner });
   const printful = new PrintfulService({ db: database.db, cipher, config, now });
   const printfulSandbox = new PrintfulSandbox({
@@ -139,7 +140,7 @@ export function createDeps(options: BuildAppOptions): AppDeps {
     aiStatus: new AiModelStatus(ai, now),
     urlSigner,
     jobs: new JobQueue(database),
-    decodePool: new DecodePool({ ...config.decode, preloadWhenIdle: [SVG_SANITISER, PDF_RENDERER] }),
+    decodePool,
     printfulSandbox,
     printify,
     printifySandbox,

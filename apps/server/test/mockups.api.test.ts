@@ -319,16 +319,25 @@ describe('mockups API', () => {
     const file = (await client.get(first.json().url)).rawPayload;
     expect(await pixel(file, 1000, 1200)).toMatchObject(RED);
 
-    // The working copy is read once: with it gone, a new placement still renders from the pixels kept decoded.
+    // The working copy is read once: with it gone, a new placement's answer (its preview) still comes from the
+    // pixels kept decoded. (Its full-size file is drawn from the file, in the decode pool: see the next test.)
     const [row] = await t.deps.db.select().from(designs).where(eq(designs.id, id));
     if (!row?.workingKey) throw new Error('the upload made no working copy');
     await t.deps.storage.delete(row.workingKey);
     const second = await render({ ...ADJ, scale: 50, rotation: 30 });
     expect(second.statusCode).toBe(201);
-    const moved = (await client.get(second.json().url)).rawPayload;
-    expect(await pixel(moved, 1000, 1200)).toMatchObject(RED);
+    const preview = (await client.get(second.json().previewUrl)).rawPayload;
+    // The preview is the full picture at 512 px wide (a factor of 0.256).
+    expect(await pixel(preview, 256, 307)).toMatchObject({
+      r: expect.closeTo(RED.r, -1),
+      g: expect.closeTo(RED.g, -1),
+    });
     // Half the size: the area's corner shows the template again.
-    expect(await pixel(moved, 560, 660)).not.toMatchObject(RED);
+    expect(await pixel(preview, 143, 169)).not.toMatchObject({ r: expect.closeTo(RED.r, -1) });
+    // Its full-size file is drawn from the design's file, which is gone: a clear 404, nothing stored.
+    const full = await client.get(second.json().url);
+    expect(full.statusCode).toBe(404);
+    expect(await t.deps.storage.read(`${row.workspaceId}/mockups/${second.json().id}/mockup.png`)).toBeNull();
   }, 30_000);
 
   it('a design only moved or faded is not placed again: the placed layer is reused where it now lands', async () => {

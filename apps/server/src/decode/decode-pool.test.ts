@@ -76,6 +76,52 @@ describe('DecodePool', () => {
     expect(pool.load).toEqual({ running: 0, waiting: 0 });
   });
 
+  it('starts a job someone waits for before every background job waiting, whenever it came', async () => {
+    pool = new DecodePool({ concurrency: 1, timeLimitMs: 60_000, memoryLimitMb: 512, entry });
+    const release = await pool.lease({ label: 'held' });
+    const order: string[] = [];
+    const run = (name: string, background = false) =>
+      pool.run(DESIGN_DECODE, job(name), { label: `${name}.png`, ticket: `ws:${name}`, background }).then((r) => {
+        order.push(result(r).name);
+      });
+    const jobs = [run('later-1', true), run('later-2', true), run('upload-1'), run('later-3', true), run('upload-2')];
+    expect(pool.position('ws:upload-2')).toEqual({ state: 'waiting', position: 2, waiting: 5 });
+    release();
+    await Promise.all(jobs);
+    expect(order).toEqual(['upload-1', 'upload-2', 'later-1', 'later-2', 'later-3']);
+  });
+
+  it('moves a background job someone now waits for ahead of the other background jobs', async () => {
+    pool = new DecodePool({ concurrency: 1, timeLimitMs: 60_000, memoryLimitMb: 512, entry });
+    const release = await pool.lease({ label: 'held' });
+    const order: string[] = [];
+    const run = (name: string, background = false) =>
+      pool.run(DESIGN_DECODE, job(name), { label: name, ticket: name, background }).then((r) => {
+        order.push(result(r).name);
+      });
+    const jobs = [run('later-1', true), run('later-2', true), run('upload'), run('later-3', true)];
+    pool.promote('later-3');
+    expect(pool.position('later-3')).toEqual({ state: 'waiting', position: 2, waiting: 4 });
+    release();
+    await Promise.all(jobs);
+    expect(order).toEqual(['upload', 'later-3', 'later-1', 'later-2']);
+  });
+
+  it('runs background jobs one at a time, each leaving a slot free for a job someone waits for', async () => {
+    pool = new DecodePool({ concurrency: 2, timeLimitMs: 60_000, memoryLimitMb: 512, entry });
+    const timed = (name: string, background: boolean) =>
+      pool.run(DESIGN_DECODE, job(name), { label: name, background }).then((r) => r as unknown as Timed);
+    const first = timed('sleep-300', true);
+    const second = timed('sleep-301', true);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(pool.load).toEqual({ running: 1, waiting: 1 });
+    const upload = timed('sleep-100', false);
+    expect(pool.load).toEqual({ running: 2, waiting: 1 });
+    const [a, b, u] = await Promise.all([first, second, upload]);
+    expect(u.ended).toBeLessThan(a.ended);
+    expect(b.started).toBeGreaterThanOrEqual(a.ended);
+  });
+
   it('stops a running decode when its request is abandoned, and replaces the decoder', async () => {
     pool = new DecodePool({ concurrency: 1, timeLimitMs: 60_000, memoryLimitMb: 512, entry });
     const gone = new AbortController();

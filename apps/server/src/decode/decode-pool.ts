@@ -55,6 +55,8 @@ type Task = {
   ticket: string | null;
   /** The kind and job to send to a child; null for an in-process lease. */
   work: { kind: AnyDecodeKind; job: unknown } | null;
+  /** Work nobody waits for (a mockup's full-size file): every other job waiting starts before it. */
+  background: boolean;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
   signal: AbortSignal | undefined;
@@ -120,6 +122,14 @@ function residentBytes(pid: number): number | null {
     return kb ? Number(kb) * 1024 : null;
   } catch {
     return null;
+  }
+}
+
+/** What a job still waiting (or asked for) when the pool closes is answered. */
+export class PoolClosedError extends Error {
+  override name = 'PoolClosedError';
+  constructor() {
+    super('the server is closing');
   }
 }
 
@@ -200,7 +210,17 @@ export class DecodePool extends EventEmitter {
   run<J, R>(
     kind: DecodeKind<J, R>,
     job: J,
-    options: { label: string; signal?: AbortSignal | undefined; ticket?: string | null; timeLimitMs?: number },
+    options: {
+      label: string;
+      signal?: AbortSignal | undefined;
+      ticket?: string | null;
+      timeLimitMs?: number;
+      /**
+       * Work no request waits for: it waits behind every job that is not (in order among its own), runs one at a
+       * time, and only while a slot stays free for the next job someone waits for.
+       */
+      background?: boolean;
+    },
   ): Promise<R> {
     return this.enqueue({ kind, job }, options) as Promise<R>;
   }
@@ -211,6 +231,23 @@ export class DecodePool extends EventEmitter {
    */
   lease(options: { label: string; signal?: AbortSignal | undefined; ticket?: string | null }): Promise<() => void> {
     return this.enqueue(null, options) as Promise<() => void>;
+  }
+
+  /**
+   * Someone now waits for `ticket`'s background jobs still waiting (a read of a mockup file being drawn): they move
+   * ahead of the background ones, behind the other jobs waiting.
+   */
+  promote(ticket: string): void {
+    const promoted = this.waiting.filter((t) => t.ticket === ticket && t.background);
+    if (promoted.length === 0) return;
+    for (const task of promoted) {
+      this.waiting.splice(this.waiting.indexOf(task), 1);
+      task.background = false;
+      const firstBackground = this.waiting.findIndex((t) => t.background);
+      if (firstBackground < 0) this.waiting.push(task);
+      else this.waiting.splice(firstBackground, 0, task);
+    }
+    this.pump();
   }
 
   /** Where `ticket`'s first unfinished job is: decoding (position 0) or waiting (1 = next), or null when none. */
@@ -237,7 +274,7 @@ export class DecodePool extends EventEmitter {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const task of this.waiting.splice(0)) task.reject(new Error('the server is closing'));
+    for (const task of this.waiting.splice(0)) task.reject(new PoolClosedError());
     for (const slot of this.slots) this.kill(slot);
     this.spare?.child.kill('SIGKILL');
     this.spare = null;
@@ -245,11 +282,17 @@ export class DecodePool extends EventEmitter {
 
   private enqueue(
     work: { kind: AnyDecodeKind; job: unknown } | null,
-    options: { label: string; signal?: AbortSignal | undefined; ticket?: string | null; timeLimitMs?: number },
+    options: {
+      label: string;
+      signal?: AbortSignal | undefined;
+      ticket?: string | null;
+      timeLimitMs?: number;
+      background?: boolean;
+    },
   ): Promise<unknown> {
     const { signal } = options;
     if (signal?.aborted) return Promise.reject(signal.reason);
-    if (this.closed) return Promise.reject(new Error('the server is closing'));
+    if (this.closed) return Promise.reject(new PoolClosedError());
     return new Promise((resolve, reject) => {
       const task: Task = {
         id: this.nextId++,
@@ -258,6 +301,7 @@ export class DecodePool extends EventEmitter {
         timeLimitMs: options.timeLimitMs ?? this.options.timeLimitMs,
         reserveMb: work ? memoryReservationMb(work.kind, work.job, this.jobMemoryMb) : 0,
         work,
+        background: options.background === true,
         resolve,
         reject,
         signal,
@@ -266,7 +310,10 @@ export class DecodePool extends EventEmitter {
         slot: null,
       };
       signal?.addEventListener('abort', task.onAbort, { once: true });
-      this.waiting.push(task);
+      // A job someone waits for goes ahead of every background one (after those like it, in order).
+      const firstBackground = task.background ? -1 : this.waiting.findIndex((t) => t.background);
+      if (firstBackground < 0) this.waiting.push(task);
+      else this.waiting.splice(firstBackground, 0, task);
       this.emit('queued', { label: task.label, ticket: task.ticket, waiting: this.waiting.length });
       this.pump();
     });
@@ -277,6 +324,12 @@ export class DecodePool extends EventEmitter {
       if (slot.task) continue;
       const head = this.waiting[0];
       if (!head) return;
+      // Background work (every job ahead of it in the queue is background too) runs one at a time, and only when
+      // it leaves a slot free for the next job someone waits for (on a one-slot pool, only when the pool is idle).
+      if (head.background) {
+        const busy = this.slots.filter((s) => s.task).length;
+        if (this.slots.some((s) => s.task?.background) || busy + 1 >= Math.max(2, this.slots.length)) return;
+      }
       // In order: the next job waits until the running ones' reservations leave room for its own (a lone job runs).
       const reserved = this.reservedMb();
       const running = this.slots.some((s) => s.task);

@@ -9,6 +9,7 @@ import { decodeDesign, loadSvgSanitiser } from '../modules/designs/design-decode
 import { DESIGN_DECODE, PDF_RENDERER, SVG_SANITISER } from '../modules/designs/design-decode-kind';
 import { preparePdfRenderer } from '../modules/designs/pdf-render';
 import { MOCKUP_LAYER, placeLayerInWorker } from '../modules/mockups/layer-job';
+import { drawMockupFileInWorker, MOCKUP_FILE } from '../modules/mockups/mockup-file-job';
 import { drawPrintFileInWorker, PRINT_FILE } from '../modules/print-files/print-file-job';
 import { decodeHandler } from './decode-kind';
 import { serveDecodeJobs } from './decode-worker-runtime';
@@ -18,6 +19,7 @@ serveDecodeJobs(
     decodeHandler(DESIGN_DECODE, decodeDesign),
     decodeHandler(ANALYZE_IMAGE, analyzeImageInWorker),
     decodeHandler(MOCKUP_LAYER, placeLayerInWorker),
+    decodeHandler(MOCKUP_FILE, drawMockupFileInWorker),
     decodeHandler(PRINT_FILE, drawPrintFileInWorker),
   ],
   // The SVG sanitiser's jsdom takes a second or more to load, pdf.js about as long: the pool asks for each before a

@@ -239,6 +239,30 @@ export class TemplateStore {
   }
 }
 
+/**
+ * A template's full pixels (3-channel sRGB) decoded from its shipped JPEG, or drawn from its SVG for a drawing version
+ * that ships none: what a decoder needs to draw a mockup's full-size file (mockup-file-job.ts) without the server's
+ * TemplateStore.
+ */
+export async function decodeTemplateRaw(
+  productType: TMockupProductType,
+  templateId: string,
+  colorId: string,
+): Promise<RawImage> {
+  const template = findTemplate(productType, templateId);
+  const color = TEMPLATE_SETS[productType].colors.find((c) => c.id === colorId);
+  if (!template || !color) throw new Error(`unknown template ${productType}/${templateId}/${colorId}`);
+  const shipped = shippedTemplate(productType, templateId, colorId);
+  const source = shipped
+    ? sharp(shipped, { sequentialRead: true })
+    : sharp(await drawTemplate(template, color).png().toBuffer())
+        .removeAlpha()
+        .toColourspace('srgb');
+  const { data, info } = await source.raw().toBuffer({ resolveWithObject: true });
+  if (info.channels !== 3) throw new Error('template did not decode to RGB');
+  return { data, width: info.width, height: info.height, channels: 3 };
+}
+
 /** A design decoded to RGBA, as the mockup service keeps its working copy between renders (pixel-cache.ts). */
 export type DesignPixels = { data: Buffer; width: number; height: number };
 
@@ -485,11 +509,20 @@ export async function composePreview(template: RawImage, layer: DesignLayer | nu
     const pixels = layer ? blend(template, layer) : template.data;
     return sharp(pixels, { raw }).removeAlpha().resize(MOCKUP_PREVIEW_WIDTH).jpeg(PREVIEW_JPEG).toBuffer();
   }
-  const scaled = layer ? await scaleLayer(layer, small.width / template.width) : null;
+  return composeSmallPreview(template, layer ? await scaleLayer(layer, small.width / template.width) : null);
+}
+
+/**
+ * The 512 px preview (JPEG) from a layer placed at the preview's own size (mockupPlacement at the small template's
+ * width): the design is resized and turned small, not scaled down from the full-size layer.
+ */
+export async function composeSmallPreview(template: RawImage, smallLayer: DesignLayer | null): Promise<Buffer> {
+  const small = template.small;
+  if (!small) throw new Error('the template has no preview-size pixels');
   const raw = { width: small.width, height: small.height, channels: 3 } as const;
-  if (!scaled) return sharp(small.data, { raw }).jpeg(PREVIEW_JPEG).toBuffer();
-  // Into a pooled buffer too, given back once encoded (a fresh megabyte per render added to the collections).
-  const pixels = blendOver(small, scaled, scratch.take(small.data.length));
+  if (!smallLayer) return sharp(small.data, { raw }).jpeg(PREVIEW_JPEG).toBuffer();
+  // Into a pooled buffer, given back once encoded (a fresh megabyte per render added to the collections).
+  const pixels = blendOver(small, smallLayer, scratch.take(small.data.length));
   try {
     return await sharp(pixels, { raw }).jpeg(PREVIEW_JPEG).toBuffer();
   } finally {

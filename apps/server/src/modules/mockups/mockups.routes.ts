@@ -86,7 +86,9 @@ export async function mockupsRoutes(app: FastifyInstance, { deps }: { deps: Mock
 
   app.post('/api/mockups', async (request, reply) => {
     const input = parseInput(ZCreateMockup, request.body, 'body');
-    return reply.status(201).send(await createMockup(serviceDeps, request.workspaceId, input));
+    // A seller's placement is answered once its preview is stored; the full-size file follows (mockup-files.ts).
+    const mockup = await createMockup(serviceDeps, request.workspaceId, input, { full: 'later', log: app.log });
+    return reply.status(201).send(mockup);
   });
 
   app.post('/api/mockups/batch', async (request, reply) => {

@@ -22,9 +22,11 @@ import { getCatalogProductDetail } from '../catalog/catalog.service';
 import type { DesignRow } from '../designs/designs.repository';
 import { getDesignRow, withStoredDesignFile } from '../designs/designs.service';
 import { MOCKUP_LAYER } from './layer-job';
+import { drawMockupFileLater, mockupFileOf } from './mockup-files';
 import {
   clipLayer,
   composeMockup,
+  composeSmallPreview,
   type DesignLayer,
   type DesignPixels,
   decodeDesignPixels,
@@ -150,6 +152,48 @@ const toDto = (row: repo.MockupRow): TMockup => ({
   height: row.height,
 });
 
+/**
+ * Stores a render's files (the full PNG, unless it is drawn later, and the 512 px preview) with its mockups row: no
+ * file without its row.
+ */
+async function storeMockup(
+  deps: Deps,
+  workspaceId: string,
+  design: DesignRow,
+  view: { productType: TMockupProductType; templateId: string; colorId: string; adjustments: MockupAdjustments },
+  out: { png: Buffer | null; preview: Buffer; width: number; height: number },
+  batch?: { id: string; position: number },
+): Promise<repo.MockupRow> {
+  const id = randomUUID();
+  const storageKey = `${workspaceId}/mockups/${id}/mockup.png`;
+  const previewKey = `${workspaceId}/mockups/${id}/preview.jpg`;
+  try {
+    await Promise.all([
+      out.png ? deps.storage.put(storageKey, out.png, 'image/png') : null,
+      deps.storage.put(previewKey, out.preview, 'image/jpeg'),
+    ]);
+    return await repo.insertMockup(deps.db, {
+      id,
+      workspaceId,
+      designId: design.id,
+      productType: view.productType,
+      templateId: view.templateId,
+      color: view.colorId,
+      adjustments: view.adjustments,
+      batchId: batch?.id ?? null,
+      batchPosition: batch?.position ?? null,
+      storageKey,
+      previewKey,
+      width: out.width,
+      height: out.height,
+    });
+  } catch (error) {
+    // No file without its row.
+    await Promise.allSettled([deps.storage.delete(storageKey), deps.storage.delete(previewKey)]);
+    throw error;
+  }
+}
+
 /** One render: template pixels plus the design layer, stored as PNG and 512 px preview with a mockups row. */
 async function renderAndStore(
   deps: Deps,
@@ -165,40 +209,28 @@ async function renderAndStore(
   const template = resolveTemplate(productType, templateId);
   const base = await deps.templates.raw(productType, template, colorId);
   const out = await composeMockup(base, layer);
-  const id = randomUUID();
-  const storageKey = `${workspaceId}/mockups/${id}/mockup.png`;
-  const previewKey = `${workspaceId}/mockups/${id}/preview.jpg`;
-  try {
-    await Promise.all([
-      deps.storage.put(storageKey, out.png, 'image/png'),
-      deps.storage.put(previewKey, out.preview, 'image/jpeg'),
-    ]);
-    const row = await repo.insertMockup(deps.db, {
-      id,
-      workspaceId,
-      designId: design.id,
-      productType,
-      templateId,
-      color: colorId,
-      adjustments,
-      batchId: batch?.id ?? null,
-      batchPosition: batch?.position ?? null,
-      storageKey,
-      previewKey,
-      width: out.width,
-      height: out.height,
-    });
-    return toDto(row);
-  } catch (error) {
-    // No file without its row.
-    await Promise.allSettled([deps.storage.delete(storageKey), deps.storage.delete(previewKey)]);
-    throw error;
-  }
+  return toDto(
+    await storeMockup(deps, workspaceId, design, { productType, templateId, colorId, adjustments }, out, batch),
+  );
 }
 
-export async function createMockup(deps: Deps, workspaceId: string, input: TCreateMockup): Promise<TMockup> {
+type Logger = { error(obj: object, msg: string): void };
+
+/**
+ * When a mockup's full-size file is made: `now` (a bulk run's products, pushed next) or `later`, for a seller's
+ * placement (`POST /api/mockups`): answered once its preview is stored, the full-size PNG drawn right after in the
+ * decode pool (mockup-files.ts), where whatever reads it first waits for it.
+ */
+export type MockupFileTiming = { full: 'now' } | { full: 'later'; log: Logger };
+
+export async function createMockup(
+  deps: Deps,
+  workspaceId: string,
+  input: TCreateMockup,
+  timing: MockupFileTiming = { full: 'now' },
+): Promise<TMockup> {
   const productType = mockupProductType(input.productType);
-  resolveTemplate(productType, input.templateId);
+  const template = resolveTemplate(productType, input.templateId);
   const colorId = resolveColor(productType, input.color);
   const row = await getDesignRow(deps, workspaceId, input.designId);
   await assertStorageRoom(deps.db, workspaceId, {
@@ -206,8 +238,20 @@ export async function createMockup(deps: Deps, workspaceId: string, input: TCrea
     incoming: 0,
     name: 'A new mockup',
   });
-  const layer = await designLayer(deps, row, mockupPlacement(productType, row, input.adjustments));
-  return renderAndStore(deps, workspaceId, row, productType, input.templateId, colorId, input.adjustments, layer);
+  if (timing.full === 'now') {
+    const layer = await designLayer(deps, row, mockupPlacement(productType, row, input.adjustments));
+    return renderAndStore(deps, workspaceId, row, productType, input.templateId, colorId, input.adjustments, layer);
+  }
+  // The preview is drawn at its own size: the design resized and turned small, placed on the template's small copy.
+  const base = await deps.templates.raw(productType, template, colorId);
+  const smallWidth = base.small?.width ?? base.width;
+  const layer = await designLayer(deps, row, mockupPlacement(productType, row, input.adjustments, smallWidth));
+  const preview = await composeSmallPreview(base, layer);
+  const view = { productType, templateId: input.templateId, colorId, adjustments: input.adjustments };
+  const out = { png: null, preview, width: base.width, height: base.height };
+  const stored = await storeMockup(deps, workspaceId, row, view, out);
+  drawMockupFileLater(deps, stored, timing.log);
+  return toDto(stored);
 }
 
 /** Batches up to this many renders answer in one response; larger ones (or `async`) run as a job to poll. */
@@ -216,8 +260,6 @@ const BATCH_PARALLELISM = 2;
 
 /** A running batch whose newest render is older than this has lost its process (a restart or crash). */
 const STALLED_AFTER_MS = 2 * 60 * 1000;
-
-type Logger = { error(obj: object, msg: string): void };
 
 /**
  * Starts a batch: one `mockup_batches` row, then the renders in this process, each stored as a mockups row of the
@@ -305,7 +347,8 @@ export async function getMockupFile(
   which: 'file' | 'preview',
 ): Promise<{ data: Buffer; type: 'image/png' | 'image/jpeg' }> {
   const row = await repo.findMockup(deps.db, workspaceId, id);
-  const key = which === 'file' ? row.storageKey : row.previewKey;
+  if (which === 'file') return { data: await mockupFileOf(deps, row), type: 'image/png' };
+  const key = row.previewKey;
   const data = await deps.storage.read(key);
   if (!data) throw notFound('Mockup file');
   // Previews are JPEG; those stored before were PNG, and their keys say so.

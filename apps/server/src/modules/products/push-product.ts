@@ -2,12 +2,14 @@ import { ErrorCode, platformLabel } from '@podforge/contract';
 import type { Db } from '../../db/client';
 import { AppError, conflict } from '../../lib/errors';
 import type { Storage } from '../../storage/storage';
+import { mockupFileById } from '../mockups/mockup-files';
+import type { PrintFilesDeps } from '../print-files/print-files.deps';
 import { assertConnected, type IntegrationRow, type PushProduct, type StorePublisher } from '../stores/store-publisher';
 import { mockupLinksOf, type ProductRow, variantsOf } from './products.repository';
 
 /** The product as a store is sent it (the StorePublisher's PushProduct), read through the product's repository. */
 
-type Deps = { db: Db; storage: Storage; now: () => Date };
+type Deps = { db: Db; storage: Storage; now: () => Date } & Pick<PrintFilesDeps, 'config' | 'decodePool'>;
 
 /** The product as stores are sent it. */
 export async function loadPushProduct(deps: Deps, workspaceId: string, row: ProductRow): Promise<PushProduct> {
@@ -17,7 +19,7 @@ export async function loadPushProduct(deps: Deps, workspaceId: string, row: Prod
   if (variants.length === 0) throw conflict(`"${row.title}" has no variants to sell`);
   const pictures = ((await mockupLinksOf(deps.db, [row.id])).get(row.id) ?? [])
     .filter((l) => l.workspaceId === workspaceId)
-    .map((l) => ({ mockupId: l.mockupId, color: l.color, main: l.main, storageKey: l.mockup.storageKey }));
+    .map((l) => ({ mockupId: l.mockupId, color: l.color, main: l.main }));
   return {
     id: row.id,
     title: row.title,
@@ -36,7 +38,7 @@ export async function loadPushProduct(deps: Deps, workspaceId: string, row: Prod
       mockupId: p.mockupId,
       color: p.color,
       main: p.main,
-      read: () => deps.storage.read(p.storageKey),
+      read: () => mockupFileById(deps, p.mockupId),
     })),
   };
 }

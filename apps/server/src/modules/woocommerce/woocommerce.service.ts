@@ -9,6 +9,7 @@ import {
 } from '@podforge/contract';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
+import type { DecodePool } from '../../decode/decode-pool';
 import {
   WooClient,
   type WooClient as WooClientType,
@@ -26,7 +27,7 @@ import { UUID } from '../../lib/uuid';
 import { forgetOldWebhookEvents, rememberWebhookEvent, webhookEventSeen } from '../../lib/webhook-events.repository';
 import type { Storage } from '../../storage/storage';
 import { findIntegration } from '../integrations/integrations.repository';
-import { mockupStorageKey } from '../mockups/mockups.repository';
+import { mockupFileById } from '../mockups/mockup-files';
 import type { IncomingOrder } from '../stores/incoming-order';
 import { resumeOrCreate } from '../stores/resume-or-create';
 import { SandboxState } from '../stores/sandbox-state';
@@ -63,7 +64,16 @@ type WooSettings = { webhookId?: number; webhookIds?: number[]; webhookSecretEnc
 type StoredKeys = { key: string; secret: string; wp?: WpCredentials };
 /** The WordPress user the sandbox store issues an application password for at connect. */
 const SANDBOX_WP_USER = 'podforge';
-type Deps = { db: Db; cipher: TokenCipher; config: Config; now: () => Date; storage: Storage; urlSigner: UrlSigner };
+type Deps = {
+  db: Db;
+  cipher: TokenCipher;
+  config: Config;
+  now: () => Date;
+  storage: Storage;
+  urlSigner: UrlSigner;
+  /** Draws a picture's full-size file when the store fetches it before it was drawn (mockups/mockup-files.ts). */
+  decodePool: DecodePool;
+};
 
 /** A verified order delivery, for whoever keeps orders (the Orders module adds its handler here). */
 export type WooOrderEvent = {
@@ -617,8 +627,7 @@ export class WooCommerceService extends StoreOrderSource implements StorePlatfor
   async storeImage(mockupId: string, expires: unknown, signature: unknown): Promise<Buffer | null> {
     if (!UUID.test(mockupId)) return null;
     if (this.deps.urlSigner.verify(storeImagePath(mockupId), expires, signature) !== 'ok') return null;
-    const key = await mockupStorageKey(this.deps.db, mockupId);
-    return key ? this.deps.storage.read(key) : null;
+    return mockupFileById(this.deps, mockupId);
   }
 
   /** What this workspace's sandbox stores hold (products it pushed), read through the same client. */

@@ -1,0 +1,89 @@
+import type { MockupAdjustments } from '@podforge/contract';
+import { mockupProductType } from '@podforge/contract';
+import { PoolClosedError } from '../../decode/decode-pool';
+import { notFound } from '../../lib/errors';
+import { TEMPLATE_SETS } from '../../lib/mockup-templates';
+import { getDesignRow, withStoredDesignFile } from '../designs/designs.service';
+import { MOCKUP_FILE } from './mockup-file-job';
+import { mockupPlacement } from './mockup-render';
+import type { MockupsDeps } from './mockups.deps';
+import * as repo from './mockups.repository';
+
+/**
+ * A mockup's full-size file. A placement answered with its preview (`createMockup` with `full: 'later'`) has its
+ * 2000x2500 PNG drawn right after, in the decode pool behind every job a request waits for; whatever reads the file
+ * first (the download, a store push, a store fetching the picture) waits for that drawing, or, when no instance is
+ * drawing it (it failed, or the process stopped first), draws it then. The file is a function of the mockup's row
+ * (design, template, colour, placement), so drawing it twice on two instances stores the same picture.
+ */
+
+type Deps = Pick<MockupsDeps, 'db' | 'storage' | 'config' | 'decodePool'>;
+type Logger = { error(obj: object, msg: string): void };
+
+/** Drawings under way in this process, by mockup id. */
+const drawing = new Map<string, Promise<Buffer | null>>();
+
+/** Draws a mockup's full-size file and stores it; null when the mockup (or its design) was deleted meanwhile. */
+async function draw(deps: Deps, row: repo.MockupRow, background: boolean): Promise<Buffer | null> {
+  const design = await getDesignRow(deps, row.workspaceId, row.designId).catch(() => null);
+  if (!design) return null;
+  const productType = mockupProductType(row.productType);
+  const placement = mockupPlacement(productType, design, row.adjustments as MockupAdjustments);
+  const designKey = design.workingKey ?? design.printKey;
+  const colorId = row.color ?? TEMPLATE_SETS[productType].colors[0]?.id ?? 'white';
+  const { png } = await withStoredDesignFile(deps, designKey, (designPath) =>
+    deps.decodePool.run(
+      MOCKUP_FILE,
+      { designPath, designKey, productType, templateId: row.templateId, colorId, placement },
+      // A stored, checked design: the print file's limit (a turned poster's drawing waits behind uploads).
+      { label: design.name, background, ticket: drawingTicket(row.id), timeLimitMs: 60_000 },
+    ),
+  );
+  const file = Buffer.from(png.buffer, png.byteOffset, png.byteLength);
+  await deps.storage.put(row.storageKey, file, 'image/png');
+  // Deleted while it was drawn (with its design): its files went with the rows, so this one must not stay.
+  const still = await repo.findMockupById(deps.db, row.id).catch(() => undefined);
+  if (!still) {
+    await deps.storage.delete(row.storageKey);
+    return null;
+  }
+  return file;
+}
+
+const drawingTicket = (mockupId: string) => `mockup-file:${mockupId}`;
+
+function drawOnce(deps: Deps, row: repo.MockupRow, background: boolean): Promise<Buffer | null> {
+  const running = drawing.get(row.id);
+  if (running) {
+    // Someone waits for it now: no longer behind the other background drawings.
+    if (!background) deps.decodePool.promote(drawingTicket(row.id));
+    return running;
+  }
+  const job = draw(deps, row, background).finally(() => drawing.delete(row.id));
+  drawing.set(row.id, job);
+  return job;
+}
+
+/** Has the full-size file drawn in the background; a failure is logged (a later read draws it again). */
+export function drawMockupFileLater(deps: Deps, row: repo.MockupRow, log: Logger): void {
+  drawOnce(deps, row, true).catch((error: unknown) => {
+    // Still waiting when the server closed: the first read after a start draws it.
+    if (error instanceof PoolClosedError) return;
+    log.error({ err: error, mockupId: row.id }, 'drawing a mockup file failed');
+  });
+}
+
+/** The full-size file of a mockup row (the caller scoped it), drawn first when it is not stored yet. */
+export async function mockupFileOf(deps: Deps, row: repo.MockupRow): Promise<Buffer> {
+  const stored = await deps.storage.read(row.storageKey);
+  if (stored) return stored;
+  const file = await drawOnce(deps, row, false);
+  if (!file) throw notFound('Mockup file');
+  return file;
+}
+
+/** The full-size file by mockup id alone, for a request a signed URL authorises; null when there is no mockup. */
+export async function mockupFileById(deps: Deps, id: string): Promise<Buffer | null> {
+  const row = await repo.findMockupById(deps.db, id);
+  return row ? mockupFileOf(deps, row) : null;
+}
