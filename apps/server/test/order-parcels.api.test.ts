@@ -1,7 +1,12 @@
+import { createHash } from 'node:crypto';
 import type { TOrder, TOrderPage, TProductDetail } from '@podforge/contract';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fulfillmentWebhooks, webhookEvents } from '../src/db/schema';
+import { signPrintifyWebhook } from '../src/integrations/printify/fake-server';
 import { startWorkers } from '../src/jobs/workers';
 import { ORDER_JOBS } from '../src/modules/orders/order-jobs';
+import { printerWebhookPath } from '../src/modules/printers/fulfilment-provider';
 import { shopifyWebhookJob } from '../src/modules/shopify/shopify-webhooks';
 import { connectShopifySandbox, teeDesign, waitFor } from './fixtures/store-products';
 import { createTestApp, type TestApp } from './helpers';
@@ -9,8 +14,8 @@ import { createTestApp, type TestApp } from './helpers';
 /**
  * An order a printer ships in several parcels is delivered only when every parcel is: the first parcel's delivery
  * (Printify's `order:shipment:delivered`, while the next one is still at the printer) is kept on that parcel and
- * leaves the order shipped. On the built-in Printify sandbox, whose steps this test moves one at a time (no sandbox
- * tick worker, no printer poll).
+ * leaves the order shipped. And a printer webhook is taken once per printer that sent it. On the built-in Printify
+ * sandbox, whose steps this test moves one at a time (no sandbox tick worker, no printer poll).
  */
 
 const APP = 'http://podforge.test';
@@ -99,4 +104,73 @@ describe('an order shipped in several parcels', () => {
     const done = await after((o) => o.status === 'delivered');
     expect(done.shipments.map((s) => s.delivered)).toEqual([true, true]);
   }, 120_000);
+});
+
+describe('the printer webhook receiver remembers each delivery under the printer that sent it', () => {
+  it('the same event id from two printers is taken for each; the same one twice from one printer once', async () => {
+    const client = t.client();
+    const ws = await client.workspaceId(t.deps.db);
+    // Two printers' webhook configurations of one workspace (Printify signs with its secret; Gelato signs nothing).
+    const secret = 'ab'.repeat(32);
+    const [printify, gelato] = await t.deps.db
+      .insert(fulfillmentWebhooks)
+      .values([
+        { workspaceId: ws, provider: 'printify-sandbox', secretEnc: t.deps.cipher.encrypt(secret) },
+        { workspaceId: ws, provider: 'gelato-sandbox', secretEnc: t.deps.cipher.encrypt('unsigned') },
+      ])
+      .returning();
+    const eventId = 'f3c1a2b4-0000-4000-8000-00000000e7e7';
+    const printifyBody = JSON.stringify({
+      id: eventId,
+      type: 'order:updated',
+      created_at: '2026-11-27 10:00:00+00:00',
+      resource: { id: 'unknown-order', type: 'order', data: { status: 'in-production' } },
+    });
+    const gelatoBody = JSON.stringify({
+      id: eventId,
+      event: 'order_status_updated',
+      orderId: 'unknown-order',
+      fulfillmentStatus: 'in_production',
+    });
+    const post = (provider: string, id: string, body: string, headers: Record<string, string> = {}) =>
+      t.app.inject({
+        method: 'POST',
+        url: printerWebhookPath(provider, id),
+        headers: { 'content-type': 'application/json', ...headers },
+        payload: body,
+      });
+    const before = new Set((await t.deps.db.select().from(webhookEvents)).map((e) => e.eventId));
+    /** The deliveries this test's printers had taken, remembered under this source. */
+    const taken = async (source: string) =>
+      (await t.deps.db.select().from(webhookEvents).where(eq(webhookEvents.source, source))).filter(
+        (e) => !before.has(e.eventId),
+      );
+    const fromPrintify = () =>
+      post('printify-sandbox', printify?.id as string, printifyBody, {
+        'x-pfy-signature': signPrintifyWebhook(printifyBody, secret),
+      });
+
+    expect((await fromPrintify()).statusCode).toBe(200);
+    expect((await post('gelato-sandbox', gelato?.id as string, gelatoBody)).statusCode).toBe(200);
+    // Each printer's delivery was taken, under its own name.
+    expect(await taken('printify-sandbox')).toHaveLength(1);
+    expect(await taken('gelato-sandbox')).toHaveLength(1);
+    // Printify sends it again (a retry): answered 200 and not taken twice.
+    expect((await fromPrintify()).statusCode).toBe(200);
+    expect(await taken('printify-sandbox')).toHaveLength(1);
+    expect((await post('gelato-sandbox', gelato?.id as string, gelatoBody)).statusCode).toBe(200);
+    expect(await taken('gelato-sandbox')).toHaveLength(1);
+
+    // A delivery taken before each printer had its own name (every printer's under 'printful') is still a duplicate.
+    const earlier = JSON.stringify({ ...JSON.parse(printifyBody), id: 'taken-before-the-change' });
+    const key = createHash('sha256')
+      .update(JSON.stringify([printify?.id, 'taken-before-the-change']))
+      .digest('hex');
+    await t.deps.db.insert(webhookEvents).values({ source: 'printful', eventId: key, topic: 'order:updated' });
+    const late = await post('printify-sandbox', printify?.id as string, earlier, {
+      'x-pfy-signature': signPrintifyWebhook(earlier, secret),
+    });
+    expect(late.statusCode).toBe(200);
+    expect(await taken('printify-sandbox')).toHaveLength(1);
+  });
 });
