@@ -356,6 +356,7 @@ describe('orders are reconciled by polling: a lost webhook delays, never strands
         trackingUrl: parcel?.trackingUrl,
         lines: [{ title: `Store line ${small?.id}`, quantity: 2 }],
         sentToStore: true,
+        delivered: false,
       },
     ]);
 

@@ -39,6 +39,8 @@ export const ZOrderShipment = z.object({
   lines: z.array(z.object({ title: z.string(), quantity: z.number() })).nullable(),
   /** The store was given this parcel's tracking (a fulfilment was made for it). */
   sentToStore: z.boolean(),
+  /** The printer says this parcel has arrived (the order is delivered only when every parcel has). */
+  delivered: z.boolean(),
 });
 export type TOrderShipment = z.infer<typeof ZOrderShipment>;
 

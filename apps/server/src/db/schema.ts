@@ -575,7 +575,8 @@ export const orders = pgTable(
     storeShipments: jsonb('store_shipments').$type<Record<string, string>>().notNull().default({}),
     /**
      * The printer's parcels as last read (id, carrier, tracking, the lines each carries by the store's line id; lines
-     * null when the printer does not say), in the printer's order: what the Orders screen shows of each parcel.
+     * null when the printer does not say; whether it has been delivered, absent in rows kept before that was), in the
+     * printer's order: what the Orders screen shows of each parcel.
      */
     printerShipments: jsonb('printer_shipments')
       .$type<
@@ -585,6 +586,7 @@ export const orders = pgTable(
           trackingNumber: string | null;
           trackingUrl: string | null;
           lines: { lineId: string; quantity: number }[] | null;
+          delivered?: boolean;
         }[]
       >()
       .notNull()

@@ -8,11 +8,12 @@ import { webhookEvents } from '../db/schema';
  */
 
 /**
- * The source every printer's webhook deliveries are remembered under (their keys name the configuration, so they
- * never collide). Its value is the first printer's name, as rows written before the printers shared one route have
- * it: changing it would take a late duplicate of one of those for new.
+ * A printer's webhook deliveries are remembered under the provider that sent them (the adapter id in
+ * `/api/webhooks/printers/:provider/:id`, the configuration's). Before that, every printer's were remembered under
+ * this one source, the first printer's name: a key kept there is still taken as seen (a late duplicate of a delivery
+ * taken then), until WEBHOOK_MEMORY_MS have forgotten those rows.
  */
-export const PRINTER_WEBHOOK_SOURCE = 'printful';
+export const LEGACY_PRINTER_WEBHOOK_SOURCE = 'printful';
 
 /** How long a taken webhook delivery is remembered, to recognise a late duplicate. */
 export const WEBHOOK_MEMORY_MS = 30 * 24 * 3600_000;

@@ -106,9 +106,11 @@ export type FakePrintify = {
   failNextPayment(): void;
   /**
    * The next `n` orders of several line items to ship send each item in its own shipment (the order is
-   * `partially-fulfilled` until the last); as in Printify's order object, a shipment lists no items.
+   * `partially-fulfilled` until the last); as in Printify's order object, a shipment lists no items. With
+   * `deliverEach`, each parcel arrives (`order:shipment:delivered` for it) before the next one ships, as a parcel
+   * from a nearer facility does.
    */
-  shipInParts(n?: number): void;
+  shipInParts(n?: number, options?: { deliverEach?: boolean }): void;
   tick(): Promise<number>;
   deliveries: { topic: string; url: string; body: string; ok: boolean }[];
   store: PrintifyFakeStore;
@@ -137,6 +139,7 @@ export async function startFakePrintify(options: FakePrintifyOptions = {}): Prom
   let throttle = 0;
   let failPayment = 0;
   let shipInParts = 0;
+  let deliverEach = false;
   let decline = false;
   /** OAuth codes and refresh tokens -> the account they act for. */
   const codes = new Map<string, string>();
@@ -312,15 +315,24 @@ export async function startFakePrintify(options: FakePrintifyOptions = {}): Prom
   });
 
   // ---- orders ---------------------------------------------------------------------------------------------------
-  /** `in_parts`: each line item ships on its own (`shipInParts`); kept, never answered. */
-  type Stored = PfyOrder & { external_id: string; images: string[]; issue?: string | null; in_parts?: boolean };
+  /**
+   * `in_parts`: each line item ships on its own (`shipInParts`); `deliver_each`: each parcel is delivered before the
+   * next ships. Kept, never answered.
+   */
+  type Stored = PfyOrder & {
+    external_id: string;
+    images: string[];
+    issue?: string | null;
+    in_parts?: boolean;
+    deliver_each?: boolean;
+  };
 
   async function saveOrder(shopId: string, o: Stored, nextAt: Date | null) {
     await store.put({ kind: 'order', shopId, id: o.id, body: o as unknown as Record<string, unknown>, nextAt });
   }
 
   const publicOrder = (o: Stored): PfyOrder => {
-    const { images: _i, issue: _x, external_id: _e, in_parts: _p, ...rest } = o;
+    const { images: _i, issue: _x, external_id: _e, in_parts: _p, deliver_each: _d, ...rest } = o;
     return rest;
   };
 
@@ -351,6 +363,21 @@ export async function startFakePrintify(options: FakePrintifyOptions = {}): Prom
       if (o.shipments.length === 0 && shipInParts > 0 && o.line_items.length > 1) {
         shipInParts -= 1;
         o.in_parts = true;
+        if (deliverEach) o.deliver_each = true;
+      }
+      const arriving = o.deliver_each ? o.shipments.find((s) => !s.delivered_at) : undefined;
+      if (arriving) {
+        // The parcel that left arrives before the next one ships; the order stays partially fulfilled.
+        arriving.delivered_at = t;
+        await saveOrder(shopId, o, later(delays.ship));
+        return deliver(
+          shopId,
+          'order:shipment:delivered',
+          orderResource(o, shopId, {
+            delivered_at: t,
+            carrier: { code: arriving.carrier, tracking_number: arriving.number },
+          }),
+        );
       }
       // Every line item at once, or (in parts) the next one: 'partially-fulfilled' until the last has gone.
       const waiting = o.line_items.filter((li) => li.status !== 'fulfilled');
@@ -379,15 +406,16 @@ export async function startFakePrintify(options: FakePrintifyOptions = {}): Prom
       );
       return deliver(shopId, 'order:updated', orderResource(o, shopId));
     }
-    if (o.status === 'fulfilled' && o.shipments.some((s) => !s.delivered_at)) {
-      for (const s of o.shipments) s.delivered_at = t;
+    const undelivered = o.shipments.find((s) => !s.delivered_at);
+    if (o.status === 'fulfilled' && undelivered) {
+      for (const s of o.shipments) s.delivered_at ??= t;
       await saveOrder(shopId, o, null);
       return deliver(
         shopId,
         'order:shipment:delivered',
         orderResource(o, shopId, {
           delivered_at: t,
-          carrier: { code: o.shipments[0]?.carrier, tracking_number: o.shipments[0]?.number },
+          carrier: { code: undelivered.carrier, tracking_number: undelivered.number },
         }),
       );
     }
@@ -1089,8 +1117,9 @@ export async function startFakePrintify(options: FakePrintifyOptions = {}): Prom
     failNextPayment() {
       failPayment += 1;
     },
-    shipInParts(n = 1) {
+    shipInParts(n = 1, options = {}) {
       shipInParts = n;
+      deliverEach = options.deliverEach === true;
     },
     async tick() {
       const due = await store.claimDue(new Date(now()));

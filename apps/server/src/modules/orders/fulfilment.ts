@@ -7,6 +7,7 @@ import type {
   FulfilmentProvider,
   PrinterAccount,
   PrinterEvent,
+  PrinterOrder,
   PrinterShipment,
   PrintOrderInput,
 } from '../printers/fulfilment-provider';
@@ -18,6 +19,7 @@ import { storeConnection } from '../stores/store-connections.repository';
 import type { OrdersDeps } from './orders.deps';
 import {
   insertPrinterWebhook,
+  type KeptShipment,
   lineSources,
   linesOfOrder,
   type OrderRow,
@@ -376,8 +378,11 @@ export async function applyPrinterEvent(
   deps: OrdersDeps,
   workspaceId: string,
   received: PrinterEvent,
+  /** The printer's order as it was just read, when the event was made from it (the poll): not read again. */
+  readNow?: PrinterOrder,
 ): Promise<{ fulfilInStore: string | null; shipments?: string }> {
   let event = received;
+  let atPrinter = readNow ?? null;
   const ref = event.order;
   if (!ref?.id && !ref?.externalId) return { fulfilInStore: null };
   // By our external id (our order's id), or by an earlier one (the store's order number).
@@ -397,6 +402,7 @@ export async function applyPrinterEvent(
     const printer = await printerFor(deps, workspaceId, order.fulfillmentProvider);
     const now = await printer.adapter.order(printer.account, { id: order.printerOrderId });
     if (!now || now.status === 'draft') return { fulfilInStore: null };
+    atPrinter = now;
     const reason =
       now.status === 'failed'
         ? { failureReason: `${printer.adapter.name}: the order failed; its dashboard says why` }
@@ -416,12 +422,19 @@ export async function applyPrinterEvent(
 
   const shipped = async () => {
     const printer = await printerFor(deps, workspaceId, order.fulfillmentProvider);
-    const list = await printer.adapter.shipments(printer.account, order.printerOrderId as string);
+    const printerOrderId = order.printerOrderId as string;
+    const list = await printer.adapter.shipments(printer.account, printerOrderId);
     // Shipped in part with no parcel listed yet: nothing to send (a tracking-less fulfilment would take every line).
     if (event.moreToShip && list.length === 0) return { fulfilInStore: null };
+    // Each parcel as read, delivered or not: a parcel that arrived is kept as such while others are on their way.
+    if (list.length > 0) await recordPrinterShipments(deps.db, order.id, list.map(kept));
     const shipment = list.find((s) => s.id === event.shipment?.id) ?? list[list.length - 1];
-    // Delivered when every parcel is, and none is still to come (an order shipped in part waits for the rest).
-    const delivered = !event.moreToShip && list.length > 0 && list.every((s) => s.delivered);
+    // Delivered when every parcel is, and none is still to come (an order shipped in part waits for the rest). The
+    // list holds only the parcels that have left, and an event about one parcel (its delivery, a late or repeated
+    // shipment) says nothing of the others: so what is still to come is the printer's order's own word, read now.
+    const arrived = !event.moreToShip && list.length > 0 && list.every((s) => s.delivered);
+    const delivered =
+      arrived && shippedWhole(atPrinter ?? (await printer.adapter.order(printer.account, { id: printerOrderId })));
     const tracking = {
       carrier: shipment?.carrier ?? null,
       trackingNumber: event.shipment?.trackingNumber ?? shipment?.trackingNumber ?? null,
@@ -446,6 +459,20 @@ export async function applyPrinterEvent(
   await move(event.to, event.failureReason !== undefined ? { failureReason: event.failureReason } : {});
   return { fulfilInStore: null };
 }
+
+/** The printer's order has shipped all of it: shipped (or delivered), with no parcel still to come. */
+const shippedWhole = (at: PrinterOrder | null) =>
+  at !== null && (at.status === 'shipped' || at.status === 'delivered') && !at.moreToShip;
+
+/** A printer's parcel as the order keeps it (`orders.printer_shipments`). */
+const kept = (s: PrinterShipment): KeptShipment => ({
+  id: s.id,
+  carrier: s.carrier,
+  trackingNumber: s.trackingNumber,
+  trackingUrl: s.trackingUrl,
+  lines: s.lines ?? null,
+  delivered: s.delivered,
+});
 
 /**
  * The printer's shipments the store has not been sent yet. An order whose tracking went to the store before shipments
@@ -475,17 +502,7 @@ export async function fulfilInStore(deps: OrdersDeps, orderId: string) {
     : null;
   const list = printer ? await printer.adapter.shipments(printer.account, order.printerOrderId as string) : [];
   if (list.length > 0) {
-    await recordPrinterShipments(
-      deps.db,
-      order.id,
-      list.map((s) => ({
-        id: s.id,
-        carrier: s.carrier,
-        trackingNumber: s.trackingNumber,
-        trackingUrl: s.trackingUrl,
-        lines: s.lines ?? null,
-      })),
-    );
+    await recordPrinterShipments(deps.db, order.id, list.map(kept));
   }
   const shipments: PrinterShipment[] =
     list.length > 0

@@ -7,8 +7,9 @@ import { parseInput } from '../../lib/validate';
 import {
   forgetOldWebhookEvents,
   forgetWebhookEvent,
-  PRINTER_WEBHOOK_SOURCE,
+  LEGACY_PRINTER_WEBHOOK_SOURCE,
   rememberWebhookEvent,
+  webhookEventSeen,
 } from '../../lib/webhook-events.repository';
 import { enqueue } from './order-jobs';
 import type { OrdersDeps } from './orders.deps';
@@ -68,14 +69,20 @@ export async function ordersRoutes(app: FastifyInstance, { deps }: { deps: Order
         .digest('hex');
       const named = body as { type?: unknown; event?: unknown; object?: unknown };
       const topic = String(named.type ?? named.event ?? named.object);
-      const fresh = await rememberWebhookEvent(deps.db, { source: PRINTER_WEBHOOK_SOURCE, eventId: key, topic });
+      // Taken once per sender: remembered under the provider that sent it (the configuration's, which the route's
+      // names), so one printer's delivery never stands for another's.
+      const source = config.provider;
+      const takenBefore =
+        source !== LEGACY_PRINTER_WEBHOOK_SOURCE &&
+        (await webhookEventSeen(deps.db, LEGACY_PRINTER_WEBHOOK_SOURCE, key));
+      const fresh = !takenBefore && (await rememberWebhookEvent(deps.db, { source, eventId: key, topic }));
       if (fresh) {
         await forgetOldWebhookEvents(deps);
         try {
           await enqueue.printerEvent(deps, { workspaceId: config.workspaceId, event: read.event }, key);
         } catch (error) {
           // Not queued: forget the event so the printer's retry is taken.
-          await forgetWebhookEvent(deps.db, PRINTER_WEBHOOK_SOURCE, key);
+          await forgetWebhookEvent(deps.db, source, key);
           throw error;
         }
       }

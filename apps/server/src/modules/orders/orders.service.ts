@@ -29,14 +29,24 @@ import {
 
 /**
  * The order's parcels as the printer last listed them, each with the order's lines it carries (by the store's line
- * id) and whether the store took its tracking. An order shipped before parcels were kept: its one tracking.
+ * id), whether the store took its tracking and whether it has arrived. An order shipped before parcels were kept:
+ * its one tracking.
  */
 function shipmentsOf(row: OrderRow, lines: OrderLineRow[]): TOrderShipment[] {
   const sent = row.storeShipments ?? {};
   if (row.printerShipments.length === 0) {
     if (!row.trackingNumber && !row.carrier && !row.trackingUrl) return [];
     const { carrier, trackingNumber, trackingUrl } = row;
-    return [{ carrier, trackingNumber, trackingUrl, lines: null, sentToStore: Boolean(row.storeFulfillmentId) }];
+    return [
+      {
+        carrier,
+        trackingNumber,
+        trackingUrl,
+        lines: null,
+        sentToStore: Boolean(row.storeFulfillmentId),
+        delivered: row.status === 'delivered',
+      },
+    ];
   }
   return row.printerShipments.map((s) => ({
     carrier: s.carrier,
@@ -49,6 +59,8 @@ function shipmentsOf(row: OrderRow, lines: OrderLineRow[]): TOrderShipment[] {
       })) ?? null,
     // An id recorded empty: the parcel's lines had gone with an earlier one, so the store was not called for it.
     sentToStore: Boolean(sent[s.id]),
+    // An order is delivered only once every parcel is (rows kept before parcels' deliveries were say nothing).
+    delivered: s.delivered === true || row.status === 'delivered',
   }));
 }
 

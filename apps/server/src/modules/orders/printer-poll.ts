@@ -45,6 +45,7 @@ async function pollOne(deps: OrdersDeps, order: OrderRow): Promise<boolean> {
     deps,
     order.workspaceId,
     eventOf(printer.adapter.name, printerOrderId, at),
+    at,
   );
   if (fulfilInStore) await enqueue.storeFulfil(deps, fulfilInStore, shipments);
   const after = await orderById(deps.db, order.id);

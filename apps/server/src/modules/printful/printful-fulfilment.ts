@@ -120,7 +120,13 @@ export function printerEventOf(body: PrintfulEvent): PrinterEvent | null {
     : undefined;
   switch (body.type) {
     case 'shipment_sent':
-      return { order, to: 'shipped', ...(shipment ? { shipment } : {}) };
+      // One parcel of an order shipped in parts (its order `partial`): the rest is still to come.
+      return {
+        order,
+        to: 'shipped',
+        ...(shipment ? { shipment } : {}),
+        ...(ref.status === 'partial' ? { moreToShip: true as const } : {}),
+      };
     case 'order_failed':
       return { order, to: 'failed', failureReason: `Printful: ${reason ?? 'the order failed'}`.slice(0, 500) };
     case 'order_canceled':

@@ -168,6 +168,7 @@ describe('OrdersScreen', () => {
                   trackingUrl: 'https://tools.usps.com/go/TrackConfirmAction?tLabels=9400123',
                   lines: null,
                   sentToStore: true,
+                  delivered: false,
                 },
               ],
             }),
@@ -214,6 +215,7 @@ describe('OrdersScreen', () => {
                   trackingUrl: 'https://tools.usps.com/go/TrackConfirmAction?tLabels=9400111',
                   lines: [{ title: 'Sunset Tee - White / S', quantity: 2 }],
                   sentToStore: true,
+                  delivered: false,
                 },
                 {
                   carrier: 'DHL',
@@ -221,6 +223,7 @@ describe('OrdersScreen', () => {
                   trackingUrl: null,
                   lines: [{ title: 'Sunset Tee - White / M', quantity: 1 }],
                   sentToStore: false,
+                  delivered: false,
                 },
               ],
             }),
