@@ -130,6 +130,7 @@ try {
       if (list.statusCode !== 200) throw new Error(`templates answered ${list.statusCode}`);
       // Each a new placement (the turn changes), as a seller trying adjustments asks: no placed layer to reuse.
       let turn = ADJ.rotation;
+      let lastUrl = '';
       singles.push(
         ...(await times(5, async () => {
           turn += 1;
@@ -141,8 +142,12 @@ try {
             adjustments: { ...ADJ, rotation: turn },
           });
           if (res.statusCode !== 201) throw new Error(`render answered ${res.statusCode}`);
+          lastUrl = res.json().url;
         })),
       );
+      // The last placement's full-size PNG is drawn in a decoder after its answer: the first batch is timed once that
+      // is done (it measures a new folder's cold start, not the two side by side on two cores).
+      await seller.client.get(lastUrl);
       firsts.push(await timeIt(batch));
       batches.push(...(await times(3, batch)));
     } finally {
@@ -160,6 +165,7 @@ try {
   // Single renders' CPU once nothing else runs (the batch decoded every colour and the design), and the garbage
   // collections they cause: what load on the machine does not inflate.
   const calm = { cpu: 0, wall: [] as number[], gcs: 0, fullGcs: 0, gcMs: 0 };
+  let fulls: number[] = [];
   try {
     straight = await timeIt(hasty.batch);
     let turn = ADJ.rotation + 30;
@@ -190,6 +196,20 @@ try {
     calm.cpu = (c.user + c.system) / 1000 / CALM_RUNS;
     await new Promise((resolve) => setTimeout(resolve, 50));
     observer.disconnect();
+    // The answer carries the preview; the full-size PNG is drawn after, in a decoder. A seller (or a store) who asks
+    // for it at once waits for that drawing: the full render end to end.
+    fulls = await times(5, async () => {
+      turn += 1;
+      const res = await hasty.client.post('/api/mockups', {
+        designId: hasty.designId,
+        productType: 'tshirt',
+        templateId: 'tshirt-front',
+        color: 'white',
+        adjustments: { ...ADJ, rotation: turn },
+      });
+      const file = await hasty.client.get(res.json().url);
+      if (file.statusCode !== 200) throw new Error(`the full-size file answered ${file.statusCode}`);
+    });
   } finally {
     await hasty.app.close();
   }
@@ -199,10 +219,13 @@ try {
     `Through the API (app.inject, ${FOLDERS} new data folders each way, design uploaded so it has a working copy) [${load()}]:`,
   );
   console.log(
-    `  one render POST /api/mockups, each a new placement (layer placed from the kept pixels, PNGs stored, row written): median ${ms(median(singles))} of ${singles.length}; target (#32) under 100 ms: ${verdict(median(singles) < 100)}`,
+    `  one render POST /api/mockups, each a new placement (answered with its 512 px preview: the design placed small from the kept pixels, stored, row written): median ${ms(median(singles))} of ${singles.length}; target (#32) under 100 ms: ${verdict(median(singles) < 100)}`,
   );
   console.log(
-    `  the same, ${CALM_RUNS} more once every colour and the design are decoded: median ${ms(median(calm.wall))}, CPU ${ms(calm.cpu)} each (all threads); ${calm.gcs} garbage collections (${calm.fullGcs} full, ${ms(calm.gcMs)} in all)`,
+    `  the same with its full-size PNG read at once (POST, then GET /file, which waits for the decoder's drawing): median ${ms(median(fulls))} of ${fulls.length}`,
+  );
+  console.log(
+    `  the same, ${CALM_RUNS} more once every colour and the design are decoded: median ${ms(median(calm.wall))}, CPU ${ms(calm.cpu)} each (this process's threads; the full-size drawing runs in a decoder); ${calm.gcs} garbage collections (${calm.fullGcs} full, ${ms(calm.gcMs)} in all)`,
   );
   console.log(
     `  10-colour batch POST /api/mockups/batch after the editor opened: first median ${ms(median(firsts))} (${each(firsts)}), then median ${ms(warm)} of ${batches.length}`,

@@ -97,6 +97,28 @@ describe('a mockup full-size file drawn after the answer', () => {
     expect((await client.get(body.url)).statusCode).toBe(404);
   }, 30_000);
 
+  it("a newer placement withdraws the one before's drawing if it has not started; that one is drawn when read", async () => {
+    // One slot held: background drawings wait (they leave a slot free for work someone waits for).
+    const release = await t.deps.decodePool.lease({ label: 'held' });
+    let a: { id: string; url: string };
+    let b: { id: string; url: string };
+    try {
+      a = (await place({ ...ADJ, rotation: 5 })).json();
+      const queued = () => t.deps.decodePool.position(`mockup-file:${a.id}`);
+      await vi.waitFor(() => expect(queued()).toMatchObject({ state: 'waiting' }), { timeout: 5000, interval: 20 });
+      b = (await place({ ...ADJ, rotation: 6 })).json();
+      expect(queued()).toBeNull();
+    } finally {
+      release();
+    }
+    await vi.waitFor(async () => expect(await stored(b.id)).not.toBeNull(), { timeout: 15_000, interval: 50 });
+    expect(await stored(a.id)).toBeNull();
+    const res = await client.get(a.url);
+    expect(res.statusCode).toBe(200);
+    expect(await sharp(res.rawPayload).metadata()).toMatchObject({ width: 2000, height: 2500 });
+    expect(await stored(a.id)).not.toBeNull();
+  }, 30_000);
+
   it("another workspace's mockup file answers 404", async () => {
     const body = (await place()).json();
     const stranger = t.client();

@@ -20,11 +20,23 @@ import * as repo from './mockups.repository';
 type Deps = Pick<MockupsDeps, 'db' | 'storage' | 'config' | 'decodePool'>;
 type Logger = { error(obj: object, msg: string): void };
 
+/** A drawing under way in this process: `awaited` once someone reads the file (it is then never withdrawn). */
+type Drawing = { file: Promise<Buffer | null>; withdraw: AbortController; awaited: boolean };
+
 /** Drawings under way in this process, by mockup id. */
-const drawing = new Map<string, Promise<Buffer | null>>();
+const drawing = new Map<string, Drawing>();
+/** The newest background drawing of each design on each view, so a newer placement withdraws the one before. */
+const newestOfView = new Map<string, string>();
+
+/** Why a background drawing left the queue before it started: a newer placement of its design on its view came. */
+class Superseded extends Error {
+  override name = 'Superseded';
+}
+
+const drawingTicket = (mockupId: string) => `mockup-file:${mockupId}`;
 
 /** Draws a mockup's full-size file and stores it; null when the mockup (or its design) was deleted meanwhile. */
-async function draw(deps: Deps, row: repo.MockupRow, background: boolean): Promise<Buffer | null> {
+async function draw(deps: Deps, row: repo.MockupRow, background: boolean, signal: AbortSignal): Promise<Buffer | null> {
   const design = await getDesignRow(deps, row.workspaceId, row.designId).catch(() => null);
   if (!design) return null;
   const productType = mockupProductType(row.productType);
@@ -36,7 +48,7 @@ async function draw(deps: Deps, row: repo.MockupRow, background: boolean): Promi
       MOCKUP_FILE,
       { designPath, designKey, productType, templateId: row.templateId, colorId, placement },
       // A stored, checked design: the print file's limit (a turned poster's drawing waits behind uploads).
-      { label: design.name, background, ticket: drawingTicket(row.id), timeLimitMs: 60_000 },
+      { label: design.name, background, ticket: drawingTicket(row.id), timeLimitMs: 60_000, signal },
     ),
   );
   const file = Buffer.from(png.buffer, png.byteOffset, png.byteLength);
@@ -50,27 +62,53 @@ async function draw(deps: Deps, row: repo.MockupRow, background: boolean): Promi
   return file;
 }
 
-const drawingTicket = (mockupId: string) => `mockup-file:${mockupId}`;
-
 function drawOnce(deps: Deps, row: repo.MockupRow, background: boolean): Promise<Buffer | null> {
   const running = drawing.get(row.id);
   if (running) {
-    // Someone waits for it now: no longer behind the other background drawings.
-    if (!background) deps.decodePool.promote(drawingTicket(row.id));
-    return running;
+    if (!background) {
+      // Someone waits for it now: never withdrawn, and no longer behind the other background drawings.
+      running.awaited = true;
+      deps.decodePool.promote(drawingTicket(row.id));
+    }
+    return running.file;
   }
-  const job = draw(deps, row, background).finally(() => drawing.delete(row.id));
-  drawing.set(row.id, job);
-  return job;
+  const withdraw = new AbortController();
+  const entry: Drawing = { file: Promise.resolve(null), withdraw, awaited: !background };
+  entry.file = draw(deps, row, background, withdraw.signal).finally(() => {
+    if (drawing.get(row.id) === entry) drawing.delete(row.id);
+  });
+  drawing.set(row.id, entry);
+  return entry.file;
 }
 
-/** Has the full-size file drawn in the background; a failure is logged (a later read draws it again). */
+/**
+ * Has the full-size file drawn in the background; a failure is logged (a later read draws it again). A seller
+ * trying placements one after another makes a mockup each: the drawing of the one before, if it has not started and
+ * nobody reads it yet, leaves the queue (it is drawn if ever read).
+ */
 export function drawMockupFileLater(deps: Deps, row: repo.MockupRow, log: Logger): void {
-  drawOnce(deps, row, true).catch((error: unknown) => {
-    // Still waiting when the server closed: the first read after a start draws it.
-    if (error instanceof PoolClosedError) return;
-    log.error({ err: error, mockupId: row.id }, 'drawing a mockup file failed');
-  });
+  const view = [row.workspaceId, row.designId, row.productType, row.templateId, row.color].join('/');
+  const before = newestOfView.get(view);
+  const earlier = before ? drawing.get(before) : undefined;
+  if (
+    before &&
+    earlier &&
+    !earlier.awaited &&
+    deps.decodePool.position(drawingTicket(before))?.state !== 'processing'
+  ) {
+    drawing.delete(before);
+    earlier.withdraw.abort(new Superseded('a newer placement of the design came'));
+  }
+  newestOfView.set(view, row.id);
+  drawOnce(deps, row, true)
+    .catch((error: unknown) => {
+      // Withdrawn, or still waiting when the server closed: the first read draws it.
+      if (error instanceof Superseded || error instanceof PoolClosedError) return;
+      log.error({ err: error, mockupId: row.id }, 'drawing a mockup file failed');
+    })
+    .finally(() => {
+      if (newestOfView.get(view) === row.id) newestOfView.delete(view);
+    });
 }
 
 /** The full-size file of a mockup row (the caller scoped it), drawn first when it is not stored yet. */
