@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mockupDrawingsSettled } from '../src/modules/mockups/mockup-files';
 import { createTestApp, type TestApp, TestClient } from './helpers';
 import { multipart, type Part, type TextPart } from './support/design-fixtures';
 
@@ -150,6 +151,8 @@ describe('storage quota', () => {
   };
   /** What the workspace's files really take in storage. */
   const storedBytes = async () => {
+    // A placement's full-size file is drawn after its answer: counted once drawn.
+    await mockupDrawingsSettled();
     const ws = await client.workspaceId(t.deps.db);
     let sum = 0;
     for (const key of await t.deps.storage.list(`${ws}/`)) sum += (await t.deps.storage.get(key))?.bytes ?? 0;
@@ -212,7 +215,8 @@ describe('storage quota', () => {
     let refusedMockup = await mockup();
     while (refusedMockup.statusCode === 201 && drawn < 20) {
       drawn += 1;
-      expect((await stats()).usedBytes).toBe(await storedBytes());
+      const bytes = await storedBytes(); // once its full-size file is drawn (after the answer)
+      expect((await stats()).usedBytes).toBe(bytes);
       refusedMockup = await mockup();
     }
     expect(drawn).toBeGreaterThan(0);

@@ -4,6 +4,7 @@ import { DESIGN_MAX_BYTES, PRODUCT_TITLE_MAX, skuFor, type TProduct } from '@pod
 import { count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { designs, integrations, products, productVariants, publications } from '../src/db/schema';
+import { mockupDrawingsSettled } from '../src/modules/mockups/mockup-files';
 import { insertDesign, solidPng } from './fixtures/designs';
 import { createTestApp, type TestApp, type TestClient } from './helpers';
 import { multipart, type Part, pngOf, type TextPart } from './support/design-fixtures';
@@ -155,6 +156,7 @@ describe('POST /api/products', () => {
 
   it('refuses a design file of DESIGN_MAX_BYTES + 1 byte with 413 naming it, and keeps nothing', async () => {
     const designsBefore = await rowCount(designs);
+    await mockupDrawingsSettled(); // placements' full-size files are drawn after their answers
     const filesBefore = await t.deps.storage.list('');
     const res = await postMultipart(a.client, [
       ...textParts({ title: 'Too big', price: '15', productType: 'poster' }),
@@ -362,6 +364,7 @@ describe('POST /api/products', () => {
     try {
       const designsBefore = await rowCount(designs);
       const productsBefore = await rowCount(products);
+      await mockupDrawingsSettled(); // placements' full-size files are drawn after their answers
       const filesBefore = await t.deps.storage.list('');
       const res = await postMultipart(a.client, [
         ...textParts({ ...READY, variants: [{ option: 'S', price: 21.13 }] }),

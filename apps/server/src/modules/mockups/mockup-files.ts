@@ -125,3 +125,8 @@ export async function mockupFileById(deps: Deps, id: string): Promise<Buffer | n
   const row = await repo.findMockupById(deps.db, id);
   return row ? mockupFileOf(deps, row) : null;
 }
+
+/** Resolves once no drawing is under way in this process (tests that compare what storage holds wait for it). */
+export async function mockupDrawingsSettled(): Promise<void> {
+  while (drawing.size > 0) await Promise.allSettled([...drawing.values()].map((d) => d.file));
+}
