@@ -63,12 +63,6 @@ export async function findMockupBatch(
   return { batch, rows };
 }
 
-/** A mockup's stored file by id alone, for a request a signed URL authorises (a store downloading a picture). */
-export async function mockupStorageKey(db: DbOrTx, id: string): Promise<string | undefined> {
-  const [row] = await db.select({ key: mockups.storageKey }).from(mockups).where(eq(mockups.id, id));
-  return row?.key;
-}
-
 /** A mockup by id alone (its full-size file is drawn for a request already scoped, or a signed URL). */
 export async function findMockupById(db: DbOrTx, id: string): Promise<MockupRow | undefined> {
   const [row] = await db.select().from(mockups).where(eq(mockups.id, id));
