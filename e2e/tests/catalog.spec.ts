@@ -70,7 +70,9 @@ test('Printful connects and disconnects through the fake, switching the catalogu
 }) => {
   await openIntegrations(page);
   const printful = page.getByTestId('fulfillment-printful');
-  await expect(printful.getByText('Not connected')).toBeVisible();
+  // Not connected to an account of its own, yet its orders are printed: by the built-in Printful Sandbox.
+  await expect(printful.getByText('Sandbox', { exact: true })).toBeVisible();
+  await expect(printful.getByTestId('printful-sandbox-note')).toBeVisible();
   // Gelato and Printify are real cards: each offers its own connection and its built-in sandbox.
   await expect(page.getByTestId('fulfillment-gelato').getByText('Not connected')).toBeVisible();
   await expect(
@@ -98,7 +100,7 @@ test('Printful connects and disconnects through the fake, switching the catalogu
   await printful.getByRole('button', { name: 'Disconnect' }).click();
   // Disconnect asks first.
   await page.getByRole('dialog', { name: 'Disconnect Printful?' }).getByRole('button', { name: 'Disconnect' }).click();
-  await expect(printful.getByText('Not connected')).toBeVisible();
+  await expect(printful.getByText('Sandbox', { exact: true })).toBeVisible();
   await expect(page.getByText('Printful Disconnected', { exact: true })).toBeVisible();
   await page.goto('/?tab=products');
   await expect(page.getByText('Bundled Printful catalogue')).toBeVisible();

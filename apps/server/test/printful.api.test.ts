@@ -1,4 +1,4 @@
-import type { TCatalogProductPage, TPrintfulStatus } from '@podforge/contract';
+import type { TCatalogProductPage, TFulfilmentProviders, TPrintfulStatus } from '@podforge/contract';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { integrations, oauthStates } from '../src/db/schema';
@@ -88,7 +88,7 @@ describe('Printful OAuth', () => {
 
   it('connects on a good state, storing the tokens encrypted, and the live catalogue replaces the bundled one', async () => {
     const client = t.client();
-    expect(await status(client)).toEqual({ connected: false, oauthConfigured: true });
+    expect(await status(client)).toEqual({ connected: false, oauthConfigured: true, sandbox: true });
     expect((await client.get('/api/printful/products')).json<TCatalogProductPage>().source).toBe('bundled');
 
     await connect(client);
@@ -97,6 +97,7 @@ describe('Printful OAuth', () => {
       via: 'oauth',
       storeName: 'Fake Print Store',
       oauthConfigured: true,
+      sandbox: false,
     });
     const workspaceId = await client.workspaceId(t.deps.db);
     const [row] = await t.deps.db.select().from(integrations).where(eq(integrations.workspaceId, workspaceId));
@@ -226,7 +227,12 @@ describe('Printful OAuth', () => {
       const client = t.client();
       const res = await client.get(await authorize(client));
       expect(res.headers.location).toBe('/integrations?printful=choose_store');
-      expect(await status(client)).toEqual({ connected: false, oauthConfigured: true, choosingStore: true });
+      expect(await status(client)).toEqual({
+        connected: false,
+        oauthConfigured: true,
+        sandbox: true,
+        choosingStore: true,
+      });
       expect((await client.get('/api/printful/stores')).json()).toEqual([
         { id: 20001, name: 'Main Store' },
         { id: 20002, name: 'Second Store' },
@@ -253,15 +259,35 @@ describe('Printful OAuth', () => {
     await connect(client);
     const res = await client.post('/api/printful/disconnect');
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ connected: false, oauthConfigured: true });
+    expect(res.json()).toEqual({ connected: false, oauthConfigured: true, sandbox: true });
     expect((await client.get('/api/printful/products')).json<TCatalogProductPage>().source).toBe('bundled');
+  });
+
+  it('says where store orders are printed, as the printers do: the sandbox until the own account is connected', async () => {
+    const client = t.client();
+    const printfulState = async () =>
+      (await client.get('/api/fulfillment/providers'))
+        .json<TFulfilmentProviders>()
+        .providers.find((p) => p.id === 'printful');
+    // Not "not connected": the built-in sandbox prints this workspace's orders.
+    expect(await status(client)).toMatchObject({ connected: false, sandbox: true });
+    expect(await printfulState()).toMatchObject({ connected: false, sandbox: true });
+    expect(
+      (await t.deps.printers.forWorkspace(await client.workspaceId(t.deps.db), 'printful'))?.provider.sandbox,
+    ).toBe(true);
+    await connect(client);
+    expect(await status(client)).toMatchObject({ connected: true, via: 'oauth', sandbox: false });
+    expect(await printfulState()).toMatchObject({ connected: true, sandbox: false });
+    expect((await client.post('/api/printful/disconnect')).json()).toMatchObject({ connected: false, sandbox: true });
+    expect(await printfulState()).toMatchObject({ connected: false, sandbox: true });
   });
 
   it('uses PRINTFUL_TOKEN for workspaces without their own connection', async () => {
     const client = t.client();
     t.deps.config.printfulToken = 'pf-private';
     try {
-      expect(await status(client)).toMatchObject({ connected: true, via: 'token' });
+      // Catalogue only: the workspace's orders still go to the sandbox.
+      expect(await status(client)).toMatchObject({ connected: true, via: 'token', sandbox: true });
       const page = (await client.get('/api/printful/products')).json<TCatalogProductPage>();
       expect(page.source).toBe('printful');
       expect((await client.post('/api/printful/disconnect')).statusCode).toBe(409);

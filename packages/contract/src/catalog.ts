@@ -110,6 +110,11 @@ export const ZPrintfulStatus = z.object({
   oauthConfigured: z.boolean(),
   /** Authorised, but the account has several stores and the seller has not chosen the one orders go to. */
   choosingStore: z.boolean().optional(),
+  /**
+   * The workspace's store orders are printed by the built-in Printful Sandbox (nothing charged, test parcels): it has
+   * not connected its own Printful account (the server's PRINTFUL_TOKEN is for the catalogue only).
+   */
+  sandbox: z.boolean(),
 });
 export type TPrintfulStatus = z.infer<typeof ZPrintfulStatus>;
 

@@ -79,11 +79,22 @@ export class PrintfulService {
     return printerConnection(this.deps.db, workspaceId, 'printful', options);
   }
 
+  /**
+   * The workspace's Printful state. `sandbox`: its store orders go to the built-in Printful Sandbox, the fallback
+   * printer of the network (src/deps.ts), whenever it has not connected its own account (the server's token is for
+   * the catalogue only, as `orderConnection` says).
+   */
   async status(workspaceId: string): Promise<TPrintfulStatus> {
     const oauthConfigured = this.client.oauthConfigured;
     const row = await this.connection(workspaceId);
     if (row && row.status === 'connected') {
-      return { connected: true, via: 'oauth', oauthConfigured, ...(row.storeName ? { storeName: row.storeName } : {}) };
+      return {
+        connected: true,
+        via: 'oauth',
+        oauthConfigured,
+        sandbox: false,
+        ...(row.storeName ? { storeName: row.storeName } : {}),
+      };
     }
     const choosingStore = row?.status === 'pending' && Boolean(row.accessTokenEnc);
     if (this.deps.config.printfulToken) {
@@ -91,12 +102,13 @@ export class PrintfulService {
         connected: true,
         via: 'token',
         oauthConfigured,
+        sandbox: true,
         storeName: 'Printful (private token)',
         ...(choosingStore ? { choosingStore } : {}),
       };
     }
-    if (choosingStore) return { connected: false, oauthConfigured, choosingStore };
-    return { connected: false, oauthConfigured };
+    if (choosingStore) return { connected: false, oauthConfigured, sandbox: true, choosingStore };
+    return { connected: false, oauthConfigured, sandbox: true };
   }
 
   /** Starts OAuth: a single-use state nonce bound to this workspace, and Printful's authorize URL. */

@@ -14,14 +14,24 @@ const OTHERS = {
 };
 
 describe('FulfillmentServices', () => {
-  it('offers Connect when Printful is not connected; Printify and Gelato are real cards', async () => {
+  it('says Sandbox, not Not connected, while the built-in Printful Sandbox prints the orders, and offers Connect', async () => {
     vi.stubGlobal(
       'fetch',
-      fakeFetch({ '/api/printful/status': () => json({ connected: false, oauthConfigured: true }), ...OTHERS }),
+      fakeFetch({
+        '/api/printful/status': () => json({ connected: false, oauthConfigured: true, sandbox: true }),
+        ...OTHERS,
+      }),
     );
     renderWithProviders(<FulfillmentServices />);
     const printful = screen.getByTestId('fulfillment-printful');
-    expect(await within(printful).findByText('Not connected')).toBeInTheDocument();
+    expect(await within(printful).findByText('Sandbox', { exact: true })).toBeInTheDocument();
+    expect(within(printful).queryByText('Not connected')).toBeNull();
+    expect(within(printful).getByTestId('printful-sandbox-note')).toHaveTextContent(
+      'Test orders: your store orders are printed by the built-in Printful Sandbox.',
+    );
+    expect(within(printful).getByTestId('printful-sandbox-note')).toHaveTextContent(
+      'Connect your own Printful account to have Printful print and ship them.',
+    );
     expect(within(printful).getByRole('link', { name: 'Connect' })).toHaveAttribute(
       'href',
       '/api/printful/oauth/start',
@@ -39,10 +49,12 @@ describe('FulfillmentServices', () => {
       'fetch',
       fakeFetch({
         '/api/printful/status': () =>
-          json({ connected, oauthConfigured: true, via: 'oauth', storeName: 'My Print Store' }),
+          connected
+            ? json({ connected, oauthConfigured: true, via: 'oauth', storeName: 'My Print Store', sandbox: false })
+            : json({ connected, oauthConfigured: true, sandbox: true }),
         '/api/printful/disconnect': () => {
           connected = false;
-          return json({ connected: false, oauthConfigured: true });
+          return json({ connected: false, oauthConfigured: true, sandbox: true });
         },
         ...OTHERS,
       }),
@@ -58,6 +70,9 @@ describe('FulfillmentServices', () => {
     expect(await screen.findByText('Printful Connected')).toBeInTheDocument();
     const printful = screen.getByTestId('fulfillment-printful');
     expect(await within(printful).findByText('My Print Store')).toBeInTheDocument();
+    expect(within(printful).getByText('Connected', { exact: true })).toBeInTheDocument();
+    // The seller's own account prints the orders: no sandbox note.
+    expect(within(printful).queryByTestId('printful-sandbox-note')).toBeNull();
     // Disconnect asks first: Cancel sends nothing.
     await user.click(within(printful).getByRole('button', { name: 'Disconnect' }));
     const ask = await screen.findByRole('dialog', { name: 'Disconnect Printful?' });
@@ -67,13 +82,18 @@ describe('FulfillmentServices', () => {
     await user.click(within(printful).getByRole('button', { name: 'Disconnect' }));
     const confirm = await screen.findByRole('dialog', { name: 'Disconnect Printful?' });
     await user.click(within(confirm).getByRole('button', { name: 'Disconnect' }));
-    expect(await within(printful).findByText('Not connected')).toBeInTheDocument();
+    // Back to the sandbox, which prints the orders again.
+    expect(await within(printful).findByText('Sandbox', { exact: true })).toBeInTheDocument();
+    expect(within(printful).getByTestId('printful-sandbox-note')).toBeInTheDocument();
   });
 
   it('explains how to enable Connect when OAuth is not configured', async () => {
     vi.stubGlobal(
       'fetch',
-      fakeFetch({ '/api/printful/status': () => json({ connected: false, oauthConfigured: false }), ...OTHERS }),
+      fakeFetch({
+        '/api/printful/status': () => json({ connected: false, oauthConfigured: false, sandbox: true }),
+        ...OTHERS,
+      }),
     );
     renderWithProviders(<FulfillmentServices />);
     // Plain words for sellers; the variable names are in the README, for the operator.
@@ -90,8 +110,8 @@ describe('FulfillmentServices', () => {
       '/api/printful/status': () =>
         json(
           chosen
-            ? { connected: true, oauthConfigured: true, via: 'oauth', storeName: 'Second Store' }
-            : { connected: false, oauthConfigured: true, choosingStore: true },
+            ? { connected: true, oauthConfigured: true, via: 'oauth', storeName: 'Second Store', sandbox: false }
+            : { connected: false, oauthConfigured: true, choosingStore: true, sandbox: true },
         ),
       '/api/printful/stores': () =>
         json([
@@ -100,7 +120,13 @@ describe('FulfillmentServices', () => {
         ]),
       'POST /api/printful/store': () => {
         chosen = true;
-        return json({ connected: true, oauthConfigured: true, via: 'oauth', storeName: 'Second Store' });
+        return json({
+          connected: true,
+          oauthConfigured: true,
+          via: 'oauth',
+          storeName: 'Second Store',
+          sandbox: false,
+        });
       },
       ...OTHERS,
     });
@@ -119,5 +145,58 @@ describe('FulfillmentServices', () => {
     expect(fetch.calls.find((c) => c.method === 'POST')?.body).toEqual({ storeId: 2 });
     expect(await within(printful).findByText('Second Store')).toBeInTheDocument();
     expect(within(printful).getByText('Connected')).toBeInTheDocument();
+  });
+
+  it('says Not connected only when no printer prints the orders', async () => {
+    vi.stubGlobal(
+      'fetch',
+      fakeFetch({
+        '/api/printful/status': () => json({ connected: false, oauthConfigured: true, sandbox: false }),
+        ...OTHERS,
+      }),
+    );
+    renderWithProviders(<FulfillmentServices />);
+    const printful = screen.getByTestId('fulfillment-printful');
+    expect(await within(printful).findByText('Not connected')).toBeInTheDocument();
+    expect(within(printful).queryByTestId('printful-sandbox-note')).toBeNull();
+    expect(within(printful).getByRole('link', { name: 'Connect' })).toHaveAttribute(
+      'href',
+      '/api/printful/oauth/start',
+    );
+  });
+
+  it('says Status unknown, and nothing about the sandbox, when the state could not be read', async () => {
+    vi.stubGlobal('fetch', fakeFetch({ '/api/printful/status': () => json({ error: 'down' }, 500), ...OTHERS }));
+    renderWithProviders(<FulfillmentServices />);
+    const printful = screen.getByTestId('fulfillment-printful');
+    expect(await within(printful).findByText('Status unknown')).toBeInTheDocument();
+    expect(within(printful).queryByTestId('printful-sandbox-note')).toBeNull();
+  });
+
+  it("with the operator's catalogue token, says the orders still go to the sandbox and offers Connect", async () => {
+    vi.stubGlobal(
+      'fetch',
+      fakeFetch({
+        '/api/printful/status': () =>
+          json({
+            connected: true,
+            via: 'token',
+            oauthConfigured: true,
+            storeName: 'Printful (private token)',
+            sandbox: true,
+          }),
+        ...OTHERS,
+      }),
+    );
+    renderWithProviders(<FulfillmentServices />);
+    const printful = screen.getByTestId('fulfillment-printful');
+    expect(await within(printful).findByText('Sandbox', { exact: true })).toBeInTheDocument();
+    expect(within(printful).queryByText('Connected', { exact: true })).toBeNull();
+    expect(within(printful).getByText('Printful (private token)')).toBeInTheDocument();
+    expect(within(printful).getByTestId('printful-sandbox-note')).toBeInTheDocument();
+    expect(within(printful).getByRole('link', { name: 'Connect' })).toHaveAttribute(
+      'href',
+      '/api/printful/oauth/start',
+    );
   });
 });

@@ -93,10 +93,14 @@ function PrintfulCard() {
   const disconnect = useDisconnectPrintful();
   const [confirming, setConfirming] = useState(false);
 
+  // Where the seller's orders are printed: its own account (Connected), the built-in sandbox (Sandbox, also while
+  // the operator's token serves the catalogue), or nowhere (Not connected).
   const badge = isPending ? (
     <Skeleton className="h-5 w-20" />
-  ) : status?.connected ? (
+  ) : status?.connected && status.via === 'oauth' ? (
     <IntegrationBadge className="bg-green-100 text-green-800">Connected</IntegrationBadge>
+  ) : status?.sandbox ? (
+    <IntegrationBadge className="bg-amber-100 text-amber-800">Sandbox</IntegrationBadge>
   ) : (
     <IntegrationBadge className="bg-slate-100 text-slate-700">
       {isError ? 'Status unknown' : 'Not connected'}
@@ -116,13 +120,21 @@ function PrintfulCard() {
       ) : status?.connected ? (
         <div className="space-y-3">
           <p className="text-sm text-slate-600">
-            Store: <span className="font-medium text-slate-900">{status.storeName ?? 'Printful'}</span>
+            {status.via === 'token' ? 'Catalogue' : 'Store'}:{' '}
+            <span className="font-medium text-slate-900">{status.storeName ?? 'Printful'}</span>
           </p>
           {status.via === 'token' ? (
-            <p className="text-xs text-slate-500">
-              Connected for everyone using this app by its operator (catalogue only). Orders go to the Printful Sandbox
-              until you connect your own Printful store.
-            </p>
+            <>
+              <p className="text-xs text-slate-500">
+                Printful's live catalogue is connected for everyone using this app by its operator; your orders are not
+                sent to that account.
+              </p>
+              {status.oauthConfigured && (
+                <Button asChild variant="outline" className="w-full">
+                  <a href="/api/printful/oauth/start">Connect</a>
+                </Button>
+              )}
+            </>
           ) : (
             <Button
               variant="outline"
@@ -175,11 +187,11 @@ function PrintfulCard() {
           <a href="/api/printful/oauth/start">Connect</a>
         </Button>
       )}
-      {!isPending && status?.via !== 'oauth' && (
+      {status?.sandbox && (
         <p className="mt-3 text-xs text-slate-500" data-testid="printful-sandbox-note">
-          <span className="mr-1 rounded bg-amber-100 px-1.5 py-0.5 font-medium text-amber-800">Sandbox</span>
-          Store orders are printed by the built-in Printful Sandbox: nothing is charged, and a test parcel ships with
-          tracking.
+          Test orders: your store orders are printed by the built-in Printful Sandbox. Nothing is charged, and a test
+          parcel ships with tracking.
+          {status.oauthConfigured && ' Connect your own Printful account to have Printful print and ship them.'}
         </p>
       )}
     </IntegrationCard>

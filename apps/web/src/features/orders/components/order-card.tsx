@@ -131,7 +131,10 @@ export function OrderCard({ order, busy, onAction }: Props) {
   );
 }
 
-/** Each parcel the printer shipped: carrier and tracking number (linked when it has a page), its lines, the store. */
+/**
+ * Each parcel the printer shipped: where it is (delivered or in transit, as the printer says), carrier and tracking
+ * number (linked when it has a page), its lines, the store.
+ */
 function Parcels({ shipments }: { shipments: TOrderShipment[] }) {
   return (
     <section aria-label="Parcels" className="space-y-2">
@@ -139,6 +142,7 @@ function Parcels({ shipments }: { shipments: TOrderShipment[] }) {
       <ul className="space-y-2">
         {shipments.map((s, n) => {
           const label = [s.carrier, s.trackingNumber].filter(Boolean).join(' ') || 'No tracking number';
+          const where = s.delivered ? 'delivered' : 'in transit';
           return (
             <li
               // biome-ignore lint/suspicious/noArrayIndexKey: parcels carry no id of their own here
@@ -146,6 +150,12 @@ function Parcels({ shipments }: { shipments: TOrderShipment[] }) {
               className="min-w-0 rounded-md border p-2 text-sm"
               data-testid="order-shipment"
             >
+              <p className="mb-1 text-xs font-medium text-slate-700" data-testid="order-shipment-delivery">
+                {shipments.length > 1 && `Parcel ${n + 1} of ${shipments.length} — `}
+                <span className={cn('rounded-full px-2 py-0.5', STATUS_STYLES[s.delivered ? 'delivered' : 'shipped'])}>
+                  {shipments.length > 1 ? where : s.delivered ? 'Delivered' : 'In transit'}
+                </span>
+              </p>
               <div className="flex flex-wrap items-center justify-between gap-2">
                 {s.trackingUrl ? (
                   <a

@@ -193,6 +193,10 @@ describe('OrdersScreen', () => {
 
     const second = within(cards[1] as HTMLElement);
     expect(second.getByTestId('order-status')).toHaveTextContent('Shipped');
+    // One parcel, not yet arrived.
+    expect(second.getByTestId('order-shipment-delivery')).toHaveTextContent('In transit');
+    // No parcels, no parcel section.
+    expect(first.queryByTestId('order-shipment')).toBeNull();
     expect(second.getByRole('link', { name: /Track USPS 9400123/ })).toHaveAttribute(
       'href',
       'https://tools.usps.com/go/TrackConfirmAction?tLabels=9400123',
@@ -201,7 +205,7 @@ describe('OrdersScreen', () => {
     expect(second.queryByRole('button', { name: 'Cancel order' })).toBeNull();
   });
 
-  it('shows each parcel of an order shipped in parts: carrier, number (linked when it has a page), lines, store', async () => {
+  it('shows each parcel of an order shipped in parts: delivered or in transit, carrier, number, lines, store', async () => {
     setup({
       'GET /api/orders': () =>
         json(
@@ -215,7 +219,7 @@ describe('OrdersScreen', () => {
                   trackingUrl: 'https://tools.usps.com/go/TrackConfirmAction?tLabels=9400111',
                   lines: [{ title: 'Sunset Tee - White / S', quantity: 2 }],
                   sentToStore: true,
-                  delivered: false,
+                  delivered: true,
                 },
                 {
                   carrier: 'DHL',
@@ -233,6 +237,9 @@ describe('OrdersScreen', () => {
     const card = within(await screen.findByTestId('order'));
     expect(card.getByRole('heading', { name: '2 parcels' })).toBeInTheDocument();
     const [first, second] = card.getAllByTestId('order-shipment').map((el) => within(el));
+    // Where each parcel is, as the printer says: the first arrived, the second is on its way.
+    expect(first?.getByTestId('order-shipment-delivery')).toHaveTextContent('Parcel 1 of 2 — delivered');
+    expect(second?.getByTestId('order-shipment-delivery')).toHaveTextContent('Parcel 2 of 2 — in transit');
     expect(first?.getByRole('link', { name: /Track USPS 9400111/ })).toHaveAttribute(
       'href',
       'https://tools.usps.com/go/TrackConfirmAction?tLabels=9400111',
