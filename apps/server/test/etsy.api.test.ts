@@ -1,7 +1,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ErrorCode, type TEtsySandboxListings, type TIntegration, type TPushStates } from '@podforge/contract';
+import {
+  ErrorCode,
+  type TEtsySandboxListings,
+  type TIntegration,
+  type TProduct,
+  type TProductPage,
+  type TPushStates,
+} from '@podforge/contract';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
@@ -276,7 +283,13 @@ describe('Etsy push', () => {
       expect.objectContaining({ integrationId: store.id, state: 'waiting', error: null, progress: answer.progress }),
     ]);
     expect(pushes[0]?.resumesAt).toBe(answer.resumesAt);
-    expect((await client.get(`/api/products/${product.id}`)).json().status).toBe('processing');
+    const detail = (await client.get(`/api/products/${product.id}`)).json<TProduct>();
+    expect(detail.status).toBe('processing');
+    const waitingCopy = { status: 'processing', waiting: answer.progress, resumesAt: answer.resumesAt, error: null };
+    expect(detail.storeCopies).toEqual([expect.objectContaining(waitingCopy)]);
+    const listed = (await client.get('/api/products?pageSize=100')).json<TProductPage>();
+    const row = listed.items.find((p) => p.id === product.id);
+    expect(row?.storeCopies).toEqual([expect.objectContaining(waitingCopy)]);
     const [pub] = await t.deps.db.select().from(publications).where(eq(publications.productId, product.id));
     expect(pub).toMatchObject({ status: 'processing', error: null });
     expect(pub?.remoteProductId).toMatch(/^\d+$/);

@@ -116,6 +116,13 @@ export const ZProduct = z.object({
       status: z.enum(['pending', 'processing', 'published', 'failed', 'removed']),
       url: z.string().nullable(),
       error: z.string().nullable(),
+      /**
+       * A processing push deferred until the store's spent request limit is back, in the seller's words ("Waiting for
+       * Etsy's request limit; resumes at 14:05 UTC"); null otherwise.
+       */
+      waiting: z.string().nullable().optional(),
+      /** When that waiting push resumes (ISO instant); null otherwise. */
+      resumesAt: z.string().nullable().optional(),
       changesNotInStore: z.boolean(),
       /**
        * What the store made of the published listing since accepting it (Amazon: ACCEPTED is not listed), read in the

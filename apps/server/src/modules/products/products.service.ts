@@ -144,6 +144,8 @@ export function toProduct(
       status: p.status,
       url: p.status === 'published' ? p.remoteUrl : null,
       error: p.error,
+      waiting: deferredUntil(p) ? p.progress : null,
+      resumesAt: deferredUntil(p)?.toISOString() ?? null,
       changesNotInStore:
         p.status === 'published' && p.publishedAt !== null && p.publishedAt.getTime() < row.contentUpdatedAt.getTime(),
       listing: p.listingState ? { state: p.listingState, issues: p.listingIssues ?? [] } : null,

@@ -203,7 +203,7 @@ export async function waitForPush(
  * When a deferred push resumes: a push that met a store's long rate limit (a spent day's budget) waits as a delayed
  * job, its row processing with the instant in `errorDetails.resumesAt` (and `progress` saying so); null otherwise.
  */
-export function deferredUntil(row: PushRow | null | undefined): Date | null {
+export function deferredUntil(row: Pick<PushRow, 'status' | 'errorDetails'> | null | undefined): Date | null {
   if (row?.status !== 'processing') return null;
   const at = row.errorDetails?.resumesAt;
   if (!at) return null;
