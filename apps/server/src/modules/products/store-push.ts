@@ -386,7 +386,7 @@ function limitWait(failure: Failure): number | null {
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
-/** "Waiting for Etsy's request limit; resumes at 14:05 UTC" (the day named when it is not today's, in UTC). */
+/** "Waiting for <store>'s request limit; resumes at 14:05 UTC" (the day named when it is not today's, in UTC). */
 export function waitingText(storeLabel: string, at: Date, now: Date): string {
   const time = at.toISOString().slice(11, 16);
   const sameDay = at.toISOString().slice(0, 10) === now.toISOString().slice(0, 10);
