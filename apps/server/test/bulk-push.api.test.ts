@@ -1,7 +1,7 @@
-import type { TBulkJob, TIntegration } from '@podforge/contract';
+import type { TBulkJob, TIntegration, TPushStates } from '@podforge/contract';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bulkPushes, bulkRuns, integrations, schedules } from '../src/db/schema';
+import { bulkPushes, bulkRuns, callBudgets, integrations, schedules } from '../src/db/schema';
 import type { AppDeps } from '../src/deps';
 import type { FakeEtsy } from '../src/integrations/etsy/fake-server';
 import { type FakeShopify, startFakeShopify } from '../src/integrations/shopify/fake-server';
@@ -166,6 +166,62 @@ describe('bulk runs: store pushes and schedules', () => {
     expect(job.pushFailures).toEqual([]);
     expect(job.items[0]?.pushes[0]?.status).toBe('pushed');
     expect(etsy.listings()).toHaveLength(listed + 1);
+  }, 120_000);
+
+  it('pushes that meet Etsy’s spent day wait (deferred, not failed) and finish once it is back, one listing each', async () => {
+    const designIds = await designsOf(t.deps, workspaceId, 2);
+    const listed = etsy.listings().length;
+    // The day's budget is spent: Etsy asks for a wait of hours (the app then calls no more until it is over).
+    etsy.rateLimitNext(1, 6 * 3600);
+    try {
+      const res = await client.post('/api/bulk', {
+        designIds,
+        catalogProductIds: [TEE],
+        colors: ['Black'],
+        pricing: { markupPercent: 60 },
+        platform: 'etsy',
+        stores: [etsyStore.id],
+      });
+      expect(res.statusCode, res.body).toBe(202);
+      const seen = await follow(client, res.json<TBulkJob>().jobId);
+      const job = last(seen);
+      expect(job).toMatchObject({ status: 'done', done: 2, failures: [], pushFailures: [] });
+      for (const item of job.items) {
+        expect(item.pushes[0]).toMatchObject({
+          status: 'scheduled',
+          error: expect.stringMatching(/^Waiting for Etsy's request limit; resumes at \d\d:\d\d UTC/),
+        });
+        const { pushes } = (await client.get(`/api/products/${item.productId}/pushes`)).json<TPushStates>();
+        expect(pushes[0]).toMatchObject({ state: 'waiting', error: null });
+        expect(Date.parse(pushes[0]?.resumesAt ?? '')).toBeGreaterThan(Date.now() + 5 * 3600_000);
+      }
+      // No estimate from a deferred push's pace (it took no push's time).
+      for (const j of seen)
+        if (j.expectedFinishAt) expect(Date.parse(j.expectedFinishAt)).toBeLessThan(Date.now() + 5 * 60_000);
+      expect(etsy.listings()).toHaveLength(listed);
+
+      // The budget is back and the deferred jobs' time has come: each finishes, with one listing.
+      await t.deps.db.delete(callBudgets);
+      const ids = job.productIds;
+      await t.deps.db.execute(
+        sql`update pgboss.job set start_after = now() where name = ${storePushJob.name} and state = 'created' and data->>'productId' in (${sql.join(
+          ids.map((id) => sql`${id}`),
+          sql`, `,
+        )})`,
+      );
+      for (const id of ids) {
+        let state: TPushStates['pushes'][number] | undefined;
+        for (let i = 0; i < 600 && state?.state !== 'published'; i++) {
+          [state] = (await client.get(`/api/products/${id}/pushes`)).json<TPushStates>().pushes;
+          if (state?.state !== 'published') await new Promise((r) => setTimeout(r, 100));
+        }
+        expect(state).toMatchObject({ state: 'published', error: null, resumesAt: null });
+      }
+      expect(etsy.listings()).toHaveLength(listed + 2);
+    } finally {
+      etsy.rateLimitNext(0);
+      await t.deps.db.delete(callBudgets);
+    }
   }, 120_000);
 
   it('a run resumed after its process died mid-push finds the listing made and pushes nothing twice', async () => {

@@ -1,8 +1,15 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ErrorCode, type TEtsySandboxListings, type TIntegration } from '@podforge/contract';
-import { and, eq } from 'drizzle-orm';
+import {
+  ErrorCode,
+  type TEtsySandboxListings,
+  type TIntegration,
+  type TProduct,
+  type TProductPage,
+  type TPushStates,
+} from '@podforge/contract';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
@@ -76,6 +83,14 @@ const twoColourTeeIn = (app: Pick<TestApp, 'deps'>, client: TestClient, title: s
     color: { r: 200, g: 30, b: 30 },
     description: 'A warm sunset on soft cotton.',
   });
+
+/** pg-boss's own row of a push job. Both drivers answer `{ rows }`. */
+async function pushJob(id: string) {
+  const result = (await t.deps.db.execute(
+    sql`select state, start_after from pgboss.job where id = ${id}::uuid`,
+  )) as unknown as { rows: { state: string; start_after: unknown }[] };
+  return result.rows[0];
+}
 
 const listings = async (client: TestClient) =>
   (await client.get('/api/etsy/sandbox/listings')).json<TEtsySandboxListings>();
@@ -232,11 +247,11 @@ describe('Etsy push', () => {
     expect(again.json().remoteProductId).toBe(String(made[0]?.listing_id));
   });
 
-  it('a push stopped after the create (day budget spent) continues the recorded listing', async () => {
+  it('a push stopped after the create (day budget spent) waits, deferred, and resumes the recorded listing', async () => {
     const client = t.client();
     const store = await connect(client);
     const product = await twoColourTee(client, 'Budget Tee');
-    // The create goes through; then Etsy says the day's budget is spent (a wait of hours): reported, not waited.
+    // The create goes through; then Etsy says the day's budget is spent (a wait of hours): deferred, not waited.
     const realCreate = fake.calls.length;
     fake.rateLimitNext(0);
     const original = t.deps.etsy.client as EtsyClient;
@@ -250,30 +265,61 @@ describe('Etsy push', () => {
         return fetch(input, init);
       },
     });
+    const asked = Date.now();
     const stopped = await client.post(`/api/upload/etsy/${product.id}`, { integrationId: store.id });
     t.deps.etsy.client = original;
-    expect(stopped.statusCode).toBe(503);
-    expect(stopped.json().error).toBe("Etsy's daily request budget is spent; try again later");
-    // How long until the budget is back: a schedule moves by it (schedules.api.test.ts).
-    expect(stopped.json().retryAfterSeconds).toBe('21600');
+    // Not failed: the push waits for the budget (202, as a push still at work), and says until when.
+    expect(stopped.statusCode, stopped.body).toBe(202);
+    const answer = stopped.json();
+    expect(answer).toMatchObject({ success: false, state: 'waiting', platform: 'etsy', integrationId: store.id });
+    const resumesAt = new Date(answer.resumesAt).getTime();
+    expect(Math.abs(resumesAt - (asked + 6 * 3600_000))).toBeLessThan(2 * 60_000);
+    const hhmm = new Date(resumesAt).toISOString().slice(11, 16);
+    expect(answer.progress).toMatch(new RegExp(`^Waiting for Etsy's request limit; resumes at ${hhmm} UTC`));
+
+    // The product and its push show it waiting, and until when.
+    const { pushes } = (await client.get(`/api/products/${product.id}/pushes`)).json<TPushStates>();
+    expect(pushes).toEqual([
+      expect.objectContaining({ integrationId: store.id, state: 'waiting', error: null, progress: answer.progress }),
+    ]);
+    expect(pushes[0]?.resumesAt).toBe(answer.resumesAt);
+    const detail = (await client.get(`/api/products/${product.id}`)).json<TProduct>();
+    expect(detail.status).toBe('processing');
+    const waitingCopy = { status: 'processing', waiting: answer.progress, resumesAt: answer.resumesAt, error: null };
+    expect(detail.storeCopies).toEqual([expect.objectContaining(waitingCopy)]);
+    const listed = (await client.get('/api/products?pageSize=100')).json<TProductPage>();
+    const row = listed.items.find((p) => p.id === product.id);
+    expect(row?.storeCopies).toEqual([expect.objectContaining(waitingCopy)]);
     const [pub] = await t.deps.db.select().from(publications).where(eq(publications.productId, product.id));
-    expect(pub?.status).toBe('failed');
+    expect(pub).toMatchObject({ status: 'processing', error: null });
     expect(pub?.remoteProductId).toMatch(/^\d+$/);
     expect(fake.calls.length).toBeGreaterThan(realCreate);
+    // The deferred push is a delayed job in the queue (it survives a restart), due when the budget is back.
+    const queued = await pushJob(pub?.jobId as string);
+    expect(queued?.state).toBe('created');
+    expect(new Date(String(queued?.start_after)).getTime()).toBe(resumesAt);
 
-    // Until the budget is back, no call is sent: the app answers the same without asking Etsy.
+    // Until then a second push is not another one, and nothing is sent to Etsy.
     const calls = fake.calls.length;
     const early = await client.post(`/api/upload/etsy/${product.id}`, { integrationId: store.id });
-    expect(early.statusCode).toBe(503);
-    expect(early.json().error).toBe("Etsy's daily request budget is spent; try again later");
+    expect(early.statusCode).toBe(409);
     expect(fake.calls.length).toBe(calls);
 
+    // The budget is back and the job's time has come (moved to now): it finishes the recorded listing, once.
     await budgetBack();
-    const again = await client.post(`/api/upload/etsy/${product.id}`, { integrationId: store.id });
-    expect(again.statusCode, again.body).toBe(200);
-    expect(again.json().remoteProductId).toBe(pub?.remoteProductId);
-    expect(fake.listings().filter((l) => l.title === 'Budget Tee')).toHaveLength(1);
-  });
+    await t.deps.db.execute(sql`update pgboss.job set start_after = now() where id = ${pub?.jobId}::uuid`);
+    let done = await settledPush(client, product.id, store.id);
+    for (let i = 0; i < 300 && done.state === 'waiting'; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      done = await settledPush(client, product.id, store.id);
+    }
+    expect(done).toMatchObject({ state: 'published', error: null, remoteProductId: pub?.remoteProductId });
+    expect(done.resumesAt).toBeNull();
+    const made = fake.listings().filter((l) => l.title === 'Budget Tee');
+    expect(made).toHaveLength(1);
+    expect(made[0]?.state).toBe('active');
+    expect((await client.get(`/api/products/${product.id}`)).json().status).toBe('live');
+  }, 90_000);
 
   it('waits out per-second limits (429 with retry-after) instead of failing', async () => {
     const client = t.client();
@@ -407,11 +453,12 @@ describe('Etsy pushes are jobs (the same store-push job as Shopify)', () => {
     const store = await connect(client);
     const product = await twoColourTee(client, 'Refused Etsy Tee');
     await withoutPushWait(t, async () => {
-      fake.rateLimitNext(1, 6 * 3600);
+      // Etsy answers the create with a server error (a refusal; a spent day's budget defers instead, above).
+      fake.failNextCreateAfterCreating();
       const res = await client.post(`/api/upload/etsy/${product.id}`, { integrationId: store.id });
       expect(res.statusCode, res.body).toBe(202);
       const done = await settledPush(client, product.id, store.id);
-      expect(done).toMatchObject({ state: 'failed', error: "Etsy's daily request budget is spent; try again later" });
+      expect(done).toMatchObject({ state: 'failed', error: expect.stringMatching(/^Etsy/) });
       const [row] = await t.deps.db.select().from(products).where(eq(products.id, product.id));
       expect(row?.status).toBe('ready');
     });

@@ -116,6 +116,13 @@ export const ZProduct = z.object({
       status: z.enum(['pending', 'processing', 'published', 'failed', 'removed']),
       url: z.string().nullable(),
       error: z.string().nullable(),
+      /**
+       * A processing push deferred until the store's spent request limit is back, in the seller's words ("Waiting for
+       * Etsy's request limit; resumes at 14:05 UTC"); null otherwise.
+       */
+      waiting: z.string().nullable().optional(),
+      /** When that waiting push resumes (ISO instant); null otherwise. */
+      resumesAt: z.string().nullable().optional(),
       changesNotInStore: z.boolean(),
       /**
        * What the store made of the published listing since accepting it (Amazon: ACCEPTED is not listed), read in the
@@ -227,9 +234,14 @@ export const ZPublishResult = z.object({
       error: z.string().nullable(),
       /**
        * Where the store's push job is: 'running' when it was still at work when the answer went out (the browser
-       * then polls `GET /api/products/:id/pushes`).
+       * then polls `GET /api/products/:id/pushes`); 'waiting' when the store's request limit is spent for a long
+       * while (e.g. a day's budget): the push is deferred, not failed, and resumes by itself (`progress` says when).
        */
-      state: z.enum(['published', 'failed', 'running']).optional(),
+      state: z.enum(['published', 'failed', 'running', 'waiting']).optional(),
+      /** For 'waiting': what the seller reads, e.g. "Waiting for Etsy's daily limit; resumes at 14:05 UTC". */
+      progress: z.string().nullable().optional(),
+      /** For 'waiting': when the push resumes (ISO instant). */
+      resumesAt: z.string().nullable().optional(),
     }),
   ),
 });
@@ -238,10 +250,16 @@ export type TPublishResult = z.infer<typeof ZPublishResult>;
 /** `GET /api/products/:id/pushes`: each store push of the product and where it is. */
 export const ZPushState = z.object({
   integrationId: z.string(),
-  /** 'removed': the listing was deleted or archived in the store (drift), so the product may be pushed again. */
-  state: z.enum(['running', 'published', 'failed', 'removed']),
-  /** What a running push is doing, e.g. 'Uploading pictures (1 of 2)'. */
+  /**
+   * 'removed': the listing was deleted or archived in the store (drift), so the product may be pushed again.
+   * 'waiting': the store's request limit is spent for a long while (a day's budget): the push is deferred to
+   * `resumesAt` and resumes by itself (the product stays processing; nothing is lost or listed twice).
+   */
+  state: z.enum(['running', 'waiting', 'published', 'failed', 'removed']),
+  /** What a running push is doing, e.g. 'Uploading pictures (1 of 2)'; for a waiting one, until when it waits. */
   progress: z.string().nullable(),
+  /** When a waiting push resumes (ISO instant); null otherwise. */
+  resumesAt: z.string().nullable().optional(),
   error: z.string().nullable(),
   remoteProductId: z.string().nullable(),
   remoteUrl: z.string().nullable(),
@@ -254,10 +272,12 @@ export type TPushStates = z.infer<typeof ZPushStates>;
 /** An upload or update still at work when the answer went out (HTTP 202): poll `GET /api/products/:id/pushes`. */
 export const ZStoreUploadPending = z.object({
   success: z.literal(false),
-  state: z.literal('running'),
+  /** 'waiting': deferred until the store's spent request limit is back (`resumesAt`); it resumes by itself. */
+  state: z.enum(['running', 'waiting']),
   platform: z.string(),
   integrationId: z.string(),
   progress: z.string().nullable(),
+  resumesAt: z.string().nullable().optional(),
 });
 export type TStoreUploadPending = z.infer<typeof ZStoreUploadPending>;
 

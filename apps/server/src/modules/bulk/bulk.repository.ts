@@ -95,12 +95,18 @@ export async function settlePushRow(
   outcome:
     | { status: 'pushed'; remoteUrl: string | null }
     | { status: 'scheduled'; scheduleId: string }
-    | { status: 'failed'; error: string },
+    | { status: 'failed'; error: string }
+    /** The push job deferred itself until the store's spent limit is back: `waiting` says until when (no schedule). */
+    | { status: 'scheduled'; waiting: string },
   now: Date,
 ): Promise<void> {
+  const set =
+    'waiting' in outcome
+      ? { status: outcome.status, scheduleId: null, error: outcome.waiting }
+      : { ...outcome, ...(outcome.status === 'failed' ? {} : { error: null }) };
   await db
     .update(bulkPushes)
-    .set({ ...outcome, ...(outcome.status === 'failed' ? {} : { error: null }), finishedAt: now })
+    .set({ ...set, finishedAt: now })
     .where(eq(bulkPushes.id, pushId));
 }
 

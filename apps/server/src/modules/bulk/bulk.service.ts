@@ -303,12 +303,14 @@ export function expectedFinish(run: BulkRunRow, items: BulkItemRow[], pushes: Pu
   const failedItems = new Set(
     items.filter((i) => i.status === 'failed' || (i.status === 'done' && !i.productId)).map((i) => i.id),
   );
-  const byStore = new Map<string, { left: number; spent: number; pushed: number }>();
+  const byStore = new Map<string, { left: number; spent: number; pushed: number; limited?: boolean }>();
   for (const { push } of pushes) {
     const store = byStore.get(push.integrationId) ?? { left: 0, spent: 0, pushed: 0 };
     byStore.set(push.integrationId, store);
     if ((push.status === 'pending' || push.status === 'pushing') && !failedItems.has(push.itemId)) store.left++;
-    if ((push.status === 'pushed' || push.status === 'scheduled') && push.startedAt && push.finishedAt) {
+    // A push the store's spent limit deferred (a scheduled push with no schedule) took no push's time.
+    if (push.status === 'scheduled' && !push.scheduleId) store.limited = true;
+    else if ((push.status === 'pushed' || push.status === 'scheduled') && push.startedAt && push.finishedAt) {
       store.spent += push.finishedAt.getTime() - push.startedAt.getTime();
       store.pushed++;
     }
@@ -316,7 +318,8 @@ export function expectedFinish(run: BulkRunRow, items: BulkItemRow[], pushes: Pu
   let pushMs = 0;
   let cycleMs = 0;
   for (const store of byStore.values()) {
-    if (store.left === 0) continue;
+    // A store whose limit is spent defers what is left for it at once (each push resumes by itself, later).
+    if (store.left === 0 || store.limited) continue;
     if (store.pushed === 0) return null;
     pushMs += (store.left * store.spent) / store.pushed;
     cycleMs += store.spent / store.pushed;
@@ -569,7 +572,8 @@ async function makePush(
     if (before?.status === 'processing') {
       await settledPush(deps, { workspaceId, productId, integrationId: store.id }, PUSH_SETTLE_MS);
     } else if (before?.status !== 'published') {
-      await pushToStore(deps)({ workspaceId, productId, platform, integrationId: store.id });
+      // A store whose limit is spent for long (a day's budget) defers the push job itself: see the catch below.
+      await pushToStore(deps, { deferOnLimit: true })({ workspaceId, productId, platform, integrationId: store.id });
     }
     await settlePushRow(
       deps.db,
@@ -580,6 +584,11 @@ async function makePush(
   } catch (error) {
     // A closing server leaves the push as it is: the job runs again and finds what the store has.
     if (stopping()) return;
+    if (error instanceof AppError && error.details.resumesAt) {
+      // Deferred (not failed) until the store's spent limit is back: the store push job resumes it by itself.
+      await settlePushRow(deps.db, push.id, { status: 'scheduled', waiting: error.message }, deps.now());
+      return;
+    }
     if (!(error instanceof AppError)) deps.jobs.log.error({ err: error, pushId: push.id }, 'bulk push failed');
     await settlePushRow(deps.db, push.id, { status: 'failed', error: messageOf(error) }, deps.now());
   }

@@ -10,11 +10,18 @@ const run = { status: 'running', startedAt: start, createdAt: start } as BulkRun
 const item = (id: string, status: BulkItemRow['status'], doneAfter?: number) =>
   ({ id, status, productId: status === 'done' ? `p-${id}` : null, updatedAt: at(doneAfter ?? 0) }) as BulkItemRow;
 
-const push = (itemId: string, store: string, status: BulkPushRow['status'], took?: [number, number]) => ({
+const push = (
+  itemId: string,
+  store: string,
+  status: BulkPushRow['status'],
+  took?: [number, number],
+  scheduleId: string | null = status === 'scheduled' ? 's-1' : null,
+) => ({
   push: {
     itemId,
     integrationId: store,
     status,
+    scheduleId,
     startedAt: took ? at(took[0]) : null,
     finishedAt: took ? at(took[1]) : null,
   } as BulkPushRow,
@@ -54,5 +61,20 @@ describe('a bulk run’s expected finish', () => {
       expectedFinish({ ...run, startedAt: at(6) }, [item('1', 'done', 5), item('2', 'pending')], [], now),
     ).toBeNull();
     expect(expectedFinish({ ...run, status: 'done' }, items, [pushed], now)).toBeNull();
+  });
+
+  it('takes no pace from a push the store’s spent limit deferred, and adds nothing for that store’s pushes left', () => {
+    // Shop A's day was spent mid-push: it was deferred (a scheduled push with no schedule), and so will the rest be.
+    const items = [item('1', 'done', 5), item('2', 'done', 10), item('3', 'pending')];
+    const pushes = [
+      push('1', 'A', 'scheduled', [5, 35], null),
+      push('2', 'A', 'pending'),
+      push('3', 'A', 'pending'),
+      push('1', 'B', 'pushed', [5, 8]),
+      push('2', 'B', 'pending'),
+      push('3', 'B', 'pending'),
+    ];
+    // 1 left to make at 5 s; shop B's 2 pushes of 3 s: max(5 + 3, 6) = 8 s.
+    expect(expectedFinish(run, items, pushes, now)).toEqual(at(20 + 8));
   });
 });

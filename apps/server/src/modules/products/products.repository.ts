@@ -167,6 +167,8 @@ export type ListedPublication = Pick<
   | 'remoteCheckedAt'
   | 'listingState'
   | 'listingIssues'
+  | 'progress'
+  | 'errorDetails'
 >;
 export type ListedProduct = {
   row: Omit<ProductRow, 'searchText'>;
@@ -195,7 +197,8 @@ const publicationsJson = sql<
     'integrationId', pb.integration_id, 'storeName', i.store_name, 'error', pb.error,
     'status', pb.status, 'publishedAt', pb.published_at, 'remoteUrl', pb.remote_url, 'platform', i.platform,
     'remoteState', pb.remote_state, 'remoteChanges', pb.remote_changes, 'remoteCheckedAt', pb.remote_checked_at,
-    'listingState', pb.listing_state, 'listingIssues', pb.listing_issues
+    'listingState', pb.listing_state, 'listingIssues', pb.listing_issues, 'progress', pb.progress,
+    'errorDetails', pb.error_details
   ) ORDER BY pb.published_at), '[]'::json)
   FROM publications pb JOIN integrations i ON i.id = pb.integration_id WHERE pb.product_id = ${productId})`;
 

@@ -72,7 +72,7 @@ import {
   variantsOf,
 } from './products.repository';
 import { assertPushable } from './push-product';
-import { pushFailure, startPush, startRemovals, toPushState, waitForPush } from './store-push';
+import { deferredUntil, pushFailure, startPush, startRemovals, toPushState, waitForPush } from './store-push';
 
 type CreateInput = z.output<typeof ZCreateProduct>;
 type UpdateInput = z.output<typeof ZUpdateProduct>;
@@ -144,6 +144,8 @@ export function toProduct(
       status: p.status,
       url: p.status === 'published' ? p.remoteUrl : null,
       error: p.error,
+      waiting: deferredUntil(p) ? p.progress : null,
+      resumesAt: deferredUntil(p)?.toISOString() ?? null,
       changesNotInStore:
         p.status === 'published' && p.publishedAt !== null && p.publishedAt.getTime() < row.contentUpdatedAt.getTime(),
       listing: p.listingState ? { state: p.listingState, issues: p.listingIssues ?? [] } : null,
@@ -546,7 +548,8 @@ export async function deleteProduct(
     const settled: (Awaited<ReturnType<typeof waitForPush>> | null)[] = [];
     for (const { integrationId, jobId } of started) {
       const pub = await waitForPush(deps, { workspaceId, productId: id, integrationId }, jobId);
-      if (pub?.status === 'processing' && pub.jobId === jobId) return 'running';
+      // Still at work, or deferred until the store's spent limit is back (it resumes by itself).
+      if (pub?.status === 'processing' && (pub.jobId === jobId || deferredUntil(pub))) return 'running';
       settled.push(pub);
     }
     const productLeft = () => productExists(deps.db, workspaceId, id);
@@ -654,6 +657,10 @@ function storesByIds(deps: ProductsDeps, workspaceId: string, ids: string[]): Pr
 
 /** Whether a push of this product has been in flight so long that its process must have ended. */
 async function pushIsStale(deps: ProductsDeps, row: ProductRow): Promise<boolean> {
+  // A push deferred until a store's spent limit is back is waiting, not lost (until a while after it should resume).
+  const pubs = (await publicationsOf(deps.db, [row.id])).get(row.id) ?? [];
+  const waitingUntil = Math.max(0, ...pubs.map((p) => deferredUntil(p)?.getTime() ?? 0));
+  if (waitingUntil > deps.now().getTime() - STALE_PUSH_MS) return false;
   const recent = await publicationMovedSince(deps.db, row, new Date(deps.now().getTime() - STALE_PUSH_MS));
   return !recent && row.updatedAt.getTime() <= deps.now().getTime() - STALE_PUSH_MS;
 }
@@ -666,6 +673,7 @@ async function pushToStore(
   previous: PushableStatus,
   store: StoreRow,
   mode: 'create' | 'update' = 'create',
+  failOnLimit = false,
 ): Promise<TStoreUploadResult | TStoreUploadPending> {
   const platform = store.platform as TStorePlatform;
   const publisher = deps.stores.get(platform);
@@ -673,8 +681,14 @@ async function pushToStore(
   // Refusals the seller must act on are answered before anything is queued: not connected, the platform's rules.
   await assertPushable(deps, publisher, workspaceId, store, row);
   const stale = row.status === 'processing' && (await pushIsStale(deps, row));
-  const jobId = await startPush(deps, workspaceId, row.id, store, mode, previous, stale);
+  const jobId = await startPush(deps, workspaceId, row.id, store, mode, previous, stale, failOnLimit);
   const pub = await waitForPush(deps, { workspaceId, productId: row.id, integrationId: store.id }, jobId);
+  const waiting = deferredUntil(pub);
+  if (pub && waiting) {
+    // Deferred until the store's spent limit is back: not failed, it resumes by itself.
+    const resumesAt = waiting.toISOString();
+    return { success: false, state: 'waiting', platform, integrationId: store.id, progress: pub.progress, resumesAt };
+  }
   if (pub?.status === 'processing' && pub.jobId === jobId) {
     return { success: false, state: 'running', platform, integrationId: store.id, progress: pub.progress };
   }
@@ -743,7 +757,15 @@ export async function publishProduct(
               error: null,
               state: 'published',
             }
-          : { ...base, ok: false, remoteProductId: null, remoteUrl: null, error: null, state: 'running' },
+          : {
+              ...base,
+              ok: false,
+              remoteProductId: null,
+              remoteUrl: null,
+              error: null,
+              state: pushed.state,
+              ...(pushed.state === 'waiting' ? { progress: pushed.progress, resumesAt: pushed.resumesAt ?? null } : {}),
+            },
       );
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
@@ -772,6 +794,7 @@ export async function pushProduct(
   platform: TStorePlatform,
   productId: string,
   integrationId: string | undefined,
+  options: { failOnLimit?: boolean } = {},
 ): Promise<TStoreUploadResult | TStoreUploadPending> {
   const row = await findProduct(deps.db, workspaceId, productId);
   let previous: PushableStatus;
@@ -804,7 +827,7 @@ export async function pushProduct(
       connected.length === 1 ? (connected[0]?.storeName ?? platformLabel(platform)) : platformLabel(platform);
     throw conflict(`"${row.title}" is already live in ${where}; send changes there with Update in store`);
   }
-  return pushToStore(deps, workspaceId, row, previous, store);
+  return pushToStore(deps, workspaceId, row, previous, store, 'create', options.failOnLimit ?? false);
 }
 
 /** The status a product stuck in processing had: live if it is published somewhere, else ready or draft. */
@@ -872,7 +895,7 @@ export async function removeFromStore(
   if (!started) throw new Error('no removal started');
   const settled = await waitForPush(deps, { workspaceId, productId: row.id, integrationId: store.id }, started.jobId);
   if (settled === null) return 'removed';
-  if (settled.status === 'processing' && settled.jobId === started.jobId) return 'running';
+  if (settled.status === 'processing' && (settled.jobId === started.jobId || deferredUntil(settled))) return 'running';
   throw pushFailure(settled);
 }
 

@@ -71,6 +71,11 @@ const ZStorePushJob = z.object({
    * deletes the product (a product deleted with its listings).
    */
   keepProduct: z.boolean().optional(),
+  /**
+   * A store's long rate limit (a spent day's budget) fails the push instead of deferring it: for a caller that moves
+   * itself by the failure's `retryAfterSeconds` (a scheduled upload).
+   */
+  failOnLimit: z.boolean().optional(),
 });
 export type StorePushJob = z.infer<typeof ZStorePushJob>;
 
@@ -125,6 +130,7 @@ export async function startPush(
   mode: 'create' | 'update',
   previous: PushableStatus,
   staleOk = false,
+  failOnLimit = false,
 ): Promise<string> {
   const row = await findProduct(deps.db, workspaceId, productId);
   if (row.status === 'processing') {
@@ -138,7 +144,14 @@ export async function startPush(
     if (running?.status === 'processing' && running.jobId) return running.jobId;
     throw conflict(`"${row.title}" is being pushed to a store already`);
   }
-  return queuePush(deps, { workspaceId, productId, integrationId: store.id, mode, previous });
+  return queuePush(deps, {
+    workspaceId,
+    productId,
+    integrationId: store.id,
+    mode,
+    previous,
+    ...(failOnLimit ? { failOnLimit } : {}),
+  });
 }
 
 /**
@@ -181,9 +194,30 @@ export async function waitForPush(
   const until = Date.now() + timeoutMs;
   for (;;) {
     const row = await publicationOf(deps, job.workspaceId, job.productId, job.integrationId);
-    if (row?.status !== 'processing' || row.jobId !== jobId || Date.now() >= until) return row;
+    if (row?.status !== 'processing' || row.jobId !== jobId || deferredUntil(row) || Date.now() >= until) return row;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/**
+ * When a deferred push resumes: a push that met a store's long rate limit (a spent day's budget) waits as a delayed
+ * job, its row processing with the instant in `errorDetails.resumesAt` (and `progress` saying so); null otherwise.
+ */
+export function deferredUntil(row: Pick<PushRow, 'status' | 'errorDetails'> | null | undefined): Date | null {
+  if (row?.status !== 'processing') return null;
+  const at = row.errorDetails?.resumesAt;
+  if (!at) return null;
+  const date = new Date(at);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+/** A deferred push as the waiting call answers it: 503 rate-limited with the seconds left (a schedule moves by them). */
+function deferredFailure(row: PushRow, until: Date, now: Date): AppError {
+  const seconds = Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 1000));
+  return new AppError(503, ErrorCode.RateLimited, row.progress ?? 'Waiting for the store', {
+    retryAfterSeconds: String(seconds),
+    resumesAt: until.toISOString(),
+  });
 }
 
 /** A settled push that failed, as the call answers it: its status, code and details (e.g. `retryAfterSeconds`). */
@@ -203,6 +237,9 @@ export async function settledPush(deps: ProductsDeps, job: JobKey, timeoutMs: nu
   const until = Date.now() + timeoutMs;
   for (;;) {
     const row = await publicationOf(deps, job.workspaceId, job.productId, job.integrationId);
+    const waiting = deferredUntil(row);
+    // A push deferred for the store's limit is not waited for (hours): the caller hears until when.
+    if (row && waiting) throw deferredFailure(row, waiting, deps.now());
     if (row && row.status !== 'processing') {
       if (row.status === 'published' && row.error === null && row.remoteProductId) {
         const store = await storeConnection(deps.db, row.workspaceId, row.integrationId);
@@ -337,17 +374,81 @@ async function pushRemote(
   return { ok: true, ...(await publisher.update({ ...ctx, remoteProductId })) };
 }
 
+/** A store's rate-limit wait this long or longer defers the push (adapters name the wait only when it is long). */
+const DEFER_FROM_SECONDS = 60;
+
+/** Seconds to defer the push by, when it failed for a store's long rate limit (a spent day's budget). */
+function limitWait(failure: Failure): number | null {
+  if (failure.code !== ErrorCode.RateLimited) return null;
+  const seconds = Number(failure.details?.retryAfterSeconds);
+  return Number.isFinite(seconds) && seconds >= DEFER_FROM_SECONDS ? seconds : null;
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** "Waiting for <store>'s request limit; resumes at 14:05 UTC" (the day named when it is not today's, in UTC). */
+export function waitingText(storeLabel: string, at: Date, now: Date): string {
+  const time = at.toISOString().slice(11, 16);
+  const sameDay = at.toISOString().slice(0, 10) === now.toISOString().slice(0, 10);
+  const day = sameDay ? '' : ` on ${at.getUTCDate()} ${MONTHS[at.getUTCMonth()]}`;
+  return `Waiting for ${storeLabel}'s request limit; resumes at ${time} UTC${day}`;
+}
+
+/**
+ * Defers the push to when the store's limit is back: the same job again as a delayed job (pg-boss keeps it, so it
+ * survives a restart) under a new id, sent before the row names it (a process that dies between the two leaves the
+ * row to this job's retry, which meets the limit and defers again). The row stays processing (the product too), with
+ * no error, the instant in `errorDetails.resumesAt` and `progress` saying so; the listing id a first run recorded
+ * stays, so the resumed run finishes that listing.
+ */
+async function defer(
+  deps: ProductsDeps,
+  job: StorePushJob,
+  jobId: string,
+  pubId: string,
+  failure: Failure,
+  seconds: number,
+  storeLabel: string,
+): Promise<void> {
+  const now = deps.now();
+  // Rounded up to the minute the seller reads.
+  const resumesAt = new Date(Math.ceil((now.getTime() + seconds * 1000) / 60_000) * 60_000);
+  const nextId = randomUUID();
+  await sendJob(deps.jobs, storePushJob, job, { id: nextId, startAfter: resumesAt });
+  await updatePublicationOfJob(deps.db, pubId, jobId, {
+    jobId: nextId,
+    progress: waitingText(storeLabel, resumesAt, now),
+    error: null,
+    errorStatus: failure.status,
+    errorCode: failure.code,
+    errorDetails: { ...failure.details, resumesAt: resumesAt.toISOString() },
+    updatedAt: now,
+  });
+}
+
 /** One push job: the store's side, then the rows. */
 export async function runPush(deps: ProductsDeps, job: JobWithMetadata<StorePushJob>): Promise<void> {
   const data = job.data;
   const pub = await publicationOf(deps, data.workspaceId, data.productId, data.integrationId);
   if (!pub || pub.jobId !== job.id || pub.status !== 'processing') return;
+  if (deferredUntil(pub)) {
+    // A deferred push resuming: it no longer waits.
+    await updatePublicationOfJob(deps.db, pub.id, job.id, {
+      progress: 'Resuming',
+      errorStatus: null,
+      errorCode: null,
+      errorDetails: null,
+      updatedAt: deps.now(),
+    });
+  }
   let outcome: Outcome;
   let publisher: StorePlatform | null = null;
+  let storeLabel: string | null = null;
   try {
     const product = await findProduct(deps.db, data.workspaceId, data.productId);
     const store = await storeConnection(deps.db, data.workspaceId, data.integrationId);
     if (!store) throw conflict('The store is no longer connected');
+    storeLabel = platformLabel(store.platform);
     publisher = deps.stores.get(store.platform);
     const report = async (step: string) => {
       await updatePublicationOfJob(deps.db, pub.id, job.id, { progress: step, updatedAt: deps.now() });
@@ -356,14 +457,21 @@ export async function runPush(deps: ProductsDeps, job: JobWithMetadata<StorePush
   } catch (error) {
     outcome = { ok: false, failure: failureOf(error, publisher) };
   }
+  const wait = !outcome.ok && !data.failOnLimit && storeLabel ? limitWait(outcome.failure) : null;
+  if (!outcome.ok && wait !== null && storeLabel) {
+    await defer(deps, data, job.id, pub.id, outcome.failure, wait, storeLabel);
+    return;
+  }
   await settle(deps, data, job.id, outcome);
 }
 
 export function toPushState(row: PushRow): TPushState {
+  const waiting = deferredUntil(row);
   return {
     integrationId: row.integrationId,
-    state: row.status === 'processing' || row.status === 'pending' ? 'running' : row.status,
+    state: waiting ? 'waiting' : row.status === 'processing' || row.status === 'pending' ? 'running' : row.status,
     progress: row.status === 'processing' ? row.progress : null,
+    resumesAt: waiting?.toISOString() ?? null,
     error: row.error,
     remoteProductId: row.remoteProductId,
     remoteUrl: row.remoteUrl,

@@ -16,11 +16,16 @@ type ScheduledUploadJob = z.infer<typeof ZScheduledUploadJob>;
 /** A scheduled push may take its time: a push job still running after the upload call's wait is followed. */
 const SCHEDULED_PUSH_WAIT_MS = 10 * 60_000;
 
-/** The real push: the same code path as 'Upload Now'. */
+/**
+ * The real push: the same code path as 'Upload Now'. A scheduled upload moves itself when the store's limit is spent
+ * for long (the push fails with `retryAfterSeconds`, see below); other callers (bulk) let the push job defer itself
+ * (`deferOnLimit`) and hear until when as the same 503.
+ */
 export const pushToStore =
-  (deps: SchedulesDeps): StorePush =>
+  (deps: SchedulesDeps, options: { deferOnLimit?: boolean } = {}): StorePush =>
   async (s) => {
-    const result = await pushProduct(deps, s.workspaceId, s.platform, s.productId, s.integrationId);
+    const failOnLimit = !options.deferOnLimit;
+    const result = await pushProduct(deps, s.workspaceId, s.platform, s.productId, s.integrationId, { failOnLimit });
     if (result.success) return result;
     return settledPush(
       deps,

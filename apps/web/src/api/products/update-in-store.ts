@@ -32,6 +32,8 @@ export async function updateInStore({
       remoteUrl: done.remoteUrl ?? '',
     };
   }
+  // Deferred until the store's spent request limit is back: not done yet, and it says until when.
+  if (done?.state === 'waiting' && done.progress) throw new Error(done.progress);
   throw new Error(done?.error ?? 'The store is still working on it; check again in a moment.');
 }
 

@@ -6,8 +6,14 @@ import { waitForPushes } from './push-progress';
 
 export type UploadPlatform = 'shopify' | 'etsy' | 'amazon';
 
-/** The contract has no schema for this answer yet; `success` is the one field the spec names (section 7). */
-export type TUploadResult = { success: boolean } & Record<string, unknown>;
+/**
+ * The contract has no schema for this answer yet; `success` is the one field the spec names (section 7). `waiting`:
+ * not uploaded yet and not failed: the push waits for the store's spent request limit, in the seller's words.
+ */
+export type TUploadResult = { success: boolean; waiting?: string } & Record<string, unknown>;
+
+const waitingText = (progress: unknown) =>
+  typeof progress === 'string' && progress ? progress : 'Waiting for the store; it resumes by itself';
 
 /** The answer said 200 but `success: false`. */
 export class UploadRejectedError extends Error {
@@ -34,10 +40,13 @@ export async function uploadProduct({
     `/api/upload/${encodeURIComponent(platform)}/${encodeURIComponent(productId)}`,
     integrationId ? { integrationId } : {},
   );
+  // 202 'waiting': the store's request limit is spent for a while; the push resumes by itself (not a failure).
+  if (result?.state === 'waiting') return { ...result, success: false, waiting: waitingText(result.progress) };
   if (result?.state === 'running' && typeof result.integrationId === 'string') {
     // 202: the push job is still at work; follow it (GET /api/products/:id/pushes) until it is done.
     const [done] = await waitForPushes(productId, [result.integrationId]);
     if (done?.state === 'published' && done.error === null) return { ...done, success: true };
+    if (done?.state === 'waiting') return { ...done, success: false, waiting: waitingText(done.progress) };
     throw new UploadRejectedError({ success: false, error: done?.error ?? 'The store is still working on it' });
   }
   if (!result?.success) throw new UploadRejectedError(result ?? { success: false });

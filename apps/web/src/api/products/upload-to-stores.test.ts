@@ -61,4 +61,18 @@ describe('uploadToStores', () => {
       'GET /api/products/p1/pushes',
     ]);
   });
+
+  it('a push waiting for the store’s spent request limit is neither done nor failed: it says until when', async () => {
+    const waiting = "Waiting for Etsy's request limit; resumes at 14:05 UTC";
+    const fetch = fakeFetch({
+      'POST /api/products/p1/publish': () =>
+        json({ results: [result('a', { state: 'waiting', progress: waiting }), result('b', { state: 'running' })] }),
+      'GET /api/products/p1/pushes': () => json({ pushes: [{ ...push('b', 'waiting'), progress: waiting }] }),
+    });
+    vi.stubGlobal('fetch', fetch);
+    expect(await uploadToStores('p1', [store('a'), store('b')])).toEqual([
+      { platform: 'shopify', integrationId: 'a', ok: false, error: null, waiting },
+      { platform: 'shopify', integrationId: 'b', ok: false, error: null, waiting },
+    ]);
+  });
 });

@@ -4,7 +4,16 @@ import { api } from '@/lib/api-client';
 import { productListsKey } from './get-products';
 import { waitForPushes } from './push-progress';
 
-export type StoreUploadResult = { platform: string; integrationId: string; ok: boolean; error: string | null };
+/** `waiting`: not failed, deferred until the store's spent request limit is back (in the seller's words). */
+export type StoreUploadResult = {
+  platform: string;
+  integrationId: string;
+  ok: boolean;
+  error: string | null;
+  waiting?: string;
+};
+
+const waitingText = (progress: string | null | undefined) => progress || 'Waiting for the store; it resumes by itself';
 
 /**
  * Pushes the product to every selected store with one call: the server pushes store by store (the one publish
@@ -19,8 +28,11 @@ export async function uploadToStores(productId: string, stores: TIntegration[]):
   const running = results.filter((r) => r.state === 'running').map((r) => r.integrationId);
   const settled = running.length ? await waitForPushes(productId, running) : [];
   return results.map((r) => {
+    const base = { platform: r.platform, integrationId: r.integrationId };
+    if (r.state === 'waiting') return { ...base, ok: false, error: null, waiting: waitingText(r.progress) };
     const done = settled.find((p) => p.integrationId === r.integrationId);
-    if (!done) return { platform: r.platform, integrationId: r.integrationId, ok: r.ok, error: r.error };
+    if (done?.state === 'waiting') return { ...base, ok: false, error: null, waiting: waitingText(done.progress) };
+    if (!done) return { ...base, ok: r.ok, error: r.error };
     const ok = done.state === 'published' && done.error === null;
     const error = ok ? null : (done.error ?? 'The store is still working on it; check My Products in a moment');
     return { platform: r.platform, integrationId: r.integrationId, ok, error };

@@ -36,6 +36,16 @@ export function UploadToStoresStep({ productId, now = () => new Date() }: { prod
     upload.mutate(chosen, {
       onSuccess: (results) => {
         const ok = results.filter((r) => r.ok).length;
+        // Pushes waiting for a store's spent request limit are not failed: they resume by themselves.
+        const waiting = results.flatMap((r) => (r.waiting ? [r.waiting] : []));
+        if (waiting.length > 0) {
+          toast({
+            title: 'Upload Waiting',
+            description: `Product uploaded to ${ok} of ${results.length} stores. ${waiting.join(' ')}`,
+          });
+          setSelected([]);
+          return;
+        }
         if (ok === 0) {
           toast({
             title: 'Upload Failed',

@@ -148,21 +148,31 @@ export function PricingStep({ state, update, pricing, onBack, onDone }: Props) {
         return;
       }
       const results = await uploadToStores(productId, chosenStores as TIntegration[]);
-      const failed = results.filter((r) => !r.ok);
+      // A push waiting for a store's spent request limit is not failed: it resumes by itself.
+      const failed = results.filter((r) => !r.ok && !r.waiting);
+      const waiting = results.flatMap((r) => (r.waiting ? [`${platformLabel(r.platform)}: ${r.waiting}`] : []));
       if (failed.length > 0) {
         const reasons = failed.map((r) => `${platformLabel(r.platform)}: ${serverReason(new Error(r.error ?? ''))}`);
-        const ok = results.length - failed.length;
+        const ok = results.filter((r) => r.ok).length;
         setFailure(
           `${ok > 0 ? `Product uploaded to ${ok} of ${results.length} stores. ` : ''}${reasons.join(' ')}`.trim(),
         );
         toast({ title: 'Upload Failed', description: UPLOAD_FAILED_MESSAGE, variant: 'destructive' });
         return;
       }
-      toast({
-        title: 'Upload Complete',
-        description: `Product uploaded to ${results.length} of ${results.length} stores.`,
-        variant: 'success',
-      });
+      const ok = results.length - waiting.length;
+      toast(
+        waiting.length > 0
+          ? {
+              title: 'Upload Waiting',
+              description: `Product uploaded to ${ok} of ${results.length} stores. ${waiting.join(' ')}`,
+            }
+          : {
+              title: 'Upload Complete',
+              description: `Product uploaded to ${results.length} of ${results.length} stores.`,
+              variant: 'success',
+            },
+      );
       onDone();
     } catch (error) {
       setFailure(serverReason(error));

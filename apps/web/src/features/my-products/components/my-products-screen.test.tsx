@@ -153,6 +153,38 @@ describe('MyProductsScreen', () => {
     expect(rowOf('Draft Tote').getByText('draft')).toHaveClass('bg-slate-100');
   });
 
+  it('a push waiting for the store’s spent request limit says so, and until when, not that it is working', async () => {
+    const waiting = "Waiting for Etsy's request limit; resumes at 14:05 UTC";
+    setup({
+      'GET /api/products': () =>
+        json(
+          pageOf([
+            product('w', {
+              title: 'Patient one',
+              status: 'processing',
+              storeCopies: [
+                {
+                  integrationId: 'e1',
+                  platform: 'etsy',
+                  storeName: null,
+                  status: 'processing',
+                  url: null,
+                  error: null,
+                  waiting,
+                  resumesAt: '2026-11-27T14:05:00.000Z',
+                  changesNotInStore: false,
+                },
+              ],
+            }),
+          ]),
+        ),
+    });
+    await screen.findByText('Patient one');
+    const copy = rowOf('Patient one').getByTestId('store-copy');
+    expect(copy).toHaveTextContent(waiting);
+    expect(copy).not.toHaveTextContent('Working on');
+  });
+
   it('lets draft and ready be uploaded; live shows Live on Shopify and processing a disabled Processing...', async () => {
     setup({
       'GET /api/products': () =>

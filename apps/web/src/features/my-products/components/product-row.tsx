@@ -78,7 +78,15 @@ export function ProductRow({ product, onEdit, onPreview, onDelete }: Props) {
         ...(sameMany(store.platform) ? { integrationId: store.id } : {}),
       },
       {
-        onSuccess: () => {
+        onSuccess: (result) => {
+          if (result.waiting) {
+            // Not failed: the push waits for the store's spent request limit and resumes by itself.
+            toast({
+              title: 'Upload Waiting',
+              description: twoLines(`${product.title} goes to ${name} later.`, result.waiting),
+            });
+            return;
+          }
           toast({
             title: 'Upload Successful',
             description: `${product.title} was uploaded to ${name}.`,

@@ -1,6 +1,6 @@
 import type { TProduct } from '@podforge/contract';
 import { platformLabel } from '@podforge/contract/plain';
-import { AlertTriangle, CheckCircle2, ExternalLink, Loader2, X } from 'lucide-react';
+import { AlertTriangle, CheckCircle2, Clock, ExternalLink, Loader2, X } from 'lucide-react';
 import { useState } from 'react';
 import { useRemoveFromStore } from '@/api/products/remove-from-store';
 import { Button } from '@/components/ui/button';
@@ -13,7 +13,8 @@ type Copy = TProduct['storeCopies'][number];
 const storeNameOf = (copy: Pick<Copy, 'storeName' | 'platform'>) => copy.storeName ?? platformLabel(copy.platform);
 
 /**
- * Each store's copy of a product (#28): where it is live (with its link), which push is at work, which failed; each
+ * Each store's copy of a product (#28): where it is live (with its link), which push is at work (or waits for the
+ * store's spent request limit, until when), which failed; each
  * live copy can be taken out of its store on its own, the product staying here and in its other stores.
  */
 export function StoreCopies({ product }: { product: Pick<TProduct, 'id' | 'title' | 'storeCopies'> }) {
@@ -37,16 +38,25 @@ export function StoreCopies({ product }: { product: Pick<TProduct, 'id' | 'title
             >
               {copy.status === 'published' ? (
                 <CheckCircle2 className="h-4 w-4 text-blue-700" aria-hidden="true" />
+              ) : copy.waiting ? (
+                <Clock className="h-4 w-4 text-amber-700" aria-hidden="true" />
               ) : copy.status === 'processing' ? (
                 <Loader2 className="h-4 w-4 animate-spin text-slate-500" aria-hidden="true" />
               ) : (
                 <AlertTriangle className="h-4 w-4 text-red-600" aria-hidden="true" />
               )}
               <span className="font-medium text-slate-900">
-                {copy.status === 'published' ? 'Live on' : copy.status === 'processing' ? 'Working on' : 'Failed on'}{' '}
+                {copy.status === 'published'
+                  ? 'Live on'
+                  : copy.waiting
+                    ? 'Going to'
+                    : copy.status === 'processing'
+                      ? 'Working on'
+                      : 'Failed on'}{' '}
                 {platformLabel(copy.platform)}
                 {copy.storeName && copy.storeName !== platformLabel(copy.platform) ? ` · ${copy.storeName}` : ''}
               </span>
+              {copy.waiting && <span className="text-xs text-amber-800">{copy.waiting}</span>}
               {copy.status === 'published' && copy.changesNotInStore && (
                 <span className="text-xs text-amber-800">(out of date)</span>
               )}
