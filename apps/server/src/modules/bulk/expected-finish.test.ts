@@ -20,6 +20,7 @@ const push = (itemId: string, store: string, status: BulkPushRow['status'], took
   } as BulkPushRow,
   platform: STORE_PLATFORMS[0],
   storeName: store,
+  schedule: null,
 });
 
 describe('a bulk run’s expected finish', () => {
