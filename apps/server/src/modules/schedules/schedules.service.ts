@@ -1,12 +1,11 @@
 import { SCHEDULE_PAST_MESSAGE, scheduleIsPast, type TSchedule, type ZCreateSchedule } from '@podforge/contract';
 import { DateTime } from 'luxon';
 import type { z } from 'zod';
-import { sendJob } from '../../jobs/define-job';
 import { badRequest, conflict, notFound } from '../../lib/errors';
 import { findProduct, publicationsOf } from '../products/products.repository';
 import { findStoreConnection } from '../stores/store-connections.repository';
 import type { SchedulesDeps } from './schedules.deps';
-import { scheduledUploadJob } from './schedules.jobs';
+import { queueScheduledUpload, scheduledUploadJob } from './schedules.jobs';
 import {
   cancelPendingSchedule,
   deleteSchedule,
@@ -104,7 +103,7 @@ export async function createSchedule(
   });
   try {
     // The job's id is the schedule's: one schedule can never become two jobs.
-    await sendJob(deps.jobs, scheduledUploadJob, { scheduleId: row.id }, { id: row.id, startAfter: runAt });
+    await queueScheduledUpload(deps, row, row.id);
   } catch (error) {
     // Without its job the row would promise a push that never comes.
     await deleteSchedule(deps.db, row.id);
