@@ -44,7 +44,11 @@ export type TStartBulk = z.input<typeof ZStartBulk>;
 
 export const ZBulkJobParams = z.object({ jobId: z.uuid() });
 
-/** One product's push to one store: 'scheduled' once its upload is scheduled (the schedule then pushes it). */
+/**
+ * One product's push to one store: 'scheduled' once its upload is scheduled (the schedule then pushes it);
+ * `scheduledFor`: then, the instant that upload is planned for (a run's uploads to a store follow one another at the
+ * store's pace from the run's `scheduledFor`).
+ */
 export const ZBulkPush = z.object({
   integrationId: z.string(),
   platform: z.string(),
@@ -52,6 +56,7 @@ export const ZBulkPush = z.object({
   status: z.enum(['pending', 'pushing', 'pushed', 'scheduled', 'failed']),
   remoteUrl: z.string().nullable(),
   error: z.string().nullable(),
+  scheduledFor: z.string().nullable(),
 });
 export type TBulkPush = z.infer<typeof ZBulkPush>;
 
@@ -70,7 +75,8 @@ export type TBulkItem = z.infer<typeof ZBulkItem>;
  * `pushFailures` the store pushes that failed (each retried by `POST /api/bulk/:jobId/retry`). 'failed': the job
  * gave up with work left (`error` says why); a retry carries on. `expectedFinishAt`: when the products still to make
  * and push should be done at the pace this run has kept so far (each store's own), null until a pace is known or
- * once nothing is left; `scheduledFor`: the instant the scheduled uploads run.
+ * once nothing is left; with a schedule, when its last upload should be done (each store's uploads one of its paces
+ * apart), null once every upload ran; `scheduledFor`: the instant the first scheduled uploads start.
  */
 export const ZBulkJob = z.object({
   jobId: z.string(),

@@ -896,6 +896,15 @@ export class AmazonService extends StoreOrderSource implements StorePlatform {
     }
   }
 
+  /**
+   * A push is a listing put per SKU, the parent's and each variant's (putListingsItem: 5 a second, burst 10), after
+   * the product type's definition: one product every 4 s keeps a run of typical products (a few colours in S-XXL,
+   * about 20 SKUs) within the rate; the client waits out the rest.
+   */
+  pushPaceSeconds(): number {
+    return 4;
+  }
+
   /** Amazon's answer as the seller should read it: 503 while throttled, 502 with the reason otherwise. */
   toAppError(error: unknown): unknown {
     if (error instanceof AppError) return error;

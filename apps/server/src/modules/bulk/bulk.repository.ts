@@ -1,6 +1,6 @@
-import { and, asc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { bulkItems, bulkPushes, bulkRuns, designs, integrations, products } from '../../db/schema';
+import { bulkItems, bulkPushes, bulkRuns, designs, integrations, products, schedules } from '../../db/schema';
 
 export type BulkRunRow = typeof bulkRuns.$inferSelect;
 export type BulkItemRow = typeof bulkItems.$inferSelect;
@@ -52,14 +52,31 @@ export async function insertRun(
   });
 }
 
-/** A run's pushes with their store's platform and name. */
+/** A run's pushes with their store's platform and name, and a scheduled one's schedule (its planned time, its state). */
 export function pushesOf(db: Db, runId: string) {
   return db
-    .select({ push: bulkPushes, platform: integrations.platform, storeName: integrations.storeName })
+    .select({
+      push: bulkPushes,
+      platform: integrations.platform,
+      storeName: integrations.storeName,
+      schedule: { runAt: schedules.runAt, status: schedules.status },
+    })
     .from(bulkPushes)
     .innerJoin(integrations, eq(integrations.id, bulkPushes.integrationId))
+    .leftJoin(schedules, eq(schedules.id, bulkPushes.scheduleId))
     .where(eq(bulkPushes.runId, runId))
     .orderBy(asc(bulkPushes.position));
+}
+
+/** How many of the run's pushes to this store are scheduled already (the next one's place in the store's line). */
+export async function scheduledPushCount(db: Db, runId: string, integrationId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(bulkPushes)
+    .where(
+      and(eq(bulkPushes.runId, runId), eq(bulkPushes.integrationId, integrationId), eq(bulkPushes.status, 'scheduled')),
+    );
+  return row?.n ?? 0;
 }
 
 /** The run's next push to make: of a made product, in the order the products were listed, then the stores. */

@@ -43,6 +43,7 @@ import { productSchedules } from '../schedules/schedules.repository';
 import { createSchedule, MAX_DAYS_AHEAD, scheduledInstant } from '../schedules/schedules.service';
 import { getSettings } from '../settings/settings.routes';
 import { findStoreConnections, storeConnection } from '../stores/store-connections.repository';
+import type { IntegrationRow } from '../stores/store-publisher';
 import type { BulkDeps } from './bulk.deps';
 import {
   type BulkItemRow,
@@ -71,6 +72,7 @@ import {
   releaseRun,
   requeueFailed,
   runningRuns,
+  scheduledPushCount,
   settlePushRow,
 } from './bulk.repository';
 
@@ -84,9 +86,11 @@ import {
  *
  * With stores chosen, each made product is pushed to each store by the same job, one push at a time, through the
  * upload path a seller's Upload button takes (`pushToStore`: the port's `problems` first, then the `store-push`
- * job); with a schedule, its upload is scheduled instead (`createSchedule`). So a run never has two pushes in any
- * store at once, and each client keeps its store's own limits (a cost bucket, calls per second). A
- * push's outcome is a `bulk_pushes` row; a resumed run finds a push the store already has before pushing again.
+ * job); with a schedule, its upload is scheduled instead (`createSchedule`), each store's uploads one pace apart
+ * from the seller's time (`plannedAfterSeconds`, the store adapter's `pushPaceSeconds`). So a run never has two
+ * pushes in any store at once, now or at its scheduled time, and each client keeps its store's own limits (a cost
+ * bucket, calls per second). A push's outcome is a `bulk_pushes` row; a resumed run finds a push the store already
+ * has (or the schedule it made) before pushing (or scheduling) again.
  */
 
 type StartInput = z.output<typeof ZStartBulk>;
@@ -283,6 +287,53 @@ async function checkStores(deps: BulkDeps, workspaceId: string, input: StartInpu
 type PushView = Awaited<ReturnType<typeof pushesOf>>[number];
 
 /**
+ * The one pacing rule of a run's scheduled uploads: the n-th (from 0) of the run's uploads to a store starts n of the
+ * store's paces (its adapter's `pushPaceSeconds`) after the seller's time, so the store's pushes follow one another
+ * as an immediate run's would instead of all starting at that instant.
+ */
+export const plannedAfterSeconds = (place: number, paceSeconds: number) => place * paceSeconds;
+
+/** A store's pace by its adapter (a store with no adapter pushes nothing: no pace). */
+function paceOf(deps: BulkDeps, store: IntegrationRow): number {
+  return deps.stores.get(store.platform)?.pushPaceSeconds(store) ?? 0;
+}
+
+/**
+ * When a scheduled run's uploads should be done: per store, the last one planned (or the seller's time when none is
+ * yet) and those still to schedule, one pace apart by the same rule, plus that last upload's own pace. Null once no
+ * upload of the run is left to run (every schedule ran, failed or was cancelled) and none is left to schedule.
+ */
+export function scheduledFinish(
+  run: BulkRunRow,
+  start: Date,
+  items: BulkItemRow[],
+  pushes: PushView[],
+  paceSeconds: (integrationId: string) => number,
+): Date | null {
+  const failedItems = new Set(items.filter((i) => i.status === 'failed').map((i) => i.id));
+  const byStore = new Map<string, { left: number; open: boolean; last: number | null }>();
+  for (const { push, schedule } of pushes) {
+    const store = byStore.get(push.integrationId) ?? { left: 0, open: false, last: null };
+    byStore.set(push.integrationId, store);
+    const toSchedule = push.status === 'pending' || push.status === 'pushing';
+    if (run.status === 'running' && toSchedule && !failedItems.has(push.itemId)) store.left++;
+    if (push.status === 'scheduled' && schedule) {
+      store.last = Math.max(store.last ?? 0, schedule.runAt.getTime());
+      if (schedule.status === 'pending' || schedule.status === 'running') store.open = true;
+    }
+  }
+  let finish: number | null = null;
+  for (const [integrationId, store] of byStore) {
+    if (!store.open && store.left === 0) continue;
+    const pace = paceSeconds(integrationId) * 1000;
+    const last = store.last ?? start.getTime() - pace;
+    const at = last + plannedAfterSeconds(store.left + 1, pace);
+    finish = Math.max(finish ?? at, at);
+  }
+  return finish === null ? null : new Date(finish);
+}
+
+/**
  * When what is left should be done, at the pace this run kept: its products made so far (wall clock from the start
  * of its current attempt, the parallel renders included) and each store's pushes (their mean time; pushes go one at a time, so the
  * stores' times add up). Null when nothing is left, or a pace that is needed is not known yet (nothing made, or
@@ -341,23 +392,35 @@ export async function getBulk(deps: BulkDeps, workspaceId: string, runId: string
   const pushesOfItem = (itemId: string) =>
     pushes
       .filter((p) => p.push.itemId === itemId)
-      .map(({ push, platform, storeName }) => ({
+      .map(({ push, platform, storeName, schedule: planned }) => ({
         integrationId: push.integrationId,
         platform,
         storeName,
         status: push.status,
         remoteUrl: push.remoteUrl,
         error: push.error,
+        scheduledFor: push.status === 'scheduled' && planned ? planned.runAt.toISOString() : null,
       }));
   const productOf = new Map(items.map((i) => [i.id, i.productId]));
+  const scheduledFor = schedule
+    ? scheduledInstant(schedule.scheduledDate, schedule.scheduledTime, schedule.timeZone)
+    : null;
+  let finish: Date | null;
+  if (scheduledFor) {
+    const stores = await findStoreConnections(deps.db, workspaceId, [
+      ...new Set(pushes.map((p) => p.push.integrationId)),
+    ]);
+    const paces = new Map(stores.map((store) => [store.id, paceOf(deps, store)]));
+    finish = scheduledFinish(run, scheduledFor, items, pushes, (id) => paces.get(id) ?? 0);
+  } else {
+    finish = expectedFinish(run, items, pushes, deps.now());
+  }
   return {
     jobId: run.id,
     status: run.status,
     error: run.error,
-    expectedFinishAt: expectedFinish(run, items, pushes, deps.now())?.toISOString() ?? null,
-    scheduledFor: schedule
-      ? scheduledInstant(schedule.scheduledDate, schedule.scheduledTime, schedule.timeZone).toISOString()
-      : null,
+    expectedFinishAt: finish?.toISOString() ?? null,
+    scheduledFor: scheduledFor?.toISOString() ?? null,
     pushFailures: pushes.flatMap(({ push }) => {
       const productId = productOf.get(push.itemId);
       return push.status === 'failed' && productId
@@ -552,16 +615,18 @@ async function makePush(
       const made = (await productSchedules(deps.db, workspaceId, productId)).find(
         (s) => s.integrationId === store.id && s.status !== 'failed',
       );
+      // Its place in the store's line: after the run's uploads to the store scheduled before it.
+      const after = async () =>
+        plannedAfterSeconds(await scheduledPushCount(deps.db, push.runId, store.id), paceOf(deps, store));
       const scheduleId =
         made?.id ??
         (
-          await createSchedule(deps, workspaceId, {
-            productId,
-            platform,
-            integrationId: store.id,
-            ...input.schedule,
-            status: 'pending',
-          })
+          await createSchedule(
+            deps,
+            workspaceId,
+            { productId, platform, integrationId: store.id, ...input.schedule, status: 'pending' },
+            await after(),
+          )
         ).id;
       await settlePushRow(deps.db, push.id, { status: 'scheduled', scheduleId }, deps.now());
       return;

@@ -27,6 +27,7 @@ const push = (
   } as BulkPushRow,
   platform: STORE_PLATFORMS[0],
   storeName: store,
+  schedule: null,
 });
 
 describe('a bulk run’s expected finish', () => {

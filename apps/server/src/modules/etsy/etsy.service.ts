@@ -848,6 +848,15 @@ export class EtsyService extends StoreOrderSource implements StorePlatform {
     return { remoteProductId: listingId, remoteUrl, remoteVariants };
   }
 
+  /**
+   * A push makes about 10 calls (the shop's policies, the draft, its pictures, inventory, variation pictures, the
+   * activation), which the client paces to Etsy's calls per second (10 by default; the sandbox's own when tests set
+   * it): one product every 10 / perSecond seconds. The day's budget is the push's refusal with its wait.
+   */
+  pushPaceSeconds(): number {
+    return 10 / (this.sandboxOptions.limits?.perSecond ?? 10);
+  }
+
   /** Etsy's answer as the seller should read it: 503 while limited, 502 with the reason otherwise. */
   toAppError(error: unknown): unknown {
     if (error instanceof AppError) return error;

@@ -1,17 +1,35 @@
 import { ErrorCode, type TStorePlatform } from '@podforge/contract';
 import type { JobWithMetadata } from 'pg-boss';
 import { z } from 'zod';
-import { defineJob, sendJob } from '../../jobs/define-job';
+import { defineJob, jobIdOf, sendJob } from '../../jobs/define-job';
 import { QUEUES } from '../../jobs/job-queue';
 import { AppError } from '../../lib/errors';
 import { pushProduct } from '../products/products.service';
 import { settledPush } from '../products/store-push';
 import type { SchedulesDeps } from './schedules.deps';
-import { claimScheduleRow, finishScheduleRow } from './schedules.repository';
+import { claimScheduleRow, finishScheduleRow, moveLineBehind, scheduleById } from './schedules.repository';
 
-/** What the queue carries: only the id; the row is the truth (it may have been cancelled meanwhile). */
-const ZScheduledUploadJob = z.object({ scheduleId: z.string() });
+/**
+ * What the queue carries: the id, and the time the job was queued for; the row is the truth (it may have been
+ * cancelled meanwhile, or moved to a later time, which a job of its own runs it at). A job queued without a time
+ * (before times were carried) runs its row whenever it comes.
+ */
+const ZScheduledUploadJob = z.object({ scheduleId: z.string(), runAt: z.string().optional() });
 type ScheduledUploadJob = z.infer<typeof ZScheduledUploadJob>;
+
+/**
+ * Queues the job of a schedule at its time, once: under `id` (a new schedule's first job is its own id), else an id
+ * of the schedule and that time, so queuing a moved upload again adds nothing.
+ */
+export function queueScheduledUpload(deps: SchedulesDeps, row: { id: string; runAt: Date }, id?: string) {
+  const runAt = row.runAt.toISOString();
+  return sendJob(
+    deps.jobs,
+    scheduledUploadJob,
+    { scheduleId: row.id, runAt },
+    { id: id ?? jobIdOf(`schedule:${row.id}:${runAt}`), startAfter: row.runAt },
+  );
+}
 
 /** A scheduled push may take its time: a push job still running after the upload call's wait is followed. */
 const SCHEDULED_PUSH_WAIT_MS = 10 * 60_000;
@@ -50,8 +68,17 @@ const isFinal = (error: unknown) => error instanceof AppError && (error.statusCo
  * in tests (scheduledUploadJobWith).
  */
 async function runScheduledUpload(deps: SchedulesDeps, job: JobWithMetadata<ScheduledUploadJob>, push: StorePush) {
-  const row = await claimSchedule(deps, job.data.scheduleId, job.retryCount);
-  if (!row) return; // cancelled, or already done
+  const { scheduleId, runAt } = job.data;
+  const row = await claimSchedule(deps, scheduleId, job.retryCount, runAt ? new Date(runAt) : null);
+  if (!row) {
+    // Cancelled or done: nothing to do. Moved to a later time: its job runs it then (queued again here, adding
+    // nothing when it is, should the process that moved it have stopped before queuing it).
+    const moved = await scheduleById(deps.db, scheduleId);
+    if (moved?.status === 'pending' && runAt && moved.runAt.getTime() !== Date.parse(runAt)) {
+      await queueScheduledUpload(deps, moved);
+    }
+    return;
+  }
   try {
     const result = await push({
       workspaceId: row.workspaceId,
@@ -64,13 +91,23 @@ async function runScheduledUpload(deps: SchedulesDeps, job: JobWithMetadata<Sche
     const message = error instanceof Error ? error.message : String(error);
     const wait = budgetWait(error);
     if (wait !== null) {
-      // The store's day budget is spent (a platform with a daily quota): the upload moves to when it is back, and says so.
+      // The store's day budget is spent (a platform with a daily quota): the upload moves to when it is back, and says
+      // so; the uploads waiting behind it in its line (a bulk run's, a store pace apart) move as far, keeping their
+      // spacing, instead of each meeting the spent budget and all moving to that same instant.
       const at = new Date(deps.now().getTime() + wait * 1000);
-      await sendJob(deps.jobs, scheduledUploadJob, { scheduleId: row.id }, { startAfter: at });
-      await finishSchedule(deps, row.id, {
-        status: 'pending',
-        error: `${message.replace(/\.?$/, '.')} The upload moved to ${at.toISOString()}.`,
-      });
+      const shift = at.getTime() - row.runAt.getTime();
+      const reason = message.replace(/\.?$/, '.');
+      const moved = shift > 0 ? await moveLineBehind(deps.db, row, shift) : [];
+      // Each row says so before its job is queued (a job of a row still running would find nothing to claim); a
+      // process stopped in between is repaired by the job it held or the row's old one (see above).
+      for (const upload of [{ ...row, runAt: at }, ...moved]) {
+        await finishSchedule(deps, upload.id, {
+          status: 'pending',
+          error: `${reason} The upload moved to ${upload.runAt.toISOString()}.`,
+          runAt: upload.runAt,
+        });
+        await queueScheduledUpload(deps, upload);
+      }
       return;
     }
     const retry = !isFinal(error) && job.retryCount < job.retryLimit;
@@ -96,14 +133,14 @@ export const scheduledUploadJob = scheduledUploadJobWith();
  * Marks the schedule running if it is still due. A retry attempt may also take a row left 'running' by an attempt
  * whose process died: the push itself is idempotent (one publication per product and store).
  */
-export function claimSchedule(deps: SchedulesDeps, scheduleId: string, retryCount: number) {
-  return claimScheduleRow(deps.db, scheduleId, retryCount > 0);
+export function claimSchedule(deps: SchedulesDeps, scheduleId: string, retryCount: number, runAt: Date | null) {
+  return claimScheduleRow(deps.db, scheduleId, retryCount > 0, runAt);
 }
 
 export function finishSchedule(
   deps: SchedulesDeps,
   scheduleId: string,
-  outcome: { status: 'completed'; result: unknown } | { status: 'failed' | 'pending'; error: string },
+  outcome: Parameters<typeof finishScheduleRow>[2],
 ) {
   return finishScheduleRow(deps.db, scheduleId, outcome);
 }

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, ne, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { schedules } from '../../db/schema';
 import { findInWorkspace } from '../../lib/find-in-workspace';
@@ -17,6 +17,12 @@ export function findSchedule(db: Db, workspaceId: string, id: string): Promise<S
       .where(and(eq(schedules.id, id), eq(schedules.workspaceId, workspaceId)));
     return row;
   });
+}
+
+/** A schedule by id alone (its job's: the queue carries only the id). */
+export async function scheduleById(db: Db, id: string): Promise<ScheduleRow | null> {
+  const [row] = await db.select().from(schedules).where(eq(schedules.id, id));
+  return row ?? null;
 }
 
 export async function insertSchedule(db: Db, values: NewSchedule): Promise<ScheduleRow> {
@@ -71,10 +77,16 @@ export function upcomingSchedules(db: Db, workspaceId: string, limit: number): P
 }
 
 /**
- * Marks the schedule running if it is still due. A retry attempt may also take a row left 'running' by an attempt
- * whose process died.
+ * Marks the schedule running if it is still due (at `runAt`, when the job names the time it was queued for: a row
+ * moved later since waits for its own job). A retry attempt may also take a row left 'running' by an attempt whose
+ * process died.
  */
-export async function claimScheduleRow(db: Db, scheduleId: string, retry: boolean): Promise<ScheduleRow | null> {
+export async function claimScheduleRow(
+  db: Db,
+  scheduleId: string,
+  retry: boolean,
+  runAt: Date | null,
+): Promise<ScheduleRow | null> {
   const [row] = await db
     .update(schedules)
     .set({ status: 'running', error: null })
@@ -82,6 +94,7 @@ export async function claimScheduleRow(db: Db, scheduleId: string, retry: boolea
       and(
         eq(schedules.id, scheduleId),
         retry ? or(eq(schedules.status, 'pending'), eq(schedules.status, 'running')) : eq(schedules.status, 'pending'),
+        runAt ? eq(schedules.runAt, runAt) : undefined,
       ),
     )
     .returning();
@@ -91,14 +104,41 @@ export async function claimScheduleRow(db: Db, scheduleId: string, retry: boolea
 export async function finishScheduleRow(
   db: Db,
   scheduleId: string,
-  outcome: { status: 'completed'; result: unknown } | { status: 'failed' | 'pending'; error: string },
+  outcome:
+    | { status: 'completed'; result: unknown }
+    | { status: 'failed'; error: string }
+    | { status: 'pending'; error: string; runAt?: Date },
 ): Promise<void> {
   await db
     .update(schedules)
     .set(
       outcome.status === 'completed'
         ? { status: 'completed', result: sql`${JSON.stringify(outcome.result ?? null)}::jsonb`, error: null }
-        : { status: outcome.status, error: outcome.error },
+        : outcome,
     )
     .where(eq(schedules.id, scheduleId));
+}
+
+/**
+ * The uploads waiting behind `row` in its line moved `ms` later: the pending uploads to the same store planned from
+ * the same date, time and zone the seller chose (a bulk run's uploads, one store pace apart) at or after its time,
+ * so they keep their order and spacing. Answers them as moved.
+ */
+export function moveLineBehind(db: Db, row: ScheduleRow, ms: number): Promise<ScheduleRow[]> {
+  return db
+    .update(schedules)
+    .set({ runAt: sql`${schedules.runAt} + ${String(ms)}::double precision * interval '1 millisecond'` })
+    .where(
+      and(
+        eq(schedules.workspaceId, row.workspaceId),
+        eq(schedules.integrationId, row.integrationId),
+        eq(schedules.scheduledDate, row.scheduledDate),
+        eq(schedules.scheduledTime, row.scheduledTime),
+        eq(schedules.timeZone, row.timeZone),
+        eq(schedules.status, 'pending'),
+        gte(schedules.runAt, row.runAt),
+        ne(schedules.id, row.id),
+      ),
+    )
+    .returning();
 }

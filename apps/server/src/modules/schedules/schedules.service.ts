@@ -1,12 +1,11 @@
 import { SCHEDULE_PAST_MESSAGE, scheduleIsPast, type TSchedule, type ZCreateSchedule } from '@podforge/contract';
 import { DateTime } from 'luxon';
 import type { z } from 'zod';
-import { sendJob } from '../../jobs/define-job';
 import { badRequest, conflict, notFound } from '../../lib/errors';
 import { findProduct, publicationsOf } from '../products/products.repository';
 import { findStoreConnection } from '../stores/store-connections.repository';
 import type { SchedulesDeps } from './schedules.deps';
-import { scheduledUploadJob } from './schedules.jobs';
+import { queueScheduledUpload, scheduledUploadJob } from './schedules.jobs';
 import {
   cancelPendingSchedule,
   deleteSchedule,
@@ -55,16 +54,27 @@ export function scheduledInstant(date: string, time: string, timeZone: string): 
 const productForSchedule = (deps: SchedulesDeps, workspaceId: string, productId: string) =>
   findProduct(deps.db, workspaceId, productId);
 
-export async function createSchedule(deps: SchedulesDeps, workspaceId: string, input: CreateInput): Promise<TSchedule> {
+/**
+ * A scheduled upload of a product to a store, at the seller's date and time; `plannedAfterSeconds` (a bulk run's
+ * uploads, each planned at its store's pace from the seller's time) runs it that much later: the row keeps the
+ * seller's date and time and its own `runAt`, which the job starts at and the schedules list shows.
+ */
+export async function createSchedule(
+  deps: SchedulesDeps,
+  workspaceId: string,
+  input: CreateInput,
+  plannedAfterSeconds = 0,
+): Promise<TSchedule> {
   const product = await productForSchedule(deps, workspaceId, input.productId);
   if (product.status === 'processing') throw conflict(`"${product.title}" is being pushed to a store right now`);
 
-  const runAt = scheduledInstant(input.scheduledDate, input.scheduledTime, input.timeZone);
+  const chosen = scheduledInstant(input.scheduledDate, input.scheduledTime, input.timeZone);
   const now = deps.now();
-  if (scheduleIsPast(runAt, now)) throw badRequest(SCHEDULE_PAST_MESSAGE);
-  if (runAt.getTime() > now.getTime() + MAX_DAYS_AHEAD * 86_400_000) {
+  if (scheduleIsPast(chosen, now)) throw badRequest(SCHEDULE_PAST_MESSAGE);
+  if (chosen.getTime() > now.getTime() + MAX_DAYS_AHEAD * 86_400_000) {
     throw badRequest(`Uploads can be scheduled up to ${MAX_DAYS_AHEAD} days ahead`);
   }
+  const runAt = new Date(chosen.getTime() + Math.max(0, plannedAfterSeconds) * 1000);
 
   const integrationId = input.integrationId || 'default';
   if (integrationId !== 'default') {
@@ -93,7 +103,7 @@ export async function createSchedule(deps: SchedulesDeps, workspaceId: string, i
   });
   try {
     // The job's id is the schedule's: one schedule can never become two jobs.
-    await sendJob(deps.jobs, scheduledUploadJob, { scheduleId: row.id }, { id: row.id, startAfter: runAt });
+    await queueScheduledUpload(deps, row, row.id);
   } catch (error) {
     // Without its job the row would promise a push that never comes.
     await deleteSchedule(deps.db, row.id);

@@ -580,6 +580,15 @@ export class ShopifyService extends StoreOrderSource implements StorePlatform {
     return this.removeFromStore(ctx.store, ctx.remoteProductId, mode);
   }
 
+  /**
+   * A push (staged uploads, productSet of up to 100 variants, the media reads, the publish) costs about 200 points of
+   * the shop's bucket, which a Standard shop refills at 100 a second: one product every 2 s keeps the bucket from
+   * emptying over a long run.
+   */
+  pushPaceSeconds(): number {
+    return 2;
+  }
+
   /** Shopify's answer as the seller reads it: 503 while throttled, 502 with its reason otherwise. */
   toAppError(error: unknown): unknown {
     if (error instanceof ShopifyError) {

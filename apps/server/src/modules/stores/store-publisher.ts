@@ -61,6 +61,12 @@ export interface StorePublisher {
   remove(ctx: PublishContext & { remoteProductId: string }, mode: 'delete' | 'archive'): Promise<void>;
   /** A store error as the seller should read it (an AppError), or the error unchanged. */
   toAppError(error: unknown): unknown;
+  /**
+   * Seconds between one product's push to this store and the next that keep a run of pushes within the store's
+   * sustained limits (its calls per second, its cost bucket's refill); a spent day budget is the push's refusal with
+   * `retryAfterSeconds`. A bulk run's scheduled pushes to a store are planned this far apart (modules/bulk).
+   */
+  pushPaceSeconds(store: IntegrationRow): number;
 }
 
 /** A pushed product as the store holds it now (what drift is found by): null in a list when it is gone. */

@@ -487,6 +487,14 @@ export class WooCommerceService extends StoreOrderSource implements StorePlatfor
     return { remoteProductId: String(productId), remoteUrl };
   }
 
+  /**
+   * WooCommerce has no limit of its own; the host answers each call (a picture each is fetched by the store from
+   * us): one product a second spares a shared host.
+   */
+  pushPaceSeconds(): number {
+    return 1;
+  }
+
   toAppError(error: unknown): unknown {
     if (error instanceof AppError) return error;
     if (error instanceof WooError) {

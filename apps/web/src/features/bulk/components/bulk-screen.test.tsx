@@ -188,8 +188,17 @@ describe('BulkScreen', () => {
         status: 'pushed' as const,
         remoteUrl: 'https://sunset-shop.example/products/1',
         error: null,
+        scheduledFor: null,
       },
-      { integrationId: 's2', platform: 'etsy', storeName: 'SunsetEtsy', status: etsy, remoteUrl: null, error },
+      {
+        integrationId: 's2',
+        platform: 'etsy',
+        storeName: 'SunsetEtsy',
+        status: etsy,
+        remoteUrl: null,
+        error,
+        scheduledFor: null,
+      },
     ];
     const made = { catalogProductId: 19, status: 'done' as const, error: null };
     const running = job(
