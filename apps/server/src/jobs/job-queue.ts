@@ -38,6 +38,14 @@ export const QUEUES = {
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
+/**
+ * Queues whose pg-boss policy is not 'standard'. `amazon-sqs` is 'stately': at most one job waiting (created), one
+ * in retry and one active in the whole database, and a waiting job is not taken while another is active. So the
+ * long-poll chain is one consumer of Amazon's queue on any number of instances: a chain started beside a running
+ * one (another instance, a restart) is dropped at its next step, whose successor finds the waiting slot taken.
+ */
+const QUEUE_POLICIES: Partial<Record<QueueName, 'stately'>> = { [QUEUES.amazonSqs]: 'stately' };
+
 type Logger = { error(obj: unknown, msg?: string): void; warn(obj: unknown, msg?: string): void };
 
 /**
@@ -67,7 +75,13 @@ export class JobQueue {
         : new PgBoss({ connectionString: this.database.url ?? '', max: 4, schedule: false });
       boss.on('error', (error) => this.log.error({ err: error }, 'job queue error'));
       await boss.start();
-      for (const name of Object.values(QUEUES)) await boss.createQueue(name);
+      for (const name of Object.values(QUEUES)) {
+        const policy = QUEUE_POLICIES[name];
+        // pg-boss cannot change a queue's policy: a queue made before it had one is made again (its jobs are a
+        // chain's steps, which its job's `started` queues again).
+        if (policy && ((await boss.getQueue(name))?.policy ?? policy) !== policy) await boss.deleteQueue(name);
+        await boss.createQueue(name, policy ? { policy } : {});
+      }
       return boss;
     })();
     return this.starting;

@@ -38,6 +38,10 @@ export type FakeSqs = {
   inject(name: string, body: string): string;
   /** The next message received is put back at once too, as SQS's at-least-once delivery may do. */
   duplicateNext(): void;
+  /** The next `count` ReceiveMessage calls are refused (403 AccessDenied: a queue policy that no longer lets the app in). */
+  refuseReceives(count?: number): void;
+  /** ReceiveMessage calls being answered now, and the most there were at once (two consumers polling together). */
+  receiving: { now: number; most: number };
   /** Each message handed out by ReceiveMessage, in order (a message received twice is here twice). */
   received: { messageId: string; body: string }[];
   calls: { target: string; status: number }[];
@@ -71,6 +75,8 @@ export async function startFakeSqs(
   const received: FakeSqs['received'] = [];
   const waiters = new Set<() => void>();
   let duplicate = false;
+  let refusals = 0;
+  const receiving = { now: 0, most: 0 };
   let base = '';
 
   const wake = () => {
@@ -120,6 +126,50 @@ export async function startFakeSqs(
     return value;
   };
 
+  const receiveMessage = async (input: Record<string, unknown>, signal: AbortSignal) => {
+    const queue = queueOf(input);
+    const max = intIn(input, 'MaxNumberOfMessages', 1, 10, 1);
+    const wait = intIn(input, 'WaitTimeSeconds', 0, 20, 0);
+    const visibility = intIn(input, 'VisibilityTimeout', 0, 43_200, 30);
+    const until = now() + wait * 1000;
+    for (;;) {
+      const visible = queue.filter((m) => m.visibleAt <= now()).slice(0, max);
+      if (visible.length > 0 || now() >= until || signal.aborted) {
+        const messages = visible.map((m) => {
+          const receipt = `${m.messageId}#${randomBytes(16).toString('base64url')}`;
+          m.receipts.push(receipt);
+          m.receiveCount += 1;
+          m.visibleAt = now() + visibility * 1000;
+          received.push({ messageId: m.messageId, body: m.body });
+          if (duplicate) {
+            // The same message handed out again later, under a receipt of its own.
+            duplicate = false;
+            queue.push({ ...m, receipts: [], receiveCount: 0, visibleAt: now() });
+            wake();
+          }
+          return {
+            MessageId: m.messageId,
+            ReceiptHandle: receipt,
+            MD5OfBody: md5(m.body),
+            Body: m.body,
+            Attributes: { ApproximateReceiveCount: String(m.receiveCount) },
+          };
+        });
+        return messages.length > 0 ? { Messages: messages } : {};
+      }
+      // Long polling: answered as soon as a message arrives or the wait ends.
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          waiters.delete(done);
+          clearTimeout(timer);
+          resolve();
+        };
+        const timer = setTimeout(done, Math.max(10, Math.min(until - now(), 250)));
+        waiters.add(done);
+      });
+    }
+  };
+
   const operations: Record<string, (input: Record<string, unknown>, signal: AbortSignal) => Promise<unknown>> = {
     async SendMessage(input) {
       queueOf(input);
@@ -142,46 +192,16 @@ export async function startFakeSqs(
       return { MessageId: put(name, body), MD5OfMessageBody: md5(body) };
     },
     async ReceiveMessage(input, signal) {
-      const queue = queueOf(input);
-      const max = intIn(input, 'MaxNumberOfMessages', 1, 10, 1);
-      const wait = intIn(input, 'WaitTimeSeconds', 0, 20, 0);
-      const visibility = intIn(input, 'VisibilityTimeout', 0, 43_200, 30);
-      const until = now() + wait * 1000;
-      for (;;) {
-        const visible = queue.filter((m) => m.visibleAt <= now()).slice(0, max);
-        if (visible.length > 0 || now() >= until || signal.aborted) {
-          const messages = visible.map((m) => {
-            const receipt = `${m.messageId}#${randomBytes(16).toString('base64url')}`;
-            m.receipts.push(receipt);
-            m.receiveCount += 1;
-            m.visibleAt = now() + visibility * 1000;
-            received.push({ messageId: m.messageId, body: m.body });
-            if (duplicate) {
-              // The same message handed out again later, under a receipt of its own.
-              duplicate = false;
-              queue.push({ ...m, receipts: [], receiveCount: 0, visibleAt: now() });
-              wake();
-            }
-            return {
-              MessageId: m.messageId,
-              ReceiptHandle: receipt,
-              MD5OfBody: md5(m.body),
-              Body: m.body,
-              Attributes: { ApproximateReceiveCount: String(m.receiveCount) },
-            };
-          });
-          return messages.length > 0 ? { Messages: messages } : {};
-        }
-        // Long polling: answered as soon as a message arrives or the wait ends.
-        await new Promise<void>((resolve) => {
-          const done = () => {
-            waiters.delete(done);
-            clearTimeout(timer);
-            resolve();
-          };
-          const timer = setTimeout(done, Math.max(10, Math.min(until - now(), 250)));
-          waiters.add(done);
-        });
+      if (refusals > 0) {
+        refusals -= 1;
+        throw new SqsError(403, 'AccessDenied', 'AccessDenied', 'Access to the resource is denied.');
+      }
+      receiving.now += 1;
+      receiving.most = Math.max(receiving.most, receiving.now);
+      try {
+        return await receiveMessage(input, signal);
+      } finally {
+        receiving.now -= 1;
       }
     },
     async DeleteMessage(input) {
@@ -294,6 +314,10 @@ export async function startFakeSqs(
     duplicateNext: () => {
       duplicate = true;
     },
+    refuseReceives: (count = 1) => {
+      refusals += count;
+    },
+    receiving,
     received,
     calls,
     close: () =>

@@ -30,15 +30,21 @@ export type AmazonNotificationDeps = {
   amazon: AmazonService;
 };
 
-/** One receive per window; the next run's id is the next window's, so a restarted chain joins the running one. */
+/**
+ * One receive per window; the next run's id is the next window's. The queue is 'stately' (jobs/job-queue.ts): one
+ * receive active and one waiting in the whole database, so a chain started beside a running one (another instance,
+ * a restart) ends at its next step, when the waiting slot is taken.
+ */
 const RECEIVE_WINDOW_MS = 2_000;
+/** After a failed receive the next one waits 4 s, doubling with each failure in a row, up to 5 minutes. */
+const backoffMs = (failures: number) => (failures > 0 ? Math.min(RECEIVE_WINDOW_MS * 2 ** failures, 300_000) : 0);
 
-const queueReceive = (deps: AmazonNotificationDeps) => {
-  const window = Math.floor(deps.now().getTime() / RECEIVE_WINDOW_MS) + 1;
+const queueReceive = (deps: AmazonNotificationDeps, failures = 0) => {
+  const window = Math.floor((deps.now().getTime() + backoffMs(failures)) / RECEIVE_WINDOW_MS) + 1;
   return sendJob(
     deps.jobs,
     amazonSqsJob,
-    {},
+    { failures },
     { id: jobIdOf(`amazon-sqs:${window}`), startAfter: new Date(window * RECEIVE_WINDOW_MS) },
   );
 };
@@ -47,7 +53,9 @@ const queueReceive = (deps: AmazonNotificationDeps) => {
 export async function receiveAmazonNotifications(deps: AmazonNotificationDeps): Promise<number> {
   const queue = deps.amazon.notificationQueue();
   if (!queue || !deps.config.amazonSqs) return 0;
-  const messages = await queue.receive(deps.config.amazonSqs.waitSeconds);
+  const wait = deps.config.amazonSqs.waitSeconds;
+  // Never longer than the job may run (expireInSeconds): an expired job is retried while this one would still poll.
+  const messages = await queue.receive(wait, AbortSignal.timeout((wait + 30) * 1000));
   for (const message of messages) {
     const read = readNotification(message.body);
     if ('problem' in read) {
@@ -70,17 +78,25 @@ export async function receiveAmazonNotifications(deps: AmazonNotificationDeps): 
   return messages.length;
 }
 
+/**
+ * A receive that fails is not thrown to pg-boss: its retry would poll beside the next receive, a second chain. It
+ * queues the next receive itself, later (backoffMs). pg-boss retries only a job that did not end (its instance
+ * stopped or hung past expireInSeconds), which queued no next receive: the retry is the chain going on.
+ */
 export const amazonSqsJob = defineJob({
   name: QUEUES.amazonSqs,
-  payload: z.object({}),
+  payload: z.object({ failures: z.number().int().min(0).default(0) }),
   retry: { retryLimit: 5, retryDelay: 10, retryBackoff: true, expireInSeconds: 120 },
   workers: { pollingIntervalSeconds: 1, batchSize: 1 },
-  handle: async (deps: AmazonNotificationDeps) => {
+  handle: async (deps: AmazonNotificationDeps, job) => {
+    let failures = 0;
     try {
       await receiveAmazonNotifications(deps);
-    } finally {
-      if (deps.config.amazonSqs) await queueReceive(deps);
+    } catch (error) {
+      failures = job.data.failures + 1;
+      deps.jobs.log.warn({ err: error, failures }, 'Amazon SQS receive failed; the next receive waits');
     }
+    if (deps.config.amazonSqs) await queueReceive(deps, failures);
   },
   started: async (deps: AmazonNotificationDeps) => {
     if (deps.config.amazonSqs) await queueReceive(deps);
