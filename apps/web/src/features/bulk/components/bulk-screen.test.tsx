@@ -274,6 +274,57 @@ describe('BulkScreen', () => {
     await waitFor(() => expect(row(/Dog\.png on Glossy Mug/)).toHaveTextContent('SunsetEtsy: live'));
   });
 
+  it("shows each scheduled upload's own planned time, a store's pace apart", async () => {
+    const at = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+    const scheduled = (designId: string, scheduledFor: string) => ({
+      designId,
+      catalogProductId: 19,
+      status: 'done' as const,
+      productId: `p-${designId}`,
+      error: null,
+      pushes: [
+        {
+          integrationId: 's1',
+          platform: 'shopify',
+          storeName: 'sunset-shop',
+          status: 'scheduled' as const,
+          remoteUrl: null,
+          error: null,
+          scheduledFor,
+        },
+      ],
+    });
+    const planned = job(
+      [scheduled('d1', '2026-12-01T09:30:00.000Z'), scheduled('d2', '2026-12-01T09:31:00.000Z')],
+      'done',
+      { scheduledFor: '2026-12-01T09:30:00.000Z', expectedFinishAt: '2026-12-01T09:32:00.000Z' },
+    );
+    const fetch = fakeFetch({
+      ...screenRoutes([shop]),
+      'POST /api/bulk': () => json(planned, 202),
+      'GET /api/bulk/job-1': () => json(planned),
+    });
+    vi.stubGlobal('fetch', fetch);
+    const user = userEvent.setup();
+    renderWithProviders(<BulkScreen now={() => new Date('2026-11-27T10:00:00')} />);
+    await user.click(await screen.findByRole('checkbox', { name: /Cat\.png/ }));
+    await user.click(screen.getByRole('checkbox', { name: /Dog\.png/ }));
+    await user.click(await screen.findByRole('checkbox', { name: /Glossy Mug/ }));
+    await user.click(await screen.findByRole('checkbox', { name: /sunset-shop/ }));
+    await user.click(screen.getByRole('switch', { name: 'Schedule the uploads' }));
+    fireEvent.change(screen.getByLabelText('Date'), { target: { value: '2026-12-01' } });
+    fireEvent.change(screen.getByLabelText('Time'), { target: { value: '09:30' } });
+    await user.click(screen.getByRole('button', { name: 'Create 2 products' }));
+    const list = await screen.findByRole('list', { name: 'Products of this bulk job' });
+    const row = (name: RegExp) => within(list).getByText(name).parentElement;
+    expect(row(/Cat\.png on Glossy Mug/)).toHaveTextContent(
+      `sunset-shop: scheduled for ${at('2026-12-01T09:30:00.000Z')}`,
+    );
+    expect(row(/Dog\.png on Glossy Mug/)).toHaveTextContent(
+      `sunset-shop: scheduled for ${at('2026-12-01T09:31:00.000Z')}`,
+    );
+  });
+
   it('says why a run stopped and carries it on', async () => {
     const stopped = job(
       [{ designId: 'd1', catalogProductId: 19, status: 'pending', productId: null, error: null }],

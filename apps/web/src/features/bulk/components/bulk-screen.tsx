@@ -325,6 +325,7 @@ function BulkProgress({
               {item.pushes.map((push) => (
                 <span key={push.integrationId} className={push.status === 'failed' ? 'text-red-600' : 'text-slate-600'}>
                   {push.storeName ?? platformLabel(push.platform)}: {PUSH_STATUS[push.status]}
+                  {push.status === 'scheduled' && push.scheduledFor ? ` for ${clock(push.scheduledFor)}` : ''}
                   {push.error ? ` (${push.error})` : ''}
                 </span>
               ))}
