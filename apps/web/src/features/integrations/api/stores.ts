@@ -12,6 +12,7 @@ import type {
 } from '@podforge/contract';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { integrationsQueryOptions } from '@/api/integrations/get-integrations';
+import { toast } from '@/components/ui/use-toast';
 import { api } from '@/lib/api-client';
 
 /** `GET /api/etsy/:id/setup`: the shop's shipping and processing profiles and production partners, and the choice. */
@@ -49,6 +50,14 @@ export function useConnectWooCommerce() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: TWooConnectBody) => api.post<TConnectResult>('/api/woocommerce/connect', body),
+    // Said here, not by the form: the form goes once the store shows connected, which the workspace's events may
+    // show before this answer arrives (a callback given to `mutate` would then never run).
+    onSuccess: (_result, body) =>
+      toast({
+        title: 'WooCommerce Connected',
+        description: 'sandbox' in body ? 'The sandbox store is ready for uploads.' : 'Your store is ready for uploads.',
+        variant: 'success',
+      }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: integrationsQueryOptions().queryKey }),
   });
 }

@@ -175,6 +175,45 @@ describe('WooCommerceCard', () => {
   });
 });
 
+describe('WooCommerceCard connect toast', () => {
+  it('says the store is connected even when the list shows it connected before the answer comes (the form is gone)', async () => {
+    let connected = false;
+    let answer: (response: Response) => void = () => {};
+    vi.stubGlobal(
+      'fetch',
+      fakeFetch({
+        '/api/integrations': () =>
+          json(
+            connected ? [store({ id: 'w1', platform: 'woocommerce', name: 'Podforge Sandbox Store (Sandbox)' })] : [],
+          ),
+        'POST /api/woocommerce/connect': () => {
+          connected = true;
+          return new Promise<Response>((resolve) => {
+            answer = resolve;
+          });
+        },
+      }),
+    );
+    const user = userEvent.setup();
+    const { queryClient } = renderWithProviders(
+      <>
+        <WooCommerceCard />
+        <Toaster />
+      </>,
+    );
+    const card = await screen.findByTestId('store-woocommerce');
+    await user.click(within(card).getByRole('button', { name: 'Use the sandbox store' }));
+    // The workspace's events refresh the list first: the store shows connected and the connect form goes.
+    await queryClient.invalidateQueries();
+    await screen.findByTestId('woocommerce-store');
+    expect(within(card).queryByRole('button', { name: 'Use the sandbox store' })).not.toBeInTheDocument();
+    await new Promise((resolve) => setTimeout(resolve, 50)); // the form's unmount effects run
+    answer(json({ success: true, integrationId: 'w1', sandbox: true }, 201));
+    expect(await screen.findByText('WooCommerce Connected')).toBeInTheDocument();
+    expect(screen.getByText('The sandbox store is ready for uploads.')).toBeInTheDocument();
+  });
+});
+
 describe('sandbox pages', () => {
   it('the Etsy sandbox shows a listing as a buyer sees it: pictures per colour, variations, prices, SKUs', async () => {
     vi.stubGlobal(

@@ -4,7 +4,6 @@ import { ShoppingCart } from 'lucide-react';
 import { useState } from 'react';
 import { usePlatformStores } from '@/api/integrations/get-integrations';
 import { Button } from '@/components/ui/button';
-import { toast } from '@/components/ui/use-toast';
 import { useConnectWooCommerce } from '../api/stores';
 import { ConnectionBadge, IntegrationCard } from './integration-card';
 import { errorText, StoreRow } from './store-row';
@@ -53,12 +52,8 @@ function ConnectForm() {
   const [wpUsername, setWpUsername] = useState('');
   const [wpAppPassword, setWpAppPassword] = useState('');
   const [message, setMessage] = useState<string | null>(null);
-  const done = (sandbox: boolean) => {
-    toast({
-      title: 'WooCommerce Connected',
-      description: sandbox ? 'The sandbox store is ready for uploads.' : 'Your store is ready for uploads.',
-      variant: 'success',
-    });
+  // The toast is the hook's (useConnectWooCommerce): this form may be gone by the time the answer comes.
+  const done = () => {
     setKey('');
     setSecret('');
     setWpAppPassword('');
@@ -79,7 +74,7 @@ function ConnectForm() {
     }
     setMessage(null);
     connect.mutate(parsed.data, {
-      onSuccess: () => done(false),
+      onSuccess: done,
       onError: (e) => setMessage(errorText(e, 'Could not connect.')),
     });
   };
@@ -134,7 +129,7 @@ function ConnectForm() {
         onClick={() =>
           connect.mutate(
             { sandbox: true },
-            { onSuccess: () => done(true), onError: (e) => setMessage(errorText(e, 'Could not connect.')) },
+            { onSuccess: done, onError: (e) => setMessage(errorText(e, 'Could not connect.')) },
           )
         }
       >
