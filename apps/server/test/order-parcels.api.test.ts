@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { TOrder, TOrderPage, TProductDetail } from '@podforge/contract';
+import type { TOrder, TOrderPage } from '@podforge/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fulfillmentWebhooks, webhookEvents } from '../src/db/schema';
@@ -8,7 +8,7 @@ import { startWorkers } from '../src/jobs/workers';
 import { ORDER_JOBS } from '../src/modules/orders/order-jobs';
 import { printerWebhookPath } from '../src/modules/printers/fulfilment-provider';
 import { shopifyWebhookJob } from '../src/modules/shopify/shopify-webhooks';
-import { connectShopifySandbox, teeDesign, waitFor } from './fixtures/store-products';
+import { shopifySeller, waitFor } from './fixtures/store-products';
 import { createTestApp, type TestApp } from './helpers';
 
 /**
@@ -31,33 +31,25 @@ afterAll(async () => {
 
 /** A workspace selling a two-size Printify tee in its Shopify sandbox shop, printed by the Printify sandbox. */
 async function printifySeller(typed: string) {
-  const client = t.client();
-  const storeId = await connectShopifySandbox(client, typed);
-  const { designId, mockup } = await teeDesign(t, client, { r: 30, g: 90, b: 200 }, 80);
-  const created = await client.post('/api/products', {
-    title: 'Ocean Tee',
-    description: 'Waves.',
-    price: 22,
-    productType: 'tshirt',
-    provider: 'printify',
-    catalogProductId: 6,
-    variants: [
-      { catalogVariantId: 17391, price: 22 },
-      { catalogVariantId: 17392, price: 22 },
-    ],
-    designId,
-    mockupId: await mockup(),
-    status: 'ready',
-  });
-  expect(created.statusCode, created.body).toBe(201);
-  const productId = created.json().id as string;
-  const pushed = await client.post(`/api/upload/shopify/${productId}`, {});
-  expect(pushed.statusCode, pushed.body).toBe(200);
-  const skus = (await client.get(`/api/products/${productId}`)).json<TProductDetail>().variants.map((v) => v.sku);
-  expect((await client.post('/api/printify/sandbox', {})).statusCode).toBe(200);
-  const set = await client.patch('/api/settings', { orderConfirmation: { mode: 'automatic', delayMinutes: 60 } });
-  expect(set.statusCode, set.body).toBe(200);
-  return { client, storeId, skus };
+  const seller = await shopifySeller(
+    t,
+    t.client(),
+    typed,
+    { r: 30, g: 90, b: 200 },
+    {
+      title: 'Ocean Tee',
+      description: 'Waves.',
+      price: 22,
+      provider: 'printify',
+      catalogProductId: 6,
+      variants: [
+        { catalogVariantId: 17391, price: 22 },
+        { catalogVariantId: 17392, price: 22 },
+      ],
+    },
+  );
+  expect((await seller.client.post('/api/printify/sandbox', {})).statusCode).toBe(200);
+  return seller;
 }
 
 describe('an order shipped in several parcels', () => {

@@ -243,11 +243,16 @@ export class DecodePool extends EventEmitter {
     for (const task of promoted) {
       this.waiting.splice(this.waiting.indexOf(task), 1);
       task.background = false;
-      const firstBackground = this.waiting.findIndex((t) => t.background);
-      if (firstBackground < 0) this.waiting.push(task);
-      else this.waiting.splice(firstBackground, 0, task);
+      this.queue(task);
     }
     this.pump();
+  }
+
+  /** Puts a task in the queue: a job someone waits for ahead of every background one (after those like it). */
+  private queue(task: Task): void {
+    const firstBackground = task.background ? -1 : this.waiting.findIndex((t) => t.background);
+    if (firstBackground < 0) this.waiting.push(task);
+    else this.waiting.splice(firstBackground, 0, task);
   }
 
   /** Where `ticket`'s first unfinished job is: decoding (position 0) or waiting (1 = next), or null when none. */
@@ -310,10 +315,7 @@ export class DecodePool extends EventEmitter {
         slot: null,
       };
       signal?.addEventListener('abort', task.onAbort, { once: true });
-      // A job someone waits for goes ahead of every background one (after those like it, in order).
-      const firstBackground = task.background ? -1 : this.waiting.findIndex((t) => t.background);
-      if (firstBackground < 0) this.waiting.push(task);
-      else this.waiting.splice(firstBackground, 0, task);
+      this.queue(task);
       this.emit('queued', { label: task.label, ticket: task.ticket, waiting: this.waiting.length });
       this.pump();
     });
